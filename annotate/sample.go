@@ -1,0 +1,95 @@
+// Package annotate holds the benchmark's sample model and the guideline rules that
+// an annotator's work must satisfy: the native record (spec §5), the lint rules
+// (spec §6), the step-graph checks and box geometry. It is plain Go: no UI, no SQL.
+package annotate
+
+import "encoding/json"
+
+// Kind is the kind of a sample.
+type Kind string
+
+// The sample kinds of spec §1.
+const (
+	KindHopQA     Kind = "hop_qa"
+	KindStepGraph Kind = "step_graph"
+	KindJudgment  Kind = "judgment"
+	KindMCQ       Kind = "mcq"
+	KindOpen      Kind = "open"
+)
+
+// Kinds lists every kind in a stable order.
+var Kinds = []Kind{KindHopQA, KindStepGraph, KindJudgment, KindMCQ, KindOpen}
+
+// Valid reports whether k is a known kind.
+func (k Kind) Valid() bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Category is a hop-QA reasoning category.
+type Category string
+
+// The reasoning categories of a hop question.
+const (
+	CatAtt Category = "att"
+	CatPos Category = "pos"
+	CatRel Category = "rel"
+)
+
+// View is the viewpoint of a hop question.
+type View string
+
+// Viewpoints.
+const (
+	ViewExo View = "exo"
+	ViewEgo View = "ego"
+)
+
+// EgoSubject says whose first person an ego question takes.
+type EgoSubject string
+
+// Ego subjects.
+const (
+	EgoReal    EgoSubject = "real"
+	EgoVirtual EgoSubject = "virtual"
+)
+
+// Box is [x1, y1, x2, y2] in pixels of the displayed (EXIF-oriented) original image.
+type Box [4]float64
+
+// Step is one node of a step/precondition graph.
+type Step struct {
+	ID           string   `json:"id"`
+	Content      string   `json:"content"`
+	Precondition []string `json:"precondition"`
+}
+
+// Sample is one native record (spec §5). Answer holds the 0-based option index for
+// hop_qa and mcq (AnswerIndex) or the text answer for judgment and open (AnswerText).
+// Extra keeps fields this version does not know, so that they survive a round trip.
+type Sample struct {
+	ID          string
+	Kind        Kind
+	Image       string
+	Question    string
+	Options     []string
+	AnswerIndex int
+	AnswerText  string
+	Categories  []Category
+	Hop         int
+	View        View
+	EgoSubject  EgoSubject
+	Box         *Box
+	Scene       string
+	Steps       []Step
+	Tolerance   *float64
+	Task        string
+	Split       string
+	Tags        []string
+	Parent      string
+	Extra       map[string]json.RawMessage
+}
