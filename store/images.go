@@ -1,0 +1,376 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Image is one imported picture. Files are referenced in place: Path() is the import
+// folder joined with RelPath; the stored hash, size and modification time detect a
+// file that changed or vanished after import.
+type Image struct {
+	ID      int64
+	Root    string
+	RelPath string
+	SHA256  string
+	Size    int64
+	MtimeNS int64
+	Width   int
+	Height  int
+	Scene   string
+}
+
+// Path is the image file's absolute path.
+func (im Image) Path() string { return filepath.Join(im.Root, filepath.FromSlash(im.RelPath)) }
+
+// Errors of CheckFile.
+var (
+	ErrImageMissing = errors.New("image file is missing")
+	ErrImageChanged = errors.New("image file changed since import")
+)
+
+// CheckFile compares the file on disk with what was imported (size and modification
+// time: cheap; the audit re-hashes).
+func (im Image) CheckFile() error {
+	st, err := os.Stat(im.Path())
+	if err != nil {
+		return fmt.Errorf("%s: %w", im.RelPath, ErrImageMissing)
+	}
+	if st.Size() != im.Size || st.ModTime().UnixNano() != im.MtimeNS {
+		return fmt.Errorf("%s: %w", im.RelPath, ErrImageChanged)
+	}
+	return nil
+}
+
+// PreviewDir is where downscaled copies of this database's images are cached.
+func (d *DB) PreviewDir() string { return filepath.Join(filepath.Dir(d.path), "previews") }
+
+// ImportProgress is reported while an import runs.
+type ImportProgress struct {
+	Total, Done                              int
+	Imported, Unchanged, Duplicate, Rejected int
+	Current                                  string
+}
+
+// RejectedFile is a file an import did not take, with the reason in words.
+type RejectedFile struct {
+	RelPath string
+	Reason  string
+}
+
+// ImportResult sums up an import.
+type ImportResult struct {
+	Imported  int
+	Unchanged int // already imported, same size and time
+	Duplicate []RejectedFile
+	Rejected  []RejectedFile
+	Ignored   int // files without an image ending
+}
+
+const importBatch = 64
+
+// ImportImages imports every image below dir into the project. Files are probed on all
+// cores; rows are written in batches of one transaction each, so that cancelling (ctx)
+// or a crash keeps what was committed. Bad files are listed with a reason and never
+// stop the import. Only leads and annotators may import.
+func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir string, progress func(ImportProgress)) (ImportResult, error) {
+	var res ImportResult
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return res, fmt.Errorf("import %s: %w", dir, err)
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return res, fmt.Errorf("import %s: %w: not a readable folder", dir, ErrInvalid)
+	}
+	var rootID int64
+	known := map[string]probe{}
+	err = d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
+		if _, err := requireRole(ctx, tx, actor, "import images", RoleLead, RoleAnnotator); err != nil {
+			return err
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO image_roots (project_id, path) VALUES (?, ?)`, projectID, root); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM image_roots WHERE project_id = ? AND path = ?`, projectID, root).Scan(&rootID); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT rel_path, sha256, size_bytes, mtime_ns FROM images WHERE project_id = ?`, projectID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p probe
+			if err := rows.Scan(&p.RelPath, &p.SHA256, &p.Size, &p.MtimeNS); err != nil {
+				return err
+			}
+			known[p.RelPath] = p
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return res, fmt.Errorf("import %s: %w", dir, err)
+	}
+
+	var files []string
+	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			rel, _ := filepath.Rel(root, path)
+			res.Rejected = append(res.Rejected, RejectedFile{filepath.ToSlash(rel), "cannot read: " + err.Error()})
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(e.Name(), ".") && path != root {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.Type().IsRegular() {
+			if isImageName(e.Name()) {
+				rel, _ := filepath.Rel(root, path)
+				files = append(files, rel)
+			} else {
+				res.Ignored++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("import %s: %w", dir, err)
+	}
+	sort.Strings(files)
+
+	prog := ImportProgress{Total: len(files), Rejected: len(res.Rejected)}
+	report := func(cur string) {
+		if progress != nil {
+			prog.Current = cur
+			progress(prog)
+		}
+	}
+	report("")
+
+	type result struct {
+		i   int
+		p   probe
+		err error
+	}
+	type job struct {
+		i   int
+		rel string
+	}
+	jobs := make(chan job)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	previews := d.PreviewDir()
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				rel := j.rel
+				abs := filepath.Join(root, rel)
+				if k, ok := known[filepath.ToSlash(rel)]; ok {
+					if st, err := os.Stat(abs); err == nil && st.Size() == k.Size && st.ModTime().UnixNano() == k.MtimeNS {
+						results <- result{i: j.i, p: probe{RelPath: k.RelPath, SHA256: k.SHA256}, err: errUnchanged}
+						continue
+					}
+				}
+				p, err := probeImage(abs, rel, previews)
+				results <- result{j.i, p, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i, f := range files {
+			select {
+			case jobs <- job{i, f}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var batch []probe
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		dups, err := d.insertImages(context.WithoutCancel(ctx), actor, projectID, rootID, batch)
+		if err != nil {
+			return err
+		}
+		for _, dup := range dups {
+			res.Duplicate = append(res.Duplicate, dup)
+		}
+		res.Imported += len(batch) - len(dups)
+		prog.Imported, prog.Duplicate = res.Imported, len(res.Duplicate)
+		batch = batch[:0]
+		return nil
+	}
+	// Results are handled in file order (a small reorder buffer), so that of two files
+	// with the same content the first by path is the one imported, whatever the timing.
+	pending := map[int]result{}
+	next := 0
+	ordered := make(chan result)
+	go func() {
+		defer close(ordered)
+		for r := range results {
+			pending[r.i] = r
+			for {
+				q, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				ordered <- q
+			}
+		}
+	}()
+	var flushErr error
+	for r := range ordered {
+		prog.Done++
+		switch {
+		case errors.Is(r.err, errUnchanged):
+			res.Unchanged++
+			prog.Unchanged++
+		case r.err != nil:
+			reason := strings.TrimPrefix(r.err.Error(), errBadImage.Error()+": ")
+			res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath, reason})
+			prog.Rejected++
+		default:
+			if k, ok := known[r.p.RelPath]; ok && k.SHA256 != r.p.SHA256 {
+				res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath,
+					"changed on disk since it was imported (different content); not re-imported, samples refer to the old content"})
+				prog.Rejected++
+				continue
+			}
+			batch = append(batch, r.p)
+			if len(batch) >= importBatch && flushErr == nil {
+				flushErr = flush()
+			}
+		}
+		report(r.p.RelPath)
+	}
+	if flushErr == nil {
+		flushErr = flush()
+	}
+	report("")
+	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].RelPath < res.Rejected[j].RelPath })
+	if flushErr != nil {
+		return res, fmt.Errorf("import %s: %w", dir, flushErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("import %s: cancelled after %d of %d files: %w", dir, prog.Done, prog.Total, err)
+	}
+	return res, nil
+}
+
+var errUnchanged = errors.New("unchanged")
+
+// insertImages writes one batch in one transaction; files whose content is already in
+// the project under another path are returned as duplicates.
+func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int64, batch []probe) ([]RejectedFile, error) {
+	var dups []RejectedFile
+	err := d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
+		dups = dups[:0]
+		a, err := requireRole(ctx, tx, actor, "import images", RoleLead, RoleAnnotator)
+		if err != nil {
+			return err
+		}
+		now := d.now()
+		for _, p := range batch {
+			var other string
+			err := tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ?`, projectID, p.SHA256).Scan(&other)
+			if err == nil {
+				dups = append(dups, RejectedFile{p.RelPath, "same content as " + other})
+				continue
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO images (project_id, root_id, rel_path, sha256, size_bytes, mtime_ns, width, height, scene, imported_by, imported_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (project_id, rel_path) DO UPDATE SET root_id = excluded.root_id, sha256 = excluded.sha256,
+				size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns, width = excluded.width, height = excluded.height`,
+				projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now); err != nil {
+				return fmt.Errorf("%s: %w", p.RelPath, err)
+			}
+		}
+		return d.audit(ctx, tx, a.ID, "image.import", "project", fmt.Sprint(projectID),
+			fmt.Sprintf("%d files, %d duplicates", len(batch)-len(dups), len(dups)))
+	})
+	return dups, err
+}
+
+func projectExists(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE id = ?`, projectID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: project %d", ErrNotFound, projectID)
+	}
+	return nil
+}
+
+const imageCols = `i.id, r.path, i.rel_path, i.sha256, i.size_bytes, i.mtime_ns, i.width, i.height, i.scene`
+
+func scanImage(r scanner) (Image, error) {
+	var im Image
+	err := r.Scan(&im.ID, &im.Root, &im.RelPath, &im.SHA256, &im.Size, &im.MtimeNS, &im.Width, &im.Height, &im.Scene)
+	return im, err
+}
+
+// Images lists a project's images by scene and path, a page at a time.
+func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+		WHERE i.project_id = ? ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
+	if err != nil {
+		return nil, fmt.Errorf("list images: %w", err)
+	}
+	defer rows.Close()
+	var ims []Image
+	for rows.Next() {
+		im, err := scanImage(rows)
+		if err != nil {
+			return nil, err
+		}
+		ims = append(ims, im)
+	}
+	return ims, rows.Err()
+}
+
+// CountImages counts a project's images.
+func (d *DB) CountImages(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
+	return n, err
+}
+
+// ImageByPath finds a project's image by its relative path.
+func (d *DB) ImageByPath(ctx context.Context, projectID int64, rel string) (Image, error) {
+	im, err := scanImage(d.db.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+		WHERE i.project_id = ? AND i.rel_path = ?`, projectID, rel))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Image{}, fmt.Errorf("image %q: %w", rel, ErrNotFound)
+	}
+	return im, err
+}

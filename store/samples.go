@@ -1,0 +1,410 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// SampleInfo is a sample's row with its content: the draft while it is being written,
+// the current revision once submitted.
+type SampleInfo struct {
+	ID         string
+	ProjectID  int64
+	ImageID    int64
+	ImagePath  string
+	Kind       annotate.Kind
+	Status     verify.State
+	PrevStatus verify.State
+	AuthorID   int64
+	AuthorName string
+	Version    int // optimistic-lock token: every write carries the version it read
+	Revision   int // number of the current revision, 0 before the first submit
+	RevisionID int64
+	Content    annotate.Sample
+	UpdatedAt  string
+}
+
+// SampleFilter narrows a sample listing; zero fields do not filter.
+type SampleFilter struct {
+	Status   verify.State
+	AuthorID int64
+	Kind     annotate.Kind
+	ImageID  int64
+}
+
+// CreateSample starts a draft by the acting annotator or lead. An empty s.ID gets a
+// generated one; an existing id is a conflict. s.Image, when set, must name one of
+// the project's images.
+func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error) {
+	var out SampleInfo
+	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, "write samples", RoleAnnotator, RoleLead)
+		if err != nil {
+			return err
+		}
+		out, err = d.createSample(ctx, tx, a, projectID, s, verify.StateDraft)
+		return err
+	})
+	if err != nil {
+		return SampleInfo{}, fmt.Errorf("create sample: %w", err)
+	}
+	return out, nil
+}
+
+func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectID int64, s annotate.Sample, status verify.State) (SampleInfo, error) {
+	if err := projectExists(ctx, tx, projectID); err != nil {
+		return SampleInfo{}, err
+	}
+	if !s.Kind.Valid() {
+		return SampleInfo{}, fmt.Errorf("%w: unknown kind %q", ErrInvalid, s.Kind)
+	}
+	imageID, err := imageIDFor(ctx, tx, projectID, s.Image)
+	if err != nil {
+		return SampleInfo{}, err
+	}
+	if s.ID == "" {
+		var pname string
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT name FROM projects WHERE id = ?`, projectID).Scan(&pname); err != nil {
+			return SampleInfo{}, err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&n); err != nil {
+			return SampleInfo{}, err
+		}
+		for {
+			n++
+			s.ID = fmt.Sprintf("%s-%05d", strings.ReplaceAll(pname, " ", "_"), n)
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); errors.Is(err, sql.ErrNoRows) {
+				break
+			}
+		}
+	} else {
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); err == nil {
+			return SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
+		}
+	}
+	content, err := json.Marshal(s)
+	if err != nil {
+		return SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
+	}
+	now := d.now()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now); err != nil {
+		return SampleInfo{}, err
+	}
+	if err := d.audit(ctx, tx, author.ID, "sample.create", "sample", s.ID, string(s.Kind)); err != nil {
+		return SampleInfo{}, err
+	}
+	return getSample(ctx, tx, s.ID)
+}
+
+func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (any, error) {
+	if rel == "" {
+		return nil, nil
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM images WHERE project_id = ? AND rel_path = ?`, projectID, rel).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: image %q is not in the project", ErrInvalid, rel)
+	}
+	return id, err
+}
+
+// SaveDraft stores the author's edits of a draft or returned sample. baseVersion is
+// the Version the editor loaded; if someone changed the sample meanwhile it fails with
+// ErrConflict and nothing is overwritten.
+func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion int, s annotate.Sample) (int, error) {
+	var version int
+	err := d.act(ctx, actor, "sample.edit", func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, "write samples", RoleAnnotator, RoleLead)
+		if err != nil {
+			return err
+		}
+		cur, err := getSample(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.AuthorID != a.ID {
+			return fmt.Errorf("%w: %s is %s's sample; only its author edits the draft", ErrForbidden, id, cur.AuthorName)
+		}
+		if cur.Status != verify.StateDraft && cur.Status != verify.StateReturned {
+			return fmt.Errorf("%w: %s is in %s; only drafts and returned samples are edited", ErrForbidden, id, cur.Status)
+		}
+		if cur.Version != baseVersion {
+			return fmt.Errorf("%w: %s is at version %d, the edit was based on %d", ErrConflict, id, cur.Version, baseVersion)
+		}
+		s.ID, s.Kind = id, cur.Kind
+		imageID, err := imageIDFor(ctx, tx, cur.ProjectID, s.Image)
+		if err != nil {
+			return err
+		}
+		content, err := json.Marshal(s)
+		if err != nil {
+			return fmt.Errorf("encode sample %s: %w", id, err)
+		}
+		version = cur.Version + 1
+		_, err = tx.ExecContext(ctx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
+			string(content), imageID, version, d.now(), id, baseVersion)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("save draft %s: %w", id, err)
+	}
+	return version, nil
+}
+
+// Submit turns the author's draft into an immutable revision and sends it to round 1.
+// Lint errors block it; warnings must each be acknowledged (their rule ids in ack),
+// and the acknowledgement is stored with the revision.
+func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int, ack []string) (SampleInfo, error) {
+	var out SampleInfo
+	err := d.act(ctx, actor, "sample.submit", func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, "submit samples", RoleAnnotator, RoleLead)
+		if err != nil {
+			return err
+		}
+		cur, err := getSample(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.AuthorID != a.ID {
+			return fmt.Errorf("%w: only %s, the author, submits %s", ErrForbidden, cur.AuthorName, id)
+		}
+		if cur.Version != baseVersion {
+			return fmt.Errorf("%w: %s is at version %d, the submit was based on %d", ErrConflict, id, cur.Version, baseVersion)
+		}
+		to, err := verify.Transition(cur.Status, verify.EventSubmit)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrForbidden, err)
+		}
+		if err := lintGate(ctx, tx, cur.ProjectID, cur.Content, ack); err != nil {
+			return err
+		}
+		change := "submit"
+		if cur.Revision > 0 {
+			change = "revise"
+		}
+		if err := d.addRevision(ctx, tx, a.ID, cur, cur.Content, change, strings.Join(ack, ",")); err != nil {
+			return err
+		}
+		if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, ""); err != nil {
+			return err
+		}
+		out, err = getSample(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return SampleInfo{}, fmt.Errorf("submit %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// lintGate refuses content with lint errors or unacknowledged warnings.
+func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sample, ack []string) error {
+	env := annotate.LintEnv{HandWritten: true, ImageSize: func(path string) (int, int, bool) {
+		var w, h int
+		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, path).Scan(&w, &h)
+		return w, h, err == nil
+	}}
+	var problems []string
+	for _, f := range annotate.Lint(s, env) {
+		if f.Severity == "error" || !contains(ack, f.Rule) {
+			problems = append(problems, fmt.Sprintf("%s (%s, %s): %s", f.Rule, f.Severity, f.Field, f.Message))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// addRevision appends the next immutable revision of cur and makes it current.
+func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur SampleInfo, s annotate.Sample, change, reason string) error {
+	content, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encode sample %s: %w", cur.ID, err)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO revisions (sample_id, number, content, author_id, change, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		cur.ID, cur.Revision+1, string(content), authorID, change, reason, d.now())
+	if err != nil {
+		return err
+	}
+	revID, _ := res.LastInsertId()
+	if _, err := tx.ExecContext(ctx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
+		return err
+	}
+	return d.audit(ctx, tx, authorID, "revision."+change, "sample", cur.ID, fmt.Sprintf("revision %d", cur.Revision+1))
+}
+
+// setStatus moves a sample to a new state, bumping its version (baseVersion guards
+// against a concurrent change), and audits the transition.
+func (d *DB) setStatus(ctx context.Context, tx *sql.Tx, actorID int64, id string, baseVersion int, to verify.State, prev verify.State) error {
+	var from string
+	if err := tx.QueryRowContext(ctx, `SELECT status FROM samples WHERE id = ?`, id).Scan(&from); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE samples SET status = ?, prev_status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?`,
+		string(to), string(prev), d.now(), id, baseVersion)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: %s changed meanwhile", ErrConflict, id)
+	}
+	return d.audit(ctx, tx, actorID, "sample.status", "sample", id, from+" → "+string(to))
+}
+
+const sampleCols = `s.id, s.project_id, COALESCE(s.image_id, 0), COALESCE(i.rel_path, ''), s.kind, s.status, s.prev_status,
+	s.author_id, u.name, s.version, COALESCE(r.number, 0), COALESCE(r.id, 0), s.draft, s.updated_at`
+
+const sampleFrom = ` FROM samples s JOIN users u ON u.id = s.author_id
+	LEFT JOIN images i ON i.id = s.image_id LEFT JOIN revisions r ON r.id = s.current_rev`
+
+func scanSample(r scanner) (SampleInfo, error) {
+	var si SampleInfo
+	var kind, status, prev, content string
+	if err := r.Scan(&si.ID, &si.ProjectID, &si.ImageID, &si.ImagePath, &kind, &status, &prev,
+		&si.AuthorID, &si.AuthorName, &si.Version, &si.Revision, &si.RevisionID, &content, &si.UpdatedAt); err != nil {
+		return SampleInfo{}, err
+	}
+	si.Kind, si.Status, si.PrevStatus = annotate.Kind(kind), verify.State(status), verify.State(prev)
+	if err := json.Unmarshal([]byte(content), &si.Content); err != nil {
+		return SampleInfo{}, fmt.Errorf("decode sample %s: %w", si.ID, err)
+	}
+	return si, nil
+}
+
+func getSample(ctx context.Context, tx *sql.Tx, id string) (SampleInfo, error) {
+	si, err := scanSample(tx.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return SampleInfo{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
+	}
+	return si, err
+}
+
+// Sample loads one sample.
+func (d *DB) Sample(ctx context.Context, id string) (SampleInfo, error) {
+	si, err := scanSample(d.db.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return SampleInfo{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
+	}
+	return si, err
+}
+
+// Samples lists a project's samples matching f, newest first, a page at a time.
+func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error) {
+	q := `SELECT ` + sampleCols + sampleFrom + ` WHERE s.project_id = ?`
+	args := []any{projectID}
+	if f.Status != "" {
+		q += ` AND s.status = ?`
+		args = append(args, string(f.Status))
+	}
+	if f.AuthorID != 0 {
+		q += ` AND s.author_id = ?`
+		args = append(args, f.AuthorID)
+	}
+	if f.Kind != "" {
+		q += ` AND s.kind = ?`
+		args = append(args, string(f.Kind))
+	}
+	if f.ImageID != 0 {
+		q += ` AND s.image_id = ?`
+		args = append(args, f.ImageID)
+	}
+	q += ` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`
+	args = append(args, limit, offset)
+	rows, err := d.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list samples: %w", err)
+	}
+	defer rows.Close()
+	var out []SampleInfo
+	for rows.Next() {
+		si, err := scanSample(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, si)
+	}
+	return out, rows.Err()
+}
+
+// StatusCounts counts a project's samples per state (every state present, zero or not).
+func (d *DB) StatusCounts(ctx context.Context, projectID int64) (map[verify.State]int, error) {
+	out := map[verify.State]int{}
+	for _, s := range verify.States {
+		out[s] = 0
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT status, count(*) FROM samples WHERE project_id = ? GROUP BY status`, projectID)
+	if err != nil {
+		return nil, fmt.Errorf("count samples: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[verify.State(s)] = n
+	}
+	return out, rows.Err()
+}
+
+// Withdraw takes a sample out of the process (kept, excluded); only a lead may.
+func (d *DB) Withdraw(ctx context.Context, actor User, id, reason string) error {
+	return d.leadMove(ctx, actor, id, verify.EventWithdraw, reason)
+}
+
+// Reopen puts a withdrawn sample back in the state it had; only a lead may.
+func (d *DB) Reopen(ctx context.Context, actor User, id, reason string) error {
+	return d.leadMove(ctx, actor, id, verify.EventReopen, reason)
+}
+
+func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Event, reason string) error {
+	err := d.act(ctx, actor, "sample."+string(ev), func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, string(ev)+" samples", RoleLead)
+		if err != nil {
+			return err
+		}
+		cur, err := getSample(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		var to, prev verify.State
+		if ev == verify.EventWithdraw {
+			if to, err = verify.Transition(cur.Status, ev); err != nil {
+				return fmt.Errorf("%w: %v", ErrForbidden, err)
+			}
+			prev = cur.Status
+		} else {
+			if to, err = verify.Reopen(cur.Status, cur.PrevStatus); err != nil {
+				return fmt.Errorf("%w: %v", ErrForbidden, err)
+			}
+		}
+		if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, prev); err != nil {
+			return err
+		}
+		return d.audit(ctx, tx, a.ID, "sample."+string(ev), "sample", id, reason)
+	})
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", ev, id, err)
+	}
+	return nil
+}

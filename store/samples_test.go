@@ -1,0 +1,146 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"image/color"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+func hopSample(image string) annotate.Sample {
+	return annotate.Sample{Kind: annotate.KindHopQA, Image: image, Question: "Which object is closest to the camera?",
+		Options: []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
+		Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{10, 10, 40, 30}}
+}
+
+func withImage(t *testing.T, f fixture) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "0001-office-1", "a.jpg"), encodeJPEG(t, 64, 48, color.White))
+	if _, err := f.db.ImportImages(context.Background(), f.lead, f.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	return "0001-office-1/a.jpg"
+}
+
+func TestDraftConflictAndSubmit(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.Status != verify.StateDraft || si.ID != "p-00001" || si.ImagePath != img {
+		t.Fatalf("created %+v", si)
+	}
+	// Two editors load version 1; the second save is refused, the first edit survives.
+	a, b := hopSample(img), hopSample(img)
+	a.Question, b.Question = "Which object is farthest from the camera?", "lost edit"
+	v2, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, b); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale save: got %v, want ErrConflict", err)
+	}
+	got, _ := f.db.Sample(ctx, si.ID)
+	if got.Content.Question != a.Question || got.Version != v2 {
+		t.Fatalf("after conflict: %q v%d", got.Content.Question, got.Version)
+	}
+	// Someone else's draft, a bad image and a lint error are refused.
+	if _, err := f.db.SaveDraft(ctx, f.ann2, si.ID, v2, a); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("other annotator edits: got %v", err)
+	}
+	bad := hopSample("nope.jpg")
+	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, bad); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("unknown image: got %v", err)
+	}
+	lintBad := a
+	lintBad.Options = []string{"x", "y"}
+	v3, _ := f.db.SaveDraft(ctx, f.ann, si.ID, v2, lintBad)
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, v3, nil); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "option-count") {
+		t.Errorf("submit with lint error: got %v", err)
+	}
+	v4, _ := f.db.SaveDraft(ctx, f.ann, si.ID, v3, a)
+	sub, err := f.db.Submit(ctx, f.ann, si.ID, v4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Status != verify.StateRound1 || sub.Revision != 1 {
+		t.Fatalf("submitted: %s rev %d", sub.Status, sub.Revision)
+	}
+	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, sub.Version, a); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("editing a submitted sample: got %v", err)
+	}
+	// Revisions are immutable in the database itself.
+	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	defer sdb.Close()
+	if _, err := sdb.Exec(`UPDATE revisions SET content = '{}'`); err == nil {
+		t.Error("revision update was allowed")
+	}
+}
+
+func TestWithdrawReopen(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	si, _ := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))
+	si, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.Withdraw(ctx, f.ann, si.ID, ""); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("annotator withdraws: %v", err)
+	}
+	if err := f.db.Withdraw(ctx, f.lead, si.ID, "duplicate"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.Reopen(ctx, f.lead, si.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := f.db.Sample(ctx, si.ID)
+	if got.Status != verify.StateRound1 {
+		t.Errorf("reopened to %s, want round1", got.Status)
+	}
+}
+
+func TestDemoHasEveryState(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(t.TempDir(), "images")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.ProjectByName(ctx, store.DemoProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts, err := db.StatusCounts(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range verify.States {
+		if counts[s] == 0 {
+			t.Errorf("demo has no %s sample (%v)", s, counts)
+		}
+	}
+	if n, _ := db.CountImages(ctx, p.ID); n != 8 {
+		t.Errorf("demo has %d images, want 8", n)
+	}
+	for _, a := range store.DemoAccounts {
+		if _, err := db.Authenticate(ctx, a.Name, store.DemoPassword); err != nil {
+			t.Errorf("demo account %s: %v", a.Name, err)
+		}
+	}
+	if err := store.SeedDemo(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("seeding twice: got %v", err)
+	}
+}

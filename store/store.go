@@ -1,0 +1,228 @@
+// Package store is Benchwright's SQLite persistence: the only package that speaks SQL.
+// Every exported method runs in one transaction, takes the acting user and checks that
+// user's permissions here, below any UI, so that the rules hold for every caller.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+)
+
+// Domain errors. Wrapped errors carry the detail; callers test them with errors.Is and
+// show Message(err) to people.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrConflict     = errors.New("changed by someone else meanwhile")
+	ErrForbidden    = errors.New("not allowed")
+	ErrInvalid      = errors.New("invalid")
+	ErrUnauthorized = errors.New("wrong user name or password")
+	ErrNewerSchema  = errors.New("database written by a newer Benchwright")
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// DB is an open Benchwright database.
+type DB struct {
+	db   *sql.DB
+	path string
+
+	// Now returns the current time; tests replace it.
+	Now func() time.Time
+}
+
+// Open opens (creating if needed) the database at path and applies pending migrations.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	dsn := "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=10000&_txlock=immediate&_synchronous=NORMAL"
+	sdb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	d := &DB{db: sdb, path: path, Now: func() time.Time { return time.Now().UTC() }}
+	if err := d.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Path is the database file's path.
+func (d *DB) Path() string { return d.path }
+
+// SchemaVersion is the number of the newest migration this build knows.
+func SchemaVersion() int {
+	names, _ := migrationNames()
+	return len(names)
+}
+
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// migrate applies, in order and each in its own transaction, the embedded migrations
+// newer than the database's user_version.
+func (d *DB) migrate(ctx context.Context) error {
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	var have int
+	if err := d.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&have); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if have > len(names) {
+		return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", ErrNewerSchema, have, len(names))
+	}
+	for i := have; i < len(names); i++ {
+		n, err := strconv.Atoi(strings.SplitN(filepath.Base(names[i]), "_", 2)[0])
+		if err != nil || n != i+1 {
+			return fmt.Errorf("migration %s: files must be numbered 0001, 0002, … without gaps", names[i])
+		}
+		body, err := migrationFS.ReadFile(names[i])
+		if err != nil {
+			return err
+		}
+		tx, err := d.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in one write transaction (BEGIN IMMEDIATE, see the DSN) and commits it.
+// A busy database is retried with backoff so that "database is locked" does not reach
+// a user when two instances share the file.
+func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		err = d.tryTx(ctx, fn)
+		if !isBusy(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
+		}
+	}
+	return err
+}
+
+func (d *DB) tryTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func isBusy(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "database is locked") || strings.Contains(s, "SQLITE_BUSY")
+}
+
+func (d *DB) now() string { return d.Now().UTC().Format(time.RFC3339Nano) }
+
+// audit appends one row to the audit log.
+func (d *DB) audit(ctx context.Context, tx *sql.Tx, actor int64, action, entity, entityID, detail string) error {
+	var a any
+	if actor != 0 {
+		a = actor
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+		d.now(), a, action, entity, entityID, detail)
+	if err != nil {
+		return fmt.Errorf("audit %s %s %s: %w", action, entity, entityID, err)
+	}
+	return nil
+}
+
+// Message turns an error from this package into a sentence for people.
+func Message(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrUnauthorized):
+		return "Wrong user name or password."
+	}
+	s := err.Error()
+	if s == "" {
+		return "Something went wrong."
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// IntegrityCheck runs SQLite's integrity check and returns its verdict ("ok" when sound).
+func (d *DB) IntegrityCheck(ctx context.Context) (string, error) {
+	var s string
+	if err := d.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&s); err != nil {
+		return "", fmt.Errorf("integrity check: %w", err)
+	}
+	return s, nil
+}
+
+// act runs fn as one transaction on behalf of actor. A refusal (ErrForbidden) rolls the
+// work back but is itself written to the audit log, so that denied attempts are visible.
+func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
+	err := d.inTx(ctx, fn)
+	if errors.Is(err, ErrForbidden) {
+		_ = d.inTx(ctx, func(tx *sql.Tx) error {
+			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, err.Error())
+		})
+	}
+	return err
+}
+
+// validActor returns id when it names an existing user, else 0 (the audit row's actor
+// column is a foreign key).
+func validActor(ctx context.Context, tx *sql.Tx, id int64) int64 {
+	var n int
+	if tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE id = ?`, id).Scan(&n) != nil || n == 0 {
+		return 0
+	}
+	return id
+}

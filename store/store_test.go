@@ -1,0 +1,194 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+// MustOpenDB opens a fresh database in a temporary folder.
+func MustOpenDB(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "bw.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// fixture is a database with a lead, a project and a few users.
+type fixture struct {
+	db                   *store.DB
+	lead, ann, ann2, ver store.User
+	project              store.Project
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	ctx := context.Background()
+	f := fixture{db: MustOpenDB(t)}
+	var err error
+	if f.lead, err = f.db.CreateFirstLead(ctx, "lead", "secret"); err != nil {
+		t.Fatal(err)
+	}
+	if f.project, err = f.db.CreateProject(ctx, f.lead, "p"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []struct {
+		dst        *store.User
+		name, role string
+	}{{&f.ann, "ann", store.RoleAnnotator}, {&f.ann2, "ann2", store.RoleAnnotator}, {&f.ver, "ver", store.RoleVerifier}} {
+		if *u.dst, err = f.db.AddUser(ctx, f.lead, u.name, u.role, "", "secret"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+func auditCount(t *testing.T, path, action string) int {
+	t.Helper()
+	sdb, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	var n int
+	if err := sdb.QueryRow(`SELECT count(*) FROM audit_log WHERE action = ?`, action).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestMigrationsAndNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "bw.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := db.IntegrityCheck(ctx); err != nil || ok != "ok" {
+		t.Fatalf("integrity %q %v", ok, err)
+	}
+	db.Close()
+	// Reopening applies nothing new and works.
+	db, err = store.Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	db.Close()
+
+	sdb, _ := sql.Open("sqlite3", path)
+	if _, err := sdb.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	sdb.Close()
+	_, err = store.Open(ctx, path)
+	if !errors.Is(err, store.ErrNewerSchema) {
+		t.Fatalf("open newer db: got %v, want ErrNewerSchema", err)
+	}
+	if !strings.Contains(err.Error(), "99") {
+		t.Errorf("error should name the version: %v", err)
+	}
+}
+
+func TestUsersAndPermissions(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+
+	tests := []struct {
+		name string
+		do   func() error
+		want error
+	}{
+		{"second first lead", func() error { _, err := f.db.CreateFirstLead(ctx, "x", "secret"); return err }, store.ErrForbidden},
+		{"annotator adds user", func() error { _, err := f.db.AddUser(ctx, f.ann, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
+		{"verifier adds user", func() error { _, err := f.db.AddUser(ctx, f.ver, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
+		{"annotator creates project", func() error { _, err := f.db.CreateProject(ctx, f.ann, "q"); return err }, store.ErrForbidden},
+		{"annotator sets role", func() error { _, err := f.db.SetRole(ctx, f.ann, "ann", "lead", ""); return err }, store.ErrForbidden},
+		{"annotator changes settings", func() error { return f.db.UpdateSettings(ctx, f.ann, f.project.ID, store.DefaultSettings()) }, store.ErrForbidden},
+		{"unknown actor", func() error { _, err := f.db.AddUser(ctx, store.User{ID: 999}, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
+		{"duplicate name", func() error { _, err := f.db.AddUser(ctx, f.lead, "ann", "annotator", "", "secret"); return err }, store.ErrConflict},
+		{"bad role", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "boss", "", "secret"); return err }, store.ErrInvalid},
+		{"bad name", func() error { _, err := f.db.AddUser(ctx, f.lead, "a b", "annotator", "", "secret"); return err }, store.ErrInvalid},
+		{"short password", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "annotator", "", "abc"); return err }, store.ErrInvalid},
+		{"last lead demotes self", func() error { _, err := f.db.SetRole(ctx, f.lead, "lead", "annotator", ""); return err }, store.ErrForbidden},
+		{"duplicate project", func() error { _, err := f.db.CreateProject(ctx, f.lead, "p"); return err }, store.ErrConflict},
+		{"bad settings", func() error {
+			s := store.DefaultSettings()
+			s.Round3Panel = 0
+			return f.db.UpdateSettings(ctx, f.lead, f.project.ID, s)
+		}, store.ErrInvalid},
+		{"lead adds verifier", func() error { _, err := f.db.AddUser(ctx, f.lead, "v2", "verifier", "B", "secret"); return err }, nil},
+		{"lead sets role", func() error { _, err := f.db.SetRole(ctx, f.lead, "v2", "verifier", "C"); return err }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.do()
+			if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+		})
+	}
+	// A role change takes effect at once: the store re-reads the actor's role.
+	if _, err := f.db.SetRole(ctx, f.lead, "ann", "lead", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.CreateProject(ctx, f.ann, "by-ann"); err != nil {
+		t.Fatalf("promoted annotator should create projects: %v", err)
+	}
+	if n := auditCount(t, f.db.Path(), "denied:user.create"); n != 3 {
+		t.Errorf("denied user.create audited %d times, want 3", n)
+	}
+}
+
+func TestAuthenticate(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	u, err := f.db.Authenticate(ctx, "ann", "secret")
+	if err != nil || u.Role != store.RoleAnnotator || u.ID != f.ann.ID {
+		t.Fatalf("sign in: %+v %v", u, err)
+	}
+	for _, c := range [][2]string{{"ann", "wrong"}, {"nobody", "secret"}, {"", ""}} {
+		if _, err := f.db.Authenticate(ctx, c[0], c[1]); !errors.Is(err, store.ErrUnauthorized) {
+			t.Errorf("sign in %q/%q: got %v, want ErrUnauthorized", c[0], c[1], err)
+		}
+	}
+	if n := auditCount(t, f.db.Path(), "auth.fail"); n != 3 {
+		t.Errorf("failed sign-ins audited %d times, want 3", n)
+	}
+}
+
+func TestPasswordsNeverStoredInClear(t *testing.T) {
+	f := newFixture(t)
+	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	defer sdb.Close()
+	rows, err := sdb.Query(`SELECT password_hash FROM users UNION ALL SELECT detail FROM audit_log`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		if strings.Contains(s, "secret") {
+			t.Fatalf("clear-text password found: %q", s)
+		}
+	}
+}
+
+func TestAuditLogIsAppendOnly(t *testing.T) {
+	f := newFixture(t)
+	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	defer sdb.Close()
+	for _, q := range []string{`UPDATE audit_log SET action = 'x'`, `DELETE FROM audit_log`} {
+		if _, err := sdb.Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: got %v, want refusal", q, err)
+		}
+	}
+}
