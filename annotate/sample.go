@@ -79,17 +79,20 @@ type Sample struct {
 	Options     []string
 	AnswerIndex int
 	AnswerText  string
-	Categories  []Category
-	Hop         int
-	View        View
-	EgoSubject  EgoSubject
-	Box         *Box
-	Scene       string
-	Steps       []Step
-	Tolerance   *float64
-	Task        string
-	Split       string
-	Tags        []string
-	Parent      string
-	Extra       map[string]json.RawMessage
+	// AnswerNumber records that an open answer was a JSON number (AnswerText holds
+	// its text), so that encoding writes it back as a number.
+	AnswerNumber bool
+	Categories   []Category
+	Hop          int
+	View         View
+	EgoSubject   EgoSubject
+	Box          *Box
+	Scene        string
+	Steps        []Step
+	Tolerance    *float64
+	Task         string
+	Split        string
+	Tags         []string
+	Parent       string
+	Extra        map[string]json.RawMessage
 }

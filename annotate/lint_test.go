@@ -1,0 +1,373 @@
+package annotate
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func hopQA() Sample {
+	return Sample{
+		ID: "mh-0001", Kind: KindHopQA, Image: "images/kitchen_01.jpg",
+		Question:   "From the perspective of the man in the blue shirt, which red object is closest to him?",
+		Options:    []string{"the mug", "the kettle", "the apple", "the book"},
+		Categories: []Category{CatAtt, CatRel}, Hop: 2, View: ViewEgo, EgoSubject: EgoReal,
+		AnswerIndex: 2, Box: &Box{412, 188, 470, 240},
+	}
+}
+
+func mcq() Sample {
+	return Sample{ID: "mc-1", Kind: KindMCQ, Image: "b.jpg", Question: "Which is closer?", Options: []string{"cup", "plate"}}
+}
+
+func graphSample(s ...string) Sample {
+	if s == nil {
+		s = []string{"step1", "step2:step1"}
+	}
+	return Sample{ID: "sq-1", Kind: KindStepGraph, Image: "0001-office-1/img_003.jpg", Scene: "0001-office-1", Question: "Pick up the laptop", Steps: steps(s...)}
+}
+
+func judgment(answer string) Sample {
+	return Sample{ID: "yn-1", Kind: KindJudgment, Image: "a.jpg", Question: "Is the cup left of the plate?", AnswerText: answer}
+}
+
+func with(s Sample, f func(*Sample)) Sample { f(&s); return s }
+
+func nSteps(n int) []string {
+	specs := []string{"step1"}
+	for i := 2; i <= n; i++ {
+		specs = append(specs, fmt.Sprintf("step%d:step%d", i, i-1))
+	}
+	return specs
+}
+
+func sized(w, h int) LintEnv {
+	return LintEnv{ImageSize: func(string) (int, int, bool) { return w, h, true }}
+}
+
+func TestLintValidSamples(t *testing.T) {
+	tol := 0.5
+	valid := []Sample{
+		hopQA(), mcq(), graphSample(), judgment("yes"), judgment("no"),
+		{ID: "op-1", Kind: KindOpen, Image: "c.jpg", Question: "How far?", AnswerText: "2.5", Tolerance: &tol},
+		{ID: "op-2", Kind: KindOpen, Image: "c.jpg", Question: "What colour?", AnswerText: "red"},
+		with(hopQA(), func(s *Sample) {
+			s.View, s.EgoSubject = ViewExo, ""
+			s.Question, s.Categories, s.Hop = "Which object on the desk is highest?", []Category{CatPos, CatRel}, 2
+		}),
+	}
+	for _, s := range valid {
+		if fs := Lint(s, sized(1200, 800)); len(fs) != 0 {
+			t.Errorf("Lint(%s) = %q, want none", s.ID, brief(fs))
+		}
+	}
+}
+
+// TestLintRules has, for every rule, samples on which it fires (with its severity
+// and field) and samples on which it must not.
+func TestLintRules(t *testing.T) {
+	tests := []struct {
+		name     string
+		s        Sample
+		env      LintEnv
+		rule     string
+		severity string // "" = the rule must not fire
+		field    string
+	}{
+		{"schema: missing id", with(hopQA(), func(s *Sample) { s.ID = "" }), LintEnv{}, RuleSchema, SeverityError, "id"},
+		{"schema: unknown kind", with(judgment("yes"), func(s *Sample) { s.Kind = "essay" }), LintEnv{}, RuleSchema, SeverityError, "kind"},
+		{"schema: unknown field", with(judgment("yes"), func(s *Sample) { s.Extra = map[string]json.RawMessage{"x": []byte("1")} }), LintEnv{}, RuleSchema, SeverityWarning, "x"},
+		{"schema: none", judgment("yes"), LintEnv{}, RuleSchema, "", ""},
+
+		{"hop-mismatch", with(hopQA(), func(s *Sample) { s.Hop = 3 }), LintEnv{}, RuleHopMismatch, SeverityError, "hop"},
+		{"hop-mismatch: duplicates count once", with(hopQA(), func(s *Sample) { s.Categories = []Category{CatAtt, CatRel, CatAtt} }), LintEnv{}, RuleHopMismatch, "", ""},
+		{"hop-mismatch: matches", hopQA(), LintEnv{}, RuleHopMismatch, "", ""},
+
+		{"category-set: att alone", with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatAtt}, 1 }), LintEnv{}, RuleCategorySet, SeverityError, "categories"},
+		{"category-set: unknown name", with(hopQA(), func(s *Sample) { s.Categories = []Category{CatAtt, "colour"} }), LintEnv{}, RuleCategorySet, SeverityError, "categories"},
+		{"category-set: three hops", with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatRel, CatPos, CatAtt}, 3 }), LintEnv{}, RuleCategorySet, "", ""},
+
+		{"ego-phrase: no phrase", with(hopQA(), func(s *Sample) { s.Question = "Which red object is closest to the man?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
+		{"ego-phrase: empty description", with(hopQA(), func(s *Sample) { s.Question = "From the perspective of , which is red?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
+		{"ego-phrase: subject mismatch", with(hopQA(), func(s *Sample) { s.EgoSubject = EgoVirtual }), LintEnv{}, RuleEgoPhrase, SeverityError, "ego_subject"},
+		{"ego-phrase: virtual, curly apostrophe", with(hopQA(), func(s *Sample) {
+			s.EgoSubject, s.Question = EgoVirtual, "When I’m standing by the fridge and facing the camera, which red object is closest?"
+		}), LintEnv{}, RuleEgoPhrase, "", ""},
+		{"ego-phrase: real", hopQA(), LintEnv{}, RuleEgoPhrase, "", ""},
+
+		{"exo-phrase", with(hopQA(), func(s *Sample) { s.View, s.EgoSubject = ViewExo, "" }), LintEnv{}, RuleExoPhrase, SeverityWarning, "question"},
+		{"exo-phrase: plain question", with(hopQA(), func(s *Sample) { s.View, s.Question = ViewExo, "Which red object is closest to the man?" }), LintEnv{}, RuleExoPhrase, "", ""},
+
+		{"option-count: hop_qa 3", with(hopQA(), func(s *Sample) { s.Options = s.Options[:3] }), LintEnv{}, RuleOptionCount, SeverityError, "options"},
+		{"option-count: hop_qa 5", with(hopQA(), func(s *Sample) { s.Options = append(s.Options, "the cup") }), LintEnv{}, RuleOptionCount, SeverityError, "options"},
+		{"option-count: mcq 1", with(mcq(), func(s *Sample) { s.Options = s.Options[:1] }), LintEnv{}, RuleOptionCount, SeverityError, "options"},
+		{"option-count: mcq 7", with(mcq(), func(s *Sample) { s.Options = strings.Fields("a b c d e f g") }), LintEnv{}, RuleOptionCount, SeverityError, "options"},
+		{"option-count: mcq 6", with(mcq(), func(s *Sample) { s.Options = strings.Fields("a b c d e f") }), LintEnv{}, RuleOptionCount, "", ""},
+		{"option-count: hop_qa 4", hopQA(), LintEnv{}, RuleOptionCount, "", ""},
+
+		{"option-empty", with(hopQA(), func(s *Sample) { s.Options[1] = "  " }), LintEnv{}, RuleOptionEmpty, SeverityError, "options[1]"},
+		{"option-empty: mcq", with(mcq(), func(s *Sample) { s.Options[0] = "" }), LintEnv{}, RuleOptionEmpty, SeverityError, "options[0]"},
+		{"option-empty: none", hopQA(), LintEnv{}, RuleOptionEmpty, "", ""},
+
+		{"option-duplicate: case and punctuation", with(hopQA(), func(s *Sample) { s.Options[3] = " The  MUG. " }), LintEnv{}, RuleOptionDuplicate, SeverityError, "options[3]"},
+		{"option-duplicate: hyphen", with(mcq(), func(s *Sample) { s.Options = []string{"left-side cup", "left side cup"} }), LintEnv{}, RuleOptionDuplicate, SeverityError, "options[1]"},
+		{"option-duplicate: different", with(mcq(), func(s *Sample) { s.Options = []string{"mug", "mugs"} }), LintEnv{}, RuleOptionDuplicate, "", ""},
+
+		{"answer-range: past the end", with(hopQA(), func(s *Sample) { s.AnswerIndex = 4 }), LintEnv{}, RuleAnswerRange, SeverityError, "answer"},
+		{"answer-range: negative", with(mcq(), func(s *Sample) { s.AnswerIndex = -1 }), LintEnv{}, RuleAnswerRange, SeverityError, "answer"},
+		{"answer-range: mcq", with(mcq(), func(s *Sample) { s.AnswerIndex = 2 }), LintEnv{}, RuleAnswerRange, SeverityError, "answer"},
+		{"answer-range: last", with(hopQA(), func(s *Sample) { s.AnswerIndex = 3 }), LintEnv{}, RuleAnswerRange, "", ""},
+
+		{"box-missing", with(hopQA(), func(s *Sample) { s.Box = nil }), LintEnv{}, RuleBoxMissing, SeverityError, "box"},
+		{"box-missing: optional on mcq", mcq(), LintEnv{}, RuleBoxMissing, "", ""},
+
+		{"box-invalid: zero width", with(hopQA(), func(s *Sample) { s.Box = &Box{10, 10, 10, 20} }), LintEnv{}, RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: swapped y", with(hopQA(), func(s *Sample) { s.Box = &Box{10, 30, 20, 20} }), LintEnv{}, RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: negative", with(hopQA(), func(s *Sample) { s.Box = &Box{-1, 0, 20, 20} }), LintEnv{}, RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: outside the image", hopQA(), sized(450, 300), RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: on a judgment", with(judgment("yes"), func(s *Sample) { s.Box = &Box{5, 5, 1, 1} }), LintEnv{}, RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: size unknown", hopQA(), LintEnv{ImageSize: func(string) (int, int, bool) { return 450, 300, false }}, RuleBoxInvalid, "", ""},
+		{"box-invalid: touches the edge", hopQA(), sized(470, 240), RuleBoxInvalid, "", ""},
+
+		{"colour-in-options", with(hopQA(), func(s *Sample) { s.Options[0] = "the light-blue mug" }), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[0]"},
+		{"colour-in-options: -ish", with(hopQA(), func(s *Sample) { s.Options[2] = "the reddish apple" }), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[2]"},
+		{"colour-in-options: att not a colour", with(hopQA(), func(s *Sample) {
+			s.Question, s.Options[0] = "From the perspective of the man, which round object is closest to him?", "the red mug"
+		}), LintEnv{}, RuleColourInOptions, "", ""},
+		{"colour-in-options: colour only in the subject phrase", with(hopQA(), func(s *Sample) {
+			s.Question, s.Options[0] = "From the perspective of the man in the blue shirt, which round object is closest?", "the blue mug"
+		}), LintEnv{}, RuleColourInOptions, "", ""},
+		{"colour-in-options: no att", with(hopQA(), func(s *Sample) { s.Categories, s.Options[0] = []Category{CatPos, CatRel}, "the red mug" }), LintEnv{}, RuleColourInOptions, "", ""},
+		{"colour-in-options: colourless options", hopQA(), LintEnv{}, RuleColourInOptions, "", ""},
+
+		{"steps-count: 1", graphSample("step1"), LintEnv{}, RuleStepsCount, SeverityError, "steps"},
+		{"steps-count: 11", graphSample(nSteps(11)...), LintEnv{}, RuleStepsCount, SeverityError, "steps"},
+		{"steps-count: 9 hand-written", graphSample(nSteps(9)...), LintEnv{HandWritten: true}, RuleStepsCount, SeverityWarning, "steps"},
+		{"steps-count: 10 released", graphSample(nSteps(10)...), LintEnv{}, RuleStepsCount, "", ""},
+		{"steps-count: 8 hand-written", graphSample(nSteps(8)...), LintEnv{HandWritten: true}, RuleStepsCount, "", ""},
+
+		{"step-unknown-ref", graphSample("step1", "step2:step0"), LintEnv{}, RuleStepUnknownRef, SeverityError, "steps[1].precondition"},
+		{"step-unknown-ref: none", graphSample(), LintEnv{}, RuleStepUnknownRef, "", ""},
+		{"step-self-ref", graphSample("step1", "step2:step1,step2"), LintEnv{}, RuleStepSelfRef, SeverityError, "steps[1].precondition"},
+		{"step-self-ref: none", graphSample(), LintEnv{}, RuleStepSelfRef, "", ""},
+		{"step-cycle", graphSample("step1:step3", "step2:step1", "step3:step2", "step4:step3"), LintEnv{}, RuleStepCycle, SeverityError, "steps[0].precondition"},
+		{"step-cycle: none", graphSample(nSteps(5)...), LintEnv{}, RuleStepCycle, "", ""},
+		{"step-transitive", graphSample("step1", "step2:step1", "step3:step2,step1"), LintEnv{}, RuleStepTransitive, SeverityError, "steps[2].precondition"},
+		{"step-transitive: diamond without shortcut", graphSample("a", "b:a", "c:a", "d:b,c"), LintEnv{}, RuleStepTransitive, "", ""},
+		{"step-final: two sinks", graphSample("step1", "step2:step1", "step3"), LintEnv{}, RuleStepFinal, SeverityError, "steps"},
+		{"step-final: one sink", graphSample(), LintEnv{}, RuleStepFinal, "", ""},
+		{"step-unreachable", graphSample("step1", "step2", "step3:step1"), LintEnv{}, RuleStepUnreachable, SeverityWarning, "steps[1]"},
+		{"step-unreachable: all lead to the end", graphSample("step1", "step2", "step3:step1,step2"), LintEnv{}, RuleStepUnreachable, "", ""},
+
+		{"judgment-answer: capitalised", judgment("Yes"), LintEnv{}, RuleJudgmentAnswer, SeverityError, "answer"},
+		{"judgment-answer: maybe", judgment("maybe"), LintEnv{}, RuleJudgmentAnswer, SeverityError, "answer"},
+		{"judgment-answer: no", judgment("no"), LintEnv{}, RuleJudgmentAnswer, "", ""},
+
+		{"scene-name: no index", with(graphSample(), func(s *Sample) { s.Scene = "office-1" }), LintEnv{}, RuleSceneName, SeverityWarning, "scene"},
+		{"scene-name: short index", with(graphSample(), func(s *Sample) { s.Scene = "1-office-1" }), LintEnv{}, RuleSceneName, SeverityWarning, "scene"},
+		{"scene-name: no k", with(graphSample(), func(s *Sample) { s.Scene = "0001-office" }), LintEnv{}, RuleSceneName, SeverityWarning, "scene"},
+		{"scene-name: hyphenated type", with(graphSample(), func(s *Sample) { s.Scene = "0022-living-room-2" }), LintEnv{}, RuleSceneName, "", ""},
+		{"scene-name: absent", with(graphSample(), func(s *Sample) { s.Scene = "" }), LintEnv{}, RuleSceneName, "", ""},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Lint(tt.s, tt.env)
+			i := slices.IndexFunc(fs, func(f Finding) bool { return f.Rule == tt.rule })
+			switch {
+			case tt.severity == "" && i >= 0:
+				t.Errorf("%s fired: %+v", tt.rule, fs[i])
+			case tt.severity != "" && i < 0:
+				t.Errorf("%s did not fire; findings %q", tt.rule, brief(fs))
+			case tt.severity != "":
+				if f := fs[i]; f.Severity != tt.severity || f.Field != tt.field || f.Sample != tt.s.ID || f.Message == "" {
+					t.Errorf("finding = %+v, want severity %s field %s", f, tt.severity, tt.field)
+				}
+				covered[tt.rule] = true
+			}
+		})
+	}
+	for _, r := range Rules {
+		if !covered[r] {
+			t.Errorf("no positive case for rule %s", r)
+		}
+	}
+}
+
+func TestLintHidesConsequences(t *testing.T) {
+	// A missing option list is a schema error; option-count and answer-range stay quiet.
+	fs := Lint(with(hopQA(), func(s *Sample) { s.Options = nil }), LintEnv{})
+	if got := brief(fs); !slices.Equal(got, []string{"schema error options: options is missing"}) {
+		t.Errorf("got %q", got)
+	}
+	// A hop of the wrong type in the record is not also a hop mismatch.
+	s, pf := ParseRecord([]byte(`{"id":"x","kind":"hop_qa","image":"i","question":"q","options":["a","b","c","d"],"answer":0,"categories":["pos"],"hop":"1","view":"exo","box":[1,1,2,2]}`))
+	if got := brief(MergeFindings(pf, Lint(s, LintEnv{}))); !slices.Equal(got, []string{`schema error hop: hop: want an integer, got "1"`}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestLintHints(t *testing.T) {
+	fs := Lint(with(hopQA(), func(s *Sample) { s.Box = &Box{470, 188, 412, 900} }), sized(1200, 800))
+	if len(fs) != 1 || fs[0].Hint != "use [412, 188, 470, 800]" ||
+		fs[0].Message != "box [470, 188, 412, 900]: x1 470 is not left of x2 412; box extends past the 1200×800 image" {
+		t.Errorf("got %+v", fs)
+	}
+	fs = Lint(judgment("YES"), LintEnv{})
+	if len(fs) != 1 || fs[0].Hint != `write it as "yes"` {
+		t.Errorf("got %+v", fs)
+	}
+}
+
+func TestHopFor(t *testing.T) {
+	tests := []struct {
+		cats []Category
+		hop  int
+	}{
+		{[]Category{CatPos}, 1},
+		{[]Category{CatRel}, 1},
+		{[]Category{CatAtt}, 0},
+		{nil, 0},
+		{[]Category{CatAtt, CatPos}, 2},
+		{[]Category{CatRel, CatAtt}, 2},
+		{[]Category{CatPos, CatRel, CatPos}, 2},
+		{[]Category{CatAtt, CatPos, CatRel}, 3},
+		{[]Category{CatAtt, "size"}, 0},
+	}
+	for _, tt := range tests {
+		if got := HopFor(tt.cats); got != tt.hop {
+			t.Errorf("HopFor(%v) = %d, want %d", tt.cats, got, tt.hop)
+		}
+		if AllowedCategorySet(tt.cats) != (tt.hop > 0) {
+			t.Errorf("AllowedCategorySet(%v) disagrees with HopFor", tt.cats)
+		}
+	}
+}
+
+func TestSubjectPhrase(t *testing.T) {
+	for _, c := range []struct {
+		subject EgoSubject
+		desc    string
+		want    string
+	}{
+		{EgoReal, "the man in the blue shirt", "From the perspective of the man in the blue shirt,"},
+		{EgoReal, " the chef, ", "From the perspective of the chef,"},
+		{EgoVirtual, "at the door", "When I'm standing at the door and facing the camera,"},
+		{"robot", "x", ""},
+	} {
+		got := SubjectPhrase(c.subject, c.desc)
+		if got != c.want {
+			t.Errorf("SubjectPhrase(%s, %q) = %q, want %q", c.subject, c.desc, got, c.want)
+		}
+		if subject, ok := HasSubjectPhrase(got + " which cup is left?"); got != "" && (!ok || subject != c.subject) {
+			t.Errorf("HasSubjectPhrase(%q) = %s, %v", got, subject, ok)
+		}
+	}
+	for _, q := range []string{
+		"Which cup is left?",
+		"From the perspective of the man which cup is left?",  // no comma
+		"from the perspective of the man, which cup?",         // case
+		"When I'm standing and facing the camera, which cup?", // no location
+		"When I'm standing at the door, which cup?",           // no facing clause
+	} {
+		if s, ok := HasSubjectPhrase(q); ok {
+			t.Errorf("HasSubjectPhrase(%q) = %s, want none", q, s)
+		}
+	}
+}
+
+func TestColourWords(t *testing.T) {
+	got := ColourWords("The Light-Blue mug, a greyish cup and a BLUE bowl (not bluebell)")
+	if !slices.Equal(got, []string{"blue", "greyish"}) {
+		t.Errorf("ColourWords = %q", got)
+	}
+}
+
+// TestLintGolden lints testdata/bad.jsonl, one bad sample per rule, as bwctl lint
+// does, and compares the findings with testdata/bad.golden (go test -update rewrites it).
+func TestLintGolden(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("testdata", "bad.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := sized(1200, 800)
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	err = ReadJSONL(bytes.NewReader(in), func(line int, raw []byte) error {
+		s, pf := ParseRecord(raw)
+		env.HandWritten = s.Parent == ""
+		for _, f := range MergeFindings(pf, Lint(s, env)) {
+			if err := enc.Encode(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "bad.golden")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("lint output differs from %s (run go test -update to accept):\n%s", golden, out.Bytes())
+	}
+	for _, r := range Rules {
+		if !bytes.Contains(want, []byte(`"rule":"`+r+`"`)) {
+			t.Errorf("golden has no %s finding", r)
+		}
+	}
+}
+
+func TestMergeFindings(t *testing.T) {
+	e := func(rule, field string) Finding { return errorf(rule, field, rule+" on "+field, "") }
+	w := func(sample, rule, field string) Finding {
+		f := warnf(rule, field, rule+" on "+field, "")
+		f.Sample = sample
+		return f
+	}
+	in := []Finding{
+		w("b", RuleSchema, "x"),
+		e(RuleSchema, "steps[1]"),
+		e(RuleStepUnknownRef, "steps[1].precondition"), // inside a field with a schema error
+		e(RuleStepUnknownRef, "steps[2].precondition"),
+		e("custom-rule", "z"),
+		w("", RuleSceneName, "scene"),
+		e(RuleSchema, "steps[1]"), // exact duplicate
+		w("b", RuleSchema, "x"),   // exact duplicate
+	}
+	got := brief(MergeFindings(in))
+	want := []string{
+		"schema error steps[1]: schema on steps[1]",
+		"step-unknown-ref error steps[2].precondition: step-unknown-ref on steps[2].precondition",
+		"custom-rule error z: custom-rule on z",
+		"scene-name warning scene: scene-name on scene",
+		"schema warning x: schema on x", // sample "b" after sample ""
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("MergeFindings:\ngot  %q\nwant %q", got, want)
+	}
+	if !HasErrors(MergeFindings(in)) || HasErrors([]Finding{w("", RuleSceneName, "scene")}) {
+		t.Error("HasErrors")
+	}
+	// A record that is not an object hides everything else about it.
+	if got := MergeFindings([]Finding{e(RuleSchema, "")}, []Finding{e(RuleHopMismatch, "hop")}); len(got) != 1 {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -1,0 +1,405 @@
+package annotate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+)
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// MarshalJSON writes the canonical native record (spec §5): the fields in this
+// fixed order, leaving out empty optional ones, then the Extra fields sorted by name:
+//
+//	id kind image scene question options answer tolerance categories hop view
+//	ego_subject box steps task split tags parent <extra...>
+//
+// answer is written only for kinds that have one: the option index for hop_qa and
+// mcq (always, 0 included), the text for judgment and open (an open answer that was
+// a JSON number, AnswerNumber, is written back as that number). For step_graph and
+// unknown kinds an "answer" field stays in Extra. A step's precondition is always
+// written, [] when empty. Extra values are kept verbatim except for insignificant
+// whitespace; an Extra field named like a field already written is skipped. HTML
+// characters are not escaped, so decoding a record written by MarshalJSON and
+// encoding it again gives the same bytes.
+func (s Sample) MarshalJSON() ([]byte, error) {
+	w := objectWriter{buf: bytes.NewBuffer(make([]byte, 0, 256)), keys: map[string]bool{}}
+	w.buf.WriteByte('{')
+	w.str("id", s.ID)
+	w.str("kind", string(s.Kind))
+	w.str("image", s.Image)
+	w.str("scene", s.Scene)
+	w.str("question", s.Question)
+	if s.Options != nil {
+		w.value("options", s.Options)
+	}
+	switch {
+	case s.Kind.indexAnswer():
+		w.value("answer", s.AnswerIndex)
+	case s.Kind.textAnswer() && s.AnswerNumber && isJSONNumber(s.AnswerText):
+		w.raw("answer", []byte(s.AnswerText))
+	case s.Kind.textAnswer():
+		w.value("answer", s.AnswerText)
+	}
+	if s.Tolerance != nil {
+		w.value("tolerance", *s.Tolerance)
+	}
+	if s.Categories != nil {
+		w.value("categories", s.Categories)
+	}
+	if s.Hop != 0 {
+		w.value("hop", s.Hop)
+	}
+	w.str("view", string(s.View))
+	w.str("ego_subject", string(s.EgoSubject))
+	if s.Box != nil {
+		w.value("box", *s.Box)
+	}
+	if s.Steps != nil {
+		steps := slices.Clone(s.Steps)
+		for i := range steps {
+			if steps[i].Precondition == nil {
+				steps[i].Precondition = []string{}
+			}
+		}
+		w.value("steps", steps)
+	}
+	w.str("task", s.Task)
+	w.str("split", s.Split)
+	if s.Tags != nil {
+		w.value("tags", s.Tags)
+	}
+	w.str("parent", s.Parent)
+	for _, k := range sortedKeys(s.Extra) {
+		if w.keys[k] {
+			continue
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, s.Extra[k]); err != nil {
+			return nil, fmt.Errorf("annotate: encode sample %q: extra field %q: %w", s.ID, k, err)
+		}
+		w.raw(k, c.Bytes())
+	}
+	if w.err != nil {
+		return nil, fmt.Errorf("annotate: encode sample %q: %w", s.ID, w.err)
+	}
+	w.buf.WriteByte('}')
+	return w.buf.Bytes(), nil
+}
+
+// objectWriter writes the members of a JSON object, remembering the first error.
+type objectWriter struct {
+	buf  *bytes.Buffer
+	keys map[string]bool
+	err  error
+}
+
+func (w *objectWriter) raw(key string, v []byte) {
+	if len(w.keys) > 0 {
+		w.buf.WriteByte(',')
+	}
+	w.keys[key] = true
+	k, _ := marshalPlain(key)
+	w.buf.Write(k)
+	w.buf.WriteByte(':')
+	w.buf.Write(v)
+}
+
+func (w *objectWriter) value(key string, v any) {
+	b, err := marshalPlain(v)
+	if err != nil {
+		if w.err == nil {
+			w.err = fmt.Errorf("%s: %w", key, err)
+		}
+		return
+	}
+	w.raw(key, b)
+}
+
+// str writes a string member unless it is empty.
+func (w *objectWriter) str(key, v string) {
+	if v != "" {
+		w.value(key, v)
+	}
+}
+
+// marshalPlain is json.Marshal without HTML escaping.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func isJSONNumber(s string) bool {
+	return jsonType([]byte(s)) == "number" && json.Valid([]byte(s))
+}
+
+// UnmarshalJSON decodes a native record. It fails only when data is not a JSON
+// object or a known field has the wrong type; missing fields, unknown kinds and
+// the like are left to Lint. Unknown fields go to Extra.
+func (s *Sample) UnmarshalJSON(data []byte) error {
+	v, fs, _, err := decodeRecord(data)
+	if err != nil {
+		return fmt.Errorf("annotate: decode sample: %w", err)
+	}
+	for _, f := range fs {
+		if f.Severity == SeverityError {
+			return fmt.Errorf("annotate: decode sample: %s", f.Message)
+		}
+	}
+	*s = v
+	return nil
+}
+
+// ParseRecord decodes one native record leniently: it never fails, and reports as
+// schema findings what is wrong with the record's shape — not a JSON object, a
+// known field of the wrong type (that field is left empty), a missing required field
+// (including the option index of hop_qa and mcq), an unknown kind — plus one
+// schema warning per unknown field (kept in Extra) and per unknown field inside a
+// step (dropped). It includes Lint's schema findings but not the other rules; to
+// lint a record use MergeFindings(ParseRecord's findings, Lint(sample, env)).
+func ParseRecord(data []byte) (Sample, []Finding) {
+	s, fs, answerSeen, err := decodeRecord(data)
+	if err != nil {
+		return s, []Finding{errorf(RuleSchema, "", "the record is "+err.Error(), "")}
+	}
+	if s.Kind.indexAnswer() && !answerSeen {
+		fs = append(fs, missing("answer", "the 0-based index of the correct option"))
+	}
+	fs = append(fs, schemaFindings(s)...)
+	for i := range fs {
+		fs[i].Sample = s.ID
+	}
+	return s, MergeFindings(fs)
+}
+
+// object is a decoded JSON object whose members are consumed as they are read.
+type object map[string]json.RawMessage
+
+// take removes and returns the first of names that is present and not null.
+func (o object) take(names ...string) (name string, raw json.RawMessage, ok bool) {
+	for _, n := range names {
+		raw, present := o[n]
+		if !present {
+			continue
+		}
+		delete(o, n)
+		if jsonType(raw) != "null" {
+			return n, raw, true
+		}
+	}
+	return "", nil, false
+}
+
+// decodeAs decodes raw as a T, or says what was wanted and what was found.
+func decodeAs[T any](raw json.RawMessage, want string) (T, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("want %s, got %s", want, snippet(raw))
+	}
+	return v, nil
+}
+
+func snippet(raw json.RawMessage) string {
+	var c bytes.Buffer
+	if json.Compact(&c, raw) != nil {
+		c.Reset()
+		c.Write(raw)
+	}
+	if s := c.String(); len(s) <= 40 {
+		return s
+	}
+	return string(c.Bytes()[:37]) + "..."
+}
+
+// jsonType names the JSON type of a raw value.
+func jsonType(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// recordDecoder collects schema findings while a record's fields are read.
+type recordDecoder struct {
+	obj object
+	fs  []Finding
+}
+
+// field decodes member key of obj into dst, reporting a wrong type at path. It
+// reports whether a non-null value was decoded into dst.
+func field[T any](d *recordDecoder, obj object, key, path, want string, dst *T) bool {
+	_, raw, ok := obj.take(key)
+	if !ok {
+		return false
+	}
+	v, err := decodeAs[T](raw, want)
+	if err != nil {
+		d.fs = append(d.fs, errorf(RuleSchema, path, path+": "+err.Error(), ""))
+		return false
+	}
+	*dst = v
+	return true
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// decodeRecord decodes what it can of a native record, or fails with errNotObject.
+// Its findings are the ones only the JSON shows: wrong types, unknown step fields.
+func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err error) {
+	var obj object
+	if json.Unmarshal(data, &obj) != nil || obj == nil {
+		return s, nil, false, errNotObject
+	}
+	d := &recordDecoder{obj: obj}
+	str := func(key string, dst *string) { field(d, obj, key, key, "a string", dst) }
+	var kind, view, subject string
+	str("kind", &kind)
+	s.Kind = Kind(kind)
+	str("id", &s.ID)
+	str("image", &s.Image)
+	str("scene", &s.Scene)
+	str("question", &s.Question)
+	field(d, obj, "options", "options", "a list of strings", &s.Options)
+	switch {
+	case s.Kind.indexAnswer():
+		answerSeen = field(d, obj, "answer", "answer", "an integer option index", &s.AnswerIndex)
+	case s.Kind.textAnswer():
+		if _, raw, ok := obj.take("answer"); ok {
+			answerSeen = true
+			switch t := jsonType(raw); {
+			case t == "string":
+				s.AnswerText, _ = decodeAs[string](raw, "")
+			case t == "number" && s.Kind == KindOpen:
+				s.AnswerText, s.AnswerNumber = string(bytes.TrimSpace(raw)), true
+			default:
+				want := `"yes" or "no"`
+				if s.Kind == KindOpen {
+					want = "a string or a number"
+				}
+				d.fs = append(d.fs, errorf(RuleSchema, "answer", "answer: want "+want+", got "+snippet(raw), ""))
+			}
+		}
+	}
+	var tol float64
+	if field(d, obj, "tolerance", "tolerance", "a number", &tol) {
+		s.Tolerance = &tol
+	}
+	var cats []string
+	if field(d, obj, "categories", "categories", "a list of strings", &cats) {
+		s.Categories = make([]Category, len(cats))
+		for i, c := range cats {
+			s.Categories[i] = Category(c)
+		}
+	}
+	field(d, obj, "hop", "hop", "an integer", &s.Hop)
+	str("view", &view)
+	s.View = View(view)
+	str("ego_subject", &subject)
+	s.EgoSubject = EgoSubject(subject)
+	var box []float64
+	if field(d, obj, "box", "box", "[x1, y1, x2, y2]", &box) {
+		if len(box) == 4 {
+			s.Box = &Box{box[0], box[1], box[2], box[3]}
+		} else {
+			d.fs = append(d.fs, errorf(RuleSchema, "box", fmt.Sprintf("box: want [x1, y1, x2, y2], got %d numbers", len(box)), ""))
+		}
+	}
+	s.Steps = d.steps()
+	str("task", &s.Task)
+	str("split", &s.Split)
+	field(d, obj, "tags", "tags", "a list of strings", &s.Tags)
+	str("parent", &s.Parent)
+	if len(obj) > 0 {
+		s.Extra = map[string]json.RawMessage(obj)
+	}
+	return s, d.fs, answerSeen, nil
+}
+
+func (d *recordDecoder) steps() []Step {
+	var raws []object
+	if !field(d, d.obj, "steps", "steps", "a list of step objects", &raws) {
+		return nil
+	}
+	steps := make([]Step, len(raws))
+	for i, o := range raws {
+		path := fmt.Sprintf("steps[%d]", i)
+		if o == nil {
+			d.fs = append(d.fs, errorf(RuleSchema, path, path+": want a step object, got null", ""))
+			continue
+		}
+		field(d, o, "id", path+".id", "a string", &steps[i].ID)
+		field(d, o, "content", path+".content", "a string", &steps[i].Content)
+		field(d, o, "precondition", path+".precondition", "a list of step ids", &steps[i].Precondition)
+		for _, k := range sortedKeys(o) {
+			d.fs = append(d.fs, warnf(RuleSchema, path+"."+k, fmt.Sprintf("unknown step field %q (dropped)", k), ""))
+		}
+	}
+	return steps
+}
+
+// LineError is an error at a 1-based line of a JSON Lines input.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+var utf8BOM = []byte("\ufeff")
+
+// ReadJSONL streams a JSON Lines input: it calls fn with each non-blank line's
+// 1-based number and its trimmed bytes, which are well-formed JSON. Lines may be of
+// any length; a leading UTF-8 byte order mark and CRLF endings are accepted. It
+// stops at the first malformed line, read error or fn error and returns it as a
+// *LineError naming the line.
+func ReadJSONL(r io.Reader, fn func(line int, raw []byte) error) error {
+	br := bufio.NewReader(r)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return &LineError{line, fmt.Errorf("read: %w", err)}
+		}
+		if line == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
+		if text := bytes.TrimSpace(b); len(text) > 0 {
+			var v json.RawMessage
+			if jerr := json.Unmarshal(text, &v); jerr != nil {
+				return &LineError{line, fmt.Errorf("malformed JSON: %w", jerr)}
+			}
+			if ferr := fn(line, text); ferr != nil {
+				return &LineError{line, ferr}
+			}
+		}
+		if err != nil {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package verify
+
+import "errors"
+
+// Refusals. Each error is wrapped with detail, so test for it with errors.Is. The
+// message is worded for the person who was refused.
+var (
+	ErrUnknownState      = errors.New("unknown sample state")
+	ErrUnknownEvent      = errors.New("unknown action")
+	ErrInvalidTransition = errors.New("that action is not possible in the sample's current state")
+	ErrNotAuthor         = errors.New("only the sample's author can do this")
+	ErrNotLead           = errors.New("only a lead can do this")
+
+	ErrNotVerifier    = errors.New("only verifiers and leads can review samples")
+	ErrSelfReview     = errors.New("you cannot review a revision you wrote or corrected")
+	ErrSameGroup      = errors.New("round 2 needs a verifier from a different group than round 1")
+	ErrAlreadyOnPanel = errors.New("you have already reviewed this revision")
+	ErrPanelFull      = errors.New("this round already has all the verifiers it needs")
+	ErrStaleRevision  = errors.New("the sample has changed since you opened it; reload it and review the new revision")
+	ErrWrongRound     = errors.New("the sample is not in that round")
+	ErrRoundClosed    = errors.New("that round has already closed")
+	ErrBlind          = errors.New("round 3 is blind: the other votes stay hidden until the round closes")
+
+	ErrInvalidPolicy      = errors.New("invalid verification settings")
+	ErrInvalidReview      = errors.New("invalid review")
+	ErrNoReason           = errors.New("a rejection needs at least one reason")
+	ErrUnknownCriterion   = errors.New("unknown criterion")
+	ErrApproveWithFailure = errors.New("an approval cannot fail a criterion; reject instead")
+)

@@ -1,0 +1,107 @@
+package verify
+
+import "slices"
+
+// Verdict is what a verifier submits: a decision, the criteria judgements and any
+// explicit reasons.
+type Verdict struct {
+	Decision   Decision
+	Judgements map[string]bool // criterion id → passed; criteria left out are not judged
+	Reasons    []string        // extra reason codes for a reject: criterion ids or ReasonOther
+}
+
+// Result says what a recorded review did to the sample.
+type Result string
+
+// The results.
+const (
+	ResultAdvanced Result = "advanced" // approved in round 1 or 2; on to the next round
+	ResultWaiting  Result = "waiting"  // approved in round 3; the panel still has seats open
+	ResultAccepted Result = "accepted" // the round-3 panel approved unanimously
+	ResultReturned Result = "returned" // rejected; back to the author with reasons
+)
+
+// Outcome is the effect of recording a review.
+type Outcome struct {
+	Review    Review // the review to store
+	Event     Event  // the event it fired
+	State     State  // the sample's new state
+	Result    Result
+	Reasons   []string // why it was returned; nil otherwise
+	Approvals int      // round 3: approvals so far, this one included
+	Panel     int      // round 3: the panel size
+}
+
+// Record checks a verdict and returns what it does to the sample. It repeats
+// CanReview and checks the verdict against the criteria for c.Kind in c.Round
+// (CheckVerdict). Then it fires the verdict's event from the table: approve,
+// reject, or accept when this approval completes a unanimous round-3 panel.
+// The store saves Outcome.Review on the current revision and moves the sample
+// to Outcome.State.
+func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
+	if err := CanReview(p, c); err != nil {
+		return Outcome{}, err
+	}
+	reasons, err := CheckVerdict(c.Kind, c.Round, v)
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{
+		Review: Review{
+			Round:      c.Round,
+			Reviewer:   c.Reviewer.ID,
+			Group:      c.Reviewer.Group,
+			Decision:   v.Decision,
+			Reasons:    reasons,
+			Judgements: v.Judgements,
+		},
+		Event:  EventApprove,
+		Result: ResultAdvanced,
+	}
+	if c.Round == 3 {
+		o.Panel = p.Round3Panel
+		o.Approvals = 1
+		for _, rv := range c.Reviews {
+			if rv.Round == 3 && rv.Decision == DecisionApprove {
+				o.Approvals++
+			}
+		}
+		o.Result = ResultWaiting
+		if o.Approvals == o.Panel {
+			o.Event, o.Result = EventAccept, ResultAccepted
+		}
+	}
+	if v.Decision == DecisionReject {
+		o.Event, o.Result, o.Reasons = EventReject, ResultReturned, reasons
+		o.Approvals = max(o.Approvals-1, 0)
+	}
+	if o.State, err = Transition(c.State, o.Event); err != nil {
+		return Outcome{}, err
+	}
+	return o, nil
+}
+
+// Correct checks that c.Reviewer may correct the sample, which needs the same
+// eligibility as reviewing it. It returns the state of the new revision and the
+// reviews that carry over to it. Under CorrectionReentersRound1, the new
+// revision goes back to round 1 with nothing carried over. Otherwise it stays in
+// its round and keeps the reviews of the earlier rounds. The store saves the new
+// revision attributed to the corrector and adds the corrector to its correctors.
+func Correct(p Policy, c ReviewContext) (State, []Review, error) {
+	if err := CanReview(p, c); err != nil {
+		return "", nil, err
+	}
+	ev := EventCorrect
+	if !p.CorrectionReentersRound1 {
+		ev = EventCorrectInRound
+	}
+	to, err := Transition(c.State, ev)
+	if err != nil {
+		return "", nil, err
+	}
+	var carried []Review
+	if ev == EventCorrectInRound {
+		carried = slices.DeleteFunc(slices.Clone(c.Reviews), func(rv Review) bool { return rv.Round >= c.Round })
+	}
+	return to, carried, nil
+}
