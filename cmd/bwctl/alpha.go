@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/benchwright/benchwright/agreement"
+)
+
+// exitUndefined is the exit code for data on which alpha is undefined.
+const exitUndefined = 3
+
+const alphaUsage = "usage: bwctl alpha [--level nominal|ordinal|interval|ratio] [--names] [--bootstrap N] [--seed S] [--json] FILE.csv"
+
+// runAlpha prints Krippendorff's alpha of a CSV in Krippendorff's layout (one
+// row per coder, one column per unit; empty, "*" or "." is missing), and with
+// --bootstrap a 95% confidence interval and the chance that alpha falls below
+// 0.800 and 0.667. It computes in milliseconds, so ctx is not consulted.
+func runAlpha(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("alpha", stderr)
+	levelName := fs.String("level", "nominal", "level of measurement: nominal, ordinal, interval or ratio")
+	names := fs.Bool("names", false, "the first column holds coder names")
+	draws := fs.Int("bootstrap", 0, "bootstrap `N` replicates for a 95% confidence interval (0: none)")
+	seed := fs.Uint64("seed", 1, "`seed` of the bootstrap; the same seed gives the same interval")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, alphaUsage)
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, alphaUsage)
+		return exitUsage
+	}
+	level, err := agreement.ParseLevel(*levelName)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl alpha: --level: %v\n", err)
+		return exitUsage
+	}
+	if *draws < 0 {
+		fmt.Fprintf(stderr, "bwctl alpha: --bootstrap %d: want 0 (none) or more draws\n", *draws)
+		return exitUsage
+	}
+
+	path := pos[0]
+	res, code := readAlpha(path, *names, level, stderr)
+	if res == nil {
+		return code
+	}
+	var boot *agreement.Bootstrap
+	if *draws > 0 {
+		if boot, err = res.Bootstrap(*draws, *seed); err != nil {
+			fmt.Fprintf(stderr, "bwctl alpha: %s: %v\n", path, err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		return printAlphaJSON(stdout, stderr, res, boot)
+	}
+	fmt.Fprintf(stdout, "alpha=%.6f\nlevel=%s\nunits=%d\ndropped=%d\npairable=%d\nobserved=%.6f\nexpected=%.6f\nreading=%s\n",
+		res.Alpha, res.Level, res.Units, res.DroppedUnits, res.Pairable, res.Observed, res.Expected, agreement.Reading(res.Alpha))
+	if boot != nil {
+		fmt.Fprintf(stdout, "bootstrap=%d seed=%d pairs=%d\nci95=[%.6f,%.6f]\n", boot.Draws, boot.Seed, boot.Pairs, boot.CI95[0], boot.CI95[1])
+		for _, b := range boot.Below {
+			fmt.Fprintf(stdout, "q(alpha<%.3f)=%.6f\n", b.Threshold, b.P)
+		}
+	}
+	return exitOK
+}
+
+// readAlpha reads the CSV at path and computes alpha, reporting failures on
+// stderr: unreadable input exits 2, undefined alpha 3.
+func readAlpha(path string, names bool, level agreement.Level, stderr io.Writer) (*agreement.Result, int) {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl alpha: %v\n", err)
+		return nil, exitUsage
+	}
+	defer f.Close()
+	data, _, err := agreement.ReadCSV(f, names)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl alpha: %s: %v\n", path, err)
+		return nil, exitUsage
+	}
+	res, err := agreement.Alpha(data, level)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl alpha: %s: %v\n", path, err)
+		if errors.Is(err, agreement.ErrUndefined) {
+			return nil, exitUndefined
+		}
+		return nil, exitUsage
+	}
+	return res, exitOK
+}
+
+type alphaJSON struct {
+	Alpha     float64          `json:"alpha"`
+	Level     string           `json:"level"`
+	Units     int              `json:"units"`
+	Pairable  int              `json:"pairable"`
+	Observed  float64          `json:"observed"`
+	Expected  float64          `json:"expected"`
+	CI95      *[2]float64      `json:"ci95,omitempty"`
+	Dropped   int              `json:"dropped"`
+	Reading   string           `json:"reading"`
+	Values    []valueCountJSON `json:"values"`
+	Bootstrap *alphaBootJSON   `json:"bootstrap,omitempty"`
+}
+
+type valueCountJSON struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+type alphaBootJSON struct {
+	Draws int         `json:"draws"`
+	Seed  uint64      `json:"seed"`
+	Pairs int         `json:"pairs"`
+	Below []belowJSON `json:"below"`
+}
+
+type belowJSON struct {
+	Threshold float64 `json:"threshold"`
+	P         float64 `json:"p"`
+}
+
+func printAlphaJSON(stdout, stderr io.Writer, res *agreement.Result, boot *agreement.Bootstrap) int {
+	out := alphaJSON{
+		Alpha: res.Alpha, Level: res.Level.String(), Units: res.Units, Pairable: res.Pairable,
+		Observed: res.Observed, Expected: res.Expected, Dropped: res.DroppedUnits,
+		Reading: agreement.Reading(res.Alpha),
+	}
+	for _, v := range res.Values {
+		out.Values = append(out.Values, valueCountJSON{v.Value, v.Count})
+	}
+	if boot != nil {
+		out.CI95 = &boot.CI95
+		out.Bootstrap = &alphaBootJSON{Draws: boot.Draws, Seed: boot.Seed, Pairs: boot.Pairs}
+		for _, b := range boot.Below {
+			out.Bootstrap.Below = append(out.Bootstrap.Below, belowJSON{b.Threshold, b.P})
+		}
+	}
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		fmt.Fprintf(stderr, "bwctl alpha: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

@@ -1,0 +1,331 @@
+// Command bwctl is Benchwright's headless tool for leads and scripts: it creates
+// databases and users, imports images and samples, lints, reviews, computes agreement
+// and exports releases. It only wires flags to the store and domain packages.
+//
+// Exit codes: 0 ok, 1 findings or refusals, 2 bad usage or unreadable input,
+// 3 undefined result (alpha). Commands acting as a user take --as USER and read the
+// password from BENCHWRIGHT_PASSWORD, never from a flag.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/store"
+)
+
+// command is one subcommand; args exclude the command's own name(s).
+type command struct {
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	summary string
+}
+
+var commands = map[string]command{
+	"init":          {runInit, "create a database, a project and its lead"},
+	"users":         {runUsers, "users add|list: manage accounts (leads)"},
+	"demo":          {runDemo, "write the demo project the GUI opens by default"},
+	"import-images": {runImportImages, "import a folder of images into a project"},
+	"projects":      {runProjects, "list the projects of a database"},
+	"lint":          {runLint, "check native JSONL records against the guideline rules"},
+	"alpha":         {runAlpha, "Krippendorff's alpha of a reliability-data CSV"},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "bwctl: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: bwctl COMMAND [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-14s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'bwctl COMMAND -h' for a command's flags.")
+}
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+)
+
+// newFlags makes a flag set that reports to stderr and does not exit.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("bwctl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses flags that may stand before and after positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// openDB opens the database named by --db; a missing flag is a usage error.
+func openDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, int) {
+	if path == "" {
+		fmt.Fprintln(stderr, "bwctl: --db DB is required")
+		return nil, exitUsage
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl: %v\n", err)
+		return nil, exitUsage
+	}
+	return db, exitOK
+}
+
+// signIn authenticates --as with the password in BENCHWRIGHT_PASSWORD.
+func signIn(ctx context.Context, db *store.DB, name string, stderr io.Writer) (store.User, int) {
+	if name == "" {
+		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
+		return store.User{}, exitUsage
+	}
+	pw, ok := os.LookupEnv("BENCHWRIGHT_PASSWORD")
+	if !ok {
+		fmt.Fprintln(stderr, "bwctl: set BENCHWRIGHT_PASSWORD to the password of "+name)
+		return store.User{}, exitUsage
+	}
+	u, err := db.Authenticate(ctx, name, pw)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+		return store.User{}, exitFindings
+	}
+	return u, exitOK
+}
+
+// fail prints err for people and maps it to an exit code: refusals and conflicts are
+// findings (1), everything else unreadable input (2).
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+	if errors.Is(err, store.ErrForbidden) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrInvalid) ||
+		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnauthorized) {
+		return exitFindings
+	}
+	return exitUsage
+}
+
+func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("init", stderr)
+	dbPath := fs.String("db", "", "database file (created if needed)")
+	project := fs.String("project", "", "project name")
+	lead := fs.String("lead", "", "lead account name (password from BENCHWRIGHT_PASSWORD)")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	if *project == "" || *lead == "" {
+		fmt.Fprintln(stderr, "bwctl init: --project and --lead are required")
+		return exitUsage
+	}
+	pw, ok := os.LookupEnv("BENCHWRIGHT_PASSWORD")
+	if !ok {
+		fmt.Fprintln(stderr, "bwctl init: set BENCHWRIGHT_PASSWORD to the lead's password")
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	has, err := db.HasUsers(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	var u store.User
+	if has {
+		// An existing database: the lead must already exist and sign in.
+		if u, code = signIn(ctx, db, *lead, stderr); code != exitOK {
+			return code
+		}
+	} else if u, err = db.CreateFirstLead(ctx, *lead, pw); err != nil {
+		return fail(stderr, err)
+	}
+	p, err := db.CreateProject(ctx, u, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "created project %q (id %d) in %s; lead %s\n", p.Name, p.ID, *dbPath, u.Name)
+	return exitOK
+}
+
+func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
+		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G]\n       bwctl users list --db DB")
+		return exitUsage
+	}
+	sub := args[0]
+	fs := newFlags("users "+sub, stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
+	name := fs.String("name", "", "new user's name")
+	role := fs.String("role", "", "annotator, verifier or lead")
+	group := fs.String("group", "", "verifier group (round 2 needs a different group than round 1)")
+	if _, err := parse(fs, args[1:]); err != nil {
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	if sub == "list" {
+		us, err := db.Users(ctx)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		for _, u := range us {
+			fmt.Fprintf(stdout, "%s\t%s\t%s\n", u.Name, u.Role, u.Group)
+		}
+		return exitOK
+	}
+	if *name == "" || *role == "" {
+		fmt.Fprintln(stderr, "bwctl users add: --name and --role are required")
+		return exitUsage
+	}
+	pw, ok := os.LookupEnv("BENCHWRIGHT_NEW_PASSWORD")
+	if !ok {
+		fmt.Fprintln(stderr, "bwctl users add: set BENCHWRIGHT_NEW_PASSWORD to the new user's password")
+		return exitUsage
+	}
+	actor, code := signIn(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
+	}
+	u, err := db.AddUser(ctx, actor, *name, *role, *group, pw)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "added %s (%s%s)\n", u.Name, u.Role, map[bool]string{true: ", group " + u.Group}[u.Group != ""])
+	return exitOK
+}
+
+func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("projects", stderr)
+	dbPath := fs.String("db", "", "database file")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	ps, err := db.Projects(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	for _, p := range ps {
+		n, _ := db.CountImages(ctx, p.ID)
+		fmt.Fprintf(stdout, "%s\t%d images\n", p.Name, n)
+	}
+	return exitOK
+}
+
+func runImportImages(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("import-images", stderr)
+	dbPath := fs.String("db", "", "database file")
+	project := fs.String("project", "", "project name")
+	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 || *project == "" {
+		fmt.Fprintln(stderr, "usage: bwctl import-images --db DB --project NAME --as USER DIR")
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	actor, code := signIn(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
+	}
+	p, err := db.ProjectByName(ctx, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	res, err := db.ImportImages(ctx, actor, p.ID, pos[0], nil)
+	for _, r := range res.Rejected {
+		fmt.Fprintf(stdout, "rejected %s: %s\n", r.RelPath, r.Reason)
+	}
+	for _, r := range res.Duplicate {
+		fmt.Fprintf(stdout, "duplicate %s: %s\n", r.RelPath, r.Reason)
+	}
+	fmt.Fprintf(stdout, "imported %d, unchanged %d, duplicates %d, rejected %d, ignored %d (not image files)\n",
+		res.Imported, res.Unchanged, len(res.Duplicate), len(res.Rejected), res.Ignored)
+	if err != nil {
+		if errors.Is(err, store.ErrInvalid) || strings.Contains(err.Error(), "not a readable folder") {
+			fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+			return exitUsage
+		}
+		return fail(stderr, err)
+	}
+	return exitOK
+}
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("demo", stderr)
+	dbPath := fs.String("db", "", "database file to create (must be new or empty)")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	imageDir := filepath.Join(filepath.Dir(*dbPath), "demo-images")
+	if err := store.SeedDemo(ctx, db, assets.Demo(), imageDir); err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "wrote demo project %q to %s (images in %s); accounts lead, ann1, ann2, ver1…ver6, password %q\n",
+		store.DemoProject, *dbPath, imageDir, store.DemoPassword)
+	return exitOK
+}
