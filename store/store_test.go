@@ -112,7 +112,10 @@ func TestUsersAndPermissions(t *testing.T) {
 		{"annotator creates project", func() error { _, err := f.db.CreateProject(ctx, f.ann, "q"); return err }, store.ErrForbidden},
 		{"annotator sets role", func() error { _, err := f.db.SetRole(ctx, f.ann, "ann", "lead", ""); return err }, store.ErrForbidden},
 		{"annotator changes settings", func() error { return f.db.UpdateSettings(ctx, f.ann, f.project.ID, store.DefaultSettings()) }, store.ErrForbidden},
-		{"unknown actor", func() error { _, err := f.db.AddUser(ctx, store.User{ID: 999}, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
+		{"unknown actor", func() error {
+			_, err := f.db.AddUser(ctx, store.User{ID: 999}, "x", "annotator", "", "secret")
+			return err
+		}, store.ErrForbidden},
 		{"duplicate name", func() error { _, err := f.db.AddUser(ctx, f.lead, "ann", "annotator", "", "secret"); return err }, store.ErrConflict},
 		{"bad role", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "boss", "", "secret"); return err }, store.ErrInvalid},
 		{"bad name", func() error { _, err := f.db.AddUser(ctx, f.lead, "a b", "annotator", "", "secret"); return err }, store.ErrInvalid},

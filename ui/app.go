@@ -1,0 +1,162 @@
+// Package ui is Benchwright's desktop interface, the only package that uses Fyne.
+// Screens are thin: they call the store (which checks permissions) and the domain
+// packages, and run slow work off the UI goroutine, reporting back through fyne.Do.
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+// Preference keys.
+const (
+	prefWidth       = "window.width"
+	prefHeight      = "window.height"
+	prefLastProject = "project.last"
+	prefLastUser    = "user.last"
+)
+
+// App is one open main window on one database.
+type App struct {
+	fyne    fyne.App
+	win     fyne.Window
+	db      *store.DB
+	user    store.User
+	project store.Project
+
+	status  *widget.Label
+	content *fyne.Container
+	nav     *widget.List
+	screens []screen
+
+	signInForm *signIn             // the current sign-in form, for tests
+	lastImport *store.ImportResult // the last finished import, for tests
+}
+
+// screen is one entry of the navigation bar.
+type screen struct {
+	title string
+	make  func() fyne.CanvasObject
+}
+
+// New makes the main window for db. demoHint, when not empty, is shown on the
+// sign-in screen (the demo accounts).
+func New(a fyne.App, db *store.DB, demoHint string) *App {
+	u := &App{fyne: a, db: db}
+	u.win = a.NewWindow("Benchwright")
+	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
+	h := a.Preferences().FloatWithFallback(prefHeight, 800)
+	u.win.Resize(fyne.NewSize(float32(w), float32(h)))
+	u.win.SetCloseIntercept(func() {
+		s := u.win.Canvas().Size()
+		a.Preferences().SetFloat(prefWidth, float64(s.Width))
+		a.Preferences().SetFloat(prefHeight, float64(s.Height))
+		u.win.Close()
+	})
+	u.status = widget.NewLabel("")
+	u.showSignIn(demoHint)
+	return u
+}
+
+// Window is the main window.
+func (u *App) Window() fyne.Window { return u.win }
+
+// ctx is the context of UI-started work. Screens do not store contexts; each action
+// makes its own from this one.
+func (u *App) ctx() context.Context { return context.Background() }
+
+// showError shows a store or domain error in words.
+func (u *App) showError(err error) {
+	if err == nil {
+		return
+	}
+	d := dialogError(err, u.win)
+	d.Show()
+}
+
+// setStatus writes the status bar.
+func (u *App) setStatus(format string, args ...any) {
+	u.status.SetText(fmt.Sprintf(format, args...))
+}
+
+// signedIn is called after a successful sign-in.
+func (u *App) signedIn(user store.User) {
+	u.user = user
+	u.fyne.Preferences().SetString(prefLastUser, user.Name)
+	last := u.fyne.Preferences().String(prefLastProject)
+	if last != "" {
+		if p, err := u.db.ProjectByName(u.ctx(), last); err == nil {
+			u.openProject(p)
+			return
+		}
+	}
+	u.showProjects()
+}
+
+// openProject shows the main shell on project p.
+func (u *App) openProject(p store.Project) {
+	u.project = p
+	u.fyne.Preferences().SetString(prefLastProject, p.Name)
+	u.win.SetTitle("Benchwright — " + p.Name)
+	u.screens = []screen{
+		{"Images", u.imagesScreen},
+		{"Annotate", u.annotateScreen},
+		{"Verify", u.verifyScreen},
+		{"Dashboard", u.dashboardScreen},
+		{"Export", u.exportScreen},
+	}
+	if u.user.IsLead() {
+		u.screens = append(u.screens, screen{"Users", u.usersScreen})
+	}
+	u.content = container.NewStack()
+	u.nav = widget.NewList(
+		func() int { return len(u.screens) },
+		func() fyne.CanvasObject { return widget.NewLabel("Dashboard----") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(u.screens[i].title) },
+	)
+	u.nav.OnSelected = func(i widget.ListItemID) { u.show(i) }
+	projects := widget.NewButton("Projects…", u.showProjects)
+	signOut := widget.NewButton("Sign out", func() {
+		u.user = store.User{}
+		u.showSignIn("")
+	})
+	left := container.NewBorder(widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewVBox(projects, signOut), nil, nil, u.nav)
+	split := container.NewHSplit(left, u.content)
+	split.Offset = 0.14
+	u.win.SetContent(container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), u.status), nil, nil, split))
+	u.nav.Select(0)
+	u.refreshStatus()
+}
+
+// show switches the content area to screen i.
+func (u *App) show(i int) {
+	if i < 0 || i >= len(u.screens) {
+		return
+	}
+	u.content.Objects = []fyne.CanvasObject{u.screens[i].make()}
+	u.content.Refresh()
+}
+
+// refreshStatus writes who is signed in and the project's counts.
+func (u *App) refreshStatus() {
+	counts, err := u.db.StatusCounts(u.ctx(), u.project.ID)
+	if err != nil {
+		u.setStatus("%s", store.Message(err))
+		return
+	}
+	n, _ := u.db.CountImages(u.ctx(), u.project.ID)
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	u.setStatus("%s (%s)  ·  %s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned",
+		u.user.Name, u.user.Role, u.project.Name, n, total, counts["draft"],
+		counts["round1"]+counts["round2"]+counts["round3"], counts["accepted"], counts["returned"])
+}

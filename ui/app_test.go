@@ -1,0 +1,199 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images under testdata/")
+
+// shotsDir, when set, receives a PNG of every main screen (see the README).
+var shotsDir = os.Getenv("BENCHWRIGHT_SHOTS")
+
+// demoApp opens a seeded demo database in a test app and window.
+func demoApp(t *testing.T) (*App, *store.DB) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
+		t.Fatal(err)
+	}
+	a := test.NewTempApp(t)
+	u := New(a, db, "Demo accounts: lead, ann1, ann2, ver1 … ver6 — password \"demo\".")
+	u.win.Resize(fyne.NewSize(1000, 640))
+	u.win.Show()
+	return u, db
+}
+
+func signInAs(t *testing.T, u *App, name, password string) {
+	t.Helper()
+	f := u.signInForm
+	f.name.SetText("")
+	test.Type(f.name, name)
+	test.Type(f.password, password)
+	test.Tap(f.button)
+}
+
+// assertGolden compares the window with testdata/name; -update rewrites it.
+func assertGolden(t *testing.T, name string, w fyne.Window) {
+	t.Helper()
+	img := w.Canvas().Capture()
+	if *update {
+		var b bytes.Buffer
+		if err := png.Encode(&b, img); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("testdata", name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	test.AssertImageMatches(t, name, img)
+	if shotsDir != "" {
+		f, err := os.Create(filepath.Join(shotsDir, name))
+		if err == nil {
+			png.Encode(f, img)
+			f.Close()
+		}
+	}
+}
+
+func TestSignInAndOpenProject(t *testing.T) {
+	u, _ := demoApp(t)
+	assertGolden(t, "signin.png", u.win)
+
+	signInAs(t, u, "ann1", "wrong")
+	if got := u.signInForm.message.Text; !strings.Contains(got, "Wrong user name or password") {
+		t.Fatalf("wrong password shows %q", got)
+	}
+	if u.user.ID != 0 {
+		t.Fatal("signed in with a wrong password")
+	}
+	signInAs(t, u, "lead", "demo")
+	if u.user.Name != "lead" {
+		t.Fatalf("signed in as %q", u.user.Name)
+	}
+	// No last project yet: the picker shows; choose the demo project.
+	if u.project.ID != 0 {
+		t.Fatal("a project opened before one was picked")
+	}
+	ps, _ := u.db.Projects(context.Background())
+	u.openProject(ps[0])
+	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
+		t.Errorf("status bar: %q", u.status.Text)
+	}
+	if got := len(u.screens); got != 6 {
+		t.Errorf("a lead sees %d screens, want 6 (Users included)", got)
+	}
+	assertGolden(t, "images.png", u.win)
+	for i, s := range u.screens[1:] {
+		u.nav.Select(i + 1)
+		assertGolden(t, strings.ToLower(s.title)+".png", u.win)
+	}
+	// The last project is remembered for the next sign-in.
+	if got := u.fyne.Preferences().String(prefLastProject); got != "demo" {
+		t.Errorf("last project preference %q", got)
+	}
+}
+
+func TestAnnotatorSeesNoUsersScreen(t *testing.T) {
+	u, _ := demoApp(t)
+	u.fyne.Preferences().SetString(prefLastProject, "demo")
+	signInAs(t, u, "ann1", "demo")
+	if u.project.Name != "demo" {
+		t.Fatalf("last project not reopened: %q", u.project.Name)
+	}
+	for _, s := range u.screens {
+		if s.title == "Users" {
+			t.Fatal("an annotator sees the Users screen")
+		}
+	}
+}
+
+func writeJPEG(t *testing.T, path string, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i)
+	}
+	img.Set(0, 0, color.White)
+	var b bytes.Buffer
+	jpeg.Encode(&b, img, nil)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestImportWithProgress(t *testing.T) {
+	u, db := demoApp(t)
+	u.fyne.Preferences().SetString(prefLastProject, "demo")
+	signInAs(t, u, "lead", "demo")
+	dir := t.TempDir()
+	for i, name := range []string{"0005-garage-1/a.jpg", "0005-garage-1/b.jpg", "0006-lab-1/c.jpg"} {
+		writeJPEG(t, filepath.Join(dir, name), 50+i, 40)
+	}
+	os.WriteFile(filepath.Join(dir, "0006-lab-1", "broken.jpg"), []byte("not a jpeg"), 0o644)
+
+	var seen []string
+	im := u.runImport(dir, nil)
+	deadline := time.Now().Add(20 * time.Second)
+	for u.lastImport == nil && time.Now().Before(deadline) {
+		seen = append(seen, im.counts.Text)
+		time.Sleep(5 * time.Millisecond)
+	}
+	if u.lastImport == nil {
+		t.Fatal("import did not finish")
+	}
+	if u.lastImport.Imported != 3 || len(u.lastImport.Rejected) != 1 {
+		t.Fatalf("import result %+v", *u.lastImport)
+	}
+	if im.bar.Value != 1 || !strings.Contains(im.counts.Text, "4 of 4 files") || !strings.Contains(im.counts.Text, "1 rejected") {
+		t.Errorf("final progress: bar %.2f, %q", im.bar.Value, im.counts.Text)
+	}
+	if n, _ := db.CountImages(context.Background(), u.project.ID); n != 11 {
+		t.Errorf("after import %d images, want 11", n)
+	}
+	// The summary dialog names the rejected file and its reason.
+	found := false
+	for _, o := range u.win.Canvas().Overlays().List() {
+		for _, obj := range test.LaidOutObjects(o) {
+			if l, ok := obj.(*widget.Label); ok && strings.Contains(l.Text, "0006-lab-1/broken.jpg: not a readable image") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Error("the import summary does not list the rejected file with its reason")
+	}
+}
+
+func TestStoreRefusesWhatTheUIHides(t *testing.T) {
+	// The Users screen is hidden from annotators, and the store refuses them anyway.
+	u, db := demoApp(t)
+	signInAs(t, u, "ann1", "demo")
+	if _, err := db.AddUser(context.Background(), u.user, "x", store.RoleLead, "", "secret"); err == nil {
+		t.Fatal("an annotator added a lead")
+	}
+}

@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+const imagePage = 200
+
+// imageBrowser pages through a project's images as a thumbnail grid.
+type imageBrowser struct {
+	u     *App
+	count int
+	mu    sync.Mutex
+	pages map[int][]store.Image
+	grid  *widget.GridWrap
+	info  *widget.Label
+}
+
+func (u *App) imagesScreen() fyne.CanvasObject {
+	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel("")}
+	b.count, _ = u.db.CountImages(u.ctx(), u.project.ID)
+	b.grid = widget.NewGridWrap(
+		func() int { return b.count },
+		func() fyne.CanvasObject {
+			img := canvas.NewImageFromResource(nil)
+			img.FillMode = canvas.ImageFillContain
+			img.SetMinSize(fyne.NewSize(160, 110))
+			l := widget.NewLabel("0000-scene-1/image.jpg")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, l, nil, nil, img)
+		},
+		func(i widget.GridWrapItemID, o fyne.CanvasObject) {
+			im, ok := b.image(i)
+			c := o.(*fyne.Container)
+			img, l := c.Objects[0].(*canvas.Image), c.Objects[1].(*widget.Label)
+			if !ok {
+				l.SetText("")
+				img.File = ""
+				img.Refresh()
+				return
+			}
+			l.SetText(im.RelPath)
+			img.File = store.ThumbPath(u.db.PreviewDir(), im.SHA256)
+			img.Refresh()
+		},
+	)
+	b.grid.OnSelected = func(i widget.GridWrapItemID) {
+		if im, ok := b.image(i); ok {
+			b.describe(im)
+		}
+	}
+	importBtn := widget.NewButton("Import folder…", func() {
+		dialog.ShowFolderOpen(func(dir fyne.ListableURI, err error) {
+			if err != nil || dir == nil {
+				return
+			}
+			u.runImport(dir.Path(), b.reload)
+		}, u.win)
+	})
+	importBtn.Importance = widget.HighImportance
+	if u.user.Role == store.RoleVerifier {
+		importBtn.Disable()
+	}
+	head := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn)
+	if b.count == 0 {
+		b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
+	}
+	return container.NewBorder(head, b.info, nil, nil, b.grid)
+}
+
+// image returns the i-th image, loading its page on first use.
+func (b *imageBrowser) image(i int) (store.Image, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	page := i / imagePage
+	ims, ok := b.pages[page]
+	if !ok {
+		var err error
+		ims, err = b.u.db.Images(b.u.ctx(), b.u.project.ID, page*imagePage, imagePage)
+		if err != nil {
+			return store.Image{}, false
+		}
+		b.pages[page] = ims
+	}
+	if j := i - page*imagePage; j < len(ims) {
+		return ims[j], true
+	}
+	return store.Image{}, false
+}
+
+func (b *imageBrowser) reload() {
+	b.mu.Lock()
+	b.pages = map[int][]store.Image{}
+	b.mu.Unlock()
+	b.count, _ = b.u.db.CountImages(b.u.ctx(), b.u.project.ID)
+	b.u.show(0)
+	b.u.refreshStatus()
+}
+
+func (b *imageBrowser) describe(im store.Image) {
+	state := "file present and unchanged"
+	if err := im.CheckFile(); err != nil {
+		state = "WARNING: " + err.Error()
+	}
+	samples, _ := b.u.db.Samples(b.u.ctx(), b.u.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 100)
+	b.info.SetText(fmt.Sprintf("%s  ·  %d×%d px  ·  scene %q  ·  %s  ·  %s  ·  sha256 %s…",
+		im.RelPath, im.Width, im.Height, im.Scene, plural(len(samples), "sample"), state, im.SHA256[:12]))
+}
+
+// importer is the progress dialog of a running import.
+type importer struct {
+	bar    *widget.ProgressBar
+	counts *widget.Label
+	cancel context.CancelFunc
+	dlg    dialog.Dialog
+}
+
+// runImport imports dir off the UI goroutine with a progress bar and a Cancel button,
+// then lists what was rejected. done runs on the UI goroutine afterwards.
+func (u *App) runImport(dir string, done func()) *importer {
+	ctx, cancel := context.WithCancel(u.ctx())
+	im := &importer{bar: widget.NewProgressBar(), counts: widget.NewLabel("Reading the folder…"), cancel: cancel}
+	im.dlg = dialog.NewCustomWithoutButtons("Importing "+dir,
+		container.NewVBox(im.bar, im.counts, widget.NewButton("Cancel", cancel)), u.win)
+	im.dlg.Resize(fyne.NewSize(520, 180))
+	im.dlg.Show()
+	go func() {
+		res, err := u.db.ImportImages(ctx, u.user, u.project.ID, dir, func(p store.ImportProgress) {
+			fyne.Do(func() { im.update(p) })
+		})
+		fyne.Do(func() {
+			im.dlg.Hide()
+			u.importDone(dir, res, err)
+			if done != nil {
+				done()
+			}
+		})
+	}()
+	return im
+}
+
+func (im *importer) update(p store.ImportProgress) {
+	if p.Total > 0 {
+		im.bar.SetValue(float64(p.Done) / float64(p.Total))
+	}
+	im.counts.SetText(fmt.Sprintf("%d of %d files  ·  %d imported  ·  %d unchanged  ·  %d duplicates  ·  %d rejected",
+		p.Done, p.Total, p.Imported, p.Unchanged, p.Duplicate, p.Rejected))
+}
+
+// importDone shows an import's summary with every rejected file and its reason.
+func (u *App) importDone(dir string, res store.ImportResult, err error) {
+	var lines []string
+	for _, r := range res.Rejected {
+		lines = append(lines, "rejected  "+r.RelPath+": "+r.Reason)
+	}
+	for _, r := range res.Duplicate {
+		lines = append(lines, "duplicate "+r.RelPath+": "+r.Reason)
+	}
+	head := fmt.Sprintf("Imported %d, unchanged %d, duplicates %d, rejected %d, not images %d.",
+		res.Imported, res.Unchanged, len(res.Duplicate), len(res.Rejected), res.Ignored)
+	if err != nil {
+		head = store.Message(err) + "\n" + head
+	}
+	detail := widget.NewLabel(strings.Join(lines, "\n"))
+	body := container.NewBorder(widget.NewLabel(head), nil, nil, nil, container.NewVScroll(detail))
+	d := dialog.NewCustom("Import of "+dir, "Close", body, u.win)
+	d.Resize(fyne.NewSize(720, 420))
+	d.Show()
+	u.lastImport = &res
+}
