@@ -36,6 +36,7 @@ type App struct {
 	screens []screen
 
 	signInForm *signIn             // the current sign-in form, for tests
+	firstLead  *firstLead          // the first-start form, for tests
 	lastImport *store.ImportResult // the last finished import, for tests
 }
 

@@ -197,3 +197,32 @@ func TestStoreRefusesWhatTheUIHides(t *testing.T) {
 		t.Fatal("an annotator added a lead")
 	}
 }
+
+func TestFirstStartCreatesLead(t *testing.T) {
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "new.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u := New(test.NewTempApp(t), db, "")
+	u.win.Resize(fyne.NewSize(1000, 640))
+	f := u.firstLead
+	if f == nil {
+		t.Fatal("a database without accounts does not offer to create the lead")
+	}
+	test.Type(f.name, "alice")
+	test.Type(f.password, "s3cret")
+	test.Type(f.again, "s3cre")
+	test.Tap(f.button)
+	if !strings.Contains(f.message.Text, "differ") || u.user.ID != 0 {
+		t.Fatalf("mismatched passwords: %q", f.message.Text)
+	}
+	test.Type(f.again, "t")
+	test.Tap(f.button)
+	if u.user.Name != "alice" || u.user.Role != store.RoleLead {
+		t.Fatalf("signed in as %+v", u.user)
+	}
+	if _, err := db.Authenticate(context.Background(), "alice", "s3cret"); err != nil {
+		t.Fatal(err)
+	}
+}

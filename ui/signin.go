@@ -18,6 +18,10 @@ type signIn struct {
 }
 
 func (u *App) showSignIn(hint string) {
+	if has, err := u.db.HasUsers(u.ctx()); err == nil && !has {
+		u.showFirstLead()
+		return
+	}
 	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel("")}
 	f.name.SetPlaceHolder("user name")
 	f.name.SetText(u.fyne.Preferences().String(prefLastUser))
@@ -64,4 +68,40 @@ func dialogError(err error, w fyne.Window) dialog.Dialog {
 	l.Wrapping = fyne.TextWrapWord
 	box := container.NewGridWrap(fyne.NewSize(420, 120), l)
 	return dialog.NewCustom("Not done", "OK", box, w)
+}
+
+// showFirstLead creates the first account of a new database: a lead, who then adds
+// everyone else.
+func (u *App) showFirstLead() {
+	name, pw, again := widget.NewEntry(), widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	msg := widget.NewLabel("")
+	msg.Wrapping = fyne.TextWrapWord
+	create := widget.NewButton("Create lead account", func() {
+		if pw.Text != again.Text {
+			msg.SetText("The two passwords differ.")
+			return
+		}
+		lead, err := u.db.CreateFirstLead(u.ctx(), name.Text, pw.Text)
+		if err != nil {
+			msg.SetText(store.Message(err))
+			return
+		}
+		u.signedIn(lead)
+	})
+	create.Importance = widget.HighImportance
+	intro := widget.NewLabel("This database has no accounts yet. Create the first one: a lead, who adds annotators and verifiers.")
+	intro.Wrapping = fyne.TextWrapWord
+	form := container.NewVBox(widget.NewLabelWithStyle("Welcome to Benchwright", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		intro, widget.NewForm(widget.NewFormItem("Lead name", name), widget.NewFormItem("Password", pw),
+			widget.NewFormItem("Repeat", again)), create, msg)
+	u.win.SetContent(container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 360), form)))
+	u.win.SetTitle("Benchwright — first start")
+	u.firstLead = &firstLead{name, pw, again, create, msg}
+}
+
+// firstLead is the first-start form, kept for tests.
+type firstLead struct {
+	name, password, again *widget.Entry
+	button                *widget.Button
+	message               *widget.Label
 }
