@@ -360,3 +360,68 @@ func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]Review
 	}
 	return out, nil
 }
+
+// Event is one line of a sample's timeline.
+type Event struct {
+	At     string
+	Actor  string
+	Action string
+	Detail string
+}
+
+// History is a sample's timeline from the audit log: creation, revisions, reviews and
+// transitions, oldest first. Round-3 votes of an open round are shown as "a vote was
+// cast" without the decision unless actor cast it (blind round 3).
+func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
+	var out []Event
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		a := actor // a zero actor reads anonymously and sees no open round-3 vote
+		if actor.ID != 0 {
+			var err error
+			if a, err = requireRole(ctx, tx, actor, "read history"); err != nil {
+				return err
+			}
+		}
+		cur, err := getSample(ctx, tx, sampleID)
+		if err != nil {
+			return err
+		}
+		revs, err := reviewsOf(ctx, tx, cur.RevisionID)
+		if err != nil {
+			return err
+		}
+		_, p, err := d.reviewContext(ctx, tx, cur, a, 0, cur.Revision)
+		if err != nil {
+			return err
+		}
+		var vr []verify.Review
+		for _, x := range revs {
+			vr = append(vr, verify.Review{Round: x.Round, Decision: x.Decision, Reviewer: uid(x.VerifierID)})
+		}
+		blind := verify.CanSeeRound3Votes(p, vr, cur.Revision, cur.Revision) != nil
+		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail FROM audit_log l
+			LEFT JOIN users u ON u.id = l.actor_id WHERE l.entity = 'sample' AND l.entity_id = ? ORDER BY l.id`, sampleID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		round3 := fmt.Sprintf("round 3 revision %d", cur.Revision)
+		for rows.Next() {
+			var e Event
+			var actorID sql.NullInt64
+			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail); err != nil {
+				return err
+			}
+			if blind && e.Detail == round3 && actorID.Int64 != a.ID &&
+				(e.Action == "review.approve" || e.Action == "review.reject") {
+				e.Action, e.Actor = "review.vote", "(hidden until round 3 closes)"
+			}
+			out = append(out, e)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", sampleID, err)
+	}
+	return out, nil
+}

@@ -37,6 +37,9 @@ var commands = map[string]command{
 	"projects":      {runProjects, "list the projects of a database"},
 	"lint":          {runLint, "check native JSONL records against the guideline rules"},
 	"alpha":         {runAlpha, "Krippendorff's alpha of a reliability-data CSV"},
+	"review":        {runReview, "review queue|submit|criteria: the verification rounds"},
+	"status":        {runStatus, "samples per state, or one sample's state"},
+	"history":       {runHistory, "a sample's timeline"},
 }
 
 func main() {

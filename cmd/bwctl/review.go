@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
+
+func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: bwctl review queue|submit|criteria [flags]")
+		return exitUsage
+	}
+	switch args[0] {
+	case "queue":
+		return reviewQueue(ctx, args[1:], stdout, stderr)
+	case "submit":
+		return reviewSubmit(ctx, args[1:], stdout, stderr)
+	case "criteria":
+		return reviewCriteria(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "bwctl review: unknown subcommand %q (queue, submit, criteria)\n", args[0])
+	return exitUsage
+}
+
+func reviewCriteria(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("review criteria", stderr)
+	kind := fs.String("kind", "", "sample kind: "+kindNames())
+	round := fs.Int("round", 0, "round 1-3")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	list := verify.Criteria(annotate.Kind(*kind), *round)
+	if list == nil {
+		fmt.Fprintf(stderr, "bwctl review criteria: no criteria for kind %q round %d (kinds: %s; rounds 1-3)\n", *kind, *round, kindNames())
+		return exitUsage
+	}
+	for _, c := range list {
+		fmt.Fprintf(stdout, "%s\t%s\n", c.ID, c.Help)
+	}
+	return exitOK
+}
+
+func kindNames() string {
+	var s []string
+	for _, k := range annotate.Kinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+// projectFor resolves --project, or the only project of the database when omitted.
+func projectFor(ctx context.Context, db *store.DB, name string) (store.Project, error) {
+	if name != "" {
+		return db.ProjectByName(ctx, name)
+	}
+	ps, err := db.Projects(ctx)
+	if err != nil {
+		return store.Project{}, err
+	}
+	if len(ps) != 1 {
+		return store.Project{}, fmt.Errorf("%w: the database holds %d projects; name one with --project", store.ErrInvalid, len(ps))
+	}
+	return ps[0], nil
+}
+
+func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("review queue", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "verifier (password from BENCHWRIGHT_PASSWORD)")
+	project := fs.String("project", "", "project (default: the only one)")
+	round := fs.Int("round", 0, "only this round (1-3)")
+	asJSON := fs.Bool("json", false, "one JSON object per line")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	actor, code := signIn(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
+	}
+	p, err := projectFor(ctx, db, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	items, err := db.ReviewQueue(ctx, actor, p.ID, *round)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	enc := json.NewEncoder(stdout)
+	for _, it := range items {
+		if *asJSON {
+			enc.Encode(struct {
+				Sample string `json:"sample"`
+				Round  int    `json:"round"`
+				Kind   string `json:"kind"`
+			}{it.SampleID, it.Round, it.Kind})
+			continue
+		}
+		fmt.Fprintf(stdout, "%s\tround %d\t%s\trevision %d\n", it.SampleID, it.Round, it.Kind, it.Revision)
+	}
+	return exitOK
+}
+
+func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("review submit", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "verifier (password from BENCHWRIGHT_PASSWORD)")
+	sample := fs.String("sample", "", "sample id")
+	round := fs.Int("round", 0, "round 1-3")
+	decision := fs.String("decision", "", "approve or reject")
+	revision := fs.Int("revision", 0, "revision reviewed (default: the current one)")
+	comment := fs.String("comment", "", "free-text comment")
+	var criteria, reasons multi
+	fs.Var(&criteria, "criterion", "NAME=yes|no, repeatable (see bwctl review criteria)")
+	fs.Var(&reasons, "reason", "reason code of a reject, repeatable (a criterion name or other)")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	if *sample == "" || *round == 0 || (*decision != "approve" && *decision != "reject") {
+		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required")
+		return exitUsage
+	}
+	v := verify.Verdict{Decision: verify.Decision(*decision), Judgements: map[string]bool{}, Reasons: reasons}
+	for _, c := range criteria {
+		name, val, ok := strings.Cut(c, "=")
+		if !ok || (val != "yes" && val != "no") {
+			fmt.Fprintf(stderr, "bwctl review submit: --criterion %q must be NAME=yes or NAME=no\n", c)
+			return exitUsage
+		}
+		v.Judgements[name] = val == "yes"
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	actor, code := signIn(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
+	}
+	based := *revision
+	if based == 0 {
+		si, err := db.Sample(ctx, *sample)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		based = si.Revision
+	}
+	out, err := db.SubmitReview(ctx, actor, store.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v, Comment: *comment})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	msg := fmt.Sprintf("%s: %s in round %d → %s", *sample, *decision, *round, out.State)
+	if out.Result == verify.ResultWaiting {
+		msg += fmt.Sprintf(" (%d of %d round-3 approvals)", out.Approvals, out.Panel)
+	}
+	if len(out.Reasons) > 0 {
+		msg += " — reasons: " + strings.Join(out.Reasons, ", ")
+	}
+	fmt.Fprintln(stdout, msg)
+	return exitOK
+}
+
+func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("status", stderr)
+	dbPath := fs.String("db", "", "database file")
+	project := fs.String("project", "", "project (default: the only one)")
+	sample := fs.String("sample", "", "one sample's state and round")
+	asJSON := fs.Bool("json", false, "JSON output")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	if *sample != "" {
+		si, err := db.Sample(ctx, *sample)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if *asJSON {
+			json.NewEncoder(stdout).Encode(map[string]any{"sample": si.ID, "state": si.Status, "round": si.Status.Round(),
+				"revision": si.Revision, "kind": si.Kind, "author": si.AuthorName})
+		} else {
+			fmt.Fprintf(stdout, "%s\t%s\tround %d\trevision %d\n", si.ID, si.Status, si.Status.Round(), si.Revision)
+		}
+		return exitOK
+	}
+	p, err := projectFor(ctx, db, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	counts, err := db.StatusCounts(ctx, p.ID)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *asJSON {
+		json.NewEncoder(stdout).Encode(counts)
+		return exitOK
+	}
+	for _, s := range verify.States {
+		fmt.Fprintf(stdout, "%-10s %d\n", s, counts[s])
+	}
+	return exitOK
+}
+
+func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("history", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "user reading the history (optional; without it open round-3 votes stay hidden)")
+	sample := fs.String("sample", "", "sample id")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	if *sample == "" {
+		fmt.Fprintln(stderr, "bwctl history: --sample is required")
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	var actor store.User
+	if *as != "" {
+		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
+			return code
+		}
+	}
+	events, err := db.History(ctx, actor, *sample)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	for _, e := range events {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", e.At, e.Actor, e.Action, e.Detail)
+	}
+	return exitOK
+}
