@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,7 +51,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
 	}
-	dsn := "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=10000&_txlock=immediate&_synchronous=NORMAL"
+	// The path is escaped: a file name holding # ? or % must not be read as URI syntax.
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=10000&_txlock=immediate&_synchronous=NORMAL"
 	sdb, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)

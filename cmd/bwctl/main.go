@@ -17,7 +17,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/store"
@@ -92,7 +91,8 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags that may stand before and after positional arguments.
+// parse parses flags that may stand before and after positional arguments. -h is
+// reported as flag.ErrHelp; callers treat every error as "stop", see usageCode.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -108,8 +108,20 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// openDB opens the database named by --db; a missing flag is a usage error.
+// openDB opens the existing database named by --db; a missing flag or file is a
+// usage error (only init and demo create databases, through createDB).
 func openDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, int) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			fmt.Fprintf(stderr, "bwctl: database %s: %v (bwctl init or bwctl demo creates one)\n", path, errors.Unwrap(err))
+			return nil, exitUsage
+		}
+	}
+	return createDB(ctx, path, stderr)
+}
+
+// createDB opens the database named by --db, creating it when missing.
+func createDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, int) {
 	if path == "" {
 		fmt.Fprintln(stderr, "bwctl: --db DB is required")
 		return nil, exitUsage
@@ -158,7 +170,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	project := fs.String("project", "", "project name")
 	lead := fs.String("lead", "", "lead account name (password from BENCHWRIGHT_PASSWORD)")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if *project == "" || *lead == "" {
 		fmt.Fprintln(stderr, "bwctl init: --project and --lead are required")
@@ -169,7 +181,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bwctl init: set BENCHWRIGHT_PASSWORD to the lead's password")
 		return exitUsage
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, code := createDB(ctx, *dbPath, stderr)
 	if db == nil {
 		return code
 	}
@@ -208,7 +220,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	role := fs.String("role", "", "annotator, verifier or lead")
 	group := fs.String("group", "", "verifier group (round 2 needs a different group than round 1)")
 	if _, err := parse(fs, args[1:]); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	db, code := openDB(ctx, *dbPath, stderr)
 	if db == nil {
@@ -250,7 +262,7 @@ func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlags("projects", stderr)
 	dbPath := fs.String("db", "", "database file")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	db, code := openDB(ctx, *dbPath, stderr)
 	if db == nil {
@@ -275,7 +287,7 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if len(pos) != 1 || *project == "" {
 		fmt.Fprintln(stderr, "usage: bwctl import-images --db DB --project NAME --as USER DIR")
@@ -295,6 +307,14 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail(stderr, err)
 	}
 	res, err := db.ImportImages(ctx, actor, p.ID, pos[0], nil)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		// Refused before any file was read: no summary that could pass for an empty import.
+		if errors.Is(err, store.ErrInvalid) {
+			fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+			return exitUsage
+		}
+		return fail(stderr, err)
+	}
 	for _, r := range res.Rejected {
 		fmt.Fprintf(stdout, "rejected %s: %s\n", r.RelPath, r.Reason)
 	}
@@ -304,11 +324,8 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "imported %d, unchanged %d, duplicates %d, rejected %d, ignored %d (not image files)\n",
 		res.Imported, res.Unchanged, len(res.Duplicate), len(res.Rejected), res.Ignored)
 	if err != nil {
-		if errors.Is(err, store.ErrInvalid) || strings.Contains(err.Error(), "not a readable folder") {
-			fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
-			return exitUsage
-		}
-		return fail(stderr, err)
+		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+		return exitFindings
 	}
 	return exitOK
 }
@@ -317,9 +334,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("demo", stderr)
 	dbPath := fs.String("db", "", "database file to create (must be new or empty)")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, code := createDB(ctx, *dbPath, stderr)
 	if db == nil {
 		return code
 	}
@@ -331,4 +348,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "wrote demo project %q to %s (images in %s); accounts lead, ann1, ann2, ver1…ver6, password %q\n",
 		store.DemoProject, *dbPath, imageDir, store.DemoPassword)
 	return exitOK
+}
+
+// usageCode is the exit code after a flag-parsing error: 0 when help was asked for.
+func usageCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
 }

@@ -40,7 +40,7 @@ func reviewCriteria(args []string, stdout, stderr io.Writer) int {
 	kind := fs.String("kind", "", "sample kind: "+kindNames())
 	round := fs.Int("round", 0, "round 1-3")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	list := verify.Criteria(annotate.Kind(*kind), *round)
 	if list == nil {
@@ -84,7 +84,7 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	round := fs.Int("round", 0, "only this round (1-3)")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	db, code := openDB(ctx, *dbPath, stderr)
 	if db == nil {
@@ -131,7 +131,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.Var(&criteria, "criterion", "NAME=yes|no, repeatable (see bwctl review criteria)")
 	fs.Var(&reasons, "reason", "reason code of a reject, repeatable (a criterion name or other)")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if *sample == "" || *round == 0 || (*decision != "approve" && *decision != "reject") {
 		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required")
@@ -185,7 +185,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	sample := fs.String("sample", "", "one sample's state and round")
 	asJSON := fs.Bool("json", false, "JSON output")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	db, code := openDB(ctx, *dbPath, stderr)
 	if db == nil {
@@ -229,7 +229,7 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	as := fs.String("as", "", "user reading the history (optional; without it open round-3 votes stay hidden)")
 	sample := fs.String("sample", "", "sample id")
 	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+		return usageCode(err)
 	}
 	if *sample == "" {
 		fmt.Fprintln(stderr, "bwctl history: --sample is required")
