@@ -153,6 +153,21 @@ func signIn(ctx context.Context, db *store.DB, name string, stderr io.Writer) (s
 	return u, exitOK
 }
 
+// openAs opens the existing database and signs --as in; on failure the database is
+// closed and nil returned with the exit code.
+func openAs(ctx context.Context, dbPath, as string, stderr io.Writer) (*store.DB, store.User, int) {
+	db, code := openDB(ctx, dbPath, stderr)
+	if db == nil {
+		return nil, store.User{}, code
+	}
+	actor, code := signIn(ctx, db, as, stderr)
+	if code != exitOK {
+		db.Close()
+		return nil, store.User{}, code
+	}
+	return db, actor, exitOK
+}
+
 // fail prints err for people and maps it to an exit code: refusals and conflicts are
 // findings (1), everything else unreadable input (2).
 func fail(stderr io.Writer, err error) int {
@@ -293,15 +308,11 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintln(stderr, "usage: bwctl import-images --db DB --project NAME --as USER DIR")
 		return exitUsage
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	actor, code := signIn(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
-	}
 	p, err := db.ProjectByName(ctx, *project)
 	if err != nil {
 		return fail(stderr, err)

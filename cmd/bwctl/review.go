@@ -86,15 +86,11 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	actor, code := signIn(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
-	}
 	p, err := projectFor(ctx, db, *project)
 	if err != nil {
 		return fail(stderr, err)
@@ -146,15 +142,11 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		v.Judgements[name] = val == "yes"
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	actor, code := signIn(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
-	}
 	based := *revision
 	if based == 0 {
 		si, err := db.Sample(ctx, *sample)
