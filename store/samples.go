@@ -123,22 +123,12 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion int, s annotate.Sample) (int, error) {
 	var version int
 	err := d.act(ctx, actor, "sample.edit", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "write samples", RoleAnnotator, RoleLead)
+		_, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "edit")
 		if err != nil {
 			return err
-		}
-		cur, err := getSample(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if cur.AuthorID != a.ID {
-			return fmt.Errorf("%w: %s is %s's sample; only its author edits the draft", ErrForbidden, id, cur.AuthorName)
 		}
 		if cur.Status != verify.StateDraft && cur.Status != verify.StateReturned {
 			return fmt.Errorf("%w: %s is in %s; only drafts and returned samples are edited", ErrForbidden, id, cur.Status)
-		}
-		if cur.Version != baseVersion {
-			return fmt.Errorf("%w: %s is at version %d, the edit was based on %d", ErrConflict, id, cur.Version, baseVersion)
 		}
 		s.ID, s.Kind = id, cur.Kind
 		imageID, err := imageIDFor(ctx, tx, cur.ProjectID, s.Image)
@@ -166,19 +156,9 @@ func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion i
 func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int, ack []string) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.submit", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "submit samples", RoleAnnotator, RoleLead)
+		a, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "submit")
 		if err != nil {
 			return err
-		}
-		cur, err := getSample(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if cur.AuthorID != a.ID {
-			return fmt.Errorf("%w: only %s, the author, submits %s", ErrForbidden, cur.AuthorName, id)
-		}
-		if cur.Version != baseVersion {
-			return fmt.Errorf("%w: %s is at version %d, the submit was based on %d", ErrConflict, id, cur.Version, baseVersion)
 		}
 		to, err := verify.Transition(cur.Status, verify.EventSubmit)
 		if err != nil {
@@ -204,6 +184,26 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 		return SampleInfo{}, fmt.Errorf("submit %s: %w", id, err)
 	}
 	return out, nil
+}
+
+// authorsSample loads sample id for its author's edit or submit: the actor must be an
+// annotator or lead, its author, and have based the change on the current version.
+func authorsSample(ctx context.Context, tx *sql.Tx, actor User, id string, baseVersion int, verb string) (User, SampleInfo, error) {
+	a, err := requireRole(ctx, tx, actor, verb+" samples", RoleAnnotator, RoleLead)
+	if err != nil {
+		return User{}, SampleInfo{}, err
+	}
+	cur, err := getSample(ctx, tx, id)
+	if err != nil {
+		return User{}, SampleInfo{}, err
+	}
+	if cur.AuthorID != a.ID {
+		return User{}, SampleInfo{}, fmt.Errorf("%w: %s is %s's sample; only its author may %s it", ErrForbidden, id, cur.AuthorName, verb)
+	}
+	if cur.Version != baseVersion {
+		return User{}, SampleInfo{}, fmt.Errorf("%w: %s is at version %d, the %s was based on %d", ErrConflict, id, cur.Version, verb, baseVersion)
+	}
+	return a, cur, nil
 }
 
 // lintGate refuses content with lint errors or unacknowledged warnings.
