@@ -130,7 +130,7 @@ func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, a
 	return nil
 }
 
-// copyTree copies dir of files into dst on disk, keeping existing identical files.
+// copyTree copies dir of files into dst on disk, overwriting files of the same name.
 func copyTree(files fs.FS, dir, dst string) error {
 	return fs.WalkDir(files, dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {

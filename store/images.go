@@ -341,21 +341,12 @@ func scanImage(r scanner) (Image, error) {
 
 // Images lists a project's images by scene and path, a page at a time.
 func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+	ims, err := queryAll(ctx, d.db, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
 		WHERE i.project_id = ? ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("list images: %w", err)
 	}
-	defer rows.Close()
-	var ims []Image
-	for rows.Next() {
-		im, err := scanImage(rows)
-		if err != nil {
-			return nil, err
-		}
-		ims = append(ims, im)
-	}
-	return ims, rows.Err()
+	return ims, nil
 }
 
 // CountImages counts a project's images.

@@ -142,20 +142,11 @@ func (d *DB) UpdateSettings(ctx context.Context, actor User, projectID int64, s 
 
 // Projects lists every project by name.
 func (d *DB) Projects(ctx context.Context) ([]Project, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects ORDER BY name`)
+	ps, err := queryAll(ctx, d.db, scanProject, `SELECT id, name, settings, created_by, created_at FROM projects ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
-	defer rows.Close()
-	var ps []Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, p)
-	}
-	return ps, rows.Err()
+	return ps, nil
 }
 
 // ProjectByName looks a project up by name.

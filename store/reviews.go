@@ -76,20 +76,14 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, acto
 		}
 		c.Author = uid(author)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT author_id FROM revisions WHERE sample_id = ?`, cur.ID)
+	// Everyone who authored or corrected any revision, and the sample's author.
+	authors, err := queryAll(ctx, tx, scanInt64, `SELECT DISTINCT author_id FROM revisions WHERE sample_id = ?`, cur.ID)
 	if err != nil {
 		return c, verify.Policy{}, err
 	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return c, verify.Policy{}, err
-		}
+	for _, id := range append(authors, cur.AuthorID) {
 		c.Correctors = append(c.Correctors, uid(id))
 	}
-	rows.Close()
-	c.Correctors = append(c.Correctors, uid(cur.AuthorID))
 	revs, err := reviewsOf(ctx, tx, cur.RevisionID)
 	if err != nil {
 		return c, verify.Policy{}, err
@@ -229,10 +223,9 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 			return err
 		}
 		if out.State != cur.Status {
-			if out.State != verify.StateRound3 || cur.Status != verify.StateRound3 {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, cur.ID); err != nil {
-					return err
-				}
+			// The round closed: the other verifiers' claims on it are void.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, cur.ID); err != nil {
+				return err
 			}
 			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "")
 		}
@@ -261,21 +254,11 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM samples WHERE project_id = ? AND status IN ('round1','round2','round3')
+		ids, err := queryAll(ctx, tx, scanString, `SELECT id FROM samples WHERE project_id = ? AND status IN ('round1','round2','round3')
 			AND author_id != ? ORDER BY updated_at, id`, projectID, a.ID)
 		if err != nil {
 			return err
 		}
-		var ids []string
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
 		for _, id := range ids {
 			cur, err := getSample(ctx, tx, id)
 			if err != nil {

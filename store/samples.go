@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -215,7 +216,7 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 	}}
 	var problems []string
 	for _, f := range annotate.Lint(s, env) {
-		if f.Severity == "error" || !contains(ack, f.Rule) {
+		if f.Severity == annotate.SeverityError || !slices.Contains(ack, f.Rule) {
 			problems = append(problems, fmt.Sprintf("%s (%s, %s): %s", f.Rule, f.Severity, f.Field, f.Message))
 		}
 	}
@@ -223,15 +224,6 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // addRevision appends the next immutable revision of cur and makes it current.
@@ -329,20 +321,11 @@ func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offse
 	}
 	q += ` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	rows, err := d.db.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, d.db, scanSample, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list samples: %w", err)
 	}
-	defer rows.Close()
-	var out []SampleInfo
-	for rows.Next() {
-		si, err := scanSample(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, si)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // StatusCounts counts a project's samples per state (every state present, zero or not).

@@ -183,6 +183,33 @@ func (d *DB) audit(ctx context.Context, tx *sql.Tx, actor int64, action, entity,
 	return nil
 }
 
+// querier is what both *sql.DB and *sql.Tx offer for reads.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryAll runs a read and scans every row with scan.
+func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// scanInt64 and scanString scan a single-column row.
+func scanInt64(r scanner) (v int64, err error)   { err = r.Scan(&v); return }
+func scanString(r scanner) (v string, err error) { err = r.Scan(&v); return }
+
 // Message turns an error from this package into a sentence for people.
 func Message(err error) string {
 	switch {

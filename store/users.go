@@ -207,20 +207,17 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 
 // Users lists all accounts by name.
 func (d *DB) Users(ctx context.Context) ([]User, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, name, role, grp FROM users WHERE disabled = 0 ORDER BY name`)
+	us, err := queryAll(ctx, d.db, scanUser, `SELECT id, name, role, grp FROM users WHERE disabled = 0 ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
-	defer rows.Close()
-	var us []User
-	for rows.Next() {
-		var u User
-		if err := rows.Scan(&u.ID, &u.Name, &u.Role, &u.Group); err != nil {
-			return nil, err
-		}
-		us = append(us, u)
-	}
-	return us, rows.Err()
+	return us, nil
+}
+
+func scanUser(r scanner) (User, error) {
+	var u User
+	err := r.Scan(&u.ID, &u.Name, &u.Role, &u.Group)
+	return u, err
 }
 
 // UserByName looks an account up.

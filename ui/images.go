@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -17,11 +16,11 @@ import (
 
 const imagePage = 200
 
-// imageBrowser pages through a project's images as a thumbnail grid.
+// imageBrowser pages through a project's images as a thumbnail grid. Its pages are
+// loaded and read on the UI goroutine only (the grid's callbacks).
 type imageBrowser struct {
 	u     *App
 	count int
-	mu    sync.Mutex
 	pages map[int][]store.Image
 	grid  *widget.GridWrap
 	info  *widget.Label
@@ -65,7 +64,10 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 			if err != nil || dir == nil {
 				return
 			}
-			u.runImport(dir.Path(), b.reload)
+			u.runImport(dir.Path(), func() {
+				u.show(0) // a new browser: fresh count and pages
+				u.refreshStatus()
+			})
 		}, u.win)
 	})
 	importBtn.Importance = widget.HighImportance
@@ -81,8 +83,6 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 
 // image returns the i-th image, loading its page on first use.
 func (b *imageBrowser) image(i int) (store.Image, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	page := i / imagePage
 	ims, ok := b.pages[page]
 	if !ok {
@@ -97,15 +97,6 @@ func (b *imageBrowser) image(i int) (store.Image, bool) {
 		return ims[j], true
 	}
 	return store.Image{}, false
-}
-
-func (b *imageBrowser) reload() {
-	b.mu.Lock()
-	b.pages = map[int][]store.Image{}
-	b.mu.Unlock()
-	b.count, _ = b.u.db.CountImages(b.u.ctx(), b.u.project.ID)
-	b.u.show(0)
-	b.u.refreshStatus()
 }
 
 func (b *imageBrowser) describe(im store.Image) {
