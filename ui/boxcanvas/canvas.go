@@ -74,6 +74,9 @@ type Canvas struct {
 	OnSelect func(i int)
 	// OnReadout, if set, is called whenever Readout may have changed.
 	OnReadout func(s string)
+	// ReadOnly shows the boxes for inspection: zoom, pan and selection work, but
+	// dragging never draws, moves or resizes, and keys never nudge or delete.
+	ReadOnly bool
 
 	img          image.Image
 	fullW, fullH int
@@ -368,7 +371,7 @@ func (c *Canvas) beginDrag(anchor fyne.Position) {
 	c.focus()
 	d := &drag{anchor: anchor, cur: anchor, index: -1, before: slices.Clone(c.boxes), selBefore: c.selected, view: c.view}
 	c.drag = d
-	if (c.pressed && c.pressBtn == desktop.MouseButtonTertiary) || c.spaceHeld {
+	if (c.pressed && c.pressBtn == desktop.MouseButtonTertiary) || c.spaceHeld || c.ReadOnly {
 		d.mode = dragPan
 		return
 	}
@@ -525,7 +528,11 @@ func (c *Canvas) shift() bool {
 // TypedKey nudges (arrows, 10 px with shift), deletes (Delete, Backspace) or
 // deselects (Escape) the selected box.
 func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
-	if c.selected < 0 || c.drag != nil {
+	if ev.Name == fyne.KeyEscape {
+		c.Select(-1)
+		return
+	}
+	if c.selected < 0 || c.drag != nil || c.ReadOnly {
 		return
 	}
 	step := 1.0
@@ -550,9 +557,6 @@ func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
 			c.OnSelect(-1)
 		}
 		c.commit(before)
-		return
-	case fyne.KeyEscape:
-		c.Select(-1)
 		return
 	default:
 		return

@@ -475,3 +475,26 @@ func TestRendererCropsZoomedImage(t *testing.T) {
 		t.Error("box outside the view is visible")
 	}
 }
+
+// A read-only canvas (the verifier's view) pans on drag and never edits a box.
+func TestReadOnly(t *testing.T) {
+	f := newFixture(t)
+	b := annotate.Box{100, 80, 200, 160}
+	f.c.SetBoxes([]annotate.Box{b})
+	f.c.ReadOnly = true
+	v := f.c.View()
+	f.drag(f.screen(150, 120), 40, 30) // inside the box: would move it
+	f.drag(f.screen(300, 250), 40, 30) // outside: would draw
+	f.wantBoxes(b)
+	if f.c.View() == v {
+		t.Error("dragging a read-only canvas should pan")
+	}
+	f.c.Select(0)
+	for _, k := range []fyne.KeyName{fyne.KeyRight, fyne.KeyDelete} {
+		f.c.TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	f.wantBoxes(b)
+	if len(f.changed) != 0 {
+		t.Errorf("OnChanged calls %v on a read-only canvas", f.changed)
+	}
+}
