@@ -23,4 +23,3 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 	return container.NewBorder(heading(fmt.Sprintf("Your queue: %s (returned first)", plural(len(mine), "sample"))),
 		nil, nil, nil, sampleTable(mine))
 }
-

@@ -31,4 +31,3 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	}
 	return container.NewPadded(rows)
 }
-

@@ -28,4 +28,3 @@ func (u *App) verifyScreen() fyne.CanvasObject {
 	return container.NewBorder(heading(fmt.Sprintf("You may review %s now", plural(len(samples), "sample"))),
 		nil, nil, nil, sampleTable(samples))
 }
-
