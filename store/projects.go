@@ -170,8 +170,14 @@ func scanProject(r scanner) (Project, error) {
 		return Project{}, err
 	}
 	p.Settings = DefaultSettings()
+	// A stored balance list replaces the default one whole: decoding it over the
+	// default slice would reuse its elements and keep their hop and view.
+	p.Settings.Balance = nil
 	if err := json.Unmarshal([]byte(settings), &p.Settings); err != nil {
 		return Project{}, fmt.Errorf("project %s settings: %w", p.Name, err)
+	}
+	if p.Settings.Balance == nil { // no list stored: the defaults
+		p.Settings.Balance = DefaultSettings().Balance
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,5 +194,24 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 		if _, err := sdb.Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
 			t.Errorf("%s: got %v, want refusal", q, err)
 		}
+	}
+}
+
+// A stored balance list replaces the defaults whole: a target without hop and view
+// must not inherit them from the default list it is decoded over.
+func TestSettingsBalanceReplacesDefaults(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	s := f.project.Settings
+	s.Balance = []store.BalanceTarget{{Kind: "judgment", Count: 1}}
+	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.db.ProjectByName(ctx, f.project.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := s.Balance; !slices.Equal(p.Settings.Balance, want) {
+		t.Errorf("balance read back as %+v, want %+v", p.Settings.Balance, want)
 	}
 }

@@ -1,21 +1,391 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
-// exportScreen lists the accepted samples a release would take.
-func (u *App) exportScreen() fyne.CanvasObject {
-	acc, err := u.db.Samples(u.ctx(), u.project.ID, store.SampleFilter{Status: verify.StateAccepted}, 0, 1000)
+// exportView is the Export screen. Leads run the integrity audit, freeze releases
+// and export them; everyone else sees the releases, read-only. The audit, the freeze
+// (which re-hashes every image) and exports run off the UI goroutine and report back
+// through fyne.Do.
+type exportView struct {
+	u    *App
+	root fyne.CanvasObject
+
+	// The audit (leads).
+	auditBtn     *widget.Button
+	auditSummary *widget.Label
+	findings     []store.AuditFinding
+	findingList  *widget.List
+	lastAudit    *store.AuditReport // the last finished audit, for tests
+
+	// The freeze form (leads).
+	name, version, ratio, seed *widget.Entry
+	kinds                      *widget.CheckGroup
+	split                      *widget.Check
+	freezeBtn                  *widget.Button
+	freezeMsg                  *widget.Label
+	freezing                   bool // a freeze is running, for tests
+
+	releases    []store.Release
+	releaseList *widget.List
+	lastExport  *exportRun // the last export started, for tests
+}
+
+func (u *App) exportScreen() fyne.CanvasObject { return u.newExportView().root }
+
+func (u *App) newExportView() *exportView {
+	v := &exportView{u: u}
+	v.releaseList = widget.NewList(
+		func() int { return len(v.releases) },
+		func() fyne.CanvasObject {
+			ref := widget.NewLabelWithStyle("release@version", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			what, when := widget.NewLabel("0000 samples · train 0000, test 0000"), widget.NewLabel("frozen by someone")
+			what.Truncation, when.Truncation = fyne.TextTruncateEllipsis, fyne.TextTruncateEllipsis
+			when.Importance = widget.LowImportance
+			b := widget.NewButton("Export…", nil)
+			return container.NewBorder(nil, nil, nil, container.NewCenter(b), container.NewVBox(ref, what, when))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := o.(*fyne.Container)
+			lines := c.Objects[0].(*fyne.Container).Objects
+			b := c.Objects[1].(*fyne.Container).Objects[0].(*widget.Button)
+			rel := v.releases[i]
+			what, when := releaseDetails(rel)
+			lines[0].(*widget.Label).SetText(rel.Ref())
+			lines[1].(*widget.Label).SetText(what)
+			lines[2].(*widget.Label).SetText(when)
+			b.OnTapped = func() { v.showExportDialog(rel) }
+			if u.user.IsLead() {
+				b.Show()
+			} else {
+				b.Hide()
+			}
+		},
+	)
+	v.loadReleases()
+	releases := container.NewBorder(heading("Frozen releases"), nil, nil, nil, v.releaseList)
+	if !u.user.IsLead() {
+		note := widget.NewLabel("Leads audit, freeze and export releases; the list is read-only for " + u.user.Role + "s.")
+		note.Importance = widget.LowImportance
+		v.root = container.NewBorder(nil, note, nil, nil, releases)
+		return v
+	}
+
+	v.auditSummary = widget.NewLabel("Checks every accepted sample before a freeze: lint, image files and their hashes, duplicate questions, the verification trail, the split and the balance targets.")
+	v.auditSummary.Wrapping = fyne.TextWrapWord
+	v.auditBtn = widget.NewButton("Run audit", v.runAudit)
+	v.findingList = widget.NewList(
+		func() int { return len(v.findings) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("warning · balance · hop_qa hop 1 ego: 0 of 750 accepted")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			f := v.findings[i]
+			l := o.(*widget.Label)
+			where := f.SampleID
+			if where == "" {
+				where = f.Image
+			}
+			parts := []string{f.Severity, f.Check}
+			if where != "" {
+				parts = append(parts, where)
+			}
+			l.SetText(strings.Join(append(parts, f.Message), " · "))
+			l.Importance = widget.MediumImportance
+			if f.Severity == store.SeverityError {
+				l.Importance = widget.DangerImportance
+			}
+			l.Refresh()
+		},
+	)
+	audit := container.NewBorder(container.NewVBox(container.NewHBox(heading("Integrity audit"), layout.NewSpacer(), v.auditBtn), v.auditSummary),
+		nil, nil, nil, v.findingList)
+
+	v.name, v.version = widget.NewEntry(), widget.NewEntry()
+	v.name.SetPlaceHolder(u.project.Name + "-bench")
+	v.version.SetPlaceHolder("1.0")
+	var kindNames []string
+	for _, k := range annotate.Kinds {
+		kindNames = append(kindNames, string(k))
+	}
+	v.kinds = widget.NewCheckGroup(kindNames, nil)
+	v.kinds.Horizontal = true
+	v.ratio, v.seed = widget.NewEntry(), widget.NewEntry()
+	v.ratio.SetText("0.2")
+	v.seed.SetText("1")
+	v.split = widget.NewCheck("train/test by image, stratified by hop × view (other kinds: task)", func(on bool) {
+		if on {
+			v.ratio.Enable()
+			v.seed.Enable()
+		} else {
+			v.ratio.Disable()
+			v.seed.Disable()
+		}
+	})
+	v.ratio.Disable()
+	v.seed.Disable()
+	v.freezeBtn = widget.NewButton("Freeze release", v.runFreeze)
+	v.freezeBtn.Importance = widget.HighImportance
+	v.freezeMsg = widget.NewLabel("A release records which revision of each accepted sample went in; later edits never change it. No kind ticked takes them all.")
+	v.freezeMsg.Wrapping = fyne.TextWrapWord
+	counts, err := u.db.StatusCounts(u.ctx(), u.project.ID)
 	if err != nil {
 		u.showError(err)
 	}
-	return container.NewBorder(heading(fmt.Sprintf("%s accepted — the candidates of the next release", plural(len(acc), "sample"))),
-		nil, nil, nil, sampleTable(acc))
+	title := fmt.Sprintf("Freeze a release of the %s", plural(counts[verify.StateAccepted], "accepted sample"))
+	names := container.NewGridWithColumns(2, widget.NewForm(widget.NewFormItem("Name", v.name)),
+		widget.NewForm(widget.NewFormItem("Version", v.version)))
+	splitRow := container.NewHBox(v.split, widget.NewLabel("test ratio"), container.NewGridWrap(fyne.NewSize(80, v.ratio.MinSize().Height), v.ratio),
+		widget.NewLabel("seed"), container.NewGridWrap(fyne.NewSize(110, v.seed.MinSize().Height), v.seed))
+	freeze := container.NewVBox(heading(title), names,
+		widget.NewForm(widget.NewFormItem("Kinds", v.kinds), widget.NewFormItem("Split", splitRow)),
+		container.NewBorder(nil, nil, container.NewVBox(v.freezeBtn), nil, v.freezeMsg))
+
+	split := container.NewHSplit(releases, audit)
+	split.Offset = 0.45
+	v.root = container.NewBorder(freeze, nil, nil, nil, split)
+	return v
+}
+
+// releaseLine describes a release in one line: its ref and releaseDetails.
+func releaseLine(r store.Release) string {
+	what, when := releaseDetails(r)
+	return r.Ref() + " · " + what + " · " + when
+}
+
+// releaseDetails describes a release's content (samples, split counts, kinds) and
+// its making (who froze it when, the split's ratio and seed).
+func releaseDetails(r store.Release) (what, when string) {
+	parts := []string{plural(r.Samples, "sample")}
+	if r.Split != nil {
+		parts = append(parts, fmt.Sprintf("train %d, test %d", r.SplitCounts[annotate.SplitTrain], r.SplitCounts[annotate.SplitTest]))
+	}
+	if len(r.Kinds) > 0 {
+		var ks []string
+		for _, k := range r.Kinds {
+			ks = append(ks, string(k))
+		}
+		parts = append(parts, strings.Join(ks, "+"))
+	}
+	at := r.CreatedAt
+	if len(at) >= 16 {
+		at = strings.Replace(at[:16], "T", " ", 1)
+	}
+	when = "frozen by " + r.CreatedBy + " " + at
+	if r.Split != nil {
+		when += fmt.Sprintf(" · test ratio %g, seed %d", r.Split.TestRatio, r.Split.Seed)
+	}
+	return strings.Join(parts, " · "), when
+}
+
+func (v *exportView) loadReleases() {
+	rels, err := v.u.db.Releases(v.u.ctx(), v.u.project.ID)
+	if err != nil {
+		v.u.showError(err)
+	}
+	v.releases = rels
+	v.releaseList.Refresh()
+}
+
+// runAudit audits the project in the background and lists the findings.
+func (v *exportView) runAudit() {
+	v.auditBtn.Disable()
+	v.auditSummary.SetText("Auditing: re-hashing every image…")
+	v.lastAudit = nil
+	go func() {
+		rep, err := v.u.db.Audit(v.u.ctx(), v.u.user, v.u.project.ID)
+		fyne.Do(func() {
+			v.auditBtn.Enable()
+			if err != nil {
+				v.auditSummary.SetText(store.Message(err))
+				v.findings = nil
+			} else {
+				text := rep.Summary() + "."
+				if rep.Errors() == 0 {
+					text += " Nothing blocks a freeze."
+				} else {
+					text += " Errors block a freeze."
+				}
+				v.auditSummary.SetText(text)
+				v.findings = rep.Findings
+			}
+			v.findingList.Refresh()
+			v.lastAudit = &rep
+		})
+	}()
+}
+
+// freezeInput reads the freeze form.
+func (v *exportView) freezeInput() (store.FreezeInput, error) {
+	in := store.FreezeInput{ProjectID: v.u.project.ID, Name: strings.TrimSpace(v.name.Text), Version: strings.TrimSpace(v.version.Text)}
+	for _, k := range v.kinds.Selected {
+		in.Kinds = append(in.Kinds, annotate.Kind(k))
+	}
+	if v.split.Checked {
+		r, err := strconv.ParseFloat(strings.TrimSpace(v.ratio.Text), 64)
+		if err != nil || !(r > 0 && r < 1) {
+			return in, fmt.Errorf("the test ratio %q is not a number between 0 and 1", v.ratio.Text)
+		}
+		seed, err := strconv.ParseUint(strings.TrimSpace(v.seed.Text), 10, 64)
+		if err != nil {
+			return in, fmt.Errorf("the seed %q is not a whole number ≥ 0", v.seed.Text)
+		}
+		in.Split = &annotate.SplitSpec{TestRatio: r, Seed: seed}
+	}
+	return in, nil
+}
+
+// runFreeze freezes a release in the background (the audit re-hashes the images).
+func (v *exportView) runFreeze() {
+	in, err := v.freezeInput()
+	if err != nil {
+		v.freezeMsg.SetText(err.Error())
+		return
+	}
+	v.freezeBtn.Disable()
+	v.freezing = true
+	v.freezeMsg.SetText("Auditing and freezing " + in.Name + "@" + in.Version + "…")
+	go func() {
+		rel, err := v.u.db.Freeze(v.u.ctx(), v.u.user, in)
+		fyne.Do(func() {
+			defer func() { v.freezing = false }()
+			v.freezeBtn.Enable()
+			if err != nil {
+				v.freezeMsg.SetText(store.Message(err))
+				return
+			}
+			v.freezeMsg.SetText("Froze " + releaseLine(rel) + ".")
+			v.loadReleases()
+		})
+	}()
+}
+
+// showExportDialog asks for a format and a folder, then exports.
+func (v *exportView) showExportDialog(rel store.Release) {
+	var names []string
+	for _, f := range annotate.Formats {
+		names = append(names, string(f))
+	}
+	layoutText := widget.NewLabel("")
+	layoutText.Wrapping = fyne.TextWrapWord
+	format := widget.NewSelect(names, func(s string) { layoutText.SetText(annotate.Format(s).Layout() + ".") })
+	format.SetSelected(string(annotate.FormatNative))
+	folder := widget.NewLabel("No folder chosen yet.")
+	folder.Wrapping = fyne.TextWrapWord
+	var dir string
+	choose := widget.NewButton("Choose folder…", func() {
+		dialog.ShowFolderOpen(func(uri fyne.ListableURI, err error) {
+			if err != nil || uri == nil {
+				return
+			}
+			dir = uri.Path()
+			folder.SetText("Into " + exportDir(dir, rel, annotate.Format(format.Selected)))
+		}, v.u.win)
+	})
+	form := widget.NewForm(widget.NewFormItem("Format", format), widget.NewFormItem("Folder", container.NewVBox(choose, folder)))
+	body := container.NewVBox(form, layoutText)
+	d := dialog.NewCustomConfirm("Export "+rel.Ref(), "Export", "Cancel", body, func(ok bool) {
+		if !ok {
+			return
+		}
+		if dir == "" {
+			v.u.showError(errors.New("choose a folder to export into"))
+			return
+		}
+		v.startExport(v.u.ctx(), rel, annotate.Format(format.Selected), dir)
+	}, v.u.win)
+	d.Resize(fyne.NewSize(560, 360))
+	d.Show()
+}
+
+// exportDir is the new folder an export into parent is written to.
+func exportDir(parent string, rel store.Release, f annotate.Format) string {
+	return filepath.Join(parent, rel.Name+"-"+rel.Version+"-"+string(f))
+}
+
+// exportRun is a running export's progress dialog and, once done, its outcome.
+type exportRun struct {
+	bar     *widget.ProgressBar
+	label   *widget.Label
+	cancel  context.CancelFunc
+	dlg     dialog.Dialog
+	done    bool
+	result  store.ExportResult
+	err     error
+	summary string // what the closing dialog said
+}
+
+// startExport exports rel in format f into a new folder inside parent, with a
+// progress bar and a Cancel button, then says what was written.
+func (v *exportView) startExport(ctx context.Context, rel store.Release, f annotate.Format, parent string) *exportRun {
+	ctx, cancel := context.WithCancel(ctx)
+	out := exportDir(parent, rel, f)
+	run := &exportRun{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), cancel: cancel}
+	run.dlg = dialog.NewCustomWithoutButtons("Exporting "+rel.Ref()+" as "+string(f),
+		container.NewVBox(run.bar, run.label, widget.NewButton("Cancel", cancel)), v.u.win)
+	run.dlg.Resize(fyne.NewSize(520, 180))
+	run.dlg.Show()
+	v.lastExport = run
+	in := store.ExportInput{Release: strconv.FormatInt(rel.ID, 10), ProjectID: rel.ProjectID, Format: f, OutDir: out}
+	go func() {
+		defer cancel()
+		res, err := v.u.db.Export(ctx, v.u.user, in, func(done, total int) {
+			fyne.Do(func() {
+				run.bar.SetValue(float64(done) / float64(total))
+				run.label.SetText(fmt.Sprintf("%d of %d samples", min(done, total-1), total-1))
+			})
+		})
+		fyne.Do(func() {
+			run.dlg.Hide()
+			run.result, run.err = res, err
+			v.exportDone(run, rel, f, out)
+			run.done = true
+		})
+	}()
+	return run
+}
+
+func (v *exportView) exportDone(run *exportRun, rel store.Release, f annotate.Format, out string) {
+	title := "Export done"
+	switch {
+	case errors.Is(run.err, context.Canceled):
+		title, run.summary = "Export cancelled", "The export was cancelled; nothing was written to "+out+"."
+	case run.err != nil:
+		title, run.summary = "Export failed", store.Message(run.err)
+	default:
+		m := run.result.Manifest
+		run.summary = fmt.Sprintf("Exported %s as %s to\n%s\n%s, %s. MANIFEST.json lists the SHA-256 of every file; "+
+			"bwctl verify-release checks them.", rel.Ref(), f, run.result.Dir, plural(m.Counts.Samples, "sample"), plural(len(m.Files)+1, "file"))
+		var left []string
+		for _, k := range annotate.Kinds {
+			if n := m.Skipped[string(k)]; n > 0 {
+				left = append(left, fmt.Sprintf("%d %s", n, k))
+			}
+		}
+		if len(left) > 0 {
+			run.summary += "\nLeft out, as " + string(f) + " cannot hold them: " + strings.Join(left, ", ") + "."
+		}
+	}
+	l := widget.NewLabel(run.summary)
+	l.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(520, 140), l), v.u.win)
+	d.Show()
 }

@@ -1,0 +1,782 @@
+package annotate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeImage is stand-in image bytes: exports copy images without decoding them.
+func fakeImage(name string) []byte {
+	return []byte(strings.Repeat(name+" bytes; ", 6))
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// releaseFixture is a small fixed release: every kind, three images (one shared by
+// a hop question and a step graph, one outside any scene folder), odd image sizes,
+// step ids that are not step1…N, and a train/test split.
+func releaseFixture() ([]ReleaseRecord, map[string][]byte) {
+	images := map[string][]byte{}
+	for _, p := range []string{"0001-office-1/a.jpg", "0002-kitchen-1/b.jpg", "misc/c.png"} {
+		images[p] = fakeImage(p)
+	}
+	tol := 0.5
+	rec := func(s Sample, w, h int) ReleaseRecord {
+		return ReleaseRecord{Sample: s, Width: w, Height: h, ImageSHA256: sha(images[s.Image])}
+	}
+	return []ReleaseRecord{
+		rec(Sample{ID: "mh-0002", Kind: KindHopQA, Image: "0001-office-1/a.jpg",
+			Question: "Which object stands on the right side of the desk?", Options: []string{"the lamp", "the mug", "the laptop", "the book"},
+			AnswerIndex: 2, Categories: []Category{CatPos}, Hop: 1, View: ViewExo, Box: &Box{100.5, 120, 200, 220.25}, Split: SplitTrain}, 641, 479),
+		rec(Sample{ID: "mh-0001", Kind: KindHopQA, Image: "0002-kitchen-1/b.jpg",
+			Question: "When I'm standing behind the counter and facing the camera, which round object is closest to my left hand?",
+			Options:  []string{"The bowl", "the apple", "the kettle", "the bottle"}, AnswerIndex: 0,
+			Categories: []Category{CatAtt, CatPos, CatRel}, Hop: 3, View: ViewEgo, EgoSubject: EgoVirtual,
+			Box: &Box{100, 120, 200, 220}, Split: SplitTest, Tags: []string{"counter"}}, 1200, 800),
+		rec(Sample{ID: "sq-0001", Kind: KindStepGraph, Image: "0001-office-1/a.jpg", Scene: "0001-office-1",
+			Question: "Pick up the laptop", Steps: []Step{
+				{ID: "a", Content: "Remove the stapler from the top of the book"},
+				{ID: "b", Content: "Remove the book from the top of the laptop", Precondition: []string{"a"}},
+				{ID: "c", Content: "Pick up the laptop", Precondition: []string{"b"}},
+			}, Split: SplitTrain}, 641, 479),
+		rec(Sample{ID: "sq-0002", Kind: KindStepGraph, Image: "misc/c.png", Question: "Open the drawer \"left\"",
+			Steps: []Step{{ID: "step1", Content: "Move the chair\taway"}, {ID: "step2", Content: "Open the drawer", Precondition: []string{"step1"}}},
+			Split: SplitTrain, Parent: "sq-0001"}, 33, 17),
+		rec(Sample{ID: "mc-0001", Kind: KindMCQ, Image: "0002-kitchen-1/b.jpg", Question: "Which object is nearest to the kettle?",
+			Options: []string{"the cup", "the pan", "the lemon"}, AnswerIndex: 1, Task: "proximity", Split: SplitTest}, 1200, 800),
+		rec(Sample{ID: "yn-0001", Kind: KindJudgment, Image: "misc/c.png", Question: "Is the chair left of the drawer?", AnswerText: "yes", Split: SplitTrain}, 33, 17),
+		rec(Sample{ID: "op-0001", Kind: KindOpen, Image: "misc/c.png", Question: "How far is the chair from the drawer, in metres?",
+			AnswerText: "1.5", AnswerNumber: true, Tolerance: &tol, Box: &Box{1, 2, 30, 16}, Split: SplitTrain}, 33, 17),
+	}, images
+}
+
+func fixtureInfo(created time.Time) ExportInfo {
+	return ExportInfo{
+		Release: ReleaseInfo{Project: "office", Name: "office-bench", Version: "1.0", FrozenAt: "2026-01-02T03:04:05Z",
+			FrozenBy: "lead", Split: &SplitSpec{TestRatio: 0.2, Seed: 7}, Samples: 7},
+		Created: created, Creator: "lead", AppVersion: "0.1.0-test",
+		Agreement: &AgreementSummary{Reviews: 35, ByRound: map[string]ReviewCount{"1": {7, 0}, "2": {7, 0}, "3": {21, 0}}, Round3Unanimous: 7,
+			AlphaNote: "alpha undefined: every decision agrees"},
+	}
+}
+
+func opener(images map[string][]byte) func(string) (io.ReadCloser, error) {
+	return func(p string) (io.ReadCloser, error) {
+		b, ok := images[p]
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return io.NopCloser(bytes.NewReader(b)), nil
+	}
+}
+
+func exportFixture(t *testing.T, f Format, created time.Time) (MemSink, Manifest) {
+	t.Helper()
+	recs, images := releaseFixture()
+	sink := MemSink{}
+	m, err := Export(context.Background(), sink, ExportRequest{Format: f, Records: recs, Open: opener(images), Info: fixtureInfo(created)})
+	if err != nil {
+		t.Fatalf("export %s: %v", f, err)
+	}
+	return sink, m
+}
+
+var fixedTime = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+// isImageCopy reports whether name is an image file of the export (bytes copied from
+// the project, compared with the source rather than a golden).
+func isImageCopy(name string) bool {
+	ext := filepath.Ext(name)
+	return ext == ".jpg" || ext == ".png"
+}
+
+func TestExportGolden(t *testing.T) {
+	_, images := releaseFixture()
+	byContent := map[string]bool{}
+	for _, b := range images {
+		byContent[string(b)] = true
+	}
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			sink, _ := exportFixture(t, f, fixedTime)
+			dir := filepath.Join("testdata", "export", string(f))
+			if *update {
+				os.RemoveAll(dir)
+			}
+			var text []string
+			for name, b := range sink {
+				if isImageCopy(name) {
+					if !byContent[string(b)] {
+						t.Errorf("%s is not a byte copy of a source image", name)
+					}
+					continue
+				}
+				text = append(text, name)
+				golden := filepath.Join(dir, filepath.FromSlash(name))
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./annotate -run TestExportGolden -update)", err)
+				}
+				if !bytes.Equal(b, want) {
+					t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(b, want))
+				}
+			}
+			// No stale golden: every golden file is still produced.
+			filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					rel, _ := filepath.Rel(dir, p)
+					if !slices.Contains(text, filepath.ToSlash(rel)) {
+						t.Errorf("golden %s is no longer produced", p)
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(g), len(w)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\n got  " + trunc(a) + "\n want " + trunc(b)
+		}
+	}
+	return "(no line differs)"
+}
+
+func trunc(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+func TestExportLayouts(t *testing.T) {
+	tests := []struct {
+		format  Format
+		files   []string // every file an export of the fixture holds, MANIFEST.json aside
+		skipped map[string]int
+	}{
+		{FormatNative, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "images/misc/c.png", "samples.jsonl"}, nil},
+		{FormatMultihop, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "multihopspatial.json"},
+			map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1, "open": 1}},
+		{FormatSpatialQA, []string{"images/0001-office-1/a.jpg", "images/0002-misc-1/c.png", "spatialqa.json"},
+			map[string]int{"hop_qa": 2, "mcq": 1, "judgment": 1, "open": 1}},
+		{FormatVLMEvalKit, []string{"office-bench.tsv"}, nil},
+		{FormatHFImageFolder, []string{"test/0002-kitchen-1/b.jpg", "test/metadata.jsonl", "train/0001-office-1/a.jpg",
+			"train/metadata.jsonl", "train/misc/c.png"}, nil},
+		{FormatCOCO, []string{"annotations/instances_test.json", "annotations/instances_train.json", "images/0001-office-1/a.jpg",
+			"images/0002-kitchen-1/b.jpg", "images/misc/c.png"}, map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			sink, m := exportFixture(t, tt.format, fixedTime)
+			var names []string
+			for n := range sink {
+				if n != ManifestName {
+					names = append(names, n)
+				}
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tt.files) {
+				t.Errorf("files %q, want %q", names, tt.files)
+			}
+			var listed []string
+			for _, f := range m.Files {
+				listed = append(listed, f.Path)
+				if b := sink[f.Path]; int64(len(b)) != f.Size || sha(b) != f.SHA256 {
+					t.Errorf("manifest entry %+v does not match the file", f)
+				}
+			}
+			if !slices.Equal(listed, tt.files) {
+				t.Errorf("manifest lists %q, want %q", listed, tt.files)
+			}
+			if !mapsEqual(m.Skipped, tt.skipped) {
+				t.Errorf("skipped %v, want %v", m.Skipped, tt.skipped)
+			}
+			total := 0
+			for _, n := range tt.skipped {
+				total += n
+			}
+			if m.Counts.Samples+total != 7 {
+				t.Errorf("counts %d + skipped %d != 7 samples", m.Counts.Samples, total)
+			}
+		})
+	}
+}
+
+func mapsEqual(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestExportIsDeterministic(t *testing.T) {
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			a, _ := exportFixture(t, f, fixedTime)
+			// Again, later, with the records in another order.
+			recs, images := releaseFixture()
+			slices.Reverse(recs)
+			b := MemSink{}
+			if _, err := Export(context.Background(), b, ExportRequest{Format: f, Records: recs, Open: opener(images),
+				Info: fixtureInfo(fixedTime.Add(36 * time.Hour))}); err != nil {
+				t.Fatal(err)
+			}
+			if len(a) != len(b) {
+				t.Fatalf("%d files, then %d", len(a), len(b))
+			}
+			for name, content := range a {
+				other := b[name]
+				if name == ManifestName {
+					content = bytes.Replace(content, []byte("2026-03-04T05:06:07Z"), []byte("CREATED"), 1)
+					other = bytes.Replace(other, []byte("2026-03-05T17:06:07Z"), []byte("CREATED"), 1)
+				}
+				if !bytes.Equal(content, other) {
+					t.Errorf("%s differs between two exports:\n%s", name, firstDiff(content, other))
+				}
+			}
+		})
+	}
+}
+
+func TestNativeRoundTrip(t *testing.T) {
+	first, m := exportFixture(t, FormatNative, fixedTime)
+	hashes := map[string]string{}
+	for _, f := range m.Files {
+		hashes[f.Path] = f.SHA256
+	}
+	var recs []ReleaseRecord
+	err := ReadJSONL(bytes.NewReader(first["samples.jsonl"]), func(line int, raw []byte) error {
+		s, fs := ParseRecord(raw)
+		if HasErrors(fs) {
+			t.Errorf("line %d: %v", line, fs)
+		}
+		recs = append(recs, ReleaseRecord{Sample: s, ImageSHA256: hashes["images/"+s.Image]})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := map[string][]byte{}
+	for name, b := range first {
+		if rest, ok := strings.CutPrefix(name, "images/"); ok {
+			images[rest] = b
+		}
+	}
+	second := MemSink{}
+	if _, err := Export(context.Background(), second, ExportRequest{Format: FormatNative, Records: recs, Open: opener(images),
+		Info: fixtureInfo(fixedTime)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != len(second) {
+		t.Fatalf("%d files, after the round trip %d", len(first), len(second))
+	}
+	for name, b := range first {
+		if !bytes.Equal(b, second[name]) {
+			t.Errorf("%s changed in the round trip:\n%s", name, firstDiff(second[name], b))
+		}
+	}
+	// The round trip kept what matters: the original records, in id order.
+	orig, _ := releaseFixture()
+	slices.SortFunc(orig, func(a, b ReleaseRecord) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	for i, r := range recs {
+		want, _ := orig[i].Sample.MarshalJSON()
+		got, _ := r.Sample.MarshalJSON()
+		if !bytes.Equal(got, want) {
+			t.Errorf("record %d: got %s, want %s", i, got, want)
+		}
+	}
+}
+
+// withoutExtra drops the fields an import keeps aside, to compare samples.
+func withoutExtra(s Sample) Sample { s.Extra = nil; return s }
+
+func TestMultihopImportRoundTrip(t *testing.T) {
+	sink, _ := exportFixture(t, FormatMultihop, fixedTime)
+	sizes := map[string][2]int{}
+	orig, _ := releaseFixture()
+	want := map[string]Sample{}
+	for _, r := range orig {
+		sizes[r.Sample.Image] = [2]int{r.Width, r.Height}
+		if r.Sample.Kind == KindHopQA {
+			want[r.Sample.ID] = r.Sample
+		}
+	}
+	got, bad, err := ImportMultihop(bytes.NewReader(sink["multihopspatial.json"]), ImportOptions{})
+	if err != nil || len(bad) > 0 {
+		t.Fatalf("import: %v %v", err, bad)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("imported %d samples, want %d", len(got), len(want))
+	}
+	for _, im := range got {
+		s := im.Sample
+		w, _ := want[s.ID].MarshalJSON()
+		g, _ := withoutExtra(s).MarshalJSON()
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s: imported %s, exported %s", s.ID, g, w)
+		}
+		if _, ok := sink["images/"+s.Image]; !ok {
+			t.Errorf("%s: image %s is not under images/", s.ID, s.Image)
+		}
+		var wh [2]int
+		json.Unmarshal(s.Extra["width"], &wh[0])
+		json.Unmarshal(s.Extra["height"], &wh[1])
+		if wh != sizes[s.Image] {
+			t.Errorf("%s: width/height %v, want %v", s.ID, wh, sizes[s.Image])
+		}
+	}
+}
+
+func TestSpatialQAImportRoundTrip(t *testing.T) {
+	sink, _ := exportFixture(t, FormatSpatialQA, fixedTime)
+	got, bad, err := ImportSpatiaLQA(bytes.NewReader(sink["spatialqa.json"]))
+	if err != nil || len(bad) > 0 {
+		t.Fatalf("import: %v %v", err, bad)
+	}
+	tests := []struct {
+		id, image, scene string
+		steps            []Step
+	}{
+		{"sq-0001", "0001-office-1/a.jpg", "0001-office-1", []Step{
+			{ID: "step1", Content: "Remove the stapler from the top of the book", Precondition: []string{}},
+			{ID: "step2", Content: "Remove the book from the top of the laptop", Precondition: []string{"step1"}},
+			{ID: "step3", Content: "Pick up the laptop", Precondition: []string{"step2"}},
+		}},
+		// An image outside any scene folder gets one, numbered after the scenes in use.
+		{"sq-0002", "0002-misc-1/c.png", "0002-misc-1", []Step{
+			{ID: "step1", Content: "Move the chair\taway", Precondition: []string{}},
+			{ID: "step2", Content: "Open the drawer", Precondition: []string{"step1"}},
+		}},
+	}
+	if len(got) != len(tests) {
+		t.Fatalf("imported %d samples, want %d", len(got), len(tests))
+	}
+	for i, tt := range tests {
+		s := got[i].Sample
+		if s.ID != tt.id || s.Image != tt.image || s.Scene != tt.scene || !ValidSceneName(s.Scene) {
+			t.Errorf("sample %d: id %q image %q scene %q, want %q %q %q", i, s.ID, s.Image, s.Scene, tt.id, tt.image, tt.scene)
+		}
+		if g, w := mustJSON(s.Steps), mustJSON(tt.steps); g != w {
+			t.Errorf("%s steps %s, want %s", s.ID, g, w)
+		}
+		if _, ok := sink["images/"+s.Image]; !ok {
+			t.Errorf("%s: image %s is not under images/", s.ID, s.Image)
+		}
+		if fs := Lint(withoutExtra(s), LintEnv{}); HasErrors(fs) {
+			t.Errorf("%s does not lint after the round trip: %v", s.ID, fs)
+		}
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestVLMEvalKitTSV(t *testing.T) {
+	sink, _ := exportFixture(t, FormatVLMEvalKit, fixedTime)
+	r := csv.NewReader(bytes.NewReader(sink["office-bench.tsv"]))
+	r.Comma = '\t'
+	r.LazyQuotes = false
+	rows, err := r.ReadAll() // also checks every row has the header's number of fields
+	if err != nil {
+		t.Fatalf("the TSV does not read back: %v", err)
+	}
+	header := rows[0]
+	wantHeader := []string{"index", "image", "question", "A", "B", "C", "D", "answer", "category", "hop", "view", "bbox", "bbox_1000", "kind", "split", "id"}
+	if !slices.Equal(header, wantHeader) {
+		t.Fatalf("header %q, want %q", header, wantHeader)
+	}
+	col := func(row []string, name string) string { return row[slices.Index(header, name)] }
+	recs, images := releaseFixture()
+	slices.SortFunc(recs, func(a, b ReleaseRecord) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	if len(rows)-1 != len(recs) {
+		t.Fatalf("%d rows, want %d", len(rows)-1, len(recs))
+	}
+	byIndex := map[string]string{} // index → the image cell of that row
+	for _, row := range rows[1:] {
+		byIndex[col(row, "index")] = col(row, "image")
+	}
+	embedded := 0
+	for i, row := range rows[1:] {
+		rec := recs[i]
+		s := rec.Sample
+		if col(row, "id") != s.ID || col(row, "question") != s.Question || col(row, "index") != strconv.Itoa(i) {
+			t.Errorf("row %d: id %q question %q index %q", i, col(row, "id"), col(row, "question"), col(row, "index"))
+		}
+		// VLMEvalKit: a cell of at most 64 characters is the index of a row holding the base64.
+		cell := col(row, "image")
+		if len(cell) <= 64 {
+			ref, ok := byIndex[cell]
+			if !ok || len(ref) <= 64 {
+				t.Errorf("row %d: image reference %q does not name a row with an image", i, cell)
+			}
+			cell = ref
+		} else {
+			embedded++
+		}
+		b, err := base64.StdEncoding.DecodeString(cell)
+		if err != nil || !bytes.Equal(b, images[s.Image]) {
+			t.Errorf("row %d: image does not decode to %s (%v)", i, s.Image, err)
+		}
+		switch s.Kind {
+		case KindHopQA, KindMCQ:
+			if col(row, "answer") != AnswerLetter(s.AnswerIndex) || col(row, "A") != s.Options[0] {
+				t.Errorf("row %d: answer %q, A %q", i, col(row, "answer"), col(row, "A"))
+			}
+		case KindStepGraph:
+			var answer map[string]struct {
+				Content      string
+				Precondition []string
+			}
+			if err := json.Unmarshal([]byte(col(row, "answer")), &answer); err != nil || len(answer) != len(s.Steps) {
+				t.Errorf("row %d: step answer %q (%v)", i, col(row, "answer"), err)
+			}
+		default:
+			if col(row, "answer") != s.AnswerText {
+				t.Errorf("row %d: answer %q, want %q", i, col(row, "answer"), s.AnswerText)
+			}
+		}
+	}
+	if embedded != len(images) {
+		t.Errorf("%d images embedded, want each of the %d once", embedded, len(images))
+	}
+}
+
+// exportOne exports one record and returns the files.
+func exportOne(t *testing.T, f Format, s Sample, w, h int) MemSink {
+	t.Helper()
+	img := fakeImage(s.Image)
+	sink := MemSink{}
+	_, err := Export(context.Background(), sink, ExportRequest{Format: f,
+		Records: []ReleaseRecord{{Sample: s, Width: w, Height: h, ImageSHA256: sha(img)}},
+		Open:    opener(map[string][]byte{s.Image: img}), Info: fixtureInfo(fixedTime)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sink
+}
+
+func TestBoxConversionsOnOddSizes(t *testing.T) {
+	tests := []struct {
+		w, h int
+		box  Box
+	}{
+		{641, 479, Box{0, 0, 641, 479}},
+		{641, 479, Box{100.5, 120, 200, 220.25}},
+		{641, 479, Box{320, 239, 321, 240}},
+		{479, 641, Box{12, 600, 478, 640}},
+		{4033, 3025, Box{1, 1, 4032, 3024}},
+		{3, 5, Box{1, 1, 2, 4}},
+	}
+	for _, tt := range tests {
+		s := Sample{ID: "mh-1", Kind: KindHopQA, Image: "0001-x-1/odd.jpg", Question: "Which object is closest?",
+			Options: []string{"the a", "the b", "the c", "the d"}, AnswerIndex: 3, Categories: []Category{CatRel}, Hop: 1,
+			View: ViewExo, Box: &tt.box}
+		name := mustJSON(tt.box) + " on " + strconv.Itoa(tt.w) + "x" + strconv.Itoa(tt.h)
+		// MultihopSpatial: pixels as stored, and the 0–1000 integers.
+		var mh []struct {
+			BBox     Box    `json:"bbox"`
+			BBox1000 [4]int `json:"bbox_1000"`
+		}
+		if err := json.Unmarshal(exportOne(t, FormatMultihop, s, tt.w, tt.h)["multihopspatial.json"], &mh); err != nil || len(mh) != 1 {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if mh[0].BBox != tt.box {
+			t.Errorf("%s: pixel bbox %v", name, mh[0].BBox)
+		}
+		for i, v := range mh[0].BBox1000 {
+			size := float64(tt.w)
+			if i%2 == 1 {
+				size = float64(tt.h)
+			}
+			exact := tt.box[i] * 1000 / size
+			if v < 0 || v > 1000 || math.Abs(float64(v)-exact) > 0.5 {
+				t.Errorf("%s: bbox_1000[%d] = %d, exact %.3f", name, i, v, exact)
+			}
+		}
+		back := From1000(mh[0].BBox1000, tt.w, tt.h)
+		for i := range back {
+			size := float64(tt.w)
+			if i%2 == 1 {
+				size = float64(tt.h)
+			}
+			if math.Abs(back[i]-tt.box[i]) > size/2000+1e-9 {
+				t.Errorf("%s: back from 0–1000 %v, more than half a step off", name, back)
+			}
+		}
+		// Hugging Face objects and COCO annotations: [x, y, w, h] pixels, area w×h.
+		var hf struct {
+			Objects struct {
+				BBox     [][4]float64 `json:"bbox"`
+				Category []string     `json:"category"`
+			} `json:"objects"`
+		}
+		if err := json.Unmarshal(exportOne(t, FormatHFImageFolder, s, tt.w, tt.h)["test/metadata.jsonl"], &hf); err != nil {
+			t.Fatal(err)
+		}
+		if len(hf.Objects.BBox) != 1 || BoxFromCOCO(hf.Objects.BBox[0]) != tt.box || hf.Objects.Category[0] != "d" {
+			t.Errorf("%s: HF objects %+v", name, hf.Objects)
+		}
+		var coco struct {
+			Annotations []struct {
+				BBox [4]float64 `json:"bbox"`
+				Area float64    `json:"area"`
+			} `json:"annotations"`
+		}
+		if err := json.Unmarshal(exportOne(t, FormatCOCO, s, tt.w, tt.h)["annotations/instances_test.json"], &coco); err != nil {
+			t.Fatal(err)
+		}
+		a := coco.Annotations[0]
+		if BoxFromCOCO(a.BBox) != tt.box || a.Area != (tt.box[2]-tt.box[0])*(tt.box[3]-tt.box[1]) {
+			t.Errorf("%s: COCO bbox %v area %g", name, a.BBox, a.Area)
+		}
+	}
+}
+
+func TestExportRefusals(t *testing.T) {
+	recs, images := releaseFixture()
+	changed := map[string][]byte{}
+	for k, v := range images {
+		changed[k] = v
+	}
+	changed["misc/c.png"] = append(slices.Clone(images["misc/c.png"]), 'x')
+	dup := append(slices.Clone(recs), recs[0])
+	tests := []struct {
+		name   string
+		format Format
+		recs   []ReleaseRecord
+		images map[string][]byte
+		want   string
+		is     error
+	}{
+		{"changed image", FormatNative, recs, changed, "misc/c.png", ErrImageChanged},
+		{"changed image, embedded", FormatVLMEvalKit, recs, changed, "misc/c.png", ErrImageChanged},
+		{"missing image", FormatCOCO, recs, map[string][]byte{}, "image 0002-kitchen-1/b.jpg", os.ErrNotExist},
+		{"unknown format", "yaml", recs, images, `unknown format "yaml"`, nil},
+		{"duplicate id", FormatNative, dup, images, `"mh-0002" appears twice`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Export(context.Background(), MemSink{}, ExportRequest{Format: tt.format, Records: tt.recs, Open: opener(tt.images)})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.is != nil && !errors.Is(err, tt.is)) {
+				t.Errorf("got %v, want an error naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExportProgressAndCancel(t *testing.T) {
+	recs, images := releaseFixture()
+	var seen [][2]int
+	_, err := Export(context.Background(), MemSink{}, ExportRequest{Format: FormatHFImageFolder, Records: recs, Open: opener(images),
+		Progress: func(done, total int) { seen = append(seen, [2]int{done, total}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(recs)+2 || seen[0] != [2]int{0, 8} || seen[len(seen)-1] != [2]int{8, 8} {
+		t.Errorf("progress %v", seen)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i][0] != seen[i-1][0]+1 {
+			t.Errorf("progress not one step at a time: %v", seen)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	sink := MemSink{}
+	_, err = Export(ctx, sink, ExportRequest{Format: FormatNative, Records: recs, Open: opener(images),
+		Progress: func(done, total int) {
+			if done == 2 {
+				cancel()
+			}
+		}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled export: %v", err)
+	}
+	if _, ok := sink[ManifestName]; ok {
+		t.Error("a cancelled export wrote its manifest")
+	}
+}
+
+func TestSinkRefusesEscapingNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"", ".", "..", "../x", "a/../../x", "/etc/x", `a\b`, "a//b", "./a"} {
+		if _, err := DirSink(dir).Create(name); err == nil {
+			t.Errorf("DirSink created %q", name)
+		}
+		if _, err := (MemSink{}).Create(name); err == nil {
+			t.Errorf("MemSink created %q", name)
+		}
+	}
+	f, err := DirSink(dir).Create("a/b/c.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := DirSink(dir).Create("a/b/c.txt"); err == nil {
+		t.Error("DirSink overwrote a file")
+	}
+}
+
+func TestObjectNameAndLetters(t *testing.T) {
+	tests := []struct {
+		s    Sample
+		want string
+	}{
+		{Sample{Kind: KindHopQA, Options: []string{"The  Red mug", "x"}, AnswerIndex: 0}, "red mug"},
+		{Sample{Kind: KindMCQ, Options: []string{"x", "an apple"}, AnswerIndex: 1}, "apple"},
+		{Sample{Kind: KindMCQ, Options: []string{"the"}, AnswerIndex: 0}, "the"},
+		{Sample{Kind: KindMCQ, Options: []string{"x"}, AnswerIndex: 4}, "object"},
+		{Sample{Kind: KindOpen, AnswerText: "3"}, "object"},
+	}
+	for _, tt := range tests {
+		if got := ObjectName(tt.s); got != tt.want {
+			t.Errorf("ObjectName(%v) = %q, want %q", tt.s.Options, got, tt.want)
+		}
+	}
+	for i, want := range map[int]string{0: "A", 3: "D", 5: "F", 25: "Z"} {
+		if got := AnswerLetter(i); got != want {
+			t.Errorf("AnswerLetter(%d) = %q", i, got)
+		}
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range Formats {
+		if got, err := ParseFormat(string(f)); err != nil || got != f {
+			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
+		}
+		if f.Layout() == "" {
+			t.Errorf("%s has no layout description", f)
+		}
+	}
+	if _, err := ParseFormat("csv"); err == nil || !strings.Contains(err.Error(), "hf-imagefolder") {
+		t.Errorf("ParseFormat(csv): %v", err)
+	}
+}
+
+func ExampleExport() {
+	img := []byte("the original bytes of the image file")
+	recs := []ReleaseRecord{{
+		Sample: Sample{ID: "mh-0001", Kind: KindHopQA, Image: "0001-office-1/a.jpg", Question: "Which object is closest to the camera?",
+			Options: []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
+			Categories: []Category{CatRel}, Hop: 1, View: ViewExo, Box: &Box{100, 120, 200, 220}},
+		Width: 1200, Height: 800,
+	}}
+	sink := MemSink{}
+	m, err := Export(context.Background(), sink, ExportRequest{
+		Format:  FormatMultihop,
+		Records: recs,
+		Open:    func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(img)), nil },
+		Info:    ExportInfo{Release: ReleaseInfo{Name: "office-bench", Version: "1.0", Samples: 1}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range m.Files {
+		fmt.Println(f.Path, f.Size, f.SHA256[:12])
+	}
+	fmt.Print(string(sink["multihopspatial.json"]))
+	// Output:
+	// images/0001-office-1/a.jpg 36 7d34f7bdd881
+	// multihopspatial.json 294 2d10d3a393ef
+	// [
+	//   {"id":"mh-0001","image":"0001-office-1/a.jpg","width":1200,"height":800,"question":"Which object is closest to the camera?","options":["the mug","the lamp","the book","the pen"],"answer":"B","hop":1,"categories":["rel"],"view":"exo","bbox":[100,120,200,220],"bbox_1000":[83,150,167,275]}
+	// ]
+}
+
+// BenchmarkExport exports a MultihopSpatial-sized release (4,500 hop questions on
+// 1,500 images of 64 KiB) in each format into memory.
+func BenchmarkExport(b *testing.B) {
+	images := map[string][]byte{}
+	var recs []ReleaseRecord
+	for i := range 4500 {
+		img := fmt.Sprintf("%04d-scene-%d/img_%04d.jpg", i/300+1, i/300+1, i/3)
+		if _, ok := images[img]; !ok {
+			images[img] = bytes.Repeat([]byte(img), 64<<10/len(img))
+		}
+		recs = append(recs, ReleaseRecord{Sample: Sample{ID: fmt.Sprintf("mh-%05d", i), Kind: KindHopQA, Image: img,
+			Question: fmt.Sprintf("Which object is closest to the camera? (%d)", i), Options: []string{"the mug", "the lamp", "the book", "the pen"},
+			AnswerIndex: i % 4, Categories: []Category{CatRel}, Hop: 1, View: ViewExo, Box: &Box{10, 12, 200, 220}, Split: SplitTest},
+			Width: 1200, Height: 800, ImageSHA256: sha(images[img])})
+	}
+	for _, f := range Formats {
+		b.Run(string(f), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Export(context.Background(), MemSink{}, ExportRequest{Format: f, Records: recs, Open: opener(images)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestSceneFolders(t *testing.T) {
+	rec := func(image, scene string) ReleaseRecord {
+		return ReleaseRecord{Sample: Sample{Image: image, Scene: scene}}
+	}
+	recs := []ReleaseRecord{
+		rec("0007-office-2/a.jpg", ""),         // the image's folder
+		rec("x/b.jpg", "0003-kitchen-1"),       // the sample's scene wins
+		rec("Living Room/c.jpg", ""),           // renamed after the highest index in use
+		rec("Living Room/d.jpg", ""),           // the same folder, the same name
+		rec("2nd floor/e.jpg", "2nd floor"),    // a type must start with a letter
+		rec("f.jpg", ""),                       // no folder at all
+		rec("office/g.jpg", ""),                // a second office scene
+		rec("0009-office-x/h.jpg", "nonsense"), // neither fits the pattern
+	}
+	// New names are numbered from 0008 on (0007 is the highest valid one), in the order
+	// of the names they replace.
+	want := []string{"0007-office-2", "0003-kitchen-1", "0009-living-room-1", "0009-living-room-1", "0008-scene-2nd-floor-1",
+		"0012-scene-1", "0011-office-2", "0010-nonsense-1"}
+	got := sceneFolders(recs)
+	if !slices.Equal(got, want) {
+		t.Errorf("scene folders\n got %q\nwant %q", got, want)
+	}
+	for _, g := range got {
+		if !ValidSceneName(g) {
+			t.Errorf("%q does not follow NNNN-<type>-<k>", g)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package annotate
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// ManifestName is the file every export writes last, at its root.
+const ManifestName = "MANIFEST.json"
+
+// ReleaseInfo describes a frozen release.
+type ReleaseInfo struct {
+	Project  string     `json:"project"`
+	Name     string     `json:"name"`
+	Version  string     `json:"version"`
+	FrozenAt string     `json:"frozen_at"`
+	FrozenBy string     `json:"frozen_by"`
+	Kinds    []Kind     `json:"kinds,omitempty"` // the kinds filter; empty = every kind
+	Tasks    []string   `json:"tasks,omitempty"` // the tasks filter; empty = every task
+	Split    *SplitSpec `json:"split,omitempty"` // the split the release was frozen with, if any
+	Samples  int        `json:"samples"`         // samples in the release (an export may hold fewer)
+}
+
+// AgreementSummary sums up the verification of a release's samples: the reviews of
+// every revision of the released samples, and Krippendorff's alpha (nominal) of the
+// decisions where a revision had more than one verifier in a round (round 3). Alpha
+// is absent, with the reason in AlphaNote, when it is undefined — for instance when
+// every such decision agrees.
+type AgreementSummary struct {
+	Reviews         int                    `json:"reviews"`
+	ByRound         map[string]ReviewCount `json:"by_round"`
+	Round3Unanimous int                    `json:"round3_unanimous"` // released revisions whose panel approved unanimously
+	Alpha           *float64               `json:"alpha,omitempty"`
+	AlphaUnits      int                    `json:"alpha_units"` // pairable units: (revision, round) with 2+ decisions
+	AlphaNote       string                 `json:"alpha_note,omitempty"`
+}
+
+// ReviewCount counts decisions.
+type ReviewCount struct {
+	Approve int `json:"approve"`
+	Reject  int `json:"reject"`
+}
+
+// ExportInfo is what an export's manifest says beyond its files.
+type ExportInfo struct {
+	Release    ReleaseInfo
+	Created    time.Time // when the export was written: the one field that differs between two exports
+	Creator    string    // who exported
+	AppVersion string
+	Agreement  *AgreementSummary // nil when not available
+}
+
+// Counts are the samples of an export by kind, hop, view and split. Hop and view
+// count hop-QA samples; samples without a split count as "none".
+type Counts struct {
+	Samples int            `json:"samples"`
+	Kind    map[string]int `json:"kind"`
+	Hop     map[string]int `json:"hop"`
+	View    map[string]int `json:"view"`
+	Split   map[string]int `json:"split"`
+}
+
+// FileEntry is one exported file: its path from the export's root, size and SHA-256.
+type FileEntry struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Manifest is MANIFEST.json.
+type Manifest struct {
+	Release    ReleaseInfo       `json:"release"`
+	Format     Format            `json:"format"`
+	Layout     string            `json:"layout"`
+	Created    string            `json:"created"`
+	Creator    string            `json:"creator"`
+	AppVersion string            `json:"app_version"`
+	Counts     Counts            `json:"counts"`
+	Skipped    map[string]int    `json:"skipped,omitempty"` // samples per kind the format cannot hold
+	Agreement  *AgreementSummary `json:"agreement,omitempty"`
+	Files      []FileEntry       `json:"files"`
+}
+
+func newManifest(f Format, info ExportInfo, recs []ReleaseRecord, files []FileEntry) Manifest {
+	c := Counts{Samples: len(recs), Kind: map[string]int{}, Hop: map[string]int{}, View: map[string]int{}, Split: map[string]int{}}
+	for _, r := range recs {
+		s := r.Sample
+		c.Kind[string(s.Kind)]++
+		if s.Kind == KindHopQA {
+			c.Hop[strconv.Itoa(s.Hop)]++
+			c.View[string(s.View)]++
+		}
+		sp := s.Split
+		if sp == "" {
+			sp = "none"
+		}
+		c.Split[sp]++
+	}
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b FileEntry) int { return cmp.Compare(a.Path, b.Path) })
+	created := ""
+	if !info.Created.IsZero() {
+		created = info.Created.UTC().Format(time.RFC3339)
+	}
+	return Manifest{Release: info.Release, Format: f, Layout: f.Layout(), Created: created, Creator: info.Creator,
+		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Files: files}
+}
+
+// Encode writes m as indented JSON.
+func (m Manifest) Encode(w io.Writer) error {
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	return e.Encode(m)
+}
+
+func writeManifest(sink Sink, m Manifest) error {
+	f, err := sink.Create(ManifestName)
+	if err != nil {
+		return err
+	}
+	if err := m.Encode(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", ManifestName, err)
+	}
+	return f.Close()
+}
+
+// ReadManifest reads dir's MANIFEST.json.
+func ReadManifest(dir string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return m, fmt.Errorf("read manifest: %w", err)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	if err := d.Decode(&m); err != nil {
+		return m, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	for i, f := range m.Files {
+		if err := checkName(f.Path); err != nil {
+			return m, fmt.Errorf("read manifest %s: files[%d]: %w", filepath.Join(dir, ManifestName), i, err)
+		}
+	}
+	return m, nil
+}
+
+// FileDiff is one file that differs from the manifest.
+type FileDiff struct {
+	Path   string
+	Change string // "added", "missing" or "changed"
+	Detail string // for a changed file, how
+}
+
+func (d FileDiff) String() string {
+	if d.Detail == "" {
+		return d.Change + " " + d.Path
+	}
+	return d.Change + " " + d.Path + ": " + d.Detail
+}
+
+// Diff is the result of VerifyRelease: every file that was added, is missing or
+// changed, sorted by path, and how many files matched.
+type Diff struct {
+	Files   []FileDiff
+	Matched int
+}
+
+// OK reports whether the folder is exactly what its manifest lists.
+func (d Diff) OK() bool { return len(d.Files) == 0 }
+
+// VerifyRelease re-hashes every file below dir and compares it with dir's
+// MANIFEST.json: files the manifest does not list are added, files it lists that are
+// gone are missing, files whose size or SHA-256 differ are changed. The error is for
+// a folder without a readable manifest or a file that cannot be read.
+func VerifyRelease(dir string) (Diff, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return Diff{}, err
+	}
+	listed := map[string]FileEntry{}
+	for _, f := range m.Files {
+		listed[f.Path] = f
+	}
+	var d Diff
+	found := map[string]bool{}
+	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == ManifestName {
+			return nil
+		}
+		want, ok := listed[rel]
+		if !ok {
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "added"})
+			return nil
+		}
+		found[rel] = true
+		size, sum, err := hashFile(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case size != want.Size:
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "changed", Detail: fmt.Sprintf("%d bytes, the manifest says %d", size, want.Size)})
+		case sum != want.SHA256:
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "changed", Detail: fmt.Sprintf("sha256 %s, the manifest says %s", sum, want.SHA256)})
+		default:
+			d.Matched++
+		}
+		return nil
+	})
+	if err != nil {
+		return Diff{}, fmt.Errorf("verify %s: %w", dir, err)
+	}
+	for _, f := range m.Files {
+		if !found[f.Path] {
+			d.Files = append(d.Files, FileDiff{Path: f.Path, Change: "missing"})
+		}
+	}
+	slices.SortFunc(d.Files, func(a, b FileDiff) int { return cmp.Compare(a.Path, b.Path) })
+	return d, nil
+}
+
+func hashFile(p string) (int64, string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}

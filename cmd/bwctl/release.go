@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+)
+
+func init() {
+	commands["audit"] = command{runAudit, "integrity audit of a project's accepted samples (leads)"}
+	commands["freeze"] = command{runFreeze, "freeze the accepted samples as a versioned release (leads)"}
+	commands["releases"] = command{runReleases, "list a project's frozen releases"}
+	commands["export"] = command{runExport, "export a release: " + formatList()}
+	commands["verify-release"] = command{runVerifyRelease, "re-hash an exported release against its MANIFEST.json"}
+}
+
+func formatList() string {
+	names := make([]string, len(annotate.Formats))
+	for i, f := range annotate.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("audit", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
+	project := fs.String("project", "", "project (default: the only one)")
+	asJSON := fs.Bool("json", false, "one JSON finding per line")
+	if _, err := parse(fs, args); err != nil {
+		return usageCode(err)
+	}
+	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	p, err := projectFor(ctx, db, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	rep, err := db.Audit(ctx, actor, p.ID)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *asJSON {
+		rep.WriteJSON(stdout)
+		fmt.Fprintln(stderr, rep.Summary())
+	} else {
+		rep.WriteText(stdout)
+	}
+	if rep.Errors() > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// parseSplit reads --split: "test=0.2" or "0.2".
+func parseSplit(s string) (float64, error) {
+	v := strings.TrimPrefix(s, "test=")
+	r, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(r > 0 && r < 1) {
+		return 0, fmt.Errorf("--split %q: want test=R with R between 0 and 1, e.g. test=0.2", s)
+	}
+	return r, nil
+}
+
+// list splits a comma-separated flag value, dropping empty items.
+func list(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("freeze", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
+	project := fs.String("project", "", "project (default: the only one)")
+	name := fs.String("name", "", "release name")
+	version := fs.String("version", "", "release version")
+	kinds := fs.String("kinds", "", "only these kinds, comma-separated: "+kindNames())
+	tasks := fs.String("tasks", "", "only samples with these tasks, comma-separated")
+	split := fs.String("split", "", "image-disjoint stratified split, e.g. test=0.2")
+	seed := fs.Uint64("seed", 0, "seed of the split")
+	if _, err := parse(fs, args); err != nil {
+		return usageCode(err)
+	}
+	if *name == "" || *version == "" {
+		fmt.Fprintln(stderr, "bwctl freeze: --name and --version are required")
+		return exitUsage
+	}
+	in := store.FreezeInput{Name: *name, Version: *version, Tasks: list(*tasks)}
+	for _, k := range list(*kinds) {
+		if !annotate.Kind(k).Valid() {
+			fmt.Fprintf(stderr, "bwctl freeze: --kinds: unknown kind %q (%s)\n", k, kindNames())
+			return exitUsage
+		}
+		in.Kinds = append(in.Kinds, annotate.Kind(k))
+	}
+	if *split != "" {
+		r, err := parseSplit(*split)
+		if err != nil {
+			fmt.Fprintln(stderr, "bwctl freeze:", err)
+			return exitUsage
+		}
+		in.Split = &annotate.SplitSpec{TestRatio: r, Seed: *seed}
+	}
+	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	p, err := projectFor(ctx, db, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	in.ProjectID = p.ID
+	rel, err := db.Freeze(ctx, actor, in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "froze %s: %d samples%s\n", rel.Ref(), rel.Samples, splitText(rel))
+	return exitOK
+}
+
+// splitText is ", train N, test M" for a split release.
+func splitText(rel store.Release) string {
+	var keys []string
+	for k := range rel.SplitCounts {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range slices.Backward(keys) { // train before test
+		fmt.Fprintf(&b, ", %s %d", k, rel.SplitCounts[k])
+	}
+	return b.String()
+}
+
+func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("releases", stderr)
+	dbPath := fs.String("db", "", "database file")
+	project := fs.String("project", "", "project (default: the only one)")
+	if _, err := parse(fs, args); err != nil {
+		return usageCode(err)
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	p, err := projectFor(ctx, db, *project)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	rels, err := db.Releases(ctx, p.ID)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	for _, r := range rels {
+		fmt.Fprintf(stdout, "%s\t%d samples%s\tfrozen by %s at %s\n", r.Ref(), r.Samples, splitText(r), r.CreatedBy, r.CreatedAt)
+	}
+	return exitOK
+}
+
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("export", stderr)
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "exporting user, named in the manifest (optional; password from BENCHWRIGHT_PASSWORD)")
+	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
+	release := fs.String("release", "", "NAME@VERSION (or the release id)")
+	format := fs.String("format", "", formatList())
+	out := fs.String("out", "", "output folder (new or empty)")
+	if _, err := parse(fs, args); err != nil {
+		return usageCode(err)
+	}
+	if *release == "" || *format == "" || *out == "" {
+		fmt.Fprintln(stderr, "bwctl export: --release, --format and --out are required")
+		return exitUsage
+	}
+	f, err := annotate.ParseFormat(*format)
+	if err != nil {
+		fmt.Fprintln(stderr, "bwctl export:", err)
+		return exitUsage
+	}
+	db, code := openDB(ctx, *dbPath, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	var actor store.User
+	if *as != "" {
+		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
+			return code
+		}
+	}
+	in := store.ExportInput{Release: *release, Format: f, OutDir: *out}
+	if *project != "" {
+		p, err := db.ProjectByName(ctx, *project)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		in.ProjectID = p.ID
+	}
+	res, err := db.Export(ctx, actor, in, nil)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	m := res.Manifest
+	skipped := ""
+	if n := len(m.Skipped); n > 0 {
+		var parts []string
+		for _, k := range annotate.Kinds {
+			if c := m.Skipped[string(k)]; c > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", c, k))
+			}
+		}
+		skipped = " (left out, not held by this format: " + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(stdout, "exported %s as %s to %s: %d samples, %d files%s\n", res.Release.Ref(), f, res.Dir, m.Counts.Samples, len(m.Files)+1, skipped)
+	return exitOK
+}
+
+func runVerifyRelease(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("verify-release", stderr)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageCode(err)
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: bwctl verify-release DIR")
+		return exitUsage
+	}
+	d, err := annotate.VerifyRelease(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl verify-release: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range d.Files {
+		fmt.Fprintln(stdout, f)
+	}
+	if !d.OK() {
+		fmt.Fprintf(stderr, "bwctl verify-release: %d files differ from %s, %d match\n", len(d.Files), annotate.ManifestName, d.Matched)
+		return exitFindings
+	}
+	fmt.Fprintf(stdout, "ok: %d files match %s\n", d.Matched, annotate.ManifestName)
+	return exitOK
+}

@@ -1,0 +1,437 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// The checks of the integrity audit, in report order.
+const (
+	CheckLint         = "lint"               // an accepted sample has lint errors
+	CheckTrail        = "trail"              // the verification trail the policy requires is incomplete
+	CheckImageMissing = "image-missing"      // the image file is gone, or not in the project
+	CheckImageHash    = "image-hash"         // the image file's SHA-256 differs from the import's
+	CheckDuplicate    = "duplicate-question" // two samples ask the same question about one image
+	CheckSplit        = "split-overlap"      // an image has samples in both train and test
+	CheckBalance      = "balance"            // a balance target is not met (a warning)
+)
+
+var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHash, CheckDuplicate, CheckSplit, CheckBalance}
+
+// Severities of audit findings: errors block a freeze, warnings do not.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// AuditFinding is one problem the integrity audit found.
+type AuditFinding struct {
+	Severity string `json:"severity"`
+	Check    string `json:"check"`
+	SampleID string `json:"sample,omitempty"`
+	Image    string `json:"image,omitempty"`
+	Message  string `json:"message"`
+}
+
+func (f AuditFinding) String() string {
+	where := cmp.Or(f.SampleID, f.Image, "-")
+	return fmt.Sprintf("%s\t%s\t%s\t%s", f.Severity, f.Check, where, f.Message)
+}
+
+// AuditReport is the result of an integrity audit.
+type AuditReport struct {
+	Samples  int // accepted samples audited
+	Images   int // image files re-hashed
+	Findings []AuditFinding
+}
+
+// Errors counts the findings that block a freeze.
+func (r AuditReport) Errors() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary is one line: what was audited and how many errors and warnings.
+func (r AuditReport) Summary() string {
+	e := r.Errors()
+	return fmt.Sprintf("%d accepted samples, %d images: %d errors, %d warnings", r.Samples, r.Images, e, len(r.Findings)-e)
+}
+
+// WriteText writes one tab-separated line per finding (severity, check, sample or
+// image, message), then the summary.
+func (r AuditReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		b.WriteString(f.String() + "\n")
+	}
+	b.WriteString(r.Summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON writes one JSON object per finding and line.
+func (r AuditReport) WriteJSON(w io.Writer) error {
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for _, f := range r.Findings {
+		if err := e.Encode(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Audit checks a project's accepted samples before a freeze: every sample passes
+// lint; every image exists and its SHA-256 matches the import's; no two samples ask
+// the same normalised question about one image; every sample has the verification
+// trail the project's policy requires (approved in rounds 1 and 2, a unanimous
+// round-3 panel, nobody reviewing their own work); if samples carry a split, no image
+// is in both train and test; balance targets are met (shortfalls are warnings). Only
+// a lead may audit. The database is read in one transaction; the image files are then
+// hashed outside it, so that a long audit does not hold the database.
+func (d *DB) Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error) {
+	in, err := d.auditInput(ctx, actor, "audit", projectID, releaseFilter{})
+	if err != nil {
+		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	}
+	hashes, err := hashImages(ctx, in.images)
+	if err != nil {
+		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	}
+	return in.report(hashes), nil
+}
+
+// releaseFilter narrows the samples of a release; empty lists do not filter.
+type releaseFilter struct {
+	Kinds []annotate.Kind `json:"kinds,omitempty"`
+	Tasks []string        `json:"tasks,omitempty"`
+}
+
+func (f releaseFilter) takes(s annotate.Sample) bool {
+	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, s.Kind)) && (len(f.Tasks) == 0 || slices.Contains(f.Tasks, s.Task))
+}
+
+// covers reports whether balance target t is about samples the filter takes.
+func (f releaseFilter) covers(t BalanceTarget) bool {
+	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, annotate.Kind(t.Kind))) &&
+		(len(f.Tasks) == 0 || t.Task == "" || slices.Contains(f.Tasks, t.Task))
+}
+
+// auditSample is one accepted sample with what the audit needs to know of it.
+type auditSample struct {
+	ID             string
+	AuthorID       int64
+	RevisionID     int64
+	RevisionAuthor int64
+	Content        annotate.Sample
+	Reviews        []ReviewRecord
+}
+
+// auditData is what the audit reads from the database in one transaction.
+type auditData struct {
+	project Project
+	filter  releaseFilter
+	samples []auditSample    // by id
+	images  map[string]Image // by path; an image the project lacks is absent
+}
+
+// auditInput reads the accepted samples that filter takes, in one transaction,
+// checking that actor is a lead.
+func (d *DB) auditInput(ctx context.Context, actor User, action string, projectID int64, filter releaseFilter) (auditData, error) {
+	var in auditData
+	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
+		if _, err := requireRole(ctx, tx, actor, action+" releases", RoleLead); err != nil {
+			return err
+		}
+		var err error
+		in, err = loadAudit(ctx, tx, projectID, filter)
+		return err
+	})
+	return in, err
+}
+
+func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
+	in := auditData{filter: filter, images: map[string]Image{}}
+	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return in, fmt.Errorf("%w: project %d", ErrNotFound, projectID)
+	}
+	if err != nil {
+		return in, err
+	}
+	in.project = p
+	all, err := queryAll(ctx, tx, func(r scanner) (auditSample, error) {
+		var s auditSample
+		var content string
+		if err := r.Scan(&s.ID, &s.AuthorID, &s.RevisionID, &s.RevisionAuthor, &content); err != nil {
+			return s, err
+		}
+		if err := json.Unmarshal([]byte(content), &s.Content); err != nil {
+			return s, fmt.Errorf("decode sample %s: %w", s.ID, err)
+		}
+		return s, nil
+	}, `SELECT s.id, s.author_id, r.id, r.author_id, r.content FROM samples s JOIN revisions r ON r.id = s.current_rev
+		WHERE s.project_id = ? AND s.status = ? ORDER BY s.id`, projectID, string(verify.StateAccepted))
+	if err != nil {
+		return in, err
+	}
+	for _, s := range all {
+		if !filter.takes(s.Content) {
+			continue
+		}
+		if s.Reviews, err = reviewsOf(ctx, tx, s.RevisionID); err != nil {
+			return in, err
+		}
+		in.samples = append(in.samples, s)
+		if img := s.Content.Image; img != "" {
+			if _, seen := in.images[img]; seen {
+				continue
+			}
+			im, err := scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+				WHERE i.project_id = ? AND i.rel_path = ?`, projectID, img))
+			switch {
+			case err == nil:
+				in.images[img] = im
+			case !errors.Is(err, sql.ErrNoRows):
+				return in, err
+			}
+		}
+	}
+	return in, nil
+}
+
+// imageCheck is the outcome of re-hashing one image file.
+type imageCheck struct {
+	missing bool
+	sha256  string
+}
+
+// hashImages re-hashes the image files on all cores.
+func hashImages(ctx context.Context, images map[string]Image) (map[string]imageCheck, error) {
+	paths := make([]string, 0, len(images))
+	for p := range images {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	out := make([]imageCheck, len(paths))
+	errs := make([]error, len(paths))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), 4) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i], errs[i] = hashImage(images[paths[i]].Path())
+			}
+		}()
+	}
+	var cancelled error
+	for i := range paths {
+		if cancelled = ctx.Err(); cancelled != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if cancelled != nil {
+		return nil, cancelled
+	}
+	res := make(map[string]imageCheck, len(paths))
+	for i, p := range paths {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("image %s: %w", p, errs[i])
+		}
+		res[p] = out[i]
+	}
+	return res, nil
+}
+
+func hashImage(path string) (imageCheck, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return imageCheck{missing: true}, nil
+	}
+	if err != nil {
+		return imageCheck{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return imageCheck{}, err
+	}
+	return imageCheck{sha256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// report runs every check on what was read and hashed.
+func (in auditData) report(hashes map[string]imageCheck) AuditReport {
+	r := AuditReport{Samples: len(in.samples), Images: len(hashes)}
+	add := func(sev, check, sample, image, format string, args ...any) {
+		r.Findings = append(r.Findings, AuditFinding{Severity: sev, Check: check, SampleID: sample, Image: image, Message: fmt.Sprintf(format, args...)})
+	}
+	policy := in.project.Settings.Policy()
+	usedBy := map[string][]string{}
+	contents := make([]annotate.Sample, len(in.samples))
+	for i, s := range in.samples {
+		contents[i] = s.Content
+		img := s.Content.Image
+		if img != "" {
+			usedBy[img] = append(usedBy[img], s.ID)
+		}
+		im, known := in.images[img]
+		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(string) (int, int, bool) {
+			return im.Width, im.Height, known
+		}}
+		for _, f := range annotate.Lint(s.Content, env) {
+			if f.Severity == annotate.SeverityError {
+				add(SeverityError, CheckLint, s.ID, "", "%s (%s): %s", f.Rule, cmp.Or(f.Field, "record"), f.Message)
+			}
+		}
+		for _, msg := range trailProblems(policy, s) {
+			add(SeverityError, CheckTrail, s.ID, "", "%s", msg)
+		}
+	}
+	paths := make([]string, 0, len(usedBy))
+	for p := range usedBy {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		who := strings.Join(usedBy[p], ", ")
+		im, known := in.images[p]
+		h := hashes[p]
+		switch {
+		case !known:
+			add(SeverityError, CheckImageMissing, "", p, "image %s is not in the project (used by %s)", p, who)
+		case h.missing:
+			add(SeverityError, CheckImageMissing, "", p, "image file %s is missing (used by %s)", im.Path(), who)
+		case h.sha256 != im.SHA256:
+			add(SeverityError, CheckImageHash, "", p, "image file %s changed since import: sha256 %s…, imported %s… (used by %s)",
+				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
+		}
+	}
+	for _, ids := range annotate.DuplicateQuestions(contents) {
+		byID := in.sample(ids[0])
+		add(SeverityError, CheckDuplicate, ids[0], byID.Content.Image, "the same question as %s on image %s: %q",
+			strings.Join(ids[1:], ", "), byID.Content.Image, byID.Content.Question)
+	}
+	for _, img := range annotate.SplitOverlap(contents) {
+		var train, test []string
+		for _, s := range in.samples {
+			if s.Content.Image == img {
+				switch s.Content.Split {
+				case annotate.SplitTrain:
+					train = append(train, s.ID)
+				case annotate.SplitTest:
+					test = append(test, s.ID)
+				}
+			}
+		}
+		add(SeverityError, CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
+	}
+	for _, t := range in.project.Settings.Balance {
+		if t.Count == 0 || !in.filter.covers(t) {
+			continue
+		}
+		n := 0
+		for _, c := range contents {
+			if string(c.Kind) == t.Kind && (t.Hop == 0 || c.Hop == t.Hop) && (t.View == "" || string(c.View) == t.View) && (t.Task == "" || c.Task == t.Task) {
+				n++
+			}
+		}
+		if n < t.Count {
+			add(SeverityWarning, CheckBalance, "", "", "%s: %d of %d accepted, %d short", balanceCell(t), n, t.Count, t.Count-n)
+		}
+	}
+	slices.SortStableFunc(r.Findings, func(a, b AuditFinding) int {
+		return cmp.Or(
+			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
+			cmp.Compare(slices.Index(checkOrder, a.Check), slices.Index(checkOrder, b.Check)),
+			cmp.Compare(a.SampleID, b.SampleID),
+			cmp.Compare(a.Image, b.Image),
+		)
+	})
+	return r
+}
+
+func severityRank(s string) int {
+	if s == SeverityError {
+		return 0
+	}
+	return 1
+}
+
+func (in auditData) sample(id string) auditSample {
+	i := slices.IndexFunc(in.samples, func(s auditSample) bool { return s.ID == id })
+	return in.samples[i]
+}
+
+// balanceCell names a balance target: "hop_qa hop 1 ego" or "mcq task T3".
+func balanceCell(t BalanceTarget) string {
+	parts := []string{t.Kind}
+	if t.Hop != 0 {
+		parts = append(parts, fmt.Sprintf("hop %d", t.Hop))
+	}
+	if t.View != "" {
+		parts = append(parts, t.View)
+	}
+	if t.Task != "" {
+		parts = append(parts, "task "+t.Task)
+	}
+	return strings.Join(parts, " ")
+}
+
+// trailProblems lists what is missing from an accepted sample's verification trail:
+// on its current revision an approval in round 1 and in round 2, then at least the
+// policy's round-3 panel of distinct verifiers, all approving; nobody who wrote the
+// sample or the revision reviews it.
+func trailProblems(p verify.Policy, s auditSample) []string {
+	var out []string
+	approvals := map[int]map[int64]bool{1: {}, 2: {}, 3: {}}
+	rejects := map[int]int{}
+	for _, rv := range s.Reviews {
+		if rv.VerifierID == s.AuthorID || rv.VerifierID == s.RevisionAuthor {
+			out = append(out, fmt.Sprintf("%s reviewed in round %d a revision they wrote", rv.VerifierName, rv.Round))
+		}
+		if rv.Decision == verify.DecisionReject {
+			rejects[rv.Round]++
+			continue
+		}
+		if approvals[rv.Round] != nil {
+			approvals[rv.Round][rv.VerifierID] = true
+		}
+	}
+	for round := 1; round <= 2; round++ {
+		if len(approvals[round]) == 0 {
+			out = append(out, fmt.Sprintf("no round-%d approval on the accepted revision", round))
+		}
+	}
+	if n := len(approvals[3]); n < p.Round3Panel {
+		out = append(out, fmt.Sprintf("round 3 has %d approvals, the policy needs a panel of %d", n, p.Round3Panel))
+	}
+	if rejects[3] > 0 {
+		out = append(out, fmt.Sprintf("round 3 was not unanimous: %d rejections", rejects[3]))
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/benchwright/benchwright/agreement"
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// AppVersion is Benchwright's version, written into every export's manifest. Keep it
+// in step with FyneApp.toml (or set it with -ldflags -X).
+var AppVersion = "0.1.0"
+
+// ExportInput says which release to export, how and where.
+type ExportInput struct {
+	Release   string // NAME@VERSION or the release's id
+	ProjectID int64  // the release's project; 0 looks in every project
+	Format    annotate.Format
+	OutDir    string // a folder that does not exist yet or is empty
+}
+
+// ExportResult is a finished export.
+type ExportResult struct {
+	Release  Release
+	Dir      string
+	Manifest annotate.Manifest
+}
+
+// Export writes a frozen release in a format (see annotate.Export) into in.OutDir,
+// copying each image's original bytes from where it was imported and refusing one
+// whose SHA-256 is no longer the frozen one, then MANIFEST.json with the hash of
+// every file. The files are written into a hidden folder beside OutDir that is renamed
+// to OutDir at the end, so a failed or cancelled export (ctx) leaves nothing behind.
+// Everyone signed in may export, and so may a zero actor (scripts); the export is
+// written to the audit log. progress, when set, is called from the exporting
+// goroutine with the records done and the total.
+func (d *DB) Export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error) {
+	res, err := d.export(ctx, actor, in, progress)
+	if err != nil {
+		return ExportResult{}, fmt.Errorf("export %s as %s: %w", in.Release, in.Format, err)
+	}
+	return res, nil
+}
+
+func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error) {
+	if _, err := annotate.ParseFormat(string(in.Format)); err != nil {
+		return ExportResult{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if in.OutDir == "" {
+		return ExportResult{}, fmt.Errorf("%w: no output folder", ErrInvalid)
+	}
+	out, err := filepath.Abs(in.OutDir)
+	if err != nil {
+		return ExportResult{}, err
+	}
+	if err := checkOutDir(out); err != nil {
+		return ExportResult{}, err
+	}
+	var (
+		rel     Release
+		a       User
+		items   []ReleaseItem
+		roots   map[string]string // image path → the folder it was imported from
+		summary *annotate.AgreementSummary
+	)
+	err = d.act(ctx, actor, "release.export", func(tx *sql.Tx) error {
+		if actor.ID != 0 {
+			var err error
+			if a, err = requireRole(ctx, tx, actor, "export releases"); err != nil {
+				return err
+			}
+		}
+		var err error
+		if rel, err = releaseByRef(ctx, tx, in.ProjectID, in.Release); err != nil {
+			return err
+		}
+		if items, err = releaseItems(ctx, tx, rel.ID); err != nil {
+			return err
+		}
+		roots = map[string]string{}
+		for _, it := range items {
+			var root string
+			err := tx.QueryRowContext(ctx, `SELECT r.path FROM images i JOIN image_roots r ON r.id = i.root_id
+				WHERE i.project_id = ? AND i.rel_path = ?`, rel.ProjectID, it.ImagePath).Scan(&root)
+			if err != nil {
+				return fmt.Errorf("image %s of %s: %w", it.ImagePath, it.SampleID, err)
+			}
+			roots[it.ImagePath] = root
+		}
+		summary, err = releaseAgreement(ctx, tx, rel.ID)
+		return err
+	})
+	if err != nil {
+		return ExportResult{}, err
+	}
+
+	recs := make([]annotate.ReleaseRecord, len(items))
+	for i, it := range items {
+		recs[i] = annotate.ReleaseRecord{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256}
+	}
+	req := annotate.ExportRequest{
+		Format:  in.Format,
+		Records: recs,
+		Open: func(image string) (io.ReadCloser, error) {
+			root, ok := roots[image]
+			if !ok {
+				return nil, fmt.Errorf("%w: not in the release", ErrNotFound)
+			}
+			return os.Open(filepath.Join(root, filepath.FromSlash(image)))
+		},
+		Info: annotate.ExportInfo{
+			Release: annotate.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
+				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples},
+			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary,
+		},
+		Progress: progress,
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return ExportResult{}, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-")
+	if err != nil {
+		return ExportResult{}, err
+	}
+	m, err := annotate.Export(ctx, annotate.DirSink(tmp), req)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err == nil {
+		err = moveInto(tmp, out)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		if errors.Is(err, annotate.ErrImageChanged) || errors.Is(err, os.ErrNotExist) {
+			err = fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+		return ExportResult{}, err
+	}
+	bg := context.WithoutCancel(ctx)
+	_ = d.inTx(bg, func(tx *sql.Tx) error {
+		return d.audit(bg, tx, a.ID, "release.export", "release", rel.Ref(), fmt.Sprintf("%s to %s", in.Format, out))
+	})
+	return ExportResult{Release: rel, Dir: out, Manifest: m}, nil
+}
+
+// checkOutDir accepts a folder that does not exist or is empty.
+func checkOutDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: output folder %s: %v", ErrInvalid, dir, err)
+	case len(entries) > 0:
+		return fmt.Errorf("%w: output folder %s is not empty", ErrInvalid, dir)
+	}
+	return nil
+}
+
+// moveInto renames the finished export tmp to out, which is missing or empty.
+func moveInto(tmp, out string) error {
+	if err := checkOutDir(out); err != nil {
+		return err
+	}
+	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.Rename(tmp, out)
+}
+
+// releaseAgreement sums up the reviews of every revision of a release's samples up
+// to the revision that went in (see annotate.AgreementSummary).
+func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*annotate.AgreementSummary, error) {
+	type vote struct {
+		revision, verifier int64
+		round              int
+		decision           string
+		released           bool
+	}
+	votes, err := queryAll(ctx, tx, func(r scanner) (v vote, err error) {
+		err = r.Scan(&v.revision, &v.round, &v.verifier, &v.decision, &v.released)
+		return
+	}, `SELECT rv.revision_id, rv.round, rv.verifier_id, rv.decision, rv.revision_id = rs.revision_id
+		FROM reviews rv JOIN release_samples rs ON rs.sample_id = rv.sample_id AND rv.revision_id <= rs.revision_id
+		WHERE rs.release_id = ? ORDER BY rv.revision_id, rv.round, rv.verifier_id`, releaseID)
+	if err != nil {
+		return nil, err
+	}
+	s := &annotate.AgreementSummary{ByRound: map[string]annotate.ReviewCount{}}
+	type unit struct {
+		revision int64
+		round    int
+	}
+	var units []unit
+	values := map[unit][]string{}
+	round3 := map[int64][2]int{} // released revision → round-3 approvals, rejections
+	for _, v := range votes {
+		s.Reviews++
+		c := s.ByRound[strconv.Itoa(v.round)]
+		approve := v.decision == string(verify.DecisionApprove)
+		if approve {
+			c.Approve++
+		} else {
+			c.Reject++
+		}
+		s.ByRound[strconv.Itoa(v.round)] = c
+		u := unit{v.revision, v.round}
+		if _, ok := values[u]; !ok {
+			units = append(units, u)
+		}
+		values[u] = append(values[u], v.decision)
+		if v.released && v.round == 3 {
+			n := round3[v.revision]
+			if approve {
+				n[0]++
+			} else {
+				n[1]++
+			}
+			round3[v.revision] = n
+		}
+	}
+	for _, n := range round3 {
+		if n[0] > 0 && n[1] == 0 {
+			s.Round3Unanimous++
+		}
+	}
+	var b agreement.Builder
+	for _, u := range units {
+		b.AddUnit(values[u]...)
+		if len(values[u]) > 1 {
+			s.AlphaUnits++
+		}
+	}
+	if r, err := agreement.Alpha(b.Data(), agreement.Nominal); err != nil {
+		s.AlphaNote = err.Error()
+	} else {
+		s.Alpha = &r.Alpha
+	}
+	return s, nil
+}
+
+// exportTime is how a release's freeze time is shown.
+func exportTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format(time.RFC3339)
+}

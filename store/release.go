@@ -1,0 +1,385 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// Release is a frozen, versioned selection of a project's accepted samples.
+type Release struct {
+	ID          int64
+	ProjectID   int64
+	Project     string
+	Name        string
+	Version     string
+	Kinds       []annotate.Kind     // the kinds filter it was frozen with; empty = all
+	Tasks       []string            // the tasks filter; empty = all
+	Split       *annotate.SplitSpec // the split it was frozen with, or nil
+	Samples     int
+	SplitCounts map[string]int // samples per split ("" = none)
+	CreatedBy   string
+	CreatedAt   string
+}
+
+// Ref is the release's NAME@VERSION.
+func (r Release) Ref() string { return r.Name + "@" + r.Version }
+
+// FreezeInput is what a lead chooses when freezing a release.
+type FreezeInput struct {
+	ProjectID int64
+	Name      string
+	Version   string
+	Kinds     []annotate.Kind     // only these kinds; empty = every kind
+	Tasks     []string            // only samples with these tasks; empty = every task
+	Split     *annotate.SplitSpec // an image-disjoint stratified train/test split; nil keeps each sample's own split
+}
+
+// validReleaseWord checks a release name or version: 1–max letters, digits, '.', '_' or '-'.
+func validReleaseWord(what, s string, maxLen int) error {
+	if s == "" {
+		return fmt.Errorf("%w: the release %s is empty", ErrInvalid, what)
+	}
+	if len(s) > maxLen || strings.IndexFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
+	}) >= 0 || s[0] == '.' {
+		return fmt.Errorf("%w: release %s %q must be at most %d letters, digits, '.', '_' or '-' (not starting with '.')", ErrInvalid, what, s, maxLen)
+	}
+	return nil
+}
+
+// Freeze makes a release of the project's accepted samples that the filter takes,
+// recording exactly which revision of each went in, with its split and the image as
+// it is now (path, SHA-256, size); nothing about the release changes afterwards, not
+// even when a sample is corrected or withdrawn. Only a lead may freeze. With
+// in.Split the samples are split image-disjointly by annotate.Split (stratified by hop
+// × view, or kind × task); without it each keeps its own split. The integrity audit
+// runs on the selection first and any error refuses the freeze with ErrInvalid,
+// listing them. Samples that change while the images are hashed make it ErrConflict.
+func (d *DB) Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error) {
+	ref := in.Name + "@" + in.Version
+	rel, err := d.freeze(ctx, actor, in)
+	if err != nil {
+		return Release{}, fmt.Errorf("freeze %s: %w", ref, err)
+	}
+	return rel, nil
+}
+
+func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, error) {
+	filter := releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
+	// Phase 1: read the selection (and refuse non-leads, audited).
+	var data auditData
+	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
+		if _, err := requireRole(ctx, tx, actor, "freeze releases", RoleLead); err != nil {
+			return err
+		}
+		if err := checkFreezeInput(ctx, tx, in); err != nil {
+			return err
+		}
+		var err error
+		data, err = loadAudit(ctx, tx, in.ProjectID, filter)
+		return err
+	})
+	if err != nil {
+		return Release{}, err
+	}
+	if len(data.samples) == 0 {
+		return Release{}, fmt.Errorf("%w: no accepted sample matches the filter", ErrInvalid)
+	}
+	if err := applySplit(&data, in.Split); err != nil {
+		return Release{}, err
+	}
+	hashes, err := hashImages(ctx, data.images)
+	if err != nil {
+		return Release{}, err
+	}
+	if rep := data.report(hashes); rep.Errors() > 0 {
+		var lines []string
+		for _, f := range rep.Findings {
+			if f.Severity == SeverityError {
+				lines = append(lines, f.String())
+			}
+		}
+		if len(lines) > 10 {
+			lines = append(lines[:10], fmt.Sprintf("and %d more", len(lines)-10))
+		}
+		return Release{}, fmt.Errorf("%w: the audit found %d errors:\n%s", ErrInvalid, rep.Errors(), strings.Join(lines, "\n"))
+	}
+
+	// Phase 2: write the release, if nothing changed meanwhile.
+	var rel Release
+	err = d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, "freeze releases", RoleLead)
+		if err != nil {
+			return err
+		}
+		if err := checkFreezeInput(ctx, tx, in); err != nil {
+			return err
+		}
+		now, err := loadAudit(ctx, tx, in.ProjectID, filter)
+		if err != nil {
+			return err
+		}
+		if err := sameSelection(data, now); err != nil {
+			return err
+		}
+		filterJSON, _ := json.Marshal(filter)
+		split := ""
+		if in.Split != nil {
+			b, _ := json.Marshal(in.Split)
+			split = string(b)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now())
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		for _, s := range data.samples {
+			im := data.images[s.Content.Image]
+			if _, err := tx.ExecContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
+				return err
+			}
+		}
+		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", in.Name+"@"+in.Version,
+			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.samples))); err != nil {
+			return err
+		}
+		rel, err = releaseByID(ctx, tx, id)
+		return err
+	})
+	return rel, err
+}
+
+// checkFreezeInput validates the name, version and split and refuses a taken name.
+func checkFreezeInput(ctx context.Context, tx *sql.Tx, in FreezeInput) error {
+	if err := validReleaseWord("name", in.Name, 80); err != nil {
+		return err
+	}
+	if err := validReleaseWord("version", in.Version, 40); err != nil {
+		return err
+	}
+	if in.Split != nil {
+		if err := in.Split.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+	}
+	for _, k := range in.Kinds {
+		if !k.Valid() {
+			return fmt.Errorf("%w: unknown kind %q in the filter", ErrInvalid, k)
+		}
+	}
+	if err := projectExists(ctx, tx, in.ProjectID); err != nil {
+		return err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM releases WHERE project_id = ? AND name = ? AND version = ?`,
+		in.ProjectID, in.Name, in.Version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return fmt.Errorf("%w: release %s@%s exists already; give the new one another version", ErrConflict, in.Name, in.Version)
+	}
+	return nil
+}
+
+// applySplit writes the split assignment into the selection's contents.
+func applySplit(data *auditData, spec *annotate.SplitSpec) error {
+	if spec == nil {
+		return nil
+	}
+	contents := make([]annotate.Sample, len(data.samples))
+	for i, s := range data.samples {
+		contents[i] = s.Content
+	}
+	assign, err := annotate.Split(contents, *spec)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	for i := range data.samples {
+		data.samples[i].Content.Split = assign[data.samples[i].ID]
+	}
+	return nil
+}
+
+// sameSelection refuses a selection that changed between the audit and the write.
+func sameSelection(before, now auditData) error {
+	if len(before.samples) != len(now.samples) {
+		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", ErrConflict, len(before.samples), len(now.samples))
+	}
+	for i, s := range before.samples {
+		n := now.samples[i]
+		if s.ID != n.ID || s.RevisionID != n.RevisionID || before.images[s.Content.Image] != now.images[n.Content.Image] {
+			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", ErrConflict, s.ID)
+		}
+	}
+	return nil
+}
+
+const releaseCols = `rl.id, rl.project_id, p.name, rl.name, rl.version, rl.filter, rl.split, rl.sample_count, u.name, rl.created_at`
+
+const releaseFrom = ` FROM releases rl JOIN projects p ON p.id = rl.project_id JOIN users u ON u.id = rl.created_by`
+
+func scanRelease(r scanner) (Release, error) {
+	var rel Release
+	var filter, split string
+	if err := r.Scan(&rel.ID, &rel.ProjectID, &rel.Project, &rel.Name, &rel.Version, &filter, &split, &rel.Samples, &rel.CreatedBy, &rel.CreatedAt); err != nil {
+		return Release{}, err
+	}
+	var f releaseFilter
+	if err := json.Unmarshal([]byte(filter), &f); err != nil {
+		return Release{}, fmt.Errorf("release %s: filter: %w", rel.Ref(), err)
+	}
+	rel.Kinds, rel.Tasks = f.Kinds, f.Tasks
+	if split != "" {
+		rel.Split = new(annotate.SplitSpec)
+		if err := json.Unmarshal([]byte(split), rel.Split); err != nil {
+			return Release{}, fmt.Errorf("release %s: split: %w", rel.Ref(), err)
+		}
+	}
+	return rel, nil
+}
+
+// withSplitCounts fills rel.SplitCounts.
+func withSplitCounts(ctx context.Context, q querier, rel *Release) error {
+	type count struct {
+		split string
+		n     int
+	}
+	cs, err := queryAll(ctx, q, func(r scanner) (c count, err error) { err = r.Scan(&c.split, &c.n); return },
+		`SELECT split, count(*) FROM release_samples WHERE release_id = ? GROUP BY split`, rel.ID)
+	if err != nil {
+		return err
+	}
+	rel.SplitCounts = map[string]int{}
+	for _, c := range cs {
+		rel.SplitCounts[c.split] = c.n
+	}
+	return nil
+}
+
+func releaseByID(ctx context.Context, tx *sql.Tx, id int64) (Release, error) {
+	rel, err := scanRelease(tx.QueryRowContext(ctx, `SELECT `+releaseCols+releaseFrom+` WHERE rl.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Release{}, fmt.Errorf("release %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Release{}, err
+	}
+	return rel, withSplitCounts(ctx, tx, &rel)
+}
+
+// Releases lists a project's releases, newest first. Everyone may read them.
+func (d *DB) Releases(ctx context.Context, projectID int64) ([]Release, error) {
+	rels, err := queryAll(ctx, d.db, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
+	if err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	for i := range rels {
+		if err := withSplitCounts(ctx, d.db, &rels[i]); err != nil {
+			return nil, fmt.Errorf("list releases: %w", err)
+		}
+	}
+	return rels, nil
+}
+
+// ReleaseByRef finds a release by "NAME@VERSION" or by its numeric id, in project
+// projectID or, when it is 0, in any project (a name@version held by two projects is
+// then ErrInvalid: name the project).
+func (d *DB) ReleaseByRef(ctx context.Context, projectID int64, ref string) (Release, error) {
+	var rel Release
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		rel, err = releaseByRef(ctx, tx, projectID, ref)
+		return err
+	})
+	return rel, err
+}
+
+func releaseByRef(ctx context.Context, tx *sql.Tx, projectID int64, ref string) (Release, error) {
+	name, version, ok := strings.Cut(ref, "@")
+	if !ok {
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil {
+			return Release{}, fmt.Errorf("%w: release %q: want NAME@VERSION or a release id", ErrInvalid, ref)
+		}
+		rel, err := releaseByID(ctx, tx, id)
+		if err == nil && projectID != 0 && rel.ProjectID != projectID {
+			return Release{}, fmt.Errorf("release %d: %w in this project", id, ErrNotFound)
+		}
+		return rel, err
+	}
+	q := `SELECT ` + releaseCols + releaseFrom + ` WHERE rl.name = ? AND rl.version = ?`
+	args := []any{name, version}
+	if projectID != 0 {
+		q += ` AND rl.project_id = ?`
+		args = append(args, projectID)
+	}
+	rels, err := queryAll(ctx, tx, scanRelease, q+` ORDER BY p.name`, args...)
+	if err != nil {
+		return Release{}, err
+	}
+	switch len(rels) {
+	case 0:
+		return Release{}, fmt.Errorf("release %s: %w", ref, ErrNotFound)
+	case 1:
+		return rels[0], withSplitCounts(ctx, tx, &rels[0])
+	}
+	var projects []string
+	for _, r := range rels {
+		projects = append(projects, r.Project)
+	}
+	return Release{}, fmt.Errorf("%w: release %s exists in projects %s; name the project", ErrInvalid, ref, strings.Join(projects, ", "))
+}
+
+// ReleaseItem is one sample of a release: the revision that went in and its split.
+type ReleaseItem struct {
+	SampleID    string
+	RevisionID  int64
+	Revision    int // the revision's number
+	Split       string
+	ImagePath   string
+	ImageSHA256 string
+	Width       int
+	Height      int
+	Content     annotate.Sample // the frozen revision's content, Split set to the release's
+}
+
+// ReleaseItems lists a release's samples by id. Everyone may read them.
+func (d *DB) ReleaseItems(ctx context.Context, releaseID int64) ([]ReleaseItem, error) {
+	var items []ReleaseItem
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		items, err = releaseItems(ctx, tx, releaseID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("release %d: %w", releaseID, err)
+	}
+	return items, nil
+}
+
+func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]ReleaseItem, error) {
+	items, err := queryAll(ctx, tx, func(r scanner) (ReleaseItem, error) {
+		var it ReleaseItem
+		var content string
+		if err := r.Scan(&it.SampleID, &it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content); err != nil {
+			return it, err
+		}
+		if err := json.Unmarshal([]byte(content), &it.Content); err != nil {
+			return it, fmt.Errorf("decode sample %s revision %d: %w", it.SampleID, it.Revision, err)
+		}
+		it.Content.Split = it.Split
+		return it, nil
+	}, `SELECT rs.sample_id, rs.revision_id, r.number, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height, r.content
+		FROM release_samples rs JOIN revisions r ON r.id = rs.revision_id WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
+	return items, err
+}
