@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -57,13 +59,9 @@ type ReviewRecord struct {
 
 // reviewContext gathers what verify needs to judge actor's review of sample cur.
 func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, actor User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
-	var settings string
-	if err := tx.QueryRowContext(ctx, `SELECT settings FROM projects WHERE id = ?`, cur.ProjectID).Scan(&settings); err != nil {
+	p, err := projectPolicy(ctx, tx, cur.ProjectID)
+	if err != nil {
 		return verify.ReviewContext{}, verify.Policy{}, err
-	}
-	s := DefaultSettings()
-	if err := json.Unmarshal([]byte(settings), &s); err != nil {
-		return verify.ReviewContext{}, verify.Policy{}, fmt.Errorf("project settings: %w", err)
 	}
 	c := verify.ReviewContext{
 		Kind: cur.Kind, State: cur.Status, Round: round, Revision: cur.Revision, BasedOn: basedOn,
@@ -108,7 +106,7 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, acto
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 		c.Claims = append(c.Claims, cl)
 	}
-	return c, s.Policy(), crows.Err()
+	return c, p, crows.Err()
 }
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
@@ -183,6 +181,30 @@ func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round
 	return cl, nil
 }
 
+// ReleaseClaim gives up actor's seat on a sample without a decision (a skipped
+// sample), so that it returns to the other verifiers' queues at once instead of when
+// the claim expires. Releasing a seat one does not hold is not an error.
+func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) error {
+	err := d.act(ctx, actor, "review.release", func(tx *sql.Tx) error {
+		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, sampleID, a.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return d.audit(ctx, tx, a.ID, "review.release", "sample", sampleID, "")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("release claim on %s: %w", sampleID, err)
+	}
+	return nil
+}
+
 // SubmitReview claims and records a verifier's decision in one step. verify decides
 // whether the actor may (self-review, group, panel, stale revision, round) and what
 // the decision does to the sample; every refusal is a store error with its reason.
@@ -245,41 +267,249 @@ type QueueItem struct {
 	Revision int
 }
 
-// ReviewQueue lists what actor may review now in the project, optionally one round
-// (0 = all rounds): samples in a round whose rules let actor take a seat.
+// ReviewQueue lists everything actor may review now in the project, optionally one
+// round (0 = all rounds), oldest change first. See ReviewQueueLimit.
 func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round int) ([]QueueItem, error) {
+	return d.ReviewQueueLimit(ctx, actor, projectID, round, 0)
+}
+
+// ReviewQueueLimit lists at most limit (0 = no limit) samples that actor may review
+// now in the project, optionally in one round (0 = all rounds), oldest change first.
+//
+// The candidates are chosen in SQL, so that the queue stays fast on large projects: a
+// sample in the round, not written by actor, no revision of it authored or corrected by
+// actor, not yet reviewed by actor on its current revision (in any round unless the
+// project lets round-1/2 verifiers sit on round 3), with a seat free after the reviews
+// recorded and other verifiers' unexpired claims in that round (actor's own claim keeps
+// the sample in actor's queue), and in round 2 a round-1 verifier from another group.
+// verify.CanReview then judges each returned row, so verify stays the authority.
+func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
 	var out []QueueItem
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
 		if err != nil {
 			return err
 		}
-		ids, err := queryAll(ctx, tx, scanString, `SELECT id FROM samples WHERE project_id = ? AND status IN ('round1','round2','round3')
-			AND author_id != ? ORDER BY updated_at, id`, projectID, a.ID)
+		if round < 0 || round > 3 {
+			return fmt.Errorf("%w: there is no round %d", ErrInvalid, round)
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return err
+		}
+		p, err := projectPolicy(ctx, tx, projectID)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			cur, err := getSample(ctx, tx, id)
-			if err != nil {
-				return err
+		now := d.Now() // one instant for the SQL and for verify
+		cands, err := queueCandidates(ctx, tx, p, a, projectID, round, limit, now.UTC().Format(time.RFC3339Nano))
+		if err != nil {
+			return err
+		}
+		facts, err := loadQueueFacts(ctx, tx, cands)
+		if err != nil {
+			return err
+		}
+		for _, c := range cands {
+			rc := verify.ReviewContext{
+				Kind: annotate.Kind(c.kind), State: c.state, Round: c.state.Round(), Revision: c.revision, BasedOn: c.revision,
+				Author: uid(c.revAuthor), Correctors: facts.correctors[c.id], Reviewer: vuser(a),
+				Reviews: facts.reviews[c.revisionID], Claims: facts.claims[c.id], Now: now,
 			}
-			r := cur.Status.Round()
-			if round != 0 && r != round {
-				continue
-			}
-			c, p, err := d.reviewContext(ctx, tx, cur, a, r, cur.Revision)
-			if err != nil {
-				return err
-			}
-			if verify.CanReview(p, c) == nil {
-				out = append(out, QueueItem{SampleID: id, Round: r, Kind: string(cur.Kind), Revision: cur.Revision})
+			if verify.CanReview(p, rc) == nil {
+				out = append(out, QueueItem{SampleID: c.id, Round: rc.Round, Kind: c.kind, Revision: c.revision})
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("review queue: %w", err)
+	}
+	return out, nil
+}
+
+// projectPolicy is the verification policy of a project's settings.
+func projectPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Policy, error) {
+	var settings string
+	if err := tx.QueryRowContext(ctx, `SELECT settings FROM projects WHERE id = ?`, projectID).Scan(&settings); err != nil {
+		return verify.Policy{}, err
+	}
+	s := DefaultSettings()
+	if err := json.Unmarshal([]byte(settings), &s); err != nil {
+		return verify.Policy{}, fmt.Errorf("project settings: %w", err)
+	}
+	return s.Policy(), nil
+}
+
+// queueCandidate is a sample the queue's SQL let through.
+type queueCandidate struct {
+	id, kind   string
+	state      verify.State
+	revision   int
+	revisionID int64
+	revAuthor  int64
+	author     int64
+}
+
+// queueSQL selects the samples of a project that a verifier may review; the named
+// parameters are bound by queueCandidates. The round of each sample is its state's.
+// {{earlier}} and {{group}} are replaced by policy-dependent conditions. The literal
+// status list lets SQLite walk the partial index samples_queue (0003_queue.sql) in
+// queue order, so that a page stops after its limit instead of sorting every candidate.
+// A verifier reviews a round of a revision once (UNIQUE (revision_id, round,
+// verifier_id)), so counting a round's reviews counts its verifiers.
+const queueSQL = `
+WITH cand AS (
+	SELECT s.id, s.kind, s.status, s.author_id, s.updated_at, r.id AS rev_id, r.number, r.author_id AS rev_author,
+		CASE s.status WHEN 'round1' THEN 1 WHEN 'round2' THEN 2 ELSE 3 END AS rnd
+	FROM samples s JOIN revisions r ON r.id = s.current_rev
+	WHERE s.project_id = :project AND s.status IN ('round1', 'round2', 'round3') AND (:round = 0 OR s.status = :state)
+		AND s.author_id != :actor
+)
+SELECT c.id, c.kind, c.status, c.number, c.rev_id, c.rev_author, c.author_id FROM cand c
+WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.author_id = :actor)
+	AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.revision_id = c.rev_id AND v.verifier_id = :actor {{earlier}})
+	AND (SELECT count(*) FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = c.rnd)
+		+ (SELECT count(*) FROM claims cl WHERE cl.sample_id = c.id AND cl.round = c.rnd AND cl.verifier_id != :actor
+			AND julianday(cl.expires_at) > julianday(:now)
+			AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = c.rnd AND v.verifier_id = cl.verifier_id))
+		< CASE c.rnd WHEN 3 THEN :panel ELSE 1 END
+	{{group}}
+ORDER BY c.updated_at, c.id`
+
+// queueCandidates runs queueSQL for actor under policy p.
+func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a User, projectID int64, round, limit int, now string) ([]queueCandidate, error) {
+	state := fmt.Sprintf("round%d", round)
+	earlier := "" // a verifier of any round of the revision is out of every later round
+	if p.Round3AllowEarlierVerifiers {
+		earlier = "AND (v.round = c.rnd OR c.rnd = 2)"
+	}
+	group := ""
+	if p.Round2DifferentGroup {
+		// checkGroup: a round-1 verifier (there is one at most) in no group or in
+		// actor's group, or actor in no group, keeps a round-2 sample out.
+		group = `AND (c.rnd != 2 OR NOT EXISTS (SELECT 1 FROM reviews v JOIN users u ON u.id = v.verifier_id
+			WHERE v.revision_id = c.rev_id AND v.round = 1 AND (u.grp = '' OR u.grp = :grp OR :grp = '')))`
+	}
+	q := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
+	if limit > 0 {
+		q += ` LIMIT :limit`
+	}
+	return queryAll(ctx, tx, func(r scanner) (queueCandidate, error) {
+		var c queueCandidate
+		var status string
+		err := r.Scan(&c.id, &c.kind, &status, &c.revision, &c.revisionID, &c.revAuthor, &c.author)
+		c.state = verify.State(status)
+		return c, err
+	}, q, sql.Named("project", projectID), sql.Named("round", round), sql.Named("state", state), sql.Named("actor", a.ID),
+		sql.Named("now", now), sql.Named("panel", p.Round3Panel), sql.Named("grp", a.Group), sql.Named("limit", limit))
+}
+
+// queueFacts is what verify.CanReview needs about the queue's candidates, loaded in
+// three queries rather than three per candidate.
+type queueFacts struct {
+	correctors map[string][]string       // sample id → its author and every revision's author
+	reviews    map[int64][]verify.Review // revision id → its reviews
+	claims     map[string][]verify.Claim // sample id → its claims
+}
+
+func loadQueueFacts(ctx context.Context, tx *sql.Tx, cands []queueCandidate) (queueFacts, error) {
+	f := queueFacts{correctors: map[string][]string{}, reviews: map[int64][]verify.Review{}, claims: map[string][]verify.Claim{}}
+	if len(cands) == 0 {
+		return f, nil
+	}
+	ids := make([]string, len(cands))
+	revs := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i], revs[i] = c.id, c.revisionID
+		f.correctors[c.id] = []string{uid(c.author)}
+	}
+	jsIDs, _ := json.Marshal(ids)
+	jsRevs, _ := json.Marshal(revs)
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM json_each(?))`, string(jsIDs))
+	if err != nil {
+		return f, err
+	}
+	for rows.Next() {
+		var id string
+		var author int64
+		if err := rows.Scan(&id, &author); err != nil {
+			rows.Close()
+			return f, err
+		}
+		f.correctors[id] = append(f.correctors[id], uid(author))
+	}
+	if err := closeRows(rows); err != nil {
+		return f, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, u.grp, v.decision FROM reviews v
+		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT value FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
+	if err != nil {
+		return f, err
+	}
+	for rows.Next() {
+		var rev, verifier int64
+		var rv verify.Review
+		var dec string
+		if err := rows.Scan(&rev, &rv.Round, &verifier, &rv.Group, &dec); err != nil {
+			rows.Close()
+			return f, err
+		}
+		rv.Reviewer, rv.Decision = uid(verifier), verify.Decision(dec)
+		f.reviews[rev] = append(f.reviews[rev], rv)
+	}
+	if err := closeRows(rows); err != nil {
+		return f, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM json_each(?))`, string(jsIDs))
+	if err != nil {
+		return f, err
+	}
+	for rows.Next() {
+		var cl verify.Claim
+		var verifier int64
+		var exp string
+		if err := rows.Scan(&cl.Sample, &cl.Round, &verifier, &exp); err != nil {
+			rows.Close()
+			return f, err
+		}
+		cl.Verifier = uid(verifier)
+		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+		f.claims[cl.Sample] = append(f.claims[cl.Sample], cl)
+	}
+	return f, closeRows(rows)
+}
+
+// closeRows closes rows and returns the error that ended their iteration, if any.
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// AuditCounts counts the audit log's rows per action, across all projects. It is for
+// audits and tests: an overview of what happened, not a report of who did it.
+func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT action, count(*) FROM audit_log GROUP BY action`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var action string
+			var n int
+			if err := rows.Scan(&action, &n); err != nil {
+				rows.Close()
+				return err
+			}
+			out[action] = n
+		}
+		return closeRows(rows)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("audit counts: %w", err)
 	}
 	return out, nil
 }

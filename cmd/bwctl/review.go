@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -82,6 +84,7 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	as := fs.String("as", "", "verifier (password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	round := fs.Int("round", 0, "only this round (1-3)")
+	limit := fs.Int("limit", 0, "at most this many samples, oldest change first (0: all)")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
@@ -95,7 +98,11 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return fail(stderr, err)
 	}
-	items, err := db.ReviewQueue(ctx, actor, p.ID, *round)
+	if *limit < 0 {
+		fmt.Fprintf(stderr, "bwctl review queue: --limit %d is negative\n", *limit)
+		return exitUsage
+	}
+	items, err := db.ReviewQueueLimit(ctx, actor, p.ID, *round, *limit)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -122,15 +129,23 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	round := fs.Int("round", 0, "round 1-3")
 	decision := fs.String("decision", "", "approve or reject")
 	revision := fs.Int("revision", 0, "revision reviewed (default: the current one)")
-	comment := fs.String("comment", "", "free-text comment")
+	comment := fs.String("comment", "", "free-text comment (required with --correct: what was corrected and why)")
+	correct := fs.String("correct", "", "FILE.json: one native record, the corrected sample; records a correction instead of a decision")
 	var criteria, reasons multi
 	fs.Var(&criteria, "criterion", "NAME=yes|no, repeatable (see bwctl review criteria)")
 	fs.Var(&reasons, "reason", "reason code of a reject, repeatable (a criterion name or other)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
+	if *correct != "" {
+		if *sample == "" || *round == 0 || *decision != "" || len(criteria) > 0 || len(reasons) > 0 || strings.TrimSpace(*comment) == "" {
+			fmt.Fprintln(stderr, "bwctl review submit: --correct FILE needs --sample, --round and --comment, and takes no --decision, --criterion or --reason")
+			return exitUsage
+		}
+		return reviewCorrect(ctx, *dbPath, *as, *sample, *round, *revision, *correct, *comment, stdout, stderr)
+	}
 	if *sample == "" || *round == 0 || (*decision != "approve" && *decision != "reject") {
-		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required")
+		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required (or --correct FILE)")
 		return exitUsage
 	}
 	v := verify.Verdict{Decision: verify.Decision(*decision), Judgements: map[string]bool{}, Reasons: reasons}
@@ -167,6 +182,47 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		msg += " — reasons: " + strings.Join(out.Reasons, ", ")
 	}
 	fmt.Fprintln(stdout, msg)
+	return exitOK
+}
+
+// reviewCorrect records the corrected sample in file as a new revision by the acting
+// verifier (store.Correct).
+func reviewCorrect(ctx context.Context, dbPath, as, sample string, round, revision int, file, comment string, stdout, stderr io.Writer) int {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl review submit: %s: %v\n", file, errors.Unwrap(err))
+		return exitUsage
+	}
+	if !json.Valid(data) {
+		fmt.Fprintf(stderr, "bwctl review submit: %s: not a JSON record\n", file)
+		return exitUsage
+	}
+	content, findings := annotate.ParseRecord(data)
+	if annotate.HasErrors(findings) {
+		for _, f := range findings {
+			if f.Severity == annotate.SeverityError {
+				fmt.Fprintf(stderr, "%s: %s (%s): %s\n", file, f.Rule, f.Field, f.Message)
+			}
+		}
+		return exitFindings
+	}
+	db, actor, code := openAs(ctx, dbPath, as, stderr)
+	if db == nil {
+		return code
+	}
+	defer db.Close()
+	if revision == 0 {
+		si, err := db.Sample(ctx, sample)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		revision = si.Revision
+	}
+	si, err := db.Correct(ctx, actor, store.CorrectionInput{SampleID: sample, Round: round, BasedOn: revision, Content: content, Comment: comment})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "%s: corrected in round %d → revision %d, %s\n", sample, round, si.Revision, si.Status)
 	return exitOK
 }
 

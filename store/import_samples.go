@@ -1,0 +1,233 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// ImportSamplesOptions says whose the imported samples are and where they start.
+type ImportSamplesOptions struct {
+	// Author is the user name of the samples' author; empty means the acting user.
+	// Only a lead may import samples for someone else. The author must be an
+	// annotator or a lead.
+	Author string
+	// ToRound1 submits each sample at once, as revision 1 by Author, into round 1:
+	// for samples that were verified elsewhere and only need this team's rounds.
+	// Only a lead may, and Author must then be named. The lint warnings of each
+	// sample are acknowledged by the import and stored with its revision.
+	ToRound1 bool
+}
+
+// SkipReason says why a record was not imported.
+type SkipReason string
+
+// The reasons a record is skipped.
+const (
+	SkipLint         SkipReason = "lint errors"
+	SkipExists       SkipReason = "id already exists"
+	SkipUnknownImage SkipReason = "unknown image"
+	SkipInvalid      SkipReason = "invalid"
+)
+
+// ImportProblem is one record that was skipped, or (in Warnings) imported with
+// lint warnings.
+type ImportProblem struct {
+	Line    int    // the 1-based line where the record starts
+	ID      string // the record's id, "" when it has none
+	Reason  SkipReason
+	Rules   []string // the lint rule ids, for lint errors and warnings
+	Message string   // what is wrong, for people
+}
+
+// ImportSamplesResult is what an import did.
+type ImportSamplesResult struct {
+	Imported []string        // the ids of the imported samples, in file order
+	Skipped  []ImportProblem // the records left out, in file order
+	Warnings []ImportProblem // imported records with lint warnings (drafts keep them)
+}
+
+// ImportSamples imports converted records (see annotate.ImportMultihop,
+// annotate.ImportSpatiaLQA, or native records) as samples of the project, as drafts
+// of opt.Author or, with opt.ToRound1, straight into round 1. Each record is all in or
+// all out: a record is skipped, and reported with its line, when its id is taken
+// (never overwritten), its image is not one of the project's (matched by relative
+// path), or it has lint errors (named by rule id); the others are imported. The
+// refusals that concern the whole import (the actor's role, an unknown project or
+// author) import nothing. Every imported sample is audited as "sample.import".
+func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
+	var res ImportSamplesResult
+	err := d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
+		res = ImportSamplesResult{}
+		a, err := requireRole(ctx, tx, actor, "import samples", RoleAnnotator, RoleLead)
+		if err != nil {
+			return err
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return err
+		}
+		author, err := importAuthor(ctx, tx, a, opt)
+		if err != nil {
+			return err
+		}
+		env := lintEnv(ctx, tx, projectID)
+		env.HandWritten = false // converted from another benchmark, not written here
+		for _, rec := range recs {
+			p, err := d.importRecord(ctx, tx, a, author, projectID, rec, env, opt.ToRound1)
+			if err != nil {
+				return fmt.Errorf("record at line %d: %w", rec.Line, err)
+			}
+			switch {
+			case p.Reason != "":
+				res.Skipped = append(res.Skipped, p)
+			case len(p.Rules) > 0:
+				res.Warnings = append(res.Warnings, p)
+				res.Imported = append(res.Imported, rec.Sample.ID)
+			default:
+				res.Imported = append(res.Imported, rec.Sample.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportSamplesResult{}, fmt.Errorf("import samples: %w", err)
+	}
+	return res, nil
+}
+
+// importAuthor resolves and checks opt.Author for actor a.
+func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOptions) (User, error) {
+	if opt.ToRound1 {
+		if a.Role != RoleLead {
+			return User{}, fmt.Errorf("%w: %s is %s and only leads may import samples straight into round 1", ErrForbidden, a.Name, article(a.Role))
+		}
+		if opt.Author == "" {
+			return User{}, fmt.Errorf("%w: an import into round 1 must name the samples' author", ErrInvalid)
+		}
+	}
+	if opt.Author == "" || opt.Author == a.Name {
+		return a, nil
+	}
+	if a.Role != RoleLead {
+		return User{}, fmt.Errorf("%w: %s is %s and only leads may import samples for someone else", ErrForbidden, a.Name, article(a.Role))
+	}
+	u, err := userByName(ctx, tx, opt.Author)
+	if err != nil {
+		return User{}, fmt.Errorf("author %q: %w", opt.Author, err)
+	}
+	if u.Role != RoleAnnotator && u.Role != RoleLead {
+		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))
+	}
+	return u, nil
+}
+
+// importRecord imports one record inside its own savepoint. A record problem is
+// returned as an ImportProblem with a Reason (the savepoint rolled back); only a
+// failure of the database itself is an error.
+func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, env annotate.LintEnv, toRound1 bool) (ImportProblem, error) {
+	s := rec.Sample
+	p := ImportProblem{Line: rec.Line, ID: s.ID}
+	skip := func(reason SkipReason, rules []string, format string, args ...any) (ImportProblem, error) {
+		p.Reason, p.Rules, p.Message = reason, rules, fmt.Sprintf(format, args...)
+		return p, nil
+	}
+	if s.ID != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE id = ?`, s.ID).Scan(&n); err != nil {
+			return p, err
+		}
+		if n > 0 {
+			return skip(SkipExists, nil, "a sample with id %q exists already; it is kept as it is", s.ID)
+		}
+	}
+	if s.Image != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ? AND rel_path = ?`, projectID, s.Image).Scan(&n); err != nil {
+			return p, err
+		}
+		if n == 0 {
+			return skip(SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", s.Image)
+		}
+	}
+	var errs, warns, msgs []string
+	for _, f := range annotate.Lint(s, env) {
+		if f.Severity == annotate.SeverityError {
+			errs = append(errs, f.Rule)
+			msgs = append(msgs, fmt.Sprintf("%s (%s): %s", f.Rule, f.Field, f.Message))
+		} else if !slices.Contains(warns, f.Rule) {
+			warns = append(warns, f.Rule)
+		}
+	}
+	if len(errs) > 0 {
+		return skip(SkipLint, dedupe(errs), "%s", strings.Join(msgs, "; "))
+	}
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT import_record`); err != nil {
+		return p, err
+	}
+	err := d.insertImported(ctx, tx, a, author, projectID, rec, warns, toRound1)
+	if err != nil {
+		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO import_record`); rerr != nil {
+			return p, rerr
+		}
+	}
+	if _, rerr := tx.ExecContext(ctx, `RELEASE import_record`); rerr != nil {
+		return p, rerr
+	}
+	switch {
+	case errors.Is(err, ErrConflict):
+		return skip(SkipExists, nil, "%v", err)
+	case errors.Is(err, ErrInvalid), errors.Is(err, ErrForbidden):
+		return skip(SkipInvalid, nil, "%v", err)
+	case err != nil:
+		return p, err
+	}
+	p.Rules = warns
+	if len(warns) > 0 {
+		p.Message = "imported with lint warnings: " + strings.Join(warns, ", ")
+	}
+	return p, nil
+}
+
+// insertImported writes one checked record: the sample, and with toRound1 its first
+// revision (warnings acknowledged) and the move to round 1.
+func (d *DB) insertImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, warns []string, toRound1 bool) error {
+	cur, err := d.createSample(ctx, tx, author, projectID, rec.Sample, verify.StateDraft)
+	if err != nil {
+		return err
+	}
+	detail := fmt.Sprintf("line %d, draft of %s", rec.Line, author.Name)
+	if toRound1 {
+		to, err := verify.Transition(cur.Status, verify.EventSubmit)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrForbidden, err)
+		}
+		if err := d.addRevision(ctx, tx, author.ID, cur, cur.Content, "import", strings.Join(warns, ",")); err != nil {
+			return err
+		}
+		if err := d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, to, ""); err != nil {
+			return err
+		}
+		detail = fmt.Sprintf("line %d, revision 1 by %s into round 1", rec.Line, author.Name)
+		if len(warns) > 0 {
+			detail += "; lint warnings acknowledged: " + strings.Join(warns, ", ")
+		}
+	}
+	return d.audit(ctx, tx, a.ID, "sample.import", "sample", cur.ID, detail)
+}
+
+// dedupe drops repeated strings, keeping the first of each in order.
+func dedupe(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
