@@ -176,8 +176,11 @@ func scanProject(r scanner) (Project, error) {
 	if err := json.Unmarshal([]byte(settings), &p.Settings); err != nil {
 		return Project{}, fmt.Errorf("project %s settings: %w", p.Name, err)
 	}
-	if p.Settings.Balance == nil { // no list stored: the defaults
-		p.Settings.Balance = DefaultSettings().Balance
+	var keys map[string]json.RawMessage
+	if json.Unmarshal([]byte(settings), &keys) == nil {
+		if _, stored := keys["balance"]; !stored { // never set: the defaults
+			p.Settings.Balance = DefaultSettings().Balance
+		}
 	}
 	return p, nil
 }

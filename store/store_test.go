@@ -214,4 +214,12 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 	if want := s.Balance; !slices.Equal(p.Settings.Balance, want) {
 		t.Errorf("balance read back as %+v, want %+v", p.Settings.Balance, want)
 	}
+	// An emptied list stays empty: no targets, not the defaults again.
+	s.Balance = nil
+	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ = f.db.ProjectByName(ctx, f.project.Name); len(p.Settings.Balance) != 0 {
+		t.Errorf("an emptied balance list read back as %+v", p.Settings.Balance)
+	}
 }
