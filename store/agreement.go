@@ -143,7 +143,7 @@ type (
 // Every interval is bootstrapped with AgreementDraws draws and AgreementSeed.
 func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
 	var out Agreement
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		if _, err := requireRole(ctx, tx, actor, "see agreement", RoleVerifier, RoleLead); err != nil {
 			return err
 		}

@@ -196,7 +196,7 @@ type (
 // round closes. Review times of 0 (not recorded) are left out of the medians.
 func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashboard, error) {
 	var out Dashboard
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "see the dashboard")
 		if err != nil {
 			return err

@@ -1,6 +1,23 @@
 package store
 
-import "golang.org/x/crypto/bcrypt"
+import (
+	"context"
+	"database/sql"
+
+	"golang.org/x/crypto/bcrypt"
+)
 
 // Tests hash with the cheapest cost; production keeps bcrypt.DefaultCost.
 func init() { bcryptCost = bcrypt.MinCost }
+
+// HoldRead runs fn while a read transaction that has read the users table is open.
+func (d *DB) HoldRead(ctx context.Context, fn func()) error {
+	return d.readTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
+			return err
+		}
+		fn()
+		return nil
+	})
+}

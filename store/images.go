@@ -341,7 +341,7 @@ func scanImage(r scanner) (Image, error) {
 
 // Images lists a project's images by scene and path, a page at a time.
 func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
-	ims, err := queryAll(ctx, d.db, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+	ims, err := queryAll(ctx, d.rdb, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
 		WHERE i.project_id = ? ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("list images: %w", err)
@@ -352,13 +352,13 @@ func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]
 // CountImages counts a project's images.
 func (d *DB) CountImages(ctx context.Context, projectID int64) (int, error) {
 	var n int
-	err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
+	err := d.rdb.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
 	return n, err
 }
 
 // ImageByPath finds a project's image by its relative path.
 func (d *DB) ImageByPath(ctx context.Context, projectID int64, rel string) (Image, error) {
-	im, err := scanImage(d.db.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+	im, err := scanImage(d.rdb.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
 		WHERE i.project_id = ? AND i.rel_path = ?`, projectID, rel))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Image{}, fmt.Errorf("image %q: %w", rel, ErrNotFound)

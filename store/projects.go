@@ -142,7 +142,7 @@ func (d *DB) UpdateSettings(ctx context.Context, actor User, projectID int64, s 
 
 // Projects lists every project by name.
 func (d *DB) Projects(ctx context.Context) ([]Project, error) {
-	ps, err := queryAll(ctx, d.db, scanProject, `SELECT id, name, settings, created_by, created_at FROM projects ORDER BY name`)
+	ps, err := queryAll(ctx, d.rdb, scanProject, `SELECT id, name, settings, created_by, created_at FROM projects ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
@@ -151,7 +151,7 @@ func (d *DB) Projects(ctx context.Context) ([]Project, error) {
 
 // ProjectByName looks a project up by name.
 func (d *DB) ProjectByName(ctx context.Context, name string) (Project, error) {
-	p, err := scanProject(d.db.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE name = ?`, name))
+	p, err := scanProject(d.rdb.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Project{}, fmt.Errorf("project %q: %w", name, ErrNotFound)
 	}

@@ -279,7 +279,7 @@ func releaseByID(ctx context.Context, tx *sql.Tx, id int64) (Release, error) {
 
 // Releases lists a project's releases, newest first. Everyone may read them.
 func (d *DB) Releases(ctx context.Context, projectID int64) ([]Release, error) {
-	rels, err := queryAll(ctx, d.db, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
+	rels, err := queryAll(ctx, d.rdb, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
 	}
@@ -296,7 +296,7 @@ func (d *DB) Releases(ctx context.Context, projectID int64) ([]Release, error) {
 // then ErrInvalid: name the project).
 func (d *DB) ReleaseByRef(ctx context.Context, projectID int64, ref string) (Release, error) {
 	var rel Release
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		rel, err = releaseByRef(ctx, tx, projectID, ref)
 		return err
@@ -356,7 +356,7 @@ type ReleaseItem struct {
 // ReleaseItems lists a release's samples by id. Everyone may read them.
 func (d *DB) ReleaseItems(ctx context.Context, releaseID int64) ([]ReleaseItem, error) {
 	var items []ReleaseItem
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		items, err = releaseItems(ctx, tx, releaseID)
 		return err

@@ -285,7 +285,7 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 // verify.CanReview then judges each returned row, so verify stays the authority.
 func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
 	var out []QueueItem
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
 		if err != nil {
 			return err
@@ -492,7 +492,7 @@ func closeRows(rows *sql.Rows) error {
 // audits and tests: an overview of what happened, not a report of who did it.
 func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 	out := map[string]int{}
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT action, count(*) FROM audit_log GROUP BY action`)
 		if err != nil {
 			return err
@@ -518,7 +518,7 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 // on an open round are hidden from everyone but their own verifier (blind round 3).
 func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]ReviewRecord, error) {
 	var out []ReviewRecord
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "read reviews")
 		if err != nil {
 			return err
@@ -587,7 +587,7 @@ type Event struct {
 // cast" without the decision unless actor cast it (blind round 3).
 func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
 	var out []Event
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		a := actor // a zero actor reads anonymously and sees no open round-3 vote
 		if actor.ID != 0 {
 			var err error

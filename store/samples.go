@@ -292,7 +292,7 @@ func getSample(ctx context.Context, tx *sql.Tx, id string) (SampleInfo, error) {
 
 // Sample loads one sample.
 func (d *DB) Sample(ctx context.Context, id string) (SampleInfo, error) {
-	si, err := scanSample(d.db.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
+	si, err := scanSample(d.rdb.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return SampleInfo{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
 	}
@@ -321,7 +321,7 @@ func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offse
 	}
 	q += ` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	out, err := queryAll(ctx, d.db, scanSample, q, args...)
+	out, err := queryAll(ctx, d.rdb, scanSample, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list samples: %w", err)
 	}
@@ -334,7 +334,7 @@ func (d *DB) StatusCounts(ctx context.Context, projectID int64) (map[verify.Stat
 	for _, s := range verify.States {
 		out[s] = 0
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT status, count(*) FROM samples WHERE project_id = ? GROUP BY status`, projectID)
+	rows, err := d.rdb.QueryContext(ctx, `SELECT status, count(*) FROM samples WHERE project_id = ? GROUP BY status`, projectID)
 	if err != nil {
 		return nil, fmt.Errorf("count samples: %w", err)
 	}

@@ -37,7 +37,8 @@ var migrationFS embed.FS
 
 // DB is an open Benchwright database.
 type DB struct {
-	db   *sql.DB
+	db   *sql.DB // writers: BEGIN IMMEDIATE, so a write never fails half-way on a lock
+	rdb  *sql.DB // readers: deferred, query-only transactions that never take the write lock
 	path string
 
 	// Now returns the current time; tests replace it.
@@ -52,8 +53,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		}
 	}
 	// The path is escaped: a file name holding # ? or % must not be read as URI syntax.
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=10000&_txlock=immediate&_synchronous=NORMAL"
-	sdb, err := sql.Open("sqlite3", dsn)
+	file := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=10000&_synchronous=NORMAL"
+	sdb, err := sql.Open("sqlite3", file+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -62,11 +63,17 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// In WAL mode readers see the last commit and never block the writer; a long
+	// dashboard read must not hold the write lock that BEGIN IMMEDIATE would take.
+	if d.rdb, err = sql.Open("sqlite3", file+"&_txlock=deferred&_query_only=true"); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	return d, nil
 }
 
 // Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error { return errors.Join(d.rdb.Close(), d.db.Close()) }
 
 // Path is the database file's path.
 func (d *DB) Path() string { return d.path }
@@ -148,7 +155,17 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 func (d *DB) tryTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := d.db.BeginTx(ctx, nil)
+	return runTx(ctx, d.db, fn)
+}
+
+// readTx runs fn in one read-only transaction: one consistent snapshot that takes
+// no write lock. Reads never write, so busy retries are not needed.
+func (d *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return runTx(ctx, d.rdb, fn)
+}
+
+func runTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

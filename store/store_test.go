@@ -223,3 +223,20 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 		t.Errorf("an emptied balance list read back as %+v", p.Settings.Balance)
 	}
 }
+
+// A long read (a dashboard, an agreement table) holds a snapshot but not the write
+// lock: saves go through meanwhile, with no busy wait.
+func TestReadsDoNotBlockWrites(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	var werr error
+	err := f.db.HoldRead(ctx, func() {
+		_, werr = f.db.AddUser(ctx, f.lead, "late", store.RoleAnnotator, "", "secret-pass")
+	})
+	if err != nil || werr != nil {
+		t.Fatalf("read: %v, write during the read: %v", err, werr)
+	}
+	if _, err := f.db.UserByName(ctx, "late"); err != nil {
+		t.Errorf("the write made during the read is not visible after it: %v", err)
+	}
+}

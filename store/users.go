@@ -207,7 +207,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 
 // Users lists all accounts by name.
 func (d *DB) Users(ctx context.Context) ([]User, error) {
-	us, err := queryAll(ctx, d.db, scanUser, `SELECT id, name, role, grp FROM users WHERE disabled = 0 ORDER BY name`)
+	us, err := queryAll(ctx, d.rdb, scanUser, `SELECT id, name, role, grp FROM users WHERE disabled = 0 ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -223,7 +223,7 @@ func scanUser(r scanner) (User, error) {
 // UserByName looks an account up.
 func (d *DB) UserByName(ctx context.Context, name string) (User, error) {
 	var u User
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		u, err = userByName(ctx, tx, name)
 		return err
