@@ -2,24 +2,532 @@ package ui
 
 import (
 	"fmt"
+	"image"
+	"image/color"
+	"path"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
 
-// annotateScreen lists the annotator's queue: own drafts and returned samples.
+const (
+	autosaveDelay = 700 * time.Millisecond // after the last change
+	typingMerge   = 1500 * time.Millisecond
+	queuePage     = 100 // queue images loaded per page
+	imageCache    = 6   // decoded previews kept for a/d back and forth
+)
+
+// workspace is the annotation screen: the annotator's queue on the left, the image
+// with its box in the centre, and the sample's form, the guideline check and Submit
+// on the right. One workspace is made each time the screen is shown.
+//
+// The sample being edited (cur) is the only source of truth: the form, the canvas
+// and the lint panel show it, every change goes through edit (which records an undo
+// snapshot, re-lints and schedules the autosave), and undo/redo replace it whole.
+//
+// A sample has one box (annotate.Sample.Box): the canvas shows it as its only box,
+// drawing another one replaces it, N clears it. The canvas's own undo history is not
+// used; Ctrl+Z works on the sample (sampleHistory), boxes and text alike.
+type workspace struct {
+	u    *App
+	root fyne.CanvasObject
+
+	// queue
+	queue     *widget.List
+	items     []queueItem
+	current   int // index in items of the open item, -1 when none
+	allImages *widget.Check
+	imgLoaded int
+	imgTotal  int
+	pageSize  int // images per page of the queue
+
+	// the open image and sample
+	image    store.Image
+	hasImage bool
+	sample   *store.SampleInfo // nil when an image without a sample is open
+	cur      annotate.Sample
+	version  int
+	history  sampleHistory
+	acks     map[string]bool
+	findings []annotate.Finding
+	reviews  []store.ReviewRecord // the rejections that returned the open sample
+	loading  bool                 // widgets are being set from cur: no edits recorded
+
+	// saving
+	dirty         bool
+	conflict      bool
+	saveGen       int
+	timer         *time.Timer
+	autosaveDelay time.Duration
+	now           func() time.Time
+	lastKind      annotate.Kind
+
+	// widgets
+	canvas    *boxcanvas.Canvas
+	host      *canvasHost
+	readout   *widget.Label
+	imageInfo *widget.Label
+	right     *fyne.Container
+	title     *widget.Label
+	saveState *widget.Label
+	banner    *fyne.Container
+	form      sampleForm
+	lint      *lintPanel
+	saveBtn   *widget.Button
+	submitBtn *widget.Button
+	submitWhy *widget.Label
+	previews  map[string]image.Image
+	previewQ  []string
+
+	formScroll *container.Scroll
+	formMin    fyne.Size // the form's size when last laid out
+
+	newSampleChoice *widget.RadioGroup // the kind chooser of an image without a sample
+	newSampleButton *widget.Button
+}
+
+type queueKind int
+
+const (
+	qHeader queueKind = iota
+	qSample
+	qImage
+	qMore
+)
+
+type queueItem struct {
+	kind          queueKind
+	title, detail string
+	returned      bool
+	sample        store.SampleInfo
+	image         store.Image
+}
+
+// lastWorkspace is the Annotate screen last made for each main window, so that a new
+// one first saves what the previous one still holds (its autosave may be pending when
+// the annotator comes back within the debounce). Touched on the UI goroutine only.
+var lastWorkspace = map[*App]*workspace{}
+
+// annotateScreen is the annotation workspace.
 func (u *App) annotateScreen() fyne.CanvasObject {
-	var mine []store.SampleInfo
-	for _, st := range []verify.State{verify.StateReturned, verify.StateDraft} {
-		s, err := u.db.Samples(u.ctx(), u.project.ID, store.SampleFilter{Status: st, AuthorID: u.user.ID}, 0, 500)
+	if prev := lastWorkspace[u]; prev != nil {
+		prev.flush()
+	}
+	ws := newWorkspace(u)
+	lastWorkspace[u] = ws
+	ws.reloadQueue()
+	ws.selectFirst()
+	return ws.root
+}
+
+func newWorkspace(u *App) *workspace {
+	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, pageSize: queuePage,
+		previews: map[string]image.Image{}, lastKind: annotate.KindHopQA}
+	ws.history.coalesce = typingMerge
+
+	// Left: the queue.
+	ws.queue = widget.NewList(func() int { return len(ws.items) }, queueRow,
+		func(id widget.ListItemID, o fyne.CanvasObject) { ws.updateQueueRow(id, o) })
+	ws.queue.OnSelected = func(id widget.ListItemID) { ws.openIndex(id) }
+	ws.allImages = widget.NewCheck("Show all images", func(bool) {
+		ws.imgLoaded = 0
+		ws.reloadQueue()
+	})
+	help := widget.NewButtonWithIcon("Shortcuts", theme.HelpIcon(), ws.showShortcuts)
+	left := container.NewBorder(container.NewVBox(heading("Your queue"), ws.allImages), container.NewHBox(help), nil, nil, ws.queue)
+
+	// Centre: the image and its box.
+	ws.canvas = boxcanvas.New(nil, 1, 1)
+	ws.canvas.ReadOnly = true
+	ws.canvas.OnChanged = ws.boxesChanged
+	ws.readout = widget.NewLabel("")
+	ws.readout.Truncation = fyne.TextTruncateEllipsis
+	ws.canvas.OnReadout = func(s string) { ws.readout.SetText(s) }
+	ws.host = newCanvasHost(ws.canvas, ws)
+	ws.imageInfo = widget.NewLabel("")
+	ws.imageInfo.Truncation = fyne.TextTruncateEllipsis
+	tool := func(icon fyne.Resource, f func()) *widget.Button {
+		b := widget.NewButtonWithIcon("", icon, f)
+		b.Importance = widget.LowImportance
+		return b
+	}
+	tools := container.NewHBox(
+		widget.NewButtonWithIcon("New box (N)", theme.ContentClearIcon(), ws.newBox),
+		tool(theme.ZoomInIcon(), ws.canvas.ZoomIn), tool(theme.ZoomOutIcon(), ws.canvas.ZoomOut),
+		tool(theme.ZoomFitIcon(), ws.canvas.FitToWindow),
+		widget.NewButton("100%", ws.canvas.ActualSize),
+	)
+	backdrop := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x33, A: 0xff})
+	imageArea := container.NewBorder(ws.imageInfo, container.NewBorder(nil, nil, tools, nil, ws.readout), nil, nil,
+		container.NewStack(backdrop, ws.canvas, ws.host))
+	ws.lint = newLintPanel(ws)
+	centre := container.NewVSplit(imageArea, ws.lint.obj)
+	centre.Offset = 0.7
+
+	// Right: the form.
+	ws.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	ws.title.Truncation = fyne.TextTruncateEllipsis
+	ws.saveState = caption("")
+	ws.banner = container.NewVBox()
+	ws.saveBtn = widget.NewButtonWithIcon("Save (Ctrl+S)", theme.DocumentSaveIcon(), func() { ws.saveNow() })
+	ws.submitBtn = widget.NewButtonWithIcon("Submit for review (Ctrl+Enter)", theme.MailSendIcon(), ws.submit)
+	ws.submitBtn.Importance = widget.HighImportance
+	ws.submitWhy = caption("")
+	ws.right = container.NewStack()
+
+	split := container.NewHSplit(centre, ws.right)
+	split.Offset = 0.55
+	outer := container.NewHSplit(left, split)
+	outer.Offset = 0.19
+	ws.root = outer
+	ws.showNothing()
+	ws.installKeys()
+	return ws
+}
+
+// active reports whether this workspace is the screen on show, with no dialog over it.
+func (ws *workspace) active() bool {
+	u := ws.u
+	if u.content == nil || len(u.content.Objects) != 1 || u.content.Objects[0] != ws.root {
+		return false
+	}
+	return u.win.Canvas().Overlays().Top() == nil
+}
+
+// installKeys registers the window-level keys. Ctrl shortcuts are canvas shortcuts
+// (the form's entries pass them on too); letter keys act only when no entry has the
+// focus: through the window when nothing is focused, else through the canvas host,
+// the checks and the queue list. Registering again (the screen is rebuilt on every
+// visit) replaces the previous workspace's handlers.
+func (ws *workspace) installKeys() {
+	c := ws.u.win.Canvas()
+	ctrl := fyne.KeyModifierShortcutDefault
+	for _, s := range []fyne.Shortcut{
+		&fyne.ShortcutUndo{}, &fyne.ShortcutRedo{},
+		&desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: ctrl | fyne.KeyModifierShift},
+		&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyMinus, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: ctrl},
+	} {
+		c.AddShortcut(s, func(s fyne.Shortcut) {
+			if ws.active() {
+				ws.shortcut(s)
+			}
+		})
+	}
+	c.SetOnTypedRune(ws.typedRune)
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if !ws.typedKey(ev) && ws.active() && ws.sample != nil {
+			ws.canvas.TypedKey(ev) // arrows nudge, Delete removes, Escape deselects
+		}
+	})
+	ws.u.fyne.Lifecycle().SetOnExitedForeground(func() { ws.flush() })
+}
+
+// shortcut runs a Ctrl shortcut and reports whether it is one of the workspace's.
+func (ws *workspace) shortcut(s fyne.Shortcut) bool {
+	switch sc := s.(type) {
+	case *fyne.ShortcutUndo:
+		ws.undo()
+		return true
+	case *fyne.ShortcutRedo:
+		ws.redo()
+		return true
+	case *desktop.CustomShortcut:
+		ctrl := fyne.KeyModifierShortcutDefault
+		switch {
+		case sc.Modifier == ctrl|fyne.KeyModifierShift && sc.KeyName == fyne.KeyZ:
+			ws.redo()
+		case sc.Modifier != ctrl:
+			return false
+		case sc.KeyName == fyne.KeyS:
+			ws.saveNow()
+		case sc.KeyName == fyne.KeyReturn || sc.KeyName == fyne.KeyEnter:
+			ws.submit()
+		case sc.KeyName == fyne.KeyEqual:
+			ws.canvas.ZoomIn()
+		case sc.KeyName == fyne.KeyMinus:
+			ws.canvas.ZoomOut()
+		case sc.KeyName == fyne.Key0:
+			ws.canvas.FitToWindow()
+		default:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// typedRune runs a letter shortcut; callers make sure no entry has the focus.
+func (ws *workspace) typedRune(r rune) {
+	if !ws.active() {
+		return
+	}
+	switch r {
+	case 'n', 'N', 'r', 'R':
+		ws.newBox()
+	case 'a', 'A':
+		ws.move(-1)
+	case 'd', 'D':
+		ws.move(1)
+	case '1', '2', '3', '4', '5', '6':
+		ws.pickAnswer(int(r - '1'))
+	case '?':
+		ws.showShortcuts()
+	}
+}
+
+// typedKey handles F1 and reports whether it did.
+func (ws *workspace) typedKey(ev *fyne.KeyEvent) bool {
+	if ev.Name == fyne.KeyF1 && ws.active() {
+		ws.showShortcuts()
+		return true
+	}
+	return false
+}
+
+var shortcutHelp = [][2]string{
+	{"Drag on the image", "draw the box (a new box replaces the old one)"},
+	{"Drag the box / its handles", "move / resize it"},
+	{"Arrows, Shift+arrows", "nudge the selected box 1 px / 10 px"},
+	{"N or R", "new box: clear the box, then drag to draw"},
+	{"A / D", "previous / next queue item"},
+	{"1 – 4 (1 – 6)", "mark the correct option (judgment: 1 yes, 2 no)"},
+	{"Ctrl+S", "save the draft (it also saves itself while you work)"},
+	{"Ctrl+Enter", "submit for review and open the next item"},
+	{"Ctrl+Z / Ctrl+Shift+Z", "undo / redo box and text edits"},
+	{"Ctrl+= / Ctrl+- / Ctrl+0", "zoom in / out / fit; wheel zooms at the pointer"},
+	{"Space+drag, middle drag", "pan"},
+	{"Esc", "leave a text field (letter keys work again)"},
+	{"F1 or ?", "this help"},
+}
+
+func (ws *workspace) showShortcuts() {
+	grid := container.New(layout.NewFormLayout())
+	for _, h := range shortcutHelp {
+		grid.Add(widget.NewLabelWithStyle(h[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		grid.Add(widget.NewLabel(h[1]))
+	}
+	note := caption("Letter keys do nothing while you type in a text field.")
+	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVBox(grid, note), ws.u.win)
+}
+
+// ---- queue ----
+
+// reloadQueue lists the annotator's returned samples (with reasons: first), drafts,
+// then the images without a sample (or all images), one page at a time.
+func (ws *workspace) reloadQueue() {
+	u := ws.u
+	ctx := u.ctx()
+	var items []queueItem
+	for _, part := range []struct {
+		state    verify.State
+		title    string
+		returned bool
+	}{{verify.StateReturned, "Returned to you", true}, {verify.StateDraft, "Your drafts", false}} {
+		ss, err := u.db.Samples(ctx, u.project.ID, store.SampleFilter{Status: part.state, AuthorID: u.user.ID}, 0, 1000)
 		if err != nil {
 			u.showError(err)
 		}
-		mine = append(mine, s...)
+		if len(ss) == 0 && part.returned {
+			continue
+		}
+		items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", part.title, len(ss))})
+		for _, s := range ss {
+			items = append(items, queueItem{kind: qSample, returned: part.returned, sample: s,
+				title: fmt.Sprintf("%s · %s", s.ID, kindTitle(s.Kind)), detail: questionLine(s.Content.Question)})
+		}
 	}
-	return container.NewBorder(heading(fmt.Sprintf("Your queue: %s (returned first)", plural(len(mine), "sample"))),
-		nil, nil, nil, sampleTable(mine))
+	var ims []store.Image
+	var err error
+	n := max(ws.imgLoaded, ws.pageSize)
+	title := "Images without samples"
+	if ws.allImages.Checked {
+		title = "All images"
+		ws.imgTotal, _ = u.db.CountImages(ctx, u.project.ID)
+		ims, err = u.db.Images(ctx, u.project.ID, 0, n)
+	} else {
+		ws.imgTotal, _ = u.db.CountImagesWithoutSamples(ctx, u.project.ID)
+		ims, err = u.db.ImagesWithoutSamples(ctx, u.project.ID, 0, n)
+	}
+	if err != nil {
+		u.showError(err)
+	}
+	ws.imgLoaded = len(ims)
+	items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", title, ws.imgTotal)})
+	for _, im := range ims {
+		items = append(items, queueItem{kind: qImage, image: im, title: path.Base(im.RelPath),
+			detail: fmt.Sprintf("%s · %d×%d", path.Dir(im.RelPath), im.Width, im.Height)})
+	}
+	if ws.imgLoaded < ws.imgTotal {
+		items = append(items, queueItem{kind: qMore, title: fmt.Sprintf("Load %d more images…", min(ws.pageSize, ws.imgTotal-ws.imgLoaded))})
+	}
+	if len(ims) == 0 && !ws.allImages.Checked {
+		items = append(items, queueItem{kind: qHeader, title: "", detail: "All have one: see “Show all images”."})
+	}
+	ws.items = items
+	ws.current = -1
+	ws.quietly(ws.queue.UnselectAll)
+	for i, it := range items { // keep the open item selected
+		if (ws.sample != nil && it.kind == qSample && it.sample.ID == ws.sample.ID) ||
+			(ws.sample == nil && ws.hasImage && it.kind == qImage && it.image.ID == ws.image.ID) {
+			ws.current = i
+			ws.quietly(func() { ws.queue.Select(i) })
+			break
+		}
+	}
+	// Headers take one line, items two.
+	one := widget.NewLabel("Xy").MinSize().Height
+	two := queueRow().MinSize().Height
+	for i, it := range items {
+		if it.kind == qHeader && it.detail == "" || it.kind == qMore {
+			ws.queue.SetItemHeight(i, one)
+		} else {
+			ws.queue.SetItemHeight(i, two)
+		}
+	}
+	ws.queue.Refresh()
+}
+
+// queueRow is the template of a queue row: icon, title and a detail line.
+func queueRow() fyne.CanvasObject {
+	title := widget.NewLabel("")
+	title.Truncation = fyne.TextTruncateEllipsis
+	detail := small("")
+	detail.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, widget.NewIcon(nil), nil, container.NewVBox(title, detail))
+}
+
+func (ws *workspace) updateQueueRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(ws.items) {
+		return
+	}
+	it := ws.items[id]
+	row := o.(*fyne.Container)
+	texts := row.Objects[0].(*fyne.Container)
+	icon := row.Objects[1].(*widget.Icon)
+	title, detail := texts.Objects[0].(*widget.Label), texts.Objects[1].(*widget.Label)
+	title.TextStyle.Bold = it.kind == qHeader
+	title.Importance = widget.MediumImportance
+	switch it.kind {
+	case qHeader:
+		icon.SetResource(nil)
+	case qSample:
+		icon.SetResource(theme.DocumentCreateIcon())
+		if it.returned {
+			icon.SetResource(theme.MailReplyIcon())
+			title.Importance = widget.WarningImportance
+		}
+	case qImage:
+		icon.SetResource(theme.FileImageIcon())
+	case qMore:
+		icon.SetResource(theme.MoreHorizontalIcon())
+		title.Importance = widget.HighImportance
+	}
+	title.SetText(it.title)
+	detail.SetText(it.detail)
+	if it.detail == "" {
+		detail.Hide()
+	} else {
+		detail.Show()
+	}
+}
+
+func questionLine(q string) string {
+	if q = strings.TrimSpace(q); q == "" {
+		return "(no question yet)"
+	}
+	return q
+}
+
+func selectable(it queueItem) bool { return it.kind == qSample || it.kind == qImage }
+
+// selectFirst opens the first sample or image of the queue.
+func (ws *workspace) selectFirst() {
+	for i, it := range ws.items {
+		if selectable(it) {
+			ws.queue.Select(i)
+			return
+		}
+	}
+}
+
+// move opens the previous (−1) or next (+1) item of the queue.
+func (ws *workspace) move(delta int) {
+	for i := ws.current + delta; i >= 0 && i < len(ws.items); i += delta {
+		if selectable(ws.items[i]) {
+			ws.queue.Select(i)
+			ws.queue.ScrollTo(i)
+			return
+		}
+		if ws.items[i].kind == qMore && delta > 0 {
+			ws.loadMore()
+			ws.move(delta)
+			return
+		}
+	}
+}
+
+// loadMore adds the next page of images to the queue.
+func (ws *workspace) loadMore() {
+	ws.imgLoaded += ws.pageSize
+	ws.reloadQueue() // keeps the open item selected
+}
+
+// openIndex opens queue item i; the current draft is saved first, and if that fails
+// (a conflict) the current item stays open so that nothing typed is lost.
+func (ws *workspace) openIndex(i int) {
+	if ws.loading || i == ws.current {
+		return
+	}
+	if i < 0 || i >= len(ws.items) {
+		return
+	}
+	it := ws.items[i]
+	if !selectable(it) {
+		ws.reselect()
+		if it.kind == qMore {
+			ws.loadMore()
+		}
+		return
+	}
+	if !ws.flush() {
+		ws.reselect()
+		return
+	}
+	ws.current = i
+	switch it.kind {
+	case qSample:
+		ws.openSample(it.sample.ID)
+	case qImage:
+		ws.openImage(it.image)
+	}
+	ws.host.takeFocus()
+}
+
+// reselect puts the list selection back on the open item.
+func (ws *workspace) reselect() {
+	ws.quietly(func() {
+		if ws.current >= 0 {
+			ws.queue.Select(ws.current)
+		} else {
+			ws.queue.UnselectAll()
+		}
+	})
 }

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// Reads for the annotation workspace: the images still waiting for a first sample, and
+// a sample's revisions with the lint warnings their author acknowledged.
+
+const withoutSamples = ` FROM images i JOIN image_roots r ON r.id = i.root_id
+	WHERE i.project_id = ? AND NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`
+
+// ImagesWithoutSamples lists a project's images that no sample uses yet (in any state),
+// by scene and path, a page at a time.
+func (d *DB) ImagesWithoutSamples(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
+	var out []Image
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+withoutSamples+`
+			ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list images without samples: %w", err)
+	}
+	return out, nil
+}
+
+// CountImagesWithoutSamples counts a project's images that no sample uses yet.
+func (d *DB) CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT count(*)`+withoutSamples, projectID).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("count images without samples: %w", err)
+	}
+	return n, nil
+}
+
+// RevisionInfo is one immutable revision of a sample.
+type RevisionInfo struct {
+	Number     int
+	Change     string // "submit", "revise" or "correction"
+	AuthorName string
+	CreatedAt  string
+	// Acknowledged lists the lint warning rule ids the author acknowledged when
+	// submitting ("submit" and "revise" revisions).
+	Acknowledged []string
+	// Comment is a correction's comment.
+	Comment string
+	Content annotate.Sample
+}
+
+// SampleRevisions lists a sample's revisions, oldest first, to any signed-in user.
+func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error) {
+	var out []RevisionInfo
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := requireRole(ctx, tx, actor, "read revisions"); err != nil {
+			return err
+		}
+		if _, err := getSample(ctx, tx, sampleID); err != nil {
+			return err
+		}
+		var err error
+		out, err = queryAll(ctx, tx, scanRevision, `SELECT r.number, r.change, u.name, r.created_at, r.reason, r.content
+			FROM revisions r JOIN users u ON u.id = r.author_id WHERE r.sample_id = ? ORDER BY r.number`, sampleID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("revisions of %s: %w", sampleID, err)
+	}
+	return out, nil
+}
+
+func scanRevision(r scanner) (RevisionInfo, error) {
+	var ri RevisionInfo
+	var reason, content string
+	if err := r.Scan(&ri.Number, &ri.Change, &ri.AuthorName, &ri.CreatedAt, &reason, &content); err != nil {
+		return RevisionInfo{}, err
+	}
+	if ri.Change == "correction" {
+		ri.Comment = reason
+	} else if reason != "" {
+		ri.Acknowledged = strings.Split(reason, ",")
+	}
+	if err := json.Unmarshal([]byte(content), &ri.Content); err != nil {
+		return RevisionInfo{}, fmt.Errorf("decode revision %d: %w", ri.Number, err)
+	}
+	return ri, nil
+}

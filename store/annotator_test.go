@@ -1,0 +1,103 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"image/color"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+func TestImagesWithoutSamples(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	for i, p := range []string{"0002-lab-1/b.jpg", "0001-office-1/a.jpg", "0001-office-1/c.jpg"} {
+		writeFile(t, filepath.Join(dir, p), encodeJPEG(t, 64+i, 48, color.White)) // distinct content
+	}
+	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	list := func(offset, limit int) []string {
+		t.Helper()
+		ims, err := f.db.ImagesWithoutSamples(ctx, f.project.ID, offset, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, im := range ims {
+			out = append(out, im.RelPath)
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		sample string // image a new draft is put on before listing; "" for none
+		want   []string
+		count  int
+	}{
+		{"all free, by scene then path", "", []string{"0001-office-1/a.jpg", "0001-office-1/c.jpg", "0002-lab-1/b.jpg"}, 3},
+		{"a draft takes its image out", "0001-office-1/c.jpg", []string{"0001-office-1/a.jpg", "0002-lab-1/b.jpg"}, 2},
+		{"so does another annotator's", "0002-lab-1/b.jpg", []string{"0001-office-1/a.jpg"}, 1},
+	}
+	for _, tt := range tests {
+		if tt.sample != "" {
+			if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(tt.sample)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := list(0, 10); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+		if n, err := f.db.CountImagesWithoutSamples(ctx, f.project.ID); err != nil || n != tt.count {
+			t.Errorf("%s: count %d %v, want %d", tt.name, n, err, tt.count)
+		}
+	}
+	// Paging.
+	f2 := newFixture(t)
+	if _, err := f2.db.ImportImages(ctx, f2.lead, f2.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := f2.db.ImagesWithoutSamples(ctx, f2.project.ID, 1, 1)
+	if len(page) != 1 || page[0].RelPath != "0001-office-1/c.jpg" {
+		t.Errorf("page 2 of size 1: %+v", page)
+	}
+}
+
+func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	s := hopSample(img)
+	s.Question = "From the perspective of the man, which object is closest to the camera?" // exo-phrase warning
+	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("unacknowledged warning: %v, want ErrInvalid", err)
+	}
+	if revs, err := f.db.SampleRevisions(ctx, f.ann, si.ID); err != nil || len(revs) != 0 {
+		t.Fatalf("before submit: %v %v", revs, err)
+	}
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, []string{"exo-phrase"}); err != nil {
+		t.Fatal(err)
+	}
+	revs, err := f.db.SampleRevisions(ctx, f.ver, si.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(revs) != 1 || revs[0].Number != 1 || revs[0].Change != "submit" || revs[0].AuthorName != "ann" ||
+		!slices.Equal(revs[0].Acknowledged, []string{"exo-phrase"}) || revs[0].Content.Question != s.Question {
+		t.Fatalf("revisions %+v", revs)
+	}
+	if _, err := f.db.SampleRevisions(ctx, store.User{ID: 999}, si.ID); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("unknown user: %v", err)
+	}
+	if _, err := f.db.SampleRevisions(ctx, f.ann, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown sample: %v", err)
+	}
+}

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+// Saving (debounced autosave, Ctrl+S, on leaving), conflicts, and submitting.
+
+func (ws *workspace) setSaved(text string) {
+	ws.saveState.SetText(text)
+}
+
+// scheduleSave saves the draft autosaveDelay after the last change.
+func (ws *workspace) scheduleSave() {
+	ws.dirty = true
+	ws.setSaved("Unsaved changes…")
+	if ws.conflict {
+		return
+	}
+	ws.saveGen++
+	gen := ws.saveGen
+	if ws.timer != nil {
+		ws.timer.Stop()
+	}
+	ws.timer = time.AfterFunc(ws.autosaveDelay, func() {
+		fyne.Do(func() {
+			if gen == ws.saveGen {
+				ws.saveNow()
+			}
+		})
+	})
+}
+
+// flush saves pending changes now and reports whether nothing is left unsaved.
+func (ws *workspace) flush() bool {
+	if ws.sample == nil || !ws.dirty {
+		return true
+	}
+	return ws.saveNow()
+}
+
+// saveNow writes the draft with its version token. A conflict keeps everything typed
+// in the form and offers to overwrite or to reload.
+func (ws *workspace) saveNow() bool {
+	if ws.sample == nil {
+		return true
+	}
+	if ws.timer != nil {
+		ws.timer.Stop()
+	}
+	if !ws.dirty {
+		ws.setSaved(fmt.Sprintf("All changes saved · version %d", ws.version))
+		return true
+	}
+	if ws.conflict {
+		return false
+	}
+	v, err := ws.u.db.SaveDraft(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.cur)
+	if err != nil {
+		ws.saveFailed(err)
+		return false
+	}
+	ws.version, ws.dirty = v, false
+	ws.banner.RemoveAll()
+	if i := ws.current; i >= 0 && i < len(ws.items) && ws.items[i].kind == qSample {
+		ws.items[i].detail = questionLine(ws.cur.Question)
+		ws.queue.RefreshItem(i)
+	}
+	ws.setSaved(fmt.Sprintf("Saved at %s · version %d", ws.now().Format("15:04:05"), v))
+	return true
+}
+
+func (ws *workspace) saveFailed(err error) {
+	ws.banner.RemoveAll()
+	var msg string
+	var actions []fyne.CanvasObject
+	if errors.Is(err, store.ErrConflict) {
+		ws.conflict = true
+		msg = "Not saved: this sample was changed elsewhere since you opened it. Everything you typed is still here."
+		actions = append(actions,
+			widget.NewButton("Save mine over it", ws.overwrite),
+			widget.NewButton("Discard mine and reload", func() {
+				dialog.ShowConfirm("Discard your changes?", "Your edits since the last save are lost and the stored version is shown.", func(ok bool) {
+					if ok {
+						ws.dirty, ws.conflict = false, false
+						ws.openSample(ws.sample.ID)
+					}
+				}, ws.u.win)
+			}))
+	} else {
+		msg = "Not saved: " + store.Message(err) + " Everything you typed is still here."
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.DangerImportance
+	ws.banner.Add(l)
+	if len(actions) > 0 {
+		ws.banner.Add(container.NewHBox(actions...))
+	}
+	ws.setSaved("Not saved")
+	ws.updateGate()
+}
+
+// overwrite saves the form's content over a newer stored version.
+func (ws *workspace) overwrite() {
+	si, err := ws.u.db.Sample(ws.u.ctx(), ws.sample.ID)
+	if err != nil {
+		ws.u.showError(err)
+		return
+	}
+	ws.version, ws.conflict, ws.dirty = si.Version, false, true
+	if ws.saveNow() {
+		ws.updateGate()
+	}
+}
+
+// submit saves, then turns the draft into a revision for round 1 with the
+// acknowledged warnings, and opens the next queue item.
+func (ws *workspace) submit() {
+	if ws.sample == nil {
+		return
+	}
+	if why := ws.submitBlocker(); why != "" {
+		ws.u.setStatus("%s", why)
+		return
+	}
+	if !ws.flush() {
+		return
+	}
+	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.ackedWarnings())
+	if err != nil {
+		ws.saveFailed(err)
+		return
+	}
+	next := ws.current
+	ws.closeSample()
+	ws.u.refreshStatus()
+	ws.u.setStatus("Submitted %s as revision %d; it waits for round 1.", si.ID, si.Revision)
+	ws.reloadQueue()
+	for i := next; i < len(ws.items); i++ {
+		if selectable(ws.items[i]) {
+			ws.queue.Select(i)
+			return
+		}
+	}
+	for i := len(ws.items) - 1; i >= 0; i-- {
+		if selectable(ws.items[i]) {
+			ws.queue.Select(i)
+			return
+		}
+	}
+	ws.showNothing()
+}
