@@ -2,29 +2,451 @@ package ui
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
 )
 
-// verifyScreen lists what the signed-in verifier may review now.
+// verifyScreen is the verifier's screen: the queue of what the signed-in verifier
+// may take now, the opened sample's image, and its checklist and decision.
 func (u *App) verifyScreen() fyne.CanvasObject {
 	if u.user.Role == store.RoleAnnotator {
-		return container.NewCenter(widget.NewLabel("Reviews are done by verifiers and leads; annotators see their returned samples under Annotate."))
+		l := widget.NewLabelWithStyle("Reviews are done by verifiers and leads.\nAnnotators see the samples returned to them, with the reviewers' reasons, under Annotate.",
+			fyne.TextAlignCenter, fyne.TextStyle{})
+		return container.NewCenter(l)
 	}
-	q, err := u.db.ReviewQueue(u.ctx(), u.user, u.project.ID, 0)
+	return newVerifyView(u)
+}
+
+// queueRoundNames label the queue filters: all rounds, then rounds 1-3.
+var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
+
+// verifyView is the verifier's screen. It is a widget so that tests reach it as the
+// content of the Verify screen. Everything runs on the UI goroutine.
+//
+// Opening a queue item claims its seat (store.ClaimReview), so that two verifiers
+// never review the same slot. The decision (approve, reject) or a correction goes to
+// the store, which checks every rule again; its refusals are shown in words. Keys,
+// when no text entry has the focus: y approve, x reject, j/k next/previous item,
+// 1-9 mark criterion n (unset → yes → no).
+type verifyView struct {
+	widget.BaseWidget
+	u    *App
+	root fyne.CanvasObject
+
+	all     []store.QueueItem // what the user may take now, every round
+	items   []store.QueueItem // all, narrowed to the round filter
+	round   int               // the filter: 0 all rounds, else 1-3
+	filters [4]*widget.Button
+	list    *widget.List
+	empty   *widget.Label // shown instead of the list when items is empty
+	syncing bool          // the list selection is being set by code
+
+	centre *fyne.Container // image (and step graph) of the open sample
+	right  *fyne.Container // the sample, checklist and decision
+	cur    *openSample     // nil when nothing is open
+	editor *correctionEditor
+}
+
+func newVerifyView(u *App) *verifyView {
+	v := &verifyView{u: u}
+	v.ExtendBaseWidget(v)
+	for i := range v.filters {
+		v.filters[i] = widget.NewButton(queueRoundNames[i], func() { v.setRound(i) })
+	}
+	v.list = widget.NewList(
+		func() int { return len(v.items) },
+		func() fyne.CanvasObject {
+			id := widget.NewLabelWithStyle("demo-hq-000-sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			id.Truncation = fyne.TextTruncateEllipsis
+			info := widget.NewLabel("step_graph · round 1 · rev 1")
+			info.Importance = widget.LowImportance
+			info.Truncation = fyne.TextTruncateEllipsis
+			return tightVBox(id, info)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(v.items) {
+				return
+			}
+			it := v.items[i]
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(it.SampleID)
+			c.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%s · round %d · rev %d", it.Kind, it.Round, it.Revision))
+		},
+	)
+	v.list.OnSelected = func(i widget.ListItemID) {
+		if v.syncing || i >= len(v.items) {
+			return
+		}
+		v.releaseFocus()
+		v.open(v.items[i])
+	}
+	v.empty = widget.NewLabel("")
+	v.empty.Wrapping = fyne.TextWrapWord
+	v.empty.Importance = widget.LowImportance
+
+	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  mark a criterion")
+	keys.Importance = widget.LowImportance
+	filters := container.NewGridWithColumns(2)
+	for _, b := range v.filters {
+		filters.Add(b)
+	}
+	queue := container.NewBorder(container.NewVBox(heading("Your review queue"), filters),
+		keys, nil, nil, container.NewStack(v.list, container.NewVBox(v.empty)))
+
+	v.centre = container.NewStack()
+	v.right = container.NewStack()
+	work := container.NewHSplit(v.centre, v.right)
+	work.Offset = 0.52
+	split := container.NewHSplit(queue, work)
+	split.Offset = 0.19
+	v.root = split
+
+	v.showIdle()
+	v.reload()
+	u.win.Canvas().SetOnTypedRune(v.typedRune)
+	v.releaseFocus() // the navigation list took it when it was clicked to open this screen
+	return v
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (v *verifyView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
+
+// reload asks the store for the queue again and shows it through the filter.
+func (v *verifyView) reload() {
+	q, err := v.u.db.ReviewQueue(v.u.ctx(), v.u.user, v.u.project.ID, 0)
 	if err != nil {
-		u.showError(err)
+		v.u.setStatus("%s", store.Message(err))
 	}
-	var samples []store.SampleInfo
-	for _, it := range q {
-		if s, err := u.db.Sample(u.ctx(), it.SampleID); err == nil {
-			samples = append(samples, s)
+	v.all = q
+	v.applyFilter()
+}
+
+func (v *verifyView) setRound(r int) {
+	v.round = r
+	v.applyFilter()
+}
+
+// applyFilter narrows the queue to the round filter, writes the counts on the filter
+// buttons and selects the open sample in the list when it is there.
+func (v *verifyView) applyFilter() {
+	var counts [4]int
+	v.items = v.items[:0]
+	for _, it := range v.all {
+		counts[0]++
+		if it.Round >= 1 && it.Round <= 3 {
+			counts[it.Round]++
+		}
+		if v.round == 0 || it.Round == v.round {
+			v.items = append(v.items, it)
 		}
 	}
-	return container.NewBorder(heading(fmt.Sprintf("You may review %s now", plural(len(samples), "sample"))),
-		nil, nil, nil, sampleTable(samples))
+	for i, b := range v.filters {
+		b.SetText(fmt.Sprintf("%s · %d", queueRoundNames[i], counts[i]))
+		b.Importance = widget.MediumImportance
+		if i == v.round {
+			b.Importance = widget.HighImportance
+		}
+		b.Refresh()
+	}
+	switch {
+	case len(v.items) > 0:
+		v.empty.SetText("")
+	case v.round == 0:
+		v.empty.SetText("Nothing to review now. Samples appear here when they enter a round you may verify.")
+	default:
+		v.empty.SetText(fmt.Sprintf("Nothing for you in round %d now.", v.round))
+	}
+	v.syncing = true
+	v.list.UnselectAll()
+	if i := v.indexOf(v.curID()); i >= 0 {
+		v.list.Select(i)
+	}
+	v.syncing = false
+	v.list.Refresh()
+}
+
+func (v *verifyView) curID() string {
+	if v.cur == nil {
+		return ""
+	}
+	return v.cur.item.SampleID
+}
+
+func (v *verifyView) indexOf(id string) int {
+	return slices.IndexFunc(v.items, func(it store.QueueItem) bool { return it.SampleID == id })
+}
+
+// selectItem opens the i-th item of the filtered queue through the list.
+func (v *verifyView) selectItem(i int) {
+	if i < 0 || i >= len(v.items) {
+		return
+	}
+	v.syncing = true
+	v.list.UnselectAll()
+	v.syncing = false
+	v.list.Select(i)
+}
+
+// step opens the next (d = 1) or previous (d = -1) item of the queue.
+func (v *verifyView) step(d int) {
+	if len(v.items) == 0 {
+		return
+	}
+	i := v.indexOf(v.curID())
+	switch {
+	case i < 0 && d > 0:
+		i = 0
+	case i < 0:
+		i = len(v.items) - 1
+	default:
+		i = min(max(i+d, 0), len(v.items)-1)
+	}
+	if v.items[i].SampleID != v.curID() {
+		v.selectItem(i)
+	}
+}
+
+// open claims item and shows it; a refusal is shown in words and the queue reloads.
+func (v *verifyView) open(it store.QueueItem) {
+	ctx := v.u.ctx()
+	v.closeSample()
+	cl, err := v.u.db.ClaimReview(ctx, v.u.user, it.SampleID, it.Round)
+	if err != nil {
+		v.showNotice(fmt.Sprintf("%s is not yours to review now", it.SampleID), store.Message(err))
+		v.u.setStatus("Could not claim %s: %s", it.SampleID, store.Message(err))
+		v.reload()
+		return
+	}
+	info, err := v.u.db.Sample(ctx, it.SampleID)
+	if err != nil {
+		v.showNotice("Could not open "+it.SampleID, store.Message(err))
+		v.reload()
+		return
+	}
+	v.cur = newOpenSample(v, it, info, cl)
+	v.centre.Objects = []fyne.CanvasObject{v.cur.centre}
+	v.right.Objects = []fyne.CanvasObject{v.cur.panel}
+	v.centre.Refresh()
+	v.right.Refresh()
+}
+
+// closeSample forgets the open sample, giving up its seat when it was left without
+// a decision (after one the store has already freed it), and shows the idle panes.
+func (v *verifyView) closeSample() {
+	if v.cur != nil {
+		if err := v.u.db.ReleaseClaim(v.u.ctx(), v.u.user, v.cur.info.ID); err != nil {
+			v.u.setStatus("%s", store.Message(err))
+		}
+	}
+	v.cur = nil
+	v.showIdle()
+}
+
+func (v *verifyView) showIdle() {
+	hint := widget.NewLabelWithStyle("Choose a sample from the queue, or press j.", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	v.centre.Objects = []fyne.CanvasObject{container.NewCenter(hint)}
+	v.right.Objects = nil
+	v.centre.Refresh()
+	v.right.Refresh()
+}
+
+// showNotice replaces the open sample by a message, e.g. a refused claim.
+func (v *verifyView) showNotice(title, text string) {
+	v.cur = nil
+	body := widget.NewLabel(text)
+	body.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(heading(title), body)
+	v.centre.Objects = []fyne.CanvasObject{container.NewPadded(box)}
+	v.right.Objects = nil
+	v.centre.Refresh()
+	v.right.Refresh()
+}
+
+// approve records an approval: every criterion must be marked yes.
+func (v *verifyView) approve() {
+	o := v.cur
+	if o == nil {
+		return
+	}
+	if open := o.checks.unmarked(); len(open) > 0 {
+		o.refuse(fmt.Sprintf("Approve needs every criterion marked Yes; not marked yet: %s.", strings.Join(open, ", ")))
+		return
+	}
+	if failed := o.checks.failed(); len(failed) > 0 {
+		o.refuse(fmt.Sprintf("You marked %s as No: reject instead, or change the mark.", strings.Join(failed, ", ")))
+		return
+	}
+	if o.other.Checked {
+		o.refuse("You ticked Other problem: reject instead, or untick it.")
+		return
+	}
+	v.submit(verify.Verdict{Decision: verify.DecisionApprove, Judgements: o.checks.judgements()})
+}
+
+// reject records a rejection: it needs a criterion marked No, or Other problem with
+// a comment saying what it is.
+func (v *verifyView) reject() {
+	o := v.cur
+	if o == nil {
+		return
+	}
+	verdict := verify.Verdict{Decision: verify.DecisionReject, Judgements: o.checks.judgements()}
+	if o.other.Checked {
+		if strings.TrimSpace(o.comment.Text) == "" {
+			o.refuse("Other problem needs a comment saying what the problem is.")
+			return
+		}
+		verdict.Reasons = []string{verify.ReasonOther}
+	}
+	if len(verify.ReasonsFor(verdict.Judgements)) == 0 && len(verdict.Reasons) == 0 {
+		o.refuse("Reject needs a reason: mark the failed criterion No, or tick Other problem and describe it in the comment.")
+		return
+	}
+	v.submit(verdict)
+}
+
+// submit sends the decision on the open sample; on success the outcome goes to the
+// status bar and the next item of the queue opens.
+func (v *verifyView) submit(verdict verify.Verdict) {
+	o := v.cur
+	in := store.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
+		Comment: strings.TrimSpace(o.comment.Text), Seconds: time.Since(o.opened).Seconds()}
+	out, err := v.u.db.SubmitReview(v.u.ctx(), v.u.user, in)
+	if err != nil {
+		o.refuse(store.Message(err))
+		v.reload() // the seat or the revision may have changed meanwhile
+		return
+	}
+	v.advance()
+	v.u.setStatus("%s", outcomeText(o.info.ID, o.item.Round, out))
+}
+
+// outcomeText says in words what a recorded decision did. A round-3 approval that does
+// not close the round says nothing of the other votes (the round is blind).
+func outcomeText(id string, round int, out verify.Outcome) string {
+	switch out.Result {
+	case verify.ResultAdvanced:
+		return fmt.Sprintf("Approved %s in round %d: it moves on to round %d.", id, round, round+1)
+	case verify.ResultWaiting:
+		return fmt.Sprintf("Approved %s in round 3: your vote is recorded; the round closes when the panel is complete.", id)
+	case verify.ResultAccepted:
+		return fmt.Sprintf("Approved %s in round 3: the panel approved unanimously and the sample is accepted.", id)
+	case verify.ResultReturned:
+		return fmt.Sprintf("Rejected %s in round %d: returned to its author with the reasons %s.", id, round, strings.Join(out.Reasons, ", "))
+	}
+	return fmt.Sprintf("Recorded your decision on %s (now %s).", id, out.State)
+}
+
+// skip moves on without a decision.
+func (v *verifyView) skip() {
+	o := v.cur
+	if o == nil {
+		return
+	}
+	v.advance()
+	v.u.setStatus("Skipped %s; your seat on it is free for the other verifiers again.", o.info.ID)
+}
+
+// advance reloads the queue after the open sample was decided, corrected or skipped,
+// and opens the item that followed it (wrapping to the start), if any.
+func (v *verifyView) advance() {
+	var order []string // the other items, starting after the current one
+	if n := len(v.items); n > 0 {
+		start := v.indexOf(v.curID()) + 1 // 0 when the open sample is not in the list
+		for k := range n {
+			if it := v.items[(start+k)%n]; it.SampleID != v.curID() {
+				order = append(order, it.SampleID)
+			}
+		}
+	}
+	v.closeSample()
+	v.reload()
+	for _, id := range order {
+		if j := v.indexOf(id); j >= 0 {
+			v.selectItem(j)
+			return
+		}
+	}
+	if len(v.items) == 0 {
+		v.showNotice("Queue done", "Nothing left for you to review in this view. Samples appear in the queue when they enter a round you may verify.")
+	}
+}
+
+// typedRune handles the screen's keys; the canvas sends it runes only when no widget
+// has the focus.
+func (v *verifyView) typedRune(r rune) {
+	if !v.active() {
+		return
+	}
+	switch {
+	case r == 'y' || r == 'Y':
+		v.approve()
+	case r == 'x' || r == 'X':
+		v.reject()
+	case r == 'j':
+		v.step(1)
+	case r == 'k':
+		v.step(-1)
+	case r >= '1' && r <= '9' && v.cur != nil:
+		v.cur.checks.cycle(int(r - '1'))
+	}
+}
+
+// active reports whether the screen is shown and takes keys: it is in the window, no
+// dialog is open and no text entry has the focus.
+func (v *verifyView) active() bool {
+	c := v.u.win.Canvas()
+	if len(c.Overlays().List()) > 0 {
+		return false
+	}
+	if _, ok := c.Focused().(*widget.Entry); ok {
+		return false
+	}
+	return objectInTree(c.Content(), v)
+}
+
+// releaseFocus takes the focus from a list, check or canvas that grabbed it on a
+// click, so that the screen's keys keep working; a text entry keeps it.
+func (v *verifyView) releaseFocus() {
+	c := v.u.win.Canvas()
+	if c == nil || c.Focused() == nil {
+		return
+	}
+	if _, ok := c.Focused().(*widget.Entry); !ok {
+		c.Unfocus()
+	}
+}
+
+// inTree reports whether target is o or inside o's containers, splits and scrolls.
+func objectInTree(o, target fyne.CanvasObject) bool {
+	switch x := o.(type) {
+	case nil:
+		return false
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			if objectInTree(c, target) {
+				return true
+			}
+		}
+	case *container.Split:
+		return objectInTree(x.Leading, target) || objectInTree(x.Trailing, target)
+	case *container.Scroll:
+		return objectInTree(x.Content, target)
+	}
+	return o == target
+}
+
+func minutesText(d time.Duration) string {
+	if d < time.Minute {
+		return "less than a minute"
+	}
+	return plural(int(d/time.Minute), "minute")
 }

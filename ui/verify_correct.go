@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/ui/boxcanvas"
+)
+
+// correctionEditor edits a copy of the sample under review: its question, options and
+// answer (or answer text, or step texts and preconditions) and its box, with a
+// required comment. Saving makes a new revision attributed to the verifier
+// (store.Correct); the reviewed revision is never changed.
+type correctionEditor struct {
+	v    *verifyView
+	o    *openSample
+	base annotate.Sample // the reviewed content, copied
+
+	question   *widget.Entry
+	options    []*widget.Entry
+	answer     *widget.RadioGroup
+	answerText *widget.Entry
+	stepText   []*widget.Entry
+	stepAfter  []*widget.Entry
+	graph      *stepGraph
+	canvas     *boxcanvas.Canvas // nil when the sample has no box to edit
+	comment    *widget.Entry
+	message    *widget.Label
+	save       *widget.Button
+	dlg        *dialog.CustomDialog
+}
+
+// openCorrection shows the correction editor on the open sample.
+func (v *verifyView) openCorrection() {
+	if v.cur == nil {
+		return
+	}
+	v.editor = newCorrectionEditor(v, v.cur)
+	v.editor.dlg.Show()
+	v.u.win.Canvas().Focus(v.editor.question)
+}
+
+func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
+	s := cloneSample(o.info.Content)
+	e := &correctionEditor{v: v, o: o, base: cloneSample(s)}
+	e.question = widget.NewMultiLineEntry()
+	e.question.Wrapping = fyne.TextWrapWord
+	e.question.SetMinRowsVisible(2)
+	e.question.SetText(s.Question)
+	form := container.NewVBox(reviewCaption("Question"), e.question)
+
+	switch s.Kind {
+	case annotate.KindHopQA, annotate.KindMCQ:
+		letters := make([]string, len(s.Options))
+		form.Add(reviewCaption("Options"))
+		for i, opt := range s.Options {
+			letters[i] = string(rune('A' + i))
+			en := widget.NewEntry()
+			en.SetText(opt)
+			e.options = append(e.options, en)
+			form.Add(container.NewBorder(nil, nil, widget.NewLabel(letters[i]+"."), nil, en))
+		}
+		e.answer = widget.NewRadioGroup(letters, nil)
+		e.answer.Horizontal = true
+		e.answer.Required = true
+		if s.AnswerIndex >= 0 && s.AnswerIndex < len(letters) {
+			e.answer.SetSelected(letters[s.AnswerIndex])
+		}
+		form.Add(container.NewBorder(nil, nil, reviewCaption("Correct option"), nil, e.answer))
+	case annotate.KindStepGraph:
+		form.Add(reviewCaption("Steps (text, and the steps that must be done first)"))
+		for _, st := range s.Steps {
+			text, after := widget.NewEntry(), widget.NewEntry()
+			text.SetText(st.Content)
+			after.SetText(strings.Join(st.Precondition, ", "))
+			after.SetPlaceHolder("after: step1, step2")
+			text.OnChanged = func(string) { e.redrawGraph() }
+			after.OnChanged = func(string) { e.redrawGraph() }
+			e.stepText, e.stepAfter = append(e.stepText, text), append(e.stepAfter, after)
+			form.Add(container.NewBorder(nil, nil, widget.NewLabelWithStyle(st.ID, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil,
+				container.NewGridWithColumns(2, text, after)))
+		}
+	default:
+		e.answerText = widget.NewEntry()
+		e.answerText.SetText(s.AnswerText)
+		form.Add(reviewCaption("Answer"))
+		form.Add(e.answerText)
+	}
+
+	e.comment = widget.NewMultiLineEntry()
+	e.comment.Wrapping = fyne.TextWrapWord
+	e.comment.SetMinRowsVisible(3)
+	e.comment.SetPlaceHolder("Required: what you corrected and why")
+	e.message = widget.NewLabel("")
+	e.message.Wrapping = fyne.TextWrapWord
+	e.message.Importance = widget.DangerImportance
+	form.Add(reviewCaption("Comment"))
+	form.Add(e.comment)
+	form.Add(e.message)
+
+	var picture fyne.CanvasObject
+	if s.Kind == annotate.KindHopQA || s.Box != nil {
+		e.canvas = boxcanvas.New(o.image.img, o.image.width, o.image.height)
+		if s.Box != nil {
+			e.canvas.SetBoxes([]annotate.Box{*s.Box})
+			e.canvas.Select(0)
+		}
+		e.canvas.OnChanged = func(boxes []annotate.Box) {
+			if len(boxes) > 1 { // a sample has one box: a newly drawn one replaces it
+				e.canvas.SetBoxes(boxes[len(boxes)-1:])
+				e.canvas.Select(0)
+			}
+		}
+		readout := widget.NewLabel("")
+		e.canvas.OnReadout = readout.SetText
+		hint := reviewNote("Drag on the picture to draw a new box; drag the box or its handles to move or resize it; arrows nudge it.")
+		picture = container.NewBorder(nil, hint, nil, nil, verifyImagePane(e.canvas, readout, o.image.caption(nil)))
+	} else {
+		ro := boxcanvas.New(o.image.img, o.image.width, o.image.height)
+		ro.ReadOnly = true
+		picture = verifyImagePane(ro, widget.NewLabel(""), o.image.caption(nil))
+	}
+	if s.Kind == annotate.KindStepGraph {
+		e.graph = newStepGraph()
+		e.graph.SetSteps(s.Steps)
+		split := container.NewVSplit(picture, container.NewBorder(reviewCaption("Step graph of the edited steps"), nil, nil, nil, container.NewScroll(e.graph)))
+		split.Offset = 0.5
+		picture = split
+	}
+
+	e.save = widget.NewButton("Save correction", e.saveCorrection)
+	e.save.Importance = widget.HighImportance
+	cancel := widget.NewButton("Cancel", e.close)
+	body := container.NewHSplit(picture, container.NewVScroll(container.NewPadded(form)))
+	body.Offset = 0.55
+	title := fmt.Sprintf("Correct %s (a new revision by you; round %d's decision is not recorded)", o.info.ID, o.item.Round)
+	e.dlg = dialog.NewCustomWithoutButtons(title, body, v.u.win)
+	e.dlg.SetButtons([]fyne.CanvasObject{cancel, e.save})
+	size := v.u.win.Canvas().Size()
+	e.dlg.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))
+	return e
+}
+
+// content is the edited copy of the sample.
+func (e *correctionEditor) content() annotate.Sample {
+	s := cloneSample(e.base)
+	s.Question = strings.TrimSpace(e.question.Text)
+	for i, en := range e.options {
+		s.Options[i] = strings.TrimSpace(en.Text)
+	}
+	if e.answer != nil {
+		s.AnswerIndex = slices.Index(e.answer.Options, e.answer.Selected)
+	}
+	if e.answerText != nil {
+		s.AnswerText = strings.TrimSpace(e.answerText.Text)
+	}
+	for i := range e.stepText {
+		s.Steps[i].Content = strings.TrimSpace(e.stepText[i].Text)
+		s.Steps[i].Precondition = splitIDs(e.stepAfter[i].Text)
+	}
+	if e.canvas != nil {
+		s.Box = nil
+		if boxes := e.canvas.Boxes(); len(boxes) > 0 {
+			b := boxes[len(boxes)-1]
+			s.Box = &b
+		}
+	}
+	return s
+}
+
+func (e *correctionEditor) redrawGraph() {
+	if e.graph != nil {
+		e.graph.SetSteps(e.content().Steps)
+	}
+}
+
+// saveCorrection sends the edited copy; a refusal (lint errors, a lost seat) stays in
+// the editor so nothing typed is lost.
+func (e *correctionEditor) saveCorrection() {
+	s := e.content()
+	comment := strings.TrimSpace(e.comment.Text)
+	switch {
+	case sameContent(s, e.base):
+		e.message.SetText("Nothing is changed yet. Edit the copy, or cancel and approve or reject the sample.")
+		return
+	case comment == "":
+		e.message.SetText("Say in the comment what you corrected and why; the author and the next verifiers read it.")
+		return
+	}
+	o, u := e.o, e.v.u
+	info, err := u.db.Correct(u.ctx(), u.user, store.CorrectionInput{SampleID: o.info.ID, Round: o.item.Round,
+		BasedOn: o.info.Revision, Content: s, Comment: comment})
+	if err != nil {
+		e.message.SetText(store.Message(err))
+		return
+	}
+	e.close()
+	e.v.advance()
+	where := string(info.Status)
+	if r := info.Status.Round(); r > 0 {
+		where = fmt.Sprintf("round %d", r)
+	}
+	u.setStatus("Corrected %s: revision %d is yours and goes to %s; others verify it.", info.ID, info.Revision, where)
+}
+
+func (e *correctionEditor) close() {
+	e.dlg.Hide()
+	if e.v.editor == e {
+		e.v.editor = nil
+	}
+}
+
+// splitIDs reads "step1, step2" (commas or spaces) as step ids.
+func splitIDs(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+}
+
+// sameContent compares two samples as their native records.
+func sameContent(a, b annotate.Sample) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}

@@ -1,0 +1,376 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/disintegration/imaging"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/ui/boxcanvas"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// openSample is the sample under review: its panes, the verifier's marks and comment.
+type openSample struct {
+	v      *verifyView
+	item   store.QueueItem
+	info   store.SampleInfo
+	claim  verify.Claim
+	opened time.Time
+
+	image   verifyImage
+	canvas  *boxcanvas.Canvas // read-only: zoom and pan, never edits
+	graph   *stepGraph        // step graphs only
+	checks  *checklist
+	other   *widget.Check
+	comment *widget.Entry
+	summary *widget.Label // what a decision would send
+	message *widget.Label // the last refusal
+
+	approveBtn, rejectBtn, correctBtn, skipBtn *widget.Button
+
+	centre fyne.CanvasObject
+	panel  *fyne.Container
+}
+
+func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl verify.Claim) *openSample {
+	o := &openSample{v: v, item: it, info: info, claim: cl, opened: time.Now()}
+	o.image = loadVerifyImage(v.u, info)
+	o.canvas = boxcanvas.New(o.image.img, o.image.width, o.image.height)
+	o.canvas.ReadOnly = true
+	if b := info.Content.Box; b != nil {
+		o.canvas.SetBoxes([]annotate.Box{*b})
+	}
+	readout := widget.NewLabel("")
+	o.canvas.OnReadout = func(s string) {
+		readout.SetText(s)
+		v.releaseFocus() // a click on the picture must not swallow the screen's keys
+	}
+	o.centre = verifyImagePane(o.canvas, readout, o.image.caption(info.Content.Box))
+	if info.Kind == annotate.KindStepGraph {
+		o.graph = newStepGraph()
+		o.graph.SetSteps(info.Content.Steps)
+		steps := container.NewBorder(heading("Step graph (arrows lead from a precondition to its step)"), nil, nil, nil,
+			container.NewScroll(o.graph))
+		split := container.NewVSplit(o.centre, steps)
+		split.Offset = 0.55
+		o.centre = split
+	}
+
+	o.checks = newChecklist(verify.Criteria(info.Kind, it.Round), o.update)
+	o.other = widget.NewCheck("Other problem (say what in the comment)", func(bool) {
+		v.releaseFocus()
+		o.update()
+	})
+	o.comment = widget.NewMultiLineEntry()
+	o.comment.Wrapping = fyne.TextWrapWord
+	o.comment.SetMinRowsVisible(2)
+	o.comment.SetPlaceHolder("Comment for the author (needed for Other problem)")
+	o.comment.OnChanged = func(string) { o.update() }
+	o.summary = widget.NewLabel("")
+	o.summary.Wrapping = fyne.TextWrapWord
+	o.message = widget.NewLabel("")
+	o.message.Wrapping = fyne.TextWrapWord
+	o.message.Importance = widget.DangerImportance
+	o.message.Hide()
+
+	o.approveBtn = widget.NewButtonWithIcon("Approve (y)", theme.ConfirmIcon(), v.approve)
+	o.approveBtn.Importance = widget.SuccessImportance
+	o.rejectBtn = widget.NewButtonWithIcon("Reject (x)", theme.CancelIcon(), v.reject)
+	o.rejectBtn.Importance = widget.DangerImportance
+	o.correctBtn = widget.NewButtonWithIcon("Correct…", theme.DocumentCreateIcon(), v.openCorrection)
+	o.skipBtn = widget.NewButtonWithIcon("Skip", theme.MediaSkipNextIcon(), v.skip)
+
+	body := container.NewVBox(o.describe()...)
+	body.Add(widget.NewSeparator())
+	body.Add(heading(fmt.Sprintf("Round %d checklist", it.Round)))
+	body.Add(o.checks.object())
+	if h := o.history(); h != nil {
+		body.Add(h)
+	}
+	// The comment, Other problem and the decision stay in view below the scrolled part.
+	actions := container.NewVBox(widget.NewSeparator(), o.other, o.comment, o.summary, o.message,
+		container.NewGridWithColumns(2, o.approveBtn, o.rejectBtn, o.correctBtn, o.skipBtn))
+	o.panel = container.NewBorder(nil, actions, nil, nil, container.NewVScroll(container.NewPadded(body)))
+	o.update()
+	return o
+}
+
+// update writes what a decision would send, and clears an old refusal.
+func (o *openSample) update() {
+	defer o.relayout()
+	o.message.Hide()
+	o.summary.Show()
+	reasons := verify.ReasonsFor(o.checks.judgements())
+	if o.other.Checked {
+		reasons = append(reasons, verify.ReasonOther)
+	}
+	open := len(o.checks.unmarked())
+	switch {
+	case len(reasons) > 0:
+		o.summary.SetText("Reject returns it to the author with: " + strings.Join(reasons, ", ") + ".")
+	case open == 0:
+		o.summary.SetText("Every criterion is marked Yes: ready to approve.")
+	default:
+		o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
+			len(o.checks.marks)-open, len(o.checks.marks)))
+	}
+}
+
+// refuse shows why a decision was not sent.
+func (o *openSample) refuse(msg string) {
+	o.message.SetText(msg)
+	o.message.Show()
+	o.summary.Hide()
+	o.relayout()
+}
+
+// relayout fits the panel to texts that changed length.
+func (o *openSample) relayout() {
+	if o.panel != nil {
+		o.panel.Refresh()
+	}
+}
+
+// describe lists the sample for the verifier: what it is, its question and answer,
+// its tags, the earlier reviews and the history.
+func (o *openSample) describe() []fyne.CanvasObject {
+	u, info, s := o.v.u, o.info, o.info.Content
+	title := widget.NewLabelWithStyle(fmt.Sprintf("%s · round %d", info.ID, o.item.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	left := o.claim.Expires.Sub(u.db.Now()).Round(time.Minute)
+	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", info.Kind, info.Revision, info.AuthorName, minutesText(left)))
+	out := []fyne.CanvasObject{tightVBox(title, meta)}
+	if o.item.Round == 3 {
+		blind := widget.NewLabelWithStyle("Blind round: other votes are hidden until the round closes.", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		blind.Wrapping = fyne.TextWrapWord
+		blind.Importance = widget.WarningImportance
+		out = append(out, blind)
+	}
+	out = append(out, widget.NewSeparator())
+
+	question := "Question"
+	if info.Kind == annotate.KindStepGraph {
+		question = "Task"
+	}
+	out = append(out, tightVBox(reviewCaption(question), reviewText(s.Question, fyne.TextStyle{})))
+	var lines []fyne.CanvasObject
+	switch info.Kind {
+	case annotate.KindHopQA, annotate.KindMCQ:
+		lines = append(lines, reviewCaption("Options (✓ the labelled answer)"))
+		for i, opt := range s.Options {
+			text := fmt.Sprintf("     %c.  %s", 'A'+i, opt)
+			style := fyne.TextStyle{}
+			if i == s.AnswerIndex {
+				text, style = fmt.Sprintf("✓  %c.  %s", 'A'+i, opt), fyne.TextStyle{Bold: true}
+			}
+			lines = append(lines, reviewText(text, style))
+		}
+	case annotate.KindStepGraph:
+		lines = append(lines, reviewCaption("Steps (the last one carries out the task)"))
+		for _, st := range s.Steps {
+			text := st.ID + "  " + st.Content
+			if len(st.Precondition) > 0 {
+				text += "  ← after " + strings.Join(st.Precondition, ", ")
+			}
+			lines = append(lines, reviewText(text, fyne.TextStyle{}))
+		}
+	default:
+		ans := s.AnswerText
+		if s.Tolerance != nil {
+			ans += fmt.Sprintf(" (± %g)", *s.Tolerance)
+		}
+		lines = append(lines, reviewCaption("Answer"), reviewText("✓  "+ans, fyne.TextStyle{Bold: true}))
+	}
+	out = append(out, tightVBox(lines...))
+	if tags := sampleTagLine(s); tags != "" {
+		out = append(out, reviewNote("Tags: "+tags))
+	}
+	return append(out, o.earlierReviews()...)
+}
+
+// earlierReviews lists the reviews of the sample's revisions that the verifier may
+// see (the store hides the open round-3 votes of others).
+func (o *openSample) earlierReviews() []fyne.CanvasObject {
+	u := o.v.u
+	reviews, err := u.db.Reviews(u.ctx(), u.user, o.info.ID)
+	if err != nil {
+		return []fyne.CanvasObject{reviewText(store.Message(err), fyne.TextStyle{Italic: true})}
+	}
+	if len(reviews) == 0 {
+		return nil
+	}
+	lines := []fyne.CanvasObject{reviewCaption("Earlier reviews")}
+	for _, r := range reviews {
+		lines = append(lines, reviewText(reviewLine(r), fyne.TextStyle{}))
+	}
+	return []fyne.CanvasObject{tightVBox(lines...)}
+}
+
+// history is the sample's timeline, folded away (nil when there is none).
+func (o *openSample) history() fyne.CanvasObject {
+	u := o.v.u
+	events, err := u.db.History(u.ctx(), u.user, o.info.ID)
+	if err != nil || len(events) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, e := range events {
+		at := e.At
+		if t, err := time.Parse(time.RFC3339Nano, e.At); err == nil {
+			at = t.Local().Format("2006-01-02 15:04")
+		}
+		lines = append(lines, strings.TrimSpace(fmt.Sprintf("%s  %s  %s  %s", at, e.Actor, e.Action, e.Detail)))
+	}
+	hist := widget.NewLabel(strings.Join(lines, "\n"))
+	hist.Wrapping = fyne.TextWrapWord
+	hist.Importance = widget.LowImportance
+	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", plural(len(events), "event")), hist))
+}
+
+func reviewLine(r store.ReviewRecord) string {
+	who := r.VerifierName
+	if r.Group != "" {
+		who += " (group " + r.Group + ")"
+	}
+	decision := map[verify.Decision]string{verify.DecisionApprove: "approved", verify.DecisionReject: "rejected"}[r.Decision]
+	if decision == "" {
+		decision = string(r.Decision)
+	}
+	line := fmt.Sprintf("Revision %d, round %d · %s · %s", r.Revision, r.Round, who, decision)
+	if len(r.Reasons) > 0 {
+		line += ": " + strings.Join(r.Reasons, ", ")
+	}
+	if r.Comment != "" {
+		line += " — “" + r.Comment + "”"
+	}
+	return line
+}
+
+// tagLine is the sample's hop, categories, view and subject, or its task, split and
+// tags for the other kinds.
+func sampleTagLine(s annotate.Sample) string {
+	var parts []string
+	if s.Kind == annotate.KindHopQA {
+		cats := make([]string, len(s.Categories))
+		for i, c := range s.Categories {
+			cats[i] = string(c)
+		}
+		parts = append(parts, fmt.Sprintf("%d-hop", s.Hop), "categories "+strings.Join(cats, " + "))
+		if s.View != "" {
+			parts = append(parts, string(s.View)+" view")
+		}
+		if s.EgoSubject != "" {
+			parts = append(parts, string(s.EgoSubject)+" subject")
+		}
+	}
+	if s.Scene != "" {
+		parts = append(parts, "scene "+s.Scene)
+	}
+	if s.Task != "" {
+		parts = append(parts, "task "+s.Task)
+	}
+	if s.Split != "" {
+		parts = append(parts, "split "+s.Split)
+	}
+	if s.Parent != "" {
+		parts = append(parts, "derived from "+s.Parent)
+	}
+	parts = append(parts, s.Tags...)
+	return strings.Join(parts, " · ")
+}
+
+// verifyImage is a sample's picture as the canvases show it.
+type verifyImage struct {
+	img           image.Image // the cached preview, or the file itself; nil when unreadable
+	width, height int         // full-resolution size: box coordinates are in these pixels
+	path          string
+	warning       string // a missing or changed file, in words
+}
+
+// loadVerifyImage reads the sample's cached preview (the original file when the
+// preview is missing).
+func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
+	if info.ImagePath == "" {
+		return verifyImage{warning: "This sample names no image."}
+	}
+	im, err := u.db.ImageByPath(u.ctx(), u.project.ID, info.ImagePath)
+	if err != nil {
+		return verifyImage{path: info.ImagePath, warning: store.Message(err)}
+	}
+	si := verifyImage{width: im.Width, height: im.Height, path: im.RelPath}
+	if err := im.CheckFile(); err != nil {
+		si.warning = store.Message(err)
+	}
+	if si.img, err = imaging.Open(store.PreviewPath(u.db.PreviewDir(), im.SHA256)); err == nil {
+		return si
+	}
+	if si.img, err = imaging.Open(im.Path(), imaging.AutoOrientation(true)); err != nil {
+		si.img, si.warning = nil, "Neither the preview nor the image file can be read: "+err.Error()
+	}
+	return si
+}
+
+// caption describes the picture under the canvas: path, size, the box and any warning.
+func (si verifyImage) caption(box *annotate.Box) string {
+	parts := []string{si.path}
+	if si.width > 0 {
+		parts = append(parts, fmt.Sprintf("%d×%d px", si.width, si.height))
+	}
+	if box != nil {
+		b := box.Normalize()
+		parts = append(parts, fmt.Sprintf("box %.0f,%.0f – %.0f,%.0f", b[0], b[1], b[2], b[3]))
+	}
+	if si.warning != "" {
+		parts = append(parts, "⚠ "+si.warning)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// imagePane is a canvas with zoom, fit and 100% buttons above it, the pixel readout
+// beside them and a caption below.
+func verifyImagePane(c *boxcanvas.Canvas, readout *widget.Label, text string) fyne.CanvasObject {
+	bar := container.NewHBox(
+		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), c.ZoomOut),
+		widget.NewButtonWithIcon("", theme.ZoomInIcon(), c.ZoomIn),
+		widget.NewButtonWithIcon("Fit", theme.ZoomFitIcon(), c.FitToWindow),
+		widget.NewButton("100%", c.ActualSize),
+	)
+	readout.Importance = widget.LowImportance
+	cap := reviewNote(text)
+	cap.Wrapping = fyne.TextWrapOff
+	cap.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(container.NewBorder(nil, nil, bar, nil, readout), cap, nil, nil, c)
+}
+
+// tightVBox stacks labels as consecutive lines, without the gap of a VBox.
+func tightVBox(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.Padding()), objs...)
+}
+
+func reviewCaption(text string) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.Importance = widget.LowImportance
+	return l
+}
+
+func reviewNote(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	return l
+}
+
+func reviewText(text string, style fyne.TextStyle) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, style)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
