@@ -1,0 +1,396 @@
+package store_test
+
+// Scale benchmarks (issue 7). They run on a synthetic project built with
+// store.Generate: BENCHWRIGHT_BENCH_SAMPLES samples (default 10,000; the documented
+// figures use 100,000) on a fifth as many images. The database is built once per
+// process and cached between runs in BENCHWRIGHT_BENCH_DIR (default
+// $TMPDIR/benchwright-bench-N-vV), keyed by size, schema and generator version; the
+// folder is the benchmarks' own and is rebuilt when the key changes. scripts/bench
+// runs them and prints the table of docs/PERFORMANCE.md.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"image"
+	_ "image/jpeg"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+const (
+	envBenchSamples = "BENCHWRIGHT_BENCH_SAMPLES"
+	envBenchDir     = "BENCHWRIGHT_BENCH_DIR"
+	benchPassword   = "bench-pw"
+	// benchGenVersion changes whenever store.Generate writes something else, so that
+	// cached databases are rebuilt.
+	benchGenVersion = 1
+)
+
+// benchCache is a folder holding a generated database and its images, marked complete
+// by a key file.
+type benchCache struct {
+	once  sync.Once
+	dir   string
+	built bool // built by this process (its memory figures then include the build)
+	err   error
+}
+
+var (
+	scaleCache  benchCache
+	importCache benchCache
+)
+
+func benchSamples(tb testing.TB) int {
+	n := 10_000
+	if s := os.Getenv(envBenchSamples); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 100 {
+			tb.Fatalf("%s=%q: want a number of samples, at least 100", envBenchSamples, s)
+		}
+		n = v
+	}
+	return n
+}
+
+// ensure returns the cache folder named name, building it with build unless its key
+// file holds key.
+func (c *benchCache) ensure(tb testing.TB, name, key string, build func(dir string) error) string {
+	tb.Helper()
+	c.once.Do(func() {
+		base := os.Getenv(envBenchDir)
+		if base == "" {
+			base = os.TempDir()
+		}
+		c.dir = filepath.Join(base, name)
+		keyFile := filepath.Join(c.dir, "bench.key")
+		if have, err := os.ReadFile(keyFile); err == nil && string(have) == key {
+			return
+		}
+		if err := os.RemoveAll(c.dir); err != nil {
+			c.err = err
+			return
+		}
+		if err := os.MkdirAll(c.dir, 0o755); err != nil {
+			c.err = err
+			return
+		}
+		tb.Logf("building %s (cached for later runs)", c.dir)
+		if c.err = build(c.dir); c.err == nil {
+			c.built = true
+			c.err = os.WriteFile(keyFile, []byte(key), 0o644)
+		}
+	})
+	if c.err != nil {
+		tb.Fatal(c.err)
+	}
+	return c.dir
+}
+
+// scaleDB is the path of the big project's database ("bench": N samples, N/5 images).
+func scaleDB(tb testing.TB) string {
+	n := benchSamples(tb)
+	key := fmt.Sprintf("samples=%d images=%d seed=1 schema=%d gen=%d", n, n/5, store.SchemaVersion(), benchGenVersion)
+	dir := scaleCache.ensure(tb, fmt.Sprintf("benchwright-bench-%d", n), key, func(dir string) error {
+		ctx := context.Background()
+		db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		_, err = db.Generate(ctx, store.GenerateOptions{Project: "bench", Password: benchPassword, Samples: n, Images: n / 5,
+			Seed: 1, ImageDir: filepath.Join(dir, "images")})
+		return err
+	})
+	return filepath.Join(dir, "bench.db")
+}
+
+// importImages is a folder of 2,000 generated images (the generator's mix: mostly
+// small, 20 of 4000×3000) for the import benchmarks, and the files' paths.
+func importImages(tb testing.TB) (string, []string) {
+	key := fmt.Sprintf("images=2000 seed=2 gen=%d", benchGenVersion)
+	dir := importCache.ensure(tb, "benchwright-bench-import", key, func(dir string) error {
+		ctx := context.Background()
+		db, err := store.Open(ctx, filepath.Join(dir, "gen", "gen.db"))
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		_, err = db.Generate(ctx, store.GenerateOptions{Project: "import", Password: benchPassword, Images: 2000, Seed: 2,
+			ImageDir: filepath.Join(dir, "images")})
+		return err
+	})
+	root := filepath.Join(dir, "images")
+	var files []string
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil || len(files) != 2000 {
+		tb.Fatalf("import images: %d files, %v", len(files), err)
+	}
+	return root, files
+}
+
+// benchWorld is the open big project with the accounts the screens are opened as.
+type benchWorld struct {
+	db       *store.DB
+	project  store.Project
+	ann, ver store.User
+}
+
+func openBench(tb testing.TB, path string) benchWorld {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := benchWorld{db: db}
+	if w.project, err = db.ProjectByName(ctx, "bench"); err != nil {
+		tb.Fatal(err)
+	}
+	if w.ann, err = db.UserByName(ctx, "ann1"); err != nil {
+		tb.Fatal(err)
+	}
+	if w.ver, err = db.UserByName(ctx, "ver1"); err != nil {
+		tb.Fatal(err)
+	}
+	return w
+}
+
+// firstScreen runs the queries the app makes to show a project's first screen: the
+// status line's counts, then the annotator's workspace (returned samples, drafts, the
+// first page of images) or the verifier's queue.
+func (w benchWorld) firstScreen(tb testing.TB, role string) {
+	ctx := context.Background()
+	counts, err := w.db.StatusCounts(ctx, w.project.ID)
+	if err != nil || counts[verify.StateAccepted] == 0 {
+		tb.Fatalf("status counts %v %v", counts, err)
+	}
+	if n, err := w.db.CountImages(ctx, w.project.ID); err != nil || n == 0 {
+		tb.Fatalf("count images %d %v", n, err)
+	}
+	switch role {
+	case store.RoleAnnotator:
+		for _, st := range []verify.State{verify.StateReturned, verify.StateDraft} {
+			if _, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: st, AuthorID: w.ann.ID}, 0, 1000); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if ims, err := w.db.Images(ctx, w.project.ID, 0, 200); err != nil || len(ims) == 0 {
+			tb.Fatalf("images page: %d %v", len(ims), err)
+		}
+	case store.RoleVerifier:
+		if q, err := w.db.ReviewQueue(ctx, w.ver, w.project.ID, 0); err != nil || len(q) == 0 {
+			tb.Fatalf("review queue: %d %v", len(q), err)
+		}
+	}
+}
+
+// BenchmarkScaleOpenProject opens the database and shows the first screen, as an
+// annotator and as a verifier. Sign-in is left out: its bcrypt check is a deliberate,
+// size-independent cost (and tests lower bcrypt's cost, see export_test.go).
+func BenchmarkScaleOpenProject(b *testing.B) {
+	path := scaleDB(b)
+	for _, role := range []string{store.RoleAnnotator, store.RoleVerifier} {
+		b.Run(role, func(b *testing.B) {
+			for b.Loop() {
+				w := openBench(b, path)
+				w.firstScreen(b, role)
+				w.db.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkScaleReviewQueue is a verifier's queue: everything in all rounds, in each
+// round, and the first page of 50 (ReviewQueueLimit).
+func BenchmarkScaleReviewQueue(b *testing.B) {
+	w := openBench(b, scaleDB(b))
+	defer w.db.Close()
+	for _, c := range []struct {
+		name         string
+		round, limit int
+	}{{"all", 0, 0}, {"round1", 1, 0}, {"round2", 2, 0}, {"round3", 3, 0}, {"page50", 0, 50}} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				q, err := w.db.ReviewQueueLimit(context.Background(), w.ver, w.project.ID, c.round, c.limit)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(q)
+			}
+			b.ReportMetric(float64(n), "items")
+		})
+	}
+}
+
+// BenchmarkScaleQueries are the single reads behind the screens: counts, a page of
+// images, and pages of the sample list (first, deep, filtered, the annotator's).
+func BenchmarkScaleQueries(b *testing.B) {
+	w := openBench(b, scaleDB(b))
+	defer w.db.Close()
+	ctx := context.Background()
+	total := 0
+	counts, err := w.db.StatusCounts(ctx, w.project.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range counts {
+		total += c
+	}
+	page := func(f store.SampleFilter, offset int) func() error {
+		return func() error {
+			ss, err := w.db.Samples(ctx, w.project.ID, f, offset, 50)
+			if err == nil && len(ss) == 0 {
+				err = fmt.Errorf("empty page at %d", offset)
+			}
+			return err
+		}
+	}
+	for _, q := range []struct {
+		name string
+		run  func() error
+	}{
+		{"StatusCounts", func() error { _, err := w.db.StatusCounts(ctx, w.project.ID); return err }},
+		{"CountImages", func() error { _, err := w.db.CountImages(ctx, w.project.ID); return err }},
+		{"ImagesPage", func() error { _, err := w.db.Images(ctx, w.project.ID, 0, 200); return err }},
+		{"SamplesFirstPage", page(store.SampleFilter{}, 0)},
+		{"SamplesMiddlePage", page(store.SampleFilter{}, total/2)},
+		{"SamplesAccepted", page(store.SampleFilter{Status: verify.StateAccepted}, 0)},
+		{"AnnotatorDrafts", func() error {
+			_, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1000)
+			return err
+		}},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := q.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScaleOpenMemory opens the big project, shows both first screens and
+// reports the process's resident memory (VmRSS and its peak VmHWM from
+// /proc/self/status) and the Go runtime's Sys. Run it in a process that did not
+// build the database (scripts/bench does): building inflates the figures.
+func BenchmarkScaleOpenMemory(b *testing.B) {
+	path := scaleDB(b)
+	w := openBench(b, path)
+	defer w.db.Close()
+	for b.Loop() {
+		w.firstScreen(b, store.RoleAnnotator)
+		w.firstScreen(b, store.RoleVerifier)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	status := procStatus(b)
+	b.ReportMetric(status["VmRSS"]/1024, "rss-MB")
+	b.ReportMetric(status["VmHWM"]/1024, "hwm-MB")
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "gosys-MB")
+	if scaleCache.built {
+		b.Log("this process built the database: its memory figures include the build; run again")
+	}
+}
+
+// procStatus reads the kB fields of /proc/self/status.
+func procStatus(tb testing.TB) map[string]float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		tb.Skipf("no /proc/self/status: %v", err)
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if f := strings.Fields(v); ok && len(f) == 2 && f[1] == "kB" {
+			out[k], _ = strconv.ParseFloat(f[0], 64)
+		}
+	}
+	return out
+}
+
+// BenchmarkScaleImport2k imports 2,000 images into a new project (hash, decode,
+// previews and thumbnails, rows); BenchmarkScaleImport2kFloor is the floor for the
+// same files: reading, hashing and decoding them on all cores, nothing else.
+func BenchmarkScaleImport2k(b *testing.B) {
+	root, files := importImages(b)
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bw.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		lead, err := db.CreateFirstLead(ctx, "lead", benchPassword)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := db.CreateProject(ctx, lead, "import")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		res, err := db.ImportImages(ctx, lead, p.ID, root, nil)
+		b.StopTimer()
+		if err != nil || res.Imported != len(files) {
+			b.Fatalf("imported %d of %d: %v", res.Imported, len(files), err)
+		}
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+func BenchmarkScaleImport2kFloor(b *testing.B) {
+	_, files := importImages(b)
+	for i := 0; i < b.N; i++ {
+		jobs := make(chan string)
+		errs := make(chan error, len(files))
+		var wg sync.WaitGroup
+		for range runtime.NumCPU() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for f := range jobs {
+					data, err := os.ReadFile(f)
+					if err == nil {
+						sha256.Sum256(data)
+						_, _, err = image.Decode(bytes.NewReader(data))
+					}
+					if err != nil {
+						errs <- fmt.Errorf("%s: %w", f, err)
+					}
+				}
+			}()
+		}
+		for _, f := range files {
+			jobs <- f
+		}
+		close(jobs)
+		wg.Wait()
+		close(errs)
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
+}
