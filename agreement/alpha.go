@@ -68,6 +68,9 @@ type Result struct {
 
 	pairs int    // sum over pairable units of m_u(m_u-1)/2
 	cells []cell // non-zero coincidences, c <= k
+	// expected is D_e in the units of the cells' deltas (interval values are
+	// scaled, so it may differ from Expected); the bootstrap holds it fixed.
+	expected float64
 }
 
 // cell is one non-zero coincidence o_ck with c <= k; for c < k, o holds
@@ -151,7 +154,7 @@ func Alpha(d *Data, level Level) (*Result, error) {
 		return nil, fmt.Errorf("%w: all %d pairable values are %q, so there is no expected disagreement", ErrUndefined, r.Pairable, r.Values[0].Value)
 	}
 
-	delta := deltaFunc(level, classes, n)
+	delta, unit := deltaFunc(level, classes, n)
 	var do, de float64
 	for c := range k {
 		if n[c] == 0 {
@@ -173,12 +176,13 @@ func Alpha(d *Data, level Level) (*Result, error) {
 		}
 	}
 	nn := float64(r.Pairable)
-	r.Observed = 2 * do / nn
-	r.Expected = 2 * de / (nn * (nn - 1))
-	if r.Expected == 0 {
+	observed := 2 * do / nn
+	r.expected = 2 * de / (nn * (nn - 1))
+	if r.expected == 0 {
 		return nil, fmt.Errorf("%w: the %s difference between all %d pairable values is 0, so there is no expected disagreement", ErrUndefined, level, r.Pairable)
 	}
-	r.Alpha = 1 - r.Observed/r.Expected
+	r.Alpha = 1 - observed/r.expected
+	r.Observed, r.Expected = observed*unit, r.expected*unit
 	return r, nil
 }
 
@@ -236,8 +240,9 @@ func classify(d *Data, level Level) ([]int32, []class, error) {
 }
 
 // deltaFunc returns the squared difference function delta(c, k) for classes
-// c < k, given the pairable value counts n.
-func deltaFunc(level Level, classes []class, n []int) func(c, k int) float64 {
+// c < k, given the pairable value counts n, and the factor that turns its values
+// into the level's own units (interval values are scaled, see below).
+func deltaFunc(level Level, classes []class, n []int) (func(c, k int) float64, float64) {
 	switch level {
 	case Ordinal:
 		// sum_{g=c..k} n_g - (n_c+n_k)/2 equals mid_k - mid_c, where mid_g
@@ -248,18 +253,32 @@ func deltaFunc(level Level, classes []class, n []int) func(c, k int) float64 {
 			mid[g] = float64(cum) + float64(ng)/2
 			cum += ng
 		}
-		return func(c, k int) float64 { x := mid[k] - mid[c]; return x * x }
-	case Interval:
-		return func(c, k int) float64 { x := classes[k].num - classes[c].num; return x * x }
-	case Ratio:
+		return func(c, k int) float64 { x := mid[k] - mid[c]; return x * x }, 1
+	case Interval, Ratio:
+		// Alpha does not change when every value is multiplied by one factor, so the
+		// values are divided by the largest magnitude first: squaring 1e200 would
+		// overflow to +Inf and make alpha NaN.
+		num := make([]float64, len(classes))
+		scale := 0.0
+		for _, c := range classes {
+			scale = max(scale, math.Abs(c.num))
+		}
+		for i, c := range classes {
+			if num[i] = c.num; scale > 0 {
+				num[i] = c.num / scale
+			}
+		}
+		if level == Interval {
+			return func(c, k int) float64 { x := num[k] - num[c]; return x * x }, scale * scale
+		}
 		return func(c, k int) float64 {
 			// Values are non-negative and distinct, so a+b > 0.
-			a, b := classes[c].num, classes[k].num
+			a, b := num[c], num[k]
 			x := (a - b) / (a + b)
 			return x * x
-		}
+		}, 1
 	}
-	return func(c, k int) float64 { return 1 }
+	return func(c, k int) float64 { return 1 }, 1
 }
 
 // The readings of an alpha (Krippendorff 2004: rely on variables with alpha

@@ -352,3 +352,49 @@ func TestAlphaTooManyValues(t *testing.T) {
 		t.Errorf("error %v, want one counting %d distinct values", err, MaxValues+1)
 	}
 }
+
+// Huge and tiny magnitudes: alpha is the same as for the same data scaled to small
+// numbers (it does not depend on the unit), never NaN from an overflowing square.
+func TestAlphaScaleInvariance(t *testing.T) {
+	base := [][]string{
+		strings.Fields("1 2 3 3 2 . 4"),
+		strings.Fields("1 2 3 4 2 2 4"),
+		strings.Fields("1 3 3 3 2 2 4"),
+	}
+	scaled := func(f float64) [][]string {
+		out := make([][]string, len(base))
+		for i, row := range base {
+			for _, v := range row {
+				if v != "." {
+					x, _ := strconv.ParseFloat(v, 64)
+					v = strconv.FormatFloat(x*f, 'g', -1, 64)
+				}
+				out[i] = append(out[i], v)
+			}
+		}
+		return out
+	}
+	for _, level := range []Level{Interval, Ratio} {
+		want, err := Alpha(NewData(base, dotMissing), level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []float64{1e-300, 1e-3, 1e3, 1e200, 1e300} {
+			r, err := Alpha(NewData(scaled(f), dotMissing), level)
+			if err != nil {
+				t.Fatalf("%s ×%g: %v", level, f, err)
+			}
+			if !near(r.Alpha, want.Alpha, 1e-9) {
+				t.Errorf("%s ×%g: alpha %v, want %v", level, f, r.Alpha, want.Alpha)
+			}
+			if _, err := r.Bootstrap(200, 1); err != nil {
+				t.Errorf("%s ×%g: bootstrap: %v", level, f, err)
+			}
+		}
+	}
+	// The fuzzer's case: two coders, one unit, 0 and 1e200.
+	r, err := Alpha(NewData([][]string{{"0", "5"}, {"1e200", "5"}}, dotMissing), Interval)
+	if err != nil || math.IsNaN(r.Alpha) {
+		t.Errorf("0 vs 1e200: alpha %v, err %v; want a number", r, err)
+	}
+}

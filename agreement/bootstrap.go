@@ -51,7 +51,7 @@ func (r *Result) Bootstrap(draws int, seed uint64, thresholds ...float64) (*Boot
 	if draws < 1 {
 		return nil, fmt.Errorf("agreement: bootstrap needs at least one draw, got %d", draws)
 	}
-	if len(r.cells) == 0 || r.Expected == 0 {
+	if len(r.cells) == 0 || r.expected == 0 {
 		return nil, fmt.Errorf("agreement: bootstrap needs a result computed by Alpha")
 	}
 	if len(thresholds) == 0 {
@@ -90,7 +90,7 @@ func (r *Result) Bootstrap(draws int, seed uint64, thresholds ...float64) (*Boot
 			u := float64(pcg.Uint64()>>11) * 0x1p-53 // uniform in [0, 1)
 			sum += r.cells[search(cum, u)].delta
 		}
-		a := max(1-sum/(float64(m)*r.Expected), -1)
+		a := max(1-sum/(float64(m)*r.expected), -1)
 		if sum == 0 {
 			ones++
 		}
