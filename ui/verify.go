@@ -42,6 +42,7 @@ type verifyView struct {
 	root fyne.CanvasObject
 
 	all     []store.QueueItem // what the user may take now, every round
+	more    [4]bool           // a round (0: any) has more items than one page shows
 	items   []store.QueueItem // all, narrowed to the round filter
 	round   int               // the filter: 0 all rounds, else 1-3
 	filters [4]*widget.Button
@@ -120,14 +121,26 @@ func newVerifyView(u *App) *verifyView {
 func (v *verifyView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
 
 // reload asks the store for the queue again and shows it through the filter.
+// Each round's queue is read one page at a time: at 100k samples the whole queue
+// takes seconds, a page milliseconds, and nobody scrolls past a few hundred items.
 func (v *verifyView) reload() {
-	q, err := v.u.db.ReviewQueue(v.u.ctx(), v.u.user, v.u.project.ID, 0)
-	if err != nil {
-		v.u.setStatus("%s", store.Message(err))
+	v.all, v.more = v.all[:0], [4]bool{}
+	for r := 1; r <= 3; r++ {
+		q, err := v.u.db.ReviewQueueLimit(v.u.ctx(), v.u.user, v.u.project.ID, r, reviewPage)
+		if err != nil {
+			v.u.setStatus("%s", store.Message(err))
+			break
+		}
+		v.all = append(v.all, q...)
+		if len(q) == reviewPage {
+			v.more[r], v.more[0] = true, true
+		}
 	}
-	v.all = q
 	v.applyFilter()
 }
+
+// reviewPage is how many items of each round the review queue shows.
+const reviewPage = 200
 
 func (v *verifyView) setRound(r int) {
 	v.round = r
@@ -149,7 +162,11 @@ func (v *verifyView) applyFilter() {
 		}
 	}
 	for i, b := range v.filters {
-		b.SetText(fmt.Sprintf("%s · %d", queueRoundNames[i], counts[i]))
+		more := ""
+		if v.more[i] {
+			more = "+"
+		}
+		b.SetText(fmt.Sprintf("%s · %d%s", queueRoundNames[i], counts[i], more))
 		b.Importance = widget.MediumImportance
 		if i == v.round {
 			b.Importance = widget.HighImportance
