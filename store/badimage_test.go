@@ -155,7 +155,7 @@ func TestImportBadImages(t *testing.T) {
 		{file: "bad/huge.png", data: hugePNG(t, 60000, 60000), reason: "header declares 60000×60000 pixels"},
 		{file: "bad/huge.jpg", data: hugeJPEGHeader(t, 60000, 60000), reason: "header declares 60000×60000 pixels"},
 		{file: "bad/wide.png", data: hugePNGHeader(20001, 10), reason: "20001×10"},
-		{file: "bad/truncated16.png", data: plainPNG[:len(plainPNG)-30], reason: "corrupt png data"},
+		{file: "bad/truncated16.png", data: plainPNG[:len(plainPNG)-30], reason: "truncated png"},
 		{file: "ok/cmyk.jpg", data: cmyk, w: 48, h: 32},
 		{file: "ok/gray16.png", data: png16(t, g16), w: 30, h: 20},
 		{file: "ok/rgba16.png", data: plainPNG, w: 24, h: 18},
