@@ -20,7 +20,7 @@ const withoutSamples = ` FROM images i JOIN image_roots r ON r.id = i.root_id
 // by scene and path, a page at a time.
 func (d *DB) ImagesWithoutSamples(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
 	var out []Image
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+withoutSamples+`
 			ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
@@ -35,7 +35,7 @@ func (d *DB) ImagesWithoutSamples(ctx context.Context, projectID int64, offset, 
 // CountImagesWithoutSamples counts a project's images that no sample uses yet.
 func (d *DB) CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error) {
 	var n int
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT count(*)`+withoutSamples, projectID).Scan(&n)
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ type RevisionInfo struct {
 // SampleRevisions lists a sample's revisions, oldest first, to any signed-in user.
 func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error) {
 	var out []RevisionInfo
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "sample.revisions", func(tx *sql.Tx) error {
 		if _, err := requireRole(ctx, tx, actor, "read revisions"); err != nil {
 			return err
 		}

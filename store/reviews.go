@@ -86,27 +86,53 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, acto
 	if err != nil {
 		return c, verify.Policy{}, err
 	}
-	for _, r := range revs {
-		c.Reviews = append(c.Reviews, verify.Review{Round: r.Round, Reviewer: uid(r.VerifierID), Group: r.Group,
+	c.Reviews = domainReviews(revs)
+	if round == 3 && basedOn > 0 && basedOn < cur.Revision {
+		// A late round-3 vote on an earlier revision (verify.CanVoteLate) reads its reviews.
+		id, err := revisionID(ctx, tx, cur.ID, basedOn)
+		if err != nil {
+			return c, verify.Policy{}, err
+		}
+		if revs, err = reviewsOf(ctx, tx, id); err != nil {
+			return c, verify.Policy{}, err
+		}
+		c.BasedOnReviews = domainReviews(revs)
+	}
+	c.Claims, err = claimsOf(ctx, tx, cur.ID)
+	return c, p, err
+}
+
+// domainReviews are stored reviews as verify sees them.
+func domainReviews(rs []ReviewRecord) []verify.Review {
+	var out []verify.Review
+	for _, r := range rs {
+		out = append(out, verify.Review{Round: r.Round, Reviewer: uid(r.VerifierID), Group: r.Group,
 			Decision: r.Decision, Reasons: r.Reasons, Judgements: r.Judgements})
 	}
-	crows, err := tx.QueryContext(ctx, `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ?`, cur.ID)
-	if err != nil {
-		return c, verify.Policy{}, err
+	return out
+}
+
+// revisionID is the id of revision number of a sample.
+func revisionID(ctx context.Context, tx *sql.Tx, sampleID string, number int) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM revisions WHERE sample_id = ? AND number = ?`, sampleID, number).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("revision %d of %s: %w", number, sampleID, ErrNotFound)
 	}
-	defer crows.Close()
-	for crows.Next() {
+	return id, err
+}
+
+// claimsOf lists the claims on a sample, expired ones included.
+func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim, error) {
+	return queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
 		var vid int64
 		var exp string
-		if err := crows.Scan(&cl.Round, &vid, &exp); err != nil {
-			return c, verify.Policy{}, err
-		}
-		cl.Sample, cl.Verifier = cur.ID, uid(vid)
+		err := r.Scan(&cl.Round, &vid, &exp)
+		cl.Sample, cl.Verifier = sampleID, uid(vid)
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
-		c.Claims = append(c.Claims, cl)
-	}
-	return c, p, crows.Err()
+		return cl, err
+	}, `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ? ORDER BY rowid`, sampleID)
 }
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
@@ -208,6 +234,15 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) erro
 // SubmitReview claims and records a verifier's decision in one step. verify decides
 // whether the actor may (self-review, group, panel, stale revision, round) and what
 // the decision does to the sample; every refusal is a store error with its reason.
+//
+// Late votes: a reject in round 3 returns the sample at once, but the other panel
+// members' round-3 claims stay. Each of them may still submit their round-3 vote on
+// that revision while their claim is active (verify.CanVoteLate), also after the
+// author resubmitted, until the new revision is first reviewed (which drops every
+// claim). A late vote is stored on the revision voted on (Outcome.Revision) and
+// audited as "review.late"; it changes no state (Outcome.Result is
+// verify.ResultLate) and counts only for agreement. Any other vote on a closed round
+// is refused as before.
 func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(ctx, actor, "review.submit", func(tx *sql.Tx) error {
@@ -232,21 +267,35 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 		if out.Review.Reasons == nil {
 			reasons = []byte("[]")
 		}
+		revID := cur.RevisionID
+		if out.Revision != cur.Revision { // a late vote on the revision before
+			if revID, err = revisionID(ctx, tx, cur.ID, out.Revision); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.ID, cur.RevisionID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.ID, revID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
 			string(reasons), in.Comment, in.Seconds, d.now()); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
 			return err
 		}
-		if err := d.audit(ctx, tx, a.ID, "review."+string(in.Verdict.Decision), "sample", cur.ID,
-			fmt.Sprintf("round %d revision %d", in.Round, cur.Revision)); err != nil {
+		action, detail := "review."+string(in.Verdict.Decision), voteDetail(in.Round, out.Revision)
+		if out.Result == verify.ResultLate {
+			action, detail = lateVoteAction, detail+": "+string(in.Verdict.Decision)
+		}
+		if err := d.audit(ctx, tx, a.ID, action, "sample", cur.ID, detail); err != nil {
 			return err
 		}
 		if out.State != cur.Status {
-			// The round closed: the other verifiers' claims on it are void.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, cur.ID); err != nil {
+			// The round closed: the other verifiers' claims on it are void, except the
+			// round-3 seats a reject leaves open for late votes.
+			drop := `DELETE FROM claims WHERE sample_id = ?`
+			if out.Result == verify.ResultReturned && in.Round == 3 {
+				drop += ` AND round != 3`
+			}
+			if _, err := tx.ExecContext(ctx, drop, cur.ID); err != nil {
 				return err
 			}
 			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "")
@@ -257,6 +306,15 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 		return verify.Outcome{}, fmt.Errorf("review %s round %d: %w", in.SampleID, in.Round, err)
 	}
 	return out, nil
+}
+
+// lateVoteAction is the audit action of a late round-3 vote; its detail is
+// voteDetail's followed by ": approve" or ": reject".
+const lateVoteAction = "review.late"
+
+// voteDetail is the audit detail of a review: "round 3 revision 2".
+func voteDetail(round, revision int) string {
+	return fmt.Sprintf("round %d revision %d", round, revision)
 }
 
 // QueueItem is a sample a verifier may take now.
@@ -285,7 +343,7 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 // verify.CanReview then judges each returned row, so verify stays the authority.
 func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
 	var out []QueueItem
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
 		if err != nil {
 			return err
@@ -515,10 +573,12 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 }
 
 // Reviews lists the reviews of a sample's revisions that actor may see: round-3 votes
-// on an open round are hidden from everyone but their own verifier (blind round 3).
+// on an open round are hidden from everyone but their own verifier (blind round 3),
+// and so are the votes of a round 3 closed by a reject from a panel member who may
+// still vote late on it (verify.Round3.CanSee).
 func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]ReviewRecord, error) {
 	var out []ReviewRecord
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "review.read", func(tx *sql.Tx) error {
 		a, err := requireRole(ctx, tx, actor, "read reviews")
 		if err != nil {
 			return err
@@ -527,39 +587,17 @@ func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]Review
 		if err != nil {
 			return err
 		}
-		_, p, err := d.reviewContext(ctx, tx, cur, a, 0, cur.Revision)
+		p, err := projectPolicy(ctx, tx, cur.ProjectID)
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, number FROM revisions WHERE sample_id = ? ORDER BY number`, sampleID)
+		revs, err := sampleReviews(ctx, tx, cur, d.Now())
 		if err != nil {
 			return err
 		}
-		type rev struct {
-			id     int64
-			number int
-		}
-		var revs []rev
-		for rows.Next() {
-			var r rev
-			if err := rows.Scan(&r.id, &r.number); err != nil {
-				rows.Close()
-				return err
-			}
-			revs = append(revs, r)
-		}
-		rows.Close()
 		for _, r := range revs {
-			rs, err := reviewsOf(ctx, tx, r.id)
-			if err != nil {
-				return err
-			}
-			var vr []verify.Review
-			for _, x := range rs {
-				vr = append(vr, verify.Review{Round: x.Round, Decision: x.Decision, Reviewer: uid(x.VerifierID)})
-			}
-			blind := verify.CanSeeRound3Votes(p, vr, r.number, cur.Revision) != nil
-			for _, x := range rs {
+			blind := r.round3.CanSee(p, uid(a.ID)) != nil
+			for _, x := range r.reviews {
 				if blind && x.Round == 3 && x.VerifierID != a.ID {
 					continue
 				}
@@ -574,6 +612,49 @@ func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]Review
 	return out, nil
 }
 
+// revisionReviews is one revision of a sample with its reviews and its round 3.
+type revisionReviews struct {
+	number  int
+	reviews []ReviewRecord
+	round3  verify.Round3
+}
+
+// sampleReviews loads every revision of cur with its reviews, oldest first, and the
+// round 3 of each at now, for verify's blindness and late-vote rules.
+func sampleReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, now time.Time) ([]revisionReviews, error) {
+	type rev struct {
+		id     int64
+		number int
+	}
+	revs, err := queryAll(ctx, tx, func(r scanner) (rev, error) {
+		var x rev
+		return x, r.Scan(&x.id, &x.number)
+	}, `SELECT id, number FROM revisions WHERE sample_id = ? ORDER BY number`, cur.ID)
+	if err != nil {
+		return nil, err
+	}
+	claims, err := claimsOf(ctx, tx, cur.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]revisionReviews, len(revs))
+	currentReviewed := false
+	for i, r := range revs {
+		if out[i].reviews, err = reviewsOf(ctx, tx, r.id); err != nil {
+			return nil, err
+		}
+		out[i].number = r.number
+		if r.number == cur.Revision {
+			currentReviewed = len(out[i].reviews) > 0
+		}
+	}
+	for i := range out {
+		out[i].round3 = verify.Round3{Revision: out[i].number, Current: cur.Revision, Reviews: domainReviews(out[i].reviews),
+			CurrentReviewed: currentReviewed, Claims: claims, Now: now}
+	}
+	return out, nil
+}
+
 // Event is one line of a sample's timeline.
 type Event struct {
 	At     string
@@ -583,8 +664,11 @@ type Event struct {
 }
 
 // History is a sample's timeline from the audit log: creation, revisions, reviews and
-// transitions, oldest first. Round-3 votes of an open round are shown as "a vote was
-// cast" without the decision unless actor cast it (blind round 3).
+// transitions, oldest first. Round-3 votes that actor may not see (see Reviews) are
+// shown as "review.vote" without the decision or the verifier unless actor cast them
+// (blind round 3). To a panel member who may still vote late, the actor of the
+// transition that closed round 3 is hidden too, since it names the rejecter; the new
+// state itself stays visible, as it does everywhere.
 func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
 	var out []Event
 	err := d.readTx(ctx, func(tx *sql.Tx) error {
@@ -599,39 +683,59 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 		if err != nil {
 			return err
 		}
-		revs, err := reviewsOf(ctx, tx, cur.RevisionID)
+		p, err := projectPolicy(ctx, tx, cur.ProjectID)
 		if err != nil {
 			return err
 		}
-		_, p, err := d.reviewContext(ctx, tx, cur, a, 0, cur.Revision)
+		revs, err := sampleReviews(ctx, tx, cur, d.Now())
 		if err != nil {
 			return err
 		}
-		var vr []verify.Review
-		for _, x := range revs {
-			vr = append(vr, verify.Review{Round: x.Round, Decision: x.Decision, Reviewer: uid(x.VerifierID)})
+		const open, late = "(hidden until round 3 closes)", "(hidden until you vote)"
+		hidden := map[string]string{} // vote detail → what to show instead of the verifier
+		lateVoter := false            // actor may still vote late on a closed round 3
+		for _, r := range revs {
+			switch {
+			case r.round3.CanSee(p, uid(a.ID)) == nil:
+			case r.round3.ClosedByReject():
+				hidden[voteDetail(3, r.number)], lateVoter = late, true
+			default:
+				hidden[voteDetail(3, r.number)] = open
+			}
 		}
-		blind := verify.CanSeeRound3Votes(p, vr, cur.Revision, cur.Revision) != nil
 		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail FROM audit_log l
 			LEFT JOIN users u ON u.id = l.actor_id WHERE l.entity = 'sample' AND l.entity_id = ? ORDER BY l.id`, sampleID)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		round3 := fmt.Sprintf("round 3 revision %d", cur.Revision)
+		closing, closer := -1, int64(0) // the last transition out of round 3 by a reject, and its actor
 		for rows.Next() {
 			var e Event
 			var actorID sql.NullInt64
 			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail); err != nil {
 				return err
 			}
-			if blind && e.Detail == round3 && actorID.Int64 != a.ID &&
-				(e.Action == "review.approve" || e.Action == "review.reject") {
-				e.Action, e.Actor = "review.vote", "(hidden until round 3 closes)"
+			base, _, _ := strings.Cut(e.Detail, ": ")
+			switch e.Action {
+			case "review.approve", "review.reject", lateVoteAction:
+				if mask, ok := hidden[base]; ok && actorID.Int64 != a.ID {
+					e.Action, e.Actor, e.Detail = "review.vote", mask, base
+				}
+			case "sample.status":
+				if e.Detail == string(verify.StateRound3)+" → "+string(verify.StateReturned) {
+					closing, closer = len(out), actorID.Int64
+				}
 			}
 			out = append(out, e)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if lateVoter && closing >= 0 && closer != a.ID {
+			out[closing].Actor = late
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", sampleID, err)

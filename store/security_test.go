@@ -131,7 +131,7 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			return err
 		}, store.ErrForbidden, nil, "denied:sample.correct"},
 		{"annotator opens the review queue", func() error { _, err := db.ReviewQueue(ctx, w.ann, w.project.ID, 0); return err },
-			store.ErrForbidden, nil, ""},
+			store.ErrForbidden, nil, "denied:review.queue"},
 		{"round 2 by the round-1 verifier's group", func() error {
 			_, err := db.SubmitReview(ctx, w.vA2, store.ReviewInput{SampleID: w.round2, Round: 2, BasedOn: w.round2Rev, Verdict: judged})
 			return err
@@ -186,6 +186,14 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			return err
 		},
 			store.ErrForbidden, nil, "denied:project.create"},
+		{"annotator freezes a release", func() error {
+			_, err := db.Freeze(ctx, w.ann, store.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
+			return err
+		}, store.ErrForbidden, nil, "denied:release.freeze"},
+		{"verifier freezes a release", func() error {
+			_, err := db.Freeze(ctx, w.vA1, store.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
+			return err
+		}, store.ErrForbidden, nil, "denied:release.freeze"},
 		{"wrong password", func() error { _, err := db.Authenticate(ctx, "vA1", canaryWrong); return err },
 			store.ErrUnauthorized, nil, "auth.fail"},
 		{"unknown user signs in", func() error { _, err := db.Authenticate(ctx, "nobody", canaryPassword); return err },

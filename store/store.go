@@ -263,6 +263,19 @@ func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql
 	return err
 }
 
+// readAs is act for reads: fn runs in a read-only transaction, and a refusal is
+// audited in a write transaction of its own, so denied reads (an annotator asking
+// for a review queue, a verifier peeking at a blind round) are visible too.
+func (d *DB) readAs(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
+	err := d.readTx(ctx, fn)
+	if errors.Is(err, ErrForbidden) {
+		_ = d.inTx(ctx, func(tx *sql.Tx) error {
+			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, err.Error())
+		})
+	}
+	return err
+}
+
 // validActor returns id when it names an existing user, else 0 (the audit row's actor
 // column is a foreign key).
 func validActor(ctx context.Context, tx *sql.Tx, id int64) int64 {

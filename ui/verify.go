@@ -358,6 +358,8 @@ func outcomeText(id string, round int, out verify.Outcome) string {
 		return fmt.Sprintf("Approved %s in round 3: the panel approved unanimously and the sample is accepted.", id)
 	case verify.ResultReturned:
 		return fmt.Sprintf("Rejected %s in round %d: returned to its author with the reasons %s.", id, round, strings.Join(out.Reasons, ", "))
+	case verify.ResultLate:
+		return fmt.Sprintf("Recorded your round-3 vote on %s for agreement; another panel member had already returned it.", id)
 	}
 	return fmt.Sprintf("Recorded your decision on %s (now %s).", id, out.State)
 }

@@ -16,7 +16,10 @@
 //   - Round 3: a blind panel of Round3Panel verifiers, none of whom served on
 //     rounds 1-2 of that revision. The sample is accepted once every seat has
 //     approved. The first reject returns it. Votes cast before that reject stay
-//     recorded.
+//     recorded, and panel members who already held a seat may still cast theirs
+//     afterwards (CanVoteLate): a late vote changes no state but counts for
+//     agreement. Until every seat has voted or lapsed, a seat holder sees no
+//     other round-3 vote (Round3.CanSee).
 //   - A verifier may correct the sample instead of judging it. The correction is
 //     a new revision attributed to the corrector, and it re-enters round 1.
 //   - A lead may withdraw a sample from any state. Reopening it restores the

@@ -20,6 +20,7 @@ var (
 	ErrWrongRound     = errors.New("the sample is not in that round")
 	ErrRoundClosed    = errors.New("that round has already closed")
 	ErrBlind          = errors.New("round 3 is blind: the other votes stay hidden until the round closes")
+	ErrNotLate        = errors.New("that vote is not a late round-3 vote")
 
 	ErrInvalidPolicy      = errors.New("invalid verification settings")
 	ErrInvalidReview      = errors.New("invalid review")

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
@@ -79,4 +80,39 @@ func ExampleCanSeeRound3Votes() {
 	// Output:
 	// round 3 is blind: the other votes stay hidden until the round closes (1 of 3 votes cast)
 	// <nil>
+}
+
+func ExampleCanVoteLate() {
+	p := verify.DefaultPolicy()
+	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	// p1 rejected revision 1 in round 3 while p2 and p3 held seats on its panel.
+	c := verify.ReviewContext{
+		Kind: annotate.KindHopQA, State: verify.StateReturned, Round: 3,
+		Revision: 1, BasedOn: 1, Author: "ann",
+		Reviews: []verify.Review{
+			{Round: 1, Reviewer: "vera", Decision: verify.DecisionApprove},
+			{Round: 2, Reviewer: "walt", Decision: verify.DecisionApprove},
+			{Round: 3, Reviewer: "p1", Decision: verify.DecisionReject, Reasons: []string{"box_precise"}},
+		},
+		Claims: []verify.Claim{
+			verify.NewClaim(p, "mh-0001", 3, "p2", now.Add(-10*time.Minute)),
+			verify.NewClaim(p, "mh-0001", 3, "p3", now.Add(-40*time.Minute)),
+		},
+		Now: now,
+	}
+	r3 := verify.Round3{Revision: 1, Current: 1, Reviews: c.Reviews, Claims: c.Claims, Now: now}
+	fmt.Println("may vote late:", r3.LateVoters())
+	fmt.Println("p2 sees the votes:", r3.CanSee(p, "p2"))
+
+	c.Reviewer = verify.User{ID: "p2", Role: verify.RoleVerifier}
+	o, err := verify.Record(p, c, verify.Verdict{Decision: verify.DecisionApprove})
+	fmt.Println(o.Result, o.State, o.Revision, err)
+
+	c.Reviewer = verify.User{ID: "p3", Role: verify.RoleVerifier}
+	fmt.Println(verify.CanVoteLate(p, c))
+	// Output:
+	// may vote late: [p2]
+	// p2 sees the votes: round 3 is blind: the other votes stay hidden until the round closes (it has closed, but you hold a seat on its panel: they stay hidden until you vote or your seat ends)
+	// late returned 1 <nil>
+	// round 3: that round has already closed (a panel member rejected revision 1, and your seat on its panel ended at 2025-03-01 08:50 UTC)
 }

@@ -1,6 +1,9 @@
 package verify
 
-import "slices"
+import (
+	"errors"
+	"slices"
+)
 
 // Verdict is what a verifier submits: a decision, the criteria judgements and any
 // explicit reasons.
@@ -19,13 +22,17 @@ const (
 	ResultWaiting  Result = "waiting"  // approved in round 3; the panel still has seats open
 	ResultAccepted Result = "accepted" // the round-3 panel approved unanimously
 	ResultReturned Result = "returned" // rejected; back to the author with reasons
+	ResultLate     Result = "late"     // a round-3 vote after a reject closed the round; recorded for agreement only
 )
 
 // Outcome is the effect of recording a review.
 type Outcome struct {
-	Review    Review // the review to store
-	Event     Event  // the event it fired
-	State     State  // the sample's new state
+	Review Review // the review to store
+	// Revision is the revision to store the review on. It is the current
+	// revision, except for a late vote, where it is the revision voted on.
+	Revision  int
+	Event     Event // the event it fired; none for a late vote
+	State     State // the sample's new state; unchanged by a late vote
 	Result    Result
 	Reasons   []string // why it was returned; nil otherwise
 	Approvals int      // round 3: approvals so far, this one included
@@ -36,11 +43,21 @@ type Outcome struct {
 // CanReview and checks the verdict against the criteria for c.Kind in c.Round
 // (CheckVerdict). Then it fires the verdict's event from the table: approve,
 // reject, or accept when this approval completes a unanimous round-3 panel.
-// The store saves Outcome.Review on the current revision and moves the sample
-// to Outcome.State.
+// The store saves Outcome.Review on Outcome.Revision and moves the sample to
+// Outcome.State.
+//
+// A late round-3 vote is judged by CanVoteLate instead of CanReview. It fires
+// no event, and it leaves the state as it is. Its Result is ResultLate, and
+// its Revision is c.BasedOn. The store records it for agreement only.
 func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
-	if err := CanReview(p, c); err != nil {
-		return Outcome{}, err
+	late := CanVoteLate(p, c)
+	switch {
+	case errors.Is(late, ErrNotLate):
+		if err := CanReview(p, c); err != nil {
+			return Outcome{}, err
+		}
+	case late != nil:
+		return Outcome{}, late
 	}
 	reasons, err := CheckVerdict(c.Kind, c.Round, v)
 	if err != nil {
@@ -55,8 +72,12 @@ func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
 			Reasons:    reasons,
 			Judgements: v.Judgements,
 		},
-		Event:  EventApprove,
-		Result: ResultAdvanced,
+		Revision: c.Revision,
+		Event:    EventApprove,
+		Result:   ResultAdvanced,
+	}
+	if late == nil {
+		return lateOutcome(p, c, o.Review), nil
 	}
 	if c.Round == 3 {
 		o.Panel = p.Round3Panel
@@ -79,6 +100,19 @@ func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return o, nil
+}
+
+// lateOutcome is the outcome of late vote rv: stored on the revision voted on,
+// with no event and no change of state.
+func lateOutcome(p Policy, c ReviewContext, rv Review) Outcome {
+	r3, _ := c.lateRound3()
+	o := Outcome{Review: rv, Revision: r3.Revision, State: c.State, Result: ResultLate, Panel: p.Round3Panel}
+	for _, x := range append(slices.Clone(r3.Reviews), rv) {
+		if x.Round == 3 && x.Decision == DecisionApprove {
+			o.Approvals++
+		}
+	}
+	return o
 }
 
 // Correct checks that c.Reviewer may correct the sample, which needs the same

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 )
 
 var (
@@ -183,5 +184,117 @@ func TestCorrect(t *testing.T) {
 	next.Reviewer = walt
 	if err := CanReview(stay, next); !errors.Is(err, ErrSelfReview) {
 		t.Errorf("corrector reviews own correction: %v; want ErrSelfReview", err)
+	}
+}
+
+func TestRecordLateVote(t *testing.T) {
+	p := DefaultPolicy()
+	held := []Claim{seat(p2, time.Minute), seat(p3, time.Minute)}
+	tests := []struct {
+		name      string
+		c         ReviewContext
+		v         Verdict
+		revision  int
+		state     State
+		approvals int
+	}{
+		{"approve", closed(p2, held...), approve3, 2, StateReturned, 1},
+		{"reject", closed(p3, held...), rejectBox3, 2, StateReturned, 0},
+		{"after the author resubmitted", resubmitted(p2, nil, held...), approve3, 2, StateRound1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Record(p, tt.c, tt.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Result != ResultLate || o.Event != "" || o.State != tt.state || o.Revision != tt.revision ||
+				o.Approvals != tt.approvals || o.Panel != 3 || o.Reasons != nil {
+				t.Errorf("outcome = %+v; want a late vote on revision %d leaving %s, %d approvals", o, tt.revision, tt.state, tt.approvals)
+			}
+			if rv := o.Review; rv.Round != 3 || rv.Reviewer != tt.c.Reviewer.ID || rv.Decision != tt.v.Decision {
+				t.Errorf("review to store = %+v", rv)
+			}
+		})
+	}
+}
+
+func TestRecordLateVoteRefused(t *testing.T) {
+	p := DefaultPolicy()
+	held := seat(p2, time.Minute)
+	accepted := ctx(StateAccepted, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove))
+	accepted.Claims = []Claim{seat(p4, time.Minute)}
+	round1 := ctx(StateReturned, 1, walt, Review{Round: 1, Reviewer: "vera", Decision: DecisionReject, Reasons: []string{"other"}})
+	round1.Claims = []Claim{{Sample: "mh-0001", Round: 1, Verifier: "walt", Expires: t0.Add(time.Minute)}}
+	round2 := ctx(StateReturned, 2, p2, r1, Review{Round: 2, Reviewer: "walt", Decision: DecisionReject, Reasons: []string{"other"}})
+	round2.Claims = []Claim{{Sample: "mh-0001", Round: 2, Verifier: "p2", Expires: t0.Add(time.Minute)}}
+	voted := closed(p2, held)
+	voted.Reviews = append(voted.Reviews, vote(p2, DecisionApprove))
+	tests := []struct {
+		name string
+		c    ReviewContext
+		v    Verdict
+		want error
+	}{
+		{"no claim", closed(p2), approve3, ErrRoundClosed},
+		{"expired claim", closed(p2, seat(p2, 0)), approve3, ErrRoundClosed},
+		{"own vote already cast", voted, approve3, ErrAlreadyOnPanel},
+		{"round 1 after its reject", round1, approve, ErrRoundClosed},
+		{"round 2 after its reject", round2, approve, ErrRoundClosed},
+		{"closed by acceptance", accepted, approve3, ErrRoundClosed},
+		{"revised and reviewed since", resubmitted(p2, []Review{r1}, held), approve3, ErrStaleRevision},
+		{"reject without reason", closed(p2, held), Verdict{Decision: DecisionReject}, ErrNoReason},
+		{"round-1 criteria", closed(p2, held), approve, ErrUnknownCriterion},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if o, err := Record(p, tt.c, tt.v); !errors.Is(err, tt.want) {
+				t.Errorf("Record = %+v, %v; want %v", o, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRound3LateVotesAfterReject plays a panel of three who all took their seat
+// before p1 rejected: p2 and p3 still vote, blind, and nothing moves the sample.
+func TestRound3LateVotesAfterReject(t *testing.T) {
+	p := DefaultPolicy()
+	c := ctx(StateRound3, 3, p1, r1, r2)
+	c.Claims = []Claim{seat(p1, time.Minute), seat(p2, time.Minute), seat(p3, time.Minute)}
+	first, err := Record(p, c, rejectBox3)
+	if err != nil || first.Result != ResultReturned || first.State != StateReturned {
+		t.Fatalf("the first reject: %+v, %v", first, err)
+	}
+	c.State, c.Reviews = first.State, append(c.Reviews, first.Review)
+	c.Claims = c.Claims[1:] // the rejecter's claim ends with their vote
+	r3 := Round3{Revision: 2, Current: 2, Reviews: c.Reviews, Claims: c.Claims, Now: t0}
+	if late := r3.LateVoters(); !slices.Equal(late, []string{"p2", "p3"}) {
+		t.Fatalf("late voters after the reject = %v", late)
+	}
+	for i, step := range []struct {
+		who  User
+		v    Verdict
+		late []string
+	}{{p2, approve3, []string{"p3"}}, {p3, rejectBox3, nil}} {
+		if err := r3.CanSee(p, step.who.ID); !errors.Is(err, ErrBlind) {
+			t.Errorf("%s sees the votes before voting: %v", step.who.ID, err)
+		}
+		c.Reviewer = step.who
+		o, err := Record(p, c, step.v)
+		if err != nil || o.Result != ResultLate || o.State != StateReturned || o.Event != "" {
+			t.Fatalf("late vote %d: %+v, %v", i+1, o, err)
+		}
+		c.Reviews = append(c.Reviews, o.Review)
+		c.Claims = c.Claims[1:]
+		r3.Reviews, r3.Claims = c.Reviews, c.Claims
+		if late := r3.LateVoters(); !slices.Equal(late, step.late) {
+			t.Errorf("late voters after %s's vote = %v; want %v", step.who.ID, late, step.late)
+		}
+		if err := r3.CanSee(p, step.who.ID); err != nil {
+			t.Errorf("%s after voting: %v", step.who.ID, err)
+		}
+	}
+	if n := len(c.Reviews) - 2; n != 3 || !r3.Settled(p) {
+		t.Errorf("%d round-3 votes, settled %v; want 3 and settled", n, r3.Settled(p))
 	}
 }

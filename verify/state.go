@@ -89,7 +89,7 @@ var rules = []Rule{
 	{StateRound2, EventReject, StateReturned, ActorVerifier},
 	{StateRound3, EventApprove, StateRound3, ActorVerifier}, // panel not complete yet
 	{StateRound3, EventAccept, StateAccepted, ActorVerifier},
-	{StateRound3, EventReject, StateReturned, ActorVerifier}, // the first reject closes round 3
+	{StateRound3, EventReject, StateReturned, ActorVerifier}, // the first reject closes round 3; later votes are late (CanVoteLate) and fire nothing
 
 	{StateRound1, EventCorrect, StateRound1, ActorVerifier},
 	{StateRound2, EventCorrect, StateRound1, ActorVerifier},

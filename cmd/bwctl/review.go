@@ -175,8 +175,11 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fail(stderr, err)
 	}
 	msg := fmt.Sprintf("%s: %s in round %d → %s", *sample, *decision, *round, out.State)
-	if out.Result == verify.ResultWaiting {
+	switch out.Result {
+	case verify.ResultWaiting:
 		msg += fmt.Sprintf(" (%d of %d round-3 approvals)", out.Approvals, out.Panel)
+	case verify.ResultLate:
+		msg += " (late vote: the panel had already returned it; recorded for agreement only)"
 	}
 	if len(out.Reasons) > 0 {
 		msg += " — reasons: " + strings.Join(out.Reasons, ", ")
