@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"image/color"
 	"path"
 	"strings"
@@ -27,7 +26,6 @@ const (
 	autosaveDelay = 700 * time.Millisecond // after the last change
 	typingMerge   = 1500 * time.Millisecond
 	queuePage     = 100 // queue images loaded per page
-	imageCache    = 6   // decoded previews kept for a/d back and forth
 )
 
 // workspace is the annotation screen: the annotator's queue on the left, the image
@@ -89,8 +87,6 @@ type workspace struct {
 	saveBtn   *widget.Button
 	submitBtn *widget.Button
 	submitWhy *widget.Label
-	previews  map[string]image.Image
-	previewQ  []string
 
 	formScroll *container.Scroll
 	formMin    fyne.Size // the form's size when last laid out
@@ -135,7 +131,7 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 
 func newWorkspace(u *App) *workspace {
 	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, pageSize: queuePage,
-		previews: map[string]image.Image{}, lastKind: annotate.KindHopQA}
+		lastKind: annotate.KindHopQA}
 	ws.history.coalesce = typingMerge
 
 	// Left: the queue.

@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // cached previews are JPEG
-	"os"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -36,30 +33,16 @@ func (ws *workspace) loadImage(im store.Image) {
 	}
 	ws.imageInfo.SetText(info)
 	ws.canvas.SetImage(img, im.Width, im.Height)
+	ws.prefetchNeighbours()
 }
 
-// preview decodes (and keeps a few of) the cached downscaled copies.
+// preview is the decoded cached downscaled copy, from the prefetch cache (see
+// imagecache.go) or decoded now.
 func (ws *workspace) preview(im store.Image) (image.Image, error) {
-	if img, ok := ws.previews[im.SHA256]; ok {
-		return img, nil
-	}
-	if len(im.SHA256) < 2 {
-		return placeholder(im), errors.New("no content hash")
-	}
-	f, err := os.Open(store.PreviewPath(ws.u.db.PreviewDir(), im.SHA256))
+	dir := ws.u.db.PreviewDir()
+	img, err := previews.load(previewKey(dir, im.SHA256), func() (image.Image, error) { return decodePreview(dir, im.SHA256) })
 	if err != nil {
-		return placeholder(im), errors.New("the cached preview is missing")
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		return placeholder(im), fmt.Errorf("the cached preview is unreadable (%v)", err)
-	}
-	ws.previews[im.SHA256] = img
-	ws.previewQ = append(ws.previewQ, im.SHA256)
-	if len(ws.previewQ) > imageCache {
-		delete(ws.previews, ws.previewQ[0])
-		ws.previewQ = ws.previewQ[1:]
+		return placeholder(im), err
 	}
 	return img, nil
 }
