@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/csv"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/annotate"
@@ -131,14 +133,16 @@ type (
 //   - rows for rounds 1–3 take that round's reviews, Round 0 every round's; a
 //     verifier who reviewed a revision in two rounds (round3_allow_earlier) is one
 //     coder there, with the later round's judgement;
-//   - only closed rounds count: the round-3 votes of a revision whose round 3 is still
-//     open (verify.CanSeeRound3Votes) are secret and left out entirely; they count
-//     once the round closes.
+//   - only settled rounds count: the round-3 votes of a revision whose round 3 is
+//     still open, or was closed by a reject while a panel member may still vote late
+//     on it, are left out entirely (verify.Round3.Settled); they count once the round
+//     closed and every late vote is cast or its claim ended, so that a late voter
+//     learns nothing from the figures.
 //
 // Rounds 1 and 2 have one verifier each, so a round-1 or round-2 row is undefined
 // unless reviews of several verifiers meet on one revision; Round 0 pairs them.
-// Because the first rejection closes a revision's review, a unit never holds two
-// rejections: the decision's alpha is at most 0 once any pairable unit holds one.
+// A round-3 unit holds the votes cast before the first rejection and the late votes
+// cast after it (see DB.SubmitReview), so it may hold several rejections.
 //
 // Every interval is bootstrapped with AgreementDraws draws and AgreementSeed.
 func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
@@ -151,7 +155,7 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		if err != nil {
 			return err
 		}
-		revs, err := visibleReviews(ctx, tx, projectID, p.Settings.Policy())
+		revs, err := visibleReviews(ctx, tx, projectID, p.Settings.Policy(), d.Now())
 		if err != nil {
 			return err
 		}
@@ -199,93 +203,355 @@ func statsProject(ctx context.Context, tx *sql.Tx, id int64) (Project, error) {
 	return p, nil
 }
 
-// judgement is one visible review, reduced to what agreement needs.
+// judgement is one visible review, reduced to what agreement needs. Its values on
+// the criteria of its kind and round (verify.Criteria order) are kept apart, in
+// judgements.vals from vals on: valueNone, valueYes or valueNo.
 type judgement struct {
-	revision   int64
-	kind       annotate.Kind
-	round      int
-	verifierID int64
-	verifier   string
-	decision   verify.Decision
-	criteria   map[string]bool
-	reasons    []string
+	revision int64
+	coder    int32 // index into judgements.coders
+	vals     int32
+	round    int8
+	kind     int8 // index into judgements.kinds
+	reject   bool
 }
 
-// value is the review's yes/no on criterion c, or "" when it gave none (see
-// Agreement); judged says whether c is a criterion of the review's kind and round.
-func (j judgement) value(c string, judged bool) string {
-	if !judged {
-		return ""
+// The criterion values of a judgement, and their labels in the reliability data.
+const (
+	valueNone byte = iota
+	valueYes
+	valueNo
+)
+
+var valueLabels = [...]string{valueNone: "", valueYes: "yes", valueNo: "no"}
+
+// decision is the judgement's decision as a reliability value.
+func (j judgement) decision() string {
+	if j.reject {
+		return string(verify.DecisionReject)
 	}
-	passed, ok := j.criteria[c]
-	switch {
-	case ok:
-	case j.decision == verify.DecisionApprove:
-		passed = true
-	case slices.Contains(j.reasons, c):
-		passed = false
-	default:
-		return ""
+	return string(verify.DecisionApprove)
+}
+
+// judgements are a project's visible reviews in revision order, with the tables
+// their small indexes point into.
+type judgements struct {
+	list   []judgement
+	vals   []byte
+	coders []agreementCoder
+	kinds  []annotate.Kind
+	// criteria[kind][round-1] is verify.Criteria(kind, round).
+	criteria [][3][]verify.Criterion
+}
+
+type agreementCoder struct {
+	id        int64
+	name, uid string
+}
+
+// kindIndex returns the index of kind, adding it when new.
+func (js *judgements) kindIndex(kind string) int {
+	for i, k := range js.kinds {
+		if string(k) == kind {
+			return i
+		}
 	}
+	k := annotate.Kind(kind)
+	js.kinds = append(js.kinds, k)
+	js.criteria = append(js.criteria, [3][]verify.Criterion{verify.Criteria(k, 1), verify.Criteria(k, 2), verify.Criteria(k, 3)})
+	return len(js.kinds) - 1
+}
+
+// judged lists the criteria of j's kind and round, in the order of its values.
+func (js *judgements) judged(j judgement) []verify.Criterion {
+	if j.round < 1 || j.round > 3 {
+		return nil
+	}
+	return js.criteria[j.kind][j.round-1]
+}
+
+// setValues stores j's value on each criterion of its kind and round: its judgement
+// when it gave one; else yes when it approved (an approval passes every criterion);
+// else no when the criterion is among its reasons; else none. crit and reasons are
+// the review's JSON as stored.
+func (js *judgements) setValues(j *judgement, crit, reasons string) error {
+	list := js.judged(*j)
+	j.vals = int32(len(js.vals))
+	js.vals = slices.Grow(js.vals, len(list))[:len(js.vals)+len(list)]
+	vals := js.vals[j.vals:]
+	clear(vals)
+	if crit != "{}" && !parseCriteria(crit, list, vals) {
+		var m map[string]bool
+		if err := json.Unmarshal([]byte(crit), &m); err != nil {
+			return fmt.Errorf("criteria: %w", err)
+		}
+		for i, c := range list {
+			if passed, ok := m[c.ID]; ok {
+				vals[i] = valueOf(passed)
+			}
+		}
+	}
+	var rs []string
+	if reasons != "[]" {
+		var ok bool
+		if rs, ok = parseStrings(reasons); !ok {
+			if err := json.Unmarshal([]byte(reasons), &rs); err != nil {
+				return fmt.Errorf("reasons: %w", err)
+			}
+		}
+	}
+	for i, c := range list {
+		switch {
+		case vals[i] != valueNone:
+		case !j.reject:
+			vals[i] = valueYes
+		case slices.Contains(rs, c.ID):
+			vals[i] = valueNo
+		}
+	}
+	return nil
+}
+
+func valueOf(passed bool) byte {
 	if passed {
-		return "yes"
+		return valueYes
 	}
-	return "no"
+	return valueNo
 }
 
-// visibleReviews loads the project's reviews of closed rounds, by revision.
-func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.Policy) ([]judgement, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, r.number, COALESCE(cur.number, 0), s.kind, rv.round, rv.verifier_id,
-		u.name, rv.decision, rv.criteria, rv.reasons
-		FROM reviews rv JOIN samples s ON s.id = rv.sample_id JOIN revisions r ON r.id = rv.revision_id
-		JOIN users u ON u.id = rv.verifier_id LEFT JOIN revisions cur ON cur.id = s.current_rev
-		WHERE s.project_id = ? ORDER BY rv.revision_id, rv.id`, projectID)
+// parseCriteria reads the criteria object json.Marshal writes for a review
+// ({"id":true,"id2":false}: no spaces, no escapes, booleans only) into vals, one per
+// criterion of list; a criterion named twice takes the last value, as json.Unmarshal
+// does. It reports false, having set nothing, for any other form.
+func parseCriteria(s string, list []verify.Criterion, vals []byte) bool {
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' || !plainJSON(s) {
+		return false
+	}
+	type kv struct {
+		i int
+		v byte
+	}
+	var found [16]kv
+	set := found[:0]
+	for rest := s[1 : len(s)-1]; rest != ""; {
+		if rest[0] != '"' {
+			return false
+		}
+		end := strings.IndexByte(rest[1:], '"') + 1
+		if end == 0 || end+1 >= len(rest) || rest[end+1] != ':' {
+			return false
+		}
+		key := rest[1:end]
+		rest = rest[end+2:]
+		var v byte
+		switch {
+		case strings.HasPrefix(rest, "true"):
+			v, rest = valueYes, rest[4:]
+		case strings.HasPrefix(rest, "false"):
+			v, rest = valueNo, rest[5:]
+		default:
+			return false
+		}
+		if rest != "" {
+			if rest[0] != ',' || len(rest) == 1 {
+				return false
+			}
+			rest = rest[1:]
+		}
+		if i := slices.IndexFunc(list, func(c verify.Criterion) bool { return c.ID == key }); i >= 0 {
+			set = append(set, kv{i, v})
+		}
+	}
+	for _, x := range set {
+		vals[x.i] = x.v
+	}
+	return true
+}
+
+// plainJSON reports whether s holds neither escapes nor control characters, so that
+// its strings read as they stand.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseStrings reads an array of strings without escapes (["a","b"]), and reports
+// false for any other form.
+func parseStrings(s string) ([]string, bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || !plainJSON(s) {
+		return nil, false
+	}
+	var out []string
+	for rest := s[1 : len(s)-1]; rest != ""; {
+		if rest[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(rest[1:], '"') + 1
+		if end == 0 {
+			return nil, false
+		}
+		out = append(out, rest[1:end])
+		rest = rest[end+1:]
+		if rest != "" {
+			if rest[0] != ',' || len(rest) == 1 {
+				return nil, false
+			}
+			rest = rest[1:]
+		}
+	}
+	return out, true
+}
+
+// round3Info is what verify.Round3 needs to know of a revision with round-3 votes
+// besides its reviews.
+type round3Info struct {
+	revision        int64
+	number, current int
+	currentReviewed bool
+	sample          string
+}
+
+// round3Infos reads round3Info for the revisions that from (a FROM clause naming
+// them r) and where pick, in revision order.
+func round3Infos(ctx context.Context, tx *sql.Tx, from, where string, arg any) ([]round3Info, error) {
+	return queryAll(ctx, tx, func(r scanner) (i round3Info, err error) {
+		err = r.Scan(&i.revision, &i.number, &i.current, &i.currentReviewed, &i.sample)
+		return i, err
+	}, `SELECT r.id, r.number, COALESCE(cur.number, 0), EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev), s.id
+		FROM `+from+` CROSS JOIN samples s ON s.id = r.sample_id LEFT JOIN revisions cur ON cur.id = s.current_rev
+		WHERE `+where+` ORDER BY r.id`, arg)
+}
+
+// visibleReviews loads the project's reviews of settled rounds in one pass over them
+// in revision order (the reviews' revision index), and the revisions' round-3 facts
+// in a second ordered pass that the first walks along.
+func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.Policy, now time.Time) (*judgements, error) {
+	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
+	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
+		var cl verify.Claim
+		var vid int64
+		var exp string
+		err := r.Scan(&cl.Sample, &vid, &exp)
+		cl.Round, cl.Verifier = 3, uid(vid)
+		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+		return cl, err
+	}, `SELECT c.sample_id, c.verifier_id, c.expires_at FROM claims c CROSS JOIN samples s ON s.id = c.sample_id
+		WHERE s.project_id = ? AND c.round = 3 ORDER BY c.rowid`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	for _, cl := range cls {
+		claims[cl.Sample] = append(claims[cl.Sample], cl)
+	}
+	users, err := queryAll(ctx, tx, func(r scanner) (c agreementCoder, err error) {
+		err = r.Scan(&c.id, &c.name)
+		c.uid = uid(c.id)
+		return c, err
+	}, `SELECT id, name FROM users ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	// The revisions with round-3 votes are those of stat_rev3 (migration 0004).
+	infos, err := round3Infos(ctx, tx, `stat_rev3 t CROSS JOIN revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	// info returns the round-3 facts of revision: the next of infos, or, should
+	// stat_rev3 miss the revision, read on their own.
+	info := func(revision int64) (round3Info, error) {
+		for len(infos) > 0 && infos[0].revision < revision {
+			infos = infos[1:]
+		}
+		if len(infos) > 0 && infos[0].revision == revision {
+			return infos[0], nil
+		}
+		one, err := round3Infos(ctx, tx, `revisions r`, `r.id = ?`, revision)
+		if err != nil || len(one) == 0 {
+			return round3Info{}, fmt.Errorf("revision %d: %w", revision, cmp.Or(err, ErrNotFound))
+		}
+		return one[0], nil
+	}
+	// Reviews first, in the order of their revision index; the sample's project and
+	// kind come from the covering index stat_samples_of (migration 0004).
+	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, s.kind, rv.round, rv.verifier_id, rv.decision = 'reject',
+			rv.criteria, NULLIF(rv.reasons, '[]')
+		FROM reviews rv CROSS JOIN samples s ON s.id = rv.sample_id
+		WHERE s.project_id = ? ORDER BY rv.revision_id`, projectID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out, group []judgement
-	var number, current int
-	var votes []verify.Review
-	flush := func() {
-		blind := verify.CanSeeRound3Votes(p, votes, number, current) != nil
-		for _, j := range group {
-			if !(blind && j.round == 3) {
-				out = append(out, j)
-			}
+	out := &judgements{}
+	coder := map[int64]int32{} // user id → index into out.coders
+	// The current revision's judgements are out.list[start:].
+	start := 0
+	var r3 verify.Round3
+	flush := func() error {
+		group := out.list[start:]
+		if !slices.ContainsFunc(group, func(j judgement) bool { return j.round == 3 }) {
+			return nil
 		}
-		group, votes = group[:0], votes[:0]
+		in, err := info(group[0].revision)
+		if err != nil {
+			return err
+		}
+		r3.Revision, r3.Current, r3.CurrentReviewed, r3.Claims, r3.Now = in.number, in.current, in.currentReviewed, claims[in.sample], now
+		r3.Reviews = r3.Reviews[:0]
+		for _, j := range group {
+			r3.Reviews = append(r3.Reviews, verify.Review{Round: int(j.round), Reviewer: out.coders[j.coder].uid, Decision: verify.Decision(j.decision())})
+		}
+		blind := !r3.Settled(p)
+		if blind {
+			out.list = append(out.list[:start], slices.DeleteFunc(group, func(j judgement) bool { return j.round == 3 })...)
+		}
+		return nil
 	}
+	// Scanned into once, declared outside the loop: Scan takes their addresses.
+	var (
+		j          judgement
+		verifier   int64
+		round      int
+		kind, crit string
+		reasons    sql.NullString // null: "[]"
+	)
 	for rows.Next() {
-		var j judgement
-		var n, cur int
-		var kind, dec, crit, reasons string
-		if err := rows.Scan(&j.revision, &n, &cur, &kind, &j.round, &j.verifierID, &j.verifier, &dec, &crit, &reasons); err != nil {
+		j = judgement{}
+		if err := rows.Scan(&j.revision, &kind, &round, &verifier, &j.reject, &crit, &reasons); err != nil {
 			return nil, err
 		}
-		if len(group) > 0 && group[0].revision != j.revision {
-			flush()
-		}
-		number, current = n, cur
-		j.kind, j.decision = annotate.Kind(kind), verify.Decision(dec)
-		if crit != "{}" {
-			if err := json.Unmarshal([]byte(crit), &j.criteria); err != nil {
-				return nil, fmt.Errorf("review of revision %d by %s: criteria: %w", j.revision, j.verifier, err)
+		if start < len(out.list) && out.list[start].revision != j.revision {
+			if err := flush(); err != nil {
+				return nil, err
 			}
+			start = len(out.list)
 		}
-		if reasons != "[]" {
-			if err := json.Unmarshal([]byte(reasons), &j.reasons); err != nil {
-				return nil, fmt.Errorf("review of revision %d by %s: reasons: %w", j.revision, j.verifier, err)
+		c, ok := coder[verifier]
+		if !ok {
+			i, found := slices.BinarySearchFunc(users, verifier, func(u agreementCoder, id int64) int { return cmp.Compare(u.id, id) })
+			if !found {
+				continue // no such user: the review cannot be shown
 			}
+			c = int32(len(out.coders))
+			coder[verifier] = c
+			out.coders = append(out.coders, users[i])
 		}
-		group = append(group, j)
-		votes = append(votes, verify.Review{Round: j.round, Reviewer: uid(j.verifierID), Decision: j.decision})
+		if !reasons.Valid {
+			reasons.String = "[]"
+		}
+		j.coder, j.round, j.kind = c, int8(round), int8(out.kindIndex(kind))
+		if err := out.setValues(&j, crit, reasons.String); err != nil {
+			return nil, fmt.Errorf("review of revision %d by %s: %w", j.revision, out.coders[c].name, err)
+		}
+		out.list = append(out.list, j)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if len(group) > 0 {
-		flush()
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -399,47 +665,45 @@ func criteriaOf(kinds map[annotate.Kind]bool, round int) []string {
 	return out
 }
 
-// criterionValues gives every judgement's value on each of crits ("" when none):
-// judgement i's value on crits[c] is at i*len(crits)+c.
-func criterionValues(js []judgement, crits []string) []string {
-	type kindRound struct {
-		kind  annotate.Kind
-		round int
-	}
-	judged := map[kindRound][]bool{}
-	out := make([]string, len(js)*len(crits))
-	for i, j := range js {
-		kr := kindRound{j.kind, j.round}
-		in, ok := judged[kr]
-		if !ok {
-			list := verify.Criteria(j.kind, j.round)
-			in = make([]bool, len(crits))
+// criterionTables gives, per kind index and round 1–3, the position of each of crits
+// among the values of a judgement of that kind and round, or -1 when it does not
+// judge the criterion.
+func criterionTables(js *judgements, crits []string) [][3][]int {
+	out := make([][3][]int, len(js.kinds))
+	for k := range js.kinds {
+		for r := range 3 {
+			pos := make([]int, len(crits))
 			for c, id := range crits {
-				in[c] = slices.ContainsFunc(list, func(x verify.Criterion) bool { return x.ID == id })
+				pos[c] = slices.IndexFunc(js.criteria[k][r], func(x verify.Criterion) bool { return x.ID == id })
 			}
-			judged[kr] = in
-		}
-		for c, id := range crits {
-			out[i*len(crits)+c] = j.value(id, in[c])
+			out[k][r] = pos
 		}
 	}
 	return out
 }
 
+// value is j's value on the criterion at position pos of its values (-1: none).
+func (js *judgements) value(j judgement, pos int) string {
+	if pos < 0 {
+		return ""
+	}
+	return valueLabels[js.vals[int(j.vals)+pos]]
+}
+
 // agreementRows computes the decision, the pooled criteria and each criterion for
 // rounds 1, 2, 3 and all rounds (0).
-func agreementRows(js []judgement) (AgreementTable, error) {
+func agreementRows(js *judgements) (AgreementTable, error) {
 	kinds := func(round int) map[annotate.Kind]bool {
 		out := map[annotate.Kind]bool{}
-		for _, j := range js {
-			if round == 0 || j.round == round {
-				out[j.kind] = true
+		for _, j := range js.list {
+			if round == 0 || int(j.round) == round {
+				out[js.kinds[j.kind]] = true
 			}
 		}
 		return out
 	}
 	all := criteriaOf(kinds(0), 0)
-	values := criterionValues(js, all)
+	pos := criterionTables(js, all)
 	var out AgreementTable
 	for _, round := range []int{1, 2, 3, 0} {
 		crits := criteriaOf(kinds(round), round)
@@ -450,15 +714,23 @@ func agreementRows(js []judgement) (AgreementTable, error) {
 		// The decision, the pooled criteria, then each criterion.
 		names := append([]string{CriterionDecision, CriterionAll}, crits...)
 		rel := make([]reliability, len(names))
-		for i, j := range js {
-			if round != 0 && j.round != round {
+		for _, j := range js.list {
+			if round != 0 && int(j.round) != round {
 				continue
 			}
-			rel[0].add(j.revision, -1, j.verifierID, string(j.decision), j.round)
+			coder, r := int64(j.coder), int(j.round)
+			rel[0].add(j.revision, -1, coder, j.decision(), r)
+			var at []int
+			if r >= 1 && r <= 3 {
+				at = pos[j.kind][r-1]
+			}
 			for c, a := range idx {
-				v := values[i*len(all)+a]
-				rel[1].add(j.revision, a, j.verifierID, v, j.round)
-				rel[2+c].add(j.revision, -1, j.verifierID, v, j.round)
+				v := ""
+				if at != nil {
+					v = js.value(j, at[a])
+				}
+				rel[1].add(j.revision, a, coder, v, r)
+				rel[2+c].add(j.revision, -1, coder, v, r)
 			}
 		}
 		for n, name := range names {
@@ -473,99 +745,120 @@ func agreementRows(js []judgement) (AgreementTable, error) {
 }
 
 // verifierAlphas computes the decision agreement across rounds without each verifier.
-func verifierAlphas(js []judgement) (VerifierAlphaTable, error) {
-	decision := func(skip int64) (Figure, error) {
+func verifierAlphas(js *judgements) (VerifierAlphaTable, error) {
+	decision := func(skip int32) (Figure, error) {
 		var r reliability
-		for _, j := range js {
-			if j.verifierID != skip {
-				r.add(j.revision, -1, j.verifierID, string(j.decision), j.round)
+		for _, j := range js.list {
+			if j.coder != skip {
+				r.add(j.revision, -1, int64(j.coder), j.decision(), int(j.round))
 			}
 		}
 		return r.figure()
 	}
-	with, err := decision(0)
+	with, err := decision(-1)
 	if err != nil {
 		return nil, err
 	}
-	count := map[int64]int{}
-	names := map[int64]string{}
-	for _, j := range js {
-		count[j.verifierID]++
-		names[j.verifierID] = j.verifier
+	count := make([]int, len(js.coders))
+	for _, j := range js.list {
+		count[j.coder]++
 	}
-	ids := make([]int64, 0, len(count))
-	for id := range count {
-		ids = append(ids, id)
+	var ids []int32
+	for c, n := range count {
+		if n > 0 {
+			ids = append(ids, int32(c))
+		}
 	}
-	slices.SortFunc(ids, func(a, b int64) int { return strings.Compare(names[a], names[b]) })
+	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(js.coders[a].name, js.coders[b].name) })
 	var out VerifierAlphaTable
-	for _, id := range ids {
-		without, err := decision(id)
+	for _, c := range ids {
+		without, err := decision(c)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, VerifierAlpha{Verifier: names[id], Reviews: count[id], With: with, Without: without})
+		out = append(out, VerifierAlpha{Verifier: js.coders[c].name, Reviews: count[c], With: with, Without: without})
 	}
 	return out, nil
 }
 
 // boxAgreement compares, on every sample whose revisions carry boxes by two or more
-// people, each person's latest box. Only those samples' revisions are read.
+// people, each person's latest box. Only the revisions of samples with two or more
+// authors are read (found through the index stat_revisions_author).
 func boxAgreement(ctx context.Context, tx *sql.Tx, projectID int64) (BoxAgreement, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT r.sample_id, u.name, json_extract(r.content, '$.box') FROM revisions r
-		JOIN users u ON u.id = r.author_id
-		WHERE json_extract(r.content, '$.box') IS NOT NULL AND r.sample_id IN (
-			SELECT r2.sample_id FROM revisions r2 JOIN samples s ON s.id = r2.sample_id
-			WHERE s.project_id = ? AND json_extract(r2.content, '$.box') IS NOT NULL
-			GROUP BY r2.sample_id HAVING count(DISTINCT r2.author_id) >= 2)
+	rows, err := tx.QueryContext(ctx, `WITH multi AS (SELECT sample_id FROM revisions GROUP BY sample_id HAVING count(DISTINCT author_id) >= 2)
+		SELECT r.sample_id, r.author_id, u.name, json_extract(r.content, '$.box') FROM multi m
+			CROSS JOIN samples s ON s.id = m.sample_id JOIN revisions r ON r.sample_id = m.sample_id
+			LEFT JOIN users u ON u.id = r.author_id
+		WHERE s.project_id = ? AND json_extract(r.content, '$.box') IS NOT NULL
 		ORDER BY r.sample_id, r.number`, projectID)
 	if err != nil {
 		return BoxAgreement{}, err
 	}
 	defer rows.Close()
-	type sampleBoxes struct {
-		id      string
-		authors []string
-		boxes   map[string][4]float64
-	}
-	var all []*sampleBoxes
-	for rows.Next() {
-		var id, author, box string
-		if err := rows.Scan(&id, &author, &box); err != nil {
-			return BoxAgreement{}, err
-		}
-		if len(all) == 0 || all[len(all)-1].id != id {
-			all = append(all, &sampleBoxes{id: id, boxes: map[string][4]float64{}})
-		}
-		s := all[len(all)-1]
-		var b [4]float64
-		if err := json.Unmarshal([]byte(box), &b); err != nil {
-			return BoxAgreement{}, fmt.Errorf("sample %s: box by %s: %w", id, author, err)
-		}
-		if _, ok := s.boxes[author]; !ok {
-			s.authors = append(s.authors, author)
-		}
-		s.boxes[author] = b // later revisions replace an author's earlier box
-	}
-	if err := rows.Err(); err != nil {
-		return BoxAgreement{}, err
+	type drawn struct {
+		sample string
+		author int64
+		name   sql.NullString // null: no such user, the box is not shown
+		box    string
 	}
 	var out BoxAgreement
 	sum, at50 := 0.0, 0.0
-	for _, s := range all {
-		boxes := make([][4]float64, len(s.authors))
-		for i, a := range s.authors {
-			boxes[i] = s.boxes[a]
+	// sample takes one sample's boxes in revision order, if two or more people drew them.
+	sample := func(ds []drawn) error {
+		if slices.IndexFunc(ds, func(d drawn) bool { return d.author != ds[0].author }) < 0 {
+			return nil
+		}
+		var authors []string
+		var boxes [][4]float64
+		for _, d := range ds {
+			if !d.name.Valid {
+				continue
+			}
+			var b [4]float64
+			if err := json.Unmarshal([]byte(d.box), &b); err != nil {
+				return fmt.Errorf("sample %s: box by %s: %w", d.sample, d.name.String, err)
+			}
+			if i := slices.Index(authors, d.name.String); i >= 0 {
+				boxes[i] = b // later revisions replace an author's earlier box
+			} else {
+				authors, boxes = append(authors, d.name.String), append(boxes, b)
+			}
+		}
+		if len(authors) == 0 {
+			return nil
 		}
 		sum1, err := agreement.BoxAgreement(boxes...)
 		if err != nil {
-			return BoxAgreement{}, fmt.Errorf("sample %s: %w", s.id, err)
+			return fmt.Errorf("sample %s: %w", ds[0].sample, err)
 		}
-		out.Rows = append(out.Rows, BoxRow{SampleID: s.id, Authors: s.authors, BoxSummary: sum1})
+		out.Rows = append(out.Rows, BoxRow{SampleID: ds[0].sample, Authors: authors, BoxSummary: sum1})
 		out.Samples++
 		out.Pairs += sum1.Pairs
 		sum += sum1.MeanIoU * float64(sum1.Pairs)
 		at50 += sum1.ShareAt50 * float64(sum1.Pairs)
+		return nil
+	}
+	var group []drawn
+	for rows.Next() {
+		var d drawn
+		if err := rows.Scan(&d.sample, &d.author, &d.name, &d.box); err != nil {
+			return BoxAgreement{}, err
+		}
+		if len(group) > 0 && group[0].sample != d.sample {
+			if err := sample(group); err != nil {
+				return BoxAgreement{}, err
+			}
+			group = group[:0]
+		}
+		group = append(group, d)
+	}
+	if err := rows.Err(); err != nil {
+		return BoxAgreement{}, err
+	}
+	if len(group) > 0 {
+		if err := sample(group); err != nil {
+			return BoxAgreement{}, err
+		}
 	}
 	if out.Pairs > 0 {
 		out.MeanIoU, out.ShareAt50 = sum/float64(out.Pairs), at50/float64(out.Pairs)

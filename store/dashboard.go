@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,9 +188,10 @@ type (
 )
 
 // Dashboard aggregates a project for any signed-in user, in one read transaction of
-// a fixed number of grouped queries (none per sample). Annotators get the funnel, the
-// activity, the balance, the error rates and their own row (Dashboard.Own); verifiers
-// and leads get everything.
+// a fixed number of queries on the summary tables of migration 0004, which triggers
+// keep current on every write (none per sample, none over the samples, reviews or
+// audit log). Annotators get the funnel, the activity, the balance, the error rates
+// and their own row (Dashboard.Own); verifiers and leads get everything.
 //
 // Round-3 votes of a revision whose round 3 is still open are secret
 // (verify.CanSeeRound3Votes): they count nowhere, not even in workloads, until the
@@ -206,9 +208,6 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 			return err
 		}
 		q := dashQuery{ctx: ctx, tx: tx, project: projectID, panel: p.Settings.Policy().Round3Panel}
-		if q.open, err = q.openRound3(); err != nil {
-			return err
-		}
 		if out.Funnel, err = q.funnel(); err != nil {
 			return fmt.Errorf("funnel: %w", err)
 		}
@@ -222,15 +221,13 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		if err != nil {
 			return err
 		}
-		tallies, err := q.reviewTallies()
-		if err != nil {
-			return fmt.Errorf("reviews: %w", err)
-		}
 		var perAuthor map[int64][]ReasonCount
-		if out.Annotators, out.Throughput, perAuthor, err = q.annotators(names, tallies); err != nil {
+		if out.Annotators, out.Throughput, perAuthor, err = q.annotators(names); err != nil {
 			return fmt.Errorf("annotators: %w", err)
 		}
-		out.Errors = errorRates(tallies)
+		if out.Errors, err = q.errorRates(); err != nil {
+			return fmt.Errorf("error rates: %w", err)
+		}
 		if a.Role == RoleAnnotator {
 			out.Own = true
 			out.Annotators = slices.DeleteFunc(out.Annotators, func(r AnnotatorRow) bool { return r.Name != a.Name })
@@ -248,7 +245,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 			out.Reasons = append(out.Reasons, ReasonCount{r, n})
 		}
 		out.Reasons = dashSortReasons(out.Reasons)
-		if out.Verifiers, err = q.verifiers(names, tallies); err != nil {
+		if out.Verifiers, err = q.verifiers(names); err != nil {
 			return fmt.Errorf("verifiers: %w", err)
 		}
 		return nil
@@ -265,35 +262,12 @@ type dashQuery struct {
 	tx      *sql.Tx
 	project int64
 	panel   int
-	open    string // JSON array of the revisions whose round 3 is open
 }
 
-// openRound3 lists, as a JSON array, the current revisions whose round 3 is open: no
-// rejection and fewer approvals than the panel has seats. Drafts, samples in rounds
-// 1–2 and returned ones cannot have one, so only the others are looked at.
-func (q *dashQuery) openRound3() (string, error) {
-	ids, err := queryAll(q.ctx, q.tx, scanInt64, `SELECT rv.revision_id FROM samples s JOIN reviews rv ON rv.revision_id = s.current_rev
-		WHERE s.project_id = ? AND s.status NOT IN ('draft', 'round1', 'round2', 'returned') AND rv.round = 3
-		GROUP BY rv.revision_id HAVING sum(rv.decision = 'reject') = 0 AND count(*) < ?`, q.project, q.panel)
-	if err != nil {
-		return "", fmt.Errorf("open round-3 panels: %w", err)
-	}
-	js, _ := json.Marshal(ids)
-	if ids == nil {
-		js = []byte("[]")
-	}
-	return string(js), nil
-}
-
-// visibleCTE is a common table expression "vis" of the project's reviews that may be
-// counted (open round-3 votes left out), with the sample's kind, narrowed by the
-// condition where on rv (or "1"); it takes the arguments q.visArgs gives.
-func visibleCTE(where string) string {
-	return `WITH vis AS (SELECT rv.*, s.kind FROM samples s JOIN reviews rv ON rv.sample_id = s.id
-	WHERE s.project_id = ? AND NOT (rv.round = 3 AND rv.revision_id IN (SELECT value FROM json_each(?))) AND (` + where + `)) `
-}
-
-func (q *dashQuery) visArgs(more ...any) []any { return append([]any{q.project, q.open}, more...) }
+// dashVisible is the condition, on a review summary's class open_a, that leaves out
+// the secret votes of open round-3 panels (see stat_rev3 in migration 0004): an open
+// panel has no rejection and fewer approvals than seats. It takes the panel size.
+const dashVisible = `(open_a = 0 OR open_a >= ?)`
 
 // rows runs a query and calls scan for every row.
 func (q *dashQuery) rows(scan func(scanner) error, query string, args ...any) error {
@@ -362,7 +336,7 @@ func (q *dashQuery) funnel() (FunnelTable, error) {
 		}
 		counts[kind][verify.State(state)] = n
 		return nil
-	}, `SELECT kind, status, count(*) FROM samples WHERE project_id = ? GROUP BY kind, status`, q.project)
+	}, `SELECT kind, status, sum(n) FROM stat_samples WHERE project_id = ? GROUP BY kind, status HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, err
 	}
@@ -402,32 +376,22 @@ func (t FunnelTable) Kinds() []string {
 	return out
 }
 
-// activity counts, from the audit log, the samples created (draft) and moved into
-// each state per day.
+// activity counts the samples created (draft) and moved into each state per day, as
+// the audit log records them (stat_activity).
 func (q *dashQuery) activity() (ActivityTable, error) {
-	counts := map[[2]string]int{}
+	var out ActivityTable
 	err := q.rows(func(r scanner) error {
-		var day, action, detail string
-		var n int
-		if err := r.Scan(&day, &action, &detail, &n); err != nil {
+		var a ActivityRow
+		var state string
+		if err := r.Scan(&a.Day, &state, &a.Count); err != nil {
 			return err
 		}
-		state := string(verify.StateDraft)
-		if action == "sample.status" {
-			_, state, _ = strings.Cut(detail, "→ ") // setStatus writes "from → to"
-		}
-		counts[[2]string{day, state}] += n
+		a.State = verify.State(state)
+		out = append(out, a)
 		return nil
-	}, `SELECT substr(l.at, 1, 10), l.action, l.detail, count(*)
-		FROM samples s JOIN audit_log l ON l.entity = 'sample' AND l.entity_id = s.id
-		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')
-		GROUP BY 1, 2, 3`, q.project)
+	}, `SELECT day, state, n FROM stat_activity WHERE project_id = ? AND n > 0`, q.project)
 	if err != nil {
 		return nil, err
-	}
-	out := make(ActivityTable, 0, len(counts))
-	for k, n := range counts {
-		out = append(out, ActivityRow{Day: k[0], State: verify.State(k[1]), Count: n})
 	}
 	slices.SortFunc(out, func(a, b ActivityRow) int {
 		if c := strings.Compare(a.Day, b.Day); c != 0 {
@@ -477,11 +441,9 @@ func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
 		}
 		groups = append(groups, g)
 		return nil
-	}, `SELECT s.kind, COALESCE(json_extract(r.content, '$.hop'), 0), COALESCE(json_extract(r.content, '$.view'), ''),
-			COALESCE(json_extract(r.content, '$.task'), ''), s.status, count(*)
-		FROM samples s JOIN revisions r ON r.id = s.current_rev
-		WHERE s.project_id = ? AND s.status IN ('accepted', 'round1', 'round2', 'round3')
-		GROUP BY 1, 2, 3, 4, 5`, q.project)
+	}, `SELECT kind, hop, view, task, status, n FROM stat_balance
+		WHERE project_id = ? AND status IN ('accepted', 'round1', 'round2', 'round3') AND n > 0
+		ORDER BY kind, hop, view, task, status`, q.project)
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +487,7 @@ func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
 
 // annotators gathers each author's samples, submissions per day, reviews and
 // rejections per round and reasons.
-func (q *dashQuery) annotators(users map[int64]dashUser, tallies []reviewTally) (AnnotatorTable, ThroughputTable, map[int64][]ReasonCount, error) {
+func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, ThroughputTable, map[int64][]ReasonCount, error) {
 	rows := map[int64]*AnnotatorRow{}
 	row := func(id int64) *AnnotatorRow {
 		if rows[id] == nil {
@@ -542,7 +504,8 @@ func (q *dashQuery) annotators(users map[int64]dashUser, tallies []reviewTally) 
 		a := row(id)
 		a.Samples, a.Accepted = n, acc
 		return nil
-	}, `SELECT author_id, count(*), sum(status = 'accepted') FROM samples WHERE project_id = ? GROUP BY author_id`, q.project)
+	}, `SELECT author_id, sum(n), sum(CASE WHEN status = 'accepted' THEN n ELSE 0 END) FROM stat_samples
+		WHERE project_id = ? GROUP BY author_id HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -559,22 +522,24 @@ func (q *dashQuery) annotators(users map[int64]dashUser, tallies []reviewTally) 
 		a.Days++
 		through = append(through, t)
 		return nil
-	}, `SELECT substr(r.created_at, 1, 10) AS day, r.author_id, count(*)
-		FROM samples s JOIN revisions r ON r.sample_id = s.id
-		WHERE s.project_id = ? AND r.change IN ('submit', 'revise')
-		GROUP BY day, r.author_id`, q.project)
+	}, `SELECT day, author_id, n FROM stat_submissions WHERE project_id = ? AND n > 0`, q.project)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tallies, err := q.reviewTallies("stat_review_authors", "author_id")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, t := range tallies {
 		if t.round >= 1 && t.round <= 3 {
-			a := row(t.author)
+			a := row(t.who)
 			a.Reviews[t.round-1] += t.n
 			if t.decision == string(verify.DecisionReject) {
 				a.Rejected[t.round-1] += t.n
 			}
 		}
 	}
+	// Rejections are never secret (an open panel has none): every one counts.
 	reasons := map[int64][]ReasonCount{}
 	err = q.rows(func(r scanner) error {
 		var id int64
@@ -584,9 +549,7 @@ func (q *dashQuery) annotators(users map[int64]dashUser, tallies []reviewTally) 
 		}
 		reasons[id] = append(reasons[id], rc)
 		return nil
-	}, visibleCTE("rv.decision = 'reject'")+`SELECT r.author_id, j.value, count(*)
-		FROM vis JOIN revisions r ON r.id = vis.revision_id, json_each(vis.reasons) j
-		GROUP BY r.author_id, j.value`, q.visArgs()...)
+	}, `SELECT author_id, reason, n FROM stat_reasons WHERE project_id = ? AND n > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -618,7 +581,7 @@ func dashSortReasons(rs []ReasonCount) []ReasonCount {
 }
 
 // verifiers gathers workload, approvals, review times and agreement with the panel.
-func (q *dashQuery) verifiers(users map[int64]dashUser, tallies []reviewTally) (VerifierTable, error) {
+func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 	rows := map[int64]*VerifierRow{}
 	row := func(id int64) *VerifierRow {
 		if rows[id] == nil {
@@ -632,8 +595,12 @@ func (q *dashQuery) verifiers(users map[int64]dashUser, tallies []reviewTally) (
 			row(id)
 		}
 	}
+	tallies, err := q.reviewTallies("stat_review_verifiers", "verifier_id")
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range tallies {
-		v := row(t.verifier)
+		v := row(t.who)
 		if t.round >= 1 && t.round <= 3 {
 			v.Rounds[t.round-1] += t.n
 		}
@@ -642,30 +609,17 @@ func (q *dashQuery) verifiers(users map[int64]dashUser, tallies []reviewTally) (
 			v.Approved += t.n
 		}
 	}
-	// Review times, sorted per verifier, for the median and the 90th percentile.
-	times := map[int64][]float64{}
-	err := q.rows(func(r scanner) error {
-		var id int64
-		var s float64
-		if err := r.Scan(&id, &s); err != nil {
-			return err
-		}
-		times[id] = append(times[id], s)
-		return nil
-	}, visibleCTE("rv.seconds > 0")+`SELECT verifier_id, seconds FROM vis`, q.visArgs()...)
+	times, err := q.reviewTimes()
 	if err != nil {
 		return nil, err
 	}
-	for id, ts := range times {
-		v := row(id)
-		v.Timed = len(ts)
-		if v.MedianSeconds, err = stats.Median(ts); err != nil {
-			return nil, err
-		}
-		if v.P90Seconds, err = stats.Percentile(ts, 90); err != nil {
-			return nil, err
-		}
+	for _, t := range times {
+		v := row(t.verifier)
+		v.Timed, v.MedianSeconds, v.P90Seconds = t.n, t.median, t.p90
 	}
+	// A panel's result is 'reject' once a vote rejected (panel_a -1), 'approve' once
+	// its approvals fill the seats; an open panel has neither, so its secret votes
+	// never count here.
 	err = q.rows(func(r scanner) error {
 		var id int64
 		var n, match int
@@ -675,12 +629,10 @@ func (q *dashQuery) verifiers(users map[int64]dashUser, tallies []reviewTally) (
 		v := row(id)
 		v.PanelVotes, v.PanelMatches = n, match
 		return nil
-	}, visibleCTE("rv.round = 3")+`, panel AS (SELECT revision_id,
-			CASE WHEN sum(decision = 'reject') > 0 THEN 'reject' WHEN count(*) >= ? THEN 'approve' END AS result
-			FROM vis GROUP BY revision_id)
-		SELECT vis.verifier_id, count(*), sum(vis.decision = panel.result)
-		FROM vis JOIN panel ON panel.revision_id = vis.revision_id
-		WHERE panel.result IS NOT NULL GROUP BY vis.verifier_id`, q.visArgs(q.panel)...)
+	}, `SELECT verifier_id, sum(n),
+			sum(CASE WHEN panel_a = -1 AND decision = 'reject' OR panel_a >= ?1 AND decision = 'approve' THEN n ELSE 0 END)
+		FROM stat_review_verifiers WHERE project_id = ?2 AND round = 3 AND (panel_a = -1 OR panel_a >= ?1)
+		GROUP BY verifier_id HAVING sum(n) > 0`, q.panel, q.project)
 	if err != nil {
 		return nil, err
 	}
@@ -690,6 +642,141 @@ func (q *dashQuery) verifiers(users map[int64]dashUser, tallies []reviewTally) (
 	}
 	slices.SortFunc(out, func(a, b VerifierRow) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// reviewTime is one verifier's timed visible reviews: how many, and the median and
+// 90th percentile of their seconds.
+type reviewTime struct {
+	verifier    int64
+	n           int
+	median, p90 float64
+}
+
+// reviewTimes finds each verifier's median and 90th percentile review time without
+// reading every time: the whole-second histogram (stat_review_seconds) places the
+// two to four ranks the figures need, and only the times of those seconds are read,
+// in order, from stat_review_times.
+func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
+	type bucket struct {
+		second   int64
+		start, n int // the rank of the second's first time, and its times
+	}
+	var out []reviewTime
+	var hists [][]bucket
+	err := q.rows(func(r scanner) error {
+		var id int64
+		var b bucket
+		if err := r.Scan(&id, &b.second, &b.n); err != nil {
+			return err
+		}
+		if len(out) == 0 || out[len(out)-1].verifier != id {
+			out, hists = append(out, reviewTime{verifier: id}), append(hists, nil)
+		}
+		t := &out[len(out)-1]
+		b.start, t.n = t.n, t.n+b.n
+		hists[len(hists)-1] = append(hists[len(hists)-1], b)
+		return nil
+	}, `SELECT verifier_id, bucket, sum(n) FROM stat_review_seconds WHERE project_id = ? AND `+dashVisible+`
+		GROUP BY verifier_id, bucket HAVING sum(n) > 0 ORDER BY verifier_id, bucket`, q.project, q.panel)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		t, hist := &out[i], hists[i]
+		ranks := quantileRanks(t.n)
+		vals := make([]float64, len(ranks))
+		b := 0
+		for k := 0; k < len(ranks); {
+			for hist[b].start+hist[b].n <= ranks[k] {
+				b++
+			}
+			// One read per second, from the first rank needed in it to the last.
+			first := k
+			for k++; k < len(ranks) && ranks[k] < hist[b].start+hist[b].n; k++ {
+			}
+			want := ranks[k-1] - ranks[first] + 1
+			got, err := q.secondsOf(t.verifier, hist[b].second, ranks[first]-hist[b].start, want)
+			if err != nil {
+				return nil, err
+			}
+			if len(got) != want {
+				return nil, fmt.Errorf("times of user %d: the summary counts %d in second %d, stat_review_times holds fewer",
+					t.verifier, hist[b].n, hist[b].second)
+			}
+			for j := first; j < k; j++ {
+				vals[j] = got[ranks[j]-ranks[first]]
+			}
+		}
+		at := func(rank int) float64 { return vals[slices.Index(ranks, rank)] }
+		if t.median, t.p90, err = quantiles(t.n, at); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// secondsOf reads, in order, limit of a verifier's visible timed review times within
+// the whole second from second to second+1, after skipping offset of them.
+func (q *dashQuery) secondsOf(verifier, second int64, offset, limit int) ([]float64, error) {
+	// One lower bound only, so that the index range starts there.
+	from, below := "x.seconds >= ?", any(second+1)
+	if second == 0 {
+		from = "x.seconds > ?"
+	}
+	if second == math.MaxInt64 { // CAST(seconds AS INTEGER) saturates here
+		below = math.Inf(1)
+	}
+	return queryAll(q.ctx, q.tx, func(r scanner) (v float64, err error) { err = r.Scan(&v); return },
+		`SELECT x.seconds FROM stat_review_times x LEFT JOIN stat_rev3 t ON x.round = 3 AND t.revision_id = x.revision_id
+		WHERE x.project_id = ? AND x.verifier_id = ? AND `+from+` AND x.seconds < ? AND (COALESCE(t.open_a, 0) = 0 OR t.open_a >= ?)
+		ORDER BY x.seconds LIMIT ? OFFSET ?`, q.project, verifier, second, below, q.panel, limit, offset)
+}
+
+// p90Rank is where stats.Percentile(data, 90) reads n sorted values: between rank k
+// and k+1, at fraction f.
+func p90Rank(n int) (k int, f float64) {
+	rank := (float64(90) / 100) * float64(n-1)
+	k = int(rank)
+	return k, rank - float64(k)
+}
+
+// quantileRanks lists, ascending and once each, the ranks among n sorted values
+// that the median and the 90th percentile read.
+func quantileRanks(n int) []int {
+	rs := []int{n / 2}
+	if n%2 == 0 {
+		rs = append(rs, n/2-1)
+	}
+	if k, f := p90Rank(n); k+1 < n && f != 0 {
+		rs = append(rs, k, k+1)
+	} else {
+		rs = append(rs, k)
+	}
+	slices.Sort(rs)
+	return slices.Compact(rs)
+}
+
+// quantiles is stats.Median and stats.Percentile(data, 90) of n values (n > 0) of
+// which it knows only those at the ranks quantileRanks lists, through at: the same
+// formulas on the same values, so the same results.
+func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error) {
+	if n%2 == 0 {
+		if median, err = stats.Mean([]float64{at(n/2 - 1), at(n / 2)}); err != nil {
+			return 0, 0, err
+		}
+	} else {
+		median = at(n / 2)
+	}
+	k, f := p90Rank(n)
+	p90 = at(k)
+	if k+1 < n && f != 0 && at(k+1) != at(k) {
+		if delta := at(k+1) - at(k); math.IsInf(delta, 1) {
+			p90 = (1-f)*at(k) + f*at(k+1)
+		} else {
+			p90 = at(k) + f*delta
+		}
+	}
+	return median, p90, nil
 }
 
 // dashCategorySet turns a stored categories array into "att+rel" (sorted), or "none".
@@ -703,19 +790,30 @@ func dashCategorySet(js string) string {
 	return strings.Join(slices.Compact(cats), "+")
 }
 
-// errorRates counts reviews and rejections per kind and category set of the reviewed revision.
-func errorRates(tallies []reviewTally) ErrorTable {
+// errorRates counts the visible reviews and rejections per kind and category set of
+// the reviewed revision.
+func (q *dashQuery) errorRates() (ErrorTable, error) {
 	var out ErrorTable
-	for _, t := range tallies {
-		set := dashCategorySet(t.categories)
-		i := slices.IndexFunc(out, func(x ErrorRow) bool { return x.Kind == t.kind && x.Set == set })
+	err := q.rows(func(r scanner) error {
+		var kind, cats, decision string
+		var n int
+		if err := r.Scan(&kind, &cats, &decision, &n); err != nil {
+			return err
+		}
+		set := dashCategorySet(cats)
+		i := slices.IndexFunc(out, func(x ErrorRow) bool { return x.Kind == kind && x.Set == set })
 		if i < 0 {
-			out, i = append(out, ErrorRow{Kind: t.kind, Set: set}), len(out)
+			out, i = append(out, ErrorRow{Kind: kind, Set: set}), len(out)
 		}
-		out[i].Reviews += t.n
-		if t.decision == string(verify.DecisionReject) {
-			out[i].Rejected += t.n
+		out[i].Reviews += n
+		if decision == string(verify.DecisionReject) {
+			out[i].Rejected += n
 		}
+		return nil
+	}, `SELECT kind, categories, decision, sum(n) FROM stat_review_kinds WHERE project_id = ? AND `+dashVisible+`
+		GROUP BY kind, categories, decision HAVING sum(n) > 0`, q.project, q.panel)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b ErrorRow) int {
 		if c := dashKindOrder(a.Kind, b.Kind); c != 0 {
@@ -726,34 +824,25 @@ func errorRates(tallies []reviewTally) ErrorTable {
 		}
 		return strings.Compare(a.Set, b.Set)
 	})
-	return out
+	return out, nil
 }
 
-// reviewTally counts the visible reviews that share an author of the reviewed
-// revision, a verifier, a round, a decision, a kind and the revision's categories.
+// reviewTally counts the visible reviews of one author of the reviewed revision (or
+// one verifier), round and decision.
 type reviewTally struct {
-	author, verifier int64
-	round            int
-	decision, kind   string
-	categories       string // the revision's categories as stored (JSON)
-	n                int
+	who      int64
+	round    int
+	decision string
+	n        int
 }
 
-// reviewTallies is the one pass over the visible reviews that the annotator, verifier
-// and error tables share.
-func (q *dashQuery) reviewTallies() ([]reviewTally, error) {
-	var out []reviewTally
-	err := q.rows(func(r scanner) error {
-		var t reviewTally
-		if err := r.Scan(&t.author, &t.verifier, &t.round, &t.decision, &t.kind, &t.categories, &t.n); err != nil {
-			return err
-		}
-		out = append(out, t)
-		return nil
-	}, visibleCTE("1")+`SELECT r.author_id, vis.verifier_id, vis.round, vis.decision, vis.kind,
-			COALESCE(json_extract(r.content, '$.categories'), '[]'), count(*)
-		FROM vis JOIN revisions r ON r.id = vis.revision_id GROUP BY 1, 2, 3, 4, 5, 6`, q.visArgs()...)
-	return out, err
+// reviewTallies reads a review summary's visible counts per who, round and decision.
+func (q *dashQuery) reviewTallies(table, who string) ([]reviewTally, error) {
+	return queryAll(q.ctx, q.tx, func(r scanner) (t reviewTally, err error) {
+		err = r.Scan(&t.who, &t.round, &t.decision, &t.n)
+		return t, err
+	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ? AND `+dashVisible+`
+		GROUP BY 1, 2, 3 HAVING sum(n) > 0`, q.project, q.panel)
 }
 
 func csvInt(n int) string { return strconv.Itoa(n) }

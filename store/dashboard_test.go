@@ -380,3 +380,110 @@ func BenchmarkAgreement10k(b *testing.B) {
 		}
 	}
 }
+
+// statsWorld is bench_test.go's synthetic project (store.Generate, BENCHWRIGHT_BENCH_SAMPLES
+// samples, cached between runs) opened with the accounts whose views are measured.
+type statsWorld struct {
+	benchWorld
+	lead store.User
+	path string
+}
+
+func openStatsWorld(b *testing.B) statsWorld {
+	b.Helper()
+	path := scaleDB(b)
+	w := statsWorld{benchWorld: openBench(b, path), path: path}
+	b.Cleanup(func() { w.db.Close() })
+	var err error
+	if w.lead, err = w.db.UserByName(context.Background(), "lead"); err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// floor measures a bare aggregate over the same database, without the store: the
+// least any query reading that table must pay.
+func (w statsWorld) floor(b *testing.B, query string) {
+	sdb, err := sql.Open("sqlite3", "file:"+w.path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sdb.Close()
+	for b.Loop() {
+		var n int
+		if err := sdb.QueryRow(query).Scan(&n); err != nil || n == 0 {
+			b.Fatalf("%s: %d %v", query, n, err)
+		}
+	}
+}
+
+// BenchmarkScaleDashboard is the whole dashboard of the synthetic project as the lead
+// (every table) and as an annotator (the project's tables and their own row) sees
+// it. The floors are one bare count over the samples of the project (what a
+// dashboard computed from the samples at read time cannot undercut) and over all reviews.
+func BenchmarkScaleDashboard(b *testing.B) {
+	w := openStatsWorld(b)
+	ctx := context.Background()
+	for _, who := range []store.User{w.lead, w.ann} {
+		b.Run(who.Role, func(b *testing.B) {
+			for b.Loop() {
+				d, err := w.db.Dashboard(ctx, who, w.project.ID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(d.Funnel) == 0 || len(d.Errors) == 0 {
+					b.Fatal("empty dashboard")
+				}
+			}
+		})
+	}
+	b.Run("floor-count-samples", func(b *testing.B) {
+		w.floor(b, fmt.Sprintf(`SELECT count(*) FROM samples WHERE project_id = %d`, w.project.ID))
+	})
+	b.Run("floor-count-reviews", func(b *testing.B) { w.floor(b, `SELECT count(*) FROM reviews`) })
+}
+
+// BenchmarkScaleAgreement is the project's agreement (every round and criterion with
+// intervals, each verifier left out, boxes) as the lead sees it. Its floor reads every
+// review once in revision order, the columns the agreement needs and nothing else.
+func BenchmarkScaleAgreement(b *testing.B) {
+	w := openStatsWorld(b)
+	ctx := context.Background()
+	b.Run("lead", func(b *testing.B) {
+		for b.Loop() {
+			a, err := w.db.Agreement(ctx, w.lead, w.project.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(a.Rows) == 0 || len(a.Verifiers) == 0 {
+				b.Fatal("empty agreement")
+			}
+		}
+	})
+	b.Run("floor-read-reviews", func(b *testing.B) {
+		sdb, err := sql.Open("sqlite3", "file:"+w.path+"?mode=ro")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer sdb.Close()
+		for b.Loop() {
+			rows, err := sdb.Query(`SELECT revision_id, round, verifier_id, decision, criteria, reasons FROM reviews ORDER BY revision_id`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for rows.Next() {
+				var rev, verifier int64
+				var round int
+				var decision, criteria, reasons string
+				if err := rows.Scan(&rev, &round, &verifier, &decision, &criteria, &reasons); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if err := rows.Close(); err != nil || n == 0 {
+				b.Fatalf("read %d reviews: %v", n, err)
+			}
+		}
+	})
+}
