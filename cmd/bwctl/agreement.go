@@ -47,15 +47,11 @@ func runAgreement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "bwctl agreement: --table %q: want rounds, verifiers or boxes\n", *table)
 		return exitUsage
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	p, err := projectFor(ctx, db, *project)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	a, err := db.Agreement(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)

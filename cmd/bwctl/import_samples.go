@@ -71,15 +71,11 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *format == formatAuto {
 		*format = detectFormat(file, data)
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	p, err := db.ProjectByName(ctx, *project)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	recs, unconverted, err := convertSamples(ctx, db, p.ID, *format, data)
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)

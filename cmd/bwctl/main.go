@@ -168,6 +168,21 @@ func openAs(ctx context.Context, dbPath, as string, stderr io.Writer) (*store.DB
 	return db, actor, exitOK
 }
 
+// openProjectAs is openAs followed by projectFor: the preamble of the commands that
+// act on one project. On failure it has printed why and returns a nil DB.
+func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Writer) (*store.DB, store.User, store.Project, int) {
+	db, actor, code := openAs(ctx, dbPath, as, stderr)
+	if db == nil {
+		return nil, store.User{}, store.Project{}, code
+	}
+	p, err := projectFor(ctx, db, project)
+	if err != nil {
+		db.Close()
+		return nil, store.User{}, store.Project{}, fail(stderr, err)
+	}
+	return db, actor, p, exitOK
+}
+
 // fail prints err for people and maps it to an exit code: refusals and conflicts are
 // findings (1), everything else unreadable input (2).
 func fail(stderr io.Writer, err error) int {

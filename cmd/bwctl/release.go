@@ -37,15 +37,11 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	p, err := projectFor(ctx, db, *project)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	rep, err := db.Audit(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)
@@ -117,15 +113,11 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		in.Split = &annotate.SplitSpec{TestRatio: r, Seed: *seed}
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	p, err := projectFor(ctx, db, *project)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	in.ProjectID = p.ID
 	rel, err := db.Freeze(ctx, actor, in)
 	if err != nil {

@@ -89,15 +89,11 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	p, err := projectFor(ctx, db, *project)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	if *limit < 0 {
 		fmt.Fprintf(stderr, "bwctl review queue: --limit %d is negative\n", *limit)
 		return exitUsage
