@@ -153,6 +153,9 @@ type auditData struct {
 	filter  releaseFilter
 	samples []auditSample    // by id
 	images  map[string]Image // by path; an image the project lacks is absent
+	// accepted is every accepted sample of the project, filtered or not, with its
+	// current revision id: what a freeze compares before writing.
+	accepted map[string]int64
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
@@ -195,29 +198,60 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 	if err != nil {
 		return in, err
 	}
+	reviews, err := acceptedReviews(ctx, tx, projectID)
+	if err != nil {
+		return in, err
+	}
+	var images map[string]Image
+	in.accepted, images, err = acceptedSelection(ctx, tx, projectID)
+	if err != nil {
+		return in, err
+	}
 	for _, s := range all {
 		if !filter.takes(s.Content) {
 			continue
 		}
-		if s.Reviews, err = reviewsOf(ctx, tx, s.RevisionID); err != nil {
-			return in, err
-		}
+		s.Reviews = reviews[s.ID]
 		in.samples = append(in.samples, s)
-		if img := s.Content.Image; img != "" {
-			if _, seen := in.images[img]; seen {
-				continue
-			}
-			im, err := scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-				WHERE i.project_id = ? AND i.rel_path = ?`, projectID, img))
-			switch {
-			case err == nil:
-				in.images[img] = im
-			case !errors.Is(err, sql.ErrNoRows):
-				return in, err
-			}
+		if im, ok := images[s.Content.Image]; ok {
+			in.images[s.Content.Image] = im
 		}
 	}
 	return in, nil
+}
+
+// acceptedSelection reads the current revision of every accepted sample of a project
+// and every image of the project (by path), the two things a freeze checks have not
+// changed between its audit and its write.
+func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]int64, map[string]Image, error) {
+	accepted := map[string]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, current_rev FROM samples WHERE project_id = ? AND status = ?`,
+		projectID, string(verify.StateAccepted))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var rev int64
+		if err := rows.Scan(&id, &rev); err != nil {
+			return nil, nil, err
+		}
+		accepted[id] = rev
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	ims, err := queryAll(ctx, tx, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+		WHERE i.project_id = ?`, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	images := make(map[string]Image, len(ims))
+	for _, im := range ims {
+		images[im.RelPath] = im
+	}
+	return accepted, images, nil
 }
 
 // imageCheck is the outcome of re-hashing one image file.

@@ -86,15 +86,13 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		if items, err = releaseItems(ctx, tx, rel.ID); err != nil {
 			return err
 		}
-		roots = map[string]string{}
+		if roots, err = releaseRoots(ctx, tx, rel.ID); err != nil {
+			return err
+		}
 		for _, it := range items {
-			var root string
-			err := tx.QueryRowContext(ctx, `SELECT r.path FROM images i JOIN image_roots r ON r.id = i.root_id
-				WHERE i.project_id = ? AND i.rel_path = ?`, rel.ProjectID, it.ImagePath).Scan(&root)
-			if err != nil {
-				return fmt.Errorf("image %s of %s: %w", it.ImagePath, it.SampleID, err)
+			if _, ok := roots[it.ImagePath]; !ok {
+				return fmt.Errorf("image %s of %s: %w: no longer in the project", it.ImagePath, it.SampleID, ErrNotFound)
 			}
-			roots[it.ImagePath] = root
 		}
 		summary, err = releaseAgreement(ctx, tx, rel.ID)
 		return err
@@ -175,6 +173,28 @@ func moveInto(tmp, out string) error {
 		return err
 	}
 	return os.Rename(tmp, out)
+}
+
+// releaseRoots maps each image path of a release to the folder it was imported from,
+// in one query.
+func releaseRoots(ctx context.Context, tx *sql.Tx, releaseID int64) (map[string]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT rs.image_path, r.path FROM release_samples rs
+		JOIN releases rl ON rl.id = rs.release_id
+		JOIN images i ON i.project_id = rl.project_id AND i.rel_path = rs.image_path
+		JOIN image_roots r ON r.id = i.root_id WHERE rs.release_id = ?`, releaseID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	roots := map[string]string{}
+	for rows.Next() {
+		var path, root string
+		if err := rows.Scan(&path, &root); err != nil {
+			return nil, err
+		}
+		roots[path] = root
+	}
+	return roots, rows.Err()
 }
 
 // releaseAgreement sums up the reviews of every revision of a release's samples up

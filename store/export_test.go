@@ -21,3 +21,10 @@ func (d *DB) HoldRead(ctx context.Context, fn func()) error {
 		return nil
 	})
 }
+
+// SetAfterFreezeAudit makes fn run inside every freeze between its audit and its
+// write, until the test ends.
+func SetAfterFreezeAudit(tb interface{ Cleanup(func()) }, fn func()) {
+	afterFreezeAudit = fn
+	tb.Cleanup(func() { afterFreezeAudit = nil })
+}

@@ -100,6 +100,9 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	if err != nil {
 		return Release{}, err
 	}
+	if afterFreezeAudit != nil {
+		afterFreezeAudit()
+	}
 	if rep := data.report(hashes); rep.Errors() > 0 {
 		var lines []string
 		for _, f := range rep.Findings {
@@ -123,11 +126,11 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 		if err := checkFreezeInput(ctx, tx, in); err != nil {
 			return err
 		}
-		now, err := loadAudit(ctx, tx, in.ProjectID, filter)
+		accepted, images, err := acceptedSelection(ctx, tx, in.ProjectID)
 		if err != nil {
 			return err
 		}
-		if err := sameSelection(data, now); err != nil {
+		if err := sameSelection(data, accepted, images); err != nil {
 			return err
 		}
 		filterJSON, _ := json.Marshal(filter)
@@ -136,18 +139,27 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 			b, _ := json.Marshal(in.Split)
 			split = string(b)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now())
+		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now())
 		if err != nil {
 			return err
 		}
 		id, _ := res.LastInsertId()
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
 		for _, s := range data.samples {
 			im := data.images[s.Content.Image]
-			if _, err := tx.ExecContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
+			if _, err := ins.ExecContext(ctx, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 				return err
 			}
+		}
+		// Sealing checks the count once; from now on the release takes no rows.
+		if _, err := tx.ExecContext(ctx, `UPDATE releases SET sealed = 1 WHERE id = ?`, id); err != nil {
+			return err
 		}
 		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", in.Name+"@"+in.Version,
 			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.samples))); err != nil {
@@ -158,6 +170,10 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	})
 	return rel, err
 }
+
+// afterFreezeAudit, when set (by tests only), runs between a freeze's audit and its
+// write, where another user's change must make the freeze ErrConflict.
+var afterFreezeAudit func()
 
 // checkFreezeInput validates the name, version and split and refuses a taken name.
 func checkFreezeInput(ctx context.Context, tx *sql.Tx, in FreezeInput) error {
@@ -210,15 +226,21 @@ func applySplit(data *auditData, spec *annotate.SplitSpec) error {
 	return nil
 }
 
-// sameSelection refuses a selection that changed between the audit and the write.
-func sameSelection(before, now auditData) error {
-	if len(before.samples) != len(now.samples) {
-		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", ErrConflict, len(before.samples), len(now.samples))
+// sameSelection refuses a selection that changed between the audit (before) and the
+// write: another accepted sample, another current revision, or another image row.
+// Contents are immutable per revision, so equal revisions mean equal samples.
+func sameSelection(before auditData, accepted map[string]int64, images map[string]Image) error {
+	if len(before.accepted) != len(accepted) {
+		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", ErrConflict, len(before.accepted), len(accepted))
 	}
-	for i, s := range before.samples {
-		n := now.samples[i]
-		if s.ID != n.ID || s.RevisionID != n.RevisionID || before.images[s.Content.Image] != now.images[n.Content.Image] {
-			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", ErrConflict, s.ID)
+	for id, rev := range before.accepted {
+		if now, ok := accepted[id]; !ok || now != rev {
+			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", ErrConflict, id)
+		}
+	}
+	for path, im := range before.images {
+		if images[path] != im {
+			return fmt.Errorf("%w: image %s changed during the audit; freeze again", ErrConflict, path)
 		}
 	}
 	return nil

@@ -316,6 +316,8 @@ func TestReleasesAreImmutable(t *testing.T) {
 	raw.QueryRow(`SELECT revision_id FROM release_samples LIMIT 1`).Scan(&revision)
 	for _, q := range []string{
 		`UPDATE releases SET version = '1.1'`,
+		`UPDATE releases SET sealed = 0`,
+		`UPDATE releases SET sealed = 1, version = '1.1'`,
 		`DELETE FROM releases`,
 		`UPDATE release_samples SET split = 'test'`,
 		`DELETE FROM release_samples`,
@@ -326,6 +328,18 @@ func TestReleasesAreImmutable(t *testing.T) {
 			t.Errorf("%s: got %v, want the trigger's refusal", q, err)
 		}
 	}
+	// An unsealed release is sealed only with exactly sample_count rows.
+	if _, err := raw.Exec(`INSERT INTO releases (project_id, name, version, sample_count, created_by, created_at, sealed)
+		VALUES (?, 'raw', '1', 2, ?, 'now', 0)`, f.project.ID, f.lead.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(fmt.Sprintf(`INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
+		SELECT id, 'hq-00', %d, '', 'x', 'y', 1, 1 FROM releases WHERE name = 'raw'`, revision)); err != nil {
+		t.Fatalf("a row into an unsealed release: %v", err)
+	}
+	if _, err := raw.Exec(`UPDATE releases SET sealed = 1 WHERE name = 'raw'`); err == nil || !strings.Contains(err.Error(), "releases are frozen") {
+		t.Errorf("sealing a release one row short: %v, want the trigger's refusal", err)
+	}
 	// Later work on a sample leaves the release as it was.
 	if err := f.db.Withdraw(ctx, f.lead, accepted[0].ID, "duplicate"); err != nil {
 		t.Fatal(err)
@@ -333,5 +347,49 @@ func TestReleasesAreImmutable(t *testing.T) {
 	items, _ := f.db.ReleaseItems(ctx, rel.ID)
 	if len(items) != len(accepted) || items[0].RevisionID != accepted[0].RevisionID {
 		t.Errorf("after a withdrawal the release holds %d items", len(items))
+	}
+}
+
+// A change that lands while a freeze hashes its images (outside any transaction)
+// makes the freeze a conflict and writes no release; freezing again then works.
+func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, f relFixture, accepted []store.SampleInfo, pending store.SampleInfo)
+		want   string
+	}{
+		{"accepted sample withdrawn", func(t *testing.T, f relFixture, accepted []store.SampleInfo, _ store.SampleInfo) {
+			if err := f.db.Withdraw(ctx, f.lead, accepted[1].ID, "duplicate"); err != nil {
+				t.Fatal(err)
+			}
+		}, "accepted samples changed"},
+		{"another sample accepted", func(t *testing.T, f relFixture, _ []store.SampleInfo, pending store.SampleInfo) {
+			f.review(t, pending, 5)
+		}, "accepted samples changed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newRelFixture(t)
+			accepted := f.acceptSome(t)
+			pending := f.submit(t, relHop("hq-late", "misc/e.jpg", "Which object is farthest from the camera?"))
+			fired := false
+			store.SetAfterFreezeAudit(t, func() {
+				if !fired {
+					fired = true
+					tc.change(t, f, accepted, pending)
+				}
+			})
+			in := store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"}
+			_, err := f.db.Freeze(ctx, f.lead, in)
+			if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("freeze with a change during its audit: %v, want ErrConflict %q", err, tc.want)
+			}
+			if rels, err := f.db.Releases(ctx, f.project.ID); err != nil || len(rels) != 0 {
+				t.Fatalf("releases after the refused freeze: %v %v", rels, err)
+			}
+			if _, err := f.db.Freeze(ctx, f.lead, in); err != nil {
+				t.Fatalf("freezing again: %v", err)
+			}
+		})
 	}
 }

@@ -138,10 +138,31 @@ func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim,
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
 // verifier's group now.
 func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]ReviewRecord, error) {
+	return queryReviews(ctx, tx, `WHERE rv.revision_id = ? ORDER BY rv.id`, revisionID)
+}
+
+// acceptedReviews reads the reviews of the current revision of every accepted sample
+// of a project in one query, by sample id (the freeze's audit would otherwise ask
+// once per sample: 5 s of 12 s for 12k samples).
+func acceptedReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[string][]ReviewRecord, error) {
+	all, err := queryReviews(ctx, tx, `JOIN samples s ON s.current_rev = rv.revision_id
+		WHERE s.project_id = ? AND s.status = ? ORDER BY rv.id`, projectID, string(verify.StateAccepted))
+	if err != nil {
+		return nil, err
+	}
+	by := map[string][]ReviewRecord{}
+	for _, r := range all {
+		by[r.SampleID] = append(by[r.SampleID], r)
+	}
+	return by, nil
+}
+
+// queryReviews reads reviews with their verifier and revision number; where is the
+// rest of the query after the joins (rv is reviews, r revisions, u users).
+func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]ReviewRecord, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, u.grp, rv.decision,
 		rv.criteria, rv.reasons, rv.comment, rv.seconds, rv.created_at
-		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id
-		WHERE rv.revision_id = ? ORDER BY rv.id`, revisionID)
+		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id `+where, args...)
 	if err != nil {
 		return nil, err
 	}
