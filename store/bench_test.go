@@ -267,7 +267,8 @@ func BenchmarkScaleReviewQueue(b *testing.B) {
 }
 
 // BenchmarkScaleQueries are the single reads behind the screens: counts, a page of
-// images, and pages of the sample list (first, deep, filtered, the annotator's).
+// images, and pages of the sample list (first, deep by keyset and by offset,
+// filtered, the annotator's).
 func BenchmarkScaleQueries(b *testing.B) {
 	w := openBench(b, scaleDB(b))
 	defer w.db.Close()
@@ -289,6 +290,11 @@ func BenchmarkScaleQueries(b *testing.B) {
 			return err
 		}
 	}
+	// The keyset page in the middle starts after the sample an offset query finds there.
+	mid, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{}, total/2-1, 1)
+	if err != nil || len(mid) != 1 {
+		b.Fatalf("the middle sample: %v", err)
+	}
 	for _, q := range []struct {
 		name string
 		run  func() error
@@ -297,7 +303,8 @@ func BenchmarkScaleQueries(b *testing.B) {
 		{"CountImages", func() error { _, err := w.db.CountImages(ctx, w.project.ID); return err }},
 		{"ImagesPage", func() error { _, err := w.db.Images(ctx, w.project.ID, 0, 200); return err }},
 		{"SamplesFirstPage", page(store.SampleFilter{}, 0)},
-		{"SamplesMiddlePage", page(store.SampleFilter{}, total/2)},
+		{"SamplesMiddlePage", page(store.SampleFilter{After: &mid[0]}, 0)},
+		{"SamplesMiddlePageOffset", page(store.SampleFilter{}, total/2)},
 		{"SamplesAccepted", page(store.SampleFilter{Status: verify.StateAccepted}, 0)},
 		{"AnnotatorDrafts", func() error {
 			_, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1000)
