@@ -160,6 +160,7 @@ func TestImportBadImages(t *testing.T) {
 		{file: "ok/gray16.png", data: png16(t, g16), w: 30, h: 20},
 		{file: "ok/rgba16.png", data: plainPNG, w: 24, h: 18},
 		{file: "ok/png-named.jpg", data: png16(t, image.NewGray(image.Rect(0, 0, 7, 9))), w: 7, h: 9},
+		{file: "ok/plain.jpg", data: good, w: 80, h: 40}, // no EXIF: its own preview
 	}
 	for o := 1; o <= 8; o++ {
 		w, h := 80, 40
@@ -215,6 +216,19 @@ func TestImportBadImages(t *testing.T) {
 				if _, err := os.Stat(p); err != nil {
 					t.Errorf("no preview: %v", err)
 				}
+			}
+			// The preview shows the image as stored: turned by its EXIF orientation,
+			// at full size (these are all small), and a plain JPEG's bytes unchanged.
+			prev, err := os.ReadFile(store.PreviewPath(f.db.PreviewDir(), im.SHA256))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(prev))
+			if err != nil || cfg.Width != tt.w || cfg.Height != tt.h {
+				t.Errorf("preview is %d×%d (%v), want %d×%d", cfg.Width, cfg.Height, err, tt.w, tt.h)
+			}
+			if copied := bytes.Equal(prev, tt.data); copied != (tt.file == "ok/plain.jpg") {
+				t.Errorf("preview is a copy of the file: %v", copied)
 			}
 		})
 	}

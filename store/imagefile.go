@@ -107,7 +107,16 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	p.Width, p.Height = b.Dx(), b.Dy()
 	sum := sha256.Sum256(data)
 	p.SHA256 = hex.EncodeToString(sum[:])
-	if err := writePreviews(img, previewDir, p.SHA256); err != nil {
+	// A JPEG already small enough and without EXIF (so shown as stored) is its own
+	// preview: copying its bytes saves an encode, a fifth of an import's CPU.
+	var asIs []byte
+	switch img.(type) {
+	case *image.YCbCr, *image.Gray: // as the decoder returned it: not turned, not CMYK
+		if format == "jpeg" && !hasExif(data) {
+			asIs = data
+		}
+	}
+	if err := writePreviews(img, asIs, previewDir, p.SHA256); err != nil {
 		return p, fmt.Errorf("preview of %s: %w", rel, err)
 	}
 	return p, nil
@@ -123,7 +132,9 @@ func ThumbPath(previewDir, sha string) string {
 	return filepath.Join(previewDir, sha[:2], sha+"_t.jpg")
 }
 
-func writePreviews(img image.Image, dir, sha string) error {
+// writePreviews writes the preview and the thumbnail of img; asIs, when set, is a
+// JPEG file of img that may serve as the preview if img needs no downscaling.
+func writePreviews(img image.Image, asIs []byte, dir, sha string) error {
 	if _, err := os.Stat(ThumbPath(dir, sha)); err == nil {
 		return nil // content-addressed: already made
 	}
@@ -133,20 +144,36 @@ func writePreviews(img image.Image, dir, sha string) error {
 	prev := img
 	if b := img.Bounds(); b.Dx() > PreviewSide || b.Dy() > PreviewSide {
 		prev = imaging.Fit(img, PreviewSide, PreviewSide, imaging.Linear)
+		asIs = nil
 	}
-	if err := writeJPEG(PreviewPath(dir, sha), prev); err != nil {
+	write := func(path string) error { return writeJPEG(path, prev) }
+	if asIs != nil {
+		write = func(path string) error { return writeFileAtomic(path, asIs) }
+	}
+	if err := write(PreviewPath(dir, sha)); err != nil {
 		return err
 	}
 	return writeJPEG(ThumbPath(dir, sha), imaging.Fit(prev, ThumbSide, ThumbSide, imaging.Linear))
 }
 
-// writeJPEG writes atomically (temp file + rename) so a crash never leaves half a preview.
+// writeJPEG writes img as a JPEG, atomically.
 func writeJPEG(path string, img image.Image) error {
+	return writeAtomic(path, func(w io.Writer) error { return jpeg.Encode(w, encodable(img), &jpeg.Options{Quality: 85}) })
+}
+
+// writeFileAtomic writes data, atomically.
+func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error { _, err := w.Write(data); return err })
+}
+
+// writeAtomic writes a file through a temporary file and a rename, so that a crash
+// never leaves half a preview.
+func writeAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
-	if err := jpeg.Encode(tmp, encodable(img), &jpeg.Options{Quality: 85}); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
@@ -156,6 +183,35 @@ func writeJPEG(path string, img image.Image) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// hasExif reports whether a JPEG file carries an EXIF segment (whose orientation may
+// turn the image), reading its marker segments up to the image data. Anything it
+// cannot follow counts as EXIF: the caller then re-encodes, which is always right.
+func hasExif(data []byte) bool {
+	if len(data) < 4 || data[0] != 0xFF || data[1] != 0xD8 {
+		return true
+	}
+	for i := 2; ; {
+		for i < len(data) && data[i] == 0xFF && i+1 < len(data) && data[i+1] == 0xFF {
+			i++ // fill bytes
+		}
+		if i+4 > len(data) || data[i] != 0xFF {
+			return true
+		}
+		marker := data[i+1]
+		if marker == 0xDA || marker == 0xD9 { // start of scan, end of image: no EXIF before the data
+			return false
+		}
+		n := int(data[i+2])<<8 | int(data[i+3])
+		if n < 2 || i+2+n > len(data) {
+			return true
+		}
+		if marker == 0xE1 && bytes.HasPrefix(data[i+4:i+2+n], []byte("Exif\x00")) {
+			return true
+		}
+		i += 2 + n
+	}
 }
 
 // encodable gives image/jpeg an image it encodes on its fast path (*image.RGBA or

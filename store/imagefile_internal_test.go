@@ -55,3 +55,38 @@ func TestEncodableKeepsColours(t *testing.T) {
 }
 
 func diff(a, b uint32) uint32 { return max(a, b) - min(a, b) }
+
+func TestHasExif(t *testing.T) {
+	seg := func(marker byte, payload string) []byte {
+		n := len(payload) + 2
+		return append([]byte{0xFF, marker, byte(n >> 8), byte(n)}, payload...)
+	}
+	jpegOf := func(parts ...[]byte) []byte {
+		out := []byte{0xFF, 0xD8}
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return append(out, 0xFF, 0xDA, 0, 2)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"no segments", jpegOf(), false},
+		{"JFIF only", jpegOf(seg(0xE0, "JFIF\x00\x01\x02")), false},
+		{"XMP in APP1 is not EXIF", jpegOf(seg(0xE1, "http://ns.adobe.com/xap/1.0/\x00<x/>")), false},
+		{"EXIF after JFIF", jpegOf(seg(0xE0, "JFIF\x00"), seg(0xE1, "Exif\x00\x00MM")), true},
+		{"fill bytes before a marker", append([]byte{0xFF, 0xD8, 0xFF}, jpegOf(seg(0xE1, "Exif\x00\x00II"))[2:]...), true},
+		{"EXIF after the scan does not count", append(jpegOf(), seg(0xE1, "Exif\x00\x00")...), false},
+		{"not a JPEG", []byte("GIF89a"), true},
+		{"segment longer than the file", append([]byte{0xFF, 0xD8}, 0xFF, 0xE0, 0x10, 0x00, 'J'), true},
+		{"cut inside the markers", []byte{0xFF, 0xD8, 0xFF}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := hasExif(tc.data); got != tc.want {
+				t.Errorf("hasExif = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
