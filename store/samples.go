@@ -306,7 +306,33 @@ func (d *DB) Sample(ctx context.Context, id string) (SampleInfo, error) {
 // Samples lists a project's samples matching f, newest first, a page at a time:
 // limit samples after skipping offset, or, with f.After, after that sample.
 func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error) {
-	q := `SELECT ` + sampleCols + sampleFrom + ` WHERE s.project_id = ?`
+	where, args := sampleWhere(projectID, f)
+	if f.After != nil {
+		where += ` AND s.updated_at <= ? AND (s.updated_at < ? OR s.id > ?)`
+		args = append(args, f.After.UpdatedAt, f.After.UpdatedAt, f.After.ID)
+	}
+	out, err := queryAll(ctx, d.rdb, scanSample, `SELECT `+sampleCols+sampleFrom+where+
+		` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("list samples: %w", err)
+	}
+	return out, nil
+}
+
+// CountSamples counts a project's samples matching f (f.After is ignored): the total
+// beside a list shown a page at a time.
+func (d *DB) CountSamples(ctx context.Context, projectID int64, f SampleFilter) (int, error) {
+	where, args := sampleWhere(projectID, f)
+	var n int
+	if err := d.rdb.QueryRowContext(ctx, `SELECT count(*) FROM samples s`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count samples: %w", err)
+	}
+	return n, nil
+}
+
+// sampleWhere is the WHERE clause (on samples s) selecting f's samples of a project.
+func sampleWhere(projectID int64, f SampleFilter) (string, []any) {
+	q := ` WHERE s.project_id = ?`
 	args := []any{projectID}
 	if f.Status != "" {
 		q += ` AND s.status = ?`
@@ -324,17 +350,7 @@ func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offse
 		q += ` AND s.image_id = ?`
 		args = append(args, f.ImageID)
 	}
-	if f.After != nil {
-		q += ` AND s.updated_at <= ? AND (s.updated_at < ? OR s.id > ?)`
-		args = append(args, f.After.UpdatedAt, f.After.UpdatedAt, f.After.ID)
-	}
-	q += ` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`
-	args = append(args, limit, offset)
-	out, err := queryAll(ctx, d.rdb, scanSample, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list samples: %w", err)
-	}
-	return out, nil
+	return q, args
 }
 
 // StatusCounts counts a project's samples per state (every state present, zero or not).

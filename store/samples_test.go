@@ -146,7 +146,7 @@ func TestDemoHasEveryState(t *testing.T) {
 }
 
 // Keyset pages (SampleFilter.After) list exactly what offset pages list, in the same
-// order, for every filter, across equal update times.
+// order, for every filter, across equal update times; CountSamples counts them.
 func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, store.GenerateOptions{Samples: 400, Images: 12, Seed: 5, Large: -1})
@@ -200,6 +200,9 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 			}
 			if len(got) != len(want) {
 				t.Fatalf("keyset pages gave %d samples, offset %d", len(got), len(want))
+			}
+			if n, err := db.CountSamples(ctx, pid, f); err != nil || n != len(want) {
+				t.Errorf("CountSamples = %d, %v; the list has %d", n, err, len(want))
 			}
 			for i := range want {
 				if got[i].ID != want[i].ID {

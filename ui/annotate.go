@@ -25,7 +25,7 @@ import (
 const (
 	autosaveDelay = 700 * time.Millisecond // after the last change
 	typingMerge   = 1500 * time.Millisecond
-	queuePage     = 100 // queue images loaded per page
+	queuePage     = 100 // queue images, or samples of one part, loaded per page
 )
 
 // workspace is the annotation screen: the annotator's queue on the left, the image
@@ -49,8 +49,9 @@ type workspace struct {
 	current   int // index in items of the open item, -1 when none
 	allImages *widget.Check
 	imgLoaded int
+	loaded    map[verify.State]int // samples shown per part of the queue (returned, drafts)
 	imgTotal  int
-	pageSize  int // images per page of the queue
+	pageSize  int // images, or samples of one part, per page of the queue
 
 	// the open image and sample
 	image    store.Image
@@ -108,6 +109,7 @@ type queueItem struct {
 	kind          queueKind
 	title, detail string
 	returned      bool
+	more          verify.State // qMore: the part it extends ("" for images)
 	sample        store.SampleInfo
 	image         store.Image
 }
@@ -131,6 +133,7 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 
 func newWorkspace(u *App) *workspace {
 	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, pageSize: queuePage,
+		loaded:   map[verify.State]int{},
 		lastKind: annotate.KindHopQA}
 	ws.history.coalesce = typingMerge
 
@@ -337,17 +340,27 @@ func (ws *workspace) reloadQueue() {
 		title    string
 		returned bool
 	}{{verify.StateReturned, "Returned to you", true}, {verify.StateDraft, "Your drafts", false}} {
-		ss, err := u.db.Samples(ctx, u.project.ID, store.SampleFilter{Status: part.state, AuthorID: u.user.ID}, 0, 1000)
+		f := store.SampleFilter{Status: part.state, AuthorID: u.user.ID}
+		total, err := u.db.CountSamples(ctx, u.project.ID, f)
 		if err != nil {
 			u.showError(err)
 		}
-		if len(ss) == 0 && part.returned {
+		if total == 0 && part.returned {
 			continue
 		}
-		items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", part.title, len(ss))})
+		ss, err := u.db.Samples(ctx, u.project.ID, f, 0, max(ws.loaded[part.state], ws.pageSize))
+		if err != nil {
+			u.showError(err)
+		}
+		ws.loaded[part.state] = len(ss)
+		items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", part.title, total)})
 		for _, s := range ss {
 			items = append(items, queueItem{kind: qSample, returned: part.returned, sample: s,
 				title: fmt.Sprintf("%s · %s", s.ID, kindTitle(s.Kind)), detail: questionLine(s.Content.Question)})
+		}
+		if len(ss) < total {
+			items = append(items, queueItem{kind: qMore, more: part.state,
+				title: fmt.Sprintf("Load %d more…", min(ws.pageSize, total-len(ss)))})
 		}
 	}
 	var ims []store.Image
@@ -473,16 +486,21 @@ func (ws *workspace) move(delta int) {
 			return
 		}
 		if ws.items[i].kind == qMore && delta > 0 {
-			ws.loadMore()
+			ws.loadMore(ws.items[i].more)
 			ws.move(delta)
 			return
 		}
 	}
 }
 
-// loadMore adds the next page of images to the queue.
-func (ws *workspace) loadMore() {
-	ws.imgLoaded += ws.pageSize
+// loadMore adds the next page of a part of the queue: of images (part ""), or of
+// the annotator's samples in that state.
+func (ws *workspace) loadMore(part verify.State) {
+	if part == "" {
+		ws.imgLoaded += ws.pageSize
+	} else {
+		ws.loaded[part] += ws.pageSize
+	}
 	ws.reloadQueue() // keeps the open item selected
 }
 
@@ -499,7 +517,7 @@ func (ws *workspace) openIndex(i int) {
 	if !selectable(it) {
 		ws.reselect()
 		if it.kind == qMore {
-			ws.loadMore()
+			ws.loadMore(it.more)
 		}
 		return
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -821,6 +822,67 @@ func TestAnnotateImagesPaged(t *testing.T) {
 	}
 	if n, more := images(); n != 8 || more {
 		t.Fatalf("all pages: %d images, more %v", n, more)
+	}
+}
+
+// The annotator's drafts come a page at a time too: the header counts them all, a
+// "Load more" row brings the next page, and d walks into it.
+func TestAnnotateDraftsPaged(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := u.db.CreateSample(ctx, u.user, u.project.ID, annotate.Sample{Kind: annotate.KindJudgment,
+			Image: "0001-office-1/img_001.jpg", Question: fmt.Sprintf("Is chair %d left of the desk?", i), AnswerText: "yes"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total, err := u.db.CountSamples(ctx, u.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
+	if err != nil || total < 5 {
+		t.Fatalf("ann1 has %d drafts (%v)", total, err)
+	}
+	ws.pageSize = 2
+	ws.loaded = map[verify.State]int{}
+	ws.reloadQueue()
+	drafts := func() (n int, more bool, header string) {
+		for _, it := range ws.items {
+			switch {
+			case it.kind == qSample && !it.returned:
+				n++
+			case it.kind == qMore && it.more == verify.StateDraft:
+				more = true
+			case it.kind == qHeader && strings.HasPrefix(it.title, "Your drafts"):
+				header = it.title
+			}
+		}
+		return
+	}
+	if n, more, header := drafts(); n != 2 || !more || header != fmt.Sprintf("Your drafts · %d", total) {
+		t.Fatalf("first page: %d drafts, more %v, header %q (total %d)", n, more, header, total)
+	}
+	// d from the last draft shown loads the next page and opens its first draft.
+	for i, it := range ws.items {
+		if it.kind == qSample && !it.returned {
+			ws.queue.Select(i)
+		}
+	}
+	last := ws.sample.ID
+	test.Type(ws.host, "d")
+	if n, _, _ := drafts(); n != 4 || ws.sample == nil || ws.sample.ID == last {
+		t.Fatalf("after d: %d drafts shown, open %v (was %s)", n, ws.sample, last)
+	}
+	for range total { // at most one page per draft
+		if ws.loaded[verify.StateDraft] >= total {
+			break
+		}
+		for i, it := range ws.items {
+			if it.kind == qMore && it.more == verify.StateDraft {
+				ws.queue.Select(i)
+				break
+			}
+		}
+	}
+	if n, more, _ := drafts(); n != total || more {
+		t.Fatalf("all pages: %d drafts of %d, more %v", n, total, more)
 	}
 }
 
