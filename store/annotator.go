@@ -13,8 +13,10 @@ import (
 // Reads for the annotation workspace: the images still waiting for a first sample, and
 // a sample's revisions with the lint warnings their author acknowledged.
 
+// withoutSamples selects the images no sample uses (images.sample_count, kept by the
+// triggers of migration 7, over its partial index).
 const withoutSamples = ` FROM images i JOIN image_roots r ON r.id = i.root_id
-	WHERE i.project_id = ? AND NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`
+	WHERE i.project_id = ? AND i.sample_count = 0`
 
 // ImagesWithoutSamples lists a project's images that no sample uses yet (in any state),
 // by scene and path, a page at a time.

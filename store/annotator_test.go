@@ -56,6 +56,28 @@ func TestImagesWithoutSamples(t *testing.T) {
 			t.Errorf("%s: count %d %v, want %d", tt.name, n, err, tt.count)
 		}
 	}
+	// A draft moved to another image frees the first and takes the other.
+	ss, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{}, 0, 10)
+	if err != nil || len(ss) != 2 {
+		t.Fatalf("samples: %d %v", len(ss), err)
+	}
+	var onC store.SampleInfo
+	for _, si := range ss {
+		if si.Content.Image == "0001-office-1/c.jpg" {
+			onC = si
+		}
+	}
+	moved := onC.Content
+	moved.Image = "0001-office-1/a.jpg"
+	if _, err := f.db.SaveDraft(ctx, f.ann, onC.ID, onC.Version, moved); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(0, 10); !slices.Equal(got, []string{"0001-office-1/c.jpg"}) {
+		t.Errorf("after moving the draft from c to a: %v, want [c]", got)
+	}
+	if n, _ := f.db.CountImagesWithoutSamples(ctx, f.project.ID); n != 1 {
+		t.Errorf("after moving the draft: count %d, want 1", n)
+	}
 	// Paging.
 	f2 := newFixture(t)
 	if _, err := f2.db.ImportImages(ctx, f2.lead, f2.project.ID, dir, nil); err != nil {
@@ -100,4 +122,44 @@ func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
 	if _, err := f.db.SampleRevisions(ctx, f.ann, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown sample: %v", err)
 	}
+}
+
+// images.sample_count (migration 7) agrees with the samples after a generated
+// project's writes, and the migration's backfill rebuilds it on an existing database.
+func TestImageUseCountsAndBackfill(t *testing.T) {
+	ctx := context.Background()
+	db, res := generated(t, store.GenerateOptions{Samples: 300, Images: 90, Seed: 4, Large: -1})
+	path := db.Path()
+	check := func(when string, db *store.DB) {
+		t.Helper()
+		raw := relRaw(t, path)
+		var wrong, free int
+		if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE sample_count != (SELECT count(*) FROM samples s WHERE s.image_id = i.id)`).Scan(&wrong); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`).Scan(&free); err != nil {
+			t.Fatal(err)
+		}
+		n, err := db.CountImagesWithoutSamples(ctx, res.Project.ID)
+		if wrong != 0 || err != nil || n != free || free == 0 {
+			t.Errorf("%s: %d images with a wrong count; %d without samples, the store says %d (%v)", when, wrong, free, n, err)
+		}
+	}
+	check("after generating", db)
+	// Back to schema 6 with the count gone, then open: migration 7 runs again.
+	db.Close()
+	raw := relRaw(t, path)
+	for _, q := range []string{`DROP INDEX images_unused`, `DROP TRIGGER image_use_insert`, `DROP TRIGGER image_use_delete`,
+		`DROP TRIGGER image_use_update`, `ALTER TABLE images DROP COLUMN sample_count`, `PRAGMA user_version = 6`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	db2, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	check("after the backfill", db2)
 }

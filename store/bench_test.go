@@ -187,13 +187,15 @@ func (w benchWorld) firstScreen(tb testing.TB, role string) {
 	}
 	switch role {
 	case store.RoleAnnotator:
+		// ui/annotate.go: a page of the returned samples and of the drafts with their
+		// totals, and a page of the images without samples with theirs.
 		for _, st := range []verify.State{verify.StateReturned, verify.StateDraft} {
-			if _, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: st, AuthorID: w.ann.ID}, 0, 1000); err != nil {
+			if err := w.annotatorPart(st); err != nil {
 				tb.Fatal(err)
 			}
 		}
-		if ims, err := w.db.Images(ctx, w.project.ID, 0, 200); err != nil || len(ims) == 0 {
-			tb.Fatalf("images page: %d %v", len(ims), err)
+		if err := w.imagesWithoutSamples(); err != nil {
+			tb.Fatal(err)
 		}
 	case store.RoleVerifier:
 		// ui/verify.go reads one page per round, not the whole queue.
@@ -215,7 +217,33 @@ func (w benchWorld) firstScreen(tb testing.TB, role string) {
 	}
 }
 
+// annotatorPart reads one part of the annotator's queue as ui/annotate.go does: the
+// total, and the first page of the annotator's samples in state st.
+func (w benchWorld) annotatorPart(st verify.State) error {
+	ctx := context.Background()
+	f := store.SampleFilter{Status: st, AuthorID: w.ann.ID}
+	if _, err := w.db.CountSamples(ctx, w.project.ID, f); err != nil {
+		return err
+	}
+	_, err := w.db.Samples(ctx, w.project.ID, f, 0, annotatorPage)
+	return err
+}
+
+// imagesWithoutSamples reads the last part of the annotator's queue: the number of
+// images without a sample and the first page of them.
+func (w benchWorld) imagesWithoutSamples() error {
+	ctx := context.Background()
+	if _, err := w.db.CountImagesWithoutSamples(ctx, w.project.ID); err != nil {
+		return err
+	}
+	_, err := w.db.ImagesWithoutSamples(ctx, w.project.ID, 0, annotatorPage)
+	return err
+}
+
 const (
+	// annotatorPage is the page of each part of the annotator's queue (queuePage in
+	// ui/annotate.go).
+	annotatorPage = 100
 	// verifierPage is the page of each round the verifier's screen reads (reviewPage
 	// in ui/verify.go).
 	verifierPage = 200
@@ -306,8 +334,10 @@ func BenchmarkScaleQueries(b *testing.B) {
 		{"SamplesMiddlePage", page(store.SampleFilter{After: &mid[0]}, 0)},
 		{"SamplesMiddlePageOffset", page(store.SampleFilter{}, total/2)},
 		{"SamplesAccepted", page(store.SampleFilter{Status: verify.StateAccepted}, 0)},
-		{"AnnotatorDrafts", func() error {
-			_, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1000)
+		{"AnnotatorDrafts", func() error { return w.annotatorPart(verify.StateDraft) }},
+		{"AnnotatorImagesWithoutSamples", w.imagesWithoutSamples},
+		{"AnnotatorAllDrafts", func() error { // the whole list in one call: bwctl and scripts
+			_, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1_000_000)
 			return err
 		}},
 	} {
