@@ -271,15 +271,16 @@ func BenchmarkScaleOpenProject(b *testing.B) {
 	}
 }
 
-// BenchmarkScaleReviewQueue is a verifier's queue: everything in all rounds, in each
-// round, and the first page of 50 (ReviewQueueLimit).
+// BenchmarkScaleReviewQueue is a verifier's queue: everything in all rounds (the bulk
+// call of bwctl and scripts), the page of 200 of each round the verifier's screen
+// reads, and the first page of 50 of all rounds (ReviewQueueLimit).
 func BenchmarkScaleReviewQueue(b *testing.B) {
 	w := openBench(b, scaleDB(b))
 	defer w.db.Close()
 	for _, c := range []struct {
 		name         string
 		round, limit int
-	}{{"all", 0, 0}, {"round1", 1, 0}, {"round2", 2, 0}, {"round3", 3, 0}, {"page50", 0, 50}} {
+	}{{"all", 0, 0}, {"round1", 1, verifierPage}, {"round2", 2, verifierPage}, {"round3", 3, verifierPage}, {"page50", 0, 50}} {
 		b.Run(c.name, func(b *testing.B) {
 			n := 0
 			for b.Loop() {
