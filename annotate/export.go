@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -106,7 +107,9 @@ type ReleaseRecord struct {
 }
 
 // Sink receives the files of an export. Names are slash-separated paths relative
-// to the export's root.
+// to the export's root. Export creates image files from a few goroutines at once, so
+// Create must be safe for concurrent use; each writer it returns is used by one
+// goroutine.
 type Sink interface {
 	Create(name string) (io.WriteCloser, error)
 }
@@ -144,6 +147,8 @@ func (m MemSink) Create(name string) (io.WriteCloser, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
+	memSinkMu.Lock()
+	defer memSinkMu.Unlock()
 	if _, ok := m[name]; ok {
 		return nil, fmt.Errorf("%s: %w", name, os.ErrExist)
 	}
@@ -151,13 +156,21 @@ func (m MemSink) Create(name string) (io.WriteCloser, error) {
 	return &memFile{m: m, name: name}, nil
 }
 
+// memSinkMu guards every MemSink's map (a map type cannot carry its own lock).
+var memSinkMu sync.Mutex
+
 type memFile struct {
 	bytes.Buffer
 	m    MemSink
 	name string
 }
 
-func (f *memFile) Close() error { f.m[f.name] = f.Bytes(); return nil }
+func (f *memFile) Close() error {
+	memSinkMu.Lock()
+	defer memSinkMu.Unlock()
+	f.m[f.name] = f.Bytes()
+	return nil
+}
 
 // ExportRequest is what Export needs.
 type ExportRequest struct {
@@ -202,7 +215,11 @@ func Export(ctx context.Context, sink Sink, req ExportRequest) (Manifest, error)
 	rec := &recorder{sink: sink}
 	e := &exporter{ctx: ctx, sink: rec, open: req.Open, progress: req.Progress, total: len(kept) + 1, copied: map[string]string{}, info: req.Info}
 	e.report()
-	if err := encoders[req.Format](e, kept); err != nil {
+	err := encoders[req.Format](e, kept)
+	if werr := e.waitCopies(); err == nil {
+		err = werr
+	}
+	if err != nil {
 		return Manifest{}, fmt.Errorf("export %s: %w", req.Format, err)
 	}
 	m := newManifest(req.Format, req.Info, kept, rec.files)
@@ -217,9 +234,10 @@ func Export(ctx context.Context, sink Sink, req ExportRequest) (Manifest, error)
 	return m, nil
 }
 
-// recorder hashes every file written through it.
+// recorder hashes every file written through it (from any goroutine).
 type recorder struct {
 	sink  Sink
+	mu    sync.Mutex
 	files []FileEntry
 }
 
@@ -232,7 +250,9 @@ func (r *recorder) Create(name string) (io.WriteCloser, error) {
 		return nil, err
 	}
 	return &hashingWriter{w: w, h: sha256.New(), done: func(size int64, sum string) {
+		r.mu.Lock()
 		r.files = append(r.files, FileEntry{Path: name, Size: size, SHA256: sum})
+		r.mu.Unlock()
 	}}, nil
 }
 
@@ -267,7 +287,17 @@ type exporter struct {
 	done, total int
 	copied      map[string]string // destination → project image path
 	info        ExportInfo
+
+	// Image copies run on copyWorkers goroutines (creating files is most of an
+	// export's time, and the kernel does it in parallel); the first error stops them.
+	copies  chan func() error
+	copyWG  sync.WaitGroup
+	copyMu  sync.Mutex
+	copyErr error
 }
+
+// copyWorkers is how many image copies an export runs at once.
+const copyWorkers = 4
 
 func (e *exporter) report() {
 	if e.progress != nil {
@@ -342,15 +372,59 @@ func (e *exporter) copyImage(dest string, r ReleaseRecord) error {
 		return nil
 	}
 	e.copied[dest] = r.Sample.Image
-	in, err := e.openImage(r)
-	if err != nil {
+	if err := e.copyFailed(); err != nil {
 		return err
 	}
-	defer in.Close()
-	return e.writeFile(dest, func(w io.Writer) error {
-		_, err := io.Copy(w, in)
-		return err
-	})
+	if e.copies == nil {
+		e.copies = make(chan func() error)
+		for range copyWorkers {
+			e.copyWG.Add(1)
+			go func() {
+				defer e.copyWG.Done()
+				for job := range e.copies {
+					if e.copyFailed() != nil {
+						continue // drain: the export has failed
+					}
+					if err := job(); err != nil {
+						e.copyMu.Lock()
+						if e.copyErr == nil {
+							e.copyErr = err
+						}
+						e.copyMu.Unlock()
+					}
+				}
+			}()
+		}
+	}
+	e.copies <- func() error {
+		in, err := e.openImage(r)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		return e.writeFile(dest, func(w io.Writer) error {
+			_, err := io.Copy(w, in)
+			return err
+		})
+	}
+	return nil
+}
+
+// copyFailed is the first error of an image copy so far.
+func (e *exporter) copyFailed() error {
+	e.copyMu.Lock()
+	defer e.copyMu.Unlock()
+	return e.copyErr
+}
+
+// waitCopies waits for the image copies started and returns the first error.
+func (e *exporter) waitCopies() error {
+	if e.copies != nil {
+		close(e.copies)
+		e.copyWG.Wait()
+		e.copies = nil
+	}
+	return e.copyFailed()
 }
 
 // readImage reads r's whole image, checked against its frozen hash.
