@@ -194,11 +194,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	defer db.Close()
-	var actor store.User
-	if *as != "" {
-		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
-			return code
-		}
+	actor, code := signInIfNamed(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
 	}
 	in := store.ExportInput{Release: *release, Format: f, OutDir: *out}
 	if *project != "" {

@@ -287,11 +287,9 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return code
 	}
 	defer db.Close()
-	var actor store.User
-	if *as != "" {
-		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
-			return code
-		}
+	actor, code := signInIfNamed(ctx, db, *as, stderr)
+	if code != exitOK {
+		return code
 	}
 	events, err := db.History(ctx, actor, *sample)
 	if err != nil {
