@@ -148,7 +148,7 @@ type (
 func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
 	var out Agreement
 	err := d.readTx(ctx, func(tx *sql.Tx) error {
-		if _, err := requireRole(ctx, tx, actor, "see agreement", RoleVerifier, RoleLead); err != nil {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeAgreement); err != nil {
 			return err
 		}
 		p, err := statsProject(ctx, tx, projectID)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -64,7 +65,7 @@ type RevisionInfo struct {
 func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error) {
 	var out []RevisionInfo
 	err := d.readAs(ctx, actor, "sample.revisions", func(tx *sql.Tx) error {
-		if _, err := requireRole(ctx, tx, actor, "read revisions"); err != nil {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
 			return err
 		}
 		if _, err := getSample(ctx, tx, sampleID); err != nil {

@@ -163,7 +163,7 @@ type auditData struct {
 func (d *DB) auditInput(ctx context.Context, actor User, action string, projectID int64, filter releaseFilter) (auditData, error) {
 	var in auditData
 	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
-		if _, err := requireRole(ctx, tx, actor, action+" releases", RoleLead); err != nil {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionAuditRelease); err != nil {
 			return err
 		}
 		var err error
@@ -436,36 +436,11 @@ func balanceCell(t BalanceTarget) string {
 	return strings.Join(parts, " ")
 }
 
-// trailProblems lists what is missing from an accepted sample's verification trail:
-// on its current revision an approval in round 1 and in round 2, then at least the
-// policy's round-3 panel of distinct verifiers, all approving; nobody who wrote the
-// sample or the revision reviews it.
+// trailProblems is verify.Trail for an accepted sample.
 func trailProblems(p verify.Policy, s auditSample) []string {
-	var out []string
-	approvals := map[int]map[int64]bool{1: {}, 2: {}, 3: {}}
-	rejects := map[int]int{}
-	for _, rv := range s.Reviews {
-		if rv.VerifierID == s.AuthorID || rv.VerifierID == s.RevisionAuthor {
-			out = append(out, fmt.Sprintf("%s reviewed in round %d a revision they wrote", rv.VerifierName, rv.Round))
-		}
-		if rv.Decision == verify.DecisionReject {
-			rejects[rv.Round]++
-			continue
-		}
-		if approvals[rv.Round] != nil {
-			approvals[rv.Round][rv.VerifierID] = true
-		}
+	reviews := make([]verify.Review, len(s.Reviews))
+	for i, rv := range s.Reviews {
+		reviews[i] = verify.Review{Round: rv.Round, Reviewer: uid(rv.VerifierID), Name: rv.VerifierName, Decision: rv.Decision}
 	}
-	for round := 1; round <= 2; round++ {
-		if len(approvals[round]) == 0 {
-			out = append(out, fmt.Sprintf("no round-%d approval on the accepted revision", round))
-		}
-	}
-	if n := len(approvals[3]); n < p.Round3Panel {
-		out = append(out, fmt.Sprintf("round 3 has %d approvals, the policy needs a panel of %d", n, p.Round3Panel))
-	}
-	if rejects[3] > 0 {
-		out = append(out, fmt.Sprintf("round 3 was not unanimous: %d rejections", rejects[3]))
-	}
-	return out
+	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, reviews)
 }

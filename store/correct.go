@@ -32,7 +32,7 @@ type CorrectionInput struct {
 func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.correct", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "correct samples", RoleVerifier, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionCorrect)
 		if err != nil {
 			return err
 		}

@@ -199,7 +199,7 @@ type (
 func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashboard, error) {
 	var out Dashboard
 	err := d.readTx(ctx, func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "see the dashboard")
+		a, err := requireAction(ctx, tx, actor, verify.ActionSeeDashboard)
 		if err != nil {
 			return err
 		}

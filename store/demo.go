@@ -107,11 +107,10 @@ func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, a
 	if target == verify.StateWithdrawn {
 		return d.Withdraw(ctx, users["lead"], si.ID, "demo: kept out of the release")
 	}
-	approve := verify.Verdict{Decision: verify.DecisionApprove}
 	if target == verify.StateReturned {
-		reject := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"box_on_answer": false}}
-		_, err := d.SubmitReview(ctx, users["ver2"], ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject,
-			Comment: "The box is on the lemon, but the answer is the pan.", Seconds: 41})
+		reject := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"box_on_answer": false},
+			Comment: "The box is on the lemon, but the answer is the pan."}
+		_, err := d.SubmitReview(ctx, users["ver2"], ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject, Seconds: 41})
 		return err
 	}
 	// Approvals in order: round 1, round 2, then the three round-3 panel members.
@@ -123,7 +122,7 @@ func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, a
 	n := map[verify.State]int{verify.StateRound1: 0, verify.StateRound2: 1, verify.StateRound3: 3, verify.StateAccepted: 5}[target]
 	for i, r := range reviews[:n] {
 		if _, err := d.SubmitReview(ctx, users[r.verifier], ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
-			Verdict: approve, Seconds: float64(20 + 7*i)}); err != nil {
+			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(s.Kind, r.round)}, Seconds: float64(20 + 7*i)}); err != nil {
 			return err
 		}
 	}

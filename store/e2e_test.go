@@ -227,7 +227,7 @@ func TestEndToEnd(t *testing.T) {
 			v := eligible(si)[0]
 			failed := verify.Criteria(si.Kind, round)[rng.IntN(len(verify.Criteria(si.Kind, round)))].ID
 			_, err = f.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
-				Verdict: verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{failed: false}}, Comment: "see " + failed})
+				Verdict: verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{failed: false}, Comment: "see " + failed}})
 			p.interrupted, p.r3votes = true, 0
 		case !p.interrupted && plan.correctAt == round && (round < 3 || p.r3votes == 1):
 			es := eligible(si)

@@ -75,7 +75,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	err = d.act(ctx, actor, "release.export", func(tx *sql.Tx) error {
 		if actor.ID != 0 {
 			var err error
-			if a, err = requireRole(ctx, tx, actor, "export releases"); err != nil {
+			if a, err = requireAction(ctx, tx, actor, verify.ActionExport); err != nil {
 				return err
 			}
 		}

@@ -233,7 +233,7 @@ func (d *DB) generateUsers(ctx context.Context, lead User, password string) (ann
 	}
 	err = d.act(ctx, lead, "generate.users", func(tx *sql.Tx) error {
 		anns, vers = nil, nil
-		a, err := requireRole(ctx, tx, lead, "generate projects", RoleLead)
+		a, err := requireAction(ctx, tx, lead, verify.ActionGenerate)
 		if err != nil {
 			return err
 		}
@@ -727,7 +727,7 @@ func (g *generator) content(kind annotate.Kind, id string, im genImage) annotate
 // one summary row.
 func (d *DB) insertGenerated(ctx context.Context, lead User, p Project, batch []genSample, start int) error {
 	return d.act(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, lead, "generate projects", RoleLead)
+		a, err := requireAction(ctx, tx, lead, verify.ActionGenerate)
 		if err != nil {
 			return err
 		}

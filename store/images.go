@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	var rootID int64
 	known := map[string]probe{}
 	err = d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
-		if _, err := requireRole(ctx, tx, actor, "import images", RoleLead, RoleAnnotator); err != nil {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionImportImages); err != nil {
 			return err
 		}
 		if err := projectExists(ctx, tx, projectID); err != nil {
@@ -291,7 +292,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 	var dups []RejectedFile
 	err := d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
 		dups = dups[:0]
-		a, err := requireRole(ctx, tx, actor, "import images", RoleLead, RoleAnnotator)
+		a, err := requireAction(ctx, tx, actor, verify.ActionImportImages)
 		if err != nil {
 			return err
 		}

@@ -65,7 +65,7 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 	var res ImportSamplesResult
 	err := d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
 		res = ImportSamplesResult{}
-		a, err := requireRole(ctx, tx, actor, "import samples", RoleAnnotator, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionImportSamples)
 		if err != nil {
 			return err
 		}
@@ -104,8 +104,8 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 // importAuthor resolves and checks opt.Author for actor a.
 func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOptions) (User, error) {
 	if opt.ToRound1 {
-		if a.Role != RoleLead {
-			return User{}, fmt.Errorf("%w: %s is %s and only leads may import samples straight into round 1", ErrForbidden, a.Name, article(a.Role))
+		if err := verify.Permit(verify.ActionImportOnBehalf, vuser(a)); err != nil {
+			return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
 		}
 		if opt.Author == "" {
 			return User{}, fmt.Errorf("%w: an import into round 1 must name the samples' author", ErrInvalid)
@@ -114,14 +114,14 @@ func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOpti
 	if opt.Author == "" || opt.Author == a.Name {
 		return a, nil
 	}
-	if a.Role != RoleLead {
-		return User{}, fmt.Errorf("%w: %s is %s and only leads may import samples for someone else", ErrForbidden, a.Name, article(a.Role))
+	if err := verify.Permit(verify.ActionImportOnBehalf, vuser(a)); err != nil {
+		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
 	}
 	u, err := userByName(ctx, tx, opt.Author)
 	if err != nil {
 		return User{}, fmt.Errorf("author %q: %w", opt.Author, err)
 	}
-	if u.Role != RoleAnnotator && u.Role != RoleLead {
+	if !verify.Permitted(verify.ActionWriteSamples, verify.Role(u.Role)) {
 		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))
 	}
 	return u, nil

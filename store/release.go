@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 	"strconv"
 	"strings"
 	"unicode"
@@ -77,7 +78,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	// Phase 1: read the selection (and refuse non-leads, audited).
 	var data auditData
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
-		if _, err := requireRole(ctx, tx, actor, "freeze releases", RoleLead); err != nil {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionFreeze); err != nil {
 			return err
 		}
 		if err := checkFreezeInput(ctx, tx, in); err != nil {
@@ -119,7 +120,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	// Phase 2: write the release, if nothing changed meanwhile.
 	var rel Release
 	err = d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "freeze releases", RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionFreeze)
 		if err != nil {
 			return err
 		}

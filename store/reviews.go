@@ -14,16 +14,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// Policy is the verification policy these settings describe.
-func (s Settings) Policy() verify.Policy {
-	p := verify.DefaultPolicy()
-	p.Round3Panel = s.Round3Panel
-	p.Round3AllowEarlierVerifiers = s.Round3AllowEarlier
-	p.CorrectionReentersRound1 = s.CorrectionToRound1
-	p.ClaimTTL = time.Duration(s.ClaimMinutes) * time.Minute
-	return p
-}
-
 func uid(id int64) string { return strconv.FormatInt(id, 10) }
 
 func vuser(u User) verify.User {
@@ -34,10 +24,9 @@ func vuser(u User) verify.User {
 type ReviewInput struct {
 	SampleID string
 	Round    int
-	BasedOn  int // the revision number the verifier looked at
-	Verdict  verify.Verdict
-	Comment  string
-	Seconds  float64 // time spent, for the dashboards
+	BasedOn  int            // the revision number the verifier looked at
+	Verdict  verify.Verdict // its Comment is the review's comment
+	Seconds  float64        // time spent, for the dashboards
 }
 
 // ReviewRecord is a stored review.
@@ -201,7 +190,7 @@ func refusal(err error) error {
 func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
 	err := d.act(ctx, actor, "review.claim", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -233,7 +222,7 @@ func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round
 // the claim expires. Releasing a seat one does not hold is not an error.
 func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) error {
 	err := d.act(ctx, actor, "review.release", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -267,7 +256,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) erro
 func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(ctx, actor, "review.submit", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -296,7 +285,7 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.ID, revID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
-			string(reasons), in.Comment, in.Seconds, d.now()); err != nil {
+			string(reasons), out.Review.Comment, in.Seconds, d.now()); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
@@ -365,7 +354,7 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
 	var out []QueueItem
 	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "review samples", RoleVerifier, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -404,19 +393,6 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, 
 		return nil, fmt.Errorf("review queue: %w", err)
 	}
 	return out, nil
-}
-
-// projectPolicy is the verification policy of a project's settings.
-func projectPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Policy, error) {
-	var settings string
-	if err := tx.QueryRowContext(ctx, `SELECT settings FROM projects WHERE id = ?`, projectID).Scan(&settings); err != nil {
-		return verify.Policy{}, err
-	}
-	s := DefaultSettings()
-	if err := json.Unmarshal([]byte(settings), &s); err != nil {
-		return verify.Policy{}, fmt.Errorf("project settings: %w", err)
-	}
-	return s.Policy(), nil
 }
 
 // queueCandidate is a sample the queue's SQL let through.
@@ -600,7 +576,7 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]ReviewRecord, error) {
 	var out []ReviewRecord
 	err := d.readAs(ctx, actor, "review.read", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "read reviews")
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
 		if err != nil {
 			return err
 		}
@@ -696,7 +672,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 		a := actor // a zero actor reads anonymously and sees no open round-3 vote
 		if actor.ID != 0 {
 			var err error
-			if a, err = requireRole(ctx, tx, actor, "read history"); err != nil {
+			if a, err = requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
 				return err
 			}
 		}

@@ -50,7 +50,7 @@ type SampleFilter struct {
 func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "write samples", RoleAnnotator, RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionWriteSamples)
 		if err != nil {
 			return err
 		}
@@ -165,6 +165,9 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 		if err != nil {
 			return err
 		}
+		if err := verify.Authorize(verify.EventSubmit, vuser(a), cur.AuthorID == a.ID); err != nil {
+			return fmt.Errorf("%w: %w", ErrForbidden, err)
+		}
 		to, err := verify.Transition(cur.Status, verify.EventSubmit)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrForbidden, err)
@@ -194,7 +197,7 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 // authorsSample loads sample id for its author's edit or submit: the actor must be an
 // annotator or lead, its author, and have based the change on the current version.
 func authorsSample(ctx context.Context, tx *sql.Tx, actor User, id string, baseVersion int, verb string) (User, SampleInfo, error) {
-	a, err := requireRole(ctx, tx, actor, verb+" samples", RoleAnnotator, RoleLead)
+	a, err := requireAction(ctx, tx, actor, verify.ActionWriteSamples)
 	if err != nil {
 		return User{}, SampleInfo{}, err
 	}
@@ -389,13 +392,16 @@ func (d *DB) Reopen(ctx context.Context, actor User, id, reason string) error {
 
 func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Event, reason string) error {
 	err := d.act(ctx, actor, "sample."+string(ev), func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, string(ev)+" samples", RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
 		if err != nil {
 			return err
 		}
 		cur, err := getSample(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if err := verify.Authorize(ev, vuser(a), cur.AuthorID == a.ID); err != nil {
+			return fmt.Errorf("%w: %w", ErrForbidden, err)
 		}
 		var to, prev verify.State
 		if ev == verify.EventWithdraw {

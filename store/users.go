@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 	"strings"
 	"unicode"
 
@@ -101,7 +102,7 @@ func (d *DB) CreateFirstLead(ctx context.Context, name, password string) (User, 
 func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, password string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "add users", RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
 		if err != nil {
 			return err
 		}
@@ -153,7 +154,7 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.role", func(tx *sql.Tx) error {
-		a, err := requireRole(ctx, tx, actor, "change roles", RoleLead)
+		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
 		if err != nil {
 			return err
 		}
@@ -241,27 +242,23 @@ func userByName(ctx context.Context, tx *sql.Tx, name string) (User, error) {
 	return u, err
 }
 
-// requireRole reloads the acting user inside the transaction (a role may have changed
-// since sign-in) and refuses unless they hold one of roles.
-func requireRole(ctx context.Context, tx *sql.Tx, actor User, what string, roles ...string) (User, error) {
+// requireAction reloads the acting user inside the transaction (a role may have
+// changed since sign-in) and refuses unless verify's access table lets their role
+// take action a.
+func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action) (User, error) {
 	var u User
 	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, fmt.Errorf("%w: unknown acting user (id %d)", ErrForbidden, actor.ID)
+		return User{}, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", ErrForbidden)
 	}
 	if err != nil {
 		return User{}, err
 	}
-	if len(roles) == 0 {
-		return u, nil
+	if err := verify.Permit(a, vuser(u)); err != nil {
+		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
 	}
-	for _, r := range roles {
-		if u.Role == r {
-			return u, nil
-		}
-	}
-	return User{}, fmt.Errorf("%w: %s is %s and only %s may %s", ErrForbidden, u.Name, article(u.Role), strings.Join(plural(roles), " or "), what)
+	return u, nil
 }
 
 func article(role string) string {
@@ -269,12 +266,4 @@ func article(role string) string {
 		return "an annotator"
 	}
 	return "a " + role
-}
-
-func plural(roles []string) []string {
-	out := make([]string, len(roles))
-	for i, r := range roles {
-		out[i] = r + "s"
-	}
-	return out
 }

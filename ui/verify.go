@@ -287,44 +287,23 @@ func (v *verifyView) showNotice(title, text string) {
 	v.right.Refresh()
 }
 
-// approve records an approval: every criterion must be marked yes.
-func (v *verifyView) approve() {
-	o := v.cur
-	if o == nil {
-		return
-	}
-	if open := o.checks.unmarked(); len(open) > 0 {
-		o.refuse(fmt.Sprintf("Approve needs every criterion marked Yes; not marked yet: %s.", strings.Join(open, ", ")))
-		return
-	}
-	if failed := o.checks.failed(); len(failed) > 0 {
-		o.refuse(fmt.Sprintf("You marked %s as No: reject instead, or change the mark.", strings.Join(failed, ", ")))
-		return
-	}
-	if o.other.Checked {
-		o.refuse("You ticked Other problem: reject instead, or untick it.")
-		return
-	}
-	v.submit(verify.Verdict{Decision: verify.DecisionApprove, Judgements: o.checks.judgements()})
-}
+// approve records an approval.
+func (v *verifyView) approve() { v.decide(verify.DecisionApprove) }
 
-// reject records a rejection: it needs a criterion marked No, or Other problem with
-// a comment saying what it is.
-func (v *verifyView) reject() {
+// reject records a rejection.
+func (v *verifyView) reject() { v.decide(verify.DecisionReject) }
+
+// decide sends the open sample's checklist as decision d. What a valid verdict is
+// is verify.CheckVerdict's to say, the same function the store applies, so the
+// screen refuses exactly what bwctl would and stores the same rows.
+func (v *verifyView) decide(d verify.Decision) {
 	o := v.cur
 	if o == nil {
 		return
 	}
-	verdict := verify.Verdict{Decision: verify.DecisionReject, Judgements: o.checks.judgements()}
-	if o.other.Checked {
-		if strings.TrimSpace(o.comment.Text) == "" {
-			o.refuse("Other problem needs a comment saying what the problem is.")
-			return
-		}
-		verdict.Reasons = []string{verify.ReasonOther}
-	}
-	if len(verify.ReasonsFor(verdict.Judgements)) == 0 && len(verdict.Reasons) == 0 {
-		o.refuse("Reject needs a reason: mark the failed criterion No, or tick Other problem and describe it in the comment.")
+	verdict := o.verdict(d)
+	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, verdict); err != nil {
+		o.refuse(store.Message(err))
 		return
 	}
 	v.submit(verdict)
@@ -335,7 +314,7 @@ func (v *verifyView) reject() {
 func (v *verifyView) submit(verdict verify.Verdict) {
 	o := v.cur
 	in := store.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
-		Comment: strings.TrimSpace(o.comment.Text), Seconds: time.Since(o.opened).Seconds()}
+		Seconds: time.Since(o.opened).Seconds()}
 	out, err := v.u.db.SubmitReview(v.u.ctx(), v.u.user, in)
 	if err != nil {
 		o.refuse(store.Message(err))

@@ -105,25 +105,36 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	return o
 }
 
-// update writes what a decision would send, and clears an old refusal.
+// verdict is the open sample's checklist, Other problem and comment as decision d.
+func (o *openSample) verdict(d verify.Decision) verify.Verdict {
+	v := verify.Verdict{Decision: d, Judgements: o.checks.judgements(), Comment: o.comment.Text}
+	if o.other.Checked {
+		v.Reasons = []string{verify.ReasonOther}
+	}
+	return v
+}
+
+// update writes what a decision would send, and clears an old refusal. Which
+// decisions are possible is verify.CheckVerdict's to say.
 func (o *openSample) update() {
 	defer o.relayout()
 	o.message.Hide()
 	o.summary.Show()
-	reasons := verify.ReasonsFor(o.checks.judgements())
-	if o.other.Checked {
-		reasons = append(reasons, verify.ReasonOther)
-	}
 	open := len(o.checks.unmarked())
-	switch {
-	case len(reasons) > 0:
-		o.summary.SetText("Reject returns it to the author with: " + strings.Join(reasons, ", ") + ".")
-	case open == 0:
-		o.summary.SetText("Every criterion is marked Yes: ready to approve.")
-	default:
-		o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
-			len(o.checks.marks)-open, len(o.checks.marks)))
+	if rej, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject)); err == nil {
+		o.summary.SetText("Reject returns it to the author with: " + strings.Join(rej.Reasons, ", ") + ".")
+		return
 	}
+	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionApprove)); err == nil {
+		o.summary.SetText("Every criterion is marked Yes: ready to approve.")
+		return
+	}
+	if o.other.Checked && strings.TrimSpace(o.comment.Text) == "" && open == len(o.checks.marks) {
+		o.summary.SetText("Other problem: say what it is in the comment to reject.")
+		return
+	}
+	o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
+		len(o.checks.marks)-open, len(o.checks.marks)))
 }
 
 // refuse shows why a decision was not sent.

@@ -78,19 +78,24 @@ func ReasonsFor(judgements map[string]bool) []string {
 	return failed
 }
 
-// CheckVerdict validates v against the criteria of kind in round. It returns the
-// reasons of a reject: the explicit reasons plus the failed criteria, sorted and
-// without duplicates. These are the refusals:
+// CheckVerdict validates v against the criteria of kind in round and returns
+// it in the one form every door stores: Judgements holds exactly the criteria
+// the verifier judged (a criterion given as a reason is judged "no"), Reasons
+// are the failed criteria plus ReasonOther when given, sorted, and Comment is
+// trimmed. The rules:
+//   - approve: every criterion of the round is judged, and judged yes; no
+//     reasons (ErrIncompleteVerdict names the criteria not judged,
+//     ErrApproveWithFailure the ones judged no);
+//   - reject: at least one criterion judged no, or ReasonOther with a comment
+//     saying what the problem is (ErrNoReason); criteria left unjudged stay
+//     unjudged, and agreement counts them as missing values, never as yes;
 //   - a judgement or reason names an unknown criterion (ErrUnknownCriterion; the
-//     error lists the valid ones);
-//   - an approve fails a criterion (ErrApproveWithFailure), or gives reasons;
-//   - a reject has no reason (ErrNoReason), or gives as a reason a criterion it
-//     judged as passed;
-//   - the decision, kind or round is unknown (ErrInvalidReview).
-func CheckVerdict(kind annotate.Kind, round int, v Verdict) ([]string, error) {
+//     error lists the valid ones), a reason contradicts a "yes" judgement, or the
+//     decision, kind or round is unknown (ErrInvalidReview).
+func CheckVerdict(kind annotate.Kind, round int, v Verdict) (Verdict, error) {
 	list := Criteria(kind, round)
 	if list == nil {
-		return nil, fmt.Errorf("%w: no criteria for kind %q in round %d", ErrInvalidReview, kind, round)
+		return Verdict{}, refuse(ErrInvalidReview, "%s samples have no criteria in round %d", kind, round)
 	}
 	valid := make([]string, len(list))
 	for i, c := range list {
@@ -98,35 +103,82 @@ func CheckVerdict(kind annotate.Kind, round int, v Verdict) ([]string, error) {
 	}
 	for _, id := range slices.Sorted(maps.Keys(v.Judgements)) {
 		if !slices.Contains(valid, id) {
-			return nil, fmt.Errorf("%w %q for %s round %d; valid criteria: %s", ErrUnknownCriterion, id, kind, round, strings.Join(valid, ", "))
+			return Verdict{}, refuse(ErrUnknownCriterion, "there is no criterion %q for %s samples in round %d; the criteria are %s",
+				id, kind, round, strings.Join(valid, ", "))
 		}
 	}
-	failed := ReasonsFor(v.Judgements)
+	out := Verdict{Decision: v.Decision, Judgements: maps.Clone(v.Judgements), Comment: strings.TrimSpace(v.Comment)}
+	if out.Judgements == nil {
+		out.Judgements = map[string]bool{}
+	}
+	other := false
+	for _, r := range v.Reasons {
+		switch {
+		case r == ReasonOther:
+			other = true
+		case !slices.Contains(valid, r):
+			return Verdict{}, refuse(ErrUnknownCriterion, "there is no reason %q for %s samples in round %d; the reasons are %s, %s",
+				r, kind, round, strings.Join(valid, ", "), ReasonOther)
+		case v.Judgements[r]:
+			return Verdict{}, refuse(ErrInvalidReview, "%s is given as a reason but judged as passed", r)
+		default:
+			out.Judgements[r] = false
+		}
+	}
+	failed := ReasonsFor(out.Judgements)
 	switch v.Decision {
 	case DecisionApprove:
 		if len(failed) > 0 {
-			return nil, fmt.Errorf("approve with failed criterion %s: %w", strings.Join(failed, ", "), ErrApproveWithFailure)
+			return Verdict{}, refuse(ErrApproveWithFailure, "an approval cannot fail a criterion, and %s is judged no: reject instead, or change the judgement", labels(list, failed))
 		}
-		if len(v.Reasons) > 0 {
-			return nil, fmt.Errorf("%w: an approval gives no reasons (got %s)", ErrInvalidReview, strings.Join(v.Reasons, ", "))
+		if other {
+			return Verdict{}, refuse(ErrApproveWithFailure, "an approval cannot name another problem: reject instead, or drop the reason %q", ReasonOther)
 		}
-		return nil, nil
+		var missing []string
+		for _, c := range list {
+			if _, ok := out.Judgements[c.ID]; !ok {
+				missing = append(missing, c.ID)
+			}
+		}
+		if len(missing) > 0 {
+			return Verdict{}, refuse(ErrIncompleteVerdict, "an approval needs every criterion of round %d judged yes; not judged: %s", round, labels(list, missing))
+		}
+		return out, nil
 	case DecisionReject:
-		reasons := failed
-		for _, r := range v.Reasons {
-			if r != ReasonOther && !slices.Contains(valid, r) {
-				return nil, fmt.Errorf("%w %q given as a reason for %s round %d; valid reasons: %s, %s", ErrUnknownCriterion, r, kind, round, strings.Join(valid, ", "), ReasonOther)
+		if other {
+			if out.Comment == "" {
+				return Verdict{}, refuse(ErrNoReason, "the reason %q needs a comment saying what the problem is", ReasonOther)
 			}
-			if v.Judgements[r] {
-				return nil, fmt.Errorf("%w: reason %s contradicts the judgement that it passed", ErrInvalidReview, r)
-			}
-			reasons = append(reasons, r)
+			failed = append(failed, ReasonOther)
 		}
-		if len(reasons) == 0 {
-			return nil, fmt.Errorf("%w: fail a criterion or give the reason %q", ErrNoReason, ReasonOther)
+		if len(failed) == 0 {
+			return Verdict{}, refuse(ErrNoReason, "a rejection needs a reason: judge a criterion no, or give the reason %q with a comment", ReasonOther)
 		}
-		slices.Sort(reasons)
-		return slices.Compact(reasons), nil
+		slices.Sort(failed)
+		out.Reasons = failed
+		return out, nil
 	}
-	return nil, fmt.Errorf("%w: the decision must be %q or %q, not %q", ErrInvalidReview, DecisionApprove, DecisionReject, v.Decision)
+	return Verdict{}, refuse(ErrInvalidReview, "the decision must be %q or %q, not %q", DecisionApprove, DecisionReject, v.Decision)
+}
+
+// labels names criteria by label and id: "Box on the answer (box_on_answer)".
+func labels(list []Criterion, ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id
+		if j := slices.IndexFunc(list, func(c Criterion) bool { return c.ID == id }); j >= 0 {
+			out[i] = fmt.Sprintf("%s (%s)", list[j].Label, id)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// AllPassed returns judgements that pass every criterion of kind in round: what
+// an approval carries.
+func AllPassed(kind annotate.Kind, round int) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range Criteria(kind, round) {
+		out[c.ID] = true
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"errors"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,45 +71,67 @@ func TestReasonsFor(t *testing.T) {
 func TestCheckVerdict(t *testing.T) {
 	hop, step := annotate.KindHopQA, annotate.KindStepGraph
 	tests := []struct {
-		name    string
-		kind    annotate.Kind
-		round   int
-		v       Verdict
-		reasons []string
-		err     error
-		msg     string
+		name       string
+		kind       annotate.Kind
+		round      int
+		v          Verdict
+		reasons    []string
+		judgements map[string]bool // the stored judgements; nil: as given
+		err        error
+		msg        string
 	}{
-		{"approve, all pass", hop, 1, approve, nil, nil, ""},
-		{"approve, nothing judged", hop, 2, Verdict{Decision: DecisionApprove}, nil, nil, ""},
-		{"reject, derived reasons", hop, 1, rejectBox, []string{"box_on_answer"}, nil, ""},
-		{"reject, explicit reason", hop, 2, Verdict{Decision: DecisionReject, Reasons: []string{"natural_grammar"}}, []string{"natural_grammar"}, nil, ""},
-		{"reject, other", step, 1, Verdict{Decision: DecisionReject, Reasons: []string{"other"}}, []string{"other"}, nil, ""},
+		{"approve, all pass", hop, 1, approve, nil, nil, nil, ""},
+		{"approve, all pass, round 2", hop, 2, Verdict{Decision: DecisionApprove, Judgements: AllPassed(hop, 2)}, nil, nil, nil, ""},
+		{"reject, derived reasons", hop, 1, rejectBox, []string{"box_on_answer"}, nil, nil, ""},
+		{"reject, explicit reason is judged no", hop, 2, Verdict{Decision: DecisionReject, Reasons: []string{"natural_grammar"}},
+			[]string{"natural_grammar"}, map[string]bool{"natural_grammar": false}, nil, ""},
+		{"reject, other with a comment", step, 1, Verdict{Decision: DecisionReject, Reasons: []string{"other"}, Comment: " blurry "},
+			[]string{"other"}, map[string]bool{}, nil, ""},
 		{"reject, merged without duplicates", step, 3, Verdict{Decision: DecisionReject,
 			Judgements: map[string]bool{"steps_valid": false, "preconditions_complete": false, "final_achieves_task": true},
-			Reasons:    []string{"steps_valid", "other"}}, []string{"other", "preconditions_complete", "steps_valid"}, nil, ""},
+			Reasons:    []string{"steps_valid", "other"}, Comment: "x"}, []string{"other", "preconditions_complete", "steps_valid"}, nil, nil, ""},
+		{"reject leaves unjudged criteria unjudged", hop, 1, Verdict{Decision: DecisionReject, Judgements: map[string]bool{"answer_correct": false}},
+			[]string{"answer_correct"}, map[string]bool{"answer_correct": false}, nil, ""},
 
-		{"reject, no reason", hop, 1, Verdict{Decision: DecisionReject, Judgements: pass}, nil, ErrNoReason, ""},
-		{"approve, failed criterion", hop, 1, Verdict{Decision: DecisionApprove, Judgements: badBox}, nil, ErrApproveWithFailure,
-			"approve with failed criterion box_on_answer: an approval cannot fail a criterion; reject instead"},
-		{"approve with reasons", hop, 1, Verdict{Decision: DecisionApprove, Reasons: []string{"other"}}, nil, ErrInvalidReview, ""},
-		{"unknown criterion", hop, 3, Verdict{Decision: DecisionApprove, Judgements: map[string]bool{"box_on_answer": true}}, nil, ErrUnknownCriterion,
-			`unknown criterion "box_on_answer" for hop_qa round 3; valid criteria: option_entities_exist, box_precise, answer_unique`},
-		{"unknown reason", annotate.KindMCQ, 1, Verdict{Decision: DecisionReject, Reasons: []string{"blurry"}}, nil, ErrUnknownCriterion,
-			`unknown criterion "blurry" given as a reason for mcq round 1; valid reasons: answerable, answer_correct, format_followed, other`},
-		{"reason contradicts judgement", hop, 1, Verdict{Decision: DecisionReject, Judgements: pass, Reasons: []string{"answer_correct"}}, nil, ErrInvalidReview, ""},
-		{"no decision", hop, 1, Verdict{Judgements: pass}, nil, ErrInvalidReview, ""},
-		{"unknown kind", "essay", 1, approve, nil, ErrInvalidReview, ""},
+		{"approve, nothing judged", hop, 2, Verdict{Decision: DecisionApprove}, nil, nil, ErrIncompleteVerdict,
+			"an approval needs every criterion of round 2 judged yes; not judged: Objects exist (objects_exist), Box on the answer (box_on_answer), " +
+				"Follows the template (follows_template), Answer correct (answer_correct), Natural grammar (natural_grammar), Not eliminable (not_eliminable)"},
+		{"approve, one left out", hop, 1, Verdict{Decision: DecisionApprove, Judgements: map[string]bool{"objects_exist": true, "box_on_answer": true, "answer_correct": true}},
+			nil, nil, ErrIncompleteVerdict, "an approval needs every criterion of round 1 judged yes; not judged: Follows the template (follows_template)"},
+		{"reject, no reason", hop, 1, Verdict{Decision: DecisionReject, Judgements: pass}, nil, nil, ErrNoReason, ""},
+		{"reject, other without a comment", hop, 1, Verdict{Decision: DecisionReject, Reasons: []string{"other"}, Comment: "  "}, nil, nil, ErrNoReason,
+			`the reason "other" needs a comment saying what the problem is`},
+		{"approve, failed criterion", hop, 1, Verdict{Decision: DecisionApprove, Judgements: badBox}, nil, nil, ErrApproveWithFailure,
+			"an approval cannot fail a criterion, and Box on the answer (box_on_answer) is judged no: reject instead, or change the judgement"},
+		{"approve with other", hop, 1, Verdict{Decision: DecisionApprove, Judgements: pass, Reasons: []string{"other"}}, nil, nil, ErrApproveWithFailure, ""},
+		{"unknown criterion", hop, 3, Verdict{Decision: DecisionApprove, Judgements: map[string]bool{"box_on_answer": true}}, nil, nil, ErrUnknownCriterion,
+			`there is no criterion "box_on_answer" for hop_qa samples in round 3; the criteria are option_entities_exist, box_precise, answer_unique`},
+		{"unknown reason", annotate.KindMCQ, 1, Verdict{Decision: DecisionReject, Reasons: []string{"blurry"}}, nil, nil, ErrUnknownCriterion,
+			`there is no reason "blurry" for mcq samples in round 1; the reasons are answerable, answer_correct, format_followed, other`},
+		{"reason contradicts judgement", hop, 1, Verdict{Decision: DecisionReject, Judgements: pass, Reasons: []string{"answer_correct"}}, nil, nil, ErrInvalidReview, ""},
+		{"no decision", hop, 1, Verdict{Judgements: pass}, nil, nil, ErrInvalidReview, ""},
+		{"unknown kind", "essay", 1, approve, nil, nil, ErrInvalidReview, ""},
 	}
 	for _, tt := range tests {
-		reasons, err := CheckVerdict(tt.kind, tt.round, tt.v)
-		if !errors.Is(err, tt.err) || !slices.Equal(reasons, tt.reasons) {
-			t.Errorf("%s: CheckVerdict = %v, %v; want %v, %v", tt.name, reasons, err, tt.reasons, tt.err)
+		got, err := CheckVerdict(tt.kind, tt.round, tt.v)
+		if !errors.Is(err, tt.err) || !slices.Equal(got.Reasons, tt.reasons) {
+			t.Errorf("%s: CheckVerdict = %v, %v; want %v, %v", tt.name, got.Reasons, err, tt.reasons, tt.err)
 		}
 		if tt.msg != "" && (err == nil || err.Error() != tt.msg) {
 			t.Errorf("%s: message %q\nwant %q", tt.name, err, tt.msg)
 		}
-		if err != nil && !strings.Contains(err.Error(), tt.err.Error()) {
-			t.Errorf("%s: message %q lacks %q", tt.name, err, tt.err)
+		if err != nil {
+			continue
+		}
+		want := tt.judgements
+		if want == nil {
+			want = tt.v.Judgements
+		}
+		if !maps.Equal(got.Judgements, want) {
+			t.Errorf("%s: stored judgements %v; want %v", tt.name, got.Judgements, want)
+		}
+		if got.Comment != strings.TrimSpace(tt.v.Comment) {
+			t.Errorf("%s: comment %q not trimmed", tt.name, got.Comment)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package verify
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Refusals. Each error is wrapped with detail, so test for it with errors.Is. The
 // message is worded for the person who was refused.
@@ -27,4 +30,23 @@ var (
 	ErrNoReason           = errors.New("a rejection needs at least one reason")
 	ErrUnknownCriterion   = errors.New("unknown criterion")
 	ErrApproveWithFailure = errors.New("an approval cannot fail a criterion; reject instead")
+	ErrIncompleteVerdict  = errors.New("an approval needs every criterion judged yes")
 )
+
+// ErrNotPermitted is a refusal by the access table (Permit).
+var ErrNotPermitted = errors.New("not permitted")
+
+// refusal is an error whose text is a sentence for the person refused while
+// errors.Is still finds its kind (ErrNotPermitted, ErrIncompleteVerdict, …).
+type refusal struct {
+	msg  string
+	kind error
+}
+
+func (r refusal) Error() string { return r.msg }
+func (r refusal) Unwrap() error { return r.kind }
+
+// refuse returns a refusal of kind with a message made like fmt.Sprintf.
+func refuse(kind error, format string, args ...any) error {
+	return refusal{msg: fmt.Sprintf(format, args...), kind: kind}
+}

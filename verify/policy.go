@@ -2,7 +2,6 @@ package verify
 
 import (
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -40,6 +39,10 @@ func (u User) display() string {
 
 // Policy holds a project's verification settings.
 type Policy struct {
+	// Rounds is the number of review rounds: 3 (MultihopSpatial), or 2 (SpatiaLQA's
+	// two review cycles), where an approval in round 2 accepts the sample. A sample
+	// already in round 3 when a project changes to 2 rounds finishes round 3.
+	Rounds int
 	// Round3Panel is the number of round-3 verifiers. All of them must approve.
 	Round3Panel int
 	// Round3AllowEarlierVerifiers lets someone who verified rounds 1-2 of a
@@ -59,6 +62,7 @@ type Policy struct {
 // DefaultPolicy follows the seed protocol (multihopspatial.txt:272-276).
 func DefaultPolicy() Policy {
 	return Policy{
+		Rounds:                      3,
 		Round3Panel:                 3,
 		Round3AllowEarlierVerifiers: false,
 		CorrectionReentersRound1:    true,
@@ -71,11 +75,14 @@ func DefaultPolicy() Policy {
 // ErrInvalidPolicy.
 func (p Policy) Validate() error {
 	var errs []error
-	if p.Round3Panel < 1 {
-		errs = append(errs, fmt.Errorf("%w: the round-3 panel needs at least 1 verifier, got %d", ErrInvalidPolicy, p.Round3Panel))
+	if p.Rounds != 2 && p.Rounds != 3 {
+		errs = append(errs, refuse(ErrInvalidPolicy, "rounds: a project runs 2 or 3 review rounds, got %d", p.Rounds))
 	}
-	if p.ClaimTTL <= 0 {
-		errs = append(errs, fmt.Errorf("%w: a claim must last longer than zero, got %v", ErrInvalidPolicy, p.ClaimTTL))
+	if p.Round3Panel < 1 {
+		errs = append(errs, refuse(ErrInvalidPolicy, "round3_panel: the round-3 panel needs at least 1 verifier, got %d", p.Round3Panel))
+	}
+	if p.ClaimTTL < time.Minute {
+		errs = append(errs, refuse(ErrInvalidPolicy, "claim_minutes: a claim must last at least a minute, got %v", p.ClaimTTL))
 	}
 	return errors.Join(errs...)
 }
@@ -87,3 +94,8 @@ func (p Policy) seats(round int) int {
 	}
 	return 1
 }
+
+// Final reports whether round is the last round under p: an approval there that
+// completes the round's seats accepts the sample. Round 3 is always final, so a
+// sample that entered it before a project went to 2 rounds can still finish.
+func (p Policy) Final(round int) bool { return round == 3 || round == p.Rounds }

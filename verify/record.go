@@ -11,6 +11,7 @@ type Verdict struct {
 	Decision   Decision
 	Judgements map[string]bool // criterion id → passed; criteria left out are not judged
 	Reasons    []string        // extra reason codes for a reject: criterion ids or ReasonOther
+	Comment    string          // the verifier's comment; required with ReasonOther
 }
 
 // Result says what a recorded review did to the sample.
@@ -59,10 +60,11 @@ func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
 	case late != nil:
 		return Outcome{}, late
 	}
-	reasons, err := CheckVerdict(c.Kind, c.Round, v)
+	v, err := CheckVerdict(c.Kind, c.Round, v)
 	if err != nil {
 		return Outcome{}, err
 	}
+	reasons := v.Reasons
 	o := Outcome{
 		Review: Review{
 			Round:      c.Round,
@@ -71,6 +73,7 @@ func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
 			Decision:   v.Decision,
 			Reasons:    reasons,
 			Judgements: v.Judgements,
+			Comment:    v.Comment,
 		},
 		Revision: c.Revision,
 		Event:    EventApprove,
@@ -79,16 +82,16 @@ func Record(p Policy, c ReviewContext, v Verdict) (Outcome, error) {
 	if late == nil {
 		return lateOutcome(p, c, o.Review), nil
 	}
-	if c.Round == 3 {
-		o.Panel = p.Round3Panel
+	if p.Final(c.Round) {
+		o.Panel = p.seats(c.Round)
 		o.Approvals = 1
 		for _, rv := range c.Reviews {
-			if rv.Round == 3 && rv.Decision == DecisionApprove {
+			if rv.Round == c.Round && rv.Decision == DecisionApprove {
 				o.Approvals++
 			}
 		}
 		o.Result = ResultWaiting
-		if o.Approvals == o.Panel {
+		if o.Approvals >= o.Panel {
 			o.Event, o.Result = EventAccept, ResultAccepted
 		}
 	}

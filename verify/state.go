@@ -46,7 +46,7 @@ const (
 	EventSubmit         Event = "submit"           // the author sends the sample for review
 	EventApprove        Event = "approve"          // a verifier approves; in round 3, seats are still open
 	EventReject         Event = "reject"           // a verifier rejects, with reasons
-	EventAccept         Event = "accept"           // the approval that completes a unanimous round-3 panel
+	EventAccept         Event = "accept"           // the approval that completes the final round (Policy.Final)
 	EventCorrect        Event = "correct"          // a verifier's correction; the new revision re-enters round 1
 	EventCorrectInRound Event = "correct_in_round" // the same, when Policy.CorrectionReentersRound1 is off
 	EventWithdraw       Event = "withdraw"         // a lead takes the sample out of the process
@@ -86,6 +86,7 @@ var rules = []Rule{
 	{StateRound1, EventApprove, StateRound2, ActorVerifier},
 	{StateRound1, EventReject, StateReturned, ActorVerifier},
 	{StateRound2, EventApprove, StateRound3, ActorVerifier},
+	{StateRound2, EventAccept, StateAccepted, ActorVerifier}, // the final round of a 2-round project
 	{StateRound2, EventReject, StateReturned, ActorVerifier},
 	{StateRound3, EventApprove, StateRound3, ActorVerifier}, // panel not complete yet
 	{StateRound3, EventAccept, StateAccepted, ActorVerifier},

@@ -38,7 +38,8 @@ var commands = map[string]command{
 	"alpha":         {runAlpha, "Krippendorff's alpha of a reliability-data CSV"},
 	"review":        {runReview, "review queue|submit|criteria: the verification rounds"},
 	"status":        {runStatus, "samples per state, or one sample's state"},
-	"history":       {runHistory, "a sample's timeline"},
+	"history":       {runHistory, "a sample's timeline, or a project's settings changes"},
+	"settings":      {runSettings, "settings show|set: a project's verification policy and targets (leads set)"},
 }
 
 func main() {

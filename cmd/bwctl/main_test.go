@@ -206,7 +206,7 @@ func TestUsers(t *testing.T) {
 			code: 0, wantOut: []string{"added ann (annotator)\n"}, emptyStErr: true},
 		{name: "annotator may not add users", env: map[string]string{envPW: "annpw", envNewPW: "xxxx"},
 			args: []string{"users", "add", "--db", db, "--as", "ann", "--name", "eve", "--role", "lead"},
-			code: 1, wantErr: []string{"not allowed", "ann is an annotator", "only leads may add users"}, emptyOut: true},
+			code: 1, wantErr: []string{"not allowed", "ann is an annotator", "only leads may manage accounts and groups"}, emptyOut: true},
 		{name: "verifier may not add users", env: map[string]string{envPW: "verapw", envNewPW: "xxxx"},
 			args: []string{"users", "add", "--db", db, "--as", "vera", "--name", "eve", "--role", "annotator"},
 			code: 1, wantErr: []string{"not allowed"}, emptyOut: true},

@@ -33,7 +33,7 @@ func TestAuditFreezeExportVerify(t *testing.T) {
 			wantOut: []string{`{"severity":"warning","check":"balance","message":"hop_qa hop 3 exo: 0 of 750 accepted, 750 short"}`},
 			wantErr: []string{"0 errors, 6 warnings"}, outLines: 6},
 		{name: "audit by an annotator", env: pw("demo"), args: []string{"audit", "--db", db, "--as", "ann1"}, code: 1,
-			wantErr: []string{"ann1 is an annotator and only leads may audit releases"}, emptyOut: true},
+			wantErr: []string{"ann1 is an annotator, and only leads may audit releases"}, emptyOut: true},
 		{name: "freeze needs a name", env: lead, args: []string{"freeze", "--db", db, "--as", "lead", "--version", "1"}, code: 2,
 			wantErr: []string{"--name and --version are required"}},
 		{name: "freeze: bad split", env: lead, args: []string{"freeze", "--db", db, "--as", "lead", "--name", "b", "--version", "1", "--split", "test=1.5"}, code: 2,

@@ -144,7 +144,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required (or --correct FILE)")
 		return exitUsage
 	}
-	v := verify.Verdict{Decision: verify.Decision(*decision), Judgements: map[string]bool{}, Reasons: reasons}
+	v := verify.Verdict{Decision: verify.Decision(*decision), Judgements: map[string]bool{}, Reasons: reasons, Comment: *comment}
 	for _, c := range criteria {
 		name, val, ok := strings.Cut(c, "=")
 		if !ok || (val != "yes" && val != "no") {
@@ -166,7 +166,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		based = si.Revision
 	}
-	out, err := db.SubmitReview(ctx, actor, store.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v, Comment: *comment})
+	out, err := db.SubmitReview(ctx, actor, store.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -275,12 +275,21 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	dbPath := fs.String("db", "", "database file")
 	as := fs.String("as", "", "user reading the history (optional; without it open round-3 votes stay hidden)")
 	sample := fs.String("sample", "", "sample id")
+	project := fs.String("project", "", "project name: its settings changes instead of a sample's timeline (needs --as)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	if *sample == "" {
-		fmt.Fprintln(stderr, "bwctl history: --sample is required")
+	if (*sample == "") == (*project == "") {
+		fmt.Fprintln(stderr, "bwctl history: give --sample ID, or --project NAME --as USER")
 		return exitUsage
+	}
+	if *project != "" {
+		db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+		if db == nil {
+			return code
+		}
+		defer db.Close()
+		return projectHistory(ctx, db, actor, p, stdout, stderr)
 	}
 	db, code := openDB(ctx, *dbPath, stderr)
 	if db == nil {

@@ -1,0 +1,432 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Settings are a project's lead-chosen targets and verification policy. Policy
+// turns them into the verify.Policy that every review is judged by; a change
+// applies to the next decision and never alters a frozen release, a recorded
+// review or a sample's state.
+type Settings struct {
+	// Balance lists how many accepted samples each cell should reach.
+	Balance []BalanceTarget `json:"balance"`
+	// Rounds is how many review rounds a sample passes: 3 (MultihopSpatial) or 2
+	// (SpatiaLQA's two review cycles, where round 2 accepts).
+	Rounds int `json:"rounds"`
+	// Round3Panel is the number of independent round-3 verifiers (seed protocol: 3).
+	Round3Panel int `json:"round3_panel"`
+	// Round2OtherGroup requires the round-2 verifier to come from another group than round 1's.
+	Round2OtherGroup bool `json:"round2_other_group"`
+	// Round3AllowEarlier lets a round-1/2 verifier of a revision sit on its round-3 panel.
+	Round3AllowEarlier bool `json:"round3_allow_earlier"`
+	// CorrectionToRound1 sends a verifier's correction back to round 1 (default true).
+	CorrectionToRound1 bool `json:"correction_to_round1"`
+	// ClaimMinutes is how long a verifier holds a claimed review slot.
+	ClaimMinutes int `json:"claim_minutes"`
+	// Tasks are the project's task labels (PCSR's T0–T7, SpatialScore's categories);
+	// empty means any label.
+	Tasks []string `json:"tasks,omitempty"`
+}
+
+// BalanceTarget is one cell of the balance grid: samples of Kind with Hop and View (hop
+// QA) or Task (other kinds) that should be accepted.
+type BalanceTarget struct {
+	Kind  string `json:"kind"`
+	Hop   int    `json:"hop,omitempty"`
+	View  string `json:"view,omitempty"`
+	Task  string `json:"task,omitempty"`
+	Count int    `json:"count"`
+}
+
+// DefaultSettings follow the seed protocol: MultihopSpatial's 4,500 = 1,500 per hop,
+// 750 ego + 750 exo each, and a three-verifier unanimous round 3.
+func DefaultSettings() Settings {
+	p := verify.DefaultPolicy()
+	s := Settings{Rounds: p.Rounds, Round3Panel: p.Round3Panel, Round2OtherGroup: p.Round2DifferentGroup,
+		Round3AllowEarlier: p.Round3AllowEarlierVerifiers, CorrectionToRound1: p.CorrectionReentersRound1,
+		ClaimMinutes: int(p.ClaimTTL / time.Minute)}
+	for hop := 1; hop <= 3; hop++ {
+		for _, v := range []string{"ego", "exo"} {
+			s.Balance = append(s.Balance, BalanceTarget{Kind: "hop_qa", Hop: hop, View: v, Count: 750})
+		}
+	}
+	return s
+}
+
+// Policy is the verification policy these settings describe.
+func (s Settings) Policy() verify.Policy {
+	return verify.Policy{
+		Rounds:                      s.Rounds,
+		Round3Panel:                 s.Round3Panel,
+		Round3AllowEarlierVerifiers: s.Round3AllowEarlier,
+		CorrectionReentersRound1:    s.CorrectionToRound1,
+		ClaimTTL:                    time.Duration(s.ClaimMinutes) * time.Minute,
+		Round2DifferentGroup:        s.Round2OtherGroup,
+	}
+}
+
+// Validate checks the settings' values; each problem names its key.
+func (s Settings) Validate() error {
+	var errs []error
+	if err := s.Policy().Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.Round3Panel > 9 {
+		errs = append(errs, fmt.Errorf("round3_panel: at most 9 verifiers, got %d", s.Round3Panel))
+	}
+	if s.ClaimMinutes > 24*60 {
+		errs = append(errs, fmt.Errorf("claim_minutes: at most 1440 (a day), got %d", s.ClaimMinutes))
+	}
+	seen := map[string]bool{}
+	for _, b := range s.Balance {
+		key := b.Key()
+		switch {
+		case !annotate.Kind(b.Kind).Valid():
+			errs = append(errs, fmt.Errorf("%s: %q is not a sample kind", key, b.Kind))
+		case b.Kind == string(annotate.KindHopQA) && b.Task == "" && (b.Hop < 1 || b.Hop > 3 || (b.View != "ego" && b.View != "exo")):
+			errs = append(errs, fmt.Errorf("%s: a hop-QA cell needs hop 1–3 and view ego or exo", key))
+		case b.Count < 0:
+			errs = append(errs, fmt.Errorf("%s: the target cannot be negative, got %d", key, b.Count))
+		case seen[key]:
+			errs = append(errs, fmt.Errorf("%s: set twice", key))
+		}
+		seen[key] = true
+	}
+	for _, t := range s.Tasks {
+		if err := validTask(t); err != nil {
+			errs = append(errs, fmt.Errorf("tasks: %w", err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return nil
+}
+
+func validTask(t string) error {
+	if t == "" || len(t) > 40 || strings.ContainsAny(t, ",= \t\n") {
+		return fmt.Errorf("task label %q must be 1–40 characters without spaces, commas or =", t)
+	}
+	return nil
+}
+
+// Key is the balance target's settings key: balance.hop_qa.2.ego, balance.step_graph,
+// balance.open.T3.
+func (b BalanceTarget) Key() string {
+	switch {
+	case b.Task != "":
+		return "balance." + b.Kind + "." + b.Task
+	case b.Kind == string(annotate.KindHopQA):
+		return fmt.Sprintf("balance.%s.%d.%s", b.Kind, b.Hop, b.View)
+	}
+	return "balance." + b.Kind
+}
+
+// Setting is one key and its value as `bwctl settings show` prints it.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Help  string `json:"help"`
+}
+
+// settingKeys are the scalar keys in display order, with their help.
+var settingKeys = []struct{ key, help string }{
+	{"rounds", "review rounds a sample passes: 3, or 2 where round 2 accepts"},
+	{"round3_panel", "verifiers on the blind round-3 panel, all of whom must approve (1–9)"},
+	{"round2_other_group", "round 2 must be reviewed by someone outside the round-1 verifier's group (true/false)"},
+	{"round3_allow_earlier", "round-1/2 verifiers of a revision may sit on its round-3 panel (true/false)"},
+	{"correction_to_round1", "a verifier's correction re-enters round 1 (true), or stays in its round (false)"},
+	{"claim_minutes", "how long an opened review holds its seat (1–1440)"},
+	{"tasks", "the project's task labels, comma-separated (empty: any label)"},
+}
+
+// Values lists every setting as key and value: the scalar keys, then one
+// balance.… key per target.
+func (s Settings) Values() []Setting {
+	var out []Setting
+	for _, k := range settingKeys {
+		v, _ := s.get(k.key)
+		out = append(out, Setting{Key: k.key, Value: v, Help: k.help})
+	}
+	for _, b := range s.Balance {
+		out = append(out, Setting{Key: b.Key(), Value: strconv.Itoa(b.Count), Help: "accepted samples this cell should reach (0 removes it)"})
+	}
+	return out
+}
+
+func (s Settings) get(key string) (string, bool) {
+	switch key {
+	case "rounds":
+		return strconv.Itoa(s.Rounds), true
+	case "round3_panel":
+		return strconv.Itoa(s.Round3Panel), true
+	case "round2_other_group":
+		return strconv.FormatBool(s.Round2OtherGroup), true
+	case "round3_allow_earlier":
+		return strconv.FormatBool(s.Round3AllowEarlier), true
+	case "correction_to_round1":
+		return strconv.FormatBool(s.CorrectionToRound1), true
+	case "claim_minutes":
+		return strconv.Itoa(s.ClaimMinutes), true
+	case "tasks":
+		return strings.Join(s.Tasks, ","), true
+	}
+	for _, b := range s.Balance {
+		if b.Key() == key {
+			return strconv.Itoa(b.Count), true
+		}
+	}
+	return "", false
+}
+
+// Set changes one setting from its text form. The error names the key and says
+// what values it takes; Validate still checks the whole.
+func (s *Settings) Set(key, value string) error {
+	value = strings.TrimSpace(value)
+	num := func(dst *int) error {
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("%w: %s must be a whole number, got %q", ErrInvalid, key, value)
+		}
+		*dst = n
+		return nil
+	}
+	flag := func(dst *bool) error {
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%w: %s must be true or false, got %q", ErrInvalid, key, value)
+		}
+		*dst = b
+		return nil
+	}
+	switch key {
+	case "rounds":
+		return num(&s.Rounds)
+	case "round3_panel":
+		return num(&s.Round3Panel)
+	case "round2_other_group":
+		return flag(&s.Round2OtherGroup)
+	case "round3_allow_earlier":
+		return flag(&s.Round3AllowEarlier)
+	case "correction_to_round1":
+		return flag(&s.CorrectionToRound1)
+	case "claim_minutes":
+		return num(&s.ClaimMinutes)
+	case "tasks":
+		s.Tasks = nil
+		for _, t := range strings.Split(value, ",") {
+			if t = strings.TrimSpace(t); t != "" && !slices.Contains(s.Tasks, t) {
+				s.Tasks = append(s.Tasks, t)
+			}
+		}
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(key, "balance."); ok {
+		b, err := parseBalanceKey(key, rest)
+		if err != nil {
+			return err
+		}
+		if err := num(&b.Count); err != nil {
+			return err
+		}
+		i := slices.IndexFunc(s.Balance, func(x BalanceTarget) bool { return x.Key() == key })
+		switch {
+		case b.Count == 0 && i >= 0:
+			s.Balance = slices.Delete(s.Balance, i, i+1)
+		case b.Count == 0:
+		case i >= 0:
+			s.Balance[i].Count = b.Count
+		default:
+			s.Balance = append(s.Balance, b)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: there is no setting %q; the settings are %s and balance.KIND[.HOP.VIEW|.TASK]", ErrInvalid, key, settingNames())
+}
+
+func settingNames() string {
+	names := make([]string, len(settingKeys))
+	for i, k := range settingKeys {
+		names[i] = k.key
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseBalanceKey reads balance.hop_qa.2.ego, balance.step_graph or balance.open.T3
+// (rest is the part after "balance.").
+func parseBalanceKey(key, rest string) (BalanceTarget, error) {
+	parts := strings.Split(rest, ".")
+	kind := annotate.Kind(parts[0])
+	if !kind.Valid() {
+		return BalanceTarget{}, fmt.Errorf("%w: %s: %q is not a sample kind", ErrInvalid, key, parts[0])
+	}
+	b := BalanceTarget{Kind: string(kind)}
+	switch {
+	case kind == annotate.KindHopQA && len(parts) == 3:
+		hop, err := strconv.Atoi(parts[1])
+		if err != nil || hop < 1 || hop > 3 || (parts[2] != "ego" && parts[2] != "exo") {
+			return BalanceTarget{}, fmt.Errorf("%w: %s: a hop-QA cell is balance.hop_qa.HOP.VIEW with HOP 1–3 and VIEW ego or exo", ErrInvalid, key)
+		}
+		b.Hop, b.View = hop, parts[2]
+	case kind == annotate.KindHopQA && len(parts) == 2, kind != annotate.KindHopQA && len(parts) == 2:
+		b.Task = parts[1]
+		if err := validTask(b.Task); err != nil {
+			return BalanceTarget{}, fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+		}
+	case kind != annotate.KindHopQA && len(parts) == 1:
+	default:
+		return BalanceTarget{}, fmt.Errorf("%w: %s: use balance.hop_qa.HOP.VIEW, balance.KIND or balance.KIND.TASK", ErrInvalid, key)
+	}
+	return b, nil
+}
+
+// SettingChange is one changed key, as audited.
+type SettingChange struct{ Key, Old, New string }
+
+// diffSettings lists the keys whose values differ between a and b, in display order.
+func diffSettings(a, b Settings) []SettingChange {
+	var out []SettingChange
+	seen := map[string]bool{}
+	for _, v := range append(b.Values(), a.Values()...) {
+		if seen[v.Key] {
+			continue
+		}
+		seen[v.Key] = true
+		old, _ := a.get(v.Key)
+		nw, _ := b.get(v.Key)
+		if old != nw {
+			out = append(out, SettingChange{v.Key, old, nw})
+		}
+	}
+	return out
+}
+
+// UpdateSettings replaces a project's settings; only a lead may. Each changed key
+// is audited with its old and new value.
+func (d *DB) UpdateSettings(ctx context.Context, actor User, projectID int64, s Settings) error {
+	_, err := d.changeSettings(ctx, actor, projectID, func(*Settings) error { return nil }, &s)
+	return err
+}
+
+// SetSettings changes the named settings (key → value as Settings.Values shows
+// them) of a project in one transaction; only a lead may. Nothing changes unless
+// every value is valid. It returns the changes made, each audited as
+// "project.settings" with "key: old → new".
+func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, values map[string]string) ([]SettingChange, error) {
+	return d.changeSettings(ctx, actor, projectID, func(s *Settings) error {
+		var errs []error
+		for _, k := range sortedKeys(values) {
+			if err := s.Set(k, values[k]); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
+	}, nil)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// changeSettings applies edit to the stored settings (or replaces them with whole),
+// validates, stores and audits the change.
+func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, edit func(*Settings) error, whole *Settings) ([]SettingChange, error) {
+	var changes []SettingChange
+	err := d.act(ctx, actor, "project.settings", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionChangeSettings)
+		if err != nil {
+			return err
+		}
+		p, err := projectByID(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		s := p.Settings
+		s.Balance = slices.Clone(s.Balance)
+		if whole != nil {
+			s = *whole
+		}
+		if err := edit(&s); err != nil {
+			return err
+		}
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		changes = diffSettings(p.Settings, s)
+		js, _ := json.Marshal(s)
+		if _, err := tx.ExecContext(ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(js), projectID); err != nil {
+			return err
+		}
+		for _, c := range changes {
+			if err := d.audit(ctx, tx, a.ID, "project.settings", "project", p.Name, fmt.Sprintf("%s: %s → %s", c.Key, c.Old, c.New)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("change settings: %w", err)
+	}
+	return changes, nil
+}
+
+// projectByID reads a project inside a transaction.
+func projectByID(ctx context.Context, tx *sql.Tx, id int64) (Project, error) {
+	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Project{}, fmt.Errorf("project %d: %w", id, ErrNotFound)
+	}
+	return p, err
+}
+
+// projectPolicy is the verification policy of a project's settings.
+func projectPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Policy, error) {
+	p, err := projectByID(ctx, tx, projectID)
+	if err != nil {
+		return verify.Policy{}, err
+	}
+	return p.Settings.Policy(), nil
+}
+
+// ProjectHistory lists a project's own audit events, oldest first: its creation,
+// every settings change with old and new value, and refused attempts to change
+// its settings. Anyone signed in may read it.
+func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([]Event, error) {
+	var out []Event
+	err := d.readAs(ctx, actor, "project.history", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
+			return err
+		}
+		p, err := projectByID(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		out, err = queryAll(ctx, tx, func(r scanner) (Event, error) {
+			var e Event
+			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail)
+		}, `SELECT l.at, COALESCE(u.name, ''), l.action, l.detail FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
+			WHERE (l.entity = 'project' AND l.entity_id = ?) OR l.action = 'denied:project.settings' ORDER BY l.id`, p.Name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history of project %d: %w", projectID, err)
+	}
+	return out, nil
+}

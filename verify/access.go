@@ -1,0 +1,118 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Action is something a user asks a store to do. Who may do it is written once,
+// in the access table below; every exported store method checks its action with
+// Permit before it reads or writes anything.
+//
+// Moves of the protocol (submit, approve, reject, correct, withdraw, reopen) are
+// checked twice: Permit says whether the role may take part at all, and the
+// transition table's Who column (Authorize) and CanReview say whether this user
+// may make this move on this sample.
+type Action string
+
+// The actions.
+const (
+	ActionCreateProject  Action = "project.create"
+	ActionChangeSettings Action = "project.settings"
+	ActionManageUsers    Action = "users.manage"
+	ActionImportImages   Action = "images.import"
+	ActionWriteSamples   Action = "samples.write"  // create, edit, delete and submit one's own samples
+	ActionImportSamples  Action = "samples.import" // bulk import of records
+	ActionImportOnBehalf Action = "samples.import_for"
+	ActionReadSamples    Action = "samples.read" // revisions, reviews and history, blind round 3 respected
+	ActionReview         Action = "samples.review"
+	ActionCorrect        Action = "samples.correct"
+	ActionSeeDashboard   Action = "dashboard.read" // annotators see their own rows only
+	ActionSeeAgreement   Action = "agreement.read"
+	ActionAuditRelease   Action = "release.audit"
+	ActionFreeze         Action = "release.freeze"
+	ActionExport         Action = "release.export"
+	ActionGenerate       Action = "project.generate" // the synthetic test-data generator
+)
+
+// access is one row of the access table.
+type access struct {
+	Action Action
+	What   string // what the action does, as in "only leads may <What>"
+	Roles  []Role
+}
+
+var (
+	anyone    = []Role{RoleAnnotator, RoleVerifier, RoleLead}
+	authors   = []Role{RoleAnnotator, RoleLead}
+	reviewers = []Role{RoleVerifier, RoleLead}
+	leads     = []Role{RoleLead}
+)
+
+// accessTable is the only place that says which roles may do what.
+var accessTable = []access{
+	// Action               What                                  Roles
+	{ActionCreateProject, "create projects", leads},
+	{ActionChangeSettings, "change project settings", leads},
+	{ActionManageUsers, "manage accounts and groups", leads},
+	{ActionImportImages, "import images", authors},
+	{ActionWriteSamples, "write samples", authors},
+	{ActionImportSamples, "import samples", authors},
+	{ActionImportOnBehalf, "import samples for someone else or straight into round 1", leads},
+	{ActionReadSamples, "read samples and their history", anyone},
+	{ActionReview, "review samples", reviewers},
+	{ActionCorrect, "correct samples", reviewers},
+	{ActionSeeDashboard, "see the dashboard", anyone},
+	{ActionSeeAgreement, "see agreement", reviewers},
+	{ActionAuditRelease, "audit releases", leads},
+	{ActionFreeze, "freeze releases", leads},
+	{ActionExport, "export releases", anyone},
+	{ActionGenerate, "generate synthetic projects", leads},
+}
+
+// Permission is one row of the access table, for display and documentation.
+type Permission struct {
+	Action Action
+	What   string
+	Roles  []Role
+}
+
+// Permissions returns the access table.
+func Permissions() []Permission {
+	out := make([]Permission, len(accessTable))
+	for i, a := range accessTable {
+		out[i] = Permission{a.Action, a.What, slices.Clone(a.Roles)}
+	}
+	return out
+}
+
+// Permitted reports whether role r may take action a at all. Screens use it to
+// decide what to offer; stores call Permit, which also names the refusal.
+func Permitted(a Action, r Role) bool {
+	i := slices.IndexFunc(accessTable, func(x access) bool { return x.Action == a })
+	return i >= 0 && slices.Contains(accessTable[i].Roles, r)
+}
+
+// Permit checks that u may take action a. The refusal wraps ErrNotPermitted and
+// reads "ann1 is an annotator, and only leads may change project settings".
+func Permit(a Action, u User) error {
+	i := slices.IndexFunc(accessTable, func(x access) bool { return x.Action == a })
+	if i < 0 {
+		return fmt.Errorf("%w %q", ErrUnknownEvent, a)
+	}
+	row := accessTable[i]
+	if slices.Contains(row.Roles, u.Role) {
+		return nil
+	}
+	return refuse(ErrNotPermitted, "%s is %s, and only %s may %s", u.display(), roleName(u.Role), rolesPhrase(row.Roles), row.What)
+}
+
+// rolesPhrase names roles in the plural: "verifiers or leads".
+func rolesPhrase(rs []Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = string(r) + "s"
+	}
+	return strings.Join(names, " or ")
+}
