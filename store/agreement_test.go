@@ -71,7 +71,7 @@ var (
 // review records u's verdict on si in round, with seconds spent.
 func (f *agreeFixture) review(t *testing.T, u store.User, si store.SampleInfo, round int, v verify.Verdict, seconds float64) {
 	t.Helper()
-	if _, err := f.db.SubmitReview(context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+	if _, err := submitReview(f.db, context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 		Verdict: v, Seconds: seconds}); err != nil {
 		t.Fatalf("%s round %d by %s: %v", si.ID, round, u.Name, err)
 	}

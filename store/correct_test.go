@@ -49,7 +49,7 @@ var approve = verify.Verdict{Decision: verify.DecisionApprove}
 
 func mustReview(t *testing.T, f fixture, u store.User, si store.SampleInfo, round int) {
 	t.Helper()
-	if _, err := f.db.SubmitReview(context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve}); err != nil {
+	if _, err := submitReview(f.db, context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve}); err != nil {
 		t.Fatalf("%s approves %s in round %d: %v", u.Name, si.ID, round, err)
 	}
 }
@@ -188,7 +188,7 @@ func TestCorrectReentersRound1(t *testing.T) {
 		} else if has := queueHas(t, f, tt.who, si.ID); has != (tt.want == nil) {
 			t.Errorf("%s's queue holds the corrected sample: %v", tt.who.Name, has)
 		}
-		_, err := f.db.SubmitReview(ctx, tt.who, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 2, Verdict: approve})
+		_, err := submitReview(f.db, ctx, tt.who, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 2, Verdict: approve})
 		if tt.want == nil {
 			if err != nil {
 				t.Fatalf("%s reviews the corrected revision: %v", tt.who.Name, err)
@@ -274,10 +274,10 @@ func TestCorrectInRound(t *testing.T) {
 	if !slices.Equal(onRev2, []string{"a1 round 1 approve"}) {
 		t.Errorf("revision 2 carries %v, want a1's round-1 approval", onRev2)
 	}
-	if _, err := f.db.SubmitReview(ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
+	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
 		t.Errorf("a2 in round 2 after a1's carried round 1: got %v, want ErrSameGroup", err)
 	}
-	if _, err := f.db.SubmitReview(ctx, vs["b1"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSelfReview) {
+	if _, err := submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSelfReview) {
 		t.Errorf("the corrector in round 2: got %v, want ErrSelfReview", err)
 	}
 	if queueHas(t, f, vs["a2"], si.ID) || queueHas(t, f, vs["b1"], si.ID) || !queueHas(t, f, vs["b2"], si.ID) {

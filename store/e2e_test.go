@@ -226,7 +226,7 @@ func TestEndToEnd(t *testing.T) {
 		case !p.interrupted && plan.rejectAt == round && (round < 3 || p.r3votes == 1):
 			v := eligible(si)[0]
 			failed := verify.Criteria(si.Kind, round)[rng.IntN(len(verify.Criteria(si.Kind, round)))].ID
-			_, err = f.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+			_, err = submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 				Verdict: verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{failed: false}, Comment: "see " + failed}})
 			p.interrupted, p.r3votes = true, 0
 		case !p.interrupted && plan.correctAt == round && (round < 3 || p.r3votes == 1):
@@ -244,7 +244,7 @@ func TestEndToEnd(t *testing.T) {
 				}
 			}
 			var out verify.Outcome
-			out, err = f.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve, Seconds: 30})
+			out, err = submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve, Seconds: 30})
 			if round == 3 {
 				p.r3votes = out.Approvals
 			}

@@ -128,7 +128,7 @@ func TestGenerateProject(t *testing.T) {
 		for _, c := range verify.Criteria(annotate.Kind(it.Kind), 3) {
 			j[c.ID] = true
 		}
-		if _, err := db.SubmitReview(ctx, verifiers[name], store.ReviewInput{SampleID: it.SampleID, Round: 3, BasedOn: it.Revision,
+		if _, err := submitReview(db, ctx, verifiers[name], store.ReviewInput{SampleID: it.SampleID, Round: 3, BasedOn: it.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: j}}); err != nil {
 			t.Fatalf("%s approving generated round-3 sample %s: %v", name, it.SampleID, err)
 		}

@@ -77,7 +77,7 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 		}
 	}
 	vote := func(u store.User, v verify.Verdict) (verify.Outcome, error) {
-		return f.db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: v})
+		return submitReview(f.db, ctx, u, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: v})
 	}
 	out, err := vote(vs["a2"], reject3)
 	if err != nil || out.Result != verify.ResultReturned || out.State != verify.StateReturned {
@@ -125,7 +125,7 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 		{"c1 rejects late", vs["c1"], 3, reject3, nil, 1},
 	}
 	for _, s := range steps {
-		out, err := f.db.SubmitReview(ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: s.round, BasedOn: 1, Verdict: s.v})
+		out, err := submitReview(f.db, ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: s.round, BasedOn: 1, Verdict: s.v})
 		if s.want != nil {
 			if !errors.Is(err, s.want) || !errors.Is(err, store.ErrForbidden) {
 				t.Errorf("%s: got %v, want %v", s.name, err, s.want)
@@ -191,7 +191,7 @@ func TestLateVoteClaims(t *testing.T) {
 	clk.advance(12 * time.Minute)
 	claim(f.ver) // ends at 10:02; b2's seat is free again
 	clk.advance(3 * time.Minute)
-	if _, err := f.db.SubmitReview(ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3}); err != nil {
+	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3}); err != nil {
 		t.Fatal(err)
 	}
 	si, _ = f.db.Sample(ctx, si.ID)
@@ -218,7 +218,7 @@ func TestLateVoteClaims(t *testing.T) {
 		if s.do != nil {
 			s.do()
 		}
-		out, err := f.db.SubmitReview(ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3})
+		out, err := submitReview(f.db, ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3})
 		switch {
 		case s.want != nil && !errors.Is(err, s.want):
 			t.Errorf("%s: got %v, want %v", s.name, err, s.want)

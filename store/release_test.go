@@ -83,7 +83,7 @@ func (f relFixture) review(t *testing.T, si store.SampleInfo, reviews int) {
 		who   string
 	}{{1, "a1"}, {2, "b1"}, {3, "a2"}, {3, "b2"}, {3, "c1"}}
 	for _, r := range order[:reviews] {
-		if _, err := f.db.SubmitReview(context.Background(), f.vs[r.who], store.ReviewInput{SampleID: si.ID, Round: r.round,
+		if _, err := submitReview(f.db, context.Background(), f.vs[r.who], store.ReviewInput{SampleID: si.ID, Round: r.round,
 			BasedOn: si.Revision, Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatalf("%s round %d by %s: %v", si.ID, r.round, r.who, err)
 		}

@@ -35,7 +35,7 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 	}
 	approve := verify.Verdict{Decision: verify.DecisionApprove}
 	review := func(u store.User, round, rev int) error {
-		_, err := f.db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: rev, Verdict: approve})
+		_, err := submitReview(f.db, ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: rev, Verdict: approve})
 		return err
 	}
 	steps := []struct {
@@ -271,7 +271,7 @@ func TestReviewQueueClaimExpiry(t *testing.T) {
 	if queueHas(t, f, vs["a1"], si.ID) || !queueHas(t, f, vs["b1"], si.ID) {
 		t.Error("after b1's claim the queues should hold the sample for b1 only")
 	}
-	if _, err := f.db.SubmitReview(ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
+	if _, err := submitReview(f.db, ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("a1 reviews on an expired claim: got %v, want ErrPanelFull", err)
 	}
 }
@@ -348,7 +348,7 @@ func TestRound1SlotIsNeverShared(t *testing.T) {
 	if _, err := f.db.ClaimReview(ctx, vs["b1"], taken["a1"], 1); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 claims a1's slot: got %v, want ErrPanelFull", err)
 	}
-	if _, err := f.db.SubmitReview(ctx, vs["b1"], store.ReviewInput{SampleID: taken["a1"], Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
+	if _, err := submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: taken["a1"], Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 reviews a1's slot: got %v, want ErrPanelFull", err)
 	}
 	si, _ := f.db.Sample(ctx, taken["a1"])
@@ -470,7 +470,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 				switch x := rng.IntN(20); {
 				case x < 2:
 					in.Verdict = verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}}
-					_, err = f.db.SubmitReview(ctx, v, in)
+					_, err = submitReview(f.db, ctx, v, in)
 				case x < 4:
 					c := si.Content
 					c.Question = fmt.Sprintf("Which object is closest to the camera, take %d?", rng.IntN(1000))
@@ -478,7 +478,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 				case x < 6:
 					_, err = f.db.ClaimReview(ctx, v, si.ID, in.Round)
 				default:
-					_, err = f.db.SubmitReview(ctx, v, in)
+					_, err = submitReview(f.db, ctx, v, in)
 				}
 				if err != nil && !errors.Is(err, store.ErrForbidden) {
 					t.Fatalf("%s on %s: %v", v.Name, si.ID, err)
@@ -629,14 +629,14 @@ func TestMigration3KeepsReviews(t *testing.T) {
 	if len(rs) != 1 || rs[0].ID != 7 || rs[0].VerifierName != "a1" || rs[0].Comment != "fine" || rs[0].Seconds != 12 || !rs[0].Judgements["answerable"] {
 		t.Fatalf("reviews after the migration: %+v", rs)
 	}
-	if _, err := db.SubmitReview(ctx, b1, store.ReviewInput{SampleID: "s1", Round: 2, BasedOn: 1, Verdict: approve}); err != nil {
+	if _, err := submitReview(db, ctx, b1, store.ReviewInput{SampleID: "s1", Round: 2, BasedOn: 1, Verdict: approve}); err != nil {
 		t.Fatal(err)
 	}
 	// a1 verified round 1 and, with round3_allow_earlier, may sit on the panel.
-	if _, err := db.SubmitReview(ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); err != nil {
+	if _, err := submitReview(db, ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); err != nil {
 		t.Fatalf("round-1 verifier in round 3: %v", err)
 	}
-	if _, err := db.SubmitReview(ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrAlreadyOnPanel) {
+	if _, err := submitReview(db, ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrAlreadyOnPanel) {
 		t.Errorf("a second round-3 vote: got %v, want ErrAlreadyOnPanel", err)
 	}
 }

@@ -74,7 +74,7 @@ func newSecurityWorld(t *testing.T) *securityWorld {
 	}
 	review := func(v store.User, si store.SampleInfo, round int) {
 		t.Helper()
-		if _, err := f.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+		if _, err := submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatal(err)
 		}
@@ -117,11 +117,11 @@ func TestSecurityForbiddenActions(t *testing.T) {
 		audit string // the audit action it must add; "" for refused reads, whose audit is not checked
 	}{
 		{"lead reviews own sample (self-review)", func() error {
-			_, err := db.SubmitReview(ctx, w.lead, store.ReviewInput{SampleID: w.leads, Round: 1, BasedOn: 1, Verdict: judged})
+			_, err := submitReview(db, ctx, w.lead, store.ReviewInput{SampleID: w.leads, Round: 1, BasedOn: 1, Verdict: judged})
 			return err
 		}, store.ErrForbidden, verify.ErrSelfReview, "denied:review.submit"},
 		{"annotator reviews", func() error {
-			_, err := db.SubmitReview(ctx, w.ann2, store.ReviewInput{SampleID: w.round1, Round: 1, BasedOn: 1, Verdict: judged})
+			_, err := submitReview(db, ctx, w.ann2, store.ReviewInput{SampleID: w.round1, Round: 1, BasedOn: 1, Verdict: judged})
 			return err
 		}, store.ErrForbidden, nil, "denied:review.submit"},
 		{"annotator claims a review", func() error { _, err := db.ClaimReview(ctx, w.ann2, w.round1, 1); return err },
@@ -133,15 +133,15 @@ func TestSecurityForbiddenActions(t *testing.T) {
 		{"annotator opens the review queue", func() error { _, err := db.ReviewQueue(ctx, w.ann, w.project.ID, 0); return err },
 			store.ErrForbidden, nil, "denied:review.queue"},
 		{"round 2 by the round-1 verifier's group", func() error {
-			_, err := db.SubmitReview(ctx, w.vA2, store.ReviewInput{SampleID: w.round2, Round: 2, BasedOn: w.round2Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vA2, store.ReviewInput{SampleID: w.round2, Round: 2, BasedOn: w.round2Rev, Verdict: judged})
 			return err
 		}, store.ErrForbidden, verify.ErrSameGroup, "denied:review.submit"},
 		{"round-1 verifier sits on round 3", func() error {
-			_, err := db.SubmitReview(ctx, w.vA1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vA1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
 			return err
 		}, store.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
 		{"round-3 verifier votes twice", func() error {
-			_, err := db.SubmitReview(ctx, w.vC1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vC1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
 			return err
 		}, store.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
 		{"verifier adds a user", func() error {
@@ -294,7 +294,7 @@ func TestSecurityRound3IsBlind(t *testing.T) {
 	}
 	// Two more approvals close round 3: the votes are open to all.
 	for _, v := range []store.User{w.vC2, w.vA2} {
-		if _, err := db.SubmitReview(ctx, v, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev,
+		if _, err := submitReview(db, ctx, v, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -89,20 +90,16 @@ func (s Settings) Validate() error {
 	if s.ClaimMinutes > 24*60 {
 		errs = append(errs, fmt.Errorf("claim_minutes: at most 1440 (a day), got %d", s.ClaimMinutes))
 	}
-	seen := map[string]bool{}
 	for _, b := range s.Balance {
 		key := b.Key()
 		switch {
 		case !annotate.Kind(b.Kind).Valid():
 			errs = append(errs, fmt.Errorf("%s: %q is not a sample kind", key, b.Kind))
-		case b.Kind == string(annotate.KindHopQA) && b.Task == "" && (b.Hop < 1 || b.Hop > 3 || (b.View != "ego" && b.View != "exo")):
-			errs = append(errs, fmt.Errorf("%s: a hop-QA cell needs hop 1–3 and view ego or exo", key))
+		case b.Kind == string(annotate.KindHopQA) && b.Task == "" && (b.Hop < 0 || b.Hop > 3 || (b.View != "" && b.View != "ego" && b.View != "exo")):
+			errs = append(errs, fmt.Errorf("%s: a hop-QA cell needs hop 1–3 or any, and view ego, exo or any", key))
 		case b.Count < 0:
 			errs = append(errs, fmt.Errorf("%s: the target cannot be negative, got %d", key, b.Count))
-		case seen[key]:
-			errs = append(errs, fmt.Errorf("%s: set twice", key))
 		}
-		seen[key] = true
 	}
 	for _, t := range s.Tasks {
 		if err := validTask(t); err != nil {
@@ -122,14 +119,18 @@ func validTask(t string) error {
 	return nil
 }
 
-// Key is the balance target's settings key: balance.hop_qa.2.ego, balance.step_graph,
-// balance.open.T3.
+// Key is the balance target's settings key: balance.hop_qa.2.ego, balance.hop_qa.1.any
+// (either view), balance.step_graph, balance.open.T3.
 func (b BalanceTarget) Key() string {
 	switch {
 	case b.Task != "":
 		return "balance." + b.Kind + "." + b.Task
 	case b.Kind == string(annotate.KindHopQA):
-		return fmt.Sprintf("balance.%s.%d.%s", b.Kind, b.Hop, b.View)
+		hop, view := strconv.Itoa(b.Hop), cmp.Or(b.View, "any")
+		if b.Hop == 0 {
+			hop = "any"
+		}
+		return "balance." + b.Kind + "." + hop + "." + view
 	}
 	return "balance." + b.Kind
 }
@@ -276,10 +277,16 @@ func parseBalanceKey(key, rest string) (BalanceTarget, error) {
 	switch {
 	case kind == annotate.KindHopQA && len(parts) == 3:
 		hop, err := strconv.Atoi(parts[1])
-		if err != nil || hop < 1 || hop > 3 || (parts[2] != "ego" && parts[2] != "exo") {
-			return BalanceTarget{}, fmt.Errorf("%w: %s: a hop-QA cell is balance.hop_qa.HOP.VIEW with HOP 1–3 and VIEW ego or exo", ErrInvalid, key)
+		if parts[1] == "any" {
+			hop, err = 0, nil
+		}
+		if err != nil || hop < 0 || hop > 3 || (parts[2] != "ego" && parts[2] != "exo" && parts[2] != "any") {
+			return BalanceTarget{}, fmt.Errorf("%w: %s: a hop-QA cell is balance.hop_qa.HOP.VIEW with HOP 1–3 or any and VIEW ego, exo or any", ErrInvalid, key)
 		}
 		b.Hop, b.View = hop, parts[2]
+		if b.View == "any" {
+			b.View = ""
+		}
 	case kind == annotate.KindHopQA && len(parts) == 2, kind != annotate.KindHopQA && len(parts) == 2:
 		b.Task = parts[1]
 		if err := validTask(b.Task); err != nil {

@@ -125,7 +125,7 @@ func checkSeat(p Policy, round int, reviews []Review, id string, claims []Claim,
 			voters[rv.Reviewer] = true
 		}
 	}
-	taken := len(voters)
+	taken, votes := len(voters), len(voters)
 	for _, cl := range claims {
 		if cl.Round == round && cl.Verifier != id && !voters[cl.Verifier] && cl.Active(now) {
 			voters[cl.Verifier] = true
@@ -133,11 +133,11 @@ func checkSeat(p Policy, round int, reviews []Review, id string, claims []Claim,
 		}
 	}
 	seats := p.seats(round)
-	if round == 3 && len(voters) >= seats {
+	if round == 3 && votes >= seats {
 		// Every recorded vote approved (a reject closes the round), yet the round is
 		// open: the lead shrank the panel after these votes. One more verifier takes
 		// the deciding seat, and their decision follows the new panel size.
-		seats = len(voters) + 1
+		seats = votes + 1
 	}
 	if taken >= seats {
 		return fmt.Errorf("round %d: %w (%d of %d seats are taken)", round, ErrPanelFull, taken, seats)
