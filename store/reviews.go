@@ -411,7 +411,10 @@ type queueCandidate struct {
 // status list lets SQLite walk the partial index samples_queue (0003_queue.sql) in
 // queue order, so that a page stops after its limit instead of sorting every candidate.
 // A verifier reviews a round of a revision once (UNIQUE (revision_id, round,
-// verifier_id)), so counting a round's reviews counts its verifiers.
+// verifier_id)), so counting a round's reviews counts its verifiers. A round 3
+// whose votes already fill a panel the lead has since shrunk has one deciding
+// seat (verify's checkSeat). This SQL only narrows the candidates; verify.CanReview
+// decides each one.
 const queueSQL = `
 WITH cand AS (
 	SELECT s.id, s.kind, s.status, s.author_id, s.updated_at, r.id AS rev_id, r.number, r.author_id AS rev_author,
@@ -427,7 +430,7 @@ WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.au
 		+ (SELECT count(*) FROM claims cl WHERE cl.sample_id = c.id AND cl.round = c.rnd AND cl.verifier_id != :actor
 			AND julianday(cl.expires_at) > julianday(:now)
 			AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = c.rnd AND v.verifier_id = cl.verifier_id))
-		< CASE c.rnd WHEN 3 THEN :panel ELSE 1 END
+		< CASE c.rnd WHEN 3 THEN max(:panel, (SELECT count(*) FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = 3) + 1) ELSE 1 END
 	{{group}}
 ORDER BY c.updated_at, c.id`
 
