@@ -56,6 +56,7 @@ func ExampleRecord() {
 		Decision:   verify.DecisionReject,
 		Judgements: map[string]bool{"objects_exist": true, "box_on_answer": false},
 		Reasons:    []string{"other"},
+		Comment:    "the mug in the options is not in the picture",
 	})
 	fmt.Println(o.Result, o.State, o.Reasons, err)
 	// Output: returned returned [box_on_answer other] <nil>
@@ -105,7 +106,7 @@ func ExampleCanVoteLate() {
 	fmt.Println("p2 sees the votes:", r3.CanSee(p, "p2"))
 
 	c.Reviewer = verify.User{ID: "p2", Role: verify.RoleVerifier}
-	o, err := verify.Record(p, c, verify.Verdict{Decision: verify.DecisionApprove})
+	o, err := verify.Record(p, c, verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(c.Kind, 3)})
 	fmt.Println(o.Result, o.State, o.Revision, err)
 
 	c.Reviewer = verify.User{ID: "p3", Role: verify.RoleVerifier}
@@ -115,4 +116,47 @@ func ExampleCanVoteLate() {
 	// p2 sees the votes: round 3 is blind: the other votes stay hidden until the round closes (it has closed, but you hold a seat on its panel: they stay hidden until you vote or your seat ends)
 	// late returned 1 <nil>
 	// round 3: that round has already closed (a panel member rejected revision 1, and your seat on its panel ended at 2025-03-01 08:50 UTC)
+}
+
+// Permit is the access table every store method asks before it acts.
+func ExamplePermit() {
+	ann := verify.User{ID: "7", Name: "ann1", Role: verify.RoleAnnotator}
+	fmt.Println(verify.Permit(verify.ActionWriteSamples, ann))
+	fmt.Println(verify.Permit(verify.ActionChangeSettings, ann))
+	// Output:
+	// <nil>
+	// ann1 is an annotator, and only leads may change project settings
+}
+
+// CheckVerdict is the one definition of a valid decision: the GUI's buttons and
+// bwctl both call it before the store does.
+func ExampleCheckVerdict() {
+	_, err := verify.CheckVerdict(annotate.KindHopQA, 1, verify.Verdict{
+		Decision:   verify.DecisionApprove,
+		Judgements: map[string]bool{"objects_exist": true, "box_on_answer": true, "answer_correct": true},
+	})
+	fmt.Println(err)
+	v, err := verify.CheckVerdict(annotate.KindHopQA, 1, verify.Verdict{
+		Decision: verify.DecisionReject, Reasons: []string{"box_on_answer"}, Comment: " box is on the lid ",
+	})
+	fmt.Println(v.Judgements, v.Reasons, v.Comment, err)
+	// Output:
+	// an approval needs every criterion of round 1 judged yes; not judged: Follows the template (follows_template)
+	// map[box_on_answer:false] [box_on_answer] box is on the lid <nil>
+}
+
+// Trail says what an accepted sample lacks before it can be frozen.
+func ExampleTrail() {
+	p := verify.DefaultPolicy()
+	p.Round3Panel = 2
+	reviews := []verify.Review{
+		{Round: 1, Reviewer: "4", Name: "ver1", Decision: verify.DecisionApprove},
+		{Round: 3, Reviewer: "6", Name: "ver5", Decision: verify.DecisionApprove},
+	}
+	for _, problem := range verify.Trail(p, "2", nil, reviews) {
+		fmt.Println(problem)
+	}
+	// Output:
+	// no round-2 approval on the accepted revision
+	// round 3 has 1 approvals, the policy needs a panel of 2
 }

@@ -9,7 +9,7 @@ import (
 
 func TestDefaultPolicy(t *testing.T) {
 	p := DefaultPolicy()
-	want := Policy{Round3Panel: 3, CorrectionReentersRound1: true, ClaimTTL: 30 * time.Minute, Round2DifferentGroup: true}
+	want := Policy{Rounds: 3, Round3Panel: 3, CorrectionReentersRound1: true, ClaimTTL: 30 * time.Minute, Round2DifferentGroup: true}
 	if p != want {
 		t.Fatalf("DefaultPolicy() = %+v, want %+v", p, want)
 	}
@@ -19,11 +19,12 @@ func TestDefaultPolicy(t *testing.T) {
 }
 
 func TestPolicyValidate(t *testing.T) {
-	err := Policy{Round3Panel: 0, ClaimTTL: -time.Second}.Validate()
+	err := Policy{Rounds: 4, Round3Panel: 0, ClaimTTL: 30 * time.Second}.Validate()
 	if !errors.Is(err, ErrInvalidPolicy) {
 		t.Fatalf("Validate() = %v, want ErrInvalidPolicy", err)
 	}
-	for _, want := range []string{"at least 1 verifier, got 0", "longer than zero, got -1s"} {
+	for _, want := range []string{"rounds: a project runs 2 or 3 review rounds, got 4", "round3_panel: the round-3 panel needs at least 1 verifier, got 0",
+		"claim_minutes: a claim must last at least a minute, got 30s"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %q, want it to mention %q", err, want)
 		}

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"errors"
+
+	"github.com/benchwright/benchwright/annotate"
 	"slices"
 	"testing"
 	"time"
@@ -13,7 +15,7 @@ var (
 	approve    = Verdict{Decision: DecisionApprove, Judgements: pass}
 	rejectBox  = Verdict{Decision: DecisionReject, Judgements: badBox}
 	approve3   = Verdict{Decision: DecisionApprove, Judgements: map[string]bool{"option_entities_exist": true, "box_precise": true, "answer_unique": true}}
-	rejectBox3 = Verdict{Decision: DecisionReject, Judgements: map[string]bool{"box_precise": false}, Reasons: []string{"other"}}
+	rejectBox3 = Verdict{Decision: DecisionReject, Judgements: map[string]bool{"box_precise": false}, Reasons: []string{"other"}, Comment: "loose box"}
 )
 
 func TestRecordRounds1And2(t *testing.T) {
@@ -28,7 +30,7 @@ func TestRecordRounds1And2(t *testing.T) {
 	}{
 		{"round 1 approve", ctx(StateRound1, 1, vera), approve, StateRound2, ResultAdvanced, nil},
 		{"round 1 reject", ctx(StateRound1, 1, vera), rejectBox, StateReturned, ResultReturned, []string{"box_on_answer"}},
-		{"round 2 approve", ctx(StateRound2, 2, walt, r1), approve, StateRound3, ResultAdvanced, nil},
+		{"round 2 approve", ctx(StateRound2, 2, walt, r1), Verdict{Decision: DecisionApprove, Judgements: AllPassed(annotate.KindHopQA, 2)}, StateRound3, ResultAdvanced, nil},
 		{"round 2 reject", ctx(StateRound2, 2, walt, r1), Verdict{Decision: DecisionReject, Reasons: []string{"not_eliminable"}}, StateReturned, ResultReturned, []string{"not_eliminable"}},
 	}
 	for _, tt := range tests {
@@ -40,8 +42,9 @@ func TestRecordRounds1And2(t *testing.T) {
 			t.Errorf("%s: got %s/%s %v; want %s/%s %v", tt.name, o.State, o.Result, o.Reasons, tt.state, tt.result, tt.reasons)
 		}
 		want := Review{Round: tt.c.Round, Reviewer: tt.c.Reviewer.ID, Group: tt.c.Reviewer.Group, Decision: tt.v.Decision, Reasons: tt.reasons}
+		// A criterion given as a reason is stored as judged no.
 		if got := o.Review; got.Round != want.Round || got.Reviewer != want.Reviewer || got.Group != want.Group ||
-			got.Decision != want.Decision || !slices.Equal(got.Reasons, want.Reasons) || len(got.Judgements) != len(tt.v.Judgements) {
+			got.Decision != want.Decision || !slices.Equal(got.Reasons, want.Reasons) || len(got.Judgements) != len(tt.v.Judgements)+len(tt.v.Reasons) {
 			t.Errorf("%s: review to store = %+v, want %+v", tt.name, got, want)
 		}
 	}
@@ -133,7 +136,7 @@ func TestRecordRefuses(t *testing.T) {
 		{"reject without reason", ctx(StateRound1, 1, vera), Verdict{Decision: DecisionReject, Judgements: pass}, ErrNoReason},
 		{"approve with a failure", ctx(StateRound1, 1, vera), Verdict{Decision: DecisionApprove, Judgements: badBox}, ErrApproveWithFailure},
 		{"round-1 criteria in round 3", ctx(StateRound3, 3, p1, r1, r2), approve, ErrUnknownCriterion},
-		{"fourth vote", ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove)), approve3, ErrPanelFull},
+		{"fourth seat held by a claim", withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), seat(p3, time.Minute)), approve3, ErrPanelFull},
 	}
 	for _, tt := range tests {
 		if _, err := Record(p, tt.c, tt.v); !errors.Is(err, tt.want) {
@@ -296,5 +299,44 @@ func TestRound3LateVotesAfterReject(t *testing.T) {
 	}
 	if n := len(c.Reviews) - 2; n != 3 || !r3.Settled(p) {
 		t.Errorf("%d round-3 votes, settled %v; want 3 and settled", n, r3.Settled(p))
+	}
+}
+
+func TestTwoRounds(t *testing.T) {
+	p := DefaultPolicy()
+	p.Rounds = 2
+	approve2 := Verdict{Decision: DecisionApprove, Judgements: AllPassed(annotate.KindHopQA, 2)}
+	o, err := Record(p, ctx(StateRound2, 2, walt, r1), approve2)
+	if err != nil || o.State != StateAccepted || o.Result != ResultAccepted || o.Event != EventAccept {
+		t.Fatalf("round-2 approval in a 2-round project = %+v, %v; want accepted", o, err)
+	}
+	o, err = Record(p, ctx(StateRound1, 1, vera), approve)
+	if err != nil || o.State != StateRound2 {
+		t.Errorf("round 1 still leads to round 2: %+v, %v", o, err)
+	}
+	// A sample already in round 3 when the project went to 2 rounds finishes it.
+	o, err = Record(p, ctx(StateRound3, 3, p1, r1, r2), approve3)
+	if err != nil || o.State != StateRound3 || o.Result != ResultWaiting {
+		t.Errorf("round 3 under a 2-round policy = %+v, %v; want waiting", o, err)
+	}
+}
+
+func TestPanelShrunkUnderOpenRound3(t *testing.T) {
+	p := DefaultPolicy()
+	p.Round3Panel = 2
+	// Two approvals were cast while the panel was 3: the next verifier decides.
+	c := ctx(StateRound3, 3, p3, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove))
+	o, err := Record(p, c, approve3)
+	if err != nil || o.State != StateAccepted || o.Approvals != 3 || o.Panel != 2 {
+		t.Fatalf("deciding approval = %+v, %v; want accepted", o, err)
+	}
+	o, err = Record(p, c, rejectBox3)
+	if err != nil || o.State != StateReturned {
+		t.Fatalf("deciding reject = %+v, %v; want returned", o, err)
+	}
+	// One approval under a panel now of 2: the next approval completes it.
+	o, err = Record(p, ctx(StateRound3, 3, p2, r1, r2, vote(p1, DecisionApprove)), approve3)
+	if err != nil || o.State != StateAccepted {
+		t.Fatalf("second approval under the new panel of 2 = %+v, %v; want accepted", o, err)
 	}
 }

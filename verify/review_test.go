@@ -56,7 +56,6 @@ func TestCanReview(t *testing.T) {
 	claim := func(u User, round int, ttl time.Duration) Claim {
 		return Claim{Sample: "mh-0001", Round: round, Verifier: u.ID, Expires: t0.Add(ttl)}
 	}
-	withClaims := func(c ReviewContext, cl ...Claim) ReviewContext { c.Claims = cl; return c }
 	stale := ctx(StateRound1, 1, vera)
 	stale.BasedOn = 1
 	nogroup := walt
@@ -96,7 +95,8 @@ func TestCanReview(t *testing.T) {
 		{"round 3 twice, earlier allowed", earlier, ctx(StateRound3, 3, walt, r1, r2, vote(walt, DecisionApprove)), ErrAlreadyOnPanel},
 		{"round 1 twice", def, ctx(StateRound1, 1, vera, r1), ErrAlreadyOnPanel},
 
-		{"fourth round-3 vote", def, ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove)), ErrPanelFull},
+		{"deciding seat after the panel shrank", def, ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove)), nil},
+		{"deciding seat taken by a claim", def, withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove)), claim(lena, 3, time.Minute)), ErrPanelFull},
 		{"fourth seat held by a claim", def, withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), claim(p3, 3, time.Minute)), ErrPanelFull},
 		{"expired claim frees the seat", def, withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), claim(p3, 3, 0)), nil},
 		{"own claim holds no seat against you", def, withClaims(ctx(StateRound3, 3, p3, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), claim(p3, 3, time.Minute)), nil},
@@ -127,6 +127,8 @@ func TestCanReview(t *testing.T) {
 	}
 }
 
+func withClaims(c ReviewContext, cl ...Claim) ReviewContext { c.Claims = cl; return c }
+
 func TestRefusalMessages(t *testing.T) {
 	p := DefaultPolicy()
 	tests := []struct {
@@ -137,7 +139,7 @@ func TestRefusalMessages(t *testing.T) {
 		{ctx(StateRound2, 2, rita, r1), `round 2 needs a verifier from a different group than round 1 (you and the round-1 verifier are both in group "red")`},
 		{ctx(StateRound1, 1, cora), "round 1: you cannot review a revision you wrote or corrected (revision 2 is attributed to you)"},
 		{ctx(StateRound3, 3, walt, r1, r2), "round 3: you have already reviewed this revision (you verified round 2; each round needs someone new)"},
-		{ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove), vote(p3, DecisionApprove)), "round 3: this round already has all the verifiers it needs (3 of 3 seats are taken)"},
+		{withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), seat(p3, time.Minute)), "round 3: this round already has all the verifiers it needs (3 of 3 seats are taken)"},
 		{ctx(StateRound2, 1, vera), "round 1: that round has already closed (it is in round 2)"},
 	}
 	for _, tt := range tests {
