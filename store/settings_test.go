@@ -1,0 +1,221 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+func TestSetSettingsValidatesEachKey(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	tests := []struct {
+		name   string
+		values map[string]string
+		want   []string // every phrase must be in the error; nil: no error
+	}{
+		{"rounds out of range", map[string]string{"rounds": "4"}, []string{"rounds: a project runs 2 or 3 review rounds, got 4"}},
+		{"panel zero", map[string]string{"round3_panel": "0"}, []string{"round3_panel: the round-3 panel needs at least 1 verifier, got 0"}},
+		{"panel too large", map[string]string{"round3_panel": "12"}, []string{"round3_panel: at most 9 verifiers, got 12"}},
+		{"claim not a number", map[string]string{"claim_minutes": "abc"}, []string{`claim_minutes must be a whole number, got "abc"`}},
+		{"flag not a bool", map[string]string{"round2_other_group": "maybe"}, []string{`round2_other_group must be true or false, got "maybe"`}},
+		{"unknown key", map[string]string{"panel": "2"}, []string{`there is no setting "panel"`, "round3_panel"}},
+		{"bad balance cell", map[string]string{"balance.hop_qa.4.ego": "10"}, []string{"balance.hop_qa.4.ego: a hop-QA cell is balance.hop_qa.HOP.VIEW"}},
+		{"negative target", map[string]string{"balance.hop_qa.1.ego": "-3"}, []string{"balance.hop_qa.1.ego: the target cannot be negative, got -3"}},
+		{"unknown kind", map[string]string{"balance.essay": "3"}, []string{`balance.essay: "essay" is not a sample kind`}},
+		{"bad task label", map[string]string{"tasks": "T0,a b"}, []string{`tasks: task label "a b" must be 1–40 characters`}},
+		{"two bad keys at once", map[string]string{"round3_panel": "0", "claim_minutes": "0"}, []string{"round3_panel", "claim_minutes"}},
+		{"one good, one bad: nothing changes", map[string]string{"round3_panel": "2", "rounds": "5"}, []string{"rounds"}},
+	}
+	before, err := f.db.ProjectByName(ctx, f.project.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tt.values)
+		if !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", tt.name, err)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tt.name, err, w)
+			}
+		}
+	}
+	after, _ := f.db.ProjectByName(ctx, f.project.Name)
+	if !slices.Equal(after.Settings.Values(), before.Settings.Values()) {
+		t.Errorf("refused changes altered the settings:\n%v\n%v", before.Settings.Values(), after.Settings.Values())
+	}
+}
+
+func TestSetSettingsAuditsOldAndNew(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	changes, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{
+		"round3_panel": "2", "balance.hop_qa.1.ego": "300", "balance.hop_qa.2.exo": "0", "balance.open.T3": "40",
+		"tasks": "T3, T4,T3", "round2_other_group": "false", "claim_minutes": "30",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.SettingChange{
+		{Key: "round3_panel", Old: "3", New: "2"},
+		{Key: "round2_other_group", Old: "true", New: "false"},
+		{Key: "tasks", Old: "", New: "T3,T4"},
+		{Key: "balance.hop_qa.1.ego", Old: "750", New: "300"},
+		{Key: "balance.open.T3", Old: "", New: "40"},
+		{Key: "balance.hop_qa.2.exo", Old: "750", New: ""},
+	}
+	if !slices.Equal(changes, want) {
+		t.Errorf("changes = %+v\nwant %+v", changes, want)
+	}
+	p, _ := f.db.ProjectByName(ctx, f.project.Name)
+	if p.Settings.Round3Panel != 2 || p.Settings.Round2OtherGroup || !slices.Equal(p.Settings.Tasks, []string{"T3", "T4"}) {
+		t.Errorf("stored settings %+v", p.Settings)
+	}
+	if pol := p.Settings.Policy(); pol.Round3Panel != 2 || pol.Round2DifferentGroup {
+		t.Errorf("policy %+v does not follow the settings", pol)
+	}
+	events, err := f.db.ProjectHistory(ctx, f.ann, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range events {
+		if e.Action == "project.settings" {
+			got = append(got, e.Actor+" "+e.Detail)
+		}
+	}
+	wantLog := []string{"lead round3_panel: 3 → 2", "lead round2_other_group: true → false", "lead tasks:  → T3,T4",
+		"lead balance.hop_qa.1.ego: 750 → 300", "lead balance.open.T3:  → 40", "lead balance.hop_qa.2.exo: 750 → "}
+	if !slices.Equal(got, wantLog) {
+		t.Errorf("audit log %q\nwant %q", got, wantLog)
+	}
+	// Setting the same values again changes and audits nothing.
+	if again, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round3_panel": "2"}); err != nil || len(again) != 0 {
+		t.Errorf("unchanged value: %v, %v", again, err)
+	}
+}
+
+func TestSettingsRefusedForNonLeads(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	for _, u := range []store.User{f.ann, f.ver} {
+		before := auditCount(t, f.db.Path(), "denied:project.settings")
+		_, err := f.db.SetSettings(ctx, u, f.project.ID, map[string]string{"round3_panel": "2"})
+		if !errors.Is(err, store.ErrForbidden) || !strings.Contains(err.Error(), "only leads may change project settings") {
+			t.Errorf("%s: got %v, want a refusal naming the rule", u.Name, err)
+		}
+		if got := auditCount(t, f.db.Path(), "denied:project.settings"); got != before+1 {
+			t.Errorf("%s's refusal was not audited (%d → %d)", u.Name, before, got)
+		}
+	}
+	events, err := f.db.ProjectHistory(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	denied := 0
+	for _, e := range events {
+		if e.Action == "denied:project.settings" {
+			denied++
+		}
+	}
+	if denied != 2 {
+		t.Errorf("project history shows %d refused attempts, want 2: %+v", denied, events)
+	}
+	if p, _ := f.db.ProjectByName(ctx, f.project.Name); p.Settings.Round3Panel != 3 {
+		t.Errorf("a refused change was stored: panel %d", p.Settings.Round3Panel)
+	}
+}
+
+// TestSettingsApplyToTheNextDecision: a change never alters a sample's state or
+// its reviews, and the next decision follows it.
+func TestSettingsApplyToTheNextDecision(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	vs := addVerifiers(t, f, "a1", "b1", "c1", "c2", "c3")
+	si := submitted(t, f, f.ann, img)
+	mustReview(t, f, vs["a1"], si, 1)
+	mustReview(t, f, vs["b1"], si, 2)
+	mustReview(t, f, vs["c1"], si, 3)
+	mustReview(t, f, vs["c2"], si, 3) // 2 of 3 approvals
+
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round3_panel": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := f.db.Sample(ctx, si.ID)
+	if cur.Status != verify.StateRound3 {
+		t.Fatalf("the settings change moved the sample to %s", cur.Status)
+	}
+	// The panel is now full by the new size: one verifier takes the deciding seat.
+	q, err := f.db.ReviewQueue(ctx, vs["c3"], f.project.ID, 3)
+	if err != nil || !slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == si.ID }) {
+		t.Fatalf("the deciding seat is not in c3's queue: %v, %v", q, err)
+	}
+	out, err := submitReview(f.db, ctx, vs["c3"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision, Verdict: approve})
+	if err != nil || out.State != verify.StateAccepted {
+		t.Fatalf("deciding approval: %+v, %v", out, err)
+	}
+
+	// Two rounds: the next round-2 approval accepts.
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"rounds": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	s2 := submitted(t, f, f.ann, img)
+	mustReview(t, f, vs["a1"], s2, 1)
+	out, err = submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: s2.ID, Round: 2, BasedOn: s2.Revision, Verdict: approve})
+	if err != nil || out.State != verify.StateAccepted {
+		t.Fatalf("round 2 of a 2-round project: %+v, %v; want accepted", out, err)
+	}
+	rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range rep.Findings {
+		if fd.Check == store.CheckTrail {
+			t.Errorf("trail finding on a sample accepted under the policy of its time: %+v", fd)
+		}
+	}
+}
+
+func TestApproveNeedsEveryCriterion(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	vs := addVerifiers(t, f, "a1")
+	si := submitted(t, f, f.ann, img)
+	partial := verify.AllPassed(annotate.KindHopQA, 1)
+	delete(partial, "box_on_answer")
+	for _, v := range []verify.Verdict{
+		{Decision: verify.DecisionApprove},
+		{Decision: verify.DecisionApprove, Judgements: partial},
+	} {
+		_, err := f.db.SubmitReview(ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: v})
+		if !errors.Is(err, verify.ErrIncompleteVerdict) || !strings.Contains(err.Error(), "Box on the answer (box_on_answer)") {
+			t.Errorf("approve judging %v: got %v, want a refusal naming box_on_answer", v.Judgements, err)
+		}
+	}
+	if cur, _ := f.db.Sample(ctx, si.ID); cur.Status != verify.StateRound1 {
+		t.Errorf("a refused approval moved the sample to %s", cur.Status)
+	}
+	// A reject leaves unjudged criteria unjudged.
+	rej := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"answer_correct": false}}
+	if _, err := f.db.SubmitReview(ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: rej}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := f.db.Reviews(ctx, f.lead, si.ID)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("reviews %v, %v", rs, err)
+	}
+	if want := map[string]bool{"answer_correct": false}; len(rs[0].Judgements) != 1 || rs[0].Judgements["answer_correct"] {
+		t.Errorf("stored judgements %v, want %v", rs[0].Judgements, want)
+	}
+}
