@@ -334,6 +334,9 @@ func outcomeText(id string, round int, out verify.Outcome) string {
 	case verify.ResultWaiting:
 		return fmt.Sprintf("Approved %s in round 3: your vote is recorded; the round closes when the panel is complete.", id)
 	case verify.ResultAccepted:
+		if round < 3 { // the final round of a 2-round project
+			return fmt.Sprintf("Approved %s in round %d, the project's last round: the sample is accepted.", id, round)
+		}
 		return fmt.Sprintf("Approved %s in round 3: the panel approved unanimously and the sample is accepted.", id)
 	case verify.ResultReturned:
 		return fmt.Sprintf("Rejected %s in round %d: returned to its author with the reasons %s.", id, round, strings.Join(out.Reasons, ", "))
