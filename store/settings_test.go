@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strings"
@@ -217,5 +218,29 @@ func TestApproveNeedsEveryCriterion(t *testing.T) {
 	}
 	if want := map[string]bool{"answer_correct": false}; len(rs[0].Judgements) != 1 || rs[0].Judgements["answer_correct"] {
 		t.Errorf("stored judgements %v, want %v", rs[0].Judgements, want)
+	}
+}
+
+func TestMessageHidesDriverText(t *testing.T) {
+	db := MustOpenDB(t)
+	raw, err := sql.Open("sqlite3", db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// A damaged schema: every read of projects now fails inside the driver.
+	if _, err := raw.Exec(`ALTER TABLE projects RENAME TO projects_gone`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.ProjectByName(context.Background(), "p")
+	if err == nil {
+		t.Fatal("a damaged database answered")
+	}
+	msg := store.Message(err)
+	if want := `Project "p" failed because of a database problem; the details are in the log.`; msg != want {
+		t.Errorf("Message = %q, want %q", msg, want)
+	}
+	if !strings.Contains(err.Error(), "no such table") {
+		t.Errorf("the wrapped error lost the driver's detail: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
 
 // Domain errors. Wrapped errors carry the detail; callers test them with errors.Is and
@@ -234,6 +235,17 @@ func Message(err error) string {
 		return ""
 	case errors.Is(err, ErrUnauthorized):
 		return "Wrong user name or password."
+	}
+	var driver sqlite3.Error
+	if errors.As(err, &driver) {
+		// The driver's words are for the log, not for people: keep what was being
+		// done, and say where the detail went.
+		log.Printf("benchwright: %v", err)
+		op := strings.TrimSuffix(strings.TrimSuffix(err.Error(), driver.Error()), ": ")
+		if op == "" {
+			op = "that"
+		}
+		return strings.ToUpper(op[:1]) + op[1:] + " failed because of a database problem; the details are in the log."
 	}
 	s := err.Error()
 	if s == "" {

@@ -41,7 +41,7 @@ func ExampleCanReview() {
 	c.Reviewer = verify.User{ID: "walt", Role: verify.RoleVerifier, Group: "blue"}
 	fmt.Println(verify.CanReview(p, c))
 	// Output:
-	// true round 2 needs a verifier from a different group than round 1 (you and the round-1 verifier are both in group "red")
+	// true round 2 must be reviewed by someone outside group red, which reviewed round 1
 	// <nil>
 }
 

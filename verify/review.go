@@ -155,11 +155,11 @@ func checkGroup(r User, reviews []Review) error {
 	g := reviews[i].Group
 	switch {
 	case r.Group == "":
-		return fmt.Errorf("%w (you are in no group)", ErrSameGroup)
+		return refuse(ErrSameGroup, "round 2 must be reviewed by someone outside the round-1 verifier's group, and you are in no group; a lead can assign you one")
 	case g == "":
-		return fmt.Errorf("%w (the round-1 verifier was in no group)", ErrSameGroup)
+		return refuse(ErrSameGroup, "round 2 must be reviewed by someone from another group than round 1's verifier, who was in no group; a lead can assign groups")
 	case g == r.Group:
-		return fmt.Errorf("%w (you and the round-1 verifier are both in group %q)", ErrSameGroup, g)
+		return refuse(ErrSameGroup, "round 2 must be reviewed by someone outside group %s, which reviewed round 1", g)
 	}
 	return nil
 }

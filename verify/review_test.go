@@ -136,7 +136,7 @@ func TestRefusalMessages(t *testing.T) {
 		want string
 	}{
 		{ctx(StateRound1, 1, ann), "only verifiers and leads can review samples: Ann is an annotator"},
-		{ctx(StateRound2, 2, rita, r1), `round 2 needs a verifier from a different group than round 1 (you and the round-1 verifier are both in group "red")`},
+		{ctx(StateRound2, 2, rita, r1), `round 2 must be reviewed by someone outside group red, which reviewed round 1`},
 		{ctx(StateRound1, 1, cora), "round 1: you cannot review a revision you wrote or corrected (revision 2 is attributed to you)"},
 		{ctx(StateRound3, 3, walt, r1, r2), "round 3: you have already reviewed this revision (you verified round 2; each round needs someone new)"},
 		{withClaims(ctx(StateRound3, 3, p4, r1, r2, vote(p1, DecisionApprove), vote(p2, DecisionApprove)), seat(p3, time.Minute)), "round 3: this round already has all the verifiers it needs (3 of 3 seats are taken)"},
