@@ -64,7 +64,7 @@ type dashboardView struct {
 
 // seesAgreement says whether the user's role gets the Verifiers and Agreement tabs.
 func seesAgreement(u store.User) bool {
-	return u.Role == store.RoleVerifier || u.Role == store.RoleLead
+	return verify.Permitted(verify.ActionSeeAgreement, verify.Role(u.Role))
 }
 
 // dashSyncLimit (a variable for tests) is the project size up to which the dashboard's aggregates load

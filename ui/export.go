@@ -71,7 +71,7 @@ func (u *App) newExportView() *exportView {
 			lines[1].(*widget.Label).SetText(what)
 			lines[2].(*widget.Label).SetText(when)
 			b.OnTapped = func() { v.showExportDialog(rel) }
-			if u.user.IsLead() {
+			if u.may(verify.ActionExport) {
 				b.Show()
 			} else {
 				b.Hide()
@@ -80,8 +80,8 @@ func (u *App) newExportView() *exportView {
 	)
 	v.loadReleases()
 	releases := container.NewBorder(heading("Frozen releases"), nil, nil, nil, v.releaseList)
-	if !u.user.IsLead() {
-		note := widget.NewLabel("Leads audit, freeze and export releases; the list is read-only for " + u.user.Role + "s.")
+	if !u.may(verify.ActionFreeze) {
+		note := widget.NewLabel("Leads audit and freeze releases; choose Export… on a release to write it in a toolkit's format.")
 		note.Importance = widget.LowImportance
 		v.root = container.NewBorder(nil, note, nil, nil, releases)
 		return v

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -71,7 +72,7 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 		}, u.win)
 	})
 	importBtn.Importance = widget.HighImportance
-	if u.user.Role == store.RoleVerifier {
+	if !u.may(verify.ActionImportImages) {
 		importBtn.Disable()
 	}
 	head := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn)

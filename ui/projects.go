@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/benchwright/benchwright/verify"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -34,7 +35,7 @@ func (u *App) showProjects() {
 		u.openProject(p)
 	})
 	var bottom fyne.CanvasObject = widget.NewLabel("Only a lead creates projects.")
-	if u.user.IsLead() {
+	if u.may(verify.ActionCreateProject) {
 		bottom = container.NewBorder(nil, nil, nil, create, name)
 	}
 	head := widget.NewLabelWithStyle("Open a project — signed in as "+u.user.Name+" ("+u.user.Role+")",

@@ -17,7 +17,7 @@ import (
 // verifyScreen is the verifier's screen: the queue of what the signed-in verifier
 // may take now, the opened sample's image, and its checklist and decision.
 func (u *App) verifyScreen() fyne.CanvasObject {
-	if u.user.Role == store.RoleAnnotator {
+	if !u.may(verify.ActionReview) {
 		l := widget.NewLabelWithStyle("Reviews are done by verifiers and leads.\nAnnotators see the samples returned to them, with the reviewers' reasons, under Annotate.",
 			fyne.TextAlignCenter, fyne.TextStyle{})
 		return container.NewCenter(l)
