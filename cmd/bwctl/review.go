@@ -128,7 +128,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	comment := fs.String("comment", "", "free-text comment (required with --correct: what was corrected and why)")
 	correct := fs.String("correct", "", "FILE.json: one native record, the corrected sample; records a correction instead of a decision")
 	var criteria, reasons multi
-	fs.Var(&criteria, "criterion", "NAME=yes|no, repeatable (see bwctl review criteria)")
+	fs.Var(&criteria, "criterion", "NAME=yes|no, repeatable (see bwctl review criteria); all=yes judges every criterion of the round")
 	fs.Var(&reasons, "reason", "reason code of a reject, repeatable (a criterion name or other)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
@@ -158,13 +158,21 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer db.Close()
+	si, err := db.Sample(ctx, *sample)
+	if err != nil {
+		return fail(stderr, err)
+	}
 	based := *revision
 	if based == 0 {
-		si, err := db.Sample(ctx, *sample)
-		if err != nil {
-			return fail(stderr, err)
-		}
 		based = si.Revision
+	}
+	if all, ok := v.Judgements["all"]; ok { // every criterion of the round, then the named ones
+		delete(v.Judgements, "all")
+		for _, c := range verify.Criteria(si.Kind, *round) {
+			if _, named := v.Judgements[c.ID]; !named {
+				v.Judgements[c.ID] = all
+			}
+		}
 	}
 	out, err := db.SubmitReview(ctx, actor, store.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
 	if err != nil {
@@ -173,7 +181,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	msg := fmt.Sprintf("%s: %s in round %d → %s", *sample, *decision, *round, out.State)
 	switch out.Result {
 	case verify.ResultWaiting:
-		msg += fmt.Sprintf(" (%d of %d round-3 approvals)", out.Approvals, out.Panel)
+		msg += " (your vote is recorded; round 3 stays blind until the panel is complete)"
 	case verify.ResultLate:
 		msg += " (late vote: the panel had already returned it; recorded for agreement only)"
 	}

@@ -74,7 +74,14 @@ func TestReviewSubmitNeedsEveryCriterion(t *testing.T) {
 			wantErr: []string{"not judged: Follows the template (follows_template)"}},
 		{name: "reject for other without a comment", env: pw, args: submit("--decision", "reject", "--reason", "other"), code: 1,
 			wantErr: []string{`the reason "other" needs a comment saying what the problem is`}},
+		{name: "all=yes with one no is a contradiction", env: pw, args: submit("--decision", "approve", "--criterion", "all=yes",
+			"--criterion", "box_on_answer=no"), code: 1, wantErr: []string{"Box on the answer (box_on_answer) is judged no"}},
 		{name: "approve judging all", env: pw, args: submit("--decision", "approve", "--criterion", "objects_exist=yes",
 			"--criterion", "box_on_answer=yes", "--criterion", "answer_correct=yes", "--criterion", "follows_template=yes"), code: 0},
+		{name: "round 2 with all=yes", env: pw, args: []string{"review", "submit", "--db", db, "--as", "ver5", "--sample", "demo-hq-004",
+			"--round", "2", "--decision", "approve", "--criterion", "all=yes"}, code: 0, wantOut: []string{"approve in round 2 → round3"}},
+		{name: "round 3 vote does not tell the count", env: pw, args: []string{"review", "submit", "--db", db, "--as", "ver2", "--sample", "demo-hq-004",
+			"--round", "3", "--decision", "approve", "--criterion", "all=yes"}, code: 0,
+			wantOut: []string{"round 3 stays blind until the panel is complete"}, notOut: []string{"of 3"}},
 	})
 }
