@@ -323,24 +323,84 @@ func diffSettings(a, b Settings) []SettingChange {
 // UpdateSettings replaces a project's settings; only a lead may. Each changed key
 // is audited with its old and new value.
 func (d *DB) UpdateSettings(ctx context.Context, actor User, projectID int64, s Settings) error {
-	_, err := d.changeSettings(ctx, actor, projectID, func(*Settings) error { return nil }, &s)
+	_, err := d.changeSettings(ctx, actor, projectID, func(*Settings) error { return nil }, &s, nil)
 	return err
 }
 
 // SetSettings changes the named settings (key → value as Settings.Values shows
-// them) of a project in one transaction; only a lead may. Nothing changes unless
-// every value is valid. It returns the changes made, each audited as
-// "project.settings" with "key: old → new".
+// them) of a project in one transaction; only a lead may. A key group.NAME sets
+// the verifier group of account NAME (groups are per account, for every
+// project; see GroupSettings). Nothing changes unless every value is valid. It
+// returns the changes made, each audited as "project.settings" with
+// "key: old → new".
 func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, values map[string]string) ([]SettingChange, error) {
+	groups := map[string]string{}
 	return d.changeSettings(ctx, actor, projectID, func(s *Settings) error {
 		var errs []error
 		for _, k := range sortedKeys(values) {
+			if name, ok := strings.CutPrefix(k, "group."); ok {
+				groups[name] = strings.TrimSpace(values[k])
+				continue
+			}
 			if err := s.Set(k, values[k]); err != nil {
 				errs = append(errs, err)
 			}
 		}
 		return errors.Join(errs...)
-	}, nil)
+	}, nil, groups)
+}
+
+// GroupSettings lists the verifier group of every verifier and lead as a
+// group.NAME setting, by name.
+func (d *DB) GroupSettings(ctx context.Context) ([]Setting, error) {
+	us, err := d.Users(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Setting
+	for _, u := range us {
+		if verify.Permitted(verify.ActionReview, verify.Role(u.Role)) {
+			out = append(out, Setting{Key: "group." + u.Name, Value: u.Group,
+				Help: "verifier group of " + u.Name + " (round 2 may have to come from another group than round 1)"})
+		}
+	}
+	return out, nil
+}
+
+// setGroups applies group.NAME changes inside a settings transaction.
+func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]SettingChange, error) {
+	var out []SettingChange
+	var errs []error
+	for _, name := range sortedKeys(groups) {
+		g := groups[name]
+		if len(g) > 40 || strings.ContainsAny(g, ",=\n\t") {
+			errs = append(errs, fmt.Errorf("group.%s: a group name has at most 40 characters and no commas, = or line breaks", name))
+			continue
+		}
+		u, err := userByName(ctx, tx, name)
+		if errors.Is(err, ErrNotFound) {
+			errs = append(errs, fmt.Errorf("group.%s: there is no account named %q", name, name))
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !verify.Permitted(verify.ActionReview, verify.Role(u.Role)) {
+			errs = append(errs, fmt.Errorf("group.%s: %s is %s; groups are for verifiers and leads", name, name, article(u.Role)))
+			continue
+		}
+		if u.Group == g {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET grp = ? WHERE id = ?`, g, u.ID); err != nil {
+			return nil, err
+		}
+		out = append(out, SettingChange{Key: "group." + name, Old: u.Group, New: g})
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return out, nil
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -354,7 +414,7 @@ func sortedKeys(m map[string]string) []string {
 
 // changeSettings applies edit to the stored settings (or replaces them with whole),
 // validates, stores and audits the change.
-func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, edit func(*Settings) error, whole *Settings) ([]SettingChange, error) {
+func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, edit func(*Settings) error, whole *Settings, groups map[string]string) ([]SettingChange, error) {
 	var changes []SettingChange
 	err := d.act(ctx, actor, "project.settings", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionChangeSettings)
@@ -370,13 +430,15 @@ func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, ed
 		if whole != nil {
 			s = *whole
 		}
-		if err := edit(&s); err != nil {
+		editErr := edit(&s)
+		grouped, groupErr := setGroups(ctx, tx, groups)
+		if err := errors.Join(editErr, groupErr); err != nil {
 			return err
 		}
 		if err := s.Validate(); err != nil {
 			return err
 		}
-		changes = diffSettings(p.Settings, s)
+		changes = append(diffSettings(p.Settings, s), grouped...)
 		js, _ := json.Marshal(s)
 		if _, err := tx.ExecContext(ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(js), projectID); err != nil {
 			return err

@@ -41,7 +41,11 @@ func settingsShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer db.Close()
-	values := p.Settings.Values()
+	groups, err := db.GroupSettings(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	values := append(p.Settings.Values(), groups...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
