@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui"
 )
@@ -31,7 +32,7 @@ func main() {
 			os.Exit(1)
 		}
 		*dbPath = filepath.Join(dir, "demo.db")
-		hint = fmt.Sprintf("Demo accounts: lead, ann1, ann2, ver1 … ver6 — password %q.", store.DemoPassword)
+		hint = fmt.Sprintf("Demo accounts: lead, ann1, ann2, ver1 … ver6 — password %q.", demo.DemoPassword)
 	}
 	fresh := false
 	if _, err := os.Stat(*dbPath); os.IsNotExist(err) {
@@ -44,7 +45,7 @@ func main() {
 	}
 	defer db.Close()
 	if fresh && hint != "" {
-		if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(filepath.Dir(*dbPath), "demo-images")); err != nil {
+		if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(filepath.Dir(*dbPath), "demo-images")); err != nil {
 			fmt.Fprintln(os.Stderr, "benchwright: creating the demo project:", err)
 			os.Exit(1)
 		}

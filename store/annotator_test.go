@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 )
 
 func TestImagesWithoutSamples(t *testing.T) {
@@ -128,7 +129,7 @@ func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
 // project's writes, and the migration's backfill rebuilds it on an existing database.
 func TestImageUseCountsAndBackfill(t *testing.T) {
 	ctx := context.Background()
-	db, res := generated(t, store.GenerateOptions{Samples: 300, Images: 90, Seed: 4, Large: -1})
+	db, res := generated(t, synth.Options{Samples: 300, Images: 90, Seed: 4, Large: -1})
 	path := db.Path()
 	check := func(when string, db *store.DB) {
 		t.Helper()

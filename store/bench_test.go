@@ -1,7 +1,7 @@
 package store_test
 
 // Scale benchmarks (issue 7). They run on a synthetic project built with
-// store.Generate: BENCHWRIGHT_BENCH_SAMPLES samples (default 10,000; the documented
+// synth.Generate: BENCHWRIGHT_BENCH_SAMPLES samples (default 10,000; the documented
 // figures use 100,000) on a fifth as many images. The database is built once per
 // process and cached between runs in BENCHWRIGHT_BENCH_DIR (default
 // $TMPDIR/benchwright-bench-N-vV), keyed by size, schema and generator version; the
@@ -27,6 +27,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -34,9 +35,10 @@ const (
 	envBenchSamples = "BENCHWRIGHT_BENCH_SAMPLES"
 	envBenchDir     = "BENCHWRIGHT_BENCH_DIR"
 	benchPassword   = "bench-pw"
-	// benchGenVersion changes whenever store.Generate writes something else, so that
-	// cached databases are rebuilt.
-	benchGenVersion = 1
+	// benchGenVersion changes whenever synth.Generate writes something else, so that
+	// cached databases are rebuilt. 2: histories played through verify (other
+	// verifiers, corrections, rejections for another reason).
+	benchGenVersion = 2
 )
 
 // benchCache is a folder holding a generated database and its images, marked complete
@@ -110,7 +112,7 @@ func scaleDB(tb testing.TB) string {
 			return err
 		}
 		defer db.Close()
-		_, err = db.Generate(ctx, store.GenerateOptions{Project: "bench", Password: benchPassword, Samples: n, Images: n / 5,
+		_, err = synth.Generate(ctx, db, synth.Options{Project: "bench", Password: benchPassword, Samples: n, Images: n / 5,
 			Seed: 1, ImageDir: filepath.Join(dir, "images")})
 		return err
 	})
@@ -128,7 +130,7 @@ func importImages(tb testing.TB) (string, []string) {
 			return err
 		}
 		defer db.Close()
-		_, err = db.Generate(ctx, store.GenerateOptions{Project: "import", Password: benchPassword, Images: 2000, Seed: 2,
+		_, err = synth.Generate(ctx, db, synth.Options{Project: "import", Password: benchPassword, Images: 2000, Seed: 2,
 			ImageDir: filepath.Join(dir, "images")})
 		return err
 	})
@@ -485,7 +487,7 @@ func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
 			return err
 		}
 		defer db.Close()
-		res, err := db.Generate(ctx, store.GenerateOptions{Project: "freeze", Password: benchPassword, Samples: freezeSamples,
+		res, err := synth.Generate(ctx, db, synth.Options{Project: "freeze", Password: benchPassword, Samples: freezeSamples,
 			Images: freezeImages, Seed: 3, ImageDir: filepath.Join(dir, "images")})
 		if err != nil {
 			return err

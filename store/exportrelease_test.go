@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -22,14 +23,14 @@ func demoRelease(t *testing.T) (*store.DB, store.User, store.Release, string) {
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	images := filepath.Join(t.TempDir(), "images")
-	if err := store.SeedDemo(ctx, db, assets.Demo(), images); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), images); err != nil {
 		t.Fatal(err)
 	}
-	lead, err := db.Authenticate(ctx, "lead", store.DemoPassword)
+	lead, err := db.Authenticate(ctx, "lead", demo.DemoPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, store.DemoProject)
+	p, _ := db.ProjectByName(ctx, demo.DemoProject)
 	rep, err := db.Audit(ctx, lead, p.ID)
 	if err != nil || rep.Errors() > 0 {
 		t.Fatalf("the demo does not pass the audit: %v %+v", err, rep.Findings)

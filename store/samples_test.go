@@ -11,7 +11,9 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -116,10 +118,10 @@ func TestWithdrawReopen(t *testing.T) {
 func TestDemoHasEveryState(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpenDB(t)
-	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(t.TempDir(), "images")); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(t.TempDir(), "images")); err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.DemoProject)
+	p, err := db.ProjectByName(ctx, demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,12 +137,12 @@ func TestDemoHasEveryState(t *testing.T) {
 	if n, _ := db.CountImages(ctx, p.ID); n != 8 {
 		t.Errorf("demo has %d images, want 8", n)
 	}
-	for _, a := range store.DemoAccounts {
-		if _, err := db.Authenticate(ctx, a.Name, store.DemoPassword); err != nil {
+	for _, a := range demo.DemoAccounts {
+		if _, err := db.Authenticate(ctx, a.Name, demo.DemoPassword); err != nil {
 			t.Errorf("demo account %s: %v", a.Name, err)
 		}
 	}
-	if err := store.SeedDemo(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, store.ErrConflict) {
+	if err := demo.Seed(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("seeding twice: got %v", err)
 	}
 }
@@ -149,7 +151,7 @@ func TestDemoHasEveryState(t *testing.T) {
 // order, for every filter, across equal update times; CountSamples counts them.
 func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	ctx := context.Background()
-	db, res := generated(t, store.GenerateOptions{Samples: 400, Images: 12, Seed: 5, Large: -1})
+	db, res := generated(t, synth.Options{Samples: 400, Images: 12, Seed: 5, Large: -1})
 	pid := res.Project.ID
 	all, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, 1000)
 	if err != nil || len(all) != 400 {

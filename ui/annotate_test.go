@@ -17,6 +17,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -768,7 +769,7 @@ func benchWorkspace(b *testing.B) *workspace {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		b.Fatal(err)
 	}
 	u := New(test.NewTempApp(b), db, "")

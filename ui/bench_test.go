@@ -2,7 +2,7 @@ package ui
 
 // Next/previous sample with a 12-megapixel JPEG (issue 7: p95 under 50 ms, warm and
 // with prefetch, against the raw decode of the same file). The project is made by
-// store.Generate: 4000×3000 images imported with the real import, so their previews
+// synth.Generate: 4000×3000 images imported with the real import, so their previews
 // (1600 px wide) are the import's own. scripts/bench reads these rows.
 
 import (
@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 )
 
 // bigImages generates a project of n 4000×3000 images and no samples, and returns the
@@ -31,7 +32,7 @@ func bigImages(b *testing.B, n int) (*store.DB, store.Project, []store.Image) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	res, err := db.Generate(ctx, store.GenerateOptions{Project: "bench", Password: "bench-pw", Images: n, Large: n, Seed: 1,
+	res, err := synth.Generate(ctx, db, synth.Options{Project: "bench", Password: "bench-pw", Images: n, Large: n, Seed: 1,
 		ImageDir: filepath.Join(dir, "images")})
 	if err != nil {
 		b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -30,7 +31,7 @@ func dashDemoApp(t *testing.T) (*App, *store.DB) {
 	}
 	t.Cleanup(func() { db.Close() })
 	db.Now = func() time.Time { return time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC) }
-	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
@@ -44,8 +45,8 @@ func dashDemoApp(t *testing.T) (*App, *store.DB) {
 // it has loaded.
 func openDashboard(t *testing.T, u *App, name string) *dashboardView {
 	t.Helper()
-	u.fyne.Preferences().SetString(prefLastProject, store.DemoProject)
-	signInAs(t, u, name, store.DemoPassword)
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, name, demo.DemoPassword)
 	i := slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Dashboard" })
 	if i < 0 {
 		t.Fatalf("%s has no Dashboard screen", name)
@@ -187,7 +188,7 @@ func TestDashboardRefresh(t *testing.T) {
 	before := tableText(v)
 	img := v.tabs.Selected().Content
 	ctx := context.Background()
-	ver1, err := db.Authenticate(ctx, "ver1", store.DemoPassword)
+	ver1, err := db.Authenticate(ctx, "ver1", demo.DemoPassword)
 	if err != nil {
 		t.Fatal(err)
 	}

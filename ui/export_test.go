@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -37,8 +38,8 @@ func openExport(t *testing.T, name string, before func(db *store.DB)) (*App, *ex
 	if before != nil {
 		before(db)
 	}
-	u.fyne.Preferences().SetString(prefLastProject, store.DemoProject)
-	signInAs(t, u, name, store.DemoPassword)
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, name, demo.DemoPassword)
 	for i, s := range u.screens {
 		if s.title == "Export" {
 			u.nav.Select(i)
@@ -140,8 +141,8 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 func TestExportScreenReadOnlyForAnnotators(t *testing.T) {
 	u, v := openExport(t, "ann1", func(db *store.DB) {
 		ctx := context.Background()
-		lead, _ := db.Authenticate(ctx, "lead", store.DemoPassword)
-		p, _ := db.ProjectByName(ctx, store.DemoProject)
+		lead, _ := db.Authenticate(ctx, "lead", demo.DemoPassword)
+		p, _ := db.ProjectByName(ctx, demo.DemoProject)
 		if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
 			t.Fatal(err)
 		}

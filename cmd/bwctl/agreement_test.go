@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -195,12 +196,12 @@ func TestAgreementCommandOnDemo(t *testing.T) {
 		t.Fatalf("demo: %s", errOut)
 	}
 	runCases(t, []cliCase{
-		{name: "lead", env: pw(store.DemoPassword), args: []string{"agreement", "--db", db, "--as", "lead"}, code: 3,
+		{name: "lead", env: pw(demo.DemoPassword), args: []string{"agreement", "--db", db, "--as", "lead"}, code: 3,
 			wantOut: []string{"all    decision", `pairable values are "approve", so there is no expected disagreement`, "undefined: fewer than two pairable values"},
 			notOut:  []string{"NaN"}, wantErr: []string{"no alpha is defined yet"}},
-		{name: "verifier, json", env: pw(store.DemoPassword), args: []string{"agreement", "--db", db, "--as", "ver1", "--json"}, code: 3,
+		{name: "verifier, json", env: pw(demo.DemoPassword), args: []string{"agreement", "--db", db, "--as", "ver1", "--json"}, code: 3,
 			wantOut: []string{`"round":3,"criterion":"decision"`, `"alpha":null`}, notOut: []string{"NaN"}},
-		{name: "annotator", env: pw(store.DemoPassword), args: []string{"agreement", "--db", db, "--as", "ann1"}, code: 1,
+		{name: "annotator", env: pw(demo.DemoPassword), args: []string{"agreement", "--db", db, "--as", "ann1"}, code: 1,
 			wantErr: []string{"not allowed"}, emptyOut: true},
 		{name: "wrong password", env: pw("nope"), args: []string{"agreement", "--db", db, "--as", "lead"}, code: 1,
 			wantErr: []string{"Wrong user name or password"}, emptyOut: true},

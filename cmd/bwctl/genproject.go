@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -33,7 +33,8 @@ tests. The lead "lead" (password from BENCHWRIGHT_PASSWORD) is created on a new
 database and must sign in on an existing one; the accounts ann1…ann8 and ver1…ver9
 (groups A, B, C) get the same password. Generated JPEG images of mixed sizes are
 written and imported; samples of every kind in every state, with review histories
-that follow the protocol, are inserted directly in batches (one audit row per batch).
+played through the protocol's own rules, are inserted directly in batches (one audit
+row per batch).
 
 flags:`)
 		fs.PrintDefaults()
@@ -57,7 +58,7 @@ flags:`)
 	}
 	defer db.Close()
 	last := ""
-	opt := store.GenerateOptions{
+	opt := synth.Options{
 		Project: *project, Lead: "lead", Password: pw, Samples: *samples, Images: *images, Seed: *seed,
 		ImageDir: *imageDir, Large: *large,
 		Progress: func(stage string, done, total int) {
@@ -70,7 +71,7 @@ flags:`)
 			}
 		},
 	}
-	res, err := db.Generate(ctx, opt)
+	res, err := synth.Generate(ctx, db, opt)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"sort"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -378,11 +379,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer db.Close()
 	imageDir := filepath.Join(filepath.Dir(*dbPath), "demo-images")
-	if err := store.SeedDemo(ctx, db, assets.Demo(), imageDir); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), imageDir); err != nil {
 		return fail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "wrote demo project %q to %s (images in %s); accounts lead, ann1, ann2, ver1…ver6, password %q\n",
-		store.DemoProject, *dbPath, imageDir, store.DemoPassword)
+		demo.DemoProject, *dbPath, imageDir, demo.DemoPassword)
 	return exitOK
 }
 

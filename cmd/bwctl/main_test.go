@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -285,18 +286,18 @@ func TestDemo(t *testing.T) {
 
 	ctx := context.Background()
 	s := openStore(t, db)
-	if _, err := s.Authenticate(ctx, "ann1", store.DemoPassword); err != nil {
+	if _, err := s.Authenticate(ctx, "ann1", demo.DemoPassword); err != nil {
 		t.Errorf("demo account ann1: %v", err)
 	}
-	p, err := s.ProjectByName(ctx, store.DemoProject)
+	p, err := s.ProjectByName(ctx, demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.CountImages(ctx, p.ID); err != nil || n == 0 {
 		t.Errorf("demo project has %d images (%v)", n, err)
 	}
-	if us, _ := s.Users(ctx); len(us) != len(store.DemoAccounts) {
-		t.Errorf("after the refused second demo, %d users, want %d", len(us), len(store.DemoAccounts))
+	if us, _ := s.Users(ctx); len(us) != len(demo.DemoAccounts) {
+		t.Errorf("after the refused second demo, %d users, want %d", len(us), len(demo.DemoAccounts))
 	}
 }
 

@@ -1,4 +1,9 @@
-package store
+// Package demo seeds the demo project that the GUI opens on first start, that
+// `bwctl demo` writes and that the UI tests start from: its accounts (DemoAccounts,
+// all with DemoPassword), its bundled scene images and twelve samples driven through
+// the real workflow — store's public API, the same calls a person's clicks make —
+// until every state of the protocol has a sample.
+package demo
 
 import (
 	"bytes"
@@ -9,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -20,32 +26,33 @@ const (
 
 // DemoAccounts are the demo project's users: one lead, two annotators and six
 // verifiers in three groups.
-var DemoAccounts = []User{
-	{Name: "lead", Role: RoleLead},
-	{Name: "ann1", Role: RoleAnnotator}, {Name: "ann2", Role: RoleAnnotator},
-	{Name: "ver1", Role: RoleVerifier, Group: "A"}, {Name: "ver2", Role: RoleVerifier, Group: "A"},
-	{Name: "ver3", Role: RoleVerifier, Group: "B"}, {Name: "ver4", Role: RoleVerifier, Group: "B"},
-	{Name: "ver5", Role: RoleVerifier, Group: "C"}, {Name: "ver6", Role: RoleVerifier, Group: "C"},
+var DemoAccounts = []store.User{
+	{Name: "lead", Role: store.RoleLead},
+	{Name: "ann1", Role: store.RoleAnnotator}, {Name: "ann2", Role: store.RoleAnnotator},
+	{Name: "ver1", Role: store.RoleVerifier, Group: "A"}, {Name: "ver2", Role: store.RoleVerifier, Group: "A"},
+	{Name: "ver3", Role: store.RoleVerifier, Group: "B"}, {Name: "ver4", Role: store.RoleVerifier, Group: "B"},
+	{Name: "ver5", Role: store.RoleVerifier, Group: "C"}, {Name: "ver6", Role: store.RoleVerifier, Group: "C"},
 }
 
-// demoPlan says where each demo sample ends up, so the demo shows every state.
-var demoPlan = map[string]verify.State{
+// plan says where each demo sample ends up, so the demo shows every state.
+var plan = map[string]verify.State{
 	"demo-hq-001": verify.StateAccepted, "demo-hq-002": verify.StateRound3, "demo-hq-003": verify.StateRound2,
 	"demo-hq-004": verify.StateRound1, "demo-hq-005": verify.StateDraft, "demo-hq-006": verify.StateReturned,
 	"demo-hq-007": verify.StateRound1, "demo-sg-001": verify.StateAccepted, "demo-sg-002": verify.StateRound1,
 	"demo-yn-001": verify.StateAccepted, "demo-mc-001": verify.StateRound2, "demo-op-001": verify.StateWithdrawn,
 }
 
-// SeedDemo fills an empty database with the demo project: the accounts, the images of
+// Seed fills an empty database with the demo project: the accounts, the images of
 // files' images/ folder (copied into imageDir and imported from there) and the
-// records of samples.jsonl, driven through the real workflow to the states of the plan.
-func SeedDemo(ctx context.Context, d *DB, files fs.FS, imageDir string) error {
+// records of samples.jsonl, driven through the real workflow to the states of the
+// plan. A database that has accounts already is refused with store.ErrConflict.
+func Seed(ctx context.Context, d *store.DB, files fs.FS, imageDir string) error {
 	if has, err := d.HasUsers(ctx); err != nil {
 		return err
 	} else if has {
-		return fmt.Errorf("demo: %w: the database has accounts already; use an empty file", ErrConflict)
+		return fmt.Errorf("demo: %w: the database has accounts already; use an empty file", store.ErrConflict)
 	}
-	users := map[string]User{}
+	users := map[string]store.User{}
 	lead, err := d.CreateFirstLead(ctx, "lead", DemoPassword)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -88,15 +95,15 @@ func SeedDemo(ctx context.Context, d *DB, files fs.FS, imageDir string) error {
 	}
 	for i, s := range samples {
 		author := users[[]string{"ann1", "ann2"}[i%2]]
-		if err := demoDrive(ctx, d, p.ID, s, author, users, demoPlan[s.ID]); err != nil {
+		if err := drive(ctx, d, p.ID, s, author, users, plan[s.ID]); err != nil {
 			return fmt.Errorf("demo sample %s: %w", s.ID, err)
 		}
 	}
 	return nil
 }
 
-// demoDrive creates s by author and moves it through the protocol to target.
-func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, author User, users map[string]User, target verify.State) error {
+// drive creates s by author and moves it through the protocol to target.
+func drive(ctx context.Context, d *store.DB, projectID int64, s annotate.Sample, author store.User, users map[string]store.User, target verify.State) error {
 	si, err := d.CreateSample(ctx, author, projectID, s)
 	if err != nil || target == verify.StateDraft {
 		return err
@@ -110,7 +117,7 @@ func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, a
 	if target == verify.StateReturned {
 		reject := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"box_on_answer": false},
 			Comment: "The box is on the lemon, but the answer is the pan."}
-		_, err := d.SubmitReview(ctx, users["ver2"], ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject, Seconds: 41})
+		_, err := d.SubmitReview(ctx, users["ver2"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject, Seconds: 41})
 		return err
 	}
 	// Approvals in order: round 1, round 2, then the three round-3 panel members.
@@ -121,7 +128,7 @@ func demoDrive(ctx context.Context, d *DB, projectID int64, s annotate.Sample, a
 	}{{1, "ver1"}, {2, "ver3"}, {3, "ver5"}, {3, "ver2"}, {3, "ver4"}}
 	n := map[verify.State]int{verify.StateRound1: 0, verify.StateRound2: 1, verify.StateRound3: 3, verify.StateAccepted: 5}[target]
 	for i, r := range reviews[:n] {
-		if _, err := d.SubmitReview(ctx, users[r.verifier], ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
+		if _, err := d.SubmitReview(ctx, users[r.verifier], store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(s.Kind, r.round)}, Seconds: float64(20 + 7*i)}); err != nil {
 			return err
 		}

@@ -1,0 +1,434 @@
+package synth_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// openDB opens a fresh database.
+func openDB(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "synth.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// generated builds a synthetic project in a fresh database.
+func generated(t *testing.T, opt synth.Options) (*store.DB, synth.Result) {
+	t.Helper()
+	db := openDB(t)
+	if opt.Project == "" {
+		opt.Project = "synth"
+	}
+	if opt.Password == "" {
+		opt.Password = "secret"
+	}
+	res, err := synth.Generate(context.Background(), db, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, res
+}
+
+// world is a generated project as its users see it.
+type world struct {
+	db     *store.DB
+	lead   store.User
+	byName map[string]store.User
+	ids    map[int64]store.User
+	vers   []store.User
+}
+
+func newWorld(t *testing.T, db *store.DB) world {
+	t.Helper()
+	ctx := context.Background()
+	users, err := db.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := world{db: db, byName: map[string]store.User{}, ids: map[int64]store.User{}}
+	for _, u := range users {
+		w.byName[u.Name], w.ids[u.ID] = u, u
+		if u.Role == store.RoleVerifier {
+			w.vers = append(w.vers, u)
+		}
+	}
+	w.lead = w.byName["lead"]
+	return w
+}
+
+func vuser(u store.User) verify.User {
+	return verify.User{ID: strconv.FormatInt(u.ID, 10), Name: u.Name, Role: verify.Role(u.Role), Group: u.Group}
+}
+
+// reviews are every stored review of s, oldest first. The lead reads them; the
+// round-3 votes of an open panel, which are blind to the lead, are read by the
+// verifiers who cast them.
+func (w world) reviews(t *testing.T, s store.SampleInfo) []store.ReviewRecord {
+	t.Helper()
+	ctx := context.Background()
+	readers := []store.User{w.lead}
+	if s.Status == verify.StateRound3 || s.PrevStatus == verify.StateRound3 {
+		readers = append(readers, w.vers...)
+	}
+	byID := map[int64]store.ReviewRecord{}
+	for _, u := range readers {
+		rs, err := w.db.Reviews(ctx, u, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			byID[r.ID] = r
+		}
+	}
+	out := slices.Collect(maps.Values(byID))
+	slices.SortFunc(out, func(a, b store.ReviewRecord) int { return int(a.ID - b.ID) })
+	return out
+}
+
+// domain is a stored review as verify sees it.
+func domain(r store.ReviewRecord) verify.Review {
+	return verify.Review{Round: r.Round, Reviewer: strconv.FormatInt(r.VerifierID, 10), Name: r.VerifierName, Group: r.Group,
+		Decision: r.Decision, Reasons: r.Reasons, Judgements: r.Judgements, Comment: r.Comment}
+}
+
+// protocolProblems replays a sample's stored history, revision by revision, through
+// verify as the store would have played it (Transition for a submit, Correct for a
+// correction, Record for each review, Transition for the withdrawal), and checks
+// every stored verdict and, for an accepted sample, the freeze trail. It returns
+// what is wrong, and counts the corrections and "other" rejections it saw.
+func (w world) protocolProblems(t *testing.T, p verify.Policy, s store.SampleInfo, seen map[string]int) []string {
+	t.Helper()
+	ctx := context.Background()
+	revs, err := w.db.SampleRevisions(ctx, w.lead, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := w.reviews(t, s)
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(s.ID+": "+format, args...)) }
+	author := strconv.FormatInt(s.AuthorID, 10)
+	correctors := []string{author}
+	state := verify.StateDraft
+	var revAuthor string
+	var current []verify.Review
+	for _, rev := range revs {
+		who := vuser(w.byName[rev.AuthorName])
+		var carried []verify.Review
+		switch rev.Change {
+		case "submit", "revise":
+			next, err := verify.Transition(state, verify.EventSubmit)
+			if err != nil {
+				bad("revision %d submitted from %s: %v", rev.Number, state, err)
+				return out
+			}
+			state = next
+		case "correction":
+			seen["correction"]++
+			c := verify.ReviewContext{Kind: s.Kind, State: state, Round: state.Round(), Revision: rev.Number - 1, BasedOn: rev.Number - 1,
+				Author: revAuthor, Correctors: correctors, Reviewer: who, Reviews: current, Now: time.Now()}
+			next, kept, err := verify.Correct(p, c)
+			if err != nil {
+				bad("revision %d, %s's correction breaks the protocol: %v", rev.Number, who.Name, err)
+				return out
+			}
+			state, carried = next, kept
+		default:
+			bad("revision %d has change %q", rev.Number, rev.Change)
+			return out
+		}
+		revAuthor = who.ID
+		if !slices.Contains(correctors, who.ID) {
+			correctors = append(correctors, who.ID)
+		}
+		current = carried
+		for _, r := range stored {
+			if r.Revision != rev.Number || slices.ContainsFunc(carried, func(c verify.Review) bool {
+				return c.Round == r.Round && c.Reviewer == strconv.FormatInt(r.VerifierID, 10)
+			}) {
+				continue
+			}
+			if r.Decision == verify.DecisionApprove && !reflect.DeepEqual(r.Judgements, verify.AllPassed(s.Kind, r.Round)) {
+				bad("round-%d approval by %s judged %v, not every criterion yes", r.Round, r.VerifierName, r.Judgements)
+			}
+			if slices.Contains(r.Reasons, verify.ReasonOther) {
+				seen["other"]++
+			}
+			c := verify.ReviewContext{Kind: s.Kind, State: state, Round: r.Round, Revision: rev.Number, BasedOn: rev.Number,
+				Author: revAuthor, Correctors: correctors, Reviewer: vuser(w.ids[r.VerifierID]), Reviews: current, Now: time.Now()}
+			o, err := verify.Record(p, c, verify.Verdict{Decision: r.Decision, Judgements: r.Judgements, Reasons: r.Reasons, Comment: r.Comment})
+			if err != nil {
+				bad("revision %d: stored round-%d %s by %s breaks the protocol: %v", rev.Number, r.Round, r.Decision, r.VerifierName, err)
+				return out
+			}
+			if !reflect.DeepEqual(o.Review.Reasons, r.Reasons) && len(o.Review.Reasons)+len(r.Reasons) > 0 {
+				bad("revision %d: stored reasons %v, verify gives %v", rev.Number, r.Reasons, o.Review.Reasons)
+			}
+			current = append(current, domain(r))
+			state = o.State
+		}
+	}
+	want := s.Status
+	if want == verify.StateWithdrawn {
+		if _, err := verify.Transition(s.PrevStatus, verify.EventWithdraw); err != nil {
+			bad("withdrawn from %s: %v", s.PrevStatus, err)
+		}
+		want = s.PrevStatus
+	}
+	if state != want {
+		bad("its history leads to %s, stored state %s (status %s)", state, want, s.Status)
+	}
+	if s.Status == verify.StateAccepted {
+		for _, problem := range verify.Trail(p, revAuthor, correctors, current) {
+			bad("freeze trail: %s", problem)
+		}
+	}
+	return out
+}
+
+// Every generated history is one verify allows, step by step, and every accepted
+// sample has the trail a freeze requires; every approval judged every criterion of
+// its round yes. The project covers corrections and rejections for another reason.
+func TestGeneratedHistoriesFollowTheProtocol(t *testing.T) {
+	ctx := context.Background()
+	const n = 700
+	db, res := generated(t, synth.Options{Samples: n, Images: 12, Seed: 11, Large: -1})
+	w := newWorld(t, db)
+	all, err := db.Samples(ctx, res.Project.ID, store.SampleFilter{}, 0, n)
+	if err != nil || len(all) != n {
+		t.Fatalf("Samples: %d, %v", len(all), err)
+	}
+	p := res.Project.Settings.Policy()
+	seen := map[string]int{}
+	accepted := 0
+	for _, s := range all {
+		for _, problem := range w.protocolProblems(t, p, s, seen) {
+			t.Error(problem)
+		}
+		if s.Status == verify.StateAccepted {
+			accepted++
+		}
+	}
+	if accepted == 0 || seen["correction"] == 0 || seen["other"] == 0 {
+		t.Errorf("%d accepted samples, %d corrections, %d rejections for another reason: want some of each", accepted, seen["correction"], seen["other"])
+	}
+}
+
+func TestGenerateProject(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 2100, 24 // two batches of samples
+	db, res := generated(t, synth.Options{Samples: n, Images: m, Seed: 7, Large: -1})
+	pid := res.Project.ID
+	if res.Samples != n || res.Images != m {
+		t.Fatalf("generated %d samples, %d images; want %d, %d", res.Samples, res.Images, n, m)
+	}
+	if c, err := db.CountImages(ctx, pid); err != nil || c != m {
+		t.Fatalf("CountImages = %d, %v", c, err)
+	}
+	counts, err := db.StatusCounts(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(counts, res.Counts) {
+		t.Errorf("StatusCounts %v, result says %v", counts, res.Counts)
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total != n {
+		t.Errorf("states sum to %d, want %d", total, n)
+	}
+	for _, st := range verify.States {
+		for _, k := range annotate.Kinds {
+			ss, err := db.Samples(ctx, pid, store.SampleFilter{Status: st, Kind: k}, 0, 1)
+			if err != nil || len(ss) == 0 {
+				t.Errorf("no %s sample in state %s (%v)", k, st, err)
+			}
+		}
+	}
+	audits, err := db.AuditCounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := audits["generate.samples"]; got != 2 {
+		t.Errorf("%d generate.samples audit rows, want one per batch of samples (2)", got)
+	}
+	if got := audits["generate.users"]; got != 1 {
+		t.Errorf("%d generate.users audit rows, want 1", got)
+	}
+
+	sizes := map[string][2]int{}
+	ims, err := db.Images(ctx, pid, 0, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, im := range ims {
+		sizes[im.RelPath] = [2]int{im.Width, im.Height}
+		if !annotate.ValidSceneName(im.Scene) {
+			t.Errorf("image %s: scene %q does not follow NNNN-<type>-<k>", im.RelPath, im.Scene)
+		}
+	}
+	env := annotate.LintEnv{HandWritten: true, ImageSize: func(p string) (int, int, bool) {
+		s, ok := sizes[p]
+		return s[0], s[1], ok
+	}}
+	all, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, n)
+	if err != nil || len(all) != n {
+		t.Fatalf("Samples: %d, %v", len(all), err)
+	}
+	for _, s := range all {
+		if fs := annotate.Lint(s.Content, env); annotate.HasErrors(fs) {
+			t.Errorf("%s: generated content has lint errors: %+v", s.ID, fs)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	// The real workflow carries on from the generated state.
+	w := newWorld(t, db)
+	continued := false
+	for _, name := range []string{"ver1", "ver4", "ver7"} {
+		q, err := db.ReviewQueue(ctx, w.byName[name], pid, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(q) == 0 {
+			continue
+		}
+		it := q[0]
+		if _, err := db.SubmitReview(ctx, w.byName[name], store.ReviewInput{SampleID: it.SampleID, Round: 3, BasedOn: it.Revision,
+			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(annotate.Kind(it.Kind), 3)}}); err != nil {
+			t.Fatalf("%s approving generated round-3 sample %s: %v", name, it.SampleID, err)
+		}
+		continued = true
+		break
+	}
+	if !continued {
+		t.Error("no verifier has a round-3 sample in the queue")
+	}
+	ret, err := db.Samples(ctx, pid, store.SampleFilter{Status: verify.StateReturned, Kind: annotate.KindHopQA}, 0, 1)
+	if err != nil || len(ret) != 1 {
+		t.Fatalf("returned sample: %v", err)
+	}
+	author := w.ids[ret[0].AuthorID]
+	v, err := db.SaveDraft(ctx, author, ret[0].ID, ret[0].Version, ret[0].Content)
+	if err != nil {
+		t.Fatalf("author revising generated returned sample: %v", err)
+	}
+	if si, err := db.Submit(ctx, author, ret[0].ID, v, []string{annotate.RuleExoPhrase, annotate.RuleColourInOptions}); err != nil || si.Status != verify.StateRound1 || si.Revision != ret[0].Revision+1 {
+		t.Fatalf("resubmit: %+v %v", si, err)
+	}
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	ctx := context.Background()
+	dump := func(db *store.DB, pid int64) string {
+		ss, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := ""
+		for _, s := range ss {
+			c, _ := json.Marshal(s.Content)
+			out += fmt.Sprintf("%s %s %s %s v%d r%d %s %s %s\n", s.ID, s.Kind, s.Status, s.PrevStatus, s.Version, s.Revision, s.AuthorName, s.ImagePath, c)
+		}
+		return out
+	}
+	opt := synth.Options{Samples: 200, Images: 10, Seed: 42, Large: -1}
+	a, ra := generated(t, opt)
+	b, rb := generated(t, opt)
+	opt.Seed = 43
+	c, rc := generated(t, opt)
+	da, db, dc := dump(a, ra.Project.ID), dump(b, rb.Project.ID), dump(c, rc.Project.ID)
+	if da != db {
+		t.Error("the same seed gave different projects")
+	}
+	if da == dc {
+		t.Error("different seeds gave the same project")
+	}
+	if ra.Reviews != rb.Reviews || ra.Revisions != rb.Revisions {
+		t.Errorf("the same seed gave %d/%d revisions and %d/%d reviews", ra.Revisions, rb.Revisions, ra.Reviews, rb.Reviews)
+	}
+	ia, _ := a.Images(ctx, ra.Project.ID, 0, 10)
+	ib, _ := b.Images(ctx, rb.Project.ID, 0, 10)
+	for i := range ia {
+		if ia[i].SHA256 != ib[i].SHA256 || ia[i].RelPath != ib[i].RelPath {
+			t.Errorf("image %d differs: %s %s vs %s %s", i, ia[i].RelPath, ia[i].SHA256[:8], ib[i].RelPath, ib[i].SHA256[:8])
+		}
+	}
+}
+
+func TestGenerateLargeImagesAndRefusals(t *testing.T) {
+	ctx := context.Background()
+	db, res := generated(t, synth.Options{Samples: 5, Images: 3, Large: 1, Seed: 1})
+	ims, err := db.Images(ctx, res.Project.ID, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := 0
+	for _, im := range ims {
+		if im.Width == 4000 && im.Height == 3000 {
+			large++
+		} else if im.Width > 1280 || im.Height > 960 {
+			t.Errorf("image %s is %d×%d, neither small nor 4000×3000", im.RelPath, im.Width, im.Height)
+		}
+		if err := im.CheckFile(); err != nil {
+			t.Errorf("generated file: %v", err)
+		}
+	}
+	if large != 1 {
+		t.Errorf("%d images of 4000×3000, want 1", large)
+	}
+
+	tests := []struct {
+		name string
+		opt  synth.Options
+		want error
+	}{
+		{"wrong lead password", synth.Options{Project: "q", Password: "wrong", Samples: 1, Images: 1}, store.ErrUnauthorized},
+		{"existing project", synth.Options{Project: "synth", Password: "secret", Samples: 1, Images: 1, ImageDir: t.TempDir()}, store.ErrConflict},
+		{"image folder not empty", synth.Options{Project: "q2", Password: "secret", Samples: 1, Images: 1, ImageDir: res.ImageDir}, store.ErrConflict},
+		{"no images", synth.Options{Project: "q3", Password: "secret", Samples: 1, Images: 0}, store.ErrInvalid},
+		{"bad project name", synth.Options{Project: "a/b", Password: "secret", Samples: 1, Images: 1}, store.ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := synth.Generate(ctx, db, tt.opt); !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+		})
+	}
+	// A second project in the same database reuses the generated accounts.
+	res2, err := synth.Generate(ctx, db, synth.Options{Project: "second", Password: "secret", Samples: 40, Images: 2, Large: -1,
+		ImageDir: filepath.Join(t.TempDir(), "imgs")})
+	if err != nil || res2.Samples != 40 {
+		t.Fatalf("second project: %+v %v", res2, err)
+	}
+	// Only a lead may generate: an annotator's sign-in is refused before anything is written.
+	ann, err := db.Authenticate(ctx, "ann1", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.BulkAddUsers(ctx, ann, []store.User{{Name: "x1", Role: store.RoleAnnotator}}, "secret"); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("an annotator adding generated accounts: got %v, want ErrForbidden", err)
+	}
+}
