@@ -112,6 +112,10 @@ func (u *App) openProject(p store.Project) {
 		{"Dashboard", u.dashboardScreen},
 		{"Export", u.exportScreen},
 	}
+	if mayChangeSettings(u.user) {
+		u.screens = append(u.screens, screen{"Settings", u.settingsScreen})
+	}
+	// Users stays last: its screen reloads itself as the last entry.
 	if u.user.IsLead() {
 		u.screens = append(u.screens, screen{"Users", u.usersScreen})
 	}

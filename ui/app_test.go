@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -37,7 +38,7 @@ func demoApp(t *testing.T) (*App, *store.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
@@ -103,8 +104,8 @@ func TestSignInAndOpenProject(t *testing.T) {
 	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
 		t.Errorf("status bar: %q", u.status.Text)
 	}
-	if got := len(u.screens); got != 6 {
-		t.Errorf("a lead sees %d screens, want 6 (Users included)", got)
+	if got := len(u.screens); got != 7 {
+		t.Errorf("a lead sees %d screens, want 7 (Settings and Users included)", got)
 	}
 	assertGolden(t, "images.png", u.win)
 	for i, s := range u.screens[1:] {

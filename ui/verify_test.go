@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -115,7 +116,7 @@ func TestVerifierApprovesAndRoundTwoGoesToAnotherGroup(t *testing.T) {
 	// y with the checklist not complete is refused, in words.
 	tapMark(t, o, "objects_exist", markYes)
 	press(u, "y")
-	if !o.message.Visible() || !strings.Contains(o.message.Text, "not marked yet: Box on the answer") {
+	if !o.message.Visible() || !strings.Contains(o.message.Text, "not judged: Box on the answer (box_on_answer)") {
 		t.Errorf("approve with unmarked criteria: message %q", o.message.Text)
 	}
 	if s := status(t, db, "demo-hq-004"); s != verify.StateRound1 {
@@ -181,8 +182,8 @@ func TestRejectNeedsAReason(t *testing.T) {
 		refusal string   // the message, when refused
 		reasons []string // the stored reasons, when returned
 	}{
-		{name: "nothing failed", yes: []string{"objects_exist"}, refusal: "Reject needs a reason"},
-		{name: "other without a comment", other: true, refusal: "Other problem needs a comment"},
+		{name: "nothing failed", yes: []string{"objects_exist"}, refusal: "A rejection needs a reason"},
+		{name: "other without a comment", other: true, refusal: `The reason "other" needs a comment`},
 		{name: "failed criterion", no: []string{"box_on_answer"}, reasons: []string{"box_on_answer"}},
 		{name: "two failed, one passed", yes: []string{"objects_exist"}, no: []string{"answer_correct", "box_on_answer"},
 			reasons: []string{"answer_correct", "box_on_answer"}},
@@ -405,7 +406,7 @@ func BenchmarkOpenSample(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	if err := store.SeedDemo(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
+	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		b.Fatal(err)
 	}
 	u := New(test.NewTempApp(b), db, "")

@@ -1,0 +1,691 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// mayChangeSettings reports whether u is offered the Settings screen. The store
+// refuses everyone else whatever the screens offer.
+func mayChangeSettings(u store.User) bool {
+	return verify.Permitted(verify.ActionChangeSettings, verify.Role(u.Role))
+}
+
+// settingsScreen is the lead's Settings screen (see settingsView).
+func (u *App) settingsScreen() fyne.CanvasObject { return newSettingsView(u) }
+
+// historyZone is the time zone of the Recent changes list (tests fix it).
+var historyZone = time.Local
+
+// recentChanges is how many settings events the Recent changes list shows.
+const recentChanges = 50
+
+// settingField is one settings key as the form shows it: its label, how to read
+// and write its widget's value (in the text form of store.Settings.Values) and the
+// label that shows the store's refusal of it.
+type settingField struct {
+	key   string
+	label string // what the form calls it, for the refusal's sentence
+	get   func() string
+	set   func(string)
+	err   *widget.Label
+}
+
+// balanceRow is a balance target outside the hop-QA grid: another kind, a task, or
+// a hop-QA cell of any hop or view.
+type balanceRow struct {
+	field   *settingField
+	count   *widget.Entry
+	row     fyne.CanvasObject
+	removed bool // Remove was tapped: Save sends 0
+}
+
+// settingsView is the Settings screen: a form over the project's settings in the
+// text form of store.Settings.Values, and the verifiers' groups. Save sends the keys
+// whose values changed to store.SetSettings in one call, which validates all of
+// them (nothing changes unless every value is valid) and audits each change; its
+// refusal is shown beside the fields it names. Group changes go as group.NAME keys.
+// The screen knows no rule of its own: what a value may be is the store's to say.
+type settingsView struct {
+	widget.BaseWidget
+	u    *App
+	root fyne.CanvasObject
+
+	orig   map[string]string // the stored values by key
+	fields []*settingField   // every key the form shows, in display order
+	users  []store.User      // the verifiers, whose groups the form shows
+	groups map[string]*widget.Entry
+	gerrs  map[string]*widget.Label
+	filled bool // the widgets hold the stored values; OnChanged may count changes
+
+	// The form, rebuilt by load.
+	body         *fyne.Container
+	scroll       *container.Scroll
+	rounds       *widget.RadioGroup
+	panel        *widget.Entry
+	otherGroup   *widget.Check
+	allowEarlier *widget.Check
+	toRound1     *widget.Check
+	claim        *widget.Entry
+	tasks        *widget.Entry
+	cells        map[string]*widget.Entry // the hop-QA grid by key
+	allCells     *widget.Entry
+	setAll       *widget.Button
+	extra        []*balanceRow
+	extraBox     *fyne.Container
+	addKind      *widget.Select
+	addTask      *widget.Entry
+	addCount     *widget.Entry
+	addButton    *widget.Button // adds the target the add row describes
+	addOpen      *widget.Button // shows the add row
+	addRow       *fyne.Container
+	history      *fyne.Container
+
+	// The bar above the form, kept across loads.
+	save, revert *widget.Button
+	dirty        *widget.Label // the unsaved changes
+	message      *widget.Label // the last save's outcome or refusal
+}
+
+// newSettingsView makes the screen and loads it.
+func newSettingsView(u *App) *settingsView {
+	v := &settingsView{u: u}
+	v.ExtendBaseWidget(v)
+	v.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), v.saveChanges)
+	v.save.Importance = widget.HighImportance
+	v.revert = widget.NewButtonWithIcon("Revert", theme.ContentUndoIcon(), func() {
+		v.message.Hide()
+		v.load()
+	})
+	v.dirty = widget.NewLabel("")
+	v.dirty.Importance = widget.WarningImportance
+	v.message = widget.NewLabel("")
+	v.message.Wrapping = fyne.TextWrapWord
+	v.message.Hide()
+	v.body = container.NewStack()
+	bar := container.NewBorder(nil, nil, heading("Project settings"), container.NewHBox(v.dirty, v.revert, v.save))
+	v.root = container.NewBorder(container.NewVBox(bar, v.message), nil, nil, nil, v.body)
+	v.load()
+	return v
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (v *settingsView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
+
+// load reads the project's settings, the verifiers and the project's history and
+// rebuilds the form from them, keeping the scroll position.
+func (v *settingsView) load() {
+	ctx := v.u.ctx()
+	v.filled = false
+	offset := fyne.Position{}
+	if v.scroll != nil {
+		offset = v.scroll.Offset
+	}
+	p, err := v.u.db.ProjectByName(ctx, v.u.project.Name)
+	if err != nil {
+		v.body.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(store.Message(err)))}
+		v.body.Refresh()
+		v.update()
+		return
+	}
+	v.u.project = p
+	users, err := v.u.db.Users(ctx)
+	if err != nil {
+		v.showMessage(store.Message(err), widget.DangerImportance)
+	}
+	v.users = slices.DeleteFunc(users, func(x store.User) bool { return !verify.Permitted(verify.ActionReview, verify.Role(x.Role)) })
+
+	v.orig = map[string]string{}
+	help := map[string]string{}
+	for _, s := range p.Settings.Values() {
+		v.orig[s.Key], help[s.Key] = s.Value, s.Help
+	}
+	v.fields = nil
+	v.extra = nil
+
+	left := container.NewVBox(v.verificationSection(help), widget.NewSeparator(), v.balanceSection())
+	v.scroll = container.NewVScroll(container.NewPadded(left))
+	v.scroll.Offset = offset
+	right := container.NewVScroll(container.NewPadded(container.NewVBox(
+		v.tasksSection(help), widget.NewSeparator(),
+		heading("Verifier groups"), v.groupsSection(), widget.NewSeparator(),
+		heading("Recent changes"), v.historySection())))
+	split := container.NewHSplit(v.scroll, right)
+	split.Offset = 0.6
+	v.body.Objects = []fyne.CanvasObject{split}
+	v.body.Refresh()
+	v.filled = true
+	v.update()
+}
+
+// add registers a field of the form.
+func (v *settingsView) add(key, label string, get func() string, set func(string)) *settingField {
+	f := &settingField{key: key, label: label, get: get, set: set, err: errorLabel()}
+	v.fields = append(v.fields, f)
+	if old, ok := v.orig[key]; ok {
+		set(old)
+	}
+	return f
+}
+
+// field finds the field of key.
+func (v *settingsView) field(key string) *settingField {
+	for _, f := range v.fields {
+		if f.key == key {
+			return f
+		}
+	}
+	return nil
+}
+
+// errorLabel is a hidden label for the store's refusal of a field.
+func errorLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.DangerImportance
+	l.Hide()
+	return l
+}
+
+// note is a caption-sized, low-importance line of help.
+func note(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
+// narrow gives a small number's entry a width that fits it.
+func narrow(e *widget.Entry) fyne.CanvasObject {
+	return container.NewGridWrap(fyne.NewSize(110, e.MinSize().Height), e)
+}
+
+// changed is every widget's OnChanged: it counts the unsaved changes.
+func (v *settingsView) changed() {
+	if v.filled {
+		v.update()
+	}
+}
+
+// newEntry is an entry whose edits count as changes.
+func (v *settingsView) newEntry() *widget.Entry {
+	e := widget.NewEntry()
+	e.OnChanged = func(string) { v.changed() }
+	return e
+}
+
+// newCheck is a check whose clicks count as changes.
+func (v *settingsView) newCheck(text string) *widget.Check {
+	return widget.NewCheck(text, func(bool) { v.changed() })
+}
+
+// entryField registers an entry as the field of key.
+func (v *settingsView) entryField(key, label string, e *widget.Entry) *settingField {
+	return v.add(key, label, func() string { return e.Text }, e.SetText)
+}
+
+// checkField registers a check as the field of a true/false key.
+func (v *settingsView) checkField(key, label string, c *widget.Check) *settingField {
+	return v.add(key, label, func() string { return strconv.FormatBool(c.Checked) },
+		func(s string) { c.SetChecked(s == "true") })
+}
+
+// verificationSection is the form of the verification policy: rounds, the round-3
+// panel, who may review, corrections and claims.
+func (v *settingsView) verificationSection(help map[string]string) fyne.CanvasObject {
+	v.rounds = widget.NewRadioGroup([]string{"3", "2"}, func(string) { v.changed() })
+	v.rounds.Horizontal = true
+	v.rounds.Required = true
+	if cur := v.orig["rounds"]; cur != "" && !slices.Contains(v.rounds.Options, cur) {
+		v.rounds.Options = append(v.rounds.Options, cur)
+	}
+	rounds := v.add("rounds", "Review rounds", func() string { return v.rounds.Selected }, v.rounds.SetSelected)
+	v.panel = v.newEntry()
+	panel := v.entryField("round3_panel", "Round-3 panel", v.panel)
+	v.otherGroup = v.newCheck("Round 2 by a verifier from another group than round 1's")
+	other := v.checkField("round2_other_group", "Round 2 from another group", v.otherGroup)
+	v.allowEarlier = v.newCheck("Round-1 and round-2 verifiers may sit on the round-3 panel")
+	earlier := v.checkField("round3_allow_earlier", "Earlier verifiers on the panel", v.allowEarlier)
+	v.toRound1 = v.newCheck("A verifier's correction re-enters round 1")
+	toRound1 := v.checkField("correction_to_round1", "Correction re-enters round 1", v.toRound1)
+	v.claim = v.newEntry()
+	claim := v.entryField("claim_minutes", "Claim minutes", v.claim)
+
+	// The store's help for a key stands beside its widget, its refusal below.
+	item := func(f *settingField, w fyne.CanvasObject) *widget.FormItem {
+		return widget.NewFormItem(f.label, tightVBox(container.NewBorder(nil, nil, w, nil, note(help[f.key])), f.err))
+	}
+	checks := tightVBox(v.otherGroup, other.err, v.allowEarlier, earlier.err, v.toRound1, toRound1.err)
+	form := widget.NewForm(
+		item(rounds, v.rounds),
+		item(panel, narrow(v.panel)),
+		widget.NewFormItem("Reviewers", checks),
+		item(claim, narrow(v.claim)),
+	)
+	return container.NewVBox(heading("Verification"), form)
+}
+
+// hopViews are the columns of the hop-QA grid.
+var hopViews = []annotate.View{annotate.ViewEgo, annotate.ViewExo}
+
+// hopRows is the number of rows of the hop-QA grid (1-hop to 3-hop, as the
+// dashboard's balance grid shows them).
+const hopRows = 3
+
+// balanceSection is the hop-QA grid (hop 1–3 × ego/exo) with its Set all, and the
+// other targets with Add a target….
+func (v *settingsView) balanceSection() fyne.CanvasObject {
+	grid := container.NewGridWithColumns(len(hopViews)+1, widget.NewLabel(""))
+	for _, view := range hopViews {
+		grid.Add(widget.NewLabelWithStyle(string(view), fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
+	}
+	var errs []fyne.CanvasObject
+	v.cells = map[string]*widget.Entry{}
+	for hop := 1; hop <= hopRows; hop++ {
+		grid.Add(widget.NewLabel(fmt.Sprintf("%d-hop", hop)))
+		for _, view := range hopViews {
+			key := store.BalanceTarget{Kind: string(annotate.KindHopQA), Hop: hop, View: string(view)}.Key()
+			e := v.newEntry()
+			e.SetPlaceHolder("no target")
+			v.cells[key] = e
+			f := v.entryField(key, fmt.Sprintf("Hop QA %d-hop %s", hop, view), e)
+			grid.Add(e)
+			errs = append(errs, f.err)
+		}
+	}
+	v.allCells = widget.NewEntry()
+	v.allCells.SetPlaceHolder("N")
+	v.setAll = widget.NewButton("Set all", func() {
+		for _, e := range v.cells {
+			e.SetText(strings.TrimSpace(v.allCells.Text))
+		}
+	})
+	setAll := container.NewHBox(widget.NewLabel("Set every hop-QA cell to"),
+		container.NewGridWrap(fyne.NewSize(90, v.allCells.MinSize().Height), v.allCells), v.setAll)
+
+	v.extraBox = container.NewVBox()
+	for _, s := range v.orderedKeys() {
+		if strings.HasPrefix(s, "balance.") && v.cells[s] == nil {
+			v.addExtra(s, v.orig[s])
+		}
+	}
+	v.addKind = widget.NewSelect(kindNames(), nil)
+	v.addKind.PlaceHolder = "kind"
+	v.addTask = widget.NewEntry()
+	v.addTask.SetPlaceHolder("task (optional)")
+	v.addCount = widget.NewEntry()
+	v.addCount.SetPlaceHolder("target")
+	v.addButton = widget.NewButtonWithIcon("Add", theme.ConfirmIcon(), v.addTarget)
+	cancel := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+		v.addRow.Hide()
+		v.addOpen.Enable()
+		v.relayout()
+	})
+	v.addRow = container.NewBorder(nil, nil, nil, container.NewHBox(v.addButton, cancel),
+		container.NewGridWithColumns(3, v.addKind, v.addTask, v.addCount))
+	v.addRow.Hide()
+	v.addOpen = widget.NewButtonWithIcon("Add a target…", theme.ContentAddIcon(), func() {
+		v.addRow.Show()
+		v.addOpen.Disable()
+		v.relayout()
+	})
+	v.addOpen.Importance = widget.LowImportance
+
+	intro := note("accepted samples each cell should reach; an empty cell has no target")
+	return container.NewVBox(container.NewBorder(nil, nil, heading("Balance targets"), nil, intro),
+		grid, tightVBox(errs...), setAll,
+		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Other kinds and tasks", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}), v.addOpen),
+		v.extraBox, v.addRow)
+}
+
+// orderedKeys are the stored keys in Values' order.
+func (v *settingsView) orderedKeys() []string {
+	keys := make([]string, 0, len(v.orig))
+	for _, s := range v.u.project.Settings.Values() {
+		keys = append(keys, s.Key)
+	}
+	return keys
+}
+
+// kindNames are the sample kinds a new target may name.
+func kindNames() []string {
+	out := make([]string, len(annotate.Kinds))
+	for i, k := range annotate.Kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// addExtra adds a row for the balance target key outside the grid.
+func (v *settingsView) addExtra(key, value string) *balanceRow {
+	r := &balanceRow{count: v.newEntry()}
+	r.count.SetPlaceHolder("no target")
+	r.field = &settingField{key: key, label: "Target of " + strings.TrimPrefix(key, "balance."), err: errorLabel(),
+		get: func() string {
+			if r.removed {
+				return "0"
+			}
+			return r.count.Text
+		},
+		set: r.count.SetText}
+	r.count.SetText(value)
+	v.fields = append(v.fields, r.field)
+	v.extra = append(v.extra, r)
+	name := widget.NewLabel(strings.TrimPrefix(key, "balance."))
+	name.Truncation = fyne.TextTruncateEllipsis
+	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		r.removed = true
+		v.extraBox.Remove(r.row)
+		v.changed()
+	})
+	r.row = tightVBox(container.NewBorder(nil, nil, nil, remove, container.NewGridWithColumns(2, name, r.count)), r.field.err)
+	v.extraBox.Add(r.row)
+	return r
+}
+
+// addTarget adds the target the add row describes, or sets it when it is shown
+// already; nothing is stored before Save.
+func (v *settingsView) addTarget() {
+	if v.addKind.Selected == "" {
+		v.showMessage("Choose a kind for the new target.", widget.DangerImportance)
+		return
+	}
+	key := store.BalanceTarget{Kind: v.addKind.Selected, Task: strings.TrimSpace(v.addTask.Text)}.Key()
+	count := strings.TrimSpace(v.addCount.Text)
+	if f := v.field(key); f != nil {
+		for _, r := range v.extra {
+			if r.field == f && r.removed {
+				r.removed = false
+				v.extraBox.Add(r.row)
+			}
+		}
+		f.set(count)
+	} else {
+		v.addExtra(key, count)
+	}
+	v.addKind.ClearSelected()
+	v.addTask.SetText("")
+	v.addCount.SetText("")
+	v.addRow.Hide()
+	v.addOpen.Enable()
+	v.changed()
+}
+
+// tasksSection is the project's task labels, comma-separated.
+func (v *settingsView) tasksSection(help map[string]string) fyne.CanvasObject {
+	v.tasks = v.newEntry()
+	v.tasks.SetPlaceHolder("T0, T1, T2 …")
+	f := v.entryField("tasks", "Task labels", v.tasks)
+	return container.NewVBox(heading("Task labels"), v.tasks, f.err, note(help["tasks"]))
+}
+
+// groupsSection is an entry for each verifier's group.
+func (v *settingsView) groupsSection() fyne.CanvasObject {
+	v.groups, v.gerrs = map[string]*widget.Entry{}, map[string]*widget.Label{}
+	if len(v.users) == 0 {
+		return note("There are no verifiers yet; add them under Users.")
+	}
+	rows := container.NewVBox(note("Each verifier's group; their role stays as it is."))
+	for _, x := range v.users {
+		e := v.newEntry()
+		e.SetText(x.Group)
+		e.SetPlaceHolder("no group")
+		v.groups[x.Name] = e
+		v.gerrs[x.Name] = errorLabel()
+		name := widget.NewLabel(x.Name)
+		name.Truncation = fyne.TextTruncateEllipsis
+		rows.Add(tightVBox(container.NewGridWithColumns(2, name, e), v.gerrs[x.Name]))
+	}
+	return rows
+}
+
+// historySection lists the project's settings changes and refused attempts, newest
+// first.
+func (v *settingsView) historySection() fyne.CanvasObject {
+	v.history = container.NewVBox()
+	events, err := v.u.db.ProjectHistory(v.u.ctx(), v.u.user, v.u.project.ID)
+	if err != nil {
+		v.history.Add(reviewText(store.Message(err), fyne.TextStyle{Italic: true}))
+		return v.history
+	}
+	events = slices.DeleteFunc(events, func(e store.Event) bool {
+		return e.Action != string(verify.ActionChangeSettings) && e.Action != "denied:"+string(verify.ActionChangeSettings)
+	})
+	slices.Reverse(events)
+	if len(events) == 0 {
+		v.history.Add(note("No setting has been changed yet."))
+		return v.history
+	}
+	for _, e := range events[:min(len(events), recentChanges)] {
+		at := e.At
+		if t, err := time.Parse(time.RFC3339Nano, e.At); err == nil {
+			at = t.In(historyZone).Format("2006-01-02 15:04")
+		}
+		what := e.Detail
+		if e.Action != string(verify.ActionChangeSettings) {
+			what = "refused: " + e.Detail
+		}
+		line := reviewText(fmt.Sprintf("%s  ·  %s  ·  %s", at, e.Actor, what), fyne.TextStyle{})
+		line.SizeName = theme.SizeNameCaptionText
+		v.history.Add(line)
+	}
+	return v.history
+}
+
+// sameValue reports whether a field's text equals its stored value; a balance
+// target that is empty, 0 or absent is no target.
+func sameValue(key, stored, cur string) bool {
+	stored, cur = strings.TrimSpace(stored), strings.TrimSpace(cur)
+	if strings.HasPrefix(key, "balance.") {
+		if stored == "" {
+			stored = "0"
+		}
+		if cur == "" {
+			cur = "0"
+		}
+	}
+	return stored == cur
+}
+
+// changes are the settings whose field differs from the stored value: key → new
+// value as the store reads it.
+func (v *settingsView) changes() map[string]string {
+	out := map[string]string{}
+	for _, f := range v.fields {
+		cur := f.get()
+		if !sameValue(f.key, v.orig[f.key], cur) {
+			if strings.HasPrefix(f.key, "balance.") && strings.TrimSpace(cur) == "" {
+				cur = "0"
+			}
+			out[f.key] = cur
+		}
+	}
+	return out
+}
+
+// groupChanges are the verifiers whose group entry differs from their group.
+func (v *settingsView) groupChanges() []store.User {
+	var out []store.User
+	for _, x := range v.users {
+		if e := v.groups[x.Name]; e != nil && strings.TrimSpace(e.Text) != x.Group {
+			x.Group = strings.TrimSpace(e.Text)
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// update shows how many changes are unsaved and enables Save and Revert.
+func (v *settingsView) update() {
+	defer v.relayout()
+	n := len(v.changes()) + len(v.groupChanges())
+	if n == 0 {
+		v.dirty.SetText("")
+		v.dirty.Hide()
+		v.save.Disable()
+		v.revert.Disable()
+		return
+	}
+	v.dirty.SetText(fmt.Sprintf("%s not saved", plural(n, "change")))
+	v.dirty.Show()
+	v.save.Enable()
+	v.revert.Enable()
+}
+
+// relayout fits the screen to labels shown, hidden or changed in length.
+func (v *settingsView) relayout() {
+	if c, ok := v.root.(*fyne.Container); ok {
+		c.Refresh()
+	}
+}
+
+// showMessage writes the line under the bar.
+func (v *settingsView) showMessage(text string, imp widget.Importance) {
+	v.message.SetText(text)
+	v.message.Importance = imp
+	v.message.Show()
+	v.relayout()
+}
+
+// clearErrors hides every refusal shown.
+func (v *settingsView) clearErrors() {
+	for _, f := range v.fields {
+		f.err.Hide()
+	}
+	for _, l := range v.gerrs {
+		l.Hide()
+	}
+	v.message.Hide()
+}
+
+// saveChanges sends the changed settings and groups (as group.NAME keys) in one
+// call: the store changes all of them or none. A refusal leaves the form as it
+// is, with the store's sentences beside the fields they name.
+func (v *settingsView) saveChanges() {
+	ctx, user := v.u.ctx(), v.u.user
+	v.clearErrors()
+	values := v.changes()
+	for _, x := range v.groupChanges() {
+		values["group."+x.Name] = x.Group
+	}
+	if len(values) == 0 {
+		v.u.setStatus("Nothing changed: the values are the stored ones.")
+		return
+	}
+	changes, err := v.u.db.SetSettings(ctx, user, v.u.project.ID, values)
+	if err != nil {
+		v.showRefusal(err)
+		return
+	}
+	var done []string
+	for _, c := range changes {
+		done = append(done, fmt.Sprintf("%s %s → %s", c.Key, orNone(c.Old), orNone(c.New)))
+	}
+	v.load()
+	switch {
+	case len(done) == 0:
+		v.u.setStatus("Nothing changed: the values are the stored ones.")
+	default:
+		v.u.setStatus("Saved the settings of %s: %s.", v.u.project.Name, strings.Join(done, "; "))
+	}
+}
+
+// orNone is s, or "(none)" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// showRefusal shows why the store saved nothing: each line of its message that
+// names a field goes beside that field, as a sentence with the field's name; the
+// bar says what was refused.
+func (v *settingsView) showRefusal(err error) {
+	msg := store.Message(err)
+	var unplaced []string
+	placed := 0
+	for _, line := range strings.Split(msg, "\n") {
+		if l := v.groupNamedIn(line); l != nil {
+			l.SetText(line)
+			l.Show()
+			placed++
+			continue
+		}
+		f, at := v.fieldNamedIn(line)
+		if f == nil {
+			unplaced = append(unplaced, line)
+			continue
+		}
+		rest := strings.TrimSuffix(strings.TrimSpace(line[at+len(f.key):]), ".")
+		sentence := fmt.Sprintf("%s (%s) %s.", f.label, f.key, rest)
+		if strings.HasPrefix(rest, ":") {
+			sentence = fmt.Sprintf("%s (%s)%s.", f.label, f.key, rest)
+		}
+		if f.err.Visible() {
+			sentence = f.err.Text + "\n" + sentence
+		}
+		f.err.SetText(sentence)
+		f.err.Show()
+		placed++
+	}
+	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
+	if len(unplaced) > 0 {
+		text = "Nothing was saved. " + strings.Join(unplaced, "\n")
+	}
+	v.showMessage(text, widget.DangerImportance)
+}
+
+// groupNamedIn is the error label of the verifier whose group.NAME key the line
+// names, or nil.
+func (v *settingsView) groupNamedIn(line string) *widget.Label {
+	for name, l := range v.gerrs {
+		if strings.Contains(line, "group."+name+":") {
+			return l
+		}
+	}
+	return nil
+}
+
+// fieldNamedIn finds the field whose key the line names (the longest such key,
+// so that balance.open is not taken for balance.open.T3) and where.
+func (v *settingsView) fieldNamedIn(line string) (*settingField, int) {
+	var best *settingField
+	at := -1
+	for _, f := range v.fields {
+		for i := 0; ; {
+			j := strings.Index(line[i:], f.key)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(f.key)
+			after := end == len(line) || !isKeyByte(line[end]) ||
+				line[end] == '.' && (end+1 == len(line) || !isKeyByte(line[end+1]))
+			bounded := (j == 0 || !isKeyByte(line[j-1])) && after
+			if bounded && (best == nil || len(f.key) > len(best.key)) {
+				best, at = f, j
+			}
+			i = end
+		}
+	}
+	return best, at
+}
+
+// isKeyByte reports whether b may be part of a settings key.
+func isKeyByte(b byte) bool {
+	return b == '_' || b == '.' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
