@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/assets"
-	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -112,38 +110,6 @@ func TestWithdrawReopen(t *testing.T) {
 	got, _ := f.db.Sample(ctx, si.ID)
 	if got.Status != verify.StateRound1 {
 		t.Errorf("reopened to %s, want round1", got.Status)
-	}
-}
-
-func TestDemoHasEveryState(t *testing.T) {
-	ctx := context.Background()
-	db := MustOpenDB(t)
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(t.TempDir(), "images")); err != nil {
-		t.Fatal(err)
-	}
-	p, err := db.ProjectByName(ctx, demo.DemoProject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	counts, err := db.StatusCounts(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range verify.States {
-		if counts[s] == 0 {
-			t.Errorf("demo has no %s sample (%v)", s, counts)
-		}
-	}
-	if n, _ := db.CountImages(ctx, p.ID); n != 8 {
-		t.Errorf("demo has %d images, want 8", n)
-	}
-	for _, a := range demo.DemoAccounts {
-		if _, err := db.Authenticate(ctx, a.Name, demo.DemoPassword); err != nil {
-			t.Errorf("demo account %s: %v", a.Name, err)
-		}
-	}
-	if err := demo.Seed(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, store.ErrConflict) {
-		t.Errorf("seeding twice: got %v", err)
 	}
 }
 
