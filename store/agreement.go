@@ -454,7 +454,8 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 	if err != nil {
 		return nil, err
 	}
-	// The revisions with round-3 votes are those of stat_rev3 (migration 0004).
+	// The revisions with round-3 votes are those of stat_rev3 (migration 0008, kept
+	// by stats.go).
 	infos, err := round3Infos(ctx, tx, `stat_rev3 t CROSS JOIN revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err

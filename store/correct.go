@@ -128,7 +128,7 @@ func lintEnv(ctx context.Context, tx *sql.Tx, projectID int64) annotate.LintEnv 
 
 // carryReviews copies the reviews verify.Correct carried over from cur's revision onto
 // the revision that was just added (cur.Revision+1), so that the new revision's review
-// context holds them.
+// context holds them, and counts them in the summaries (stats.go).
 func carryReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, carried []verify.Review) error {
 	if len(carried) == 0 {
 		return nil
@@ -147,6 +147,23 @@ func carryReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, carried []ver
 			SELECT sample_id, ?, round, verifier_id, ?, decision, ?, comment, 0, created_at FROM reviews
 			WHERE revision_id = ? AND round = ? AND verifier_id = ?`,
 			newRev, string(crit), string(reasons), cur.RevisionID, rv.Round, rv.Reviewer); err != nil {
+			return err
+		}
+	}
+	// The new revision's reviews are the ones just carried.
+	type carriedReview struct {
+		statsReview
+		reasons string
+	}
+	rs, err := queryAll(ctx, tx, func(r scanner) (carriedReview, error) {
+		var c carriedReview
+		return c, r.Scan(&c.id, &c.round, &c.verifier, &c.decision, &c.seconds, &c.reasons)
+	}, `SELECT id, round, verifier_id, decision, seconds, reasons FROM reviews WHERE revision_id = ? ORDER BY id`, newRev)
+	if err != nil {
+		return err
+	}
+	for _, c := range rs {
+		if err := statsReviewAdded(ctx, tx, newRev, c.statsReview, rejectReasons(c.reasons)); err != nil {
 			return err
 		}
 	}

@@ -1,15 +1,17 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/montanaflynn/stats"
 
@@ -188,17 +190,24 @@ type (
 )
 
 // Dashboard aggregates a project for any signed-in user, in one read transaction of
-// a fixed number of queries on the summary tables of migration 0004, which triggers
-// keep current on every write (none per sample, none over the samples, reviews or
-// audit log). Annotators get the funnel, the activity, the balance, the error rates
-// and their own row (Dashboard.Own); verifiers and leads get everything.
+// a fixed number of queries on the summary tables that every write keeps current
+// (stats.go; none per sample, none over the samples, reviews or audit log).
+// Annotators get the funnel, the activity, the balance, the error rates and their
+// own row (Dashboard.Own); verifiers and leads get everything.
 //
-// Round-3 votes of a revision whose round 3 is still open are secret
-// (verify.CanSeeRound3Votes): they count nowhere, not even in workloads, until the
-// round closes. Review times of 0 (not recorded) are left out of the medians.
+// Round-3 votes count only once they are settled (verify.Round3.Settled), exactly as
+// in Agreement: the votes of a revision whose round 3 is still open, or was closed by
+// a reject while a panel member may still vote late on it, count nowhere, not even in
+// workloads, until the round closes and every late vote is cast or its claim ended.
+// Review times of 0 (not recorded) are left out of the medians.
+//
+// The round-3 decisions in the summaries are made with the project's round-3 panel
+// size; after the lead changed it, the first read (or write) decides them again, in a
+// write transaction of its own, before the dashboard reads.
 func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashboard, error) {
 	var out Dashboard
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	read := func(tx *sql.Tx) error {
+		out = Dashboard{}
 		a, err := requireAction(ctx, tx, actor, verify.ActionSeeDashboard)
 		if err != nil {
 			return err
@@ -207,7 +216,13 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		if err != nil {
 			return err
 		}
-		q := dashQuery{ctx: ctx, tx: tx, project: projectID, panel: p.Settings.Policy().Round3Panel}
+		q := dashQuery{ctx: ctx, tx: tx, project: projectID, policy: p.Settings.Policy(), now: d.Now()}
+		if err := q.current(); err != nil {
+			return err
+		}
+		if err := q.settledLate(); err != nil {
+			return fmt.Errorf("late round 3s: %w", err)
+		}
 		if out.Funnel, err = q.funnel(); err != nil {
 			return fmt.Errorf("funnel: %w", err)
 		}
@@ -249,25 +264,102 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 			return fmt.Errorf("verifiers: %w", err)
 		}
 		return nil
-	})
+	}
+	err := d.readTx(ctx, read)
+	for tries := 0; errors.Is(err, errStaleRound3) && tries < 3; tries++ {
+		// The round-3 decisions were made with another panel size: decide them again.
+		if err = d.inTx(ctx, func(tx *sql.Tx) error {
+			_, _, err := d.statsPolicy(ctx, tx, projectID)
+			return err
+		}); err == nil {
+			err = d.readTx(ctx, read)
+		}
+	}
 	if err != nil {
 		return Dashboard{}, fmt.Errorf("dashboard of project %d: %w", projectID, err)
 	}
 	return out, nil
 }
 
+// errStaleRound3 says that a project's round-3 decisions (stat_rev3) were made with a
+// panel size other than the project's.
+var errStaleRound3 = errors.New("the round-3 summaries follow an earlier panel size")
+
 // dashQuery runs the dashboard's queries on one project inside one transaction.
 type dashQuery struct {
 	ctx     context.Context
 	tx      *sql.Tx
 	project int64
-	panel   int
+	policy  verify.Policy
+	now     time.Time
+	// late are the round-3 votes of revisions the summaries hold back as waiting for
+	// late voters (stat_rev3.waiting) that have settled since, with no write: the
+	// last late voter's claim ran out. The dashboard counts them as the summaries will.
+	late []dashVote
 }
 
-// dashVisible is the condition, on a review summary's class open_a, that leaves out
-// the secret votes of open round-3 panels (see stat_rev3 in migration 0004): an open
-// panel has no rejection and fewer approvals than seats. It takes the panel size.
-const dashVisible = `(open_a = 0 OR open_a >= ?)`
+// dashVote is a counted review that the summaries do not hold yet: the review, its
+// revision's facts and its panel's result.
+type dashVote struct {
+	rev    statsRev
+	rv     statsReview
+	result string
+}
+
+// current refuses (errStaleRound3) summaries whose round-3 decisions were made with
+// another panel size than the project's.
+func (q *dashQuery) current() error {
+	var panel int
+	err := q.tx.QueryRowContext(q.ctx, `SELECT panel FROM stat_policy WHERE project_id = ?`, q.project).Scan(&panel)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) || err == nil && panel != q.policy.Round3Panel:
+		return errStaleRound3
+	case err != nil:
+		return fmt.Errorf("summary policy: %w", err)
+	}
+	return nil
+}
+
+// settledLate asks verify again, now, about the revisions the summaries hold back
+// as waiting for late voters, and keeps the votes of those that have settled in q.late.
+func (q *dashQuery) settledLate() error {
+	revs, claims, err := loadRound3(q.ctx, q.tx, `t.project_id = ? AND t.waiting = 1`, q.project)
+	if err != nil || len(revs) == 0 {
+		return err
+	}
+	facts := map[int64]statsRev{}
+	err = q.rows(func(r scanner) error {
+		var id int64
+		var x statsRev
+		var balanced int
+		if err := r.Scan(&id, &x.project, &x.kind, &x.author, &x.categories, &balanced, &x.hop, &x.view, &x.task); err != nil {
+			return err
+		}
+		x.balanced = balanced == 1
+		facts[id] = x
+		return nil
+	}, `SELECT r.revision_id, r.project_id, r.kind, r.author_id, r.categories, r.balanced, r.hop, r.view, r.task
+		FROM stat_rev3 t JOIN stat_revisions r ON r.revision_id = t.revision_id WHERE t.project_id = ? AND t.waiting = 1`, q.project)
+	if err != nil {
+		return err
+	}
+	for _, r := range revs {
+		c := decideRound3(q.policy, r.round3(claims[r.sample], q.now))
+		if !c.counted {
+			continue
+		}
+		rev, ok := facts[r.revision]
+		if !ok {
+			return fmt.Errorf("summary of revision %d: %w", r.revision, ErrNotFound)
+		}
+		for _, v := range r.votes {
+			if v.round == 3 {
+				q.late = append(q.late, dashVote{rev, v, c.result})
+			}
+		}
+	}
+	return nil
+}
 
 // rows runs a query and calls scan for every row.
 func (q *dashQuery) rows(scan func(scanner) error, query string, args ...any) error {
@@ -530,6 +622,9 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	for _, l := range q.late {
+		tallies = append(tallies, reviewTally{l.rev.author, l.rv.round, l.rv.decision, 1})
+	}
 	for _, t := range tallies {
 		if t.round >= 1 && t.round <= 3 {
 			a := row(t.who)
@@ -539,7 +634,7 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 			}
 		}
 	}
-	// Rejections are never secret (an open panel has none): every one counts.
+	// Reasons count for every rejection, as the funnel counts every returned sample.
 	reasons := map[int64][]ReasonCount{}
 	err = q.rows(func(r scanner) error {
 		var id int64
@@ -599,6 +694,9 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, l := range q.late {
+		tallies = append(tallies, reviewTally{l.rv.verifier, l.rv.round, l.rv.decision, 1})
+	}
 	for _, t := range tallies {
 		v := row(t.who)
 		if t.round >= 1 && t.round <= 3 {
@@ -617,9 +715,9 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 		v := row(t.verifier)
 		v.Timed, v.MedianSeconds, v.P90Seconds = t.n, t.median, t.p90
 	}
-	// A panel's result is 'reject' once a vote rejected (panel_a -1), 'approve' once
-	// its approvals fill the seats; an open panel has neither, so its secret votes
-	// never count here.
+	// The counted round-3 votes of panels with a result (decideRound3: 'reject' once a
+	// member rejected, 'approve' once the approvals fill the panel), and of those the
+	// votes equal to it.
 	err = q.rows(func(r scanner) error {
 		var id int64
 		var n, match int
@@ -627,14 +725,22 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 			return err
 		}
 		v := row(id)
-		v.PanelVotes, v.PanelMatches = n, match
+		v.PanelVotes, v.PanelMatches = v.PanelVotes+n, v.PanelMatches+match
 		return nil
-	}, `SELECT verifier_id, sum(n),
-			sum(CASE WHEN panel_a = -1 AND decision = 'reject' OR panel_a >= ?1 AND decision = 'approve' THEN n ELSE 0 END)
-		FROM stat_review_verifiers WHERE project_id = ?2 AND round = 3 AND (panel_a = -1 OR panel_a >= ?1)
-		GROUP BY verifier_id HAVING sum(n) > 0`, q.panel, q.project)
+	}, `SELECT verifier_id, sum(n), sum(CASE WHEN decision = result THEN n ELSE 0 END)
+		FROM stat_review_verifiers WHERE project_id = ? AND round = 3 AND result <> ''
+		GROUP BY verifier_id HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, err
+	}
+	for _, l := range q.late {
+		if l.result != "" {
+			v := row(l.rv.verifier)
+			v.PanelVotes++
+			if l.rv.decision == l.result {
+				v.PanelMatches++
+			}
+		}
 	}
 	var out VerifierTable
 	for _, v := range rows {
@@ -644,7 +750,7 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 	return out, nil
 }
 
-// reviewTime is one verifier's timed visible reviews: how many, and the median and
+// reviewTime is one verifier's timed counted reviews: how many, and the median and
 // 90th percentile of their seconds.
 type reviewTime struct {
 	verifier    int64
@@ -655,34 +761,49 @@ type reviewTime struct {
 // reviewTimes finds each verifier's median and 90th percentile review time without
 // reading every time: the whole-second histogram (stat_review_seconds) places the
 // two to four ranks the figures need, and only the times of those seconds are read,
-// in order, from stat_review_times.
+// in order, from stat_review_times. The times of q.late join the histogram, and a
+// second holding some of them is read whole and merged with them.
 func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 	type bucket struct {
 		second   int64
-		start, n int // the rank of the second's first time, and its times
+		start, n int       // the rank of the second's first time, and its times
+		stored   int       // of those, the ones in stat_review_times
+		extra    []float64 // the others: times of q.late
 	}
-	var out []reviewTime
-	var hists [][]bucket
+	hists := map[int64][]bucket{}
 	err := q.rows(func(r scanner) error {
 		var id int64
 		var b bucket
-		if err := r.Scan(&id, &b.second, &b.n); err != nil {
+		if err := r.Scan(&id, &b.second, &b.stored); err != nil {
 			return err
 		}
-		if len(out) == 0 || out[len(out)-1].verifier != id {
-			out, hists = append(out, reviewTime{verifier: id}), append(hists, nil)
-		}
-		t := &out[len(out)-1]
-		b.start, t.n = t.n, t.n+b.n
-		hists[len(hists)-1] = append(hists[len(hists)-1], b)
+		hists[id] = append(hists[id], b)
 		return nil
-	}, `SELECT verifier_id, bucket, sum(n) FROM stat_review_seconds WHERE project_id = ? AND `+dashVisible+`
-		GROUP BY verifier_id, bucket HAVING sum(n) > 0 ORDER BY verifier_id, bucket`, q.project, q.panel)
+	}, `SELECT verifier_id, bucket, sum(n) FROM stat_review_seconds WHERE project_id = ?
+		GROUP BY verifier_id, bucket HAVING sum(n) > 0 ORDER BY verifier_id, bucket`, q.project)
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		t, hist := &out[i], hists[i]
+	for _, l := range q.late {
+		if !(l.rv.seconds > 0) {
+			continue
+		}
+		hist, second := hists[l.rv.verifier], secondsBucket(l.rv.seconds)
+		i, found := slices.BinarySearchFunc(hist, second, func(b bucket, s int64) int { return cmp.Compare(b.second, s) })
+		if !found {
+			hist = slices.Insert(hist, i, bucket{second: second})
+		}
+		hist[i].extra = append(hist[i].extra, l.rv.seconds)
+		hists[l.rv.verifier] = hist
+	}
+	out := make([]reviewTime, 0, len(hists))
+	for id, hist := range hists {
+		t := reviewTime{verifier: id}
+		for i := range hist {
+			slices.Sort(hist[i].extra)
+			hist[i].start, hist[i].n = t.n, hist[i].stored+len(hist[i].extra)
+			t.n += hist[i].n
+		}
 		ranks := quantileRanks(t.n)
 		vals := make([]float64, len(ranks))
 		b := 0
@@ -690,18 +811,27 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 			for hist[b].start+hist[b].n <= ranks[k] {
 				b++
 			}
-			// One read per second, from the first rank needed in it to the last.
+			// One read per second, from the first rank needed in it to the last; a
+			// second with times of q.late is read whole and merged with them.
 			first := k
 			for k++; k < len(ranks) && ranks[k] < hist[b].start+hist[b].n; k++ {
 			}
-			want := ranks[k-1] - ranks[first] + 1
-			got, err := q.secondsOf(t.verifier, hist[b].second, ranks[first]-hist[b].start, want)
+			from, want := ranks[first]-hist[b].start, ranks[k-1]-ranks[first]+1
+			if len(hist[b].extra) > 0 {
+				from, want = 0, hist[b].stored
+			}
+			got, err := q.secondsOf(id, hist[b].second, from, want)
 			if err != nil {
 				return nil, err
 			}
 			if len(got) != want {
 				return nil, fmt.Errorf("times of user %d: the summary counts %d in second %d, stat_review_times holds fewer",
-					t.verifier, hist[b].n, hist[b].second)
+					id, hist[b].stored, hist[b].second)
+			}
+			if len(hist[b].extra) > 0 {
+				got = append(got, hist[b].extra...)
+				slices.Sort(got)
+				got = got[ranks[first]-hist[b].start:]
 			}
 			for j := first; j < k; j++ {
 				vals[j] = got[ranks[j]-ranks[first]]
@@ -711,25 +841,28 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 		if t.median, t.p90, err = quantiles(t.n, at); err != nil {
 			return nil, err
 		}
+		out = append(out, t)
 	}
 	return out, nil
 }
 
-// secondsOf reads, in order, limit of a verifier's visible timed review times within
+// secondsOf reads, in order, limit of a verifier's counted timed review times within
 // the whole second from second to second+1, after skipping offset of them.
 func (q *dashQuery) secondsOf(verifier, second int64, offset, limit int) ([]float64, error) {
-	// One lower bound only, so that the index range starts there.
-	from, below := "x.seconds >= ?", any(second+1)
-	if second == 0 {
-		from = "x.seconds > ?"
+	if limit == 0 {
+		return nil, nil
 	}
-	if second == math.MaxInt64 { // CAST(seconds AS INTEGER) saturates here
+	// One lower bound only, so that the index range starts there.
+	from, below := "seconds >= ?", any(second+1)
+	if second == 0 {
+		from = "seconds > ?"
+	}
+	if second == math.MaxInt64 { // secondsBucket saturates here
 		below = math.Inf(1)
 	}
 	return queryAll(q.ctx, q.tx, func(r scanner) (v float64, err error) { err = r.Scan(&v); return },
-		`SELECT x.seconds FROM stat_review_times x LEFT JOIN stat_rev3 t ON x.round = 3 AND t.revision_id = x.revision_id
-		WHERE x.project_id = ? AND x.verifier_id = ? AND `+from+` AND x.seconds < ? AND (COALESCE(t.open_a, 0) = 0 OR t.open_a >= ?)
-		ORDER BY x.seconds LIMIT ? OFFSET ?`, q.project, verifier, second, below, q.panel, limit, offset)
+		`SELECT seconds FROM stat_review_times WHERE project_id = ? AND verifier_id = ? AND `+from+` AND seconds < ?
+		ORDER BY seconds LIMIT ? OFFSET ?`, q.project, verifier, second, below, limit, offset)
 }
 
 // p90Rank is where stats.Percentile(data, 90) reads n sorted values: between rank k
@@ -779,28 +912,11 @@ func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error
 	return median, p90, nil
 }
 
-// dashCategorySet turns a stored categories array into "att+rel" (sorted), or "none".
-func dashCategorySet(js string) string {
-	var cats []string
-	_ = json.Unmarshal([]byte(js), &cats)
-	if len(cats) == 0 {
-		return "none"
-	}
-	slices.Sort(cats)
-	return strings.Join(slices.Compact(cats), "+")
-}
-
-// errorRates counts the visible reviews and rejections per kind and category set of
-// the reviewed revision.
+// errorRates counts the counted reviews and rejections per kind and category set
+// of the reviewed revision.
 func (q *dashQuery) errorRates() (ErrorTable, error) {
 	var out ErrorTable
-	err := q.rows(func(r scanner) error {
-		var kind, cats, decision string
-		var n int
-		if err := r.Scan(&kind, &cats, &decision, &n); err != nil {
-			return err
-		}
-		set := dashCategorySet(cats)
+	add := func(kind, set, decision string, n int) {
 		i := slices.IndexFunc(out, func(x ErrorRow) bool { return x.Kind == kind && x.Set == set })
 		if i < 0 {
 			out, i = append(out, ErrorRow{Kind: kind, Set: set}), len(out)
@@ -809,11 +925,22 @@ func (q *dashQuery) errorRates() (ErrorTable, error) {
 		if decision == string(verify.DecisionReject) {
 			out[i].Rejected += n
 		}
+	}
+	err := q.rows(func(r scanner) error {
+		var kind, set, decision string
+		var n int
+		if err := r.Scan(&kind, &set, &decision, &n); err != nil {
+			return err
+		}
+		add(kind, set, decision, n)
 		return nil
-	}, `SELECT kind, categories, decision, sum(n) FROM stat_review_kinds WHERE project_id = ? AND `+dashVisible+`
-		GROUP BY kind, categories, decision HAVING sum(n) > 0`, q.project, q.panel)
+	}, `SELECT kind, categories, decision, sum(n) FROM stat_review_kinds WHERE project_id = ?
+		GROUP BY kind, categories, decision HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, err
+	}
+	for _, l := range q.late {
+		add(l.rev.kind, l.rev.categories, l.rv.decision, 1)
 	}
 	slices.SortFunc(out, func(a, b ErrorRow) int {
 		if c := dashKindOrder(a.Kind, b.Kind); c != 0 {
@@ -827,7 +954,7 @@ func (q *dashQuery) errorRates() (ErrorTable, error) {
 	return out, nil
 }
 
-// reviewTally counts the visible reviews of one author of the reviewed revision (or
+// reviewTally counts the counted reviews of one author of the reviewed revision (or
 // one verifier), round and decision.
 type reviewTally struct {
 	who      int64
@@ -836,13 +963,13 @@ type reviewTally struct {
 	n        int
 }
 
-// reviewTallies reads a review summary's visible counts per who, round and decision.
+// reviewTallies reads a review summary's counts per who, round and decision.
 func (q *dashQuery) reviewTallies(table, who string) ([]reviewTally, error) {
 	return queryAll(q.ctx, q.tx, func(r scanner) (t reviewTally, err error) {
 		err = r.Scan(&t.who, &t.round, &t.decision, &t.n)
 		return t, err
-	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ? AND `+dashVisible+`
-		GROUP BY 1, 2, 3 HAVING sum(n) > 0`, q.project, q.panel)
+	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ?
+		GROUP BY `+who+`, round, decision HAVING sum(n) > 0`, q.project)
 }
 
 func csvInt(n int) string { return strconv.Itoa(n) }

@@ -280,6 +280,7 @@ func TestDashboardCountsRound3OnceClosed(t *testing.T) {
 // Benchmark data: n hop-QA samples written straight into the tables the way the
 // store writes them (a workflow run per sample would take minutes): every sample has
 // a revision, its audit rows and, by position, 0-5 reviews; a tenth are accepted.
+// The summaries are then built from those rows, as bulk writers do.
 func benchDB(b *testing.B, n int) (*store.DB, store.User, int64) {
 	b.Helper()
 	ctx := context.Background()
@@ -350,6 +351,9 @@ func benchDB(b *testing.B, n int) (*store.DB, store.User, int64) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	if err := db.RebuildStats(ctx, p.ID); err != nil {
 		b.Fatal(err)
 	}
 	return db, lead, p.ID

@@ -206,10 +206,13 @@ func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round
 			return refusal(err)
 		}
 		cl = verify.NewClaim(p, sampleID, round, uid(a.ID), d.Now())
-		_, err = tx.ExecContext(ctx, `INSERT INTO claims (sample_id, round, verifier_id, expires_at) VALUES (?, ?, ?, ?)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO claims (sample_id, round, verifier_id, expires_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (sample_id, verifier_id) DO UPDATE SET round = excluded.round, expires_at = excluded.expires_at`,
-			sampleID, round, a.ID, cl.Expires.UTC().Format(time.RFC3339Nano))
-		return err
+			sampleID, round, a.ID, cl.Expires.UTC().Format(time.RFC3339Nano)); err != nil {
+			return err
+		}
+		// A claim replacing one on an earlier round 3 may end a late voter's seat.
+		return d.statsRound3(ctx, tx, sampleID)
 	})
 	if err != nil {
 		return verify.Claim{}, fmt.Errorf("claim %s round %d: %w", sampleID, round, err)
@@ -231,7 +234,11 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) erro
 			return err
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
-			return d.audit(ctx, tx, a.ID, "review.release", "sample", sampleID, "")
+			if err := d.audit(ctx, tx, a.ID, "review.release", "sample", sampleID, ""); err != nil {
+				return err
+			}
+			// A late voter giving up their seat may settle a round 3.
+			return d.statsRound3(ctx, tx, sampleID)
 		}
 		return nil
 	})
@@ -283,9 +290,18 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
+		res, err := tx.ExecContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.ID, revID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
-			string(reasons), out.Review.Comment, in.Seconds, d.now()); err != nil {
+			string(reasons), out.Review.Comment, in.Seconds, d.now())
+		if err != nil {
+			return err
+		}
+		reviewID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := statsReviewAdded(ctx, tx, revID, statsReview{id: reviewID, verifier: a.ID, round: in.Round,
+			decision: string(in.Verdict.Decision), seconds: in.Seconds}, out.Review.Reasons); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
@@ -308,9 +324,10 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 			if _, err := tx.ExecContext(ctx, drop, cur.ID); err != nil {
 				return err
 			}
-			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "")
+			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "") // decides the round 3s again
 		}
-		return nil
+		// The vote, and the voter's claim gone, may settle a round 3 (stats.go).
+		return d.statsRound3(ctx, tx, cur.ID)
 	})
 	if err != nil {
 		return verify.Outcome{}, fmt.Errorf("review %s round %d: %w", in.SampleID, in.Round, err)

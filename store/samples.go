@@ -104,7 +104,13 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectI
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now); err != nil {
 		return SampleInfo{}, err
 	}
+	if err := statsSample(ctx, tx, s.ID, 1); err != nil {
+		return SampleInfo{}, err
+	}
 	if err := d.audit(ctx, tx, author.ID, "sample.create", "sample", s.ID, string(s.Kind)); err != nil {
+		return SampleInfo{}, err
+	}
+	if err := statsActivity(ctx, tx, projectID, s.ID); err != nil {
 		return SampleInfo{}, err
 	}
 	return getSample(ctx, tx, s.ID)
@@ -233,29 +239,49 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 	return nil
 }
 
-// addRevision appends the next immutable revision of cur and makes it current.
+// addRevision appends the next immutable revision of cur and makes it current, with
+// the summaries (stats.go): the revision and the sample's balance. Every caller then
+// moves the sample with setStatus, which decides its round 3s again.
 func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur SampleInfo, s annotate.Sample, change, reason string) error {
 	content, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode sample %s: %w", cur.ID, err)
 	}
+	now := d.now()
 	res, err := tx.ExecContext(ctx, `INSERT INTO revisions (sample_id, number, content, author_id, change, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		cur.ID, cur.Revision+1, string(content), authorID, change, reason, d.now())
+		cur.ID, cur.Revision+1, string(content), authorID, change, reason, now)
 	if err != nil {
 		return err
 	}
-	revID, _ := res.LastInsertId()
+	revID, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if err := statsRevisionAdded(ctx, tx, revID, newStatsRev(cur.ProjectID, string(cur.Kind), authorID, string(content)), change, now); err != nil {
+		return err
+	}
+	if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
+		return err
+	}
+	if err := statsSample(ctx, tx, cur.ID, 1); err != nil {
 		return err
 	}
 	return d.audit(ctx, tx, authorID, "revision."+change, "sample", cur.ID, fmt.Sprintf("revision %d", cur.Revision+1))
 }
 
 // setStatus moves a sample to a new state, bumping its version (baseVersion guards
-// against a concurrent change), and audits the transition.
+// against a concurrent change), and audits the transition, with the summaries
+// (stats.go): the sample's state, the activity and its round 3s.
 func (d *DB) setStatus(ctx context.Context, tx *sql.Tx, actorID int64, id string, baseVersion int, to verify.State, prev verify.State) error {
 	var from string
-	if err := tx.QueryRowContext(ctx, `SELECT status FROM samples WHERE id = ?`, id).Scan(&from); err != nil {
+	var project int64
+	if err := tx.QueryRowContext(ctx, `SELECT status, project_id FROM samples WHERE id = ?`, id).Scan(&from, &project); err != nil {
+		return err
+	}
+	if err := statsSample(ctx, tx, id, -1); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE samples SET status = ?, prev_status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?`,
@@ -266,7 +292,16 @@ func (d *DB) setStatus(ctx context.Context, tx *sql.Tx, actorID int64, id string
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: %s changed meanwhile", ErrConflict, id)
 	}
-	return d.audit(ctx, tx, actorID, "sample.status", "sample", id, from+" → "+string(to))
+	if err := statsSample(ctx, tx, id, 1); err != nil {
+		return err
+	}
+	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, from+" → "+string(to)); err != nil {
+		return err
+	}
+	if err := statsActivity(ctx, tx, project, id); err != nil {
+		return err
+	}
+	return d.statsRound3(ctx, tx, id)
 }
 
 const sampleCols = `s.id, s.project_id, COALESCE(s.image_id, 0), COALESCE(i.rel_path, ''), s.kind, s.status, s.prev_status,
@@ -362,8 +397,8 @@ func (d *DB) StatusCounts(ctx context.Context, projectID int64) (map[verify.Stat
 	for _, s := range verify.States {
 		out[s] = 0
 	}
-	// stat_samples (migration 4) is kept by triggers: a few rows per state instead
-	// of counting every sample on each status-line refresh.
+	// stat_samples (stats.go) is kept by every write of a sample: a few rows per
+	// state instead of counting every sample on each status-line refresh.
 	rows, err := d.rdb.QueryContext(ctx, `SELECT status, sum(n) FROM stat_samples WHERE project_id = ? GROUP BY status`, projectID)
 	if err != nil {
 		return nil, fmt.Errorf("count samples: %w", err)

@@ -1,12 +1,826 @@
 package store
 
+// Summary tables of the dashboard (migration 0008). The store keeps them in the
+// transaction of every write that changes what they count, and can build a
+// project's anew from its rows (rebuildStats). Which round-3 votes count is
+// verify's decision (decideRound3: Round3.Settled), asked whenever a write may change
+// it, with the project's round-3 panel size (statsPolicy decides every revision again
+// after the lead changed it). The one change without a write, a late voter's claim
+// running out, is decided again by the dashboard when it reads (dashQuery.settledLate).
+// The SQL here is plain: upserts (INSERT … ON CONFLICT (…) DO UPDATE), grouping and
+// joins that PostgreSQL runs as well as SQLite; revision content, reasons and audit
+// details are read in Go.
+//
+// Who writes what, in the caller's transaction:
+//   - createSample: the sample (stat_samples) and its 'sample.create' audit row
+//     (stat_activity);
+//   - addRevision: the revision (stat_revisions, stat_submissions) and the sample's
+//     new current revision (stat_balance);
+//   - setStatus: the sample's state (stat_samples, stat_balance), its 'sample.status'
+//     audit row and its round 3s (statsRound3);
+//   - SubmitReview and carryReviews: the review (statsReviewAdded), then the sample's
+//     round 3s; ClaimReview and ReleaseClaim: the sample's round 3s.
+//
+// Writers that insert rows directly (DB.BulkWriteSamples) call rebuildStats afterwards.
+
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
 )
 
-// rebuildStats recomputes a project's dashboard summaries from its rows, for bulk
-// writers that insert many rows at once.
+// afterMigration holds what must run in the transaction of a migration, after its
+// SQL, keyed by the migration's number. Migration 8 made the summaries Go's: they
+// are built for every project from the rows. The function runs against the schema
+// of the version it follows; a later migration that changes the summary tables
+// rebuilds them itself.
+var afterMigration = map[int]func(d *DB, ctx context.Context, tx *sql.Tx) error{
+	8: (*DB).rebuildAllStats,
+}
+
+// rebuildAllStats rebuilds the summaries of every project.
+func (d *DB) rebuildAllStats(ctx context.Context, tx *sql.Tx) error {
+	ids, err := queryAll(ctx, tx, scanInt64, `SELECT id FROM projects ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("list projects: %w", err)
+	}
+	for _, id := range ids {
+		if err := d.rebuildStats(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The upserts of the summary tables: each adds n to a row's count.
+const (
+	upStatSamples = `INSERT INTO stat_samples (project_id, kind, status, author_id, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, kind, status, author_id) DO UPDATE SET n = stat_samples.n + excluded.n`
+	upStatBalance = `INSERT INTO stat_balance (project_id, kind, hop, view, task, status, n) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, kind, hop, view, task, status) DO UPDATE SET n = stat_balance.n + excluded.n`
+	upStatActivity = `INSERT INTO stat_activity (project_id, day, state, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, day, state) DO UPDATE SET n = stat_activity.n + excluded.n`
+	upStatSubmissions = `INSERT INTO stat_submissions (project_id, day, author_id, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, day, author_id) DO UPDATE SET n = stat_submissions.n + excluded.n`
+	upStatReasons = `INSERT INTO stat_reasons (project_id, author_id, reason, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, author_id, reason) DO UPDATE SET n = stat_reasons.n + excluded.n`
+	upStatAuthors = `INSERT INTO stat_review_authors (project_id, author_id, round, decision, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, author_id, round, decision) DO UPDATE SET n = stat_review_authors.n + excluded.n`
+	upStatVerifiers = `INSERT INTO stat_review_verifiers (project_id, verifier_id, round, decision, result, n) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, verifier_id, round, decision, result) DO UPDATE SET n = stat_review_verifiers.n + excluded.n`
+	upStatKinds = `INSERT INTO stat_review_kinds (project_id, kind, categories, decision, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, kind, categories, decision) DO UPDATE SET n = stat_review_kinds.n + excluded.n`
+	upStatSeconds = `INSERT INTO stat_review_seconds (project_id, verifier_id, bucket, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, verifier_id, bucket) DO UPDATE SET n = stat_review_seconds.n + excluded.n`
+	insStatTime = `INSERT INTO stat_review_times (project_id, verifier_id, seconds, review_id) VALUES (?, ?, ?, ?)`
+	delStatTime = `DELETE FROM stat_review_times WHERE project_id = ? AND verifier_id = ? AND seconds = ? AND review_id = ?`
+)
+
+// statsRev is what the summaries count a revision's reviews under, and what the
+// balance reads of it (stat_revisions).
+type statsRev struct {
+	project    int64
+	kind       string
+	author     int64
+	categories string // categorySet's form
+	balanced   bool   // annotate.Sample read the content: hop, view and task are its
+	hop        int
+	view, task string
+}
+
+// newStatsRev reads a revision's content as annotate.Sample does.
+func newStatsRev(project int64, kind string, author int64, content string) statsRev {
+	r := statsRev{project: project, kind: kind, author: author, categories: categorySet(nil)}
+	var s annotate.Sample
+	if err := json.Unmarshal([]byte(content), &s); err != nil {
+		return r
+	}
+	r.categories, r.balanced, r.hop, r.view, r.task = categorySet(s.Categories), true, s.Hop, string(s.View), s.Task
+	return r
+}
+
+// categorySet is a sample's categories as the dashboard groups them: sorted, once
+// each, joined by "+" ("att+rel"), or "none".
+func categorySet(cats []annotate.Category) string {
+	if len(cats) == 0 {
+		return "none"
+	}
+	ss := make([]string, len(cats))
+	for i, c := range cats {
+		ss[i] = string(c)
+	}
+	slices.Sort(ss)
+	return strings.Join(slices.Compact(ss), "+")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// insertStatsRev records revision id's stat_revisions row.
+func insertStatsRev(ctx context.Context, tx *sql.Tx, id int64, r statsRev) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO stat_revisions (revision_id, project_id, kind, author_id, categories, balanced, hop, view, task)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, r.project, r.kind, r.author, r.categories, boolInt(r.balanced), r.hop, r.view, r.task)
+	if err != nil {
+		return fmt.Errorf("summary of revision %d: %w", id, err)
+	}
+	return nil
+}
+
+// loadStatsRev reads revision id's stat_revisions row.
+func loadStatsRev(ctx context.Context, tx *sql.Tx, id int64) (statsRev, error) {
+	var r statsRev
+	var balanced int
+	err := tx.QueryRowContext(ctx, `SELECT project_id, kind, author_id, categories, balanced, hop, view, task FROM stat_revisions
+		WHERE revision_id = ?`, id).Scan(&r.project, &r.kind, &r.author, &r.categories, &balanced, &r.hop, &r.view, &r.task)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("summary of revision %d: %w", id, ErrNotFound)
+	}
+	r.balanced = balanced == 1
+	return r, err
+}
+
+// statDay is the UTC day (YYYY-MM-DD) of a stored timestamp.
+func statDay(at string) string {
+	if len(at) > 10 {
+		return at[:10]
+	}
+	return at
+}
+
+// activityState is the state an audit row of a sample counts for in stat_activity:
+// 'draft' for "sample.create", the state after "→ " for "sample.status".
+func activityState(action, detail string) string {
+	if action == "sample.create" {
+		return string(verify.StateDraft)
+	}
+	if _, to, ok := strings.Cut(detail, "→ "); ok {
+		return to
+	}
+	return ""
+}
+
+// rejectReasons reads a review's stored reasons; an unreadable list gives none.
+func rejectReasons(js string) []string {
+	var rs []string
+	if json.Unmarshal([]byte(js), &rs) != nil {
+		return nil
+	}
+	return rs
+}
+
+// secondsBucket is the whole second a review time is counted in: rounded down,
+// and the largest int64 for times beyond it.
+func secondsBucket(s float64) int64 {
+	if s >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(s)
+}
+
+// statsSample counts (sign 1) or uncounts (-1) sample id as its row is now in
+// stat_samples and, when its current revision is read, stat_balance.
+func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
+	var project, author int64
+	var kind, status string
+	var balanced, hop sql.NullInt64
+	var view, task sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
+		FROM samples s LEFT JOIN stat_revisions r ON r.revision_id = s.current_rev WHERE s.id = ?`, id).
+		Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
+	if err != nil {
+		return fmt.Errorf("summary of sample %s: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, upStatSamples, project, kind, status, author, sign); err != nil {
+		return fmt.Errorf("summary of sample %s: %w", id, err)
+	}
+	if balanced.Int64 == 1 {
+		if _, err := tx.ExecContext(ctx, upStatBalance, project, kind, hop.Int64, view.String, task.String, status, sign); err != nil {
+			return fmt.Errorf("balance of sample %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// statsActivity counts the newest audit row of sample id (a "sample.create" or
+// "sample.status" the caller just wrote) in stat_activity.
+func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) error {
+	var at, action, detail string
+	err := tx.QueryRowContext(ctx, `SELECT at, action, detail FROM audit_log WHERE entity = 'sample' AND entity_id = ?
+		ORDER BY id DESC LIMIT 1`, id).Scan(&at, &action, &detail)
+	if err != nil {
+		return fmt.Errorf("activity of sample %s: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), activityState(action, detail), 1); err != nil {
+		return fmt.Errorf("activity of sample %s: %w", id, err)
+	}
+	return nil
+}
+
+// statsRevisionAdded records a new revision: its stat_revisions row and, for a
+// submission ('submit' or 'revise'), stat_submissions. The sample's balance follows
+// when the sample is made to name it (statsSample).
+func statsRevisionAdded(ctx context.Context, tx *sql.Tx, id int64, r statsRev, change, createdAt string) error {
+	if err := insertStatsRev(ctx, tx, id, r); err != nil {
+		return err
+	}
+	if change != "submit" && change != "revise" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, upStatSubmissions, r.project, statDay(createdAt), r.author, 1); err != nil {
+		return fmt.Errorf("submissions of revision %d: %w", id, err)
+	}
+	return nil
+}
+
+// statsReview is a review as the summaries count it.
+type statsReview struct {
+	id, verifier int64
+	round        int
+	decision     string
+	seconds      float64
+}
+
+// countReview adds sign × review rv of revision r to the review summaries, under the
+// panel's result (round 3; "" otherwise).
+func countReview(ctx context.Context, tx *sql.Tx, r statsRev, rv statsReview, result string, sign int) error {
+	if _, err := tx.ExecContext(ctx, upStatAuthors, r.project, r.author, rv.round, rv.decision, sign); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, upStatVerifiers, r.project, rv.verifier, rv.round, rv.decision, result, sign); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, upStatKinds, r.project, r.kind, r.categories, rv.decision, sign); err != nil {
+		return err
+	}
+	if !(rv.seconds > 0) {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, upStatSeconds, r.project, rv.verifier, secondsBucket(rv.seconds), sign); err != nil {
+		return err
+	}
+	q := insStatTime
+	if sign < 0 {
+		q = delStatTime
+	}
+	_, err := tx.ExecContext(ctx, q, r.project, rv.verifier, rv.seconds, rv.id)
+	return err
+}
+
+// round3Class is how a revision's round-3 votes count in the summaries: whether they
+// are settled (counted), the panel's result when they are, and whether they wait only
+// for late voters (see stat_rev3 in migration 0008).
+type round3Class struct {
+	counted bool
+	result  string // "approve", "reject" or ""
+	waiting bool
+}
+
+// decideRound3 asks verify how r's round-3 votes count under p. The panel's result
+// is 'reject' once a member rejected, 'approve' once the approvals would close the
+// round were the revision current (verify.CanSeeRound3Votes: the panel is full),
+// else none; it is kept for counted votes only.
+func decideRound3(p verify.Policy, r verify.Round3) round3Class {
+	if !r.Settled(p) {
+		return round3Class{waiting: len(r.LateVoters()) > 0}
+	}
+	c := round3Class{counted: true}
+	switch {
+	case r.ClosedByReject():
+		c.result = string(verify.DecisionReject)
+	case verify.CanSeeRound3Votes(p, r.Reviews, r.Revision, r.Revision) == nil:
+		c.result = string(verify.DecisionApprove)
+	}
+	return c
+}
+
+// moveRound3 moves revision id's round-3 votes (votes; other rounds are skipped)
+// from class from to class to in the review summaries, and records to.
+func moveRound3(ctx context.Context, tx *sql.Tx, id int64, votes []statsReview, from, to round3Class) error {
+	if from == to {
+		return nil
+	}
+	if from.counted != to.counted || from.result != to.result {
+		r, err := loadStatsRev(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		for _, rv := range votes {
+			if rv.round != 3 {
+				continue
+			}
+			if from.counted {
+				if err := countReview(ctx, tx, r, rv, from.result, -1); err != nil {
+					return fmt.Errorf("round-3 votes of revision %d: %w", id, err)
+				}
+			}
+			if to.counted {
+				if err := countReview(ctx, tx, r, rv, to.result, 1); err != nil {
+					return fmt.Errorf("round-3 votes of revision %d: %w", id, err)
+				}
+			}
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE stat_rev3 SET counted = ?, result = ?, waiting = ? WHERE revision_id = ?`,
+		boolInt(to.counted), to.result, boolInt(to.waiting), id)
+	if err != nil {
+		return fmt.Errorf("round 3 of revision %d: %w", id, err)
+	}
+	return nil
+}
+
+// statsReviewAdded counts a review just written on revision revID: its reasons
+// (every rejection's), and the review itself, at once in rounds 1 and 2 and in round 3
+// under the class its revision has recorded (a revision's first round-3 vote records
+// it, as not counted). The caller then decides the sample's round 3s again
+// (statsRound3), which moves the votes when their class changed.
+func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsReview, reasons []string) error {
+	r, err := loadStatsRev(ctx, tx, revID)
+	if err != nil {
+		return err
+	}
+	if rv.decision == string(verify.DecisionReject) {
+		for _, reason := range reasons {
+			if _, err := tx.ExecContext(ctx, upStatReasons, r.project, r.author, reason, 1); err != nil {
+				return fmt.Errorf("reasons of review %d: %w", rv.id, err)
+			}
+		}
+	}
+	var class round3Class
+	if rv.round == 3 {
+		var counted int
+		err := tx.QueryRowContext(ctx, `SELECT counted, result FROM stat_rev3 WHERE revision_id = ?`, revID).Scan(&counted, &class.result)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, `INSERT INTO stat_rev3 (revision_id, project_id, counted, result, waiting) VALUES (?, ?, 0, '', 0)`,
+				revID, r.project)
+		case err == nil:
+			class.counted = counted == 1
+		}
+		if err != nil {
+			return fmt.Errorf("round 3 of revision %d: %w", revID, err)
+		}
+		if !class.counted {
+			return nil
+		}
+	}
+	if err := countReview(ctx, tx, r, rv, class.result, 1); err != nil {
+		return fmt.Errorf("summary of review %d: %w", rv.id, err)
+	}
+	return nil
+}
+
+// round3Rev is a revision with round-3 votes: what verify.Round3 needs besides the
+// claims, and how its votes are counted now.
+type round3Rev struct {
+	round3Info
+	class round3Class
+	votes []statsReview // every review of the revision, oldest first
+}
+
+// round3 is r as verify sees it, with the sample's claims, at now.
+func (r round3Rev) round3(claims []verify.Claim, now time.Time) verify.Round3 {
+	rs := make([]verify.Review, len(r.votes))
+	for i, v := range r.votes {
+		rs[i] = verify.Review{Round: v.round, Reviewer: uid(v.verifier), Decision: verify.Decision(v.decision)}
+	}
+	return verify.Round3{Revision: r.number, Current: r.current, Reviews: rs, CurrentReviewed: r.currentReviewed, Claims: claims, Now: now}
+}
+
+// loadRound3 reads the revisions with round-3 votes that where picks from stat_rev3
+// t joined to revisions r and samples s (arg its one argument), with their reviews,
+// in revision order, and the claims on their samples.
+func loadRound3(ctx context.Context, tx *sql.Tx, where string, arg any) ([]round3Rev, map[string][]verify.Claim, error) {
+	const joins = ` FROM stat_rev3 t JOIN revisions r ON r.id = t.revision_id JOIN samples s ON s.id = r.sample_id`
+	from := joins + ` WHERE ` + where
+	revs, err := queryAll(ctx, tx, func(sc scanner) (round3Rev, error) {
+		var x round3Rev
+		var counted, waiting int
+		err := sc.Scan(&x.revision, &x.number, &x.sample, &counted, &x.class.result, &waiting, &x.current, &x.currentReviewed)
+		x.class.counted, x.class.waiting = counted == 1, waiting == 1
+		return x, err
+	}, `SELECT t.revision_id, r.number, r.sample_id, t.counted, t.result, t.waiting,
+			COALESCE((SELECT cur.number FROM revisions cur WHERE cur.id = s.current_rev), 0),
+			EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev)`+from+` ORDER BY t.revision_id`, arg)
+	if err != nil || len(revs) == 0 {
+		return nil, nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, rv.id, rv.round, rv.verifier_id, rv.decision, rv.seconds`+joins+
+		` JOIN reviews rv ON rv.revision_id = t.revision_id WHERE `+where+` ORDER BY rv.revision_id, rv.id`, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	i := 0
+	for rows.Next() {
+		var rev int64
+		var v statsReview
+		if err := rows.Scan(&rev, &v.id, &v.round, &v.verifier, &v.decision, &v.seconds); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		for i < len(revs) && revs[i].revision < rev {
+			i++
+		}
+		if i < len(revs) && revs[i].revision == rev {
+			revs[i].votes = append(revs[i].votes, v)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	claims := map[string][]verify.Claim{}
+	cls, err := queryAll(ctx, tx, func(sc scanner) (verify.Claim, error) {
+		var cl verify.Claim
+		var vid int64
+		var exp string
+		err := sc.Scan(&cl.Sample, &cl.Round, &vid, &exp)
+		cl.Verifier = uid(vid)
+		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+		return cl, err
+	}, `SELECT c.sample_id, c.round, c.verifier_id, c.expires_at FROM claims c
+		WHERE c.sample_id IN (SELECT r.sample_id`+from+`) ORDER BY c.sample_id, c.verifier_id`, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, cl := range cls {
+		claims[cl.Sample] = append(claims[cl.Sample], cl)
+	}
+	return revs, claims, nil
+}
+
+// statsRound3 decides again, with verify and the project's policy, the round-3
+// votes of every revision of sample id that has them, and moves those whose class
+// changed. Every write that may change it calls it: a vote, a new current revision,
+// a change of state, a claim taken or given up.
+func (d *DB) statsRound3(ctx context.Context, tx *sql.Tx, id string) error {
+	revs, claims, err := loadRound3(ctx, tx, `r.sample_id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("round 3 of sample %s: %w", id, err)
+	}
+	if len(revs) == 0 {
+		return nil
+	}
+	var project int64
+	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM samples WHERE id = ?`, id).Scan(&project); err != nil {
+		return fmt.Errorf("round 3 of sample %s: %w", id, err)
+	}
+	p, refreshed, err := d.statsPolicy(ctx, tx, project)
+	if err != nil || refreshed { // a refresh decided every revision of the project
+		return err
+	}
+	return d.redecideRound3(ctx, tx, p, revs, claims)
+}
+
+// redecideRound3 decides revs again at d.Now() and moves those whose class changed.
+func (d *DB) redecideRound3(ctx context.Context, tx *sql.Tx, p verify.Policy, revs []round3Rev, claims map[string][]verify.Claim) error {
+	now := d.Now()
+	for _, r := range revs {
+		to := decideRound3(p, r.round3(claims[r.sample], now))
+		if err := moveRound3(ctx, tx, r.revision, r.votes, r.class, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statsPolicy returns the project's policy. When its round-3 panel is not the one
+// the project's round-3 classes were decided with (stat_policy), it decides every
+// one of them again first and reports true.
+func (d *DB) statsPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Policy, bool, error) {
+	p, err := projectPolicy(ctx, tx, projectID)
+	if err != nil {
+		return verify.Policy{}, false, err
+	}
+	var panel int
+	err = tx.QueryRowContext(ctx, `SELECT panel FROM stat_policy WHERE project_id = ?`, projectID).Scan(&panel)
+	switch {
+	case err == nil && panel == p.Round3Panel:
+		return p, false, nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return verify.Policy{}, false, fmt.Errorf("summary policy of project %d: %w", projectID, err)
+	}
+	revs, claims, err := loadRound3(ctx, tx, `t.project_id = ?`, projectID)
+	if err != nil {
+		return verify.Policy{}, false, fmt.Errorf("round 3s of project %d: %w", projectID, err)
+	}
+	if err := d.redecideRound3(ctx, tx, p, revs, claims); err != nil {
+		return verify.Policy{}, false, err
+	}
+	return p, true, setStatsPolicy(ctx, tx, projectID, p)
+}
+
+// setStatsPolicy records the panel size a project's round-3 classes were decided with.
+func setStatsPolicy(ctx context.Context, tx *sql.Tx, projectID int64, p verify.Policy) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO stat_policy (project_id, panel) VALUES (?, ?)
+		ON CONFLICT (project_id) DO UPDATE SET panel = excluded.panel`, projectID, p.Round3Panel)
+	if err != nil {
+		return fmt.Errorf("summary policy of project %d: %w", projectID, err)
+	}
+	return nil
+}
+
+// statsTables are the summary tables with a project_id column, which rebuildStats
+// empties.
+var statsTables = []string{"stat_samples", "stat_balance", "stat_activity", "stat_submissions", "stat_reasons",
+	"stat_revisions", "stat_rev3", "stat_policy", "stat_review_authors", "stat_review_verifiers", "stat_review_kinds",
+	"stat_review_seconds", "stat_review_times"}
+
+// rebuildStats recomputes a project's dashboard summaries from its rows (samples,
+// revisions, reviews, claims and audit log), deciding every revision's round-3
+// votes with verify at d.Now(), for bulk writers that insert rows directly and for
+// migration 8. What it writes is what the store's incremental updates keep.
 func (d *DB) rebuildStats(ctx context.Context, tx *sql.Tx, projectID int64) error {
-	return nil // the summaries are still kept by migration 4's triggers
+	if err := d.rebuildStatsRows(ctx, tx, projectID); err != nil {
+		return fmt.Errorf("rebuild the summaries of project %d: %w", projectID, err)
+	}
+	return nil
+}
+
+func (d *DB) rebuildStatsRows(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	for _, t := range statsTables {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE project_id = ?`, projectID); err != nil {
+			return fmt.Errorf("empty %s: %w", t, err)
+		}
+	}
+	if err := rebuildStatsRevisions(ctx, tx, projectID); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`INSERT INTO stat_samples (project_id, kind, status, author_id, n)
+			SELECT project_id, kind, status, author_id, count(*) FROM samples WHERE project_id = ?
+			GROUP BY project_id, kind, status, author_id`,
+		`INSERT INTO stat_balance (project_id, kind, hop, view, task, status, n)
+			SELECT s.project_id, s.kind, r.hop, r.view, r.task, s.status, count(*)
+			FROM samples s JOIN stat_revisions r ON r.revision_id = s.current_rev
+			WHERE s.project_id = ? AND r.balanced = 1
+			GROUP BY s.project_id, s.kind, r.hop, r.view, r.task, s.status`,
+		`INSERT INTO stat_submissions (project_id, day, author_id, n)
+			SELECT r.project_id, substr(v.created_at, 1, 10), v.author_id, count(*)
+			FROM stat_revisions r JOIN revisions v ON v.id = r.revision_id
+			WHERE r.project_id = ? AND v.change IN ('submit', 'revise')
+			GROUP BY r.project_id, substr(v.created_at, 1, 10), v.author_id`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, projectID); err != nil {
+			return err
+		}
+	}
+	if err := rebuildStatsActivity(ctx, tx, projectID); err != nil {
+		return err
+	}
+	if err := rebuildStatsReasons(ctx, tx, projectID); err != nil {
+		return err
+	}
+	p, err := projectPolicy(ctx, tx, projectID)
+	if err != nil {
+		return err
+	}
+	if err := d.rebuildStatsReviews(ctx, tx, projectID, p); err != nil {
+		return err
+	}
+	return setStatsPolicy(ctx, tx, projectID, p)
+}
+
+// rebuildStatsRevisions writes stat_revisions for every revision of the project,
+// reading each one's content in Go, a batch at a time on every core (decoding is
+// most of a rebuild's time).
+func rebuildStatsRevisions(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	type rev struct {
+		id      int64
+		content string
+		statsRev
+	}
+	var revs, batch []rev
+	decode := func() {
+		var wg sync.WaitGroup
+		parts := runtime.GOMAXPROCS(0)
+		for k := range parts {
+			part := batch[k*len(batch)/parts : (k+1)*len(batch)/parts]
+			wg.Go(func() {
+				for i := range part {
+					part[i].statsRev = newStatsRev(projectID, part[i].kind, part[i].author, part[i].content)
+					part[i].content = ""
+				}
+			})
+		}
+		wg.Wait()
+		revs, batch = append(revs, batch...), batch[:0]
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, s.kind, r.author_id, r.content FROM samples s JOIN revisions r ON r.sample_id = s.id
+		WHERE s.project_id = ?`, projectID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var x rev
+		if err := rows.Scan(&x.id, &x.kind, &x.author, &x.content); err != nil {
+			rows.Close()
+			return err
+		}
+		if batch = append(batch, x); len(batch) == 4096 {
+			decode()
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	decode()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO stat_revisions (revision_id, project_id, kind, author_id, categories, balanced, hop, view, task)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, r := range revs {
+		if _, err := ins.ExecContext(ctx, r.id, r.project, r.kind, r.author, r.categories, boolInt(r.balanced), r.hop, r.view, r.task); err != nil {
+			return fmt.Errorf("summary of revision %d: %w", r.id, err)
+		}
+	}
+	return nil
+}
+
+// rebuildStatsActivity counts the project's "sample.create" and "sample.status"
+// audit rows per day and state.
+func rebuildStatsActivity(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	type key struct{ day, state string }
+	counts := map[key]int{}
+	rows, err := tx.QueryContext(ctx, `SELECT substr(l.at, 1, 10), l.action, l.detail, count(*)
+		FROM samples s JOIN audit_log l ON l.entity = 'sample' AND l.entity_id = s.id
+		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')
+		GROUP BY substr(l.at, 1, 10), l.action, l.detail`, projectID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var day, action, detail string
+		var n int
+		if err := rows.Scan(&day, &action, &detail, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		counts[key{day, activityState(action, detail)}] += n
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for k, n := range counts {
+		if _, err := tx.ExecContext(ctx, upStatActivity, projectID, k.day, k.state, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildStatsReasons counts the reasons of the project's rejections per author of
+// the rejected revision.
+func rebuildStatsReasons(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	type key struct {
+		author int64
+		reason string
+	}
+	counts := map[key]int{}
+	rows, err := tx.QueryContext(ctx, `SELECT r.author_id, rv.reasons, count(*)
+		FROM stat_revisions r JOIN reviews rv ON rv.revision_id = r.revision_id
+		WHERE r.project_id = ? AND rv.decision = 'reject' GROUP BY r.author_id, rv.reasons`, projectID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var author int64
+		var reasons string
+		var n int
+		if err := rows.Scan(&author, &reasons, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		for _, reason := range rejectReasons(reasons) {
+			counts[key{author, reason}] += n
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for k, n := range counts {
+		if _, err := tx.ExecContext(ctx, upStatReasons, projectID, k.author, k.reason, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildStatsReviews decides the round-3 votes of every revision that has them
+// (stat_rev3) under p and counts the reviews that count.
+func (d *DB) rebuildStatsReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.Policy) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO stat_rev3 (revision_id, project_id, counted, result, waiting)
+		SELECT r.revision_id, r.project_id, 0, '', 0 FROM stat_revisions r
+		WHERE r.project_id = ? AND EXISTS (SELECT 1 FROM reviews rv WHERE rv.revision_id = r.revision_id AND rv.round = 3)`, projectID); err != nil {
+		return err
+	}
+	revs, claims, err := loadRound3(ctx, tx, `t.project_id = ?`, projectID)
+	if err != nil {
+		return err
+	}
+	now := d.Now()
+	class := make(map[int64]round3Class, len(revs))
+	for _, r := range revs {
+		c := decideRound3(p, r.round3(claims[r.sample], now))
+		class[r.revision] = c
+		if c != (round3Class{}) {
+			if _, err := tx.ExecContext(ctx, `UPDATE stat_rev3 SET counted = ?, result = ?, waiting = ? WHERE revision_id = ?`,
+				boolInt(c.counted), c.result, boolInt(c.waiting), r.revision); err != nil {
+				return err
+			}
+		}
+	}
+	type authorKey struct {
+		author   int64
+		round    int
+		decision string
+	}
+	type verifierKey struct {
+		verifier         int64
+		round            int
+		decision, result string
+	}
+	type kindKey struct{ kind, categories, decision string }
+	type secondKey struct{ verifier, bucket int64 }
+	authors, verifiers, kinds, seconds := map[authorKey]int{}, map[verifierKey]int{}, map[kindKey]int{}, map[secondKey]int{}
+	var times []statsReview // the counted timed reviews
+	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, r.kind, r.author_id, r.categories, rv.id, rv.round, rv.verifier_id, rv.decision, rv.seconds
+		FROM stat_revisions r JOIN reviews rv ON rv.revision_id = r.revision_id WHERE r.project_id = ?`, projectID)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var rev int64
+		var kind, categories string
+		var author int64
+		var v statsReview
+		if err := rows.Scan(&rev, &kind, &author, &categories, &v.id, &v.round, &v.verifier, &v.decision, &v.seconds); err != nil {
+			rows.Close()
+			return err
+		}
+		result := ""
+		if v.round == 3 {
+			c := class[rev]
+			if !c.counted {
+				continue
+			}
+			result = c.result
+		}
+		authors[authorKey{author, v.round, v.decision}]++
+		verifiers[verifierKey{v.verifier, v.round, v.decision, result}]++
+		kinds[kindKey{kind, categories, v.decision}]++
+		if v.seconds > 0 {
+			seconds[secondKey{v.verifier, secondsBucket(v.seconds)}]++
+			times = append(times, v)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, insStatTime)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, v := range times {
+		if _, err := ins.ExecContext(ctx, projectID, v.verifier, v.seconds, v.id); err != nil {
+			return err
+		}
+	}
+	for k, n := range authors {
+		if _, err := tx.ExecContext(ctx, upStatAuthors, projectID, k.author, k.round, k.decision, n); err != nil {
+			return err
+		}
+	}
+	for k, n := range verifiers {
+		if _, err := tx.ExecContext(ctx, upStatVerifiers, projectID, k.verifier, k.round, k.decision, k.result, n); err != nil {
+			return err
+		}
+	}
+	for k, n := range kinds {
+		if _, err := tx.ExecContext(ctx, upStatKinds, projectID, k.kind, k.categories, k.decision, n); err != nil {
+			return err
+		}
+	}
+	for k, n := range seconds {
+		if _, err := tx.ExecContext(ctx, upStatSeconds, projectID, k.verifier, k.bucket, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }

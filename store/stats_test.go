@@ -1,23 +1,28 @@
 package store_test
 
-// Tests of the dashboard's summary tables (migration 0004) and of the agreement's
-// single pass over the reviews.
+// Tests of the dashboard's summary tables (migration 0008, kept by store/stats.go)
+// and of the agreement's single pass over the reviews.
 
 import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/montanaflynn/stats"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -29,7 +34,7 @@ func mustExecRaw(t *testing.T, sdb *sql.DB, query string, args ...any) {
 }
 
 // statSnapshot lists every row of the summary tables as text, sorted, leaving out
-// rows that count nothing (n = 0, or a stat_rev3 row without votes).
+// rows that count nothing (n = 0).
 func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 	t.Helper()
 	tables, err := sdb.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'stat\_%' ESCAPE '\' ORDER BY name`)
@@ -45,7 +50,7 @@ func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 		names = append(names, n)
 	}
 	tables.Close()
-	if len(names) < 10 {
+	if len(names) < 12 {
 		t.Fatalf("summary tables %v", names)
 	}
 	var out []string
@@ -64,19 +69,13 @@ func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)
 			}
-			line := table
-			empty := table == "stat_rev3"
+			line, empty := table, false
 			for i, c := range cols {
 				if b, ok := vals[i].([]byte); ok {
 					vals[i] = string(b)
 				}
 				line += fmt.Sprintf(" %s=%v", c, vals[i])
-				switch {
-				case c == "n" && vals[i] == int64(0):
-					empty = true
-				case (c == "approvals" || c == "rejections") && vals[i] != int64(0):
-					empty = false
-				}
+				empty = empty || c == "n" && vals[i] == int64(0)
 			}
 			if !empty {
 				out = append(out, line)
@@ -90,40 +89,27 @@ func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 	return out
 }
 
-// refillStats drops the summary tables with their triggers, views and indexes and
-// runs migration 0004 again, which fills them from the rows as they are now.
-func refillStats(t *testing.T, sdb *sql.DB) {
+// diffLines reports the lines only one of kept and rebuilt holds.
+func diffLines(t *testing.T, kept, rebuilt []string) {
 	t.Helper()
-	body, err := os.ReadFile("migrations/0004_stats.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, typ := range []string{"trigger", "view", "index", "table"} {
-		rows, err := sdb.Query(`SELECT name FROM sqlite_schema WHERE type = ? AND name LIKE 'stat\_%' ESCAPE '\'`, typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, n)
-		}
-		rows.Close()
-		for _, n := range names {
-			mustExecRaw(t, sdb, fmt.Sprintf(`DROP %s %s`, strings.ToUpper(typ), n))
+	for _, l := range kept {
+		if !slices.Contains(rebuilt, l) {
+			t.Errorf("kept by the store only: %s", l)
 		}
 	}
-	mustExecRaw(t, sdb, string(body))
+	for _, l := range rebuilt {
+		if !slices.Contains(kept, l) {
+			t.Errorf("rebuilt only: %s", l)
+		}
+	}
 }
 
 // statsWorkload writes to dashFixture's project in every way the summaries follow:
 // the workflow (reviews closing and opening panels, returns, resubmissions,
 // withdrawals, a reopened sample, a correction replacing a revision with an open
-// panel), a generated second project (samples inserted before their revisions), and
-// raw changes and deletions of reviews and samples.
+// panel), and a generated second project (samples inserted before their revisions).
+// Then it changes and deletes reviews and samples behind the store's back, which
+// the summaries do not follow, and rebuilds both projects' summaries.
 func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
@@ -155,8 +141,9 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 		Comment: "reworded"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Generate(ctx, store.GenerateOptions{Project: "synth", Lead: "lead", Password: "secret", Samples: 400, Images: 6,
-		Large: -1, Seed: 5, ImageDir: t.TempDir()}); err != nil {
+	res, err := synth.Generate(ctx, f.db, synth.Options{Project: "synth", Lead: "lead", Password: "secret", Samples: 400, Images: 6,
+		Large: -1, Seed: 5, ImageDir: t.TempDir()})
+	if err != nil {
 		t.Fatal(err)
 	}
 	sdb := rawDB(t, f.db.Path())
@@ -169,47 +156,114 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 	mustExecRaw(t, sdb, `UPDATE samples SET status = 'withdrawn', prev_status = status WHERE id = (SELECT min(id) FROM samples WHERE status = 'round3')`)
 	mustExecRaw(t, sdb, `UPDATE samples SET status = 'returned' WHERE id = (SELECT max(s.id) FROM samples s JOIN reviews rv ON rv.revision_id = s.current_rev
 		WHERE s.status = 'round3' AND rv.round = 3)`)
+	for _, p := range []int64{f.project.ID, res.Project.ID} {
+		if err := f.db.RebuildStats(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return f, sdb
 }
 
-// What the triggers keep after every kind of write is what migration 0004 computes
-// from the same rows.
-func TestStatsTriggersMatchRefill(t *testing.T) {
-	f, sdb := statsWorkload(t)
-	kept := statSnapshot(t, sdb)
-	refillStats(t, sdb)
-	if again := statSnapshot(t, sdb); !slices.Equal(kept, again) {
-		for _, l := range kept {
-			if !slices.Contains(again, l) {
-				t.Errorf("kept by the triggers only: %s", l)
-			}
-		}
-		for _, l := range again {
-			if !slices.Contains(kept, l) {
-				t.Errorf("computed by the migration only: %s", l)
-			}
-		}
-	}
-	if d, err := f.db.Dashboard(context.Background(), f.lead, f.project.ID); err != nil || len(d.Verifiers) == 0 {
-		t.Fatalf("dashboard after the refill: %v", err)
-	}
-}
-
-// referenceVerifiers computes the verifier table as the dashboard did before its
-// summary tables, straight from the reviews: the open round-3 panels, the visible
-// reviews, their times' median and 90th percentile with package stats, the panels'
-// results.
-func referenceVerifiers(t *testing.T, sdb *sql.DB, project int64, panel int) store.VerifierTable {
+// referenceVerifiers computes the verifier table straight from the rows: the
+// round-3 votes that count are those verify.Round3.Settled allows at the database's
+// now under p; each verifier's counted reviews, their times' median and 90th
+// percentile with package stats, and the panels' results (reject once a member
+// rejected, approve once the approvals fill the panel).
+func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, p verify.Policy) store.VerifierTable {
 	t.Helper()
-	var open string
-	if err := sdb.QueryRow(`SELECT COALESCE(json_group_array(revision_id), '[]') FROM (SELECT rv.revision_id FROM samples s
-		JOIN reviews rv ON rv.revision_id = s.current_rev
-		WHERE s.project_id = ? AND s.status NOT IN ('draft', 'round1', 'round2', 'returned') AND rv.round = 3
-		GROUP BY rv.revision_id HAVING sum(rv.decision = 'reject') = 0 AND count(*) < ?)`, project, panel).Scan(&open); err != nil {
+	type review struct {
+		rev                   int64
+		number                int
+		sample                string
+		round                 int
+		verifier              int64
+		name, group, decision string
+		seconds               float64
+	}
+	var all []review
+	rs, err := sdb.Query(`SELECT rv.revision_id, r.number, rv.sample_id, rv.round, rv.verifier_id, u.name, u.grp, rv.decision, rv.seconds
+		FROM reviews rv JOIN revisions r ON r.id = rv.revision_id JOIN samples s ON s.id = rv.sample_id JOIN users u ON u.id = rv.verifier_id
+		WHERE s.project_id = ? ORDER BY rv.id`, project)
+	if err != nil {
 		t.Fatal(err)
 	}
-	vis := `WITH vis AS (SELECT rv.* FROM samples s JOIN reviews rv ON rv.sample_id = s.id
-		WHERE s.project_id = ? AND NOT (rv.round = 3 AND rv.revision_id IN (SELECT value FROM json_each(?)))) `
+	for rs.Next() {
+		var r review
+		if err := rs.Scan(&r.rev, &r.number, &r.sample, &r.round, &r.verifier, &r.name, &r.group, &r.decision, &r.seconds); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+	}
+	rs.Close()
+	type current struct {
+		number   int
+		reviewed bool
+	}
+	cur := map[string]current{}
+	ss, err := sdb.Query(`SELECT s.id, COALESCE(c.number, 0), EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev)
+		FROM samples s LEFT JOIN revisions c ON c.id = s.current_rev WHERE s.project_id = ?`, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ss.Next() {
+		var id string
+		var c current
+		if err := ss.Scan(&id, &c.number, &c.reviewed); err != nil {
+			t.Fatal(err)
+		}
+		cur[id] = c
+	}
+	ss.Close()
+	claims := map[string][]verify.Claim{}
+	cs, err := sdb.Query(`SELECT sample_id, round, verifier_id, expires_at FROM claims`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cs.Next() {
+		var cl verify.Claim
+		var v int64
+		var exp string
+		if err := cs.Scan(&cl.Sample, &cl.Round, &v, &exp); err != nil {
+			t.Fatal(err)
+		}
+		cl.Verifier, cl.Expires = strconv.FormatInt(v, 10), mustTime(t, exp)
+		claims[cl.Sample] = append(claims[cl.Sample], cl)
+	}
+	cs.Close()
+	// Each revision's round 3: whether it counts, and its panel's result.
+	type panel struct {
+		counted bool
+		result  string
+	}
+	panels := map[int64]panel{}
+	for _, r := range all {
+		if r.round != 3 {
+			continue
+		}
+		if _, done := panels[r.rev]; done {
+			continue
+		}
+		r3 := verify.Round3{Revision: r.number, Current: cur[r.sample].number, CurrentReviewed: cur[r.sample].reviewed,
+			Claims: claims[r.sample], Now: db.Now()}
+		approvals, rejected := 0, false
+		for _, x := range all {
+			if x.rev == r.rev {
+				r3.Reviews = append(r3.Reviews, verify.Review{Round: x.round, Reviewer: strconv.FormatInt(x.verifier, 10), Decision: verify.Decision(x.decision)})
+				if x.round == 3 {
+					approvals += boolN(x.decision == "approve")
+					rejected = rejected || x.decision == "reject"
+				}
+			}
+		}
+		pn := panel{counted: r3.Settled(p)}
+		switch {
+		case rejected:
+			pn.result = "reject"
+		case approvals >= p.Round3Panel:
+			pn.result = "approve"
+		}
+		panels[r.rev] = pn
+	}
 	rows := map[string]*store.VerifierRow{}
 	times := map[string][]float64{}
 	users, err := sdb.Query(`SELECT name, grp FROM users WHERE role = 'verifier'`)
@@ -224,59 +278,33 @@ func referenceVerifiers(t *testing.T, sdb *sql.DB, project int64, panel int) sto
 		rows[v.Name] = &v
 	}
 	users.Close()
-	row := func(name, group string) *store.VerifierRow {
-		if rows[name] == nil {
-			rows[name] = &store.VerifierRow{Name: name, Group: group}
+	for _, r := range all {
+		pn := panels[r.rev]
+		if r.round == 3 && !pn.counted {
+			continue
 		}
-		return rows[name]
-	}
-	rs, err := sdb.Query(vis+`SELECT u.name, u.grp, vis.round, vis.decision, vis.seconds FROM vis JOIN users u ON u.id = vis.verifier_id`, project, open)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rs.Next() {
-		var name, group, decision string
-		var round int
-		var seconds float64
-		if err := rs.Scan(&name, &group, &round, &decision, &seconds); err != nil {
-			t.Fatal(err)
+		v := rows[r.name]
+		if v == nil {
+			v = &store.VerifierRow{Name: r.name, Group: r.group}
+			rows[r.name] = v
 		}
-		v := row(name, group)
 		v.Reviews++
-		v.Rounds[round-1]++
-		if decision == "approve" {
-			v.Approved++
+		v.Rounds[r.round-1]++
+		v.Approved += boolN(r.decision == "approve")
+		if r.seconds > 0 {
+			times[r.name] = append(times[r.name], r.seconds)
 		}
-		if seconds > 0 {
-			times[name] = append(times[name], seconds)
+		if r.round == 3 && pn.result != "" {
+			v.PanelVotes++
+			v.PanelMatches += boolN(r.decision == pn.result)
 		}
 	}
-	rs.Close()
 	for name, ts := range times {
 		v := rows[name]
 		v.Timed = len(ts)
 		v.MedianSeconds, _ = stats.Median(ts)
 		v.P90Seconds, _ = stats.Percentile(ts, 90)
 	}
-	ps, err := sdb.Query(vis+`, panel AS (SELECT revision_id,
-			CASE WHEN sum(decision = 'reject') > 0 THEN 'reject' WHEN count(*) >= ? THEN 'approve' END AS result
-			FROM vis WHERE round = 3 GROUP BY revision_id)
-		SELECT u.name, u.grp, count(*), sum(vis.decision = panel.result)
-		FROM vis JOIN panel ON panel.revision_id = vis.revision_id JOIN users u ON u.id = vis.verifier_id
-		WHERE vis.round = 3 AND panel.result IS NOT NULL GROUP BY u.name, u.grp`, project, open, panel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ps.Next() {
-		var name, group string
-		var n, match int
-		if err := ps.Scan(&name, &group, &n, &match); err != nil {
-			t.Fatal(err)
-		}
-		v := row(name, group)
-		v.PanelVotes, v.PanelMatches = n, match
-	}
-	ps.Close()
 	var out store.VerifierTable
 	for _, v := range rows {
 		out = append(out, *v)
@@ -285,11 +313,28 @@ func referenceVerifiers(t *testing.T, sdb *sql.DB, project int64, panel int) sto
 	return out
 }
 
+func boolN(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
 // The verifier table, read from the summaries, equals the table computed from the
 // reviews themselves, for panels of every size (which decide which round-3 votes
-// are secret and which panels have a result). The review times are spread so that
-// many share a whole second, some are below one second, some are whole seconds and
-// some are missing (0), and medians and percentiles fall between and within seconds.
+// count and which panels have a result; the dashboard decides them again after the
+// change). The review times are spread so that many share a whole second, some are
+// below one second, some are whole seconds and some are missing (0), and medians
+// and percentiles fall between and within seconds.
 func TestDashboardVerifiersMatchReviews(t *testing.T) {
 	f, sdb := statsWorkload(t)
 	ctx := context.Background()
@@ -335,6 +380,9 @@ func TestDashboardVerifiersMatchReviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []store.Project{f.project, synth} {
+		if err := f.db.RebuildStats(ctx, p.ID); err != nil { // the times changed behind the store's back
+			t.Fatal(err)
+		}
 		for _, panel := range []int{1, 2, 3, 4} {
 			t.Run(fmt.Sprintf("%s/panel%d", p.Name, panel), func(t *testing.T) {
 				s := store.DefaultSettings()
@@ -346,11 +394,393 @@ func TestDashboardVerifiersMatchReviews(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := referenceVerifiers(t, sdb, p.ID, panel)
+				want := referenceVerifiers(t, f.db, sdb, p.ID, s.Policy())
 				if !reflect.DeepEqual(d.Verifiers, want) {
 					t.Errorf("verifiers\n got %+v\nwant %+v", d.Verifiers, want)
 				}
 			})
+		}
+	}
+}
+
+// historyWorld is a project driven through a random history of the store's writes.
+type historyWorld struct {
+	*agreeFixture
+	ctx       context.Context
+	rng       *rand.Rand
+	clk       *clock
+	vers      []store.User
+	authors   []store.User
+	samples   []string
+	sdb       *sql.DB
+	tolerated int // refusals, which write nothing
+}
+
+// try runs one write: a refusal (the store said no) is part of a random history,
+// any other error ends the test.
+func (w *historyWorld) try(t *testing.T, what string, err error) {
+	t.Helper()
+	switch {
+	case err == nil:
+	case errors.Is(err, store.ErrForbidden), errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrInvalid):
+		w.tolerated++
+	default:
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// content is a sample of kind with random categories, hop, view or task.
+func (w *historyWorld) content(kind annotate.Kind) annotate.Sample {
+	if kind == annotate.KindJudgment {
+		return annotate.Sample{Kind: kind, Image: w.img, Question: "Is the mug left of the lamp?", AnswerText: "yes",
+			Task: fmt.Sprintf("T%d", w.rng.IntN(3))}
+	}
+	s := hopSample(w.img)
+	cats := [][]annotate.Category{{annotate.CatRel}, {annotate.CatAtt, annotate.CatRel}, {annotate.CatPos}}
+	s.Categories, s.Hop = cats[w.rng.IntN(len(cats))], 1+w.rng.IntN(2)
+	if s.Hop == 2 {
+		s.Question = "Which round object is closest to the camera?"
+	}
+	return s
+}
+
+// verdict approves (judging every criterion) or rejects for one of the round's criteria.
+func (w *historyWorld) verdict(kind annotate.Kind, round int) verify.Verdict {
+	if w.rng.IntN(4) > 0 {
+		return verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(kind, round)}
+	}
+	cs := verify.Criteria(kind, round)
+	return verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{cs[w.rng.IntN(len(cs))].ID}}
+}
+
+// seconds is a review time: often 0, sometimes shared, mostly fractional.
+func (w *historyWorld) seconds() float64 {
+	switch w.rng.IntN(5) {
+	case 0:
+		return 0
+	case 1:
+		return float64(10 + w.rng.IntN(3))
+	}
+	return 5 + w.rng.Float64()*20
+}
+
+// eligible runs fn for the verifiers in a random order until one is not refused,
+// and reports whether one was.
+func (w *historyWorld) eligible(t *testing.T, what string, fn func(v store.User) error) bool {
+	t.Helper()
+	for _, i := range w.rng.Perm(len(w.vers)) {
+		err := fn(w.vers[i])
+		w.try(t, what, err)
+		if err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// lateVoters are the verifiers holding a round-3 claim on sample id.
+func (w *historyWorld) lateVoters(t *testing.T, id string) []store.User {
+	t.Helper()
+	rows, err := w.sdb.Query(`SELECT verifier_id FROM claims WHERE sample_id = ? AND round = 3`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []store.User
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, w.userByID(v))
+	}
+	return out
+}
+
+// step makes one random write.
+func (w *historyWorld) step(t *testing.T) {
+	t.Helper()
+	ctx, rng := w.ctx, w.rng
+	if len(w.samples) == 0 || rng.IntN(8) == 0 {
+		kind := annotate.KindHopQA
+		if rng.IntN(3) == 0 {
+			kind = annotate.KindJudgment
+		}
+		si, err := w.db.CreateSample(ctx, w.authors[rng.IntN(len(w.authors))], w.project.ID, w.content(kind))
+		w.try(t, "create", err)
+		if err == nil {
+			w.samples = append(w.samples, si.ID)
+		}
+		return
+	}
+	id := w.samples[rng.IntN(len(w.samples))]
+	if rng.IntN(2) == 0 { // half the time one of the latest samples, so that histories meet
+		id = w.samples[max(0, len(w.samples)-1-rng.IntN(4))]
+	}
+	si, err := w.db.Sample(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := func(round, basedOn int) func(v store.User) error {
+		return func(v store.User) error {
+			_, err := w.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: id, Round: round, BasedOn: basedOn,
+				Verdict: w.verdict(si.Kind, round), Seconds: w.seconds()})
+			return err
+		}
+	}
+	claim := func(round int) func(v store.User) error {
+		return func(v store.User) error {
+			_, err := w.db.ClaimReview(ctx, v, id, round)
+			return err
+		}
+	}
+	round := si.Status.Round()
+	r := rng.IntN(20)
+	// Late votes: a panel member whose seat survived a round-3 reject votes on the
+	// returned revision, or on the one before the author's resubmission.
+	if late := w.lateVoters(t, id); len(late) > 0 && r < 8 {
+		v := late[rng.IntN(len(late))]
+		basedOn := si.Revision
+		if si.Status != verify.StateReturned {
+			basedOn--
+		}
+		w.try(t, "late vote", review(3, basedOn)(v))
+		return
+	}
+	switch {
+	case si.Status == verify.StateDraft || si.Status == verify.StateReturned:
+		if r < 15 {
+			_, err := w.db.Submit(ctx, w.userByID(si.AuthorID), id, si.Version, nil)
+			w.try(t, "submit", err)
+		}
+	case si.Status == verify.StateWithdrawn:
+		w.try(t, "reopen", w.db.Reopen(ctx, w.lead, id, "back"))
+	case round == 0: // accepted
+		if r == 0 {
+			w.try(t, "withdraw", w.db.Withdraw(ctx, w.lead, id, "out"))
+		}
+	case r < 3:
+		w.eligible(t, "claim", claim(round))
+	case r < 7 && round == 3:
+		// A panel sits down at once, and one member votes: a reject leaves the
+		// others' seats for late votes.
+		seats := 2 + rng.IntN(2)
+		for _, i := range rng.Perm(len(w.vers)) {
+			if seats == 0 {
+				break
+			}
+			err := claim(3)(w.vers[i])
+			w.try(t, "claim", err)
+			if err == nil {
+				seats--
+			}
+		}
+		if late := w.lateVoters(t, id); len(late) > 0 {
+			v := verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.Criteria(si.Kind, 3)[0].ID}}
+			if rng.IntN(3) == 0 {
+				v = w.verdict(si.Kind, 3)
+			}
+			_, err := w.db.SubmitReview(ctx, late[rng.IntN(len(late))], store.ReviewInput{SampleID: id, Round: 3,
+				BasedOn: si.Revision, Verdict: v, Seconds: w.seconds()})
+			w.try(t, "review", err)
+		}
+	case r < 16:
+		w.eligible(t, "review", review(round, si.Revision))
+	case r < 17:
+		w.eligible(t, "correct", func(v store.User) error {
+			_, err := w.db.Correct(ctx, v, store.CorrectionInput{SampleID: id, Round: round, BasedOn: si.Revision,
+				Content: w.content(si.Kind), Comment: "fixed"})
+			return err
+		})
+	case r < 19:
+		if late := w.lateVoters(t, id); len(late) > 0 {
+			w.try(t, "release", w.db.ReleaseClaim(ctx, late[rng.IntN(len(late))], id))
+		}
+	default:
+		w.try(t, "withdraw", w.db.Withdraw(ctx, w.lead, id, "out"))
+	}
+}
+
+func (w *historyWorld) userByID(id int64) store.User {
+	for _, u := range append(slices.Clone(w.authors), w.vers...) {
+		if u.ID == id {
+			return u
+		}
+	}
+	return w.lead
+}
+
+// The summaries the store keeps through a random history of writes (samples created,
+// submitted, claimed, reviewed, rejected in round 3 with late votes, corrected,
+// withdrawn and reopened, claims given up, the panel resized) are what rebuildStats
+// computes from the rows, and give the same dashboard. With "claims run out" the
+// clock also jumps past claims' ends, which changes what counts without a write:
+// the rebuild then decides those revisions afresh and only the dashboards, which
+// decide them again when they read, must agree.
+func TestStatsIncrementalMatchRebuild(t *testing.T) {
+	tests := []struct {
+		name   string
+		seed   uint64
+		panel  int
+		edit   func(*store.Settings)
+		expire bool
+	}{
+		{"panel of 3", 1, 3, nil, false},
+		{"panel of 2, corrections in round, earlier verifiers on the panel", 2, 2, func(s *store.Settings) {
+			s.CorrectionToRound1, s.Round3AllowEarlier = false, true
+		}, false},
+		{"two rounds", 3, 2, func(s *store.Settings) { s.Rounds = 2 }, false},
+		{"claims run out", 4, 3, nil, true},
+	}
+	total := map[string]int{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newAgreeFixture(t)
+			w := &historyWorld{agreeFixture: f, ctx: ctx, rng: rand.New(rand.NewPCG(tt.seed, 9)), clk: setClock(f.db)}
+			w.authors = []store.User{f.ann, f.ann2}
+			w.vers = []store.User{f.v1, f.v2, f.p1, f.p2, f.ver}
+			for _, n := range []string{"a3", "b3", "c3"} {
+				u, err := f.db.AddUser(ctx, f.lead, n, store.RoleVerifier, strings.ToUpper(n[:1]), "secret")
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.vers = append(w.vers, u)
+			}
+			s := store.DefaultSettings()
+			s.Round3Panel = tt.panel
+			if tt.edit != nil {
+				tt.edit(&s)
+			}
+			if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
+				t.Fatal(err)
+			}
+			sdb := rawDB(t, f.db.Path())
+			w.sdb = sdb
+			check := func(when string) {
+				t.Helper()
+				before, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept := statSnapshot(t, sdb)
+				if err := f.db.RebuildStats(ctx, f.project.ID); err != nil {
+					t.Fatal(err)
+				}
+				after, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(before, after) {
+					t.Errorf("%s: the dashboard differs after a rebuild\nkept    %+v\nrebuilt %+v", when, before, after)
+				}
+				if !tt.expire {
+					if rebuilt := statSnapshot(t, sdb); !slices.Equal(kept, rebuilt) {
+						t.Errorf("%s: the summaries differ from a rebuild", when)
+						diffLines(t, kept, rebuilt)
+					}
+				}
+			}
+			for i := range 600 {
+				// Without "expire" the whole history stays within a claim's 30 minutes.
+				w.clk.advance(time.Duration(1+w.rng.IntN(2)) * time.Second)
+				if tt.expire && w.rng.IntN(25) == 0 {
+					w.clk.advance(time.Duration(10+w.rng.IntN(25)) * time.Minute)
+				}
+				if w.rng.IntN(150) == 0 {
+					w.try(t, "panel", f.db.UpdateSettings(ctx, f.lead, f.project.ID, func() store.Settings {
+						s.Round3Panel = 1 + w.rng.IntN(3)
+						return s
+					}()))
+				}
+				w.step(t)
+				if i%100 == 99 {
+					check(fmt.Sprintf("after %d writes", i+1))
+				}
+			}
+			counts, err := f.db.AuditCounts(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, n := range counts {
+				total[k] += n
+			}
+		})
+	}
+	// The histories reach what the summaries must follow.
+	for _, action := range []string{"review.late", "review.reject", "review.approve", "review.release", "sample.correct",
+		"sample.withdraw", "sample.reopen", "project.settings"} {
+		if total[action] == 0 {
+			t.Errorf("no %q in the random histories", action)
+		}
+	}
+}
+
+// A database at version 7, whose summaries triggers kept, migrates forward in place:
+// migration 8 drops the triggers, procedures and view, and the store rebuilds every
+// project's summaries, which give the dashboards the store kept before.
+func TestMigration8RebuildsSummaries(t *testing.T) {
+	ctx := context.Background()
+	f, sdb := statsWorkload(t)
+	synth, err := f.db.ProjectByName(ctx, "synth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	projects := []int64{f.project.ID, synth.ID}
+	var want []store.Dashboard
+	for _, p := range projects {
+		d, err := f.db.Dashboard(ctx, f.lead, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, d)
+	}
+	f.db.Close()
+	// Back to version 7: migration 4's tables, triggers and view, filled by it.
+	for _, typ := range []string{"index", "table"} {
+		rows, err := sdb.Query(`SELECT name FROM sqlite_schema WHERE type = ? AND name LIKE 'stat\_%' ESCAPE '\'`, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, n)
+		}
+		rows.Close()
+		for _, n := range names {
+			mustExecRaw(t, sdb, fmt.Sprintf(`DROP %s IF EXISTS %s`, strings.ToUpper(typ), n))
+		}
+	}
+	body, err := os.ReadFile("migrations/0004_stats.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExecRaw(t, sdb, string(body))
+	mustExecRaw(t, sdb, `PRAGMA user_version = 7`)
+	var triggers int
+	if err := sdb.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'stat\_%' ESCAPE '\'`).Scan(&triggers); err != nil || triggers == 0 {
+		t.Fatalf("version 7 has %d summary triggers (%v)", triggers, err)
+	}
+	db, err := store.Open(ctx, f.db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.Now = f.db.Now
+	if err := sdb.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE (type = 'trigger' OR type = 'view') AND name LIKE 'stat\_%' ESCAPE '\'`).Scan(&triggers); err != nil || triggers != 0 {
+		t.Errorf("after migration 8: %d summary triggers and views (%v)", triggers, err)
+	}
+	for i, p := range projects {
+		got, err := db.Dashboard(ctx, f.lead, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("project %d after migration 8:\n got %+v\nwant %+v", p, got, want[i])
 		}
 	}
 }

@@ -125,6 +125,12 @@ func (d *DB) migrate(ctx context.Context) error {
 			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", names[i], err)
 		}
+		if after := afterMigration[i+1]; after != nil { // Go's part of the migration (stats.go)
+			if err := after(d, ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", names[i], err)
