@@ -443,6 +443,13 @@ func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, ed
 		if _, err := tx.ExecContext(ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(js), projectID); err != nil {
 			return err
 		}
+		if s.Round3Panel != p.Settings.Round3Panel {
+			// Which round-3 votes count depends on the panel size: decide them again
+			// now, so that the dashboard's next read needs no write.
+			if _, _, err := d.statsPolicy(ctx, tx, projectID); err != nil {
+				return err
+			}
+		}
 		for _, c := range changes {
 			if err := d.audit(ctx, tx, a.ID, "project.settings", "project", p.Name, fmt.Sprintf("%s: %s → %s", c.Key, c.Old, c.New)); err != nil {
 				return err
