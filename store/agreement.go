@@ -126,10 +126,11 @@ type (
 // What alpha is computed on:
 //   - a unit is a sample revision (for CriterionAll, a revision and a criterion) and
 //     the coders are the verifiers who reviewed it;
-//   - the decision's values are approve/reject; a criterion's values are yes/no. An
-//     approval passes every criterion of its round, judged or not (an approval cannot
-//     fail one); a rejection's value is its judgement, else "no" if the criterion is
-//     among its reasons, else missing;
+//   - the decision's values are approve/reject; a criterion's values are yes/no: a
+//     review's judgement where it gave one, else "no" if the criterion is among its
+//     reasons, else missing. A criterion nobody judged is never taken as "yes"
+//     (verify.CheckVerdict makes an approval judge every criterion; approvals stored
+//     before that rule without judgements count as missing values);
 //   - rows for rounds 1–3 take that round's reviews, Round 0 every round's; a
 //     verifier who reviewed a revision in two rounds (round3_allow_earlier) is one
 //     coder there, with the later round's judgement;
@@ -270,9 +271,8 @@ func (js *judgements) judged(j judgement) []verify.Criterion {
 }
 
 // setValues stores j's value on each criterion of its kind and round: its judgement
-// when it gave one; else yes when it approved (an approval passes every criterion);
-// else no when the criterion is among its reasons; else none. crit and reasons are
-// the review's JSON as stored.
+// when it gave one; else no when the criterion is among its reasons; else none.
+// crit and reasons are the review's JSON as stored.
 func (js *judgements) setValues(j *judgement, crit, reasons string) error {
 	list := js.judged(*j)
 	j.vals = int32(len(js.vals))
@@ -302,8 +302,6 @@ func (js *judgements) setValues(j *judgement, crit, reasons string) error {
 	for i, c := range list {
 		switch {
 		case vals[i] != valueNone:
-		case !j.reject:
-			vals[i] = valueYes
 		case slices.Contains(rs, c.ID):
 			vals[i] = valueNo
 		}

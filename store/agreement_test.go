@@ -478,3 +478,33 @@ func TestAgreementVerifierOnTwoRounds(t *testing.T) {
 		t.Errorf("v1's row: %+v", v)
 	}
 }
+
+// An approval stored before every approval had to judge every criterion (no
+// judgements) is never read as "yes" on the criteria it left unjudged: they are
+// missing values, like a rejection's unjudged criteria.
+func TestAgreementUnjudgedIsMissing(t *testing.T) {
+	ctx := context.Background()
+	f := newAgreeFixture(t)
+	f.seed12(t)
+	before, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := findRow(t, before, 0, "objects_exist"); r.Pairable != 12 {
+		t.Fatalf("objects_exist across rounds: %d pairable units, want 12 (v1 in round 1, v2 in round 2)", r.Pairable)
+	}
+	// v1's round-1 approvals as an older build stored them: no judgements.
+	if _, err := rawDB(t, f.db.Path()).Exec(`UPDATE reviews SET criteria = '{}' WHERE round = 1 AND verifier_id = ?`, f.v1.ID); err != nil {
+		t.Fatal(err)
+	}
+	after, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := findRow(t, after, 0, "objects_exist"); r.Pairable != 0 || r.Units != 12 {
+		t.Errorf("objects_exist with v1's judgements gone: %d units, %d pairable; want 12 units (v2's values), 0 pairable", r.Units, r.Pairable)
+	}
+	if r := findRow(t, after, 0, store.CriterionDecision); r.Pairable != findRow(t, before, 0, store.CriterionDecision).Pairable {
+		t.Errorf("the decisions themselves still pair: %+v", r)
+	}
+}
