@@ -243,7 +243,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		if out.Errors, err = q.errorRates(); err != nil {
 			return fmt.Errorf("error rates: %w", err)
 		}
-		if a.Role == RoleAnnotator {
+		if !verify.Permitted(verify.ActionSeeTeamWork, verify.Role(a.Role)) {
 			out.Own = true
 			out.Annotators = slices.DeleteFunc(out.Annotators, func(r AnnotatorRow) bool { return r.Name != a.Name })
 			out.Throughput = slices.DeleteFunc(out.Throughput, func(r ThroughputRow) bool { return r.Name != a.Name })

@@ -28,7 +28,8 @@ const (
 	ActionReadSamples    Action = "samples.read" // revisions, reviews and history, blind round 3 respected
 	ActionReview         Action = "samples.review"
 	ActionCorrect        Action = "samples.correct"
-	ActionSeeDashboard   Action = "dashboard.read" // annotators see their own rows only
+	ActionSeeDashboard   Action = "dashboard.read" // the project's tables; rows of people need ActionSeeTeamWork
+	ActionSeeTeamWork    Action = "dashboard.team" // everyone's rows on the dashboard, not only one's own
 	ActionSeeAgreement   Action = "agreement.read"
 	ActionAuditRelease   Action = "release.audit"
 	ActionFreeze         Action = "release.freeze"
@@ -64,6 +65,7 @@ var accessTable = []access{
 	{ActionReview, "review samples", reviewers},
 	{ActionCorrect, "correct samples", reviewers},
 	{ActionSeeDashboard, "see the dashboard", anyone},
+	{ActionSeeTeamWork, "see everyone's rows on the dashboard", reviewers},
 	{ActionSeeAgreement, "see agreement", reviewers},
 	{ActionAuditRelease, "audit releases", leads},
 	{ActionFreeze, "freeze releases", leads},

@@ -23,6 +23,7 @@ func TestPermit(t *testing.T) {
 		{ActionCorrect, []User{ver, lead}, []User{ann}},
 		{ActionSeeAgreement, []User{ver, lead}, []User{ann}},
 		{ActionSeeDashboard, []User{ann, ver, lead}, []User{nobody}},
+		{ActionSeeTeamWork, []User{ver, lead}, []User{ann}},
 		{ActionFreeze, []User{lead}, []User{ann, ver}},
 		{ActionGenerate, []User{lead}, []User{ann, ver}},
 	}
