@@ -61,6 +61,9 @@ func New(a fyne.App, db *store.DB, demoHint string) *App {
 		u.win.Close()
 	})
 	u.status = widget.NewLabel("")
+	// A long message must never widen the window past the screen: it is cut with
+	// an ellipsis (the full text is in the audit log or the screen that said it).
+	u.status.Truncation = fyne.TextTruncateEllipsis
 	u.showSignIn(demoHint)
 	return u
 }

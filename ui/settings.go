@@ -598,8 +598,10 @@ func (v *settingsView) saveChanges() {
 	switch {
 	case len(done) == 0:
 		v.u.setStatus("Nothing changed: the values are the stored ones.")
+	case len(done) == 1:
+		v.u.setStatus("Saved the settings of %s: %s.", v.u.project.Name, done[0])
 	default:
-		v.u.setStatus("Saved the settings of %s: %s.", v.u.project.Name, strings.Join(done, "; "))
+		v.u.setStatus("Saved %d changes to the settings of %s (listed under Recent changes).", len(done), v.u.project.Name)
 	}
 }
 

@@ -137,7 +137,7 @@ func TestLeadChangesSettingsAndTheNextDecisionFollows(t *testing.T) {
 		t.Errorf("the changes to send are %v", got)
 	}
 	test.Tap(v.save)
-	if v.message.Visible() || !strings.Contains(u.status.Text, "Saved the settings of demo: round3_panel 3 → 2") {
+	if v.message.Visible() || u.status.Text != "Saved 7 changes to the settings of demo (listed under Recent changes)." {
 		t.Fatalf("after Save the message is %q (shown %v), the status bar %q", v.message.Text, v.message.Visible(), u.status.Text)
 	}
 	s := storedSettings(t, db)
