@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -25,23 +23,11 @@ import (
 // so that goldens are the same on every run.
 func settingsApp(t *testing.T) (*App, *store.DB) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "demo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC) }
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	u, db := dashDemoApp(t)
 	zone := historyZone
 	historyZone = time.UTC
 	t.Cleanup(func() { historyZone = zone })
-	u := New(test.NewTempApp(t), db, "")
 	u.win.Resize(fyne.NewSize(1024, 700))
-	u.win.Show()
 	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
 	return u, db
 }
