@@ -33,9 +33,6 @@ type User struct {
 	Group string
 }
 
-// IsLead reports whether u is a project lead.
-func (u User) IsLead() bool { return u.Role == RoleLead }
-
 // ValidRole reports whether r is a known role.
 func ValidRole(r string) bool {
 	return r == RoleAnnotator || r == RoleVerifier || r == RoleLead

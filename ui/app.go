@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/benchwright/benchwright/verify"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -115,11 +116,11 @@ func (u *App) openProject(p store.Project) {
 		{"Dashboard", u.dashboardScreen},
 		{"Export", u.exportScreen},
 	}
-	if mayChangeSettings(u.user) {
+	if u.may(verify.ActionChangeSettings) {
 		u.screens = append(u.screens, screen{"Settings", u.settingsScreen})
 	}
 	// Users stays last: its screen reloads itself as the last entry.
-	if u.user.IsLead() {
+	if u.may(verify.ActionManageUsers) {
 		u.screens = append(u.screens, screen{"Users", u.usersScreen})
 	}
 	u.content = container.NewStack()

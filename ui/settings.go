@@ -17,12 +17,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// mayChangeSettings reports whether u is offered the Settings screen. The store
-// refuses everyone else whatever the screens offer.
-func mayChangeSettings(u store.User) bool {
-	return verify.Permitted(verify.ActionChangeSettings, verify.Role(u.Role))
-}
-
 // settingsScreen is the lead's Settings screen (see settingsView).
 func (u *App) settingsScreen() fyne.CanvasObject { return newSettingsView(u) }
 
