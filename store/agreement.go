@@ -148,7 +148,7 @@ type (
 // Every interval is bootstrapped with AgreementDraws draws and AgreementSeed.
 func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
 	var out Agreement
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "agreement.read", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeAgreement); err != nil {
 			return err
 		}

@@ -300,9 +300,14 @@ func TestAgreementPermissions(t *testing.T) {
 		who  store.User
 		want error
 	}{{f.ann, store.ErrForbidden}, {store.User{ID: 999}, store.ErrForbidden}, {f.ver, nil}, {f.lead, nil}} {
+		before := auditCount(t, f.db.Path(), "denied:agreement.read")
 		_, err := f.db.Agreement(ctx, tt.who, f.project.ID)
 		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
 			t.Errorf("%q: got %v, want %v", tt.who.Name, err, tt.want)
+		}
+		// A refused read is audited like a refused write.
+		if got, want := auditCount(t, f.db.Path(), "denied:agreement.read")-before, map[bool]int{true: 1, false: 0}[tt.want != nil]; got != want {
+			t.Errorf("%q: %d refusals audited, want %d", tt.who.Name, got, want)
 		}
 	}
 	if _, err := f.db.Agreement(ctx, f.lead, 999); !errors.Is(err, store.ErrNotFound) {
