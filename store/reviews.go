@@ -461,9 +461,10 @@ func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a User, p
 	group := ""
 	if p.Round2DifferentGroup {
 		// checkGroup: a round-1 verifier (there is one at most) in no group or in
-		// actor's group, or actor in no group, keeps a round-2 sample out.
+		// actor's group (verify.SameGroup ignores case; names are stored trimmed),
+		// or actor in no group, keeps a round-2 sample out.
 		group = `AND (c.rnd != 2 OR NOT EXISTS (SELECT 1 FROM reviews v JOIN users u ON u.id = v.verifier_id
-			WHERE v.revision_id = c.rev_id AND v.round = 1 AND (u.grp = '' OR u.grp = :grp OR :grp = '')))`
+			WHERE v.revision_id = c.rev_id AND v.round = 1 AND (u.grp = '' OR lower(u.grp) = lower(:grp) OR :grp = '')))`
 	}
 	q := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
 	if limit > 0 {

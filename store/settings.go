@@ -372,10 +372,13 @@ func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]Set
 	var out []SettingChange
 	var errs []error
 	for _, name := range sortedKeys(groups) {
-		g := groups[name]
-		if len(g) > 40 || strings.ContainsAny(g, ",=\n\t") {
-			errs = append(errs, fmt.Errorf("group.%s: a group name has at most 40 characters and no commas, = or line breaks", name))
+		g, err := canonicalGroup(ctx, tx, groups[name])
+		if errors.Is(err, verify.ErrInvalidPolicy) {
+			errs = append(errs, fmt.Errorf("group.%s: %w", name, err)) // the join below adds ErrInvalid
 			continue
+		}
+		if err != nil {
+			return nil, err
 		}
 		u, err := userByName(ctx, tx, name)
 		if errors.Is(err, ErrNotFound) {

@@ -244,3 +244,61 @@ func TestMessageHidesDriverText(t *testing.T) {
 		t.Errorf("the wrapped error lost the driver's detail: %v", err)
 	}
 }
+
+// Group names are one group whatever their spacing or case: " a" joins "A", and a
+// round-2 review by a member of the round-1 verifier's group is refused.
+func TestGroupNamesAreNormalised(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	a1, err := f.db.AddUser(ctx, f.lead, "a1", store.RoleVerifier, "A", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := f.db.AddUser(ctx, f.lead, "a2", store.RoleVerifier, "  a ", "secret")
+	if err != nil || a2.Group != "A" {
+		t.Fatalf("a2's group %q (%v), want it to join A", a2.Group, err)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": " kitchen   team "}); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := f.db.UserByName(ctx, "ver"); u.Group != "kitchen team" {
+		t.Errorf("ver's group stored as %q", u.Group)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": "a,b"}); !errors.Is(err, store.ErrInvalid) ||
+		!strings.Contains(err.Error(), "group.ver: group \"a,b\": a group name has no commas") {
+		t.Errorf("a bad group name: %v", err)
+	}
+	if _, err := f.db.AddUser(ctx, f.lead, "a3", store.RoleVerifier, "x=1", "secret"); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("AddUser with a bad group: %v", err)
+	}
+	si := submitted(t, f, f.ann, img)
+	mustReview(t, f, a1, si, 1)
+	if q, _ := f.db.ReviewQueue(ctx, a2, f.project.ID, 2); len(q) != 0 {
+		t.Errorf("a2 (group %q) sees round 2 after a1 (group A): %v", a2.Group, q)
+	}
+	if _, err := submitReview(f.db, ctx, a2, store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: si.Revision, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
+		t.Errorf("a2 in round 2: %v, want ErrSameGroup", err)
+	}
+}
+
+func TestMigration9TrimsGroups(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	path := f.db.Path()
+	sdb := rawDB(t, path)
+	for _, q := range []string{`UPDATE users SET grp = ' A ' WHERE name = 'ver'`, `PRAGMA user_version = 8`} {
+		if _, err := sdb.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.db.Close()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if u, err := db.UserByName(ctx, "ver"); err != nil || u.Group != "A" {
+		t.Errorf("after migration 9 ver's group is %q (%v), want A", u.Group, err)
+	}
+}

@@ -116,6 +116,10 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 	if err := validUserName(name); err != nil {
 		return User{}, err
 	}
+	group, err := canonicalGroup(ctx, tx, group)
+	if err != nil {
+		return User{}, invalidIf(err, verify.ErrInvalidPolicy)
+	}
 	if !ValidRole(role) {
 		return User{}, fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
 	}
@@ -161,6 +165,9 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 		u, err = userByName(ctx, tx, name)
 		if err != nil {
 			return err
+		}
+		if group, err = canonicalGroup(ctx, tx, group); err != nil {
+			return invalidIf(err, verify.ErrInvalidPolicy)
 		}
 		if u.Role == RoleLead && role != RoleLead {
 			var leads int
@@ -263,4 +270,37 @@ func article(role string) string {
 		return "an annotator"
 	}
 	return "a " + role
+}
+
+// canonicalGroup is group in its stored form (verify.NormalizeGroup), spelled as
+// the existing group it names when there is one: "a" joins group "A". A name
+// verify refuses is returned as that refusal (verify.ErrInvalidPolicy), for the
+// caller to place.
+func canonicalGroup(ctx context.Context, tx *sql.Tx, group string) (string, error) {
+	g, err := verify.NormalizeGroup(group)
+	if err != nil {
+		return "", err
+	}
+	if g == "" {
+		return "", nil
+	}
+	groups, err := queryAll(ctx, tx, scanString, `SELECT DISTINCT grp FROM users WHERE grp <> '' ORDER BY grp`)
+	if err != nil {
+		return "", err
+	}
+	for _, existing := range groups {
+		if verify.SameGroup(existing, g) {
+			return existing, nil
+		}
+	}
+	return g, nil
+}
+
+// invalidIf marks err as ErrInvalid when it is a kind refusal (bad input), and
+// leaves other errors (the database's) as they are.
+func invalidIf(err, kind error) error {
+	if errors.Is(err, kind) {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -152,13 +153,13 @@ func checkGroup(r User, reviews []Review) error {
 	if i < 0 {
 		return nil // nobody to differ from
 	}
-	g := reviews[i].Group
+	g := strings.Join(strings.Fields(reviews[i].Group), " ")
 	switch {
-	case r.Group == "":
+	case strings.TrimSpace(r.Group) == "":
 		return refuse(ErrSameGroup, "round 2 must be reviewed by someone outside the round-1 verifier's group, and you are in no group; a lead can assign you one")
 	case g == "":
 		return refuse(ErrSameGroup, "round 2 must be reviewed by someone from another group than round 1's verifier, who was in no group; a lead can assign groups")
-	case g == r.Group:
+	case SameGroup(g, r.Group):
 		return refuse(ErrSameGroup, "round 2 must be reviewed by someone outside group %s, which reviewed round 1", g)
 	}
 	return nil
