@@ -140,7 +140,11 @@ func writeManifest(sink Sink, m Manifest) error {
 // ReadManifest reads dir's MANIFEST.json.
 func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	p := filepath.Join(dir, ManifestName)
+	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+		return m, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, fileKind(fi.Mode()))
+	}
+	b, err := os.ReadFile(p)
 	if err != nil {
 		return m, fmt.Errorf("read manifest: %w", err)
 	}
@@ -159,7 +163,7 @@ func ReadManifest(dir string) (Manifest, error) {
 // FileDiff is one file that differs from the manifest.
 type FileDiff struct {
 	Path   string
-	Change string // "added", "missing" or "changed"
+	Change string // "added", "missing", "changed" or "not a regular file"
 	Detail string // for a changed file, how
 }
 
@@ -182,8 +186,11 @@ func (d Diff) OK() bool { return len(d.Files) == 0 }
 
 // VerifyRelease re-hashes every file below dir and compares it with dir's
 // MANIFEST.json: files the manifest does not list are added, files it lists that are
-// gone are missing, files whose size or SHA-256 differ are changed. The error is for
-// a folder without a readable manifest or a file that cannot be read.
+// gone are missing, files whose size or SHA-256 differ are changed. A release is
+// regular files inside its folder: a symbolic link, a FIFO, a device or a socket is
+// reported as "not a regular file" and never opened, so a link to /dev/zero, a pipe
+// or a file outside the folder cannot hang the check or pass for a release file.
+// The error is for a folder without a readable manifest or a file that cannot be read.
 func VerifyRelease(dir string) (Diff, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
@@ -208,6 +215,11 @@ func VerifyRelease(dir string) (Diff, error) {
 		}
 		rel = filepath.ToSlash(rel)
 		if rel == ManifestName {
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			found[rel] = true // reported here, not again as missing
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "not a regular file", Detail: fileKind(e.Type())})
 			return nil
 		}
 		want, ok := listed[rel]
@@ -254,4 +266,21 @@ func hashFile(p string) (int64, string, error) {
 		return 0, "", fmt.Errorf("%s: %w", p, err)
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fileKind names a file's type for a finding: "a symbolic link", "a named pipe".
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -126,4 +127,73 @@ func ExampleVerifyRelease() {
 	// Output:
 	// true 5
 	// changed images/misc/c.png
+}
+
+// A release is regular files inside its folder: links, pipes and the like are
+// findings and are never opened (a link to /dev/zero or a FIFO used to hang the
+// check; a link to a file outside passed for a release file).
+func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.jpg")
+	if err := os.WriteFile(outside, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		tamper  func(dir string) error
+		want    string
+		matched int // files that still match, counted from the manifest's: -1 one fewer
+	}{
+		{"image replaced by a link to /dev/zero", func(dir string) error {
+			p := filepath.Join(dir, "images", "misc", "c.png")
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return os.Symlink("/dev/zero", p)
+		}, "not a regular file images/misc/c.png: a symbolic link", -1},
+		{"image replaced by a link to an identical file outside", func(dir string) error {
+			p := filepath.Join(dir, "images", "misc", "c.png")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(outside, b, 0o644); err != nil {
+				return err
+			}
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return os.Symlink(outside, p)
+		}, "not a regular file images/misc/c.png: a symbolic link", -1},
+		{"a named pipe added", func(dir string) error {
+			return syscall.Mkfifo(filepath.Join(dir, "images", "pipe"), 0o644)
+		}, "not a regular file images/pipe: a named pipe", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, m := exportDir(t, FormatNative)
+			if err := tt.tamper(dir); err != nil {
+				t.Fatal(err)
+			}
+			d, err := VerifyRelease(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.OK() || len(d.Files) != 1 || d.Files[0].String() != tt.want {
+				t.Errorf("diff %v, want [%s]", d.Files, tt.want)
+			}
+			if want := len(m.Files) + tt.matched; d.Matched != want {
+				t.Errorf("%d files matched, want %d", d.Matched, want)
+			}
+		})
+	}
+	// A manifest that is a link is no manifest.
+	dir, _ := exportDir(t, FormatNative)
+	p := filepath.Join(dir, ManifestName)
+	b, _ := os.ReadFile(p)
+	os.WriteFile(outside, b, 0o644)
+	os.Remove(p)
+	os.Symlink(outside, p)
+	if _, err := VerifyRelease(dir); err == nil || !strings.Contains(err.Error(), "it is a symbolic link, not a regular file") {
+		t.Errorf("a linked manifest: %v", err)
+	}
 }
