@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/benchwright/benchwright/agreement"
@@ -33,6 +35,9 @@ type ExportResult struct {
 	Release  Release
 	Dir      string
 	Manifest annotate.Manifest
+	// Removed are hidden folders of earlier exports into the same folder that were
+	// killed half-way (their process is gone), removed before this one started.
+	Removed []string
 }
 
 // Export writes a frozen release in a format (see annotate.Export) into in.OutDir,
@@ -125,7 +130,10 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return ExportResult{}, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-")
+	removed := removeStalePartials(out)
+	// The hidden folder's name carries this process's id, so that a later export can
+	// tell a folder left by a killed export from one still being written.
+	tmp, err := os.MkdirTemp(filepath.Dir(out), fmt.Sprintf("%s%d-", partialPrefix(out), os.Getpid()))
 	if err != nil {
 		return ExportResult{}, err
 	}
@@ -147,7 +155,46 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	_ = d.inTx(bg, func(tx *sql.Tx) error {
 		return d.audit(bg, tx, a.ID, "release.export", "release", rel.Ref(), fmt.Sprintf("%s to %s", in.Format, out))
 	})
-	return ExportResult{Release: rel, Dir: out, Manifest: m}, nil
+	return ExportResult{Release: rel, Dir: out, Manifest: m, Removed: removed}, nil
+}
+
+// partialPrefix is the name prefix of the hidden folders an export into out
+// writes before renaming: ".out.partial-PID-".
+func partialPrefix(out string) string { return "." + filepath.Base(out) + ".partial-" }
+
+// removeStalePartials removes the hidden folders that exports into out left when
+// they were killed (kill -9, a power cut): those whose process id no longer runs.
+// A folder of an export still running, or one it cannot attribute, is kept. It
+// returns the paths removed.
+func removeStalePartials(out string) []string {
+	parent, prefix := filepath.Dir(out), partialPrefix(out)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || processRuns(pid) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		if os.RemoveAll(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
+}
+
+// processRuns reports whether a process with this id exists on this machine.
+func processRuns(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // checkOutDir accepts a folder that does not exist or is empty.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +244,48 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 	}
 	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@9", Format: annotate.FormatCOCO, OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown release: %v", err)
+	}
+}
+
+// A folder left by an export killed half-way (its process gone) is removed by the
+// next export into the same folder, and said; one of a running export, or of
+// another output folder, stays.
+func TestExportRemovesStalePartials(t *testing.T) {
+	ctx := context.Background()
+	db, lead, _, _ := demoRelease(t)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "bench")
+	// A process id that is not running: a finished child's.
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := cmd.Process.Pid
+	stale := filepath.Join(parent, fmt.Sprintf(".bench.partial-%d-123", dead))
+	running := filepath.Join(parent, fmt.Sprintf(".bench.partial-%d-456", os.Getpid()))
+	other := filepath.Join(parent, fmt.Sprintf(".elsewhere.partial-%d-789", dead))
+	for _, d := range []string{stale, running, other} {
+		if err := os.MkdirAll(filepath.Join(d, "images"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatNative, OutDir: out}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Removed, []string{stale}) {
+		t.Errorf("removed %v, want only %s", res.Removed, stale)
+	}
+	for _, d := range []string{running, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale folder is still there: %v", err)
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 3 { // bench, and the two kept hidden folders
+		t.Errorf("the parent holds %d entries after the export", len(entries))
 	}
 }

@@ -221,6 +221,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		skipped = " (left out, not held by this format: " + strings.Join(parts, ", ") + ")"
 	}
+	for _, p := range res.Removed {
+		fmt.Fprintf(stderr, "bwctl export: removed %s, left by an earlier export into the same folder that was killed half-way\n", p)
+	}
 	fmt.Fprintf(stdout, "exported %s as %s to %s: %d samples, %d files%s\n", res.Release.Ref(), f, res.Dir, m.Counts.Samples, len(m.Files)+1, skipped)
 	return exitOK
 }
