@@ -44,7 +44,9 @@ type ExportResult struct {
 // copying each image's original bytes from where it was imported and refusing one
 // whose SHA-256 is no longer the frozen one, then MANIFEST.json with the hash of
 // every file. The files are written into a hidden folder beside OutDir that is renamed
-// to OutDir at the end, so a failed or cancelled export (ctx) leaves nothing behind.
+// to OutDir at the end, so a failed or cancelled export (ctx) leaves nothing behind, and
+// the folder of one killed half-way is removed by the next export into OutDir
+// (ExportResult.Removed).
 // Everyone signed in may export, and so may a zero actor (scripts); the export is
 // written to the audit log. progress, when set, is called from the exporting
 // goroutine with the records done and the total.
