@@ -23,6 +23,11 @@ type ImportSamplesOptions struct {
 	// Only a lead may, and Author must then be named. The lint warnings of each
 	// sample are acknowledged by the import and stored with its revision.
 	ToRound1 bool
+	// Progress, when set, is called with the number of records checked so far and
+	// the total. The records are checked (linted against the project's image sizes)
+	// before the import writes anything, outside any transaction, so that checking
+	// a large file never holds the database's write lock.
+	Progress func(checked, total int)
 }
 
 // SkipReason says why a record was not imported.
@@ -61,9 +66,66 @@ type ImportSamplesResult struct {
 // path), or it has lint errors (named by rule id); the others are imported. The
 // refusals that concern the whole import (the actor's role, an unknown project or
 // author) import nothing. Every imported sample is audited as "sample.import".
+//
+// The work is done in three steps so that no lint runs under the write lock: the
+// refusals are checked and the project's image sizes read in one read transaction;
+// every record is linted with no transaction open (opt.Progress follows it, and a
+// cancelled ctx stops it); one write transaction then checks again what the
+// database decides (the refusals, ids, images) and writes. Should an image a lint
+// asked about arrive or change size meanwhile, the import checks again (three
+// times at most, then it fails with ErrConflict).
 func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
 	var res ImportSamplesResult
-	err := d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		res, err = d.importSamples(ctx, actor, projectID, recs, opt)
+		if !errors.Is(err, errImagesChanged) || attempt == 3 {
+			break
+		}
+	}
+	if err != nil {
+		return ImportSamplesResult{}, fmt.Errorf("import samples: %w", err)
+	}
+	return res, nil
+}
+
+// errImagesChanged aborts an import's write transaction when an image a record's
+// lint asked about has arrived or changed size since it was read.
+var errImagesChanged = fmt.Errorf("%w: the size of an image changed while the records were checked; import again", ErrConflict)
+
+// importSamples is one attempt at ImportSamples; errImagesChanged asks for another.
+func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
+	var sizes map[string]imageSize
+	err := d.readAs(ctx, actor, "sample.import", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionImportSamples)
+		if err != nil {
+			return err
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return err
+		}
+		if _, err := importAuthor(ctx, tx, a, opt); err != nil {
+			return err
+		}
+		sizes, err = projectImageSizes(ctx, tx, projectID)
+		return err
+	})
+	if err != nil {
+		return ImportSamplesResult{}, err
+	}
+	checks := make([]recordCheck, len(recs))
+	for i, rec := range recs {
+		if err := ctx.Err(); err != nil {
+			return ImportSamplesResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(recs), err)
+		}
+		checks[i] = checkRecord(rec.Sample, sizes)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(recs))
+		}
+	}
+
+	var res ImportSamplesResult
+	err = d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
 		res = ImportSamplesResult{}
 		a, err := requireAction(ctx, tx, actor, verify.ActionImportSamples)
 		if err != nil {
@@ -76,10 +138,11 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 		if err != nil {
 			return err
 		}
-		env := lintEnv(ctx, tx, projectID)
-		env.HandWritten = false // converted from another benchmark, not written here
-		for _, rec := range recs {
-			p, err := d.importRecord(ctx, tx, a, author, projectID, rec, env, opt.ToRound1)
+		for i, rec := range recs {
+			p, err := d.importRecord(ctx, tx, a, author, projectID, rec, checks[i], opt.ToRound1)
+			if errors.Is(err, errImagesChanged) {
+				return err
+			}
 			if err != nil {
 				return fmt.Errorf("record at line %d: %w", rec.Line, err)
 			}
@@ -95,10 +158,85 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 		}
 		return nil
 	})
-	if err != nil {
-		return ImportSamplesResult{}, fmt.Errorf("import samples: %w", err)
+	return res, err
+}
+
+// imageSize is an image's displayed size as the images table holds it.
+type imageSize struct{ w, h int }
+
+// projectImageSizes reads the size of every image of the project, by relative path.
+func projectImageSizes(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]imageSize, error) {
+	type row struct {
+		path string
+		size imageSize
 	}
-	return res, nil
+	rows, err := queryAll(ctx, tx, func(r scanner) (row, error) {
+		var x row
+		return x, r.Scan(&x.path, &x.size.w, &x.size.h)
+	}, `SELECT rel_path, width, height FROM images WHERE project_id = ?`, projectID)
+	if err != nil {
+		return nil, fmt.Errorf("image sizes: %w", err)
+	}
+	sizes := make(map[string]imageSize, len(rows))
+	for _, x := range rows {
+		sizes[x.path] = x.size
+	}
+	return sizes, nil
+}
+
+// recordCheck is what linting one record found: the rule ids of its errors (each
+// once) with their messages, the rule ids of its warnings, and the image sizes the
+// lint used (to check, when writing, that they still hold).
+type recordCheck struct {
+	errs, msgs, warns []string
+	used              []usedSize
+}
+
+type usedSize struct {
+	path  string
+	size  imageSize
+	known bool
+}
+
+// checkRecord lints a converted record against the project's image sizes.
+func checkRecord(s annotate.Sample, sizes map[string]imageSize) recordCheck {
+	var c recordCheck
+	env := annotate.LintEnv{HandWritten: false, // converted from another benchmark, not written here
+		ImageSize: func(path string) (int, int, bool) {
+			size, known := sizes[path]
+			c.used = append(c.used, usedSize{path, size, known})
+			return size.w, size.h, known
+		}}
+	var errs []string
+	for _, f := range annotate.Lint(s, env) {
+		if f.Severity == annotate.SeverityError {
+			errs = append(errs, f.Rule)
+			c.msgs = append(c.msgs, fmt.Sprintf("%s (%s): %s", f.Rule, f.Field, f.Message))
+		} else if !slices.Contains(c.warns, f.Rule) {
+			c.warns = append(c.warns, f.Rule)
+		}
+	}
+	c.errs = dedupe(errs)
+	return c
+}
+
+// stillHolds reports whether the image sizes c's lint used are still the images'.
+func (c recordCheck) stillHolds(ctx context.Context, tx *sql.Tx, projectID int64) (bool, error) {
+	for _, u := range c.used {
+		var now imageSize
+		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, u.path).Scan(&now.w, &now.h)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			if u.known {
+				return false, nil
+			}
+		case err != nil:
+			return false, err
+		case !u.known || now != u.size:
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // importAuthor resolves and checks opt.Author for actor a.
@@ -127,10 +265,10 @@ func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOpti
 	return u, nil
 }
 
-// importRecord imports one record inside its own savepoint. A record problem is
-// returned as an ImportProblem with a Reason (the savepoint rolled back); only a
-// failure of the database itself is an error.
-func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, env annotate.LintEnv, toRound1 bool) (ImportProblem, error) {
+// importRecord imports one checked record inside its own savepoint. A record problem
+// is returned as an ImportProblem with a Reason (the savepoint rolled back); only a
+// failure of the database itself is an error, or errImagesChanged when c is stale.
+func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, c recordCheck, toRound1 bool) (ImportProblem, error) {
 	s := rec.Sample
 	p := ImportProblem{Line: rec.Line, ID: s.ID}
 	skip := func(reason SkipReason, rules []string, format string, args ...any) (ImportProblem, error) {
@@ -155,18 +293,16 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 			return skip(SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", s.Image)
 		}
 	}
-	var errs, warns, msgs []string
-	for _, f := range annotate.Lint(s, env) {
-		if f.Severity == annotate.SeverityError {
-			errs = append(errs, f.Rule)
-			msgs = append(msgs, fmt.Sprintf("%s (%s): %s", f.Rule, f.Field, f.Message))
-		} else if !slices.Contains(warns, f.Rule) {
-			warns = append(warns, f.Rule)
-		}
+	switch ok, err := c.stillHolds(ctx, tx, projectID); {
+	case err != nil:
+		return p, err
+	case !ok:
+		return p, errImagesChanged
 	}
-	if len(errs) > 0 {
-		return skip(SkipLint, dedupe(errs), "%s", strings.Join(msgs, "; "))
+	if len(c.errs) > 0 {
+		return skip(SkipLint, c.errs, "%s", strings.Join(c.msgs, "; "))
 	}
+	warns := c.warns
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT import_record`); err != nil {
 		return p, err
 	}

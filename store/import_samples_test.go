@@ -2,8 +2,11 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
+	"image/color"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,5 +206,137 @@ func TestImportSamplesRefusals(t *testing.T) {
 		if n != 0 {
 			t.Errorf("refused imports left %d %s samples", n, s)
 		}
+	}
+}
+
+// closureGraph is a converted step_graph record of n steps, each listing every
+// earlier step: the shape of the SpatiaLQA record whose lint once held the write
+// lock for minutes.
+func closureGraph(id, image string, n int) annotate.Sample {
+	s := stepSample(id, image)
+	s.Steps = make([]annotate.Step, n)
+	for i := range s.Steps {
+		s.Steps[i] = annotate.Step{ID: "step" + strconv.Itoa(i+1), Content: "do step " + strconv.Itoa(i+1), Precondition: []string{}}
+		for j := range i {
+			s.Steps[i].Precondition = append(s.Steps[i].Precondition, s.Steps[j].ID)
+		}
+	}
+	return s
+}
+
+// writeLockFree reports whether the database's write lock is free at this moment:
+// another connection, waiting for nothing, can begin a write transaction.
+func writeLockFree(ctx context.Context, t *testing.T, raw *sql.DB) error {
+	t.Helper()
+	conn, err := raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `ROLLBACK`)
+	return err
+}
+
+// TestImportSamplesLintsOutsideTheWriteLock: an import checks (lints) its records
+// with no transaction open, so that another user's write made meanwhile neither
+// waits nor fails; the write lock is taken afterwards, for the writes only.
+func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	raw, err := sql.Open("sqlite3", "file:"+f.db.Path()+"?_busy_timeout=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+
+	recs := []annotate.Imported{
+		{Line: 1, Sample: stepSample("imp-a", img)},
+		{Line: 2, Sample: closureGraph("imp-big", img, 230)},
+		{Line: 3, Sample: stepSample("imp-b", img)},
+	}
+	var checked []int
+	var meanwhile string
+	opt := store.ImportSamplesOptions{Progress: func(done, total int) {
+		checked = append(checked, done)
+		if total != len(recs) {
+			t.Errorf("progress total %d, want %d", total, len(recs))
+		}
+		if err := writeLockFree(ctx, t, raw); err != nil {
+			t.Errorf("record %d was checked with the write lock held: %v", done, err)
+			return // a write now would wait for the import
+		}
+		if done == 2 { // the big record was just linted: another user writes
+			other := hopSample(img)
+			si, err := f.db.CreateSample(ctx, f.ann2, f.project.ID, other)
+			if err != nil {
+				t.Errorf("another user's write during the import: %v", err)
+			}
+			meanwhile = si.ID
+		}
+	}}
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(checked, []int{1, 2, 3}) {
+		t.Errorf("progress %v, want 1, 2, 3", checked)
+	}
+	if !slices.Equal(res.Imported, []string{"imp-a", "imp-b"}) || len(res.Skipped) != 1 {
+		t.Fatalf("imported %v, skipped %+v", res.Imported, res.Skipped)
+	}
+	big := res.Skipped[0]
+	if big.Line != 2 || big.Reason != store.SkipLint || !slices.Equal(big.Rules, []string{annotate.RuleStepsCount, annotate.RuleStepTransitive}) ||
+		!strings.Contains(big.Message, "a step graph has 2 to 10 steps, this one 230") ||
+		!strings.Contains(big.Message, "redundant edge step1 → step3: already implied by step1 → step2 → step3") ||
+		!strings.Contains(big.Message, "…and 26006 more step-transitive errors in this graph, not listed") {
+		t.Errorf("the 230-step record: %+v", big)
+	}
+	if si, err := f.db.Sample(ctx, meanwhile); err != nil || si.AuthorID != f.ann2.ID {
+		t.Errorf("the sample written during the import: %+v, %v", si, err)
+	}
+}
+
+// TestImportSamplesImageChangedWhileChecking: the records are linted against the
+// image sizes read before; when an image a lint asked about arrives between that
+// read and the write, the import checks again rather than keep a lint that could
+// not see the image's bounds.
+func TestImportSamplesImageChangedWhileChecking(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "0001-office-1", "a.jpg"), encodeJPEG(t, 32, 24, color.White))
+	raw, err := sql.Open("sqlite3", "file:"+f.db.Path()+"?_busy_timeout=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rec := hopSample("0001-office-1/a.jpg") // its box, 10,10 to 40,30, does not fit 32×24
+	rec.ID = "imp-box"
+	calls := 0
+	opt := store.ImportSamplesOptions{Progress: func(int, int) {
+		if calls++; calls > 1 {
+			return
+		}
+		if err := writeLockFree(ctx, t, raw); err != nil {
+			t.Errorf("the record was checked with the write lock held: %v", err)
+			return
+		}
+		if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
+			t.Error(err)
+		}
+	}}
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1, Sample: rec}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 {
+		t.Errorf("the record was checked %d times, want 2 (once more after its image came)", calls)
+	}
+	if len(res.Imported) != 0 || len(res.Skipped) != 1 || !slices.Equal(res.Skipped[0].Rules, []string{annotate.RuleBoxInvalid}) {
+		t.Errorf("imported %v, skipped %+v; want the record skipped for box-invalid against 32×24", res.Imported, res.Skipped)
 	}
 }
