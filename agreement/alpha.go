@@ -151,7 +151,7 @@ func Alpha(d *Data, level Level) (*Result, error) {
 		}
 	}
 	if len(r.Values) == 1 {
-		return nil, fmt.Errorf("%w: all %d pairable values are %q, so there is no expected disagreement", ErrUndefined, r.Pairable, r.Values[0].Value)
+		return nil, fmt.Errorf("%w: all %d pairable values are %s, so there is no expected disagreement", ErrUndefined, r.Pairable, quote(r.Values[0].Value))
 	}
 
 	delta, unit := deltaFunc(level, classes, n)
@@ -207,10 +207,10 @@ func classify(d *Data, level Level) ([]int32, []class, error) {
 		isNum := err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 		if level != Nominal {
 			if !isNum {
-				return nil, nil, fmt.Errorf("agreement: %s level needs numbers, but value %q (%s) is not a finite number", level, label, d.where[i])
+				return nil, nil, fmt.Errorf("agreement: %s level needs numbers, but value %s (%s) is not a finite number", level, quote(label), d.where[i])
 			}
 			if level == Ratio && f < 0 {
-				return nil, nil, fmt.Errorf("agreement: ratio level needs non-negative numbers, but value %q (%s) is negative", label, d.where[i])
+				return nil, nil, fmt.Errorf("agreement: ratio level needs non-negative numbers, but value %s (%s) is negative", quote(label), d.where[i])
 			}
 		}
 		es[i] = entry{int32(i), f, isNum}

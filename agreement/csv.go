@@ -52,7 +52,7 @@ func ReadCSV(r io.Reader, names bool) (*Data, []string, error) {
 				return nil, nil, fmt.Errorf("read csv: line %d, column 1: empty coder name", line)
 			}
 			if prev, ok := seen[name]; ok {
-				return nil, nil, fmt.Errorf("read csv: line %d, column 1: coder %q already named on line %d", line, name, prev)
+				return nil, nil, fmt.Errorf("read csv: line %d, column 1: coder %s already named on line %d", line, quote(name), prev)
 			}
 			seen[name] = line
 			coders = append(coders, name)

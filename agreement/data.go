@@ -1,6 +1,10 @@
 package agreement
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Data is reliability data: a sequence of units, each holding the values its
 // coders gave it. Values are interned as small integer codes; a missing value
@@ -151,9 +155,9 @@ func (b *Builder) Add(unit, coder, value string) error {
 		if b.in.labels[prev] == value {
 			return nil
 		}
-		return fmt.Errorf("agreement: coder %q gave unit %q two values, %q and %q", coder, unit, b.in.labels[prev], value)
+		return fmt.Errorf("agreement: coder %s gave unit %s two values, %s and %s", quote(coder), quote(unit), quote(b.in.labels[prev]), quote(value))
 	}
-	c := b.in.code(value, func() string { return fmt.Sprintf("unit %q, coder %q", unit, coder) })
+	c := b.in.code(value, func() string { return fmt.Sprintf("unit %s, coder %s", quote(unit), quote(coder)) })
 	b.kvalues[key] = c
 	b.kunits[u] = append(b.kunits[u], c)
 	return nil
@@ -175,4 +179,18 @@ func (b *Builder) Data() *Data {
 		d.ends = append(d.ends, len(d.vals))
 	}
 	return d
+}
+
+// quote quotes a value for an error message, cut to its first 60 bytes with its
+// size when longer: a 20 MB cell must not come back whole in a message.
+func quote(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }

@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 
 	"github.com/benchwright/benchwright/agreement"
 )
@@ -68,8 +70,8 @@ func runAlpha(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *asJSON {
 		return printAlphaJSON(stdout, stderr, res, boot)
 	}
-	fmt.Fprintf(stdout, "alpha=%.6f\nlevel=%s\nunits=%d\ndropped=%d\npairable=%d\nobserved=%.6f\nexpected=%.6f\nreading=%s\n",
-		res.Alpha, res.Level, res.Units, res.DroppedUnits, res.Pairable, res.Observed, res.Expected, agreement.Reading(res.Alpha))
+	fmt.Fprintf(stdout, "alpha=%.6f\nlevel=%s\nunits=%d\ndropped=%d\npairable=%d\nobserved=%s\nexpected=%s\nreading=%s\n",
+		res.Alpha, res.Level, res.Units, res.DroppedUnits, res.Pairable, disagreement(res.Observed), disagreement(res.Expected), agreement.Reading(res.Alpha))
 	if boot != nil {
 		fmt.Fprintf(stdout, "bootstrap=%d seed=%d pairs=%d\nci95=[%.6f,%.6f]\n", boot.Draws, boot.Seed, boot.Pairs, boot.CI95[0], boot.CI95[1])
 		for _, b := range boot.Below {
@@ -109,8 +111,9 @@ type alphaJSON struct {
 	Level     string           `json:"level"`
 	Units     int              `json:"units"`
 	Pairable  int              `json:"pairable"`
-	Observed  float64          `json:"observed"`
-	Expected  float64          `json:"expected"`
+	Observed  *float64         `json:"observed"` // null when it overflows float64 (see notes)
+	Expected  *float64         `json:"expected"`
+	Notes     []string         `json:"notes,omitempty"`
 	CI95      *[2]float64      `json:"ci95,omitempty"`
 	Dropped   int              `json:"dropped"`
 	Reading   string           `json:"reading"`
@@ -138,8 +141,11 @@ type belowJSON struct {
 func printAlphaJSON(stdout, stderr io.Writer, res *agreement.Result, boot *agreement.Bootstrap) int {
 	out := alphaJSON{
 		Alpha: res.Alpha, Level: res.Level.String(), Units: res.Units, Pairable: res.Pairable,
-		Observed: res.Observed, Expected: res.Expected, Dropped: res.DroppedUnits,
+		Observed: finite(res.Observed), Expected: finite(res.Expected), Dropped: res.DroppedUnits,
 		Reading: agreement.Reading(res.Alpha),
+	}
+	if out.Observed == nil || out.Expected == nil {
+		out.Notes = append(out.Notes, overflowNote)
 	}
 	for _, v := range res.Values {
 		out.Values = append(out.Values, valueCountJSON{v.Value, v.Count})
@@ -156,4 +162,23 @@ func printAlphaJSON(stdout, stderr io.Writer, res *agreement.Result, boot *agree
 		return exitUsage
 	}
 	return exitOK
+}
+
+// overflowNote explains a null observed or expected disagreement.
+const overflowNote = "observed and expected disagreement are in the data's squared units, which overflow float64 for values this large; alpha is computed on scaled values and is exact"
+
+// finite is &v, or nil when v is not a finite number (JSON has no Inf).
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// disagreement prints D_o or D_e, or says that it overflows.
+func disagreement(v float64) string {
+	if finite(v) == nil {
+		return "overflow (beyond float64 in the data's squared units; alpha is exact)"
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
 }

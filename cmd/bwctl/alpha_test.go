@@ -207,3 +207,35 @@ func TestAlphaCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// Values near 1e200 give a finite alpha, but D_o and D_e in the data's squared
+// units overflow: --json prints null with a note instead of failing on +Inf, and a
+// huge bad cell is quoted cut, with its size.
+func TestAlphaCommandHugeValues(t *testing.T) {
+	big := alphaFixture(t, "big.csv", "0,1e200,3,5\n1e200,-1e200,3,5\n")
+	code, stdout, stderr := runAlphaCmd("--json", "--level", "interval", big)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var got struct {
+		Alpha              float64
+		Observed, Expected *float64
+		Notes              []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if got.Observed != nil || got.Expected != nil || len(got.Notes) != 1 || !(got.Alpha > -0.53 && got.Alpha < -0.52) {
+		t.Errorf("decoded %+v from %s", got, stdout)
+	}
+	if code, stdout, _ := runAlphaCmd("--level", "interval", big); code != 0 || !strings.Contains(stdout, "observed=overflow") {
+		t.Errorf("text output: exit %d\n%s", code, stdout)
+	}
+
+	cell := strings.Repeat("x", 1<<20)
+	bad := alphaFixture(t, "bad.csv", "1,2,"+cell+"\n1,2,3\n")
+	code, _, stderr = runAlphaCmd("--level", "interval", bad)
+	if code == 0 || len(stderr) > 400 || !strings.Contains(stderr, `"`+strings.Repeat("x", 60)+`"… (1048576 bytes)`) {
+		t.Errorf("exit %d, a %d-byte message: %.300s", code, len(stderr), stderr)
+	}
+}
