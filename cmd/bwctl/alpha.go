@@ -14,6 +14,10 @@ import (
 	"github.com/benchwright/benchwright/agreement"
 )
 
+// maxDraws bounds --bootstrap: beyond it an interval no longer changes, only the
+// time and memory a mistyped number would cost.
+const maxDraws = 100_000
+
 // exitUndefined is the exit code for data on which alpha is undefined.
 const exitUndefined = 3
 
@@ -50,8 +54,8 @@ func runAlpha(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "bwctl alpha: --level: %v\n", err)
 		return exitUsage
 	}
-	if *draws < 0 {
-		fmt.Fprintf(stderr, "bwctl alpha: --bootstrap %d: want 0 (none) or more draws\n", *draws)
+	if *draws < 0 || *draws > maxDraws {
+		fmt.Fprintf(stderr, "bwctl alpha: --bootstrap %d: want 0 (none) to %d draws (Krippendorff's procedure uses 1,000 to 10,000)\n", *draws, maxDraws)
 		return exitUsage
 	}
 

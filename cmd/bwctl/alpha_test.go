@@ -185,6 +185,7 @@ func TestAlphaCommandErrors(t *testing.T) {
 		{"no file", nil, 2, []string{"usage: bwctl alpha"}},
 		{"two files", []string{worked, worked}, 2, []string{"usage: bwctl alpha"}},
 		{"bad level", []string{"--level", "circular", worked}, 2, []string{"circular"}},
+		{"too many draws", []string{"--bootstrap", "100000001", worked}, 2, []string{"--bootstrap 100000001: want 0 (none) to 100000 draws"}},
 		{"negative bootstrap", []string{"--bootstrap", "-5", worked}, 2, []string{"--bootstrap -5"}},
 		{"bad seed", []string{"--seed", "x", worked}, 2, []string{"-seed"}},
 		{"unknown flag", []string{"--colour", worked}, 2, []string{"colour"}},
