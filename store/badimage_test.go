@@ -155,6 +155,8 @@ func TestImportBadImages(t *testing.T) {
 		{file: "bad/huge.png", data: hugePNG(t, 60000, 60000), reason: "header declares 60000×60000 pixels"},
 		{file: "bad/huge.jpg", data: hugeJPEGHeader(t, 60000, 60000), reason: "header declares 60000×60000 pixels"},
 		{file: "bad/wide.png", data: hugePNGHeader(20001, 10), reason: "20001×10"},
+		// Under the pixel cap, but 1.2 GB once decoded as 16-bit RGBA: over the budget.
+		{file: "bad/deep16.png", data: hugePNGDepth(t, 12247, 12247, 16), reason: "decoding needs about 1.2 GiB, over the import's 512 MiB budget"},
 		{file: "bad/truncated16.png", data: plainPNG[:len(plainPNG)-30], reason: "truncated png"},
 		{file: "ok/cmyk.jpg", data: cmyk, w: 48, h: 32},
 		{file: "ok/gray16.png", data: png16(t, g16), w: 30, h: 20},
@@ -260,4 +262,13 @@ func TestImportHugeHeaderAllocatesLittle(t *testing.T) {
 	if grew := int64(after.HeapSys) - int64(before.HeapSys); grew > limit {
 		t.Errorf("heap grew by %d MiB, want under %d MiB", grew>>20, limit>>20)
 	}
+}
+
+// hugePNGDepth is hugePNG declaring RGBA samples of the given bit depth (8 or 16).
+func hugePNGDepth(t testing.TB, w, h uint32, depth byte) []byte {
+	t.Helper()
+	data := hugePNG(t, w, h)
+	data[24] = depth // IHDR: signature (8), length (4), type (4), width, height, then depth
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	return data
 }

@@ -1,9 +1,24 @@
 package store
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/disintegration/imaging"
 )
 
 // encodable hands image/jpeg a fast-path type showing the same colours.
@@ -88,5 +103,311 @@ func TestHasExif(t *testing.T) {
 				t.Errorf("hasExif = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// pngNRGBA64 is a 16-bit RGBA PNG of w×h with varied pixels.
+func pngNRGBA64(t testing.TB, w, h int, seed byte) []byte {
+	t.Helper()
+	m := image.NewNRGBA64(image.Rect(0, 0, w, h))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i) ^ seed
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// withBudget replaces the process's decode budget for one test.
+func withBudget(t *testing.T, b *byteBudget) {
+	old := decodeBudget
+	decodeBudget = b
+	t.Cleanup(func() { decodeBudget = old })
+}
+
+// Concurrent decodes together never reserve more than the budget, each reserves at
+// least its decoded image's bytes, and everything reserved is given back.
+func TestDecodeBudgetAccounting(t *testing.T) {
+	dir, previews := t.TempDir(), t.TempDir()
+	const n, w, h = 8, 120, 90
+	var files []string
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("f%d.png", i)
+		if err := os.WriteFile(filepath.Join(dir, name), pngNRGBA64(t, w, h, byte(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, files[0]))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := decodeCost(cfg, format, data, int64(len(data)))
+	if decoded := int64(w * h * 8); one < decoded+int64(len(data)) {
+		t.Fatalf("a %d×%d 16-bit PNG is estimated at %d bytes, less than its file and decoded pixels (%d)", w, h, one, decoded+int64(len(data)))
+	}
+	b := newByteBudget(one * 5 / 2) // room for two at once
+	var reservations []int64
+	b.onAcquire = func(n, used int64) {
+		reservations = append(reservations, n)
+		if used > b.max {
+			t.Errorf("%d bytes reserved at once, over the budget of %d", used, b.max)
+		}
+	}
+	withBudget(t, b)
+
+	start := make(chan struct{})
+	errs := make(chan error, n)
+	for _, f := range files {
+		go func() {
+			<-start
+			_, err := probeImage(filepath.Join(dir, f), f, previews)
+			errs <- err
+		}()
+	}
+	close(start)
+	for range files {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(reservations) != n || b.used != 0 || b.peak > b.max || b.peak < one {
+		t.Errorf("%d reservations, %d bytes still reserved, peak %d of %d", len(reservations), b.used, b.peak, b.max)
+	}
+}
+
+// A reservation that does not fit waits for a release; one larger than the budget is
+// refused from the header, naming the sizes, without reserving anything.
+func TestDecodeBudgetWaitsAndRefuses(t *testing.T) {
+	b := newByteBudget(100)
+	b.acquire(60)
+	done := make(chan struct{})
+	go func() { b.acquire(50); close(done) }()
+	for { // wait until the second reservation is in line
+		b.mu.Lock()
+		queued := b.next == 2
+		b.mu.Unlock()
+		if queued {
+			break
+		}
+		runtime.Gosched()
+	}
+	select {
+	case <-done:
+		t.Fatal("60 + 50 bytes reserved in a budget of 100")
+	default:
+	}
+	b.release(60)
+	<-done
+	b.release(50)
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.png")
+	if err := os.WriteFile(path, pngNRGBA64(t, 64, 64, 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := newByteBudget(64 * 64 * 8)
+	withBudget(t, small)
+	_, err := probeImage(path, "a.png", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "decoding needs about") || !strings.Contains(err.Error(), "budget") {
+		t.Errorf("got %v, want a refusal naming the memory decoding needs", err)
+	}
+	if small.peak != 0 {
+		t.Errorf("a refused file reserved %d bytes", small.peak)
+	}
+}
+
+// A file rewritten between its header check and its read is refused, whatever the
+// rewrite kept (its size, its time, its inode), and nothing of it is written.
+func TestProbeRefusesFileChangedWhileRead(t *testing.T) {
+	v1 := pngNRGBA64(t, 40, 30, 1)
+	v2 := pngNRGBA64(t, 40, 30, 2) // same size, other content
+	if len(v1) != len(v2) {
+		v2 = pngNRGBA64(t, 40, 30, 1)
+		v2[len(v2)-20] ^= 0xFF // still the same length
+	}
+	later := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
+	tests := []struct {
+		name    string
+		rewrite func(t *testing.T, path string)
+	}{
+		{"appended in place", func(t *testing.T, path string) {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write([]byte("more"))
+			f.Close()
+		}},
+		{"shortened in place", func(t *testing.T, path string) {
+			if err := os.Truncate(path, int64(len(v1)/2)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"same size, new time", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, v2, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(path, later, later); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"replaced by a rename", func(t *testing.T, path string) {
+			tmp := path + ".new"
+			if err := os.WriteFile(tmp, v2, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, previews := t.TempDir(), t.TempDir()
+			path := filepath.Join(dir, "a.png")
+			if err := os.WriteFile(path, v1, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(path, old, old); err != nil {
+				t.Fatal(err)
+			}
+			testHookBeforeRead = func(string) { tt.rewrite(t, path) }
+			defer func() { testHookBeforeRead = nil }()
+			p, err := probeImage(path, "a.png", previews)
+			if err == nil || !strings.Contains(err.Error(), "changed while it was being imported; import again") {
+				t.Fatalf("got %+v, %v; want the file refused as changed", p, err)
+			}
+			if entries, _ := os.ReadDir(previews); len(entries) != 0 {
+				t.Errorf("previews written for a file that changed: %v", entries)
+			}
+		})
+	}
+	// Unchanged, the same file imports, with the size and hash of what was read.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.png")
+	if err := os.WriteFile(path, v1, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := probeImage(path, "a.png", t.TempDir())
+	sum := sha256.Sum256(v1)
+	if err != nil || p.Size != int64(len(v1)) || p.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("unchanged file: %+v %v", p, err)
+	}
+}
+
+// jpegWithOrientation is a JPEG of w×h (4:2:0, as image/jpeg writes colour) carrying
+// an EXIF orientation, or none when orientation is 0.
+func jpegWithOrientation(t testing.TB, w, h int, orientation uint16) []byte {
+	t.Helper()
+	m := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i * 5)
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if orientation == 0 {
+		return b.Bytes()
+	}
+	tiff := []byte("MM\x00\x2a\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01")
+	tiff = binary.BigEndian.AppendUint16(tiff, orientation)
+	tiff = append(tiff, 0, 0, 0, 0, 0, 0)
+	payload := append([]byte("Exif\x00\x00"), tiff...)
+	seg := binary.BigEndian.AppendUint16([]byte{0xFF, 0xE1}, uint16(len(payload)+2))
+	out := append([]byte{0xFF, 0xD8}, append(seg, payload...)...)
+	return append(out, b.Bytes()[2:]...)
+}
+
+// pixBytes is the size of a decoded image's pixel buffers.
+func pixBytes(t testing.TB, m image.Image) int64 {
+	switch m := m.(type) {
+	case *image.YCbCr:
+		return int64(len(m.Y) + len(m.Cb) + len(m.Cr))
+	case *image.Gray:
+		return int64(len(m.Pix))
+	case *image.Gray16:
+		return int64(len(m.Pix))
+	case *image.NRGBA:
+		return int64(len(m.Pix))
+	case *image.NRGBA64:
+		return int64(len(m.Pix))
+	case *image.RGBA:
+		return int64(len(m.Pix))
+	case *image.Paletted:
+		return int64(len(m.Pix))
+	}
+	t.Fatalf("no size for %T", m)
+	return 0
+}
+
+// The estimate covers what decoding really holds: the file, the decoder's image and
+// the copy an EXIF orientation makes.
+func TestDecodeCostCoversDecodedImage(t *testing.T) {
+	encode := func(m image.Image) []byte {
+		var b bytes.Buffer
+		if err := png.Encode(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	grayJPEG := func() []byte {
+		var b bytes.Buffer
+		jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 70, 30)), nil)
+		return b.Bytes()
+	}()
+	for name, data := range map[string][]byte{
+		"4:2:0 JPEG":          jpegWithOrientation(t, 70, 30, 0),
+		"JPEG turned by EXIF": jpegWithOrientation(t, 70, 30, 6),
+		"JPEG, EXIF upright":  jpegWithOrientation(t, 70, 30, 1),
+		"gray JPEG":           grayJPEG,
+		"16-bit RGBA PNG":     pngNRGBA64(t, 70, 30, 3),
+		"16-bit gray PNG":     encode(image.NewGray16(image.Rect(0, 0, 70, 30))),
+		"paletted PNG":        encode(image.NewPaletted(image.Rect(0, 0, 70, 30), color.Palette{color.Black, color.White})),
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, _, err := image.Decode(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			held := int64(len(data)) + pixBytes(t, plain)
+			turned, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reflect.TypeOf(turned) != reflect.TypeOf(plain) {
+				held += pixBytes(t, turned)
+			}
+			if cost := decodeCost(cfg, format, data, int64(len(data))); cost < held {
+				t.Errorf("estimated %d bytes, decoding holds %d", cost, held)
+			}
+		})
+	}
+	// From headers alone: a 100-megapixel camera JPEG fits the budget; turned by its
+	// EXIF orientation it costs a 4-byte copy of every pixel more.
+	big := func(orientation uint16) int64 {
+		data := bytes.Clone(jpegWithOrientation(t, 16, 16, orientation))
+		i := bytes.Index(data, []byte{0xFF, 0xC0})
+		binary.BigEndian.PutUint16(data[i+5:], 10000)
+		binary.BigEndian.PutUint16(data[i+7:], 10000)
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width != 10000 {
+			t.Fatalf("crafted header: %v %v", cfg, err)
+		}
+		return decodeCost(cfg, format, data, int64(len(data)))
+	}
+	if upright, turned := big(1), big(6); upright > DecodeBudget || turned < upright+4*10000*10000 {
+		t.Errorf("100 MP JPEG estimated at %d bytes upright, %d turned", upright, turned)
 	}
 }

@@ -71,10 +71,10 @@ type RejectedFile struct {
 // ImportResult sums up an import.
 type ImportResult struct {
 	Imported  int
-	Unchanged int // already imported, same size and time
+	Unchanged int // already imported at the same path: same size and time, or same content
 	Duplicate []RejectedFile
-	Rejected  []RejectedFile
-	Ignored   int // files without an image ending
+	Rejected  []RejectedFile // unreadable, changed, or not a file (links, pipes): with the reason
+	Ignored   int            // files without an image ending
 }
 
 const importBatch = 64
@@ -91,6 +91,13 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return res, fmt.Errorf("import %s: %w: not a readable folder", dir, ErrInvalid)
+	}
+	// A folder given as a symbolic link is the user's explicit choice: it is followed
+	// (its files are walked where they are) and recorded by the path given. Links
+	// inside the folder are not followed: they are listed as skipped.
+	walkRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return res, fmt.Errorf("import %s: %w: not a readable folder (%v)", dir, ErrInvalid, err)
 	}
 	var rootID int64
 	known := map[string]probe{}
@@ -126,28 +133,32 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	}
 
 	var files []string
-	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+	err = filepath.WalkDir(walkRoot, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			rel, _ := filepath.Rel(root, path)
+			rel, _ := filepath.Rel(walkRoot, path)
 			res.Rejected = append(res.Rejected, RejectedFile{filepath.ToSlash(rel), "cannot read: " + err.Error()})
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if strings.HasPrefix(e.Name(), ".") && path != root {
+		if strings.HasPrefix(e.Name(), ".") && path != walkRoot {
 			if e.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if e.Type().IsRegular() {
+		rel, _ := filepath.Rel(walkRoot, path)
+		switch {
+		case e.IsDir():
+		case e.Type().IsRegular():
 			if isImageName(e.Name()) {
-				rel, _ := filepath.Rel(root, path)
 				files = append(files, rel)
 			} else {
 				res.Ignored++
 			}
+		default: // links, named pipes, devices, sockets: listed, never opened
+			res.Rejected = append(res.Rejected, RejectedFile{filepath.ToSlash(rel), notAFileReason(e.Type())})
 		}
 		return nil
 	})
@@ -184,7 +195,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 			defer wg.Done()
 			for j := range jobs {
 				rel := j.rel
-				abs := filepath.Join(root, rel)
+				abs := filepath.Join(walkRoot, rel)
 				if k, ok := known[filepath.ToSlash(rel)]; ok {
 					if st, err := os.Stat(abs); err == nil && st.Size() == k.Size && st.ModTime().UnixNano() == k.MtimeNS {
 						results <- result{i: j.i, p: probe{RelPath: k.RelPath, SHA256: k.SHA256}, err: errUnchanged}
@@ -213,15 +224,16 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 		if len(batch) == 0 {
 			return nil
 		}
-		dups, err := d.insertImages(context.WithoutCancel(ctx), actor, projectID, rootID, batch)
+		out, err := d.insertImages(context.WithoutCancel(ctx), actor, projectID, rootID, batch)
 		if err != nil {
 			return err
 		}
-		for _, dup := range dups {
-			res.Duplicate = append(res.Duplicate, dup)
-		}
-		res.Imported += len(batch) - len(dups)
-		prog.Imported, prog.Duplicate = res.Imported, len(res.Duplicate)
+		res.Duplicate = append(res.Duplicate, out.duplicate...)
+		res.Rejected = append(res.Rejected, out.changed...)
+		res.Unchanged += out.unchanged
+		res.Imported += out.imported
+		prog.Imported, prog.Duplicate, prog.Unchanged = res.Imported, len(res.Duplicate), res.Unchanged
+		prog.Rejected += len(out.changed)
 		batch = batch[:0]
 		return nil
 	}
@@ -258,8 +270,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 			prog.Rejected++
 		default:
 			if k, ok := known[r.p.RelPath]; ok && k.SHA256 != r.p.SHA256 {
-				res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath,
-					"changed on disk since it was imported (different content); not re-imported, samples refer to the old content"})
+				res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath, reasonChangedSinceImport})
 				prog.Rejected++
 				continue
 			}
@@ -286,39 +297,69 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 
 var errUnchanged = errors.New("unchanged")
 
-// insertImages writes one batch in one transaction; files whose content is already in
-// the project under another path are returned as duplicates.
-func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int64, batch []probe) ([]RejectedFile, error) {
-	var dups []RejectedFile
+// reasonChangedSinceImport is the reason given for a file whose content differs from
+// the content imported at its path.
+const reasonChangedSinceImport = "changed on disk since it was imported (different content); not re-imported, samples refer to the old content"
+
+// batchOutcome is what insertImages did with a batch.
+type batchOutcome struct {
+	imported  int
+	unchanged int            // already imported at the same path, with the same content
+	duplicate []RejectedFile // the same content already imported under another path
+	changed   []RejectedFile // another content already imported at the same path
+}
+
+// insertImages writes one batch in one transaction. What is stored at each path is
+// checked inside the transaction, so that rows another import wrote since this one
+// began are seen: a file already stored at its path with the same content is counted
+// unchanged (its size and time refreshed), with another content it is refused, and
+// a content already stored under another path is a duplicate.
+func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int64, batch []probe) (batchOutcome, error) {
+	var out batchOutcome
 	err := d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
-		dups = dups[:0]
+		out = batchOutcome{}
 		a, err := requireAction(ctx, tx, actor, verify.ActionImportImages)
 		if err != nil {
 			return err
 		}
 		now := d.now()
 		for _, p := range batch {
+			var storedSHA string
+			err := tx.QueryRowContext(ctx, `SELECT sha256 FROM images WHERE project_id = ? AND rel_path = ?`, projectID, p.RelPath).Scan(&storedSHA)
+			switch {
+			case err == nil && storedSHA == p.SHA256:
+				if _, err := tx.ExecContext(ctx, `UPDATE images SET root_id = ?, size_bytes = ?, mtime_ns = ? WHERE project_id = ? AND rel_path = ?`,
+					rootID, p.Size, p.MtimeNS, projectID, p.RelPath); err != nil {
+					return fmt.Errorf("%s: %w", p.RelPath, err)
+				}
+				out.unchanged++
+				continue
+			case err == nil:
+				out.changed = append(out.changed, RejectedFile{p.RelPath, reasonChangedSinceImport})
+				continue
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
 			var other string
-			err := tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ?`, projectID, p.SHA256).Scan(&other)
+			err = tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ? LIMIT 1`, projectID, p.SHA256).Scan(&other)
 			if err == nil {
-				dups = append(dups, RejectedFile{p.RelPath, "same content as " + other})
+				out.duplicate = append(out.duplicate, RejectedFile{p.RelPath, "same content as " + other})
 				continue
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO images (project_id, root_id, rel_path, sha256, size_bytes, mtime_ns, width, height, scene, imported_by, imported_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (project_id, rel_path) DO UPDATE SET root_id = excluded.root_id, sha256 = excluded.sha256,
-				size_bytes = excluded.size_bytes, mtime_ns = excluded.mtime_ns, width = excluded.width, height = excluded.height`,
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now); err != nil {
 				return fmt.Errorf("%s: %w", p.RelPath, err)
 			}
+			out.imported++
 		}
 		return d.audit(ctx, tx, a.ID, "image.import", "project", fmt.Sprint(projectID),
-			fmt.Sprintf("%d files, %d duplicates", len(batch)-len(dups), len(dups)))
+			fmt.Sprintf("%d files, %d duplicates, %d already imported", out.imported, len(out.duplicate), out.unchanged))
 	})
-	return dups, err
+	return out, err
 }
 
 func projectExists(ctx context.Context, tx *sql.Tx, projectID int64) error {

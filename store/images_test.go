@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -13,7 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/benchwright/benchwright/store"
 )
@@ -208,5 +211,76 @@ func TestImportCancel(t *testing.T) {
 	res2, err := f.db.ImportImages(context.Background(), f.lead, f.project.ID, dir, nil)
 	if err != nil || res2.Imported+res2.Unchanged != 40 {
 		t.Errorf("resume: %+v %v", res2, err)
+	}
+}
+
+// Two imports of one folder racing (both have listed the folder and read what the
+// project holds before either stores anything) report every file once as imported
+// and once as already imported, never as a duplicate of itself.
+func TestConcurrentImportsOfOneFolder(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	const n = 6
+	for i := 0; i < n; i++ {
+		writeFile(t, filepath.Join(dir, "s", fmt.Sprintf("%d.jpg", i)), encodeJPEG(t, 20+i, 20, color.RGBA{uint8(40 * i), 0, 0, 255}))
+	}
+	var ready sync.WaitGroup // the start barrier: both imports at their first progress report
+	ready.Add(2)
+	var results [2]store.ImportResult
+	var errs [2]error
+	var done sync.WaitGroup
+	for i := range results {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			var once sync.Once
+			results[i], errs[i] = f.db.ImportImages(ctx, f.lead, f.project.ID, dir, func(store.ImportProgress) {
+				once.Do(func() { ready.Done(); ready.Wait() })
+			})
+		}()
+	}
+	done.Wait()
+	imported, unchanged := 0, 0
+	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatalf("import %d: %v", i, errs[i])
+		}
+		if len(r.Duplicate) != 0 || len(r.Rejected) != 0 {
+			t.Errorf("import %d: duplicates %v, rejected %v", i, r.Duplicate, r.Rejected)
+		}
+		imported += r.Imported
+		unchanged += r.Unchanged
+	}
+	if imported != n || unchanged != n {
+		t.Errorf("imported %d and already imported %d in all, want %d and %d", imported, unchanged, n, n)
+	}
+	if c, _ := f.db.CountImages(ctx, f.project.ID); c != n {
+		t.Errorf("%d images stored, want %d", c, n)
+	}
+}
+
+// A file whose time changed but not its content is already imported, not a duplicate
+// of itself; its recorded time follows the file.
+func TestReimportTouchedFile(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.jpg")
+	writeFile(t, path, encodeJPEG(t, 16, 16, color.White))
+	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil)
+	if err != nil || res.Unchanged != 1 || len(res.Duplicate) != 0 || len(res.Rejected) != 0 {
+		t.Fatalf("re-import of a touched file: %+v %v", res, err)
+	}
+	im, err := f.db.ImageByPath(ctx, f.project.ID, "a.jpg")
+	if err != nil || im.CheckFile() != nil {
+		t.Errorf("after re-import: %v, check %v", err, im.CheckFile())
 	}
 }
