@@ -52,19 +52,15 @@ func Seed(ctx context.Context, d *store.DB, files fs.FS, imageDir string) error 
 	} else if has {
 		return fmt.Errorf("demo: %w: the database has accounts already; use an empty file", store.ErrConflict)
 	}
-	users := map[string]store.User{}
-	lead, err := d.CreateFirstLead(ctx, "lead", DemoPassword)
+	accounts, err := d.CreateDemoAccounts(ctx, DemoAccounts, DemoPassword)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	users["lead"] = lead
-	for _, a := range DemoAccounts[1:] {
-		u, err := d.AddUser(ctx, lead, a.Name, a.Role, a.Group, DemoPassword)
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		users[a.Name] = u
+	users := map[string]store.User{}
+	for _, u := range accounts {
+		users[u.Name] = u
 	}
+	lead := users["lead"]
 	p, err := d.CreateProject(ctx, lead, DemoProject)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)

@@ -5,11 +5,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"strings"
+	"sync"
+	"testing"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/benchwright/benchwright/verify"
 )
 
 // Roles a user can have.
@@ -22,8 +27,69 @@ const (
 // bcryptCost is the work factor of stored password hashes.
 var bcryptCost = bcrypt.DefaultCost
 
-// MinPasswordLen is the shortest password accepted for a new account.
-const MinPasswordLen = 4
+// MinPasswordLen is the fewest characters of a password a person chooses
+// (CreateFirstLead, AddUser, SetPassword). Shorter passwords stored before the
+// minimum rose keep working until they are changed.
+const MinPasswordLen = 10
+
+// maxPasswordBytes is the most bcrypt reads of a password.
+const maxPasswordBytes = 72
+
+// minPasswordLen is the minimum in force: MinPasswordLen except in test binaries
+// that lowered it with SetPasswordMinimumForTests.
+var minPasswordLen = MinPasswordLen
+
+// SetPasswordMinimumForTests sets the password minimum to n characters and returns
+// a func that restores the one before. Tests of other rules lower it so that their
+// fixtures keep short passwords such as "secret"; it panics outside a test binary,
+// so a program always requires MinPasswordLen.
+func SetPasswordMinimumForTests(n int) (restore func()) {
+	if !testing.Testing() {
+		panic("store.SetPasswordMinimumForTests called outside a test binary")
+	}
+	old := minPasswordLen
+	minPasswordLen = n
+	return func() { minPasswordLen = old }
+}
+
+// ErrTooManyFailures refuses a sign-in during the wait after wrong passwords.
+var ErrTooManyFailures = errors.New("too many wrong passwords")
+
+// Sign-in throttling: after freeFailures wrong passwords in a row a name waits
+// firstDelay before its next attempt, twice as long after each further failure, at
+// most maxDelay; a successful sign-in ends the wait and the count.
+const (
+	freeFailures = 3
+	firstDelay   = time.Second
+	maxDelay     = 5 * time.Minute
+)
+
+// signInDelay is how long a name with failures wrong passwords in a row waits
+// after the last of them.
+func signInDelay(failures int) time.Duration {
+	if failures < freeFailures {
+		return 0
+	}
+	d := firstDelay
+	for i := freeFailures; i < failures && d < maxDelay; i++ {
+		d *= 2
+	}
+	return min(d, maxDelay)
+}
+
+// compareHash is bcrypt's comparison; tests count the calls through it.
+var compareHash = bcrypt.CompareHashAndPassword
+
+// dummyHash is a hash of bcryptCost that no password matches by chance: a name
+// without an account is compared against it, so that an unknown name costs a
+// sign-in the same bcrypt work as a known one and timing does not tell them apart.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, err := bcrypt.GenerateFromPassword([]byte("benchwright: no such account"), bcryptCost)
+	if err != nil {
+		panic(err) // only an invalid cost fails, and bcryptCost is valid
+	}
+	return h
+})
 
 // User is a person who signs in. The password hash never leaves the store.
 type User struct {
@@ -53,9 +119,29 @@ func validUserName(name string) error {
 	return nil
 }
 
+// validPassword is the rule for a password a person chooses: the one place that
+// says how long it must be.
+func validPassword(pw string) error {
+	if utf8.RuneCountInString(pw) < minPasswordLen {
+		return fmt.Errorf("%w: password must have at least %d characters", ErrInvalid, minPasswordLen)
+	}
+	return nil
+}
+
+// hashPassword checks a password people chose against the rule and hashes it.
 func hashPassword(pw string) (string, error) {
-	if len(pw) < MinPasswordLen {
-		return "", fmt.Errorf("%w: password must have at least %d characters", ErrInvalid, MinPasswordLen)
+	if err := validPassword(pw); err != nil {
+		return "", err
+	}
+	return bcryptHash(pw)
+}
+
+// bcryptHash hashes pw however short (CreateDemoAccounts: a published password);
+// every other caller goes through hashPassword. Past 72 bytes bcrypt would ignore
+// the rest without a word, so such a password is refused.
+func bcryptHash(pw string) (string, error) {
+	if len(pw) > maxPasswordBytes {
+		return "", fmt.Errorf("%w: password must have at most %d bytes", ErrInvalid, maxPasswordBytes)
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), bcryptCost)
 	if err != nil {
@@ -86,13 +172,55 @@ func (d *DB) CreateFirstLead(ctx context.Context, name, password string) (User, 
 			return fmt.Errorf("%w: accounts exist already; a lead adds new users", ErrForbidden)
 		}
 		var err error
-		u, err = d.insertUser(ctx, tx, 0, name, RoleLead, "", password)
+		u, err = d.insertUser(ctx, tx, 0, name, RoleLead, "", password, hashPassword)
 		return err
 	})
 	if err != nil {
 		return User{}, fmt.Errorf("create first lead %q: %w", name, err)
 	}
 	return u, nil
+}
+
+// CreateDemoAccounts creates the accounts of a demo database, in one transaction and
+// only on a database without any: accounts[0], who must be a lead, is the first
+// lead and adds the others. All get password, which need not follow MinPasswordLen:
+// a demo's password is published (the README's "demo"), so its length protects
+// nothing. Because it is refused once any account exists, it cannot give a person's
+// account a short password; people choose theirs through CreateFirstLead, AddUser
+// and SetPassword, which hold to the rule.
+func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []User, password string) ([]User, error) {
+	var out []User
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: accounts exist already; demo accounts go into an empty database", ErrForbidden)
+		}
+		if len(accounts) == 0 || accounts[0].Role != RoleLead {
+			return fmt.Errorf("%w: the first demo account must be a lead", ErrInvalid)
+		}
+		if password == "" {
+			return fmt.Errorf("%w: the demo password is empty", ErrInvalid)
+		}
+		var lead int64
+		for _, a := range accounts {
+			u, err := d.insertUser(ctx, tx, lead, a.Name, a.Role, a.Group, password, bcryptHash)
+			if err != nil {
+				return err
+			}
+			if lead == 0 {
+				lead = u.ID
+			}
+			out = append(out, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create demo accounts: %w", err)
+	}
+	return out, nil
 }
 
 // AddUser creates an account; only a lead may.
@@ -103,7 +231,7 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 		if err != nil {
 			return err
 		}
-		u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password)
+		u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword)
 		return err
 	})
 	if err != nil {
@@ -112,7 +240,9 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 	return u, nil
 }
 
-func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, role, group, password string) (User, error) {
+// insertUser adds an account with password hashed by hash: hashPassword, which holds
+// it to the rule, or for CreateDemoAccounts only, bcryptHash.
+func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, role, group, password string, hash func(string) (string, error)) (User, error) {
 	if err := validUserName(name); err != nil {
 		return User{}, err
 	}
@@ -123,7 +253,7 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 	if !ValidRole(role) {
 		return User{}, fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
 	}
-	hash, err := hashPassword(password)
+	hashed, err := hash(password)
 	if err != nil {
 		return User{}, err
 	}
@@ -135,7 +265,7 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 		return User{}, fmt.Errorf("%w: a user named %q exists already", ErrConflict, name)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
-		name, role, group, hash, d.now())
+		name, role, group, hashed, d.now())
 	if err != nil {
 		return User{}, err
 	}
@@ -191,23 +321,125 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 }
 
 // Authenticate checks a name and password and returns the user. Failures are audited
-// and are ErrUnauthorized whether the name or the password was wrong.
+// and are ErrUnauthorized whether the name or the password was wrong; a name without
+// an account (or a disabled one) costs the same bcrypt comparison as a known one, so
+// that the time taken does not tell them apart either.
+//
+// After freeFailures wrong passwords in a row a name waits before its next attempt
+// (signInDelay, doubling with each further failure): an attempt during the wait is
+// refused with ErrTooManyFailures and audited, before any comparison. Each attempt is
+// counted in the database before its comparison, so the wait holds across processes
+// and restarts and parallel attempts cannot share one; success ends the count.
+//
+// The comparison is slow on purpose, so it runs between two short write
+// transactions rather than holding the write lock.
 func (d *DB) Authenticate(ctx context.Context, name, password string) (User, error) {
 	var u User
-	var hash string
-	var disabled bool
-	err := d.db.QueryRowContext(ctx, `SELECT id, name, role, grp, password_hash, disabled FROM users WHERE name = ?`, name).
-		Scan(&u.ID, &u.Name, &u.Role, &u.Group, &hash, &disabled)
-	if err == nil && !disabled && bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil {
-		return u, nil
-	}
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var hash []byte
+	var known, disabled bool
+	var wait time.Duration
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		var h string
+		err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp, password_hash, disabled FROM users WHERE name = ?`, name).
+			Scan(&u.ID, &u.Name, &u.Role, &u.Group, &h, &disabled)
+		switch {
+		case err == nil:
+			known, hash = true, []byte(h)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if validUserName(name) != nil {
+			return nil // no account can have this name: nothing to protect, nothing to store
+		}
+		var failures int
+		var last string
+		err = tx.QueryRowContext(ctx, `SELECT failures, last_at FROM sign_in_failures WHERE name = ?`, name).Scan(&failures, &last)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if at, err := time.Parse(time.RFC3339Nano, last); err == nil && failures > 0 {
+			if wait = at.Add(signInDelay(failures)).Sub(d.Now()); wait > 0 {
+				return d.audit(ctx, tx, 0, "auth.fail", "user", name,
+					fmt.Sprintf("refused: %d wrong passwords in a row, wait %s", failures, waitText(wait)))
+			}
+		}
+		// Counted as a failure now; a right password deletes the row below.
+		_, err = tx.ExecContext(ctx, `INSERT INTO sign_in_failures (name, failures, last_at) VALUES (?, 1, ?)
+			ON CONFLICT (name) DO UPDATE SET failures = failures + 1, last_at = excluded.last_at`, name, d.now())
+		return err
+	})
+	if err != nil {
 		return User{}, fmt.Errorf("sign in %q: %w", name, err)
+	}
+	if wait > 0 {
+		return User{}, fmt.Errorf("%w for %s: try again in %s", ErrTooManyFailures, name, waitText(wait))
+	}
+	if !known {
+		hash = dummyHash()
+	}
+	if compareHash(hash, []byte(password)) == nil && known && !disabled {
+		err := d.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `DELETE FROM sign_in_failures WHERE name = ?`, name)
+			return err
+		})
+		if err != nil {
+			return User{}, fmt.Errorf("sign in %q: %w", name, err)
+		}
+		return u, nil
 	}
 	_ = d.inTx(ctx, func(tx *sql.Tx) error {
 		return d.audit(ctx, tx, 0, "auth.fail", "user", name, "")
 	})
 	return User{}, fmt.Errorf("sign in %q: %w", name, ErrUnauthorized)
+}
+
+// waitText says a wait for people, rounded up: "1 second", "8 seconds", "5 minutes".
+func waitText(w time.Duration) string {
+	s := int((w + time.Second - 1) / time.Second)
+	switch {
+	case s <= 1:
+		return "1 second"
+	case s <= 90:
+		return fmt.Sprintf("%d seconds", s)
+	}
+	return fmt.Sprintf("%d minutes", (s+59)/60)
+}
+
+// SetPassword gives the account name a new password, which must follow the rule
+// for passwords people choose (MinPasswordLen). Anyone may change their own (bwctl
+// checks the current one by signing in first); only a lead may set another's. The
+// name's count of wrong passwords ends with it. Audited as user.password, without
+// the password.
+func (d *DB) SetPassword(ctx context.Context, actor User, name, password string) error {
+	err := d.act(ctx, actor, "user.password", func(tx *sql.Tx) error {
+		a, err := requireSelfOrAction(ctx, tx, actor, name, verify.ActionManageUsers)
+		if err != nil {
+			return err
+		}
+		u, err := userByName(ctx, tx, name)
+		if err != nil {
+			return err
+		}
+		hash, err := hashPassword(password)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, u.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sign_in_failures WHERE name = ?`, name); err != nil {
+			return err
+		}
+		detail := "own password"
+		if a.ID != u.ID {
+			detail = "set by " + a.Name
+		}
+		return d.audit(ctx, tx, a.ID, "user.password", "user", name, detail)
+	})
+	if err != nil {
+		return fmt.Errorf("set the password of %q: %w", name, err)
+	}
+	return nil
 }
 
 // Users lists all accounts by name.
@@ -263,6 +495,18 @@ func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action)
 		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
 	}
 	return u, nil
+}
+
+// requireSelfOrAction is requireAction, except that a user acting on their own
+// account, name, needs no role.
+func requireSelfOrAction(ctx context.Context, tx *sql.Tx, actor User, name string, a verify.Action) (User, error) {
+	var u User
+	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
+		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
+	if err == nil && u.Name == name {
+		return u, nil
+	}
+	return requireAction(ctx, tx, actor, a)
 }
 
 func article(role string) string {

@@ -31,7 +31,7 @@ type command struct {
 
 var commands = map[string]command{
 	"init":          {runInit, "create a database, a project and its lead"},
-	"users":         {runUsers, "users add|list: manage accounts (leads)"},
+	"users":         {runUsers, "users add|list|passwd: manage accounts (leads), change passwords"},
 	"demo":          {runDemo, "write the demo project the GUI opens by default"},
 	"import-images": {runImportImages, "import a folder of images into a project"},
 	"projects":      {runProjects, "list the projects of a database"},
@@ -199,7 +199,7 @@ func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Wr
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
 	if errors.Is(err, store.ErrForbidden) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrInvalid) ||
-		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnauthorized) {
+		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnauthorized) || errors.Is(err, store.ErrTooManyFailures) {
 		return exitFindings
 	}
 	return exitUsage
@@ -249,15 +249,19 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
-		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G]\n       bwctl users list --db DB")
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "passwd") {
+		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G]\n"+
+			"       bwctl users list --db DB\n"+
+			"       bwctl users passwd --db DB --as USER [--name NAME]\n"+
+			"add and passwd read the acting user's password from BENCHWRIGHT_PASSWORD and the new one from\n"+
+			"BENCHWRIGHT_NEW_PASSWORD; passwd changes your own password, or a lead sets NAME's.")
 		return exitUsage
 	}
 	sub := args[0]
 	fs := newFlags("users "+sub, stderr)
 	dbPath := fs.String("db", "", "database file")
-	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
-	name := fs.String("name", "", "new user's name")
+	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD); add needs a lead")
+	name := fs.String("name", "", "add: the new user's name; passwd: whose password (default: --as; another's needs a lead)")
 	role := fs.String("role", "", "annotator, verifier or lead")
 	group := fs.String("group", "", "verifier group (round 2 needs a different group than round 1)")
 	if _, err := parse(fs, args[1:]); err != nil {
@@ -278,18 +282,38 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return exitOK
 	}
-	if *name == "" || *role == "" {
+	if sub == "add" && (*name == "" || *role == "") {
 		fmt.Fprintln(stderr, "bwctl users add: --name and --role are required")
+		return exitUsage
+	}
+	if sub == "passwd" && (*role != "" || *group != "") {
+		fmt.Fprintln(stderr, "bwctl users passwd: --role and --group belong to users add")
 		return exitUsage
 	}
 	pw, ok := os.LookupEnv("BENCHWRIGHT_NEW_PASSWORD")
 	if !ok {
-		fmt.Fprintln(stderr, "bwctl users add: set BENCHWRIGHT_NEW_PASSWORD to the new user's password")
+		fmt.Fprintf(stderr, "bwctl users %s: set BENCHWRIGHT_NEW_PASSWORD to the %s password\n", sub,
+			map[string]string{"add": "new user's", "passwd": "new"}[sub])
 		return exitUsage
 	}
 	actor, code := signIn(ctx, db, *as, stderr)
 	if code != exitOK {
 		return code
+	}
+	if sub == "passwd" {
+		target := *name
+		if target == "" {
+			target = actor.Name
+		}
+		if err := db.SetPassword(ctx, actor, target, pw); err != nil {
+			return fail(stderr, err)
+		}
+		if target == actor.Name {
+			fmt.Fprintf(stdout, "changed the password of %s\n", target)
+		} else {
+			fmt.Fprintf(stdout, "set the password of %s\n", target)
+		}
+		return exitOK
 	}
 	u, err := db.AddUser(ctx, actor, *name, *role, *group, pw)
 	if err != nil {
