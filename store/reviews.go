@@ -682,21 +682,24 @@ type Event struct {
 }
 
 // History is a sample's timeline from the audit log: creation, revisions, reviews and
-// transitions, oldest first. Round-3 votes that actor may not see (see Reviews) are
-// shown as "review.vote" without the decision or the verifier unless actor cast them
-// (blind round 3). To a panel member who may still vote late, the actor of the
+// transitions, oldest first, for a signed-in user. Round-3 votes that actor may not
+// see (see Reviews) are hidden unless actor cast them (blind round 3): while the
+// round is open, a lead (verify.ActionCountOpenVotes) sees each as "review.vote"
+// without the decision or the verifier, and everyone else does not see them at all,
+// since each would tell them one more approval. To a panel member who may still vote late, the actor of the
 // transition that closed round 3 is hidden too, since it names the rejecter; the new
 // state itself stays visible, as it does everywhere.
 func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
 	var out []Event
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
-		a := actor // a zero actor reads anonymously and sees no open round-3 vote
-		if actor.ID != 0 {
-			var err error
-			if a, err = requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
-				return err
-			}
+	err := d.readAs(ctx, actor, "sample.history", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
+		if err != nil {
+			return err
 		}
+		// A reject closes round 3 openly, so each masked vote on an open round is an
+		// approval: only a role the access table lets count open votes sees those
+		// lines at all; everyone else sees only their own vote until the round closes.
+		counts := verify.Permitted(verify.ActionCountOpenVotes, verify.Role(a.Role))
 		cur, err := getSample(ctx, tx, sampleID)
 		if err != nil {
 			return err
@@ -738,6 +741,9 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 			switch e.Action {
 			case "review.approve", "review.reject", lateVoteAction:
 				if mask, ok := hidden[base]; ok && actorID.Int64 != a.ID {
+					if mask == open && !counts {
+						continue
+					}
 					e.Action, e.Actor, e.Detail = "review.vote", mask, base
 				}
 			case "sample.status":

@@ -31,6 +31,7 @@ const (
 	ActionSeeDashboard   Action = "dashboard.read" // the project's tables; rows of people need ActionSeeTeamWork
 	ActionSeeTeamWork    Action = "dashboard.team" // everyone's rows on the dashboard, not only one's own
 	ActionSeeAgreement   Action = "agreement.read"
+	ActionCountOpenVotes Action = "round3.count" // how many votes an open, blind round 3 holds (not whose, not what)
 	ActionAuditRelease   Action = "release.audit"
 	ActionFreeze         Action = "release.freeze"
 	ActionExport         Action = "release.export"
@@ -67,6 +68,7 @@ var accessTable = []access{
 	{ActionSeeDashboard, "see the dashboard", anyone},
 	{ActionSeeTeamWork, "see everyone's rows on the dashboard", reviewers},
 	{ActionSeeAgreement, "see agreement", reviewers},
+	{ActionCountOpenVotes, "see how many votes an open round 3 holds", leads},
 	{ActionAuditRelease, "audit releases", leads},
 	{ActionFreeze, "freeze releases", leads},
 	{ActionExport, "export releases", anyone},

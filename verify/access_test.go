@@ -24,6 +24,7 @@ func TestPermit(t *testing.T) {
 		{ActionSeeAgreement, []User{ver, lead}, []User{ann}},
 		{ActionSeeDashboard, []User{ann, ver, lead}, []User{nobody}},
 		{ActionSeeTeamWork, []User{ver, lead}, []User{ann}},
+		{ActionCountOpenVotes, []User{lead}, []User{ann, ver}},
 		{ActionFreeze, []User{lead}, []User{ann, ver}},
 		{ActionGenerate, []User{lead}, []User{ann, ver}},
 	}

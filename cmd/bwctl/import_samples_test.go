@@ -175,7 +175,9 @@ func TestReviewSubmitCorrect(t *testing.T) {
 			wantOut: []string{"sq-good-1: corrected in round 1 → revision 2, round1\n"}, emptyStErr: true},
 		{name: "queue after: the corrector may not review it", env: vera, args: queue, code: 0,
 			wantOut: []string{"sq-good-2\t"}, notOut: []string{"sq-good-1"}, outLines: 1},
-		{name: "history", args: []string{"history", "--db", db, "--sample", "sq-good-1"}, code: 0,
+		{name: "history", env: vera, args: []string{"history", "--db", db, "--sample", "sq-good-1", "--as", "vera"}, code: 0,
 			wantOut: []string{"vera\tsample.correct\tround 1 revision 1 → 2: step 1 named the wrong action"}},
+		{name: "history needs a signed-in user", args: []string{"history", "--db", db, "--sample", "sq-good-1"}, code: 2,
+			wantErr: []string{"--as USER is required"}, emptyOut: true},
 	})
 }

@@ -281,7 +281,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("history", stderr)
 	dbPath := fs.String("db", "", "database file")
-	as := fs.String("as", "", "user reading the history (optional; without it open round-3 votes stay hidden)")
+	as := fs.String("as", "", "user reading the history (password from BENCHWRIGHT_PASSWORD)")
 	sample := fs.String("sample", "", "sample id")
 	project := fs.String("project", "", "project name: its settings changes instead of a sample's timeline (needs --as)")
 	if _, err := parse(fs, args); err != nil {
@@ -289,6 +289,10 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if (*sample == "") == (*project == "") {
 		fmt.Fprintln(stderr, "bwctl history: give --sample ID, or --project NAME --as USER")
+		return exitUsage
+	}
+	if *as == "" {
+		fmt.Fprintln(stderr, "bwctl history: --as USER is required: a timeline shows what its reader may see")
 		return exitUsage
 	}
 	if *project != "" {
