@@ -296,7 +296,9 @@ func TestSecurityRound3IsBlind(t *testing.T) {
 	}
 	for _, u := range []store.User{w.vC2, w.ann} {
 		hs, _ := db.History(ctx, u, w.round3)
-		if slices.ContainsFunc(hs, func(e store.Event) bool { return e.Action == "review.vote" || strings.Contains(e.Detail, "round 3 revision") }) {
+		if slices.ContainsFunc(hs, func(e store.Event) bool {
+			return e.Action == "review.vote" || strings.Contains(e.Detail, "round 3 revision")
+		}) {
 			t.Errorf("%s learns how many round-3 votes were cast: %+v", u.Name, hs)
 		}
 	}
