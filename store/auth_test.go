@@ -99,7 +99,7 @@ func TestNewPasswordsNeedTenCharacters(t *testing.T) {
 	defer db.Close()
 	const nine, ten = "123456789", "1234567890"
 	if _, err := db.CreateFirstLead(ctx, "lead", nine); !errors.Is(err, ErrInvalid) ||
-		!strings.Contains(Message(err), "password must have at least 10 characters") {
+		!strings.Contains(Message(err), "a password needs at least 10 characters") {
 		t.Fatalf("first lead with 9 characters: %v", err)
 	}
 	lead, err := db.CreateFirstLead(ctx, "lead", ten)

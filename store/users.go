@@ -123,7 +123,7 @@ func validUserName(name string) error {
 // says how long it must be.
 func validPassword(pw string) error {
 	if utf8.RuneCountInString(pw) < minPasswordLen {
-		return fmt.Errorf("%w: password must have at least %d characters", ErrInvalid, minPasswordLen)
+		return fmt.Errorf("%w: a password needs at least %d characters", ErrInvalid, minPasswordLen)
 	}
 	return nil
 }

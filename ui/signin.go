@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -74,6 +75,7 @@ func dialogError(err error, w fyne.Window) dialog.Dialog {
 // everyone else.
 func (u *App) showFirstLead() {
 	name, pw, again := widget.NewEntry(), widget.NewPasswordEntry(), widget.NewPasswordEntry()
+	pw.SetPlaceHolder(fmt.Sprintf("at least %d characters", store.MinPasswordLen))
 	msg := widget.NewLabel("")
 	msg.Wrapping = fyne.TextWrapWord
 	create := widget.NewButton("Create lead account", func() {

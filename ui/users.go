@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -35,6 +36,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	table.SetColumnWidth(2, 120)
 
 	name, group, password := widget.NewEntry(), widget.NewEntry(), widget.NewPasswordEntry()
+	password.SetPlaceHolder(fmt.Sprintf("at least %d characters", store.MinPasswordLen))
 	role := widget.NewSelect([]string{store.RoleAnnotator, store.RoleVerifier, store.RoleLead}, nil)
 	role.SetSelected(store.RoleAnnotator)
 	table.OnSelected = func(id widget.TableCellID) {

@@ -47,7 +47,7 @@ func TestUsersPasswd(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "new password too short", env: map[string]string{envPW: "secret", envNewPW: "nine-char"},
 			args: passwd("--as", "boss", "--name", "ann"), code: 1,
-			wantErr: []string{"password must have at least 10 characters."}, emptyOut: true},
+			wantErr: []string{"a password needs at least 10 characters."}, emptyOut: true},
 	})
 	restore()
 
