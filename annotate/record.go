@@ -374,15 +374,19 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 var utf8BOM = []byte("\ufeff")
 
+// MaxLineBytes is the longest line ReadJSONL accepts: a sample record is a few
+// kilobytes, and a stream without line breaks (/dev/zero) must not fill memory.
+const MaxLineBytes = 16 << 20
+
 // ReadJSONL streams a JSON Lines input: it calls fn with each non-blank line's
-// 1-based number and its trimmed bytes, which are well-formed JSON. Lines may be of
-// any length; a leading UTF-8 byte order mark and CRLF endings are accepted. It
-// stops at the first malformed line, read error or fn error and returns it as a
-// *LineError naming the line.
+// 1-based number and its trimmed bytes, which are well-formed JSON. Lines may be up
+// to MaxLineBytes long; a leading UTF-8 byte order mark and CRLF endings are
+// accepted. It stops at the first malformed or over-long line, read error or fn
+// error and returns it as a *LineError naming the line.
 func ReadJSONL(r io.Reader, fn func(line int, raw []byte) error) error {
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, MaxLineBytes)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return &LineError{line, fmt.Errorf("read: %w", err)}
 		}
@@ -400,6 +404,25 @@ func ReadJSONL(r io.Reader, fn func(line int, raw []byte) error) error {
 		}
 		if err != nil {
 			return nil
+		}
+	}
+}
+
+// errLineTooLong is readLine's refusal of a line over its limit.
+var errLineTooLong = fmt.Errorf("the line is longer than %d MiB, the most a record may take", MaxLineBytes>>20)
+
+// readLine reads up to and including the next '\n', as bufio.Reader.ReadBytes
+// does, but refuses a line longer than max bytes without holding more than that.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }

@@ -94,7 +94,7 @@ func readAlpha(path string, names bool, level agreement.Level, stderr io.Writer)
 		return nil, exitUsage
 	}
 	defer f.Close()
-	data, _, err := agreement.ReadCSV(f, names)
+	data, _, err := agreement.ReadCSV(lineCapped(capped(f, path, maxTableBytes), path, maxCSVLineBytes), names)
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl alpha: %s: %v\n", path, err)
 		return nil, exitUsage

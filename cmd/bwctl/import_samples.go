@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,7 +62,11 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitUsage
 	}
 	file := pos[0]
-	data, err := os.ReadFile(file)
+	data, err := readInput(file, maxDatasetBytes)
+	if errors.Is(err, errTooLarge) {
+		fmt.Fprintf(stderr, "bwctl import-samples: %v\n", err)
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, errors.Unwrap(err))
 		return exitUsage

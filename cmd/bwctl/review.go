@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -195,7 +194,11 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // reviewCorrect records the corrected sample in file as a new revision by the acting
 // verifier (store.Correct).
 func reviewCorrect(ctx context.Context, dbPath, as, sample string, round, revision int, file, comment string, stdout, stderr io.Writer) int {
-	data, err := os.ReadFile(file)
+	data, err := readInput(file, maxRecordBytes)
+	if errors.Is(err, errTooLarge) {
+		fmt.Fprintf(stderr, "bwctl review submit: %v\n", err)
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl review submit: %s: %v\n", file, errors.Unwrap(err))
 		return exitUsage
