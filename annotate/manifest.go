@@ -142,7 +142,7 @@ func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
 	p := filepath.Join(dir, ManifestName)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return m, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, fileKind(fi.Mode()))
+		return m, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, FileKind(fi.Mode()))
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -219,7 +219,7 @@ func VerifyRelease(dir string) (Diff, error) {
 		}
 		if !e.Type().IsRegular() {
 			found[rel] = true // reported here, not again as missing
-			d.Files = append(d.Files, FileDiff{Path: rel, Change: "not a regular file", Detail: fileKind(e.Type())})
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "not a regular file", Detail: FileKind(e.Type())})
 			return nil
 		}
 		want, ok := listed[rel]
@@ -268,8 +268,9 @@ func hashFile(p string) (int64, string, error) {
 	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// fileKind names a file's type for a finding: "a symbolic link", "a named pipe".
-func fileKind(m fs.FileMode) string {
+// FileKind names the type of a file that is not a regular file, for a finding or
+// a skip reason: "a symbolic link", "a named pipe", "a socket", "a device", "a folder".
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"

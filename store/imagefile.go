@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/benchwright/benchwright/annotate"
 	"image"
 	"image/color"
 	"image/draw"
@@ -211,19 +212,14 @@ func changedSince(f *os.File, abs string, st os.FileInfo) bool {
 
 // notAFileReason says why a directory entry that is not a regular file is not read.
 func notAFileReason(m fs.FileMode) string {
+	kind := annotate.FileKind(m)
 	switch {
 	case m&fs.ModeSymlink != 0:
-		return "a symbolic link: Benchwright imports the files themselves (import the folder it points to)"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe, not an image file"
-	case m&fs.ModeSocket != 0:
-		return "a socket, not an image file"
-	case m&fs.ModeDevice != 0:
-		return "a device, not an image file"
-	case m.IsDir():
-		return "a folder, not an image file"
+		return kind + ": Benchwright imports the files themselves (import the folder it points to)"
+	case kind == "not a regular file":
+		return kind
 	}
-	return "not a regular file"
+	return kind + ", not an image file"
 }
 
 // PreviewPath and ThumbPath name the cached downscaled copies of an image by content hash.
