@@ -152,7 +152,7 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeAgreement); err != nil {
 			return err
 		}
-		p, err := statsProject(ctx, tx, projectID)
+		p, err := projectByID(ctx, tx, projectID)
 		if err != nil {
 			return err
 		}
@@ -173,35 +173,6 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		return Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
 	}
 	return out, nil
-}
-
-// statsProject loads a project for the statistics. Its balance targets are decoded
-// afresh: decoding the stored JSON over DefaultSettings' targets (as scanProject does)
-// would leave a default's hop or view in a target that omits them (omitempty) and
-// turn a wildcard into a specific cell.
-func statsProject(ctx context.Context, tx *sql.Tx, id int64) (Project, error) {
-	var settings string
-	err := tx.QueryRowContext(ctx, `SELECT settings FROM projects WHERE id = ?`, id).Scan(&settings)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Project{}, fmt.Errorf("project %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Project{}, err
-	}
-	p := Project{ID: id, Settings: DefaultSettings()}
-	var targets struct {
-		Balance *[]BalanceTarget `json:"balance"`
-	}
-	if err := json.Unmarshal([]byte(settings), &targets); err != nil {
-		return Project{}, fmt.Errorf("project %d settings: %w", id, err)
-	}
-	if err := json.Unmarshal([]byte(settings), &p.Settings); err != nil {
-		return Project{}, fmt.Errorf("project %d settings: %w", id, err)
-	}
-	if targets.Balance != nil {
-		p.Settings.Balance = *targets.Balance
-	}
-	return p, nil
 }
 
 // judgement is one visible review, reduced to what agreement needs. Its values on

@@ -212,7 +212,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		if err != nil {
 			return err
 		}
-		p, err := statsProject(ctx, tx, projectID)
+		p, err := projectByID(ctx, tx, projectID)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"cmp"
+	"maps"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -337,7 +338,7 @@ func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, value
 	groups := map[string]string{}
 	return d.changeSettings(ctx, actor, projectID, func(s *Settings) error {
 		var errs []error
-		for _, k := range sortedKeys(values) {
+		for _, k := range slices.Sorted(maps.Keys(values)) {
 			if name, ok := strings.CutPrefix(k, "group."); ok {
 				groups[name] = strings.TrimSpace(values[k])
 				continue
@@ -371,7 +372,7 @@ func (d *DB) GroupSettings(ctx context.Context) ([]Setting, error) {
 func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]SettingChange, error) {
 	var out []SettingChange
 	var errs []error
-	for _, name := range sortedKeys(groups) {
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		g, err := canonicalGroup(ctx, tx, groups[name])
 		if errors.Is(err, verify.ErrInvalidPolicy) {
 			errs = append(errs, fmt.Errorf("group.%s: %w", name, err)) // the join below adds ErrInvalid
@@ -406,14 +407,6 @@ func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]Set
 	return out, nil
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // changeSettings applies edit to the stored settings (or replaces them with whole),
 // validates, stores and audits the change.
