@@ -121,7 +121,8 @@ func (o *openSample) update() {
 	o.message.Hide()
 	o.summary.Show()
 	open := len(o.checks.unmarked())
-	if rej, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject)); err == nil {
+	rej, rejErr := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject))
+	if rejErr == nil {
 		o.summary.SetText("Reject returns it to the author with: " + strings.Join(rej.Reasons, ", ") + ".")
 		return
 	}
@@ -129,8 +130,8 @@ func (o *openSample) update() {
 		o.summary.SetText("Every criterion is marked Yes: ready to approve.")
 		return
 	}
-	if o.other.Checked && strings.TrimSpace(o.comment.Text) == "" && open == len(o.checks.marks) {
-		o.summary.SetText("Other problem: say what it is in the comment to reject.")
+	if o.other.Checked { // what the reject still lacks, in verify's words (the comment)
+		o.summary.SetText(store.Message(rejErr))
 		return
 	}
 	o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
