@@ -2,12 +2,12 @@ package store
 
 import (
 	"cmp"
-	"maps"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -406,7 +406,6 @@ func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]Set
 	}
 	return out, nil
 }
-
 
 // changeSettings applies edit to the stored settings (or replaces them with whole),
 // validates, stores and audits the change.
