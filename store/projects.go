@@ -55,6 +55,11 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 			return err
 		}
 		p.ID, _ = res.LastInsertId()
+		// The summaries' round-3 decisions start under the default panel, so the
+		// dashboard's first read finds them current and needs no write.
+		if err := setStatsPolicy(ctx, tx, p.ID, p.Settings.Policy()); err != nil {
+			return err
+		}
 		return d.audit(ctx, tx, a.ID, "project.create", "project", name, "")
 	})
 	if err != nil {
