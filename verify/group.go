@@ -11,7 +11,7 @@ import (
 // with a comma, an equals sign or a control character, is refused with
 // ErrInvalidPolicy. The empty name means "no group".
 func NormalizeGroup(g string) (string, error) {
-	g = strings.Join(strings.Fields(g), " ")
+	g = groupForm(g)
 	switch {
 	case len(g) > 40:
 		return "", refuse(ErrInvalidPolicy, "a group name has at most 40 characters, got %d", len(g))
@@ -27,6 +27,9 @@ func NormalizeGroup(g string) (string, error) {
 // NormalizeGroup's trimming, ignoring case. Two empty groups are not the same
 // group (nobody is in it).
 func SameGroup(a, b string) bool {
-	a, b = strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " ")
+	a, b = groupForm(a), groupForm(b)
 	return a != "" && strings.EqualFold(a, b)
 }
+
+// groupForm trims a group name and collapses its runs of spaces.
+func groupForm(g string) string { return strings.Join(strings.Fields(g), " ") }

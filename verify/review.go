@@ -153,7 +153,7 @@ func checkGroup(r User, reviews []Review) error {
 	if i < 0 {
 		return nil // nobody to differ from
 	}
-	g := strings.Join(strings.Fields(reviews[i].Group), " ")
+	g := groupForm(reviews[i].Group)
 	switch {
 	case strings.TrimSpace(r.Group) == "":
 		return refuse(ErrSameGroup, "round 2 must be reviewed by someone outside the round-1 verifier's group, and you are in no group; a lead can assign you one")
