@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // IsMissing reports whether a CSV cell marks a missing value: empty, "*" or
@@ -25,7 +26,7 @@ func IsMissing(cell string) bool {
 // row order (nil without names). Rows may be ragged: a short row is missing
 // its trailing units. Blank lines are skipped.
 //
-// Errors name the line (and column) at fault. Input without any row is an
+// Errors name the line (and column) at fault, a cell that is not UTF-8 included. Input without any row is an
 // error. Values are not checked against a level here: [Alpha] does that and
 // names the line and field of an offending value.
 func ReadCSV(r io.Reader, names bool) (*Data, []string, error) {
@@ -46,6 +47,12 @@ func ReadCSV(r io.Reader, names bool) (*Data, []string, error) {
 			return nil, nil, fmt.Errorf("read csv: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
+		for i, cell := range rec {
+			if !utf8.ValidString(cell) {
+				l, _ := cr.FieldPos(i)
+				return nil, nil, fmt.Errorf("read csv: line %d, column %d: the cell is not UTF-8; save the file as UTF-8", l, i+1)
+			}
+		}
 		if names {
 			name := strings.TrimSpace(rec[0])
 			if name == "" {

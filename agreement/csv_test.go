@@ -58,6 +58,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"unterminated quote", "1,2\n\"1,2\n", false, []string{"line 2"}},
 		{"empty name", "A,1,2\n ,1,2\n", true, []string{"line 2", "empty coder name"}},
 		{"repeated name", "A,1\nB,1\n\nA,2\n", true, []string{"line 4", `"A"`, "line 1"}},
+		{"not UTF-8", "A,1,2\nB,1,\"x\xffy\"\n", true, []string{"line 2, column 3", "not UTF-8"}},
+		{"name not UTF-8", "A,1\n\xfe,1\n", true, []string{"line 2, column 1", "not UTF-8"}},
 	}
 	for _, tt := range tests {
 		_, _, err := ReadCSV(strings.NewReader(tt.input), tt.names)

@@ -108,13 +108,22 @@ func importRecords(r io.Reader, convert func(index int, o object) (Sample, error
 	var bad []RecordError
 	firstUse := map[string]int{}
 	err := walkJSON(r, func(index, line int, raw json.RawMessage) {
-		o, err := decodeAs[object](raw, "a record object")
+		_, err := invalidUTF8Error(raw)
+		var o object
+		if err == nil {
+			o, err = decodeAs[object](raw, "a record object")
+		}
 		if err == nil && o == nil {
 			err = errors.New("want a record object, got null")
 		}
 		var s Sample
 		if err == nil {
 			s, err = convert(index, o)
+		}
+		if err == nil {
+			if e := CheckID(s.ID); e != nil {
+				err = fmt.Errorf("id: %w", e)
+			}
 		}
 		if j, dup := firstUse[s.ID]; err == nil && dup {
 			err = fmt.Errorf("id %q is already used by record %d", s.ID, j+1)

@@ -60,6 +60,8 @@ func schemaFindings(s Sample) []Finding {
 	add := func(f Finding) { fs = append(fs, f) }
 	if s.ID == "" {
 		add(missing("id", "give the sample a unique id"))
+	} else if err := CheckID(s.ID); err != nil {
+		add(errorf(RuleSchema, "id", "id: "+err.Error(), ""))
 	}
 	switch {
 	case s.Kind == "":

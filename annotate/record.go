@@ -175,6 +175,9 @@ func ParseRecord(data []byte) (Sample, []Finding) {
 	if err != nil {
 		return s, []Finding{errorf(RuleSchema, "", "the record is "+err.Error(), "")}
 	}
+	if field, err := invalidUTF8Error(data); err != nil {
+		fs = append(fs, errorf(RuleSchema, field, err.Error(), ""))
+	}
 	if s.Kind.indexAnswer() && !answerSeen {
 		fs = append(fs, missing("answer", "the 0-based index of the correct option"))
 	}

@@ -242,6 +242,8 @@ func insertBulkSample(ctx context.Context, insS, insRev, insRv *sql.Stmt, projec
 	switch {
 	case s.Draft.ID == "":
 		return fmt.Errorf("%w: a sample needs an id", ErrInvalid)
+	case annotate.CheckID(s.Draft.ID) != nil:
+		return fmt.Errorf("%w: %v", ErrInvalid, annotate.CheckID(s.Draft.ID))
 	case !s.Draft.Kind.Valid():
 		return fmt.Errorf("%w: unknown kind %q", ErrInvalid, s.Draft.Kind)
 	case !s.Status.Valid():

@@ -85,12 +85,15 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectI
 		}
 		for {
 			n++
-			s.ID = fmt.Sprintf("%s-%05d", strings.ReplaceAll(pname, " ", "_"), n)
+			s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
 			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); errors.Is(err, sql.ErrNoRows) {
 				break
 			}
 		}
 	} else {
+		if err := annotate.CheckID(s.ID); err != nil {
+			return SampleInfo{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
 		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); err == nil {
 			return SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
 		}

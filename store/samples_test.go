@@ -180,3 +180,29 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 		})
 	}
 }
+
+// Sample ids are checked on the way in: a caller-chosen id must be in
+// annotate's safe set, and a generated one is made safe from the project name.
+func TestSampleIDsAreSafe(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	for _, id := range []string{"q1\nq2 approved", "a b", "q\x1b[31m", "-x", "caf\u00e9"} {
+		s := hopSample(img)
+		s.ID = id
+		if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("id %q: got %v, want ErrInvalid", id, err)
+		}
+	}
+	p, err := f.db.CreateProject(ctx, f.lead, "Café lab #2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, err := f.db.CreateSample(ctx, f.ann, p.ID, annotate.Sample{Kind: annotate.KindJudgment, Question: "Is it?", AnswerText: "yes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.ID != "Caf_lab_2-00001" {
+		t.Errorf("generated id %q, want Caf_lab_2-00001", si.ID)
+	}
+}
