@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -387,7 +388,7 @@ func TestAlphaScaleInvariance(t *testing.T) {
 			if !near(r.Alpha, want.Alpha, 1e-9) {
 				t.Errorf("%s ×%g: alpha %v, want %v", level, f, r.Alpha, want.Alpha)
 			}
-			if _, err := r.Bootstrap(200, 1); err != nil {
+			if _, err := r.Bootstrap(context.Background(), 200, 1); err != nil {
 				t.Errorf("%s ×%g: bootstrap: %v", level, f, err)
 			}
 		}

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -56,7 +57,7 @@ func BenchmarkBootstrap(b *testing.B) {
 	for name, r := range map[string]*Result{"worked": worked, "100kx5": big} {
 		b.Run(name+"/draws=1000", func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
-				if _, err := r.Bootstrap(1000, uint64(i)); err != nil {
+				if _, err := r.Bootstrap(context.Background(), 1000, uint64(i)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -46,8 +47,9 @@ type Below struct {
 //
 // CI95 holds the 2.5th and 97.5th percentiles (linear interpolation), Below
 // the share of replicates under each threshold ([DefaultThresholds] if none
-// are given). The same data, draws and seed give the same result.
-func (r *Result) Bootstrap(draws int, seed uint64, thresholds ...float64) (*Bootstrap, error) {
+// are given). The same data, draws and seed give the same result. It stops with
+// ctx's error when ctx ends first (checked every 64 replicates).
+func (r *Result) Bootstrap(ctx context.Context, draws int, seed uint64, thresholds ...float64) (*Bootstrap, error) {
 	if draws < 1 {
 		return nil, fmt.Errorf("agreement: bootstrap needs at least one draw, got %d", draws)
 	}
@@ -85,6 +87,11 @@ func (r *Result) Bootstrap(draws int, seed uint64, thresholds ...float64) (*Boot
 	alphas := make([]float64, draws)
 	ones := 0
 	for i := range alphas {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("agreement: bootstrap stopped after %d of %d draws: %w", i, draws, err)
+			}
+		}
 		sum := 0.0
 		for range m {
 			u := float64(pcg.Uint64()>>11) * 0x1p-53 // uniform in [0, 1)

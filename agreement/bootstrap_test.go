@@ -1,6 +1,8 @@
 package agreement
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -13,7 +15,7 @@ func TestBootstrapWorkedExample(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := r.Bootstrap(5000, 1)
+			b, err := r.Bootstrap(context.Background(), 5000, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +57,7 @@ func TestBootstrapSeed(t *testing.T) {
 	}
 	run := func(seed uint64) *Bootstrap {
 		t.Helper()
-		b, err := r.Bootstrap(1000, seed, 0.5)
+		b, err := r.Bootstrap(context.Background(), 1000, seed, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +83,7 @@ func TestBootstrapSingleValueCorrection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Bootstrap(1000, 3)
+	b, err := r.Bootstrap(context.Background(), 1000, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestBootstrapFloor(t *testing.T) {
 	if r.Alpha != -0.5 {
 		t.Fatalf("alpha = %v, want -0.5", r.Alpha)
 	}
-	b, err := r.Bootstrap(2000, 1)
+	b, err := r.Bootstrap(context.Background(), 2000, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,10 +136,22 @@ func TestBootstrapErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Bootstrap(0, 1); err == nil {
+	if _, err := r.Bootstrap(context.Background(), 0, 1); err == nil {
 		t.Error("0 draws: no error")
 	}
-	if _, err := new(Result).Bootstrap(100, 1); err == nil {
+	if _, err := new(Result).Bootstrap(context.Background(), 100, 1); err == nil {
 		t.Error("zero Result: no error")
+	}
+}
+
+func TestBootstrapStopsWhenCancelled(t *testing.T) {
+	res, err := Alpha(workedData(), Nominal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := res.Bootstrap(ctx, 100000, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Bootstrap with a cancelled context: %v, want context.Canceled", err)
 	}
 }

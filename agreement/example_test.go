@@ -1,6 +1,7 @@
 package agreement_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -64,7 +65,7 @@ func ExampleResult_Bootstrap() {
 	if err != nil {
 		panic(err)
 	}
-	b, err := r.Bootstrap(1000, 1)
+	b, err := r.Bootstrap(context.Background(), 1000, 1)
 	if err != nil {
 		panic(err)
 	}

@@ -3,6 +3,7 @@ package annotate
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -190,8 +191,9 @@ func (d Diff) OK() bool { return len(d.Files) == 0 }
 // regular files inside its folder: a symbolic link, a FIFO, a device or a socket is
 // reported as "not a regular file" and never opened, so a link to /dev/zero, a pipe
 // or a file outside the folder cannot hang the check or pass for a release file.
-// The error is for a folder without a readable manifest or a file that cannot be read.
-func VerifyRelease(dir string) (Diff, error) {
+// The error is for a folder without a readable manifest or a file that cannot be
+// read, or ctx's error when it ends first: the check stops within one read.
+func VerifyRelease(ctx context.Context, dir string) (Diff, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return Diff{}, err
@@ -204,6 +206,9 @@ func VerifyRelease(dir string) (Diff, error) {
 	found := map[string]bool{}
 	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if e.IsDir() {
@@ -228,7 +233,7 @@ func VerifyRelease(dir string) (Diff, error) {
 			return nil
 		}
 		found[rel] = true
-		size, sum, err := hashFile(p)
+		size, sum, err := hashFile(ctx, p)
 		if err != nil {
 			return err
 		}
@@ -254,14 +259,14 @@ func VerifyRelease(dir string) (Diff, error) {
 	return d, nil
 }
 
-func hashFile(p string) (int64, string, error) {
+func hashFile(ctx context.Context, p string) (int64, string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return 0, "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	n, err := io.Copy(h, ctxReader{ctx, f})
 	if err != nil {
 		return 0, "", fmt.Errorf("%s: %w", p, err)
 	}
@@ -284,4 +289,17 @@ func FileKind(m fs.FileMode) string {
 		return "a folder"
 	}
 	return "not a regular file"
+}
+
+// ctxReader reads from r until ctx ends, so a long read stops within one call.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -51,7 +51,7 @@ func TestVerifyRelease(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, m := exportDir(t, FormatNative)
 			tt.tamper(t, dir)
-			d, err := VerifyRelease(dir)
+			d, err := VerifyRelease(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,15 +73,15 @@ func TestVerifyRelease(t *testing.T) {
 func TestVerifyReleaseNeedsAManifest(t *testing.T) {
 	dir, _ := exportDir(t, FormatCOCO)
 	os.Remove(filepath.Join(dir, ManifestName))
-	if _, err := VerifyRelease(dir); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := VerifyRelease(context.Background(), dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("no manifest: got %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"files": [{"path": "../../etc/passwd"}]}`), 0o644)
-	if _, err := VerifyRelease(dir); err == nil || !strings.Contains(err.Error(), "files[0]") {
+	if _, err := VerifyRelease(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "files[0]") {
 		t.Errorf("a manifest naming a file outside the folder: got %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"files": [`), 0o644)
-	if _, err := VerifyRelease(dir); err == nil || !strings.Contains(err.Error(), ManifestName) {
+	if _, err := VerifyRelease(context.Background(), dir); err == nil || !strings.Contains(err.Error(), ManifestName) {
 		t.Errorf("a truncated manifest: got %v", err)
 	}
 }
@@ -112,7 +112,7 @@ func ExampleVerifyRelease() {
 		fmt.Println(err)
 		return
 	}
-	d, _ := VerifyRelease(dir)
+	d, _ := VerifyRelease(context.Background(), dir)
 	fmt.Println(d.OK(), d.Matched)
 
 	// One byte changes in an image.
@@ -120,7 +120,7 @@ func ExampleVerifyRelease() {
 	b, _ := os.ReadFile(p)
 	b[0] ^= 1
 	os.WriteFile(p, b, 0o644)
-	d, _ = VerifyRelease(dir)
+	d, _ = VerifyRelease(context.Background(), dir)
 	for _, f := range d.Files {
 		fmt.Println(f.Change, f.Path)
 	}
@@ -174,7 +174,7 @@ func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
 			if err := tt.tamper(dir); err != nil {
 				t.Fatal(err)
 			}
-			d, err := VerifyRelease(dir)
+			d, err := VerifyRelease(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +193,17 @@ func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
 	os.WriteFile(outside, b, 0o644)
 	os.Remove(p)
 	os.Symlink(outside, p)
-	if _, err := VerifyRelease(dir); err == nil || !strings.Contains(err.Error(), "it is a symbolic link, not a regular file") {
+	if _, err := VerifyRelease(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "it is a symbolic link, not a regular file") {
 		t.Errorf("a linked manifest: %v", err)
+	}
+}
+
+// Ctrl-C (a cancelled context) stops the check instead of hashing every file.
+func TestVerifyReleaseStopsWhenCancelled(t *testing.T) {
+	dir, _ := exportDir(t, FormatNative)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := VerifyRelease(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Fatalf("VerifyRelease with a cancelled context: %v, want context.Canceled", err)
 	}
 }

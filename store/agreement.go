@@ -160,10 +160,10 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		if err != nil {
 			return err
 		}
-		if out.Rows, err = agreementRows(revs); err != nil {
+		if out.Rows, err = agreementRows(ctx, revs); err != nil {
 			return err
 		}
-		if out.Verifiers, err = verifierAlphas(revs); err != nil {
+		if out.Verifiers, err = verifierAlphas(ctx, revs); err != nil {
 			return err
 		}
 		out.Boxes, err = boxAgreement(ctx, tx, projectID)
@@ -591,7 +591,7 @@ func (r *reliability) flush() {
 }
 
 // figure computes alpha, its interval and reading, or the reason it is undefined.
-func (r *reliability) figure() (Figure, error) {
+func (r *reliability) figure(ctx context.Context) (Figure, error) {
 	r.flush()
 	f := r.counts
 	res, err := agreement.Alpha(r.b.Data(), agreement.Nominal)
@@ -605,7 +605,7 @@ func (r *reliability) figure() (Figure, error) {
 	if err != nil {
 		return Figure{}, err
 	}
-	boot, err := res.Bootstrap(AgreementDraws, AgreementSeed)
+	boot, err := res.Bootstrap(ctx, AgreementDraws, AgreementSeed)
 	if err != nil {
 		return Figure{}, err
 	}
@@ -662,7 +662,7 @@ func (js *judgements) value(j judgement, pos int) string {
 
 // agreementRows computes the decision, the pooled criteria and each criterion for
 // rounds 1, 2, 3 and all rounds (0).
-func agreementRows(js *judgements) (AgreementTable, error) {
+func agreementRows(ctx context.Context, js *judgements) (AgreementTable, error) {
 	kinds := func(round int) map[annotate.Kind]bool {
 		out := map[annotate.Kind]bool{}
 		for _, j := range js.list {
@@ -704,7 +704,7 @@ func agreementRows(js *judgements) (AgreementTable, error) {
 			}
 		}
 		for n, name := range names {
-			f, err := rel[n].figure()
+			f, err := rel[n].figure(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -715,7 +715,7 @@ func agreementRows(js *judgements) (AgreementTable, error) {
 }
 
 // verifierAlphas computes the decision agreement across rounds without each verifier.
-func verifierAlphas(js *judgements) (VerifierAlphaTable, error) {
+func verifierAlphas(ctx context.Context, js *judgements) (VerifierAlphaTable, error) {
 	decision := func(skip int32) (Figure, error) {
 		var r reliability
 		for _, j := range js.list {
@@ -723,7 +723,7 @@ func verifierAlphas(js *judgements) (VerifierAlphaTable, error) {
 				r.add(j.revision, -1, int64(j.coder), j.decision(), int(j.round))
 			}
 		}
-		return r.figure()
+		return r.figure(ctx)
 	}
 	with, err := decision(-1)
 	if err != nil {

@@ -119,7 +119,7 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 			if m.Counts.Samples+sum(m.Skipped) != 3 {
 				t.Errorf("counts %+v skipped %v", m.Counts, m.Skipped)
 			}
-			d, err := annotate.VerifyRelease(out)
+			d, err := annotate.VerifyRelease(context.Background(), out)
 			if err != nil || !d.OK() || d.Matched != len(m.Files) {
 				t.Errorf("verify: %+v %v", d, err)
 			}

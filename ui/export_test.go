@@ -117,7 +117,7 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 	if run.err != nil || run.result.Dir != out {
 		t.Fatalf("export: %v, into %q", run.err, run.result.Dir)
 	}
-	if d, err := annotate.VerifyRelease(out); err != nil || !d.OK() {
+	if d, err := annotate.VerifyRelease(context.Background(), out); err != nil || !d.OK() {
 		t.Errorf("verify %s: %+v %v", out, d, err)
 	}
 	if !strings.Contains(run.summary, "Exported demo-bench@1 as coco") || !strings.Contains(run.summary, "1 sample, 3 files") ||

@@ -26,7 +26,7 @@ const alphaUsage = "usage: bwctl alpha [--level nominal|ordinal|interval|ratio] 
 // runAlpha prints Krippendorff's alpha of a CSV in Krippendorff's layout (one
 // row per coder, one column per unit; empty, "*" or "." is missing), and with
 // --bootstrap a 95% confidence interval and the chance that alpha falls below
-// 0.800 and 0.667. It computes in milliseconds, so ctx is not consulted.
+// 0.800 and 0.667. Ctrl-C (ctx) stops the bootstrap.
 func runAlpha(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("alpha", stderr)
 	levelName := fs.String("level", "nominal", "level of measurement: nominal, ordinal, interval or ratio")
@@ -66,7 +66,10 @@ func runAlpha(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var boot *agreement.Bootstrap
 	if *draws > 0 {
-		if boot, err = res.Bootstrap(*draws, *seed); err != nil {
+		if boot, err = res.Bootstrap(ctx, *draws, *seed); err != nil {
+			if code, ok := interrupted(stderr, "alpha", "no interval was computed", err); ok {
+				return code
+			}
 			fmt.Fprintf(stderr, "bwctl alpha: %s: %v\n", path, err)
 			return exitUsage
 		}

@@ -80,11 +80,17 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer db.Close()
 	recs, unconverted, err := convertSamples(ctx, db, p.ID, *format, data)
+	if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
+		return code
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)
 		return exitUsage
 	}
 	res, err := db.ImportSamples(ctx, actor, p.ID, recs, store.ImportSamplesOptions{Author: *author, ToRound1: *toRound1})
+	if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
+		return code
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -199,6 +205,9 @@ func convertSamples(ctx context.Context, db *store.DB, projectID int64, format s
 	switch format {
 	case formatNative:
 		err := annotate.ReadJSONL(bytes.NewReader(data), func(line int, raw []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			s, findings := annotate.ParseRecord(raw)
 			if annotate.HasErrors(findings) {
 				var rules, msgs []string

@@ -83,6 +83,9 @@ func runLint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	})
 	if err != nil {
 		out.Flush()
+		if code, ok := interrupted(stderr, "lint", "the findings above are for the lines before it", err); ok {
+			return code
+		}
 		var le *annotate.LineError
 		if errors.As(err, &le) {
 			fmt.Fprintf(stderr, "bwctl lint: %s:%d: %v\n", name, le.Line, le.Err)

@@ -84,7 +84,23 @@ const (
 	exitOK       = 0
 	exitFindings = 1
 	exitUsage    = 2
+	// exitInterrupted is the shell's code for a command stopped by Ctrl-C (128+SIGINT).
+	exitInterrupted = 130
 )
+
+// interrupted reports, when err says the command's context ended (Ctrl-C), what
+// was left undone and returns exitInterrupted; otherwise it returns ok=false and
+// prints nothing.
+func interrupted(stderr io.Writer, name, state string, err error) (int, bool) {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return 0, false
+	}
+	if name != "" {
+		name = " " + name
+	}
+	fmt.Fprintf(stderr, "bwctl%s: interrupted; %s\n", name, state)
+	return exitInterrupted, true
+}
 
 // newFlags makes a flag set that reports to stderr and does not exit.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
@@ -197,6 +213,9 @@ func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Wr
 // fail prints err for people and maps it to an exit code: refusals and conflicts are
 // findings (1), everything else unreadable input (2).
 func fail(stderr io.Writer, err error) int {
+	if code, ok := interrupted(stderr, "", "nothing more was done", err); ok {
+		return code
+	}
 	fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
 	if errors.Is(err, store.ErrForbidden) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrInvalid) ||
 		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnauthorized) || errors.Is(err, store.ErrTooManyFailures) {

@@ -238,7 +238,10 @@ func runVerifyRelease(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "usage: bwctl verify-release DIR")
 		return exitUsage
 	}
-	d, err := annotate.VerifyRelease(pos[0])
+	d, err := annotate.VerifyRelease(ctx, pos[0])
+	if code, ok := interrupted(stderr, "verify-release", "the release was not fully checked", err); ok {
+		return code
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bwctl verify-release: %v\n", err)
 		return exitUsage
