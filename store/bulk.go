@@ -71,13 +71,17 @@ type BulkResult struct {
 // missing are created with password (one hash shared by all of them, and one
 // "generate.users" audit row naming them), existing accounts of the same name and
 // role are reused. It returns the accounts in the order of want. An existing account
-// with another role is ErrConflict. Only a lead may (verify.ActionGenerate).
+// with another role is ErrConflict, and so is a database MarkSynthetic did not
+// mark. Only a lead may (verify.ActionGenerate).
 func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password string) ([]User, error) {
 	var out []User
 	err := d.act(ctx, lead, "generate.users", func(tx *sql.Tx) error {
 		out = nil
 		a, err := requireAction(ctx, tx, lead, verify.ActionGenerate)
 		if err != nil {
+			return err
+		}
+		if err := requireSynthetic(ctx, tx); err != nil {
 			return err
 		}
 		hash := ""
@@ -131,7 +135,8 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 // sequence ends, or fails, the project's summaries are rebuilt in one more
 // transaction. A failure of the sequence or of a batch stops the writing; the
 // batches committed before stay. Nothing here judges the histories: a caller must
-// build them with verify (package synth does).
+// build them with verify (package synth does). A database MarkSynthetic did not
+// mark is ErrConflict: these writes put reviews under verifiers' names.
 func (d *DB) BulkWriteSamples(ctx context.Context, lead User, projectID int64, batches iter.Seq2[[]BulkSample, error]) (BulkResult, error) {
 	res, err := d.bulkWriteSamples(ctx, lead, projectID, batches)
 	if err != nil {
@@ -145,6 +150,9 @@ func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 	images := map[string]int64{}
 	err := d.readAs(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, lead, verify.ActionGenerate); err != nil {
+			return err
+		}
+		if err := requireSynthetic(ctx, tx); err != nil {
 			return err
 		}
 		if err := projectExists(ctx, tx, projectID); err != nil {

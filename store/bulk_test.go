@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"reflect"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func bulkJudgment(id string, author, ver store.User) store.BulkSample {
 
 func TestBulkWriteSamples(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newSyntheticFixture(t)
 	draft := store.BulkSample{Draft: annotate.Sample{ID: "p-b2", Kind: annotate.KindOpen, Question: "How many cups?", AnswerText: "2"},
 		Author: f.ann2.ID, Status: verify.StateDraft, Version: 1, Created: time.Now(), Updated: time.Now()}
 	res, err := f.db.BulkWriteSamples(ctx, f.lead, f.project.ID, bulkBatches(nil, []store.BulkSample{bulkJudgment("p-b1", f.ann, f.ver)}, []store.BulkSample{draft}))
@@ -76,7 +77,7 @@ func TestBulkWriteSamples(t *testing.T) {
 
 func TestBulkWriteSamplesRefusals(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newSyntheticFixture(t)
 	one := func(s store.BulkSample) func(func([]store.BulkSample, error) bool) {
 		return bulkBatches(nil, []store.BulkSample{s})
 	}
@@ -131,7 +132,7 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 
 func TestBulkAddUsers(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	f := newSyntheticFixture(t)
 	want := []store.User{{Name: "ann", Role: store.RoleAnnotator}, {Name: "g1", Role: store.RoleVerifier, Group: "A"},
 		{Name: "g2", Role: store.RoleAnnotator}}
 	us, err := f.db.BulkAddUsers(ctx, f.lead, want, "pw-gen")
@@ -163,5 +164,37 @@ func TestBulkAddUsers(t *testing.T) {
 	}
 	if _, err := f.db.UserByName(ctx, "g3"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the refused account exists: %v", err)
+	}
+}
+
+// The generator's bulk writes refuse a database with real work, and only an empty
+// database can be marked as generated.
+func TestGeneratorOnlyWritesGeneratedDatabases(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	if err := f.db.MarkSynthetic(ctx); !errors.Is(err, store.ErrConflict) || !strings.Contains(store.Message(err), "4 accounts, 1 project") {
+		t.Fatalf("MarkSynthetic on a database with work: %v", err)
+	}
+	if ok, err := f.db.Synthetic(ctx); err != nil || ok {
+		t.Fatalf("Synthetic = %v, %v after a refused mark", ok, err)
+	}
+	if _, err := f.db.BulkAddUsers(ctx, f.lead, []store.User{{Name: "g1", Role: store.RoleVerifier}}, "pw-generated"); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("BulkAddUsers on a real database: %v, want ErrConflict", err)
+	}
+	if _, err := f.db.BulkWriteSamples(ctx, f.lead, f.project.ID, bulkBatches(nil, []store.BulkSample{bulkJudgment("p-b1", f.ann, f.ver)})); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("BulkWriteSamples on a real database: %v, want ErrConflict", err)
+	}
+	if n, err := f.db.CountSamples(ctx, f.project.ID, store.SampleFilter{}); err != nil || n != 0 {
+		t.Errorf("%d samples written, %v", n, err)
+	}
+
+	empty := MustOpenDB(t)
+	for range 2 { // marking twice is fine
+		if err := empty.MarkSynthetic(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := empty.Synthetic(ctx); err != nil || !ok {
+		t.Fatalf("Synthetic = %v, %v after marking", ok, err)
 	}
 }

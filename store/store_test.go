@@ -33,8 +33,24 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
+	return fixtureOn(t, MustOpenDB(t))
+}
+
+// newSyntheticFixture is newFixture on a database marked as generated, which the
+// generator's bulk writes need.
+func newSyntheticFixture(t *testing.T) fixture {
+	t.Helper()
+	db := MustOpenDB(t)
+	if err := db.MarkSynthetic(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return fixtureOn(t, db)
+}
+
+func fixtureOn(t *testing.T, db *store.DB) fixture {
+	t.Helper()
 	ctx := context.Background()
-	f := fixture{db: MustOpenDB(t)}
+	f := fixture{db: db}
 	var err error
 	if f.lead, err = f.db.CreateFirstLead(ctx, "lead", "secret"); err != nil {
 		t.Fatal(err)

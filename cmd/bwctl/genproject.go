@@ -29,8 +29,9 @@ func runGenProject(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, `usage: bwctl gen-project --db DB --project NAME [--samples N] [--images M] [--seed S]
 
 A testing aid, not for real work: builds a synthetic project for benchmarks and fault
-tests. The lead "lead" (password from BENCHWRIGHT_PASSWORD) is created on a new
-database and must sign in on an existing one; the accounts ann1…ann8 and ver1…ver9
+tests. It writes only to a new database or one it made before, and refuses any
+database holding real work. The lead "lead" (password from BENCHWRIGHT_PASSWORD) is
+created on a new database and must sign in on a generated one; the accounts ann1…ann8 and ver1…ver9
 (groups A, B, C) get the same password. Generated JPEG images of mixed sizes are
 written and imported; samples of every kind in every state, with review histories
 played through the protocol's own rules, are inserted directly in batches (one audit

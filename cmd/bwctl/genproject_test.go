@@ -12,6 +12,7 @@ func TestGenProject(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "new", "synth.db") // created, with its folder
 	imgs := filepath.Join(dir, "imgs")
+	real := initDB(t) // a project and its lead: real work
 	gen := func(extra ...string) []string {
 		return append([]string{"gen-project", "--db", db, "--project", "big", "--samples", "60", "--images", "5", "--large", "-1", "--seed", "3", "-q"}, extra...)
 	}
@@ -28,6 +29,9 @@ func TestGenProject(t *testing.T) {
 		{name: "wrong lead password", env: pw("nope"), args: []string{"gen-project", "--db", db, "--project", "other", "--images", "1", "-q"},
 			code: 1, wantErr: []string{"Wrong user name or password"}, emptyOut: true},
 		{name: "projects lists it", args: []string{"projects", "--db", db}, code: 0, wantOut: []string{"big\t5 images"}},
+		{name: "real database refused", env: pw("secret"), args: []string{"gen-project", "--db", real, "--project", "synthetic", "--images", "1", "-q"},
+			code: 1, wantErr: []string{"this database holds real work (1 account, 1 project)"}, emptyOut: true},
+		{name: "real database unchanged", args: []string{"projects", "--db", real}, code: 0, wantOut: []string{"p1\t0 images"}, notOut: []string{"synthetic"}},
 	})
 
 	ctx := context.Background()
