@@ -3,8 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
