@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,14 @@ import (
 // testdata/fuzz/FuzzAlphaCSV; scripts/fuzz runs it for a while.
 func FuzzAlphaCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, names bool) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		d, coders, err := ReadCSV(bytes.NewReader(data), names)
+		runtime.ReadMemStats(&after)
+		// Bound: a few copies of the table (rows of strings, the value index).
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(4<<20+64*len(data)); got > limit {
+			t.Errorf("ReadCSV allocated %d bytes for %d bytes of input, above the bound of %d", got, len(data), limit)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "read csv: ") {
 				t.Errorf("ReadCSV error %q does not say what failed", err)

@@ -1,9 +1,10 @@
 package annotate_test
 
 // Fuzz targets for what reads untrusted input: native JSONL, the MultihopSpatial and
-// SpatiaLQA importers, the lint rules and the step-graph checks. Their seed corpora
-// are checked in under testdata/fuzz/FuzzX/ and run with every go test; scripts/fuzz
-// runs each target for a while.
+// SpatiaLQA importers, release manifests, the lint rules and the step-graph checks.
+// Their seed corpora are checked in under testdata/fuzz/FuzzX/ and run with every go
+// test; scripts/fuzz runs each target for a while. The readers must also stay within
+// an allocation bound linear in their input (allocBound).
 
 import (
 	"bytes"
@@ -11,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -42,12 +44,40 @@ func checkFindings(t *testing.T, id string, fs []annotate.Finding) {
 
 func fuzzSizes(string) (int, int, bool) { return 640, 480, true }
 
+// Allocation bound of the readers: fixed bytes plus perByte per input byte. A
+// reader that buffers a whole line or file holds a few copies of it (the raw
+// bytes, the decoded strings, the record); anything beyond that is a defect such
+// as work that grows with the square of the input.
+const (
+	allocFixed   = 4 << 20
+	allocPerByte = 64
+)
+
+// allocBound runs fn and fails t when it allocated more than the bound for an input
+// of n bytes. The heap counter is process-wide; fuzz workers run one input at a time.
+func allocBound(t *testing.T, n int, fn func()) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(allocFixed+allocPerByte*n); got > limit {
+		t.Errorf("allocated %d bytes for %d bytes of input, above the bound of %d", got, n, limit)
+	}
+}
+
 // FuzzReadJSONL reads native JSON Lines: ReadJSONL hands over well-formed JSON with
 // increasing line numbers or fails with a *LineError; ParseRecord never panics; a
 // record without schema errors encodes, and decoding that encoding gives a record
 // that encodes to the same bytes (the canonical form is stable).
 func FuzzReadJSONL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
+		allocBound(t, len(data), func() {
+			annotate.ReadJSONL(bytes.NewReader(data), func(_ int, raw []byte) error {
+				annotate.ParseRecord(raw)
+				return nil
+			})
+		})
 		last := 0
 		err := annotate.ReadJSONL(bytes.NewReader(data), func(line int, raw []byte) error {
 			if line <= last {
@@ -87,7 +117,12 @@ func FuzzReadJSONL(f *testing.F) {
 // is hop_qa with its own id and encodes, and every bad record names its place.
 func FuzzImportMultihop(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ok, bad, err := annotate.ImportMultihop(bytes.NewReader(data), annotate.ImportOptions{ImageSize: fuzzSizes})
+		var ok []annotate.Imported
+		var bad []annotate.RecordError
+		var err error
+		allocBound(t, len(data), func() {
+			ok, bad, err = annotate.ImportMultihop(bytes.NewReader(data), annotate.ImportOptions{ImageSize: fuzzSizes})
+		})
 		checkImported(t, annotate.KindHopQA, ok, bad, err)
 	})
 }
@@ -96,7 +131,10 @@ func FuzzImportMultihop(f *testing.F) {
 // what it imports are checked without panicking too.
 func FuzzImportSpatiaLQA(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ok, bad, err := annotate.ImportSpatiaLQA(bytes.NewReader(data))
+		var ok []annotate.Imported
+		var bad []annotate.RecordError
+		var err error
+		allocBound(t, len(data), func() { ok, bad, err = annotate.ImportSpatiaLQA(bytes.NewReader(data)) })
 		checkImported(t, annotate.KindStepGraph, ok, bad, err)
 		for _, im := range ok {
 			annotate.CheckGraph(im.Sample.Steps)
@@ -256,6 +294,33 @@ func FuzzStepGraph(f *testing.F) {
 			if slices.ContainsFunc(annotate.CheckGraph(fewer), func(f annotate.Finding) bool { return f.Rule == annotate.RuleStepCycle }) {
 				t.Errorf("removing the redundant edge %s made a cycle", e)
 			}
+		}
+	})
+}
+
+// FuzzManifest reads MANIFEST.json files as verify-release does: DecodeManifest
+// never panics, and what it accepts lists only relative paths inside the release
+// and encodes again.
+func FuzzManifest(f *testing.F) {
+	f.Add([]byte(`{"format":"native","release":"r@1","files":[{"path":"samples.jsonl","size":3,"sha256":"ab"}]}`))
+	f.Add([]byte(`{"files":[{"path":"../etc/passwd","size":1,"sha256":""}]}`))
+	f.Add([]byte(`{"files":[{"path":"/abs","size":-1}]}`))
+	f.Add([]byte("{\"release\":\"\xff\"}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m annotate.Manifest
+		var err error
+		allocBound(t, len(data), func() { m, err = annotate.DecodeManifest(bytes.NewReader(data)) })
+		if err != nil {
+			return
+		}
+		for _, file := range m.Files {
+			if file.Path == "" || strings.HasPrefix(file.Path, "/") || slices.Contains(strings.Split(file.Path, "/"), "..") {
+				t.Errorf("accepted a path outside the release: %q", file.Path)
+			}
+		}
+		var buf bytes.Buffer
+		if err := m.Encode(&buf); err != nil {
+			t.Errorf("an accepted manifest does not encode: %v", err)
 		}
 	})
 }

@@ -138,24 +138,49 @@ func writeManifest(sink Sink, m Manifest) error {
 	return f.Close()
 }
 
-// ReadManifest reads dir's MANIFEST.json.
+// MaxManifestBytes is the largest MANIFEST.json read: a release of 100,000 samples
+// and images lists about 30 MB of files.
+const MaxManifestBytes = 256 << 20
+
+// ReadManifest reads dir's MANIFEST.json, which must be a regular file.
 func ReadManifest(dir string) (Manifest, error) {
-	var m Manifest
 	p := filepath.Join(dir, ManifestName)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return m, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, FileKind(fi.Mode()))
+		return Manifest{}, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, FileKind(fi.Mode()))
 	}
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
-		return m, fmt.Errorf("read manifest: %w", err)
+		return Manifest{}, fmt.Errorf("read manifest: %w", err)
+	}
+	defer f.Close()
+	m, err := DecodeManifest(f)
+	if err != nil {
+		return m, fmt.Errorf("read manifest %s: %w", p, err)
+	}
+	return m, nil
+}
+
+// DecodeManifest reads a MANIFEST.json from r: at most MaxManifestBytes of one JSON
+// object, with every listed file a relative path inside the release.
+func DecodeManifest(r io.Reader) (Manifest, error) {
+	var m Manifest
+	b, err := io.ReadAll(io.LimitReader(r, MaxManifestBytes+1))
+	if err != nil {
+		return m, err
+	}
+	if len(b) > MaxManifestBytes {
+		return m, fmt.Errorf("it is larger than %d MiB, the most a manifest may take", MaxManifestBytes>>20)
+	}
+	if path, off, bad := InvalidUTF8(b); bad {
+		return m, fmt.Errorf("%s: byte %d is not UTF-8", cmp.Or(path, "the manifest"), off+1)
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(&m); err != nil {
-		return m, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestName), err)
+		return m, err
 	}
 	for i, f := range m.Files {
 		if err := checkName(f.Path); err != nil {
-			return m, fmt.Errorf("read manifest %s: files[%d]: %w", filepath.Join(dir, ManifestName), i, err)
+			return m, fmt.Errorf("files[%d]: %w", i, err)
 		}
 	}
 	return m, nil

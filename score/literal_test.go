@@ -3,6 +3,8 @@ package score
 import (
 	"strings"
 	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
 )
 
 // show renders a literal compactly, to compare with expectations.
@@ -66,6 +68,47 @@ func FuzzParseStepGraph(f *testing.F) {
 		steps, err := ParseStepGraph(s)
 		if err == nil && len(steps) == 0 {
 			t.Errorf("ParseStepGraph(%q) found an empty graph without an error", s)
+		}
+	})
+}
+
+// FuzzResponse feeds one model response to every parser that reads model output.
+// None may panic; what they return keeps their contracts: an option letter is one
+// of the options', a yes/no answer is "yes", "no" or "", a parsed box holds
+// unsigned numbers and its IoU with a gold box is in [0, 1], and MRA stays in [0, 1].
+func FuzzResponse(f *testing.F) {
+	f.Add("Answer: (b) green round container\nBounding Box: [100, 200, 300, 400]")
+	f.Add(`{"bbox_2d": [0.1, 0.2, 0.3, 0.4]} The answer is C`)
+	f.Add("Yes, it is. 3.5 meters")
+	f.Add("[1e308, -1e308, NaN, 4]")
+	options := []string{"the red cup", "the lamp", "a green round container", "the book"}
+	f.Fuzz(func(t *testing.T, s string) {
+		if l, ok := ParseHopAnswer(s); ok && (len(l) != 1 || l[0] < 'A' || l[0] > 'D') {
+			t.Errorf("ParseHopAnswer(%q) = %q", s, l)
+		}
+		if b, err := ParseHopBox(s); err == nil {
+			for _, v := range b {
+				if v != v || v < 0 {
+					t.Errorf("ParseHopBox(%q) = %v: not unsigned numbers", s, b)
+				}
+			}
+			if CheckUnitBox(b) == nil {
+				if iou := HopIoU(b, annotate.Box{10, 10, 50, 40}, 100, 80); iou < 0 || iou > 1 || iou != iou {
+					t.Errorf("HopIoU of %v = %v", b, iou)
+				}
+			}
+		}
+		if o := InferOption(s, options); o != "" && o != "Z" && (len(o) != 1 || o[0] < 'A' || o[0] > 'D') {
+			t.Errorf("InferOption(%q) = %q", s, o)
+		}
+		if yn := YesNo(s); yn != "" && yn != "yes" && yn != "no" {
+			t.Errorf("YesNo(%q) = %q", s, yn)
+		}
+		NormalizeAnswer(ExtractOpenAnswer(s))
+		if v, ok := ExtractNumber(s); ok {
+			if m := MRA(v, 3.5); m < 0 || m > 1 || m != m {
+				t.Errorf("MRA(%v, 3.5) = %v", v, m)
+			}
 		}
 	})
 }

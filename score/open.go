@@ -84,9 +84,12 @@ func NormalizeAnswer(s string) string {
 	}
 	prev := rune(-1)
 	for i, r := range s {
-		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-		if i+utf8.RuneLen(r) >= len(s) {
-			next = -1
+		// The width read, not utf8.RuneLen(r): a byte that is not UTF-8 comes
+		// through as U+FFFD, one byte wide but three to encode.
+		_, size := utf8.DecodeRuneInString(s[i:])
+		next := rune(-1)
+		if i+size < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[i+size:])
 		}
 		keep := true
 		switch {
