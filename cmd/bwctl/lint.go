@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -20,15 +21,16 @@ const lintUsage = "usage: bwctl lint [--images DIR] FILE.jsonl"
 // (spec §5), one per line, and prints every finding as one JSON object per line:
 // {"sample","rule","severity","field","message"} plus "hint" when there is one. A
 // record without an id is named "line N". Samples without a parent count as
-// hand-written (2–8 steps). With --images, image paths are resolved inside DIR and
-// their displayed sizes (EXIF orientation of JPEGs applied) bound the boxes; an
-// image that cannot be read is noted on stderr and its boxes are checked without
-// bounds. Exit: 0 no error findings (warnings allowed), 1 error findings, 2 bad
+// hand-written (2–8 steps). Image paths are resolved inside --images DIR, by default
+// the file's folder (its images/ folder when there is one, as in a native release),
+// and their displayed sizes (EXIF orientation of JPEGs applied) bound the boxes; an
+// image that cannot be found or read is noted on stderr, once, and its boxes are
+// checked without bounds. Exit: 0 no error findings (warnings allowed), 1 error findings, 2 bad
 // usage or unreadable input (a missing file, a malformed line: stderr names the
 // file and line; findings for the lines before it are already printed).
 func runLint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("lint", stderr)
-	imagesDir := fs.String("images", "", "folder the records' image paths are relative to (enables bounds checks)")
+	imagesDir := fs.String("images", "", "folder the records' image paths are relative to (default: the file's images/ folder, else its folder)")
 	pos, err := parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -46,15 +48,18 @@ func runLint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer f.Close()
 
 	var env annotate.LintEnv
-	if *imagesDir != "" {
-		root, err := os.OpenRoot(*imagesDir)
-		if err != nil {
-			fmt.Fprintf(stderr, "bwctl lint: images folder: %v\n", err)
-			return exitUsage
-		}
-		defer root.Close()
-		env.ImageSize = lintImageSizes(root, stderr)
+	dir := *imagesDir
+	if dir == "" {
+		dir = defaultImagesDir(name)
+		fmt.Fprintf(stderr, "bwctl lint: image paths are resolved in %s (--images DIR to choose another folder)\n", dir)
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl lint: images folder: %v\n", err)
+		return exitUsage
+	}
+	defer root.Close()
+	env.ImageSize = lintImageSizes(root, stderr)
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -97,6 +102,16 @@ func runLint(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// defaultImagesDir is where a JSONL file's image paths point when no folder is
+// given: images/ beside it when that is a folder (a native release), else its folder.
+func defaultImagesDir(file string) string {
+	dir := filepath.Dir(file)
+	if fi, err := os.Stat(filepath.Join(dir, "images")); err == nil && fi.IsDir() {
+		return filepath.Join(dir, "images")
+	}
+	return dir
+}
+
 // lintImageSizes returns an annotate.LintEnv.ImageSize that reads image headers
 // inside root, once per path, and notes unreadable images on stderr.
 func lintImageSizes(root *os.Root, stderr io.Writer) func(string) (int, int, bool) {
@@ -115,7 +130,10 @@ func lintImageSizes(root *os.Root, stderr io.Writer) func(string) (int, int, boo
 			s.w, s.h, err = annotate.ImageSize(f)
 			f.Close()
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			fmt.Fprintf(stderr, "bwctl lint: image %s is not in %s; its boxes are not checked against its bounds\n", p, root.Name())
+		case err != nil:
 			fmt.Fprintf(stderr, "bwctl lint: image %s: %v; its boxes are not checked against its bounds\n", p, err)
 		}
 		s.ok = err == nil

@@ -36,9 +36,10 @@ func runLintCmd(t *testing.T, args ...string) (code int, findings []annotate.Fin
 // it breaks, and checks that every rule fires on its sample with its severity.
 func TestLintEveryRule(t *testing.T) {
 	code, fs, stderr := runLintCmd(t, filepath.Join("testdata", "lint", "bad.jsonl"))
-	if code != 1 || stderr != "" {
-		t.Errorf("exit %d, stderr %q; want 1 and nothing", code, stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
 	}
+	checkImageNotes(t, stderr, filepath.Join("testdata", "lint"))
 	warnings := map[string]bool{annotate.RuleExoPhrase: true, annotate.RuleColourInOptions: true, annotate.RuleSceneName: true, annotate.RuleStepUnreachable: true}
 	for _, rule := range annotate.Rules {
 		found := false
@@ -71,9 +72,10 @@ func TestLintEveryRule(t *testing.T) {
 
 func TestLintWarningsOnly(t *testing.T) {
 	code, fs, stderr := runLintCmd(t, filepath.Join("testdata", "lint", "warnings.jsonl"))
-	if code != 0 || stderr != "" {
-		t.Errorf("exit %d, stderr %q; want 0", code, stderr)
+	if code != 0 {
+		t.Errorf("exit %d, want 0", code)
 	}
+	checkImageNotes(t, stderr, filepath.Join("testdata", "lint"))
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Sample+" "+f.Rule+" "+f.Severity+" "+f.Field)
@@ -139,8 +141,42 @@ func TestLintImages(t *testing.T) {
 	if !strings.Contains(stderr, "image scene/missing.png") || !strings.Contains(stderr, "image ../a.png") {
 		t.Errorf("stderr %q should note the unreadable images", stderr)
 	}
-	// Without --images the same boxes are only checked for order.
-	if code, fs, _ := runLintCmd(t, file); code != 0 || len(fs) != 0 {
-		t.Errorf("without --images: exit %d, findings %+v", code, fs)
+	// Without --images, image paths are resolved beside the file: the same findings.
+	code, fs, stderr = runLintCmd(t, file)
+	if code != 1 || len(fs) != 1 || fs[0].Sample != "outside" || !strings.Contains(stderr, "image paths are resolved in "+dir) ||
+		!strings.Contains(stderr, "image scene/missing.png is not in "+dir+"; its boxes are not checked") {
+		t.Errorf("without --images: exit %d, findings %+v, stderr %q", code, fs, stderr)
+	}
+	// A native release keeps its images in images/ beside samples.jsonl.
+	rel := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(rel, "images", "scene"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rel, "images", "scene", "a.png"), img.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rel, "samples.jsonl"), []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, fs, stderr = runLintCmd(t, filepath.Join(rel, "samples.jsonl"))
+	if code != 1 || len(fs) != 1 || fs[0].Sample != "outside" || !strings.Contains(stderr, "resolved in "+filepath.Join(rel, "images")) {
+		t.Errorf("native release: exit %d, findings %+v, stderr %q", code, fs, stderr)
+	}
+}
+
+// checkImageNotes checks that stderr holds only the note on where images are looked
+// for and one note per image that is not there.
+func checkImageNotes(t *testing.T, stderr, dir string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if lines[0] != "bwctl lint: image paths are resolved in "+dir+" (--images DIR to choose another folder)" {
+		t.Errorf("first stderr line %q", lines[0])
+	}
+	seen := map[string]bool{}
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, " is not in "+dir+"; its boxes are not checked against its bounds") || seen[l] {
+			t.Errorf("stderr line %q", l)
+		}
+		seen[l] = true
 	}
 }
