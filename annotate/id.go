@@ -118,11 +118,15 @@ func InvalidUTF8(data []byte) (path string, offset int, ok bool) {
 			switch {
 			case f.array:
 				fmt.Fprintf(&b, "[%d]", f.index)
-			case f.key != "" || !f.wantKey:
+			case !f.wantKey:
 				if b.Len() > 0 {
 					b.WriteByte('.')
 				}
-				b.WriteString(f.key)
+				if f.key == "" {
+					b.WriteString(`""`) // an empty field name
+				} else {
+					b.WriteString(f.key)
+				}
 			}
 		}
 		return b.String()

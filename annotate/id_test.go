@@ -79,6 +79,7 @@ func TestInvalidUTF8(t *testing.T) {
 		{"nested field name", "{\"steps\":[{\"i\xffd\":\"s1\"}]}", "steps[0] (a field name)", true},
 		{"after nested object", "{\"box\":[1,2,3,4],\"steps\":[],\"view\":\"e\xffgo\"}", "view", true},
 		{"top-level string", "\"\xff\"", "", true},
+		{"empty field name", "{\"steps\":[{\"\":\"\x85\"}]}", `steps[0].""`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -176,7 +176,8 @@ func ParseRecord(data []byte) (Sample, []Finding) {
 		return s, []Finding{errorf(RuleSchema, "", "the record is "+err.Error(), "")}
 	}
 	if field, err := invalidUTF8Error(data); err != nil {
-		fs = append(fs, errorf(RuleSchema, field, err.Error(), ""))
+		// First: in MergeFindings' order it then hides the findings on that field.
+		fs = append([]Finding{errorf(RuleSchema, field, err.Error(), "")}, fs...)
 	}
 	if s.Kind.indexAnswer() && !answerSeen {
 		fs = append(fs, missing("answer", "the 0-based index of the correct option"))
