@@ -1,18 +1,19 @@
 package annotate_test
 
 // Fuzz targets for what reads untrusted input: native JSONL, the MultihopSpatial and
-// SpatiaLQA importers, release manifests, the lint rules and the step-graph checks.
-// Their seed corpora are checked in under testdata/fuzz/FuzzX/ and run with every go
-// test; scripts/fuzz runs each target for a while. The readers must also stay within
-// an allocation bound linear in their input (allocBound).
+// SpatiaLQA importers, the lint rules and the step-graph checks (release manifests
+// are fuzzed in package release). Their seed corpora are checked in under
+// testdata/fuzz/FuzzX/ and run with every go test; scripts/fuzz runs each target for
+// a while. The readers must also stay within an allocation bound linear in their
+// input (allocBound).
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -295,33 +296,6 @@ func FuzzStepGraph(f *testing.F) {
 			if slices.ContainsFunc(annotate.CheckGraph(fewer), func(f annotate.Finding) bool { return f.Rule == annotate.RuleStepCycle }) {
 				t.Errorf("removing the redundant edge %s made a cycle", e)
 			}
-		}
-	})
-}
-
-// FuzzManifest reads MANIFEST.json files as verify-release does: DecodeManifest
-// never panics, and what it accepts lists only relative paths inside the release
-// and encodes again.
-func FuzzManifest(f *testing.F) {
-	f.Add([]byte(`{"format":"native","release":"r@1","files":[{"path":"samples.jsonl","size":3,"sha256":"ab"}]}`))
-	f.Add([]byte(`{"files":[{"path":"../etc/passwd","size":1,"sha256":""}]}`))
-	f.Add([]byte(`{"files":[{"path":"/abs","size":-1}]}`))
-	f.Add([]byte("{\"release\":\"\xff\"}"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var m annotate.Manifest
-		var err error
-		allocBound(t, len(data), func() { m, err = annotate.DecodeManifest(bytes.NewReader(data)) })
-		if err != nil {
-			return
-		}
-		for _, file := range m.Files {
-			if file.Path == "" || strings.HasPrefix(file.Path, "/") || slices.Contains(strings.Split(file.Path, "/"), "..") {
-				t.Errorf("accepted a path outside the release: %q", file.Path)
-			}
-		}
-		var buf bytes.Buffer
-		if err := m.Encode(&buf); err != nil {
-			t.Errorf("an accepted manifest does not encode: %v", err)
 		}
 	})
 }

@@ -37,8 +37,8 @@ func Lint(s Sample, env LintEnv) []Finding {
 	return MergeFindings(fs)
 }
 
-// indexAnswer reports whether the kind's answer is an option index (else text or none).
-func (k Kind) indexAnswer() bool { return k == KindHopQA || k == KindMCQ }
+// IndexAnswer reports whether the kind's answer is an option index (else text or none).
+func (k Kind) IndexAnswer() bool { return k == KindHopQA || k == KindMCQ }
 
 // textAnswer reports whether the kind's answer is text.
 func (k Kind) textAnswer() bool { return k == KindJudgment || k == KindOpen }

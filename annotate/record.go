@@ -42,7 +42,7 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 		w.value("options", s.Options)
 	}
 	switch {
-	case s.Kind.indexAnswer():
+	case s.Kind.IndexAnswer():
 		w.value("answer", s.AnswerIndex)
 	case s.Kind.textAnswer() && s.AnswerNumber && isJSONNumber(s.AnswerText):
 		w.raw("answer", []byte(s.AnswerText))
@@ -179,7 +179,7 @@ func ParseRecord(data []byte) (Sample, []Finding) {
 		// First: in MergeFindings' order it then hides the findings on that field.
 		fs = append([]Finding{errorf(RuleSchema, field, err.Error(), "")}, fs...)
 	}
-	if s.Kind.indexAnswer() && !answerSeen {
+	if s.Kind.IndexAnswer() && !answerSeen {
 		fs = append(fs, missing("answer", "the 0-based index of the correct option"))
 	}
 	fs = append(fs, schemaFindings(s)...)
@@ -291,7 +291,7 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 	str("question", &s.Question)
 	field(d, obj, "options", "options", "a list of strings", &s.Options)
 	switch {
-	case s.Kind.indexAnswer():
+	case s.Kind.IndexAnswer():
 		answerSeen = field(d, obj, "answer", "answer", "an integer option index", &s.AnswerIndex)
 	case s.Kind.textAnswer():
 		if _, raw, ok := obj.take("answer"); ok {

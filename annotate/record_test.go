@@ -229,3 +229,11 @@ func ExampleReadJSONL() {
 	// line 1: yn-1 judgment-answer: answer "Yes" is not "yes" or "no"
 	// <nil>
 }
+
+func TestAnswerLetter(t *testing.T) {
+	for i, want := range map[int]string{0: "A", 3: "D", 5: "F", 25: "Z", 26: "26", -1: "-1"} {
+		if got := AnswerLetter(i); got != want {
+			t.Errorf("AnswerLetter(%d) = %q, want %q", i, got, want)
+		}
+	}
+}

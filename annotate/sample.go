@@ -3,7 +3,10 @@
 // (spec §6), the step-graph checks and box geometry. It is plain Go: no UI, no SQL.
 package annotate
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // Kind is the kind of a sample.
 type Kind string
@@ -28,6 +31,14 @@ func (k Kind) Valid() bool {
 		}
 	}
 	return false
+}
+
+// AnswerLetter is the letter of option i: 0 → "A".
+func AnswerLetter(i int) string {
+	if i < 0 || i >= 26 {
+		return strconv.Itoa(i)
+	}
+	return string(rune('A' + i))
 }
 
 // Category is a hop-QA reasoning category.

@@ -575,7 +575,7 @@ func BenchmarkScaleFreezeExport(b *testing.B) {
 			b.Fatalf("froze %d samples, want at least %d: generate more", rel.Samples, freezeAccepted)
 		}
 		dir := filepath.Join(out, version)
-		res, err := db.Export(ctx, lead, store.ExportInput{Release: rel.Ref(), ProjectID: p.ID, Format: annotate.FormatNative, OutDir: dir}, nil)
+		res, err := db.Export(ctx, lead, store.ExportInput{Release: rel.Ref(), ProjectID: p.ID, Format: "native", OutDir: dir}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/agreement"
-	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -26,7 +26,7 @@ var AppVersion = "0.1.0"
 type ExportInput struct {
 	Release   string // NAME@VERSION or the release's id
 	ProjectID int64  // the release's project; 0 looks in every project
-	Format    annotate.Format
+	Format    string // a format's name (release.Formats)
 	OutDir    string // a folder that does not exist yet or is empty
 }
 
@@ -34,13 +34,13 @@ type ExportInput struct {
 type ExportResult struct {
 	Release  Release
 	Dir      string
-	Manifest annotate.Manifest
+	Manifest release.Manifest
 	// Removed are hidden folders of earlier exports into the same folder that were
 	// killed half-way (their process is gone), removed before this one started.
 	Removed []string
 }
 
-// Export writes a frozen release in a format (see annotate.Export) into in.OutDir,
+// Export writes a frozen release in a format (see release.Export) into in.OutDir,
 // copying each image's original bytes from where it was imported and refusing one
 // whose SHA-256 is no longer the frozen one, then MANIFEST.json with the hash of
 // every file. The files are written into a hidden folder beside OutDir that is renamed
@@ -59,7 +59,8 @@ func (d *DB) Export(ctx context.Context, actor User, in ExportInput, progress fu
 }
 
 func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error) {
-	if _, err := annotate.ParseFormat(string(in.Format)); err != nil {
+	format, err := release.Lookup(in.Format)
+	if err != nil {
 		return ExportResult{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if in.OutDir == "" {
@@ -77,7 +78,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		a       User
 		items   []ReleaseItem
 		roots   map[string]string // image path → the folder it was imported from
-		summary *annotate.AgreementSummary
+		summary *release.AgreementSummary
 	)
 	err = d.act(ctx, actor, "release.export", func(tx *sql.Tx) error {
 		if actor.ID != 0 {
@@ -108,12 +109,12 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		return ExportResult{}, err
 	}
 
-	recs := make([]annotate.ReleaseRecord, len(items))
+	recs := make([]release.Record, len(items))
 	for i, it := range items {
-		recs[i] = annotate.ReleaseRecord{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256}
+		recs[i] = release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256}
 	}
-	req := annotate.ExportRequest{
-		Format:  in.Format,
+	req := release.ExportRequest{
+		Format:  format,
 		Records: recs,
 		Open: func(image string) (io.ReadCloser, error) {
 			root, ok := roots[image]
@@ -122,8 +123,8 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 			}
 			return os.Open(filepath.Join(root, filepath.FromSlash(image)))
 		},
-		Info: annotate.ExportInfo{
-			Release: annotate.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
+		Info: release.ExportInfo{
+			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
 				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples},
 			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary,
 		},
@@ -139,7 +140,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	if err != nil {
 		return ExportResult{}, err
 	}
-	m, err := annotate.Export(ctx, annotate.DirSink(tmp), req)
+	m, err := release.Export(ctx, release.DirSink(tmp), req)
 	if err == nil {
 		err = os.Chmod(tmp, 0o755)
 	}
@@ -148,7 +149,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
-		if errors.Is(err, annotate.ErrImageChanged) || errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, release.ErrImageChanged) || errors.Is(err, os.ErrNotExist) {
 			err = fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 		return ExportResult{}, err
@@ -247,8 +248,8 @@ func releaseRoots(ctx context.Context, tx *sql.Tx, releaseID int64) (map[string]
 }
 
 // releaseAgreement sums up the reviews of every revision of a release's samples up
-// to the revision that went in (see annotate.AgreementSummary).
-func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*annotate.AgreementSummary, error) {
+// to the revision that went in (see release.AgreementSummary).
+func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*release.AgreementSummary, error) {
 	type vote struct {
 		revision, verifier int64
 		round              int
@@ -264,7 +265,7 @@ func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*annota
 	if err != nil {
 		return nil, err
 	}
-	s := &annotate.AgreementSummary{ByRound: map[string]annotate.ReviewCount{}}
+	s := &release.AgreementSummary{ByRound: map[string]release.ReviewCount{}}
 	type unit struct {
 		revision int64
 		round    int

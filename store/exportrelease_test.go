@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/demo"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -83,7 +83,7 @@ func sameExceptCreated(t *testing.T, a, b map[string][]byte) {
 		switch {
 		case !ok:
 			t.Errorf("%s is missing from the second export", name)
-		case name == annotate.ManifestName:
+		case name == release.ManifestName:
 			if dropCreated(x) != dropCreated(y) {
 				t.Errorf("the manifests differ beyond created:\n%s\n----\n%s", x, y)
 			}
@@ -99,9 +99,10 @@ func sameExceptCreated(t *testing.T, a, b map[string][]byte) {
 func TestExportEveryFormatOfTheDemo(t *testing.T) {
 	ctx := context.Background()
 	db, lead, rel, images := demoRelease(t)
-	for _, f := range annotate.Formats {
-		t.Run(string(f), func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "out", string(f))
+	for _, format := range release.Formats() {
+		f := format.Name()
+		t.Run(f, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out", f)
 			var last [2]int
 			res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: f, OutDir: out},
 				func(done, total int) { last = [2]int{done, total} })
@@ -119,7 +120,7 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 			if m.Counts.Samples+sum(m.Skipped) != 3 {
 				t.Errorf("counts %+v skipped %v", m.Counts, m.Skipped)
 			}
-			d, err := annotate.VerifyRelease(context.Background(), out)
+			d, err := release.VerifyRelease(context.Background(), out)
 			if err != nil || !d.OK() || d.Matched != len(m.Files) {
 				t.Errorf("verify: %+v %v", d, err)
 			}
@@ -141,12 +142,12 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 			}
 		})
 	}
-	if n := auditCount(t, db.Path(), "release.export"); n != len(annotate.Formats) {
-		t.Errorf("%d exports audited, want %d", n, len(annotate.Formats))
+	if n := auditCount(t, db.Path(), "release.export"); n != len(release.Formats()) {
+		t.Errorf("%d exports audited, want %d", n, len(release.Formats()))
 	}
 	// Anyone may export, even without signing in (scripts). The agreement summary of
 	// the demo: 5 approvals per sample, a unanimous panel each, alpha undefined.
-	res, err := db.Export(ctx, store.User{}, store.ExportInput{Release: fmt.Sprint(rel.ID), Format: annotate.FormatNative, OutDir: filepath.Join(t.TempDir(), "anon")}, nil)
+	res, err := db.Export(ctx, store.User{}, store.ExportInput{Release: fmt.Sprint(rel.ID), Format: "native", OutDir: filepath.Join(t.TempDir(), "anon")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestExportIsFrozenAndDeterministic(t *testing.T) {
 	db, lead, _, _ := demoRelease(t)
 	export := func(name string) map[string][]byte {
 		out := filepath.Join(t.TempDir(), name)
-		if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatNative, OutDir: out}, nil); err != nil {
+		if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return readTree(t, out)
@@ -208,20 +209,20 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 	tampered := append([]byte{}, orig...)
 	tampered[len(tampered)/2] ^= 0xff
 	os.WriteFile(path, tampered, 0o644)
-	_, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatNative, OutDir: filepath.Join(parent, "x")}, nil)
-	if !errors.Is(err, store.ErrInvalid) || !errors.Is(err, annotate.ErrImageChanged) || !strings.Contains(err.Error(), "0002-kitchen-1/img_001.jpg") {
+	_, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: filepath.Join(parent, "x")}, nil)
+	if !errors.Is(err, store.ErrInvalid) || !errors.Is(err, release.ErrImageChanged) || !strings.Contains(err.Error(), "0002-kitchen-1/img_001.jpg") {
 		t.Errorf("export of a changed image: %v", err)
 	}
 	// The TSV embeds the image rather than copying it: refused too.
-	_, err = db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatVLMEvalKit, OutDir: filepath.Join(parent, "y")}, nil)
-	if !errors.Is(err, annotate.ErrImageChanged) {
+	_, err = db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "vlmevalkit", OutDir: filepath.Join(parent, "y")}, nil)
+	if !errors.Is(err, release.ErrImageChanged) {
 		t.Errorf("vlmevalkit export of a changed image: %v", err)
 	}
 	os.WriteFile(path, orig, 0o644)
 
 	// Cancelled half way: nothing left behind either.
 	cctx, cancel := context.WithCancel(ctx)
-	_, err = db.Export(cctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatHFImageFolder, OutDir: filepath.Join(parent, "z")},
+	_, err = db.Export(cctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "hf-imagefolder", OutDir: filepath.Join(parent, "z")},
 		func(done, total int) {
 			if done == 1 {
 				cancel()
@@ -236,13 +237,13 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 	// Into an existing empty folder it works, and a format or release that does not exist is refused.
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatCOCO, OutDir: empty}, nil); err != nil {
+	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "coco", OutDir: empty}, nil); err != nil {
 		t.Errorf("export into an empty folder: %v", err)
 	}
 	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "xml", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("unknown format: %v", err)
 	}
-	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@9", Format: annotate.FormatCOCO, OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@9", Format: "coco", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown release: %v", err)
 	}
 }
@@ -269,7 +270,7 @@ func TestExportRemovesStalePartials(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: annotate.FormatNative, OutDir: out}, nil)
+	res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

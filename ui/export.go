@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -281,13 +282,17 @@ func (v *exportView) runFreeze() {
 // showExportDialog asks for a format and a folder, then exports.
 func (v *exportView) showExportDialog(rel store.Release) {
 	var names []string
-	for _, f := range annotate.Formats {
-		names = append(names, string(f))
+	for _, f := range release.Formats() {
+		names = append(names, f.Name())
 	}
 	layoutText := widget.NewLabel("")
 	layoutText.Wrapping = fyne.TextWrapWord
-	format := widget.NewSelect(names, func(s string) { layoutText.SetText(annotate.Format(s).Layout() + ".") })
-	format.SetSelected(string(annotate.FormatNative))
+	format := widget.NewSelect(names, func(s string) {
+		if f, err := release.Lookup(s); err == nil {
+			layoutText.SetText(f.Layout() + ".")
+		}
+	})
+	format.SetSelected(names[0]) // native
 	folder := widget.NewLabel("No folder chosen yet.")
 	folder.Wrapping = fyne.TextWrapWord
 	var dir string
@@ -297,7 +302,7 @@ func (v *exportView) showExportDialog(rel store.Release) {
 				return
 			}
 			dir = uri.Path()
-			folder.SetText("Into " + exportDir(dir, rel, annotate.Format(format.Selected)))
+			folder.SetText("Into " + exportDir(dir, rel, format.Selected))
 		}, v.u.win)
 	})
 	form := widget.NewForm(widget.NewFormItem("Format", format), widget.NewFormItem("Folder", container.NewVBox(choose, folder)))
@@ -310,15 +315,15 @@ func (v *exportView) showExportDialog(rel store.Release) {
 			v.u.showError(errors.New("choose a folder to export into"))
 			return
 		}
-		v.startExport(v.u.ctx(), rel, annotate.Format(format.Selected), dir)
+		v.startExport(v.u.ctx(), rel, format.Selected, dir)
 	}, v.u.win)
 	d.Resize(fyne.NewSize(560, 360))
 	d.Show()
 }
 
-// exportDir is the new folder an export into parent is written to.
-func exportDir(parent string, rel store.Release, f annotate.Format) string {
-	return filepath.Join(parent, rel.Name+"-"+rel.Version+"-"+string(f))
+// exportDir is the new folder an export in format f (its name) into parent is written to.
+func exportDir(parent string, rel store.Release, f string) string {
+	return filepath.Join(parent, rel.Name+"-"+rel.Version+"-"+f)
 }
 
 // exportRun is a running export's progress dialog and, once done, its outcome.
@@ -333,13 +338,13 @@ type exportRun struct {
 	summary string // what the closing dialog said
 }
 
-// startExport exports rel in format f into a new folder inside parent, with a
+// startExport exports rel in format f (its name) into a new folder inside parent, with a
 // progress bar and a Cancel button, then says what was written.
-func (v *exportView) startExport(ctx context.Context, rel store.Release, f annotate.Format, parent string) *exportRun {
+func (v *exportView) startExport(ctx context.Context, rel store.Release, f, parent string) *exportRun {
 	ctx, cancel := context.WithCancel(ctx)
 	out := exportDir(parent, rel, f)
 	run := &exportRun{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), cancel: cancel}
-	run.dlg = dialog.NewCustomWithoutButtons("Exporting "+rel.Ref()+" as "+string(f),
+	run.dlg = dialog.NewCustomWithoutButtons("Exporting "+rel.Ref()+" as "+f,
 		container.NewVBox(run.bar, run.label, widget.NewButton("Cancel", cancel)), v.u.win)
 	run.dlg.Resize(fyne.NewSize(520, 180))
 	run.dlg.Show()
@@ -363,7 +368,7 @@ func (v *exportView) startExport(ctx context.Context, rel store.Release, f annot
 	return run
 }
 
-func (v *exportView) exportDone(run *exportRun, rel store.Release, f annotate.Format, out string) {
+func (v *exportView) exportDone(run *exportRun, rel store.Release, f, out string) {
 	title := "Export done"
 	switch {
 	case errors.Is(run.err, context.Canceled):
@@ -381,7 +386,7 @@ func (v *exportView) exportDone(run *exportRun, rel store.Release, f annotate.Fo
 			}
 		}
 		if len(left) > 0 {
-			run.summary += "\nLeft out, as " + string(f) + " cannot hold them: " + strings.Join(left, ", ") + "."
+			run.summary += "\nLeft out, as " + f + " cannot hold them: " + strings.Join(left, ", ") + "."
 		}
 	}
 	l := widget.NewLabel(run.summary)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/demo"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -102,7 +103,7 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 			format = s
 		}
 	}
-	if overlay == nil || format == nil || format.Selected != "native" || len(format.Options) != len(annotate.Formats) {
+	if overlay == nil || format == nil || format.Selected != "native" || len(format.Options) != len(release.Formats()) {
 		t.Fatalf("export dialog: %v", format)
 	}
 	format.SetSelected("vlmevalkit")
@@ -111,13 +112,13 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 
 	// Export with the progress dialog; the result verifies against its manifest.
 	parent := t.TempDir()
-	run := v.startExport(context.Background(), v.releases[0], annotate.FormatCOCO, parent)
+	run := v.startExport(context.Background(), v.releases[0], "coco", parent)
 	waitFor(t, "the export", func() bool { return run.done })
-	out := exportDir(parent, v.releases[0], annotate.FormatCOCO)
+	out := exportDir(parent, v.releases[0], "coco")
 	if run.err != nil || run.result.Dir != out {
 		t.Fatalf("export: %v, into %q", run.err, run.result.Dir)
 	}
-	if d, err := annotate.VerifyRelease(context.Background(), out); err != nil || !d.OK() {
+	if d, err := release.VerifyRelease(context.Background(), out); err != nil || !d.OK() {
 		t.Errorf("verify %s: %+v %v", out, d, err)
 	}
 	if !strings.Contains(run.summary, "Exported demo-bench@1 as coco") || !strings.Contains(run.summary, "1 sample, 3 files") ||
@@ -128,12 +129,12 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 	// A cancelled export says so and leaves nothing.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	run = v.startExport(ctx, v.releases[0], annotate.FormatNative, parent)
+	run = v.startExport(ctx, v.releases[0], "native", parent)
 	waitFor(t, "the cancelled export", func() bool { return run.done })
 	if !errors.Is(run.err, context.Canceled) || !strings.Contains(run.summary, "cancelled; nothing was written") {
 		t.Errorf("cancelled export: %v, %q", run.err, run.summary)
 	}
-	if _, err := os.Stat(exportDir(parent, v.releases[0], annotate.FormatNative)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(exportDir(parent, v.releases[0], "native")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a cancelled export left its folder: %v", err)
 	}
 }

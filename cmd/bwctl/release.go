@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -21,9 +22,10 @@ func init() {
 }
 
 func formatList() string {
-	names := make([]string, len(annotate.Formats))
-	for i, f := range annotate.Formats {
-		names[i] = string(f)
+	formats := release.Formats()
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.Name()
 	}
 	return strings.Join(names, ", ")
 }
@@ -174,17 +176,17 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	dbPath := fs.String("db", "", "database file")
 	as := fs.String("as", "", "exporting user, named in the manifest (optional; password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
-	release := fs.String("release", "", "NAME@VERSION (or the release id)")
+	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	format := fs.String("format", "", formatList())
 	out := fs.String("out", "", "output folder (new or empty)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	if *release == "" || *format == "" || *out == "" {
+	if *rel == "" || *format == "" || *out == "" {
 		fmt.Fprintln(stderr, "bwctl export: --release, --format and --out are required")
 		return exitUsage
 	}
-	f, err := annotate.ParseFormat(*format)
+	f, err := release.Lookup(*format)
 	if err != nil {
 		fmt.Fprintln(stderr, "bwctl export:", err)
 		return exitUsage
@@ -198,7 +200,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code != exitOK {
 		return code
 	}
-	in := store.ExportInput{Release: *release, Format: f, OutDir: *out}
+	in := store.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {
 		p, err := db.ProjectByName(ctx, *project)
 		if err != nil {
@@ -224,7 +226,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	for _, p := range res.Removed {
 		fmt.Fprintf(stderr, "bwctl export: removed %s, left by an earlier export into the same folder that was killed half-way\n", p)
 	}
-	fmt.Fprintf(stdout, "exported %s as %s to %s: %d samples, %d files%s\n", res.Release.Ref(), f, res.Dir, m.Counts.Samples, len(m.Files)+1, skipped)
+	fmt.Fprintf(stdout, "exported %s as %s to %s: %d samples, %d files%s\n", res.Release.Ref(), f.Name(), res.Dir, m.Counts.Samples, len(m.Files)+1, skipped)
 	return exitOK
 }
 
@@ -238,7 +240,7 @@ func runVerifyRelease(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "usage: bwctl verify-release DIR")
 		return exitUsage
 	}
-	d, err := annotate.VerifyRelease(ctx, pos[0])
+	d, err := release.VerifyRelease(ctx, pos[0])
 	if code, ok := interrupted(stderr, "verify-release", "the release was not fully checked", err); ok {
 		return code
 	}
@@ -250,9 +252,9 @@ func runVerifyRelease(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintln(stdout, f)
 	}
 	if !d.OK() {
-		fmt.Fprintf(stderr, "bwctl verify-release: %d files differ from %s, %d match\n", len(d.Files), annotate.ManifestName, d.Matched)
+		fmt.Fprintf(stderr, "bwctl verify-release: %d files differ from %s, %d match\n", len(d.Files), release.ManifestName, d.Matched)
 		return exitFindings
 	}
-	fmt.Fprintf(stdout, "ok: %d files match %s\n", d.Matched, annotate.ManifestName)
+	fmt.Fprintf(stdout, "ok: %d files match %s\n", d.Matched, release.ManifestName)
 	return exitOK
 }

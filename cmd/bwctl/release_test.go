@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 )
 
 // demoDB writes the demo project and returns the database and its image folder.
@@ -58,11 +58,12 @@ func TestAuditFreezeExportVerify(t *testing.T) {
 		{name: "export: missing --out", args: []string{"export", "--db", db, "--release", "demo-bench@1.0", "--format", "coco"}, code: 2,
 			wantErr: []string{"--release, --format and --out are required"}},
 	}
-	for _, f := range annotate.Formats {
-		cases = append(cases, cliCase{name: "export " + string(f), env: lead,
-			args: []string{"export", "--db", db, "--as", "lead", "--release", "demo-bench@1.0", "--format", string(f), "--out", filepath.Join(out, string(f))},
-			code: 0, wantOut: []string{"exported demo-bench@1.0 as " + string(f) + " to " + filepath.Join(out, string(f))}, emptyStErr: true})
-		cases = append(cases, cliCase{name: "verify " + string(f), args: []string{"verify-release", filepath.Join(out, string(f))},
+	for _, format := range release.Formats() {
+		f := format.Name()
+		cases = append(cases, cliCase{name: "export " + f, env: lead,
+			args: []string{"export", "--db", db, "--as", "lead", "--release", "demo-bench@1.0", "--format", f, "--out", filepath.Join(out, f)},
+			code: 0, wantOut: []string{"exported demo-bench@1.0 as " + f + " to " + filepath.Join(out, f)}, emptyStErr: true})
+		cases = append(cases, cliCase{name: "verify " + f, args: []string{"verify-release", filepath.Join(out, f)},
 			code: 0, wantOut: []string{"ok: ", " files match MANIFEST.json"}, outLines: 1})
 	}
 	cases = append(cases,
@@ -78,8 +79,8 @@ func TestAuditFreezeExportVerify(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "1 samples") || !strings.Contains(stdout, "left out, not held by this format: 1 judgment") {
 		t.Errorf("export of 1.1: %d %s", code, stdout)
 	}
-	var m annotate.Manifest
-	b, _ := os.ReadFile(filepath.Join(out, "mh11", annotate.ManifestName))
+	var m release.Manifest
+	b, _ := os.ReadFile(filepath.Join(out, "mh11", release.ManifestName))
 	if err := json.Unmarshal(b, &m); err != nil || m.Creator != "" || m.Release.Split == nil || m.Release.Split.Seed != 3 {
 		t.Errorf("anonymous export's manifest: %+v %v", m, err)
 	}

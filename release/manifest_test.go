@@ -1,4 +1,4 @@
-package annotate
+package release
 
 import (
 	"context"
@@ -49,7 +49,7 @@ func TestVerifyRelease(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, m := exportDir(t, FormatNative)
+			dir, m := exportDir(t, native{})
 			tt.tamper(t, dir)
 			d, err := VerifyRelease(context.Background(), dir)
 			if err != nil {
@@ -71,7 +71,7 @@ func TestVerifyRelease(t *testing.T) {
 }
 
 func TestVerifyReleaseNeedsAManifest(t *testing.T) {
-	dir, _ := exportDir(t, FormatCOCO)
+	dir, _ := exportDir(t, coco{})
 	os.Remove(filepath.Join(dir, ManifestName))
 	if _, err := VerifyRelease(context.Background(), dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("no manifest: got %v", err)
@@ -87,7 +87,7 @@ func TestVerifyReleaseNeedsAManifest(t *testing.T) {
 }
 
 func TestReadManifestRoundTrip(t *testing.T) {
-	dir, m := exportDir(t, FormatHFImageFolder)
+	dir, m := exportDir(t, hfImageFolder{})
 	got, err := ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func ExampleVerifyRelease() {
 	}
 	defer os.RemoveAll(dir)
 	recs, images := releaseFixture()
-	if _, err := Export(context.Background(), DirSink(dir), ExportRequest{Format: FormatCOCO, Records: recs, Open: opener(images)}); err != nil {
+	if _, err := Export(context.Background(), DirSink(dir), ExportRequest{Format: coco{}, Records: recs, Open: opener(images)}); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -170,7 +170,7 @@ func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, m := exportDir(t, FormatNative)
+			dir, m := exportDir(t, native{})
 			if err := tt.tamper(dir); err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
 		})
 	}
 	// A manifest that is a link is no manifest.
-	dir, _ := exportDir(t, FormatNative)
+	dir, _ := exportDir(t, native{})
 	p := filepath.Join(dir, ManifestName)
 	b, _ := os.ReadFile(p)
 	os.WriteFile(outside, b, 0o644)
@@ -200,7 +200,7 @@ func TestVerifyReleaseRefusesWhatIsNotAFile(t *testing.T) {
 
 // Ctrl-C (a cancelled context) stops the check instead of hashing every file.
 func TestVerifyReleaseStopsWhenCancelled(t *testing.T) {
-	dir, _ := exportDir(t, FormatNative)
+	dir, _ := exportDir(t, native{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := VerifyRelease(ctx, dir); !errors.Is(err, context.Canceled) {

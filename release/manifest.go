@@ -1,4 +1,4 @@
-package annotate
+package release
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/benchwright/benchwright/annotate"
 )
 
 // ManifestName is the file every export writes last, at its root.
@@ -22,15 +24,15 @@ const ManifestName = "MANIFEST.json"
 
 // ReleaseInfo describes a frozen release.
 type ReleaseInfo struct {
-	Project  string     `json:"project"`
-	Name     string     `json:"name"`
-	Version  string     `json:"version"`
-	FrozenAt string     `json:"frozen_at"`
-	FrozenBy string     `json:"frozen_by"`
-	Kinds    []Kind     `json:"kinds,omitempty"` // the kinds filter; empty = every kind
-	Tasks    []string   `json:"tasks,omitempty"` // the tasks filter; empty = every task
-	Split    *SplitSpec `json:"split,omitempty"` // the split the release was frozen with, if any
-	Samples  int        `json:"samples"`         // samples in the release (an export may hold fewer)
+	Project  string              `json:"project"`
+	Name     string              `json:"name"`
+	Version  string              `json:"version"`
+	FrozenAt string              `json:"frozen_at"`
+	FrozenBy string              `json:"frozen_by"`
+	Kinds    []annotate.Kind     `json:"kinds,omitempty"` // the kinds filter; empty = every kind
+	Tasks    []string            `json:"tasks,omitempty"` // the tasks filter; empty = every task
+	Split    *annotate.SplitSpec `json:"split,omitempty"` // the split the release was frozen with, if any
+	Samples  int                 `json:"samples"`         // samples in the release (an export may hold fewer)
 }
 
 // AgreementSummary sums up the verification of a release's samples: the reviews of
@@ -82,7 +84,7 @@ type FileEntry struct {
 // Manifest is MANIFEST.json.
 type Manifest struct {
 	Release    ReleaseInfo       `json:"release"`
-	Format     Format            `json:"format"`
+	Format     string            `json:"format"` // the format's Name
 	Layout     string            `json:"layout"`
 	Created    string            `json:"created"`
 	Creator    string            `json:"creator"`
@@ -93,12 +95,12 @@ type Manifest struct {
 	Files      []FileEntry       `json:"files"`
 }
 
-func newManifest(f Format, info ExportInfo, recs []ReleaseRecord, files []FileEntry) Manifest {
+func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Manifest {
 	c := Counts{Samples: len(recs), Kind: map[string]int{}, Hop: map[string]int{}, View: map[string]int{}, Split: map[string]int{}}
 	for _, r := range recs {
 		s := r.Sample
 		c.Kind[string(s.Kind)]++
-		if s.Kind == KindHopQA {
+		if s.Kind == annotate.KindHopQA {
 			c.Hop[strconv.Itoa(s.Hop)]++
 			c.View[string(s.View)]++
 		}
@@ -114,7 +116,7 @@ func newManifest(f Format, info ExportInfo, recs []ReleaseRecord, files []FileEn
 	if !info.Created.IsZero() {
 		created = info.Created.UTC().Format(time.RFC3339)
 	}
-	return Manifest{Release: info.Release, Format: f, Layout: f.Layout(), Created: created, Creator: info.Creator,
+	return Manifest{Release: info.Release, Format: f.Name(), Layout: f.Layout(), Created: created, Creator: info.Creator,
 		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Files: files}
 }
 
@@ -146,7 +148,7 @@ const MaxManifestBytes = 256 << 20
 func ReadManifest(dir string) (Manifest, error) {
 	p := filepath.Join(dir, ManifestName)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return Manifest{}, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, FileKind(fi.Mode()))
+		return Manifest{}, fmt.Errorf("read manifest %s: it is %s, not a regular file", p, annotate.FileKind(fi.Mode()))
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -171,7 +173,7 @@ func DecodeManifest(r io.Reader) (Manifest, error) {
 	if len(b) > MaxManifestBytes {
 		return m, fmt.Errorf("it is larger than %d MiB, the most a manifest may take", MaxManifestBytes>>20)
 	}
-	if path, off, bad := InvalidUTF8(b); bad {
+	if path, off, bad := annotate.InvalidUTF8(b); bad {
 		return m, fmt.Errorf("%s: byte %d is not UTF-8", cmp.Or(path, "the manifest"), off+1)
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
@@ -249,7 +251,7 @@ func VerifyRelease(ctx context.Context, dir string) (Diff, error) {
 		}
 		if !e.Type().IsRegular() {
 			found[rel] = true // reported here, not again as missing
-			d.Files = append(d.Files, FileDiff{Path: rel, Change: "not a regular file", Detail: FileKind(e.Type())})
+			d.Files = append(d.Files, FileDiff{Path: rel, Change: "not a regular file", Detail: annotate.FileKind(e.Type())})
 			return nil
 		}
 		want, ok := listed[rel]
@@ -296,24 +298,6 @@ func hashFile(ctx context.Context, p string) (int64, string, error) {
 		return 0, "", fmt.Errorf("%s: %w", p, err)
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// FileKind names the type of a file that is not a regular file, for a finding or
-// a skip reason: "a symbolic link", "a named pipe", "a socket", "a device", "a folder".
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a folder"
-	}
-	return "not a regular file"
 }
 
 // ctxReader reads from r until ctx ends, so a long read stops within one call.

@@ -1,4 +1,4 @@
-package annotate
+package release
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -19,7 +20,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchwright/benchwright/annotate"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // fakeImage is stand-in image bytes: exports copy images without decoding them.
 func fakeImage(name string) []byte {
@@ -34,45 +39,45 @@ func sha(b []byte) string {
 // releaseFixture is a small fixed release: every kind, three images (one shared by
 // a hop question and a step graph, one outside any scene folder), odd image sizes,
 // step ids that are not step1…N, and a train/test split.
-func releaseFixture() ([]ReleaseRecord, map[string][]byte) {
+func releaseFixture() ([]Record, map[string][]byte) {
 	images := map[string][]byte{}
 	for _, p := range []string{"0001-office-1/a.jpg", "0002-kitchen-1/b.jpg", "misc/c.png"} {
 		images[p] = fakeImage(p)
 	}
 	tol := 0.5
-	rec := func(s Sample, w, h int) ReleaseRecord {
-		return ReleaseRecord{Sample: s, Width: w, Height: h, ImageSHA256: sha(images[s.Image])}
+	rec := func(s annotate.Sample, w, h int) Record {
+		return Record{Sample: s, Width: w, Height: h, ImageSHA256: sha(images[s.Image])}
 	}
-	return []ReleaseRecord{
-		rec(Sample{ID: "mh-0002", Kind: KindHopQA, Image: "0001-office-1/a.jpg",
+	return []Record{
+		rec(annotate.Sample{ID: "mh-0002", Kind: annotate.KindHopQA, Image: "0001-office-1/a.jpg",
 			Question: "Which object stands on the right side of the desk?", Options: []string{"the lamp", "the mug", "the laptop", "the book"},
-			AnswerIndex: 2, Categories: []Category{CatPos}, Hop: 1, View: ViewExo, Box: &Box{100.5, 120, 200, 220.25}, Split: SplitTrain}, 641, 479),
-		rec(Sample{ID: "mh-0001", Kind: KindHopQA, Image: "0002-kitchen-1/b.jpg",
+			AnswerIndex: 2, Categories: []annotate.Category{annotate.CatPos}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{100.5, 120, 200, 220.25}, Split: annotate.SplitTrain}, 641, 479),
+		rec(annotate.Sample{ID: "mh-0001", Kind: annotate.KindHopQA, Image: "0002-kitchen-1/b.jpg",
 			Question: "When I'm standing behind the counter and facing the camera, which round object is closest to my left hand?",
 			Options:  []string{"The bowl", "the apple", "the kettle", "the bottle"}, AnswerIndex: 0,
-			Categories: []Category{CatAtt, CatPos, CatRel}, Hop: 3, View: ViewEgo, EgoSubject: EgoVirtual,
-			Box: &Box{100, 120, 200, 220}, Split: SplitTest, Tags: []string{"counter"}}, 1200, 800),
-		rec(Sample{ID: "sq-0001", Kind: KindStepGraph, Image: "0001-office-1/a.jpg", Scene: "0001-office-1",
-			Question: "Pick up the laptop", Steps: []Step{
+			Categories: []annotate.Category{annotate.CatAtt, annotate.CatPos, annotate.CatRel}, Hop: 3, View: annotate.ViewEgo, EgoSubject: annotate.EgoVirtual,
+			Box: &annotate.Box{100, 120, 200, 220}, Split: annotate.SplitTest, Tags: []string{"counter"}}, 1200, 800),
+		rec(annotate.Sample{ID: "sq-0001", Kind: annotate.KindStepGraph, Image: "0001-office-1/a.jpg", Scene: "0001-office-1",
+			Question: "Pick up the laptop", Steps: []annotate.Step{
 				{ID: "a", Content: "Remove the stapler from the top of the book"},
 				{ID: "b", Content: "Remove the book from the top of the laptop", Precondition: []string{"a"}},
 				{ID: "c", Content: "Pick up the laptop", Precondition: []string{"b"}},
-			}, Split: SplitTrain}, 641, 479),
-		rec(Sample{ID: "sq-0002", Kind: KindStepGraph, Image: "misc/c.png", Question: "Open the drawer \"left\"",
-			Steps: []Step{{ID: "step1", Content: "Move the chair\taway"}, {ID: "step2", Content: "Open the drawer", Precondition: []string{"step1"}}},
-			Split: SplitTrain, Parent: "sq-0001"}, 33, 17),
-		rec(Sample{ID: "mc-0001", Kind: KindMCQ, Image: "0002-kitchen-1/b.jpg", Question: "Which object is nearest to the kettle?",
-			Options: []string{"the cup", "the pan", "the lemon"}, AnswerIndex: 1, Task: "proximity", Split: SplitTest}, 1200, 800),
-		rec(Sample{ID: "yn-0001", Kind: KindJudgment, Image: "misc/c.png", Question: "Is the chair left of the drawer?", AnswerText: "yes", Split: SplitTrain}, 33, 17),
-		rec(Sample{ID: "op-0001", Kind: KindOpen, Image: "misc/c.png", Question: "How far is the chair from the drawer, in metres?",
-			AnswerText: "1.5", AnswerNumber: true, Tolerance: &tol, Box: &Box{1, 2, 30, 16}, Split: SplitTrain}, 33, 17),
+			}, Split: annotate.SplitTrain}, 641, 479),
+		rec(annotate.Sample{ID: "sq-0002", Kind: annotate.KindStepGraph, Image: "misc/c.png", Question: "Open the drawer \"left\"",
+			Steps: []annotate.Step{{ID: "step1", Content: "Move the chair\taway"}, {ID: "step2", Content: "Open the drawer", Precondition: []string{"step1"}}},
+			Split: annotate.SplitTrain, Parent: "sq-0001"}, 33, 17),
+		rec(annotate.Sample{ID: "mc-0001", Kind: annotate.KindMCQ, Image: "0002-kitchen-1/b.jpg", Question: "Which object is nearest to the kettle?",
+			Options: []string{"the cup", "the pan", "the lemon"}, AnswerIndex: 1, Task: "proximity", Split: annotate.SplitTest}, 1200, 800),
+		rec(annotate.Sample{ID: "yn-0001", Kind: annotate.KindJudgment, Image: "misc/c.png", Question: "Is the chair left of the drawer?", AnswerText: "yes", Split: annotate.SplitTrain}, 33, 17),
+		rec(annotate.Sample{ID: "op-0001", Kind: annotate.KindOpen, Image: "misc/c.png", Question: "How far is the chair from the drawer, in metres?",
+			AnswerText: "1.5", AnswerNumber: true, Tolerance: &tol, Box: &annotate.Box{1, 2, 30, 16}, Split: annotate.SplitTrain}, 33, 17),
 	}, images
 }
 
 func fixtureInfo(created time.Time) ExportInfo {
 	return ExportInfo{
 		Release: ReleaseInfo{Project: "office", Name: "office-bench", Version: "1.0", FrozenAt: "2026-01-02T03:04:05Z",
-			FrozenBy: "lead", Split: &SplitSpec{TestRatio: 0.2, Seed: 7}, Samples: 7},
+			FrozenBy: "lead", Split: &annotate.SplitSpec{TestRatio: 0.2, Seed: 7}, Samples: 7},
 		Created: created, Creator: "lead", AppVersion: "0.1.0-test",
 		Agreement: &AgreementSummary{Reviews: 35, ByRound: map[string]ReviewCount{"1": {7, 0}, "2": {7, 0}, "3": {21, 0}}, Round3Unanimous: 7,
 			AlphaNote: "alpha undefined: every decision agrees"},
@@ -115,10 +120,10 @@ func TestExportGolden(t *testing.T) {
 	for _, b := range images {
 		byContent[string(b)] = true
 	}
-	for _, f := range Formats {
-		t.Run(string(f), func(t *testing.T) {
+	for _, f := range Formats() {
+		t.Run(f.Name(), func(t *testing.T) {
 			sink, _ := exportFixture(t, f, fixedTime)
-			dir := filepath.Join("testdata", "export", string(f))
+			dir := filepath.Join("testdata", f.Name())
 			if *update {
 				os.RemoveAll(dir)
 			}
@@ -140,7 +145,7 @@ func TestExportGolden(t *testing.T) {
 				}
 				want, err := os.ReadFile(golden)
 				if err != nil {
-					t.Fatalf("%v (run go test ./annotate -run TestExportGolden -update)", err)
+					t.Fatalf("%v (run go test ./release -run TestExportGolden -update)", err)
 				}
 				if !bytes.Equal(b, want) {
 					t.Errorf("%s differs from %s:\n%s", name, golden, firstDiff(b, want))
@@ -191,19 +196,19 @@ func TestExportLayouts(t *testing.T) {
 		files   []string // every file an export of the fixture holds, MANIFEST.json aside
 		skipped map[string]int
 	}{
-		{FormatNative, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "images/misc/c.png", "samples.jsonl"}, nil},
-		{FormatMultihop, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "multihopspatial.json"},
+		{native{}, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "images/misc/c.png", "samples.jsonl"}, nil},
+		{multihop{}, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "multihopspatial.json"},
 			map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1, "open": 1}},
-		{FormatSpatialQA, []string{"images/0001-office-1/a.jpg", "images/0002-misc-1/c.png", "spatialqa.json"},
+		{spatialQA{}, []string{"images/0001-office-1/a.jpg", "images/0002-misc-1/c.png", "spatialqa.json"},
 			map[string]int{"hop_qa": 2, "mcq": 1, "judgment": 1, "open": 1}},
-		{FormatVLMEvalKit, []string{"office-bench.tsv"}, nil},
-		{FormatHFImageFolder, []string{"test/0002-kitchen-1/b.jpg", "test/metadata.jsonl", "train/0001-office-1/a.jpg",
+		{vlmEvalKit{}, []string{"office-bench.tsv"}, nil},
+		{hfImageFolder{}, []string{"test/0002-kitchen-1/b.jpg", "test/metadata.jsonl", "train/0001-office-1/a.jpg",
 			"train/metadata.jsonl", "train/misc/c.png"}, nil},
-		{FormatCOCO, []string{"annotations/instances_test.json", "annotations/instances_train.json", "images/0001-office-1/a.jpg",
+		{coco{}, []string{"annotations/instances_test.json", "annotations/instances_train.json", "images/0001-office-1/a.jpg",
 			"images/0002-kitchen-1/b.jpg", "images/misc/c.png"}, map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1}},
 	}
 	for _, tt := range tests {
-		t.Run(string(tt.format), func(t *testing.T) {
+		t.Run(tt.format.Name(), func(t *testing.T) {
 			sink, m := exportFixture(t, tt.format, fixedTime)
 			var names []string
 			for n := range sink {
@@ -252,8 +257,8 @@ func mapsEqual(a, b map[string]int) bool {
 }
 
 func TestExportIsDeterministic(t *testing.T) {
-	for _, f := range Formats {
-		t.Run(string(f), func(t *testing.T) {
+	for _, f := range Formats() {
+		t.Run(f.Name(), func(t *testing.T) {
 			a, _ := exportFixture(t, f, fixedTime)
 			// Again, later, with the records in another order.
 			recs, images := releaseFixture()
@@ -280,23 +285,41 @@ func TestExportIsDeterministic(t *testing.T) {
 	}
 }
 
+// readFiles reads every file below dir, by slash-separated path.
+func readFiles(t *testing.T, dir string) MemSink {
+	t.Helper()
+	files := MemSink{}
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 func TestNativeRoundTrip(t *testing.T) {
-	first, m := exportFixture(t, FormatNative, fixedTime)
+	dir, m := exportDir(t, native{})
+	first := readFiles(t, dir)
 	hashes := map[string]string{}
 	for _, f := range m.Files {
 		hashes[f.Path] = f.SHA256
 	}
-	var recs []ReleaseRecord
-	err := ReadJSONL(bytes.NewReader(first["samples.jsonl"]), func(line int, raw []byte) error {
-		s, fs := ParseRecord(raw)
-		if HasErrors(fs) {
-			t.Errorf("line %d: %v", line, fs)
-		}
-		recs = append(recs, ReleaseRecord{Sample: s, ImageSHA256: hashes["images/"+s.Image]})
-		return nil
-	})
+	samples, err := native{}.Read(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var recs []Record
+	for _, s := range samples {
+		recs = append(recs, Record{Sample: s, ImageSHA256: hashes["images/"+s.Image]})
 	}
 	images := map[string][]byte{}
 	for name, b := range first {
@@ -305,7 +328,7 @@ func TestNativeRoundTrip(t *testing.T) {
 		}
 	}
 	second := MemSink{}
-	if _, err := Export(context.Background(), second, ExportRequest{Format: FormatNative, Records: recs, Open: opener(images),
+	if _, err := Export(context.Background(), second, ExportRequest{Format: native{}, Records: recs, Open: opener(images),
 		Info: fixtureInfo(fixedTime)}); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +342,7 @@ func TestNativeRoundTrip(t *testing.T) {
 	}
 	// The round trip kept what matters: the original records, in id order.
 	orig, _ := releaseFixture()
-	slices.SortFunc(orig, func(a, b ReleaseRecord) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	slices.SortFunc(orig, func(a, b Record) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
 	for i, r := range recs {
 		want, _ := orig[i].Sample.MarshalJSON()
 		got, _ := r.Sample.MarshalJSON()
@@ -330,28 +353,28 @@ func TestNativeRoundTrip(t *testing.T) {
 }
 
 // withoutExtra drops the fields an import keeps aside, to compare samples.
-func withoutExtra(s Sample) Sample { s.Extra = nil; return s }
+func withoutExtra(s annotate.Sample) annotate.Sample { s.Extra = nil; return s }
 
 func TestMultihopImportRoundTrip(t *testing.T) {
-	sink, _ := exportFixture(t, FormatMultihop, fixedTime)
+	dir, _ := exportDir(t, multihop{})
+	sink := readFiles(t, dir)
 	sizes := map[string][2]int{}
 	orig, _ := releaseFixture()
-	want := map[string]Sample{}
+	want := map[string]annotate.Sample{}
 	for _, r := range orig {
 		sizes[r.Sample.Image] = [2]int{r.Width, r.Height}
-		if r.Sample.Kind == KindHopQA {
+		if r.Sample.Kind == annotate.KindHopQA {
 			want[r.Sample.ID] = r.Sample
 		}
 	}
-	got, bad, err := ImportMultihop(bytes.NewReader(sink["multihopspatial.json"]), ImportOptions{})
-	if err != nil || len(bad) > 0 {
-		t.Fatalf("import: %v %v", err, bad)
+	got, err := multihop{}.Read(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("read: %v", err)
 	}
 	if len(got) != len(want) {
 		t.Fatalf("imported %d samples, want %d", len(got), len(want))
 	}
-	for _, im := range got {
-		s := im.Sample
+	for _, s := range got {
 		w, _ := want[s.ID].MarshalJSON()
 		g, _ := withoutExtra(s).MarshalJSON()
 		if !bytes.Equal(g, w) {
@@ -370,22 +393,23 @@ func TestMultihopImportRoundTrip(t *testing.T) {
 }
 
 func TestSpatialQAImportRoundTrip(t *testing.T) {
-	sink, _ := exportFixture(t, FormatSpatialQA, fixedTime)
-	got, bad, err := ImportSpatiaLQA(bytes.NewReader(sink["spatialqa.json"]))
-	if err != nil || len(bad) > 0 {
-		t.Fatalf("import: %v %v", err, bad)
+	dir, _ := exportDir(t, spatialQA{})
+	sink := readFiles(t, dir)
+	got, err := spatialQA{}.Read(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("read: %v", err)
 	}
 	tests := []struct {
 		id, image, scene string
-		steps            []Step
+		steps            []annotate.Step
 	}{
-		{"sq-0001", "0001-office-1/a.jpg", "0001-office-1", []Step{
+		{"sq-0001", "0001-office-1/a.jpg", "0001-office-1", []annotate.Step{
 			{ID: "step1", Content: "Remove the stapler from the top of the book", Precondition: []string{}},
 			{ID: "step2", Content: "Remove the book from the top of the laptop", Precondition: []string{"step1"}},
 			{ID: "step3", Content: "Pick up the laptop", Precondition: []string{"step2"}},
 		}},
 		// An image outside any scene folder gets one, numbered after the scenes in use.
-		{"sq-0002", "0002-misc-1/c.png", "0002-misc-1", []Step{
+		{"sq-0002", "0002-misc-1/c.png", "0002-misc-1", []annotate.Step{
 			{ID: "step1", Content: "Move the chair\taway", Precondition: []string{}},
 			{ID: "step2", Content: "Open the drawer", Precondition: []string{"step1"}},
 		}},
@@ -394,8 +418,8 @@ func TestSpatialQAImportRoundTrip(t *testing.T) {
 		t.Fatalf("imported %d samples, want %d", len(got), len(tests))
 	}
 	for i, tt := range tests {
-		s := got[i].Sample
-		if s.ID != tt.id || s.Image != tt.image || s.Scene != tt.scene || !ValidSceneName(s.Scene) {
+		s := got[i]
+		if s.ID != tt.id || s.Image != tt.image || s.Scene != tt.scene || !annotate.ValidSceneName(s.Scene) {
 			t.Errorf("sample %d: id %q image %q scene %q, want %q %q %q", i, s.ID, s.Image, s.Scene, tt.id, tt.image, tt.scene)
 		}
 		if g, w := mustJSON(s.Steps), mustJSON(tt.steps); g != w {
@@ -404,7 +428,7 @@ func TestSpatialQAImportRoundTrip(t *testing.T) {
 		if _, ok := sink["images/"+s.Image]; !ok {
 			t.Errorf("%s: image %s is not under images/", s.ID, s.Image)
 		}
-		if fs := Lint(withoutExtra(s), LintEnv{}); HasErrors(fs) {
+		if fs := annotate.Lint(withoutExtra(s), annotate.LintEnv{}); annotate.HasErrors(fs) {
 			t.Errorf("%s does not lint after the round trip: %v", s.ID, fs)
 		}
 	}
@@ -413,7 +437,7 @@ func TestSpatialQAImportRoundTrip(t *testing.T) {
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestVLMEvalKitTSV(t *testing.T) {
-	sink, _ := exportFixture(t, FormatVLMEvalKit, fixedTime)
+	sink, _ := exportFixture(t, vlmEvalKit{}, fixedTime)
 	r := csv.NewReader(bytes.NewReader(sink["office-bench.tsv"]))
 	r.Comma = '\t'
 	r.LazyQuotes = false
@@ -428,7 +452,7 @@ func TestVLMEvalKitTSV(t *testing.T) {
 	}
 	col := func(row []string, name string) string { return row[slices.Index(header, name)] }
 	recs, images := releaseFixture()
-	slices.SortFunc(recs, func(a, b ReleaseRecord) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
 	if len(rows)-1 != len(recs) {
 		t.Fatalf("%d rows, want %d", len(rows)-1, len(recs))
 	}
@@ -459,11 +483,11 @@ func TestVLMEvalKitTSV(t *testing.T) {
 			t.Errorf("row %d: image does not decode to %s (%v)", i, s.Image, err)
 		}
 		switch s.Kind {
-		case KindHopQA, KindMCQ:
-			if col(row, "answer") != AnswerLetter(s.AnswerIndex) || col(row, "A") != s.Options[0] {
+		case annotate.KindHopQA, annotate.KindMCQ:
+			if col(row, "answer") != annotate.AnswerLetter(s.AnswerIndex) || col(row, "A") != s.Options[0] {
 				t.Errorf("row %d: answer %q, A %q", i, col(row, "answer"), col(row, "A"))
 			}
-		case KindStepGraph:
+		case annotate.KindStepGraph:
 			var answer map[string]struct {
 				Content      string
 				Precondition []string
@@ -483,12 +507,12 @@ func TestVLMEvalKitTSV(t *testing.T) {
 }
 
 // exportOne exports one record and returns the files.
-func exportOne(t *testing.T, f Format, s Sample, w, h int) MemSink {
+func exportOne(t *testing.T, f Format, s annotate.Sample, w, h int) MemSink {
 	t.Helper()
 	img := fakeImage(s.Image)
 	sink := MemSink{}
 	_, err := Export(context.Background(), sink, ExportRequest{Format: f,
-		Records: []ReleaseRecord{{Sample: s, Width: w, Height: h, ImageSHA256: sha(img)}},
+		Records: []Record{{Sample: s, Width: w, Height: h, ImageSHA256: sha(img)}},
 		Open:    opener(map[string][]byte{s.Image: img}), Info: fixtureInfo(fixedTime)})
 	if err != nil {
 		t.Fatal(err)
@@ -499,26 +523,26 @@ func exportOne(t *testing.T, f Format, s Sample, w, h int) MemSink {
 func TestBoxConversionsOnOddSizes(t *testing.T) {
 	tests := []struct {
 		w, h int
-		box  Box
+		box  annotate.Box
 	}{
-		{641, 479, Box{0, 0, 641, 479}},
-		{641, 479, Box{100.5, 120, 200, 220.25}},
-		{641, 479, Box{320, 239, 321, 240}},
-		{479, 641, Box{12, 600, 478, 640}},
-		{4033, 3025, Box{1, 1, 4032, 3024}},
-		{3, 5, Box{1, 1, 2, 4}},
+		{641, 479, annotate.Box{0, 0, 641, 479}},
+		{641, 479, annotate.Box{100.5, 120, 200, 220.25}},
+		{641, 479, annotate.Box{320, 239, 321, 240}},
+		{479, 641, annotate.Box{12, 600, 478, 640}},
+		{4033, 3025, annotate.Box{1, 1, 4032, 3024}},
+		{3, 5, annotate.Box{1, 1, 2, 4}},
 	}
 	for _, tt := range tests {
-		s := Sample{ID: "mh-1", Kind: KindHopQA, Image: "0001-x-1/odd.jpg", Question: "Which object is closest?",
-			Options: []string{"the a", "the b", "the c", "the d"}, AnswerIndex: 3, Categories: []Category{CatRel}, Hop: 1,
-			View: ViewExo, Box: &tt.box}
+		s := annotate.Sample{ID: "mh-1", Kind: annotate.KindHopQA, Image: "0001-x-1/odd.jpg", Question: "Which object is closest?",
+			Options: []string{"the a", "the b", "the c", "the d"}, AnswerIndex: 3, Categories: []annotate.Category{annotate.CatRel}, Hop: 1,
+			View: annotate.ViewExo, Box: &tt.box}
 		name := mustJSON(tt.box) + " on " + strconv.Itoa(tt.w) + "x" + strconv.Itoa(tt.h)
 		// MultihopSpatial: pixels as stored, and the 0–1000 integers.
 		var mh []struct {
-			BBox     Box    `json:"bbox"`
-			BBox1000 [4]int `json:"bbox_1000"`
+			BBox     annotate.Box `json:"bbox"`
+			BBox1000 [4]int       `json:"bbox_1000"`
 		}
-		if err := json.Unmarshal(exportOne(t, FormatMultihop, s, tt.w, tt.h)["multihopspatial.json"], &mh); err != nil || len(mh) != 1 {
+		if err := json.Unmarshal(exportOne(t, multihop{}, s, tt.w, tt.h)["multihopspatial.json"], &mh); err != nil || len(mh) != 1 {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if mh[0].BBox != tt.box {
@@ -534,7 +558,7 @@ func TestBoxConversionsOnOddSizes(t *testing.T) {
 				t.Errorf("%s: bbox_1000[%d] = %d, exact %.3f", name, i, v, exact)
 			}
 		}
-		back := From1000(mh[0].BBox1000, tt.w, tt.h)
+		back := annotate.From1000(mh[0].BBox1000, tt.w, tt.h)
 		for i := range back {
 			size := float64(tt.w)
 			if i%2 == 1 {
@@ -551,23 +575,23 @@ func TestBoxConversionsOnOddSizes(t *testing.T) {
 				Category []string     `json:"category"`
 			} `json:"objects"`
 		}
-		if err := json.Unmarshal(exportOne(t, FormatHFImageFolder, s, tt.w, tt.h)["test/metadata.jsonl"], &hf); err != nil {
+		if err := json.Unmarshal(exportOne(t, hfImageFolder{}, s, tt.w, tt.h)["test/metadata.jsonl"], &hf); err != nil {
 			t.Fatal(err)
 		}
-		if len(hf.Objects.BBox) != 1 || BoxFromCOCO(hf.Objects.BBox[0]) != tt.box || hf.Objects.Category[0] != "d" {
+		if len(hf.Objects.BBox) != 1 || annotate.BoxFromCOCO(hf.Objects.BBox[0]) != tt.box || hf.Objects.Category[0] != "d" {
 			t.Errorf("%s: HF objects %+v", name, hf.Objects)
 		}
-		var coco struct {
+		var instances struct {
 			Annotations []struct {
 				BBox [4]float64 `json:"bbox"`
 				Area float64    `json:"area"`
 			} `json:"annotations"`
 		}
-		if err := json.Unmarshal(exportOne(t, FormatCOCO, s, tt.w, tt.h)["annotations/instances_test.json"], &coco); err != nil {
+		if err := json.Unmarshal(exportOne(t, coco{}, s, tt.w, tt.h)["annotations/instances_test.json"], &instances); err != nil {
 			t.Fatal(err)
 		}
-		a := coco.Annotations[0]
-		if BoxFromCOCO(a.BBox) != tt.box || a.Area != (tt.box[2]-tt.box[0])*(tt.box[3]-tt.box[1]) {
+		a := instances.Annotations[0]
+		if annotate.BoxFromCOCO(a.BBox) != tt.box || a.Area != (tt.box[2]-tt.box[0])*(tt.box[3]-tt.box[1]) {
 			t.Errorf("%s: COCO bbox %v area %g", name, a.BBox, a.Area)
 		}
 	}
@@ -584,16 +608,16 @@ func TestExportRefusals(t *testing.T) {
 	tests := []struct {
 		name   string
 		format Format
-		recs   []ReleaseRecord
+		recs   []Record
 		images map[string][]byte
 		want   string
 		is     error
 	}{
-		{"changed image", FormatNative, recs, changed, "misc/c.png", ErrImageChanged},
-		{"changed image, embedded", FormatVLMEvalKit, recs, changed, "misc/c.png", ErrImageChanged},
-		{"missing image", FormatCOCO, recs, map[string][]byte{}, "image 0002-kitchen-1/b.jpg", os.ErrNotExist},
-		{"unknown format", "yaml", recs, images, `unknown format "yaml"`, nil},
-		{"duplicate id", FormatNative, dup, images, `"mh-0002" appears twice`, nil},
+		{"changed image", native{}, recs, changed, "misc/c.png", ErrImageChanged},
+		{"changed image, embedded", vlmEvalKit{}, recs, changed, "misc/c.png", ErrImageChanged},
+		{"missing image", coco{}, recs, map[string][]byte{}, "image 0002-kitchen-1/b.jpg", os.ErrNotExist},
+		{"no format", nil, recs, images, "no format (one of native, ", nil},
+		{"duplicate id", native{}, dup, images, `"mh-0002" appears twice`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -608,7 +632,7 @@ func TestExportRefusals(t *testing.T) {
 func TestExportProgressAndCancel(t *testing.T) {
 	recs, images := releaseFixture()
 	var seen [][2]int
-	_, err := Export(context.Background(), MemSink{}, ExportRequest{Format: FormatHFImageFolder, Records: recs, Open: opener(images),
+	_, err := Export(context.Background(), MemSink{}, ExportRequest{Format: hfImageFolder{}, Records: recs, Open: opener(images),
 		Progress: func(done, total int) { seen = append(seen, [2]int{done, total}) }})
 	if err != nil {
 		t.Fatal(err)
@@ -624,7 +648,7 @@ func TestExportProgressAndCancel(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	sink := MemSink{}
-	_, err = Export(ctx, sink, ExportRequest{Format: FormatNative, Records: recs, Open: opener(images),
+	_, err = Export(ctx, sink, ExportRequest{Format: native{}, Records: recs, Open: opener(images),
 		Progress: func(done, total int) {
 			if done == 2 {
 				cancel()
@@ -658,54 +682,100 @@ func TestSinkRefusesEscapingNames(t *testing.T) {
 	}
 }
 
-func TestObjectNameAndLetters(t *testing.T) {
+func TestObjectName(t *testing.T) {
 	tests := []struct {
-		s    Sample
+		s    annotate.Sample
 		want string
 	}{
-		{Sample{Kind: KindHopQA, Options: []string{"The  Red mug", "x"}, AnswerIndex: 0}, "red mug"},
-		{Sample{Kind: KindMCQ, Options: []string{"x", "an apple"}, AnswerIndex: 1}, "apple"},
-		{Sample{Kind: KindMCQ, Options: []string{"the"}, AnswerIndex: 0}, "the"},
-		{Sample{Kind: KindMCQ, Options: []string{"x"}, AnswerIndex: 4}, "object"},
-		{Sample{Kind: KindOpen, AnswerText: "3"}, "object"},
+		{annotate.Sample{Kind: annotate.KindHopQA, Options: []string{"The  Red mug", "x"}, AnswerIndex: 0}, "red mug"},
+		{annotate.Sample{Kind: annotate.KindMCQ, Options: []string{"x", "an apple"}, AnswerIndex: 1}, "apple"},
+		{annotate.Sample{Kind: annotate.KindMCQ, Options: []string{"the"}, AnswerIndex: 0}, "the"},
+		{annotate.Sample{Kind: annotate.KindMCQ, Options: []string{"x"}, AnswerIndex: 4}, "object"},
+		{annotate.Sample{Kind: annotate.KindOpen, AnswerText: "3"}, "object"},
 	}
 	for _, tt := range tests {
 		if got := ObjectName(tt.s); got != tt.want {
 			t.Errorf("ObjectName(%v) = %q, want %q", tt.s.Options, got, tt.want)
 		}
 	}
-	for i, want := range map[int]string{0: "A", 3: "D", 5: "F", 25: "Z"} {
-		if got := AnswerLetter(i); got != want {
-			t.Errorf("AnswerLetter(%d) = %q", i, got)
+}
+
+func TestLookup(t *testing.T) {
+	var names []string
+	for _, f := range Formats() {
+		names = append(names, f.Name())
+		if got, err := Lookup(f.Name()); err != nil || got != f {
+			t.Errorf("Lookup(%q) = %v, %v", f.Name(), got, err)
 		}
+		if f.Layout() == "" {
+			t.Errorf("%s has no layout description", f.Name())
+		}
+	}
+	// The order bwctl, the GUI and the golden folders list them in.
+	if want := []string{"native", "multihopspatial", "spatialqa", "vlmevalkit", "hf-imagefolder", "coco"}; !slices.Equal(names, want) {
+		t.Errorf("Formats() = %q, want %q", names, want)
+	}
+	_, err := Lookup("csv")
+	if want := `unknown export format "csv" (one of native, multihopspatial, spatialqa, vlmevalkit, hf-imagefolder, coco)`; err == nil || err.Error() != want {
+		t.Errorf("Lookup(csv): %v, want %s", err, want)
+	}
+	// The formats that can be read back.
+	var readers []string
+	for _, f := range Formats() {
+		if _, ok := f.(Reader); ok {
+			readers = append(readers, f.Name())
+		}
+	}
+	if want := []string{"native", "multihopspatial", "spatialqa"}; !slices.Equal(readers, want) {
+		t.Errorf("readers %q, want %q", readers, want)
 	}
 }
 
-func TestParseFormat(t *testing.T) {
-	for _, f := range Formats {
-		if got, err := ParseFormat(string(f)); err != nil || got != f {
-			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
+// Read refuses an export it cannot read whole: a record with a schema error, one
+// the importer cannot convert, a missing file.
+func TestReadRefusals(t *testing.T) {
+	tests := []struct {
+		format      Format
+		file, data  string
+		wantInError string
+	}{
+		{native{}, "samples.jsonl", `{"id":"mc-1","kind":"mcq","image":"a.jpg","question":"Which?","options":["a","b"],"answer":0}` + "\n" + `{"id":"x","kind":"mcq","answer":"z"}` + "\n", "line 2"},
+		{native{}, "", "", "samples.jsonl"},
+		{multihop{}, "multihopspatial.json", `[{"id":"mh-1","image":"a.jpg","question":"Which?","options":["a","b"],"answer":"zebra"}]`, "record 1 (line 1)"},
+		{spatialQA{}, "spatialqa.json", `{"id":`, "spatialqa.json"},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		if tt.file != "" {
+			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if f.Layout() == "" {
-			t.Errorf("%s has no layout description", f)
+		got, err := tt.format.(Reader).Read(context.Background(), dir)
+		if err == nil || !strings.Contains(err.Error(), tt.wantInError) {
+			t.Errorf("%s: read %v, %v; want an error naming %q", tt.format.Name(), got, err, tt.wantInError)
 		}
 	}
-	if _, err := ParseFormat("csv"); err == nil || !strings.Contains(err.Error(), "hf-imagefolder") {
-		t.Errorf("ParseFormat(csv): %v", err)
+	// A cancelled read stops.
+	dir, _ := exportDir(t, native{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (native{}).Read(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled read: %v", err)
 	}
 }
 
 func ExampleExport() {
 	img := []byte("the original bytes of the image file")
-	recs := []ReleaseRecord{{
-		Sample: Sample{ID: "mh-0001", Kind: KindHopQA, Image: "0001-office-1/a.jpg", Question: "Which object is closest to the camera?",
+	recs := []Record{{
+		Sample: annotate.Sample{ID: "mh-0001", Kind: annotate.KindHopQA, Image: "0001-office-1/a.jpg", Question: "Which object is closest to the camera?",
 			Options: []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
-			Categories: []Category{CatRel}, Hop: 1, View: ViewExo, Box: &Box{100, 120, 200, 220}},
+			Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{100, 120, 200, 220}},
 		Width: 1200, Height: 800,
 	}}
 	sink := MemSink{}
 	m, err := Export(context.Background(), sink, ExportRequest{
-		Format:  FormatMultihop,
+		Format:  multihop{},
 		Records: recs,
 		Open:    func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(img)), nil },
 		Info:    ExportInfo{Release: ReleaseInfo{Name: "office-bench", Version: "1.0", Samples: 1}},
@@ -730,19 +800,19 @@ func ExampleExport() {
 // 1,500 images of 64 KiB) in each format into memory.
 func BenchmarkExport(b *testing.B) {
 	images := map[string][]byte{}
-	var recs []ReleaseRecord
+	var recs []Record
 	for i := range 4500 {
 		img := fmt.Sprintf("%04d-scene-%d/img_%04d.jpg", i/300+1, i/300+1, i/3)
 		if _, ok := images[img]; !ok {
 			images[img] = bytes.Repeat([]byte(img), 64<<10/len(img))
 		}
-		recs = append(recs, ReleaseRecord{Sample: Sample{ID: fmt.Sprintf("mh-%05d", i), Kind: KindHopQA, Image: img,
+		recs = append(recs, Record{Sample: annotate.Sample{ID: fmt.Sprintf("mh-%05d", i), Kind: annotate.KindHopQA, Image: img,
 			Question: fmt.Sprintf("Which object is closest to the camera? (%d)", i), Options: []string{"the mug", "the lamp", "the book", "the pen"},
-			AnswerIndex: i % 4, Categories: []Category{CatRel}, Hop: 1, View: ViewExo, Box: &Box{10, 12, 200, 220}, Split: SplitTest},
+			AnswerIndex: i % 4, Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{10, 12, 200, 220}, Split: annotate.SplitTest},
 			Width: 1200, Height: 800, ImageSHA256: sha(images[img])})
 	}
-	for _, f := range Formats {
-		b.Run(string(f), func(b *testing.B) {
+	for _, f := range Formats() {
+		b.Run(f.Name(), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Export(context.Background(), MemSink{}, ExportRequest{Format: f, Records: recs, Open: opener(images)}); err != nil {
 					b.Fatal(err)
@@ -753,10 +823,10 @@ func BenchmarkExport(b *testing.B) {
 }
 
 func TestSceneFolders(t *testing.T) {
-	rec := func(image, scene string) ReleaseRecord {
-		return ReleaseRecord{Sample: Sample{Image: image, Scene: scene}}
+	rec := func(image, scene string) Record {
+		return Record{Sample: annotate.Sample{Image: image, Scene: scene}}
 	}
-	recs := []ReleaseRecord{
+	recs := []Record{
 		rec("0007-office-2/a.jpg", ""),         // the image's folder
 		rec("x/b.jpg", "0003-kitchen-1"),       // the sample's scene wins
 		rec("Living Room/c.jpg", ""),           // renamed after the highest index in use
@@ -775,7 +845,7 @@ func TestSceneFolders(t *testing.T) {
 		t.Errorf("scene folders\n got %q\nwant %q", got, want)
 	}
 	for _, g := range got {
-		if !ValidSceneName(g) {
+		if !annotate.ValidSceneName(g) {
 			t.Errorf("%q does not follow NNNN-<type>-<k>", g)
 		}
 	}

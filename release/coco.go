@@ -1,0 +1,143 @@
+package release
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// coco is COCO instances JSON of the answer boxes.
+type coco struct{}
+
+func (coco) Name() string { return "coco" }
+
+// Holds takes the samples with a box.
+func (coco) Holds(s annotate.Sample) bool { return s.Box != nil }
+
+func (coco) Layout() string {
+	return "annotations/instances_<split>.json; images/ holds the images, and file_name is relative to it"
+}
+
+func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
+	// Ids are shared by every split's file: images by path, categories by name.
+	imageID, catID := map[string]int{}, map[string]int{}
+	var paths, names []string
+	for _, r := range recs {
+		if _, ok := imageID[r.Sample.Image]; !ok {
+			imageID[r.Sample.Image] = 0
+			paths = append(paths, r.Sample.Image)
+		}
+		if n := ObjectName(r.Sample); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(paths)
+	slices.Sort(names)
+	for i, p := range paths {
+		imageID[p] = i + 1
+	}
+	var categories [][]byte
+	for i, n := range names {
+		catID[n] = i + 1
+		b, err := jsonObject(func(o *objectWriter) {
+			o.value("id", i+1)
+			o.value("name", n)
+			o.value("supercategory", "object")
+		})
+		if err != nil {
+			return err
+		}
+		categories = append(categories, b)
+	}
+	annID := map[string]int{}
+	for i, r := range recs {
+		annID[r.Sample.ID] = i + 1
+	}
+	rel := w.Info().Release
+	info, err := jsonObject(func(o *objectWriter) {
+		o.value("description", fmt.Sprintf("%s@%s, Benchwright project %s", rel.Name, rel.Version, rel.Project))
+		o.value("version", rel.Version)
+	})
+	if err != nil {
+		return err
+	}
+	for _, split := range splitsOf(recs) {
+		var images, anns [][]byte
+		var in []Record
+		listed := map[string]bool{}
+		for _, r := range recs {
+			if splitOf(r.Sample) == split {
+				in = append(in, r)
+			}
+		}
+		sorted := slices.Clone(in)
+		slices.SortStableFunc(sorted, func(a, b Record) int { return cmp.Compare(a.Sample.Image, b.Sample.Image) })
+		for _, r := range sorted {
+			if listed[r.Sample.Image] {
+				continue
+			}
+			listed[r.Sample.Image] = true
+			b, err := jsonObject(func(o *objectWriter) {
+				o.value("id", imageID[r.Sample.Image])
+				o.value("file_name", r.Sample.Image)
+				o.value("width", r.Width)
+				o.value("height", r.Height)
+			})
+			if err != nil {
+				return err
+			}
+			images = append(images, b)
+		}
+		for _, r := range in {
+			s := r.Sample
+			b, err := jsonObject(func(o *objectWriter) {
+				o.value("id", annID[s.ID])
+				o.value("image_id", imageID[s.Image])
+				o.value("category_id", catID[ObjectName(s)])
+				o.value("bbox", s.Box.ToCOCO())
+				o.value("area", s.Box.Area())
+				o.value("iscrowd", 0)
+				o.value("sample_id", s.ID)
+			})
+			if err != nil {
+				return fmt.Errorf("sample %s: %w", s.ID, err)
+			}
+			anns = append(anns, b)
+		}
+		err := w.WriteFile("annotations/instances_"+split+".json", func(out io.Writer) error {
+			var b bytes.Buffer
+			b.WriteString("{\n\"info\": ")
+			b.Write(info)
+			for _, part := range []struct {
+				key   string
+				items [][]byte
+			}{{"images", images}, {"annotations", anns}, {"categories", categories}} {
+				b.WriteString(",\n\"" + part.key + "\": ")
+				if err := writeJSONList(&b, part.items); err != nil {
+					return err
+				}
+				b.Truncate(b.Len() - 1) // the list's newline
+			}
+			b.WriteString("\n}\n")
+			_, err := out.Write(b.Bytes())
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range in {
+			if err := w.CopyImage("images/"+r.Sample.Image, r); err != nil {
+				return err
+			}
+			if err := w.Step(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,377 @@
+package release
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// Record is one sample of a frozen release as an export sees it.
+type Record struct {
+	// Sample is the frozen revision's content. Its Image is the image's path in the
+	// project (relative to the imported folder) and its Split the release's split.
+	Sample annotate.Sample
+	// Width and Height are the image's displayed size (EXIF orientation applied).
+	Width, Height int
+	// ImageSHA256 is the hex SHA-256 the image had when the release was frozen; an
+	// export refuses a file whose bytes no longer match. Empty skips the check.
+	ImageSHA256 string
+}
+
+// Sink receives the files of an export. Names are slash-separated paths relative
+// to the export's root. Export creates image files from a few goroutines at once, so
+// Create must be safe for concurrent use; each writer it returns is used by one
+// goroutine.
+type Sink interface {
+	Create(name string) (io.WriteCloser, error)
+}
+
+// DirSink writes an export into a folder, creating sub-folders as needed.
+type DirSink string
+
+// Create creates the file name below the folder; a name that would leave the folder
+// is refused.
+func (d DirSink) Create(name string) (io.WriteCloser, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	p := filepath.Join(string(d), filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// checkName refuses a path that is absolute, empty or climbs out of its root.
+func checkName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.HasPrefix(name, "/") || strings.HasPrefix(name, "../") ||
+		strings.Contains(name, "\\") || path.Clean(name) != name {
+		return fmt.Errorf("file name %q is not a clean relative path", name)
+	}
+	return nil
+}
+
+// MemSink keeps an export's files in memory, by name.
+type MemSink map[string][]byte
+
+// Create returns a buffer stored under name when closed.
+func (m MemSink) Create(name string) (io.WriteCloser, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	memSinkMu.Lock()
+	defer memSinkMu.Unlock()
+	if _, ok := m[name]; ok {
+		return nil, fmt.Errorf("%s: %w", name, os.ErrExist)
+	}
+	m[name] = nil
+	return &memFile{m: m, name: name}, nil
+}
+
+// memSinkMu guards every MemSink's map (a map type cannot carry its own lock).
+var memSinkMu sync.Mutex
+
+type memFile struct {
+	bytes.Buffer
+	m    MemSink
+	name string
+}
+
+func (f *memFile) Close() error {
+	memSinkMu.Lock()
+	defer memSinkMu.Unlock()
+	f.m[f.name] = f.Bytes()
+	return nil
+}
+
+// ExportRequest is what Export needs.
+type ExportRequest struct {
+	Format  Format // one of Formats, or any other implementation
+	Records []Record
+	// Open opens an image by its project path (Record.Sample.Image).
+	Open func(image string) (io.ReadCloser, error)
+	// Info describes the release for MANIFEST.json.
+	Info ExportInfo
+	// Progress, when set, is called with the records done so far and the total
+	// (the records plus one for the manifest).
+	Progress func(done, total int)
+}
+
+// ErrImageChanged is wrapped when an image's bytes differ from the frozen hash.
+var ErrImageChanged = errors.New("image content differs from the frozen release")
+
+// Export writes req.Records in req.Format into sink, then MANIFEST.json, and returns
+// the manifest. Records are written in sample-id order; records the format cannot
+// hold (see Format.Holds) are left out and counted in Manifest.Skipped. Images are
+// copied byte for byte (each once per destination) and checked against their frozen
+// hash.
+// Nothing depends on map order or the clock except the manifest's Created field, so
+// the same request gives the same bytes. It stops with ctx's error when cancelled.
+func Export(ctx context.Context, sink Sink, req ExportRequest) (Manifest, error) {
+	f := req.Format
+	if f == nil {
+		return Manifest{}, fmt.Errorf("export: no format (one of %s)", formatNames())
+	}
+	recs := slices.Clone(req.Records)
+	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Sample.ID, b.Sample.ID) })
+	skipped := map[string]int{}
+	var kept []Record
+	for i, r := range recs {
+		if i > 0 && r.Sample.ID == recs[i-1].Sample.ID {
+			return Manifest{}, fmt.Errorf("export: sample id %q appears twice", r.Sample.ID)
+		}
+		if f.Holds(r.Sample) {
+			kept = append(kept, r)
+		} else {
+			skipped[string(r.Sample.Kind)]++
+		}
+	}
+	rec := &recorder{sink: sink}
+	w := &Writer{ctx: ctx, sink: rec, open: req.Open, progress: req.Progress, total: len(kept) + 1, copied: map[string]string{}, info: req.Info}
+	w.report()
+	err := f.Write(ctx, w, kept)
+	if werr := w.waitCopies(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("export %s: %w", f.Name(), err)
+	}
+	m := newManifest(f, req.Info, kept, rec.files)
+	if len(skipped) > 0 {
+		m.Skipped = skipped
+	}
+	if err := writeManifest(sink, m); err != nil {
+		return Manifest{}, fmt.Errorf("export %s: %w", f.Name(), err)
+	}
+	w.done = w.total
+	w.report()
+	return m, nil
+}
+
+// recorder hashes every file written through it (from any goroutine).
+type recorder struct {
+	sink  Sink
+	mu    sync.Mutex
+	files []FileEntry
+}
+
+func (r *recorder) Create(name string) (io.WriteCloser, error) {
+	if name == ManifestName {
+		return nil, fmt.Errorf("%s is written last, by Export", ManifestName)
+	}
+	w, err := r.sink.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &hashingWriter{w: w, h: sha256.New(), done: func(size int64, sum string) {
+		r.mu.Lock()
+		r.files = append(r.files, FileEntry{Path: name, Size: size, SHA256: sum})
+		r.mu.Unlock()
+	}}, nil
+}
+
+type hashingWriter struct {
+	w    io.WriteCloser
+	h    hash.Hash
+	n    int64
+	done func(size int64, sum string)
+}
+
+func (w *hashingWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.h.Write(p[:n])
+	w.n += int64(n)
+	return n, err
+}
+
+func (w *hashingWriter) Close() error {
+	if err := w.w.Close(); err != nil {
+		return err
+	}
+	w.done(w.n, hex.EncodeToString(w.h.Sum(nil)))
+	return nil
+}
+
+// Writer is the state of one running export, through which a Format writes its
+// files: WriteFile for the files it builds, CopyImage and ReadImage for the images
+// (checked against their frozen hash), Step after each record. Every file is hashed
+// for the manifest. A Writer is made by Export and used from the goroutine that
+// called Format.Write.
+type Writer struct {
+	ctx         context.Context
+	sink        Sink
+	open        func(string) (io.ReadCloser, error)
+	progress    func(done, total int)
+	done, total int
+	copied      map[string]string // destination → project image path
+	info        ExportInfo
+
+	// Image copies run on copyWorkers goroutines (creating files is most of an
+	// export's time, and the kernel does it in parallel); the first error stops them.
+	copies  chan func() error
+	copyWG  sync.WaitGroup
+	copyMu  sync.Mutex
+	copyErr error
+}
+
+// copyWorkers is how many image copies an export runs at once.
+const copyWorkers = 4
+
+func (w *Writer) report() {
+	if w.progress != nil {
+		w.progress(w.done, w.total)
+	}
+}
+
+// Step marks one record done, reports progress and returns ctx's error when the
+// export was cancelled. A format calls it once per record it writes.
+func (w *Writer) Step() error {
+	w.done++
+	w.report()
+	return w.ctx.Err()
+}
+
+// Info describes the release being exported (for file names and headers).
+func (w *Writer) Info() ExportInfo { return w.info }
+
+// WriteFile creates name (a slash-separated path from the export's root) and fills
+// it with fill.
+func (w *Writer) WriteFile(name string, fill func(io.Writer) error) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	f, err := w.sink.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return f.Close()
+}
+
+// openImage opens r's image, checking its bytes against the frozen hash as they are read.
+func (w *Writer) openImage(r Record) (io.ReadCloser, error) {
+	if w.open == nil {
+		return nil, fmt.Errorf("image %s: no image source", r.Sample.Image)
+	}
+	f, err := w.open(r.Sample.Image)
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", r.Sample.Image, err)
+	}
+	if r.ImageSHA256 == "" {
+		return f, nil
+	}
+	return &checkedReader{ReadCloser: f, h: sha256.New(), want: r.ImageSHA256, name: r.Sample.Image}, nil
+}
+
+// checkedReader fails at the end of the file when its hash is not the expected one.
+type checkedReader struct {
+	io.ReadCloser
+	h    hash.Hash
+	want string
+	name string
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.h.Write(p[:n])
+	if errors.Is(err, io.EOF) {
+		if got := hex.EncodeToString(c.h.Sum(nil)); got != c.want {
+			return n, fmt.Errorf("image %s: %w (sha256 %s…, frozen %s…)", c.name, ErrImageChanged, got[:12], c.want[:min(12, len(c.want))])
+		}
+	}
+	return n, err
+}
+
+// CopyImage copies r's image byte for byte to dest (a path from the export's root)
+// once; a second record naming the same destination and image is a no-op, another
+// image for the same destination an error. The copy runs in the background: its
+// error is returned by a later call or by Export.
+func (w *Writer) CopyImage(dest string, r Record) error {
+	if src, ok := w.copied[dest]; ok {
+		if src != r.Sample.Image {
+			return fmt.Errorf("images %s and %s would both be written to %s", src, r.Sample.Image, dest)
+		}
+		return nil
+	}
+	w.copied[dest] = r.Sample.Image
+	if err := w.copyFailed(); err != nil {
+		return err
+	}
+	if w.copies == nil {
+		w.copies = make(chan func() error)
+		for range copyWorkers {
+			w.copyWG.Add(1)
+			go func() {
+				defer w.copyWG.Done()
+				for job := range w.copies {
+					if w.copyFailed() != nil {
+						continue // drain: the export has failed
+					}
+					if err := job(); err != nil {
+						w.copyMu.Lock()
+						if w.copyErr == nil {
+							w.copyErr = err
+						}
+						w.copyMu.Unlock()
+					}
+				}
+			}()
+		}
+	}
+	w.copies <- func() error {
+		in, err := w.openImage(r)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		return w.WriteFile(dest, func(out io.Writer) error {
+			_, err := io.Copy(out, in)
+			return err
+		})
+	}
+	return nil
+}
+
+// copyFailed is the first error of an image copy so far.
+func (w *Writer) copyFailed() error {
+	w.copyMu.Lock()
+	defer w.copyMu.Unlock()
+	return w.copyErr
+}
+
+// waitCopies waits for the image copies started and returns the first error.
+func (w *Writer) waitCopies() error {
+	if w.copies != nil {
+		close(w.copies)
+		w.copyWG.Wait()
+		w.copies = nil
+	}
+	return w.copyFailed()
+}
+
+// ReadImage reads r's whole image, checked against its frozen hash.
+func (w *Writer) ReadImage(r Record) ([]byte, error) {
+	in, err := w.openImage(r)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	return io.ReadAll(in)
+}

@@ -1,0 +1,58 @@
+package release
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// Format is a file layout a frozen release can be exported in.
+type Format interface {
+	// Name is the format's name, as bwctl and MANIFEST.json spell it: "native",
+	// "multihopspatial", ...
+	Name() string
+	// Holds reports whether the format can hold s; Export leaves out the samples it
+	// cannot and counts them in Manifest.Skipped.
+	Holds(s annotate.Sample) bool
+	// Layout says in words where the format puts what, for MANIFEST.json.
+	Layout() string
+	// Write writes recs (the samples it holds, in sample-id order) through w: every
+	// file but MANIFEST.json, calling w.Step once per record.
+	Write(ctx context.Context, w *Writer, recs []Record) error
+}
+
+// Reader is implemented by the formats whose exports can be read back.
+type Reader interface {
+	// Read reads the samples of an export in dir, in the order the export holds
+	// them. Image paths are as the export writes them, relative to its images/
+	// folder; fields the format carries beyond the sample model are kept in Extra.
+	Read(ctx context.Context, dir string) ([]annotate.Sample, error)
+}
+
+// formats lists every format in the order Formats gives them: add a new format's
+// value here.
+var formats = []Format{native{}, multihop{}, spatialQA{}, vlmEvalKit{}, hfImageFolder{}, coco{}}
+
+// Formats lists every export format, in a fixed order: native first.
+func Formats() []Format { return slices.Clone(formats) }
+
+// Lookup finds a format by its name.
+func Lookup(name string) (Format, error) {
+	for _, f := range formats {
+		if f.Name() == name {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown export format %q (one of %s)", name, formatNames())
+}
+
+func formatNames() string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.Name()
+	}
+	return strings.Join(names, ", ")
+}
