@@ -80,3 +80,8 @@ func tiffOrientation(t []byte) int {
 	}
 	return 0
 }
+
+// JPEGOrientation returns the EXIF orientation (1–8) of a JPEG, read from its first
+// bytes (the header segments), or 0 when it has none or is not a JPEG. 1 is upright;
+// 5–8 turn the image a quarter, so its displayed width and height are swapped.
+func JPEGOrientation(head []byte) int { return jpegOrientation(head) }
