@@ -1,6 +1,7 @@
 package release
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -303,7 +304,30 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 // once; a second record naming the same destination and image is a no-op, another
 // image for the same destination an error. The copy runs in the background: its
 // error is returned by a later call or by Export.
-func (w *Writer) CopyImage(dest string, r Record) error {
+func (w *Writer) CopyImage(dest string, r Record) error { return w.copyImage(dest, r, false) }
+
+// CopyUprightImage is CopyImage for consumers that ignore EXIF orientation: a JPEG
+// that is not stored upright is written re-encoded upright (see Upright), so its
+// stored size is the displayed size the record's box is drawn on.
+func (w *Writer) CopyUprightImage(dest string, r Record) error { return w.copyImage(dest, r, true) }
+
+// ReadUprightImage is ReadImage, turned upright as CopyUprightImage does.
+func (w *Writer) ReadUprightImage(r Record) ([]byte, error) {
+	b, err := w.ReadImage(r)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := Upright(b)
+	if err != nil {
+		return nil, fmt.Errorf("image %s: %w", r.Sample.Image, err)
+	}
+	return out, nil
+}
+
+// orientationHead is how much of an image is read to find its EXIF orientation.
+const orientationHead = 128 << 10
+
+func (w *Writer) copyImage(dest string, r Record, upright bool) error {
 	if src, ok := w.copied[dest]; ok {
 		if src != r.Sample.Image {
 			return fmt.Errorf("images %s and %s would both be written to %s", src, r.Sample.Image, dest)
@@ -341,8 +365,28 @@ func (w *Writer) CopyImage(dest string, r Record) error {
 			return err
 		}
 		defer in.Close()
+		var src io.Reader = in
+		if upright {
+			br := bufio.NewReaderSize(in, orientationHead)
+			head, err := br.Peek(orientationHead)
+			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+				return err
+			}
+			if annotate.JPEGOrientation(head) > 1 {
+				data, err := io.ReadAll(br)
+				if err != nil {
+					return err
+				}
+				if data, _, err = Upright(data); err != nil {
+					return fmt.Errorf("image %s: %w", r.Sample.Image, err)
+				}
+				src = bytes.NewReader(data)
+			} else {
+				src = br
+			}
+		}
 		return w.WriteFile(dest, func(out io.Writer) error {
-			_, err := io.Copy(out, in)
+			_, err := io.Copy(out, src)
 			return err
 		})
 	}
