@@ -298,15 +298,79 @@ var (
 	}
 )
 
+// The official MultihopSpatial release (youngwanLEE/multihopspatial, the records of
+// data/multihop_test_4500.json as eval/benchmark_qwen_vllm.py reads them) writes the
+// options inside the question, "… <choice>(a) cat, (b) glass bottle</choice> And
+// provide the bounding box coordinate of the region related to your answer.", the
+// answer as "(b) glass bottle", the box as pixel [x, y, w, h], and in question_tag
+// the question with <ATT>, <POS> and <REL> around the phrase of each category.
+var (
+	choiceBlock   = regexp.MustCompile(`(?s)\s*<choice>(.*?)</choice>\s*`)
+	choiceLabel   = regexp.MustCompile(`(?:^|,\s*)\(([a-z])\)\s*`)
+	officialAsk   = regexp.MustCompile(`\s*And provide the bounding box coordinate of the region related to your answer\.?\s*$`)
+	categoryTag   = regexp.MustCompile(`</?(ATT|POS|REL)>`)
+	answerPrefix  = regexp.MustCompile(`^\s*\(([A-Za-z])\)`)
+	resolutionFmt = regexp.MustCompile(`^\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*$`)
+)
+
+// officialChoices splits the inside of a <choice> block into options: at each
+// "(x) " label that starts the block or follows a comma, so an option may hold a
+// comma of its own ("(a) a cup, red") as long as no ", (b) " follows it.
+func officialChoices(block string) []string {
+	locs := choiceLabel.FindAllStringSubmatchIndex(block, -1)
+	var opts []string
+	for i, l := range locs {
+		if block[l[2]] != byte('a'+i) {
+			return nil // labels out of order: not the official layout
+		}
+		end := len(block)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		opts = append(opts, strings.TrimSpace(block[l[1]:end]))
+	}
+	return opts
+}
+
 func convertMultihop(index int, o object, opt ImportOptions) (Sample, error) {
 	c := &converter{obj: o}
 	s := Sample{Kind: KindHopQA}
 	s.ID = cmp.Or(c.text("id"), fmt.Sprintf("mh-%04d", index+1))
 	s.Image = c.text("image", "image_path", "img")
 	s.Question = c.text("question")
+	official := false
+	if m := choiceBlock.FindStringSubmatchIndex(s.Question); m != nil {
+		official = true
+		choices := officialChoices(s.Question[m[2]:m[3]])
+		s.Question = strings.TrimSpace(officialAsk.ReplaceAllString(s.Question[:m[0]]+" "+s.Question[m[1]:], ""))
+		if _, present := c.obj["options"]; !present && choices == nil {
+			c.fail("question", errors.New("the <choice> block does not list options as (a) …, (b) …"))
+		} else if !present {
+			c.obj["options"], _ = json.Marshal(choices)
+		}
+	}
+	tagged := c.text("question_tag") + " " + s.Question
+	s.Question = strings.TrimSpace(categoryTag.ReplaceAllString(s.Question, ""))
 	s.Options = c.options()
+	if name, raw, ok := c.obj.take("answer"); ok {
+		// "(c) frame of the reed picture": the letter in parentheses decides, as
+		// extract_choice_letter does.
+		if a, err := decodeAs[string](raw, ""); err == nil {
+			if m := answerPrefix.FindStringSubmatch(a); m != nil {
+				raw, _ = json.Marshal(m[1])
+			}
+		}
+		c.obj[name] = raw
+	}
 	s.AnswerIndex = c.answer(s.Options)
 	s.Categories = c.categories()
+	if s.Categories == nil {
+		for _, m := range categoryTag.FindAllStringSubmatch(tagged, -1) {
+			if cat := Category(strings.ToLower(m[1])); !slices.Contains(s.Categories, cat) && !strings.HasPrefix(m[0], "</") {
+				s.Categories = append(s.Categories, cat)
+			}
+		}
+	}
 	s.Hop = c.hop(len(distinct(s.Categories)))
 	switch v := strings.ToLower(c.text("view", "viewpoint")); {
 	case strings.HasPrefix(v, "ego"):
@@ -320,8 +384,50 @@ func convertMultihop(index int, o object, opt ImportOptions) (Sample, error) {
 	if subject, ok := HasSubjectPhrase(s.Question); ok && s.View == ViewEgo && s.EgoSubject == "" {
 		s.EgoSubject = subject
 	}
-	s.Box = c.box(s.Image, opt)
+	if official {
+		s.Box = c.officialBox(s.Image, opt)
+	} else {
+		s.Box = c.box(s.Image, opt)
+	}
 	return c.finish(s)
+}
+
+// officialBox reads the official pixel [x, y, w, h]. The official data holds boxes
+// that start left of or above the image or run past it ([23.09, -7.28, 136.34,
+// 202.1]); they are clamped to the image (image_resolution, else the project's
+// image size, else at 0), and the box as released is kept in Extra["source_bbox"].
+func (c *converter) officialBox(image string, opt ImportOptions) *Box {
+	name, raw, ok := c.obj.take("bbox", "box")
+	if !ok {
+		return nil
+	}
+	v, err := decodeAs[[]float64](raw, "[x, y, width, height]")
+	if err == nil && len(v) != 4 {
+		err = fmt.Errorf("want 4 numbers, got %d", len(v))
+	}
+	if err != nil {
+		c.fail(name, err)
+		return nil
+	}
+	b := BoxFromCOCO([4]float64(v))
+	w, h := 0, 0
+	if m := resolutionFmt.FindStringSubmatch(c.text("image_resolution")); m != nil {
+		w, _ = strconv.Atoi(m[1])
+		h, _ = strconv.Atoi(m[2])
+	} else if opt.ImageSize != nil {
+		w, h, _ = opt.ImageSize(image)
+	}
+	clamped := b
+	for i := range clamped {
+		clamped[i] = max(clamped[i], 0)
+	}
+	if w > 0 && h > 0 {
+		clamped = clamped.Clamp(w, h)
+	}
+	if clamped != b {
+		c.obj["source_bbox"] = raw
+	}
+	return &clamped
 }
 
 func (c *converter) options() []string {

@@ -192,3 +192,41 @@ func TestImportLinesOfALargeFile(t *testing.T) {
 		}
 	}
 }
+
+// Records of the official MultihopSpatial release (data/multihop_test_4500.json):
+// options inside the question, answer "(x) text", pixel [x, y, w, h] boxes that may
+// leave the image, categories in question_tag.
+func TestImportOfficialMultihop(t *testing.T) {
+	in := `[
+{"id": 1, "image_path": "000000303219.jpg", "image_resolution": "640x480", "view": "ego", "hop": "1hop",
+ "question": "From the perspective of the woman holding the remote control, which object is on her right? <choice>(a) cat on the cushion, (b) glass bottle, (c) frame of the reed picture, (d) dark brown armchair</choice> And provide the bounding box coordinate of the region related to your answer.",
+ "question_tag": "From the perspective of the woman holding the remote control, which object is <POS>on her right</POS>? <choice>(a) cat on the cushion, (b) glass bottle, (c) frame of the reed picture, (d) dark brown armchair</choice> And provide the bounding box coordinate of the region related to your answer.",
+ "answer": "(c) frame of the reed picture", "bbox": [52.86, 38.7, 70.95, 97.83]},
+{"id": 2, "image_path": "x.jpg", "image_resolution": "640x480", "view": "exo", "hop": "3hop",
+ "question": "Which <ATT>round object</ATT> <POS>on the table</POS> is <REL>farthest</REL> from the pamphlet? <choice>(a) a cup, red, (b) the plate</choice> And provide the bounding box coordinate of the region related to your answer.",
+ "answer": "(a) a cup, red", "bbox": [23.09, -7.28, 136.34, 202.1]},
+{"id": 3, "image_path": "y.jpg", "view": "exo", "hop": "1hop", "question": "Which? <choice>(b) x, (a) y</choice>", "answer": "(a) y", "bbox": [1, 2, 3, 4]}
+]`
+	ok, bad, err := ImportMultihop(strings.NewReader(in), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ok) != 2 || len(bad) != 1 || bad[0].Line != 9 || !strings.Contains(bad[0].Err.Error(), "<choice> block") {
+		t.Fatalf("imported %d, bad %v; want 2 and record 3 on line 9 refused", len(ok), bad)
+	}
+	a, b := ok[0].Sample, ok[1].Sample
+	wantA := Sample{ID: "1", Kind: KindHopQA, Image: "000000303219.jpg",
+		Question: "From the perspective of the woman holding the remote control, which object is on her right?",
+		Options:  []string{"cat on the cushion", "glass bottle", "frame of the reed picture", "dark brown armchair"}, AnswerIndex: 2,
+		Categories: []Category{CatPos}, Hop: 1, View: ViewEgo, EgoSubject: a.EgoSubject, Box: &Box{52.86, 38.7, 52.86 + 70.95, 38.7 + 97.83}}
+	if !reflect.DeepEqual(a, wantA) {
+		t.Errorf("record 1:\n%+v\nwant\n%+v", a, wantA)
+	}
+	if b.Question != "Which round object on the table is farthest from the pamphlet?" || !reflect.DeepEqual(b.Options, []string{"a cup, red", "the plate"}) ||
+		b.AnswerIndex != 0 || !reflect.DeepEqual(b.Categories, []Category{CatAtt, CatPos, CatRel}) || b.Hop != 3 {
+		t.Errorf("record 2: %+v", b)
+	}
+	if *b.Box != (Box{23.09, 0, 23.09 + 136.34, -7.28 + 202.1}) || string(b.Extra["source_bbox"]) != "[23.09, -7.28, 136.34, 202.1]" {
+		t.Errorf("record 2 box %v (source %s), want it clamped into 640x480 with the released box kept", *b.Box, b.Extra["source_bbox"])
+	}
+}

@@ -380,14 +380,12 @@ func TestMultihopImportRoundTrip(t *testing.T) {
 		if !bytes.Equal(g, w) {
 			t.Errorf("%s: imported %s, exported %s", s.ID, g, w)
 		}
-		if _, ok := sink["images/"+s.Image]; !ok {
-			t.Errorf("%s: image %s is not under images/", s.ID, s.Image)
+		if _, ok := sink[MultihopImages+"/"+s.Image]; !ok {
+			t.Errorf("%s: image %s is not under %s/", s.ID, s.Image, MultihopImages)
 		}
-		var wh [2]int
-		json.Unmarshal(s.Extra["width"], &wh[0])
-		json.Unmarshal(s.Extra["height"], &wh[1])
-		if wh != sizes[s.Image] {
-			t.Errorf("%s: width/height %v, want %v", s.ID, wh, sizes[s.Image])
+		if sz := sizes[s.Image]; !strings.Contains(string(sink[MultihopFile]), fmt.Sprintf(`"image_resolution": "%dx%d"`, sz[0], sz[1])) &&
+			!strings.Contains(string(sink[MultihopFile]), fmt.Sprintf(`"image_resolution":"%dx%d"`, sz[0], sz[1])) {
+			t.Errorf("%s: no image_resolution %dx%d in the export", s.ID, sz[0], sz[1])
 		}
 	}
 }

@@ -4,44 +4,114 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
 )
 
-// multihop is a MultihopSpatial-style JSON list of hop-QA samples.
+// multihop is the MultihopSpatial release schema, as the official scorer
+// (youngwanLEE/multihopspatial eval/benchmark_qwen_vllm.py @ 9d8bcfb1, run_benchmark)
+// and lmms-eval's task (lmms_eval/tasks/multihopspatial/utils.py @ 75571cfe) read
+// data/multihop_test_4500.json: a JSON list of records holding image_path,
+// image_resolution "WxH", view, hop "Nhop", a question whose text carries the
+// options as <choice>(a) …, (b) …</choice>, answer "(x) option text" and bbox as
+// pixel [x, y, w, h]. Benchwright's richer fields (id, options, categories, split,
+// task, ego_subject) ride along: both scorers copy a record whole ({**item}) and
+// read only the fields above.
 type multihop struct{}
 
 func (multihop) Name() string { return "multihopspatial" }
 
-// Holds takes hop QA.
-func (multihop) Holds(s annotate.Sample) bool { return s.Kind == annotate.KindHopQA }
+// Holds takes hop QA with 2 to 4 options: every parser of the official scorer and
+// of lmms-eval reads letters a–d only (`\(([a-d])\)`), so a fifth option could
+// never be scored.
+func (multihop) Holds(s annotate.Sample) bool {
+	return s.Kind == annotate.KindHopQA && len(s.Options) <= maxMultihopOptions
+}
+
+// maxMultihopOptions is the most options the MultihopSpatial scorers can read.
+const maxMultihopOptions = 4
+
+// MultihopFile and MultihopImages are where the format puts the records and the
+// images, as the Hugging Face dataset etri-vilab/MultihopSpatial lays them out.
+const (
+	MultihopFile   = "data/multihopspatial.json"
+	MultihopImages = "data/images"
+)
+
+// multihopSuffix ends every official question: the scorers' prompt relies on it.
+const multihopSuffix = " And provide the bounding box coordinate of the region related to your answer."
 
 func (multihop) Layout() string {
-	return "multihopspatial.json is a JSON list; images/ holds the images, and image paths are relative to it"
+	return MultihopFile + " is a JSON list in the official MultihopSpatial schema (answer \"(x) option\", bbox pixel [x, y, w, h] on the stored image, " +
+		"image_resolution \"WxH\", hop \"Nhop\"); " + MultihopImages + "/ holds the images upright (EXIF orientation applied), and image_path is relative to it. " +
+		"Score with the official eval/benchmark_qwen_vllm.py run_benchmark(json_path, image_root, …) or lmms-eval; hop QA with more than 4 options is left out (the scorers read a–d)"
+}
+
+// MultihopQuestion is a hop question as the official release writes it: the
+// question, its options inline between <choice> tags, then the box instruction.
+func MultihopQuestion(question string, options []string) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(question))
+	b.WriteString(" <choice>")
+	for i, o := range options {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%c) %s", 'a'+i, o)
+	}
+	b.WriteString("</choice>")
+	b.WriteString(multihopSuffix)
+	return b.String()
+}
+
+// multihopAnswer is the official answer, "(c) frame of the reed picture":
+// extract_choice_letter reads the letter in parentheses.
+func multihopAnswer(s annotate.Sample) string {
+	return fmt.Sprintf("(%c) %s", 'a'+s.AnswerIndex, s.Options[s.AnswerIndex])
+}
+
+// pixelNumber writes a coordinate as a plain decimal with two places: the scorers'
+// number pattern ([\d.]+) has no sign or exponent, and a decimal point on every
+// value keeps the JSON type one float type for Arrow (lmms-eval loads through
+// datasets).
+func pixelNumber(v float64) []byte {
+	return strconv.AppendFloat(nil, v, 'f', 2, 64)
 }
 
 func (multihop) Write(_ context.Context, w *Writer, recs []Record) error {
 	items := make([][]byte, 0, len(recs))
 	for _, r := range recs {
 		s := r.Sample
+		if s.AnswerIndex < 0 || s.AnswerIndex >= len(s.Options) {
+			return fmt.Errorf("sample %s: answer %d is not one of its %d options", s.ID, s.AnswerIndex, len(s.Options))
+		}
+		if s.Box == nil {
+			return fmt.Errorf("sample %s: a MultihopSpatial record needs its box", s.ID)
+		}
+		if r.Width <= 0 || r.Height <= 0 {
+			return fmt.Errorf("sample %s: the size of image %s is unknown", s.ID, s.Image)
+		}
 		b, err := jsonObject(func(o *objectWriter) {
 			o.value("id", s.ID)
-			o.value("image", s.Image)
-			o.value("width", r.Width)
-			o.value("height", r.Height)
-			o.value("question", s.Question)
-			o.value("options", orEmpty(s.Options))
-			o.value("answer", annotate.AnswerLetter(s.AnswerIndex))
-			o.value("hop", s.Hop)
-			o.value("categories", orEmpty(s.Categories))
+			o.value("image_path", s.Image)
+			o.value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
 			o.value("view", s.View)
-			o.str("ego_subject", string(s.EgoSubject))
-			if s.Box != nil {
-				o.value("bbox", *s.Box)
-				if r.Width > 0 && r.Height > 0 {
-					o.value("bbox_1000", s.Box.To1000(r.Width, r.Height))
+			o.value("hop", fmt.Sprintf("%dhop", s.Hop))
+			o.value("question", MultihopQuestion(s.Question, s.Options))
+			o.value("answer", multihopAnswer(s))
+			box := []byte("[")
+			for i, v := range s.Box.ToCOCO() {
+				if i > 0 {
+					box = append(box, ", "...)
 				}
+				box = append(box, pixelNumber(v)...)
 			}
+			o.raw("bbox", append(box, ']'))
+			o.value("options", orEmpty(s.Options))
+			o.value("categories", orEmpty(s.Categories))
+			o.str("ego_subject", string(s.EgoSubject))
 			optional(o, s)
 		})
 		if err != nil {
@@ -49,11 +119,11 @@ func (multihop) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 		items = append(items, b)
 	}
-	if err := w.WriteFile("multihopspatial.json", func(out io.Writer) error { return writeJSONList(out, items) }); err != nil {
+	if err := w.WriteFile(MultihopFile, func(out io.Writer) error { return writeJSONList(out, items) }); err != nil {
 		return err
 	}
 	for _, r := range recs {
-		if err := w.CopyImage("images/"+r.Sample.Image, r); err != nil {
+		if err := w.CopyUprightImage(MultihopImages+"/"+r.Sample.Image, r); err != nil {
 			return err
 		}
 		if err := w.Step(); err != nil {
@@ -63,10 +133,10 @@ func (multihop) Write(_ context.Context, w *Writer, recs []Record) error {
 	return nil
 }
 
-// Read imports multihopspatial.json with annotate.ImportMultihop; width, height and
-// bbox_1000 stay in Extra.
+// Read imports the records with annotate.ImportMultihop, which reads the official
+// schema.
 func (multihop) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
-	return readImported(ctx, dir, "multihopspatial.json", func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
+	return readImported(ctx, dir, MultihopFile, func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
 		return annotate.ImportMultihop(r, annotate.ImportOptions{})
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -180,4 +181,25 @@ func TestReviewSubmitCorrect(t *testing.T) {
 		{name: "history needs a signed-in user", args: []string{"history", "--db", db, "--sample", "sq-good-1"}, code: 2,
 			wantErr: []string{"--as USER is required"}, emptyOut: true},
 	})
+}
+
+// A record of the official MultihopSpatial release imports as it is.
+func TestImportOfficialMultihopRecord(t *testing.T) {
+	db := importDB(t)
+	file := filepath.Join(t.TempDir(), "multihop_test.json")
+	cliWriteFile(t, file, []byte(`[{"id": 7, "image_path": "0001-office-1/a.jpg", "image_resolution": "64x48", "view": "exo", "hop": "1hop",
+ "question": "Which object is <POS>on the left</POS>? <choice>(a) the red cup, (b) the lamp, (c) a book, (d) the pen</choice> And provide the bounding box coordinate of the region related to your answer.",
+ "answer": "(b) the lamp", "bbox": [4.5, 6.0, 20.25, 30.0]}]`))
+	runCases(t, []cliCase{
+		{name: "official record", env: pw("userpw"), args: []string{"import-samples", "--db", db, "--project", "p1", "--as", "ann", file}, code: 0,
+			wantOut: []string{"imported 1"}},
+	})
+	s := openStore(t, db)
+	got, err := s.Sample(context.Background(), "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Content.Question != "Which object is on the left?" || got.Content.AnswerIndex != 1 || *got.Content.Box != (annotate.Box{4.5, 6, 24.75, 36}) {
+		t.Errorf("imported %+v", got.Content)
+	}
 }
