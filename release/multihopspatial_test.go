@@ -102,10 +102,10 @@ func TestMultihopScoredByTheConsumers(t *testing.T) {
 					AvgIoU   float64 `json:"avg_iou"`
 				} `json:"official"`
 				LMMS struct {
-					N       int     `json:"n"`
-					MCQ     float64 `json:"mcq_acc"`
-					Acc50   float64 `json:"acc50iou"`
-					AvgIoU  float64 `json:"avg_iou"`
+					N      int     `json:"n"`
+					MCQ    float64 `json:"mcq_acc"`
+					Acc50  float64 `json:"acc50iou"`
+					AvgIoU float64 `json:"avg_iou"`
 				} `json:"lmms"`
 			}
 			runConsumer(t, "multihopspatial_scorer.py", &got, filepath.Join(dir, MultihopFile), filepath.Join(dir, MultihopImages), predFile)
