@@ -197,7 +197,10 @@ func TestExportLayouts(t *testing.T) {
 		skipped map[string]int
 	}{
 		{native{}, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "images/misc/c.png", "samples.jsonl"}, nil},
-		{multihop{}, []string{"images/0001-office-1/a.jpg", "images/0002-kitchen-1/b.jpg", "multihopspatial.json"},
+		{multihop{}, []string{"data/images/0001-office-1/a.jpg", "data/images/0002-kitchen-1/b.jpg", "data/multihopspatial.json"},
+			map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1, "open": 1}},
+		{lmmsEval{}, []string{"benchwright_office_bench_1_0/benchwright_office_bench_1_0.yaml", "benchwright_office_bench_1_0/images/0001-office-1/a.jpg",
+			"benchwright_office_bench_1_0/images/0002-kitchen-1/b.jpg", "benchwright_office_bench_1_0/test.jsonl", "benchwright_office_bench_1_0/utils.py"},
 			map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1, "open": 1}},
 		{spatialQA{}, []string{"images/0001-office-1/a.jpg", "images/0002-misc-1/c.png", "spatialqa.json"},
 			map[string]int{"hop_qa": 2, "mcq": 1, "judgment": 1, "open": 1}},
@@ -710,11 +713,11 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	// The order bwctl, the GUI and the golden folders list them in.
-	if want := []string{"native", "multihopspatial", "spatialqa", "vlmevalkit", "hf-imagefolder", "coco"}; !slices.Equal(names, want) {
+	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder", "coco"}; !slices.Equal(names, want) {
 		t.Errorf("Formats() = %q, want %q", names, want)
 	}
 	_, err := Lookup("csv")
-	if want := `unknown export format "csv" (one of native, multihopspatial, spatialqa, vlmevalkit, hf-imagefolder, coco)`; err == nil || err.Error() != want {
+	if want := `unknown export format "csv" (one of native, multihopspatial, lmms-eval, spatialqa, vlmevalkit, hf-imagefolder, coco)`; err == nil || err.Error() != want {
 		t.Errorf("Lookup(csv): %v, want %s", err, want)
 	}
 	// The formats that can be read back.

@@ -80,42 +80,51 @@ func pixelNumber(v float64) []byte {
 	return strconv.AppendFloat(nil, v, 'f', 2, 64)
 }
 
+// multihopRecord is one record of the official schema.
+func multihopRecord(r Record) ([]byte, error) {
+	s := r.Sample
+	if s.AnswerIndex < 0 || s.AnswerIndex >= len(s.Options) {
+		return nil, fmt.Errorf("sample %s: answer %d is not one of its %d options", s.ID, s.AnswerIndex, len(s.Options))
+	}
+	if s.Box == nil {
+		return nil, fmt.Errorf("sample %s: a MultihopSpatial record needs its box", s.ID)
+	}
+	if r.Width <= 0 || r.Height <= 0 {
+		return nil, fmt.Errorf("sample %s: the size of image %s is unknown", s.ID, s.Image)
+	}
+	b, err := jsonObject(func(o *objectWriter) {
+		o.value("id", s.ID)
+		o.value("image_path", s.Image)
+		o.value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
+		o.value("view", s.View)
+		o.value("hop", fmt.Sprintf("%dhop", s.Hop))
+		o.value("question", MultihopQuestion(s.Question, s.Options))
+		o.value("answer", multihopAnswer(s))
+		box := []byte("[")
+		for i, v := range s.Box.ToCOCO() {
+			if i > 0 {
+				box = append(box, ", "...)
+			}
+			box = append(box, pixelNumber(v)...)
+		}
+		o.raw("bbox", append(box, ']'))
+		o.value("options", orEmpty(s.Options))
+		o.value("categories", orEmpty(s.Categories))
+		o.str("ego_subject", string(s.EgoSubject))
+		optional(o, s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sample %s: %w", s.ID, err)
+	}
+	return b, nil
+}
+
 func (multihop) Write(_ context.Context, w *Writer, recs []Record) error {
 	items := make([][]byte, 0, len(recs))
 	for _, r := range recs {
-		s := r.Sample
-		if s.AnswerIndex < 0 || s.AnswerIndex >= len(s.Options) {
-			return fmt.Errorf("sample %s: answer %d is not one of its %d options", s.ID, s.AnswerIndex, len(s.Options))
-		}
-		if s.Box == nil {
-			return fmt.Errorf("sample %s: a MultihopSpatial record needs its box", s.ID)
-		}
-		if r.Width <= 0 || r.Height <= 0 {
-			return fmt.Errorf("sample %s: the size of image %s is unknown", s.ID, s.Image)
-		}
-		b, err := jsonObject(func(o *objectWriter) {
-			o.value("id", s.ID)
-			o.value("image_path", s.Image)
-			o.value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
-			o.value("view", s.View)
-			o.value("hop", fmt.Sprintf("%dhop", s.Hop))
-			o.value("question", MultihopQuestion(s.Question, s.Options))
-			o.value("answer", multihopAnswer(s))
-			box := []byte("[")
-			for i, v := range s.Box.ToCOCO() {
-				if i > 0 {
-					box = append(box, ", "...)
-				}
-				box = append(box, pixelNumber(v)...)
-			}
-			o.raw("bbox", append(box, ']'))
-			o.value("options", orEmpty(s.Options))
-			o.value("categories", orEmpty(s.Categories))
-			o.str("ego_subject", string(s.EgoSubject))
-			optional(o, s)
-		})
+		b, err := multihopRecord(r)
 		if err != nil {
-			return fmt.Errorf("sample %s: %w", s.ID, err)
+			return err
 		}
 		items = append(items, b)
 	}

@@ -191,3 +191,28 @@ func TestMultihopOfficialRecords(t *testing.T) {
 		}
 	}
 }
+
+// The lmms-eval task folder runs as lmms-eval runs it (task discovery, !function
+// hooks, the json builder's documents) and a perfect model scores 100.
+func TestLMMSEvalTaskRuns(t *testing.T) {
+	recs, images := consumerRelease(t, "")
+	dir, _ := exportTo(t, Lookup0(t, "lmms-eval"), recs, images)
+	var preds bytes.Buffer
+	for _, r := range recs {
+		if (lmmsEval{}).Holds(r.Sample) {
+			json.NewEncoder(&preds).Encode(map[string]string{"id": r.Sample.ID, "response": multihopResponse(r)})
+		}
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	if err := os.WriteFile(predFile, preds.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Metrics   map[string]float64 `json:"metrics"`
+		Documents int                `json:"documents"`
+	}
+	runConsumer(t, "lmms_eval_task.py", &got, dir, LMMSTaskName(fixtureInfo(fixedTime)), predFile)
+	if got.Documents != 3 || got.Metrics["mcq_acc"] != 100 || got.Metrics["acc50iou"] != 100 || got.Metrics["avg_iou"] < 99.9 {
+		t.Errorf("lmms-eval run: %+v, want 3 documents scoring 100, 100, 100", got)
+	}
+}
