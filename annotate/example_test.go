@@ -23,6 +23,7 @@ func ExampleLint() {
 	// error ego-phrase question: an ego question must start with a subject phrase
 	// error option-duplicate options[3]: options[3] "The mug." repeats options[0] "the mug"
 	// error box-invalid box: box [412, 188, 1300, 240]: box extends past the 1200×800 image
+	// warning category-tags question_tag: the categories are not tagged in the question
 	// warning colour-in-options options[1]: options[1] names a colour (red) while the att condition is a colour (red)
 }
 

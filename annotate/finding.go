@@ -47,11 +47,12 @@ const (
 	RuleStepUnreachable = "step-unreachable"
 	RuleJudgmentAnswer  = "judgment-answer"
 	RuleSceneName       = "scene-name"
+	RuleCategoryTags    = "category-tags"
 )
 
 // Rules lists every rule id in the order of the spec §6 table; findings sort by it.
 var Rules = []string{
-	RuleSchema, RuleHopMismatch, RuleCategorySet, RuleEgoPhrase, RuleExoPhrase,
+	RuleSchema, RuleHopMismatch, RuleCategorySet, RuleCategoryTags, RuleEgoPhrase, RuleExoPhrase,
 	RuleOptionCount, RuleOptionEmpty, RuleOptionDuplicate, RuleAnswerRange,
 	RuleBoxMissing, RuleBoxInvalid, RuleColourInOptions, RuleStepsCount,
 	RuleStepUnknownRef, RuleStepSelfRef, RuleStepCycle, RuleStepTransitive,

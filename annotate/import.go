@@ -349,8 +349,15 @@ func convertMultihop(index int, o object, opt ImportOptions) (Sample, error) {
 			c.obj["options"], _ = json.Marshal(choices)
 		}
 	}
-	tagged := c.text("question_tag") + " " + s.Question
-	s.Question = strings.TrimSpace(categoryTag.ReplaceAllString(s.Question, ""))
+	tagged := c.text("question_tag")
+	if m := choiceBlock.FindStringSubmatchIndex(tagged); m != nil {
+		tagged = strings.TrimSpace(officialAsk.ReplaceAllString(tagged[:m[0]]+" "+tagged[m[1]:], ""))
+	}
+	if tagged == "" && categoryTag.MatchString(s.Question) {
+		tagged = strings.TrimSpace(s.Question) // tags written into the question itself
+	}
+	s.QuestionTag = tagged
+	s.Question = strings.TrimSpace(StripTags(s.Question))
 	s.Options = c.options()
 	if name, raw, ok := c.obj.take("answer"); ok {
 		// "(c) frame of the reed picture": the letter in parentheses decides, as
@@ -594,6 +601,16 @@ func convertSpatiaLQA(index int, o object) (Sample, error) {
 	s.ID = cmp.Or(c.text("id"), fmt.Sprintf("sq-%04d", index+1))
 	s.Question = c.text("question", "task")
 	s.Steps = c.steps()
+	// The official records hold the image as a URL or a data: URI (answer.py sends
+	// it to the model as is); a file path beside it, image_path, is what a project
+	// can use, and the URI is not kept.
+	if _, ok := c.obj["image_path"]; ok {
+		if im, ok := c.obj["image"]; ok {
+			if u, err := decodeAs[string](im, ""); err == nil && isURI(u) {
+				delete(c.obj, "image")
+			}
+		}
+	}
 	s.Image = c.text("image", "image_path")
 	s.Scene = c.text("scene")
 	if dir := path.Base(path.Dir(s.Image)); s.Scene == "" && ValidSceneName(dir) {
@@ -670,4 +687,11 @@ func (c *converter) steps() []Step {
 		}
 	}
 	return steps
+}
+
+// isURI reports whether an image reference is a URL or a data: URI rather than a
+// file path.
+func isURI(s string) bool {
+	l := strings.ToLower(strings.TrimSpace(s))
+	return strings.HasPrefix(l, "data:") || strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }

@@ -150,6 +150,7 @@ func ruleFindings(s Sample, env LintEnv) []Finding {
 	if s.Box != nil {
 		fs = append(fs, boxFindings(*s.Box, s.Image, env)...)
 	}
+	fs = append(fs, tagFindings(s)...)
 	return fs
 }
 

@@ -17,9 +17,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func hopQA() Sample {
 	return Sample{
 		ID: "mh-0001", Kind: KindHopQA, Image: "images/kitchen_01.jpg",
-		Question:   "From the perspective of the man in the blue shirt, which red object is closest to him?",
-		Options:    []string{"the mug", "the kettle", "the apple", "the book"},
-		Categories: []Category{CatAtt, CatRel}, Hop: 2, View: ViewEgo, EgoSubject: EgoReal,
+		Question:    "From the perspective of the man in the blue shirt, which red object is closest to him?",
+		QuestionTag: "From the perspective of the man in the blue shirt, which <ATT>red</ATT> object is <REL>closest to him</REL>?",
+		Options:     []string{"the mug", "the kettle", "the apple", "the book"},
+		Categories:  []Category{CatAtt, CatRel}, Hop: 2, View: ViewEgo, EgoSubject: EgoReal,
 		AnswerIndex: 2, Box: &Box{412, 188, 470, 240},
 	}
 }
@@ -62,6 +63,7 @@ func TestLintValidSamples(t *testing.T) {
 		with(hopQA(), func(s *Sample) {
 			s.View, s.EgoSubject = ViewExo, ""
 			s.Question, s.Categories, s.Hop = "Which object on the desk is highest?", []Category{CatPos, CatRel}, 2
+			s.QuestionTag = "Which object <POS>on the desk</POS> is <REL>highest</REL>?"
 		}),
 	}
 	for _, s := range valid {
@@ -94,6 +96,21 @@ func TestLintRules(t *testing.T) {
 		{"category-set: att alone", with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatAtt}, 1 }), LintEnv{}, RuleCategorySet, SeverityError, "categories"},
 		{"category-set: unknown name", with(hopQA(), func(s *Sample) { s.Categories = []Category{CatAtt, "colour"} }), LintEnv{}, RuleCategorySet, SeverityError, "categories"},
 		{"category-set: three hops", with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatRel, CatPos, CatAtt}, 3 }), LintEnv{}, RuleCategorySet, "", ""},
+
+		{"category-tags: untagged", with(hopQA(), func(s *Sample) { s.QuestionTag = "" }), LintEnv{}, RuleCategoryTags, SeverityWarning, "question_tag"},
+		{"category-tags: untagged, no categories", with(hopQA(), func(s *Sample) { s.QuestionTag, s.Categories = "", nil }), LintEnv{}, RuleCategoryTags, "", ""},
+		{"category-tags: stale", with(hopQA(), func(s *Sample) { s.Question = strings.Replace(s.Question, "closest", "nearest", 1) }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: unbalanced", with(hopQA(), func(s *Sample) { s.QuestionTag = strings.Replace(s.QuestionTag, "</ATT>", "", 1) }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: crossing", with(hopQA(), func(s *Sample) {
+			s.QuestionTag = "From the perspective of the man in the blue shirt, which <ATT>red <REL>object</ATT> is closest to him</REL>?"
+		}), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: outside the set", with(hopQA(), func(s *Sample) { s.Categories = []Category{CatRel}; s.Hop = 1 }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: one untagged", with(hopQA(), func(s *Sample) { s.QuestionTag = StripTags(s.QuestionTag); s.QuestionTag, _ = AddTag(s.QuestionTag, CatAtt, 57, 60) }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: on a judgment", with(judgment("yes"), func(s *Sample) { s.QuestionTag = "Is the <POS>cup</POS> left of the plate?" }), LintEnv{}, RuleCategoryTags, SeverityWarning, "question_tag"},
+		{"category-tags: nested", with(hopQA(), func(s *Sample) {
+			s.QuestionTag = "From the perspective of the man in the blue shirt, which <REL><ATT>red</ATT> object is closest to him</REL>?"
+		}), LintEnv{}, RuleCategoryTags, "", ""},
+		{"category-tags: tagged", hopQA(), LintEnv{}, RuleCategoryTags, "", ""},
 
 		{"ego-phrase: no phrase", with(hopQA(), func(s *Sample) { s.Question = "Which red object is closest to the man?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
 		{"ego-phrase: empty description", with(hopQA(), func(s *Sample) { s.Question = "From the perspective of , which is red?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
@@ -209,7 +226,7 @@ func TestLintHidesConsequences(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	// A hop of the wrong type in the record is not also a hop mismatch.
-	s, pf := ParseRecord([]byte(`{"id":"x","kind":"hop_qa","image":"i","question":"q","options":["a","b","c","d"],"answer":0,"categories":["pos"],"hop":"1","view":"exo","box":[1,1,2,2]}`))
+	s, pf := ParseRecord([]byte(`{"id":"x","kind":"hop_qa","image":"i","question":"q","question_tag":"<POS>q</POS>","options":["a","b","c","d"],"answer":0,"categories":["pos"],"hop":"1","view":"exo","box":[1,1,2,2]}`))
 	if got := brief(MergeFindings(pf, Lint(s, LintEnv{}))); !slices.Equal(got, []string{`schema error hop: hop: want an integer, got "1"`}) {
 		t.Errorf("got %q", got)
 	}

@@ -38,6 +38,7 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 	w.str("image", s.Image)
 	w.str("scene", s.Scene)
 	w.str("question", s.Question)
+	w.str("question_tag", s.QuestionTag)
 	if s.Options != nil {
 		w.value("options", s.Options)
 	}
@@ -289,6 +290,7 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 	str("image", &s.Image)
 	str("scene", &s.Scene)
 	str("question", &s.Question)
+	str("question_tag", &s.QuestionTag)
 	field(d, obj, "options", "options", "a list of strings", &s.Options)
 	switch {
 	case s.Kind.IndexAnswer():

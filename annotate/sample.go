@@ -83,10 +83,13 @@ type Step struct {
 // hop_qa and mcq (AnswerIndex) or the text answer for judgment and open (AnswerText).
 // Extra keeps fields this version does not know, so that they survive a round trip.
 type Sample struct {
-	ID          string
-	Kind        Kind
-	Image       string
-	Question    string
+	ID       string
+	Kind     Kind
+	Image    string
+	Question string
+	// QuestionTag is Question with the phrase of each category tagged
+	// (<ATT>…</ATT>, <POS>…</POS>, <REL>…</REL>; see ParseTagged), or "".
+	QuestionTag string
 	Options     []string
 	AnswerIndex int
 	AnswerText  string

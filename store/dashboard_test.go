@@ -49,9 +49,11 @@ func dashFixture(t *testing.T) *agreeFixture {
 	rel := hopSample(f.img)
 	attRel := hopSample(f.img)
 	attRel.Question, attRel.Categories, attRel.Hop = "Which round object is closest to the camera?", []annotate.Category{annotate.CatAtt, annotate.CatRel}, 2
+	attRel.QuestionTag = "Which <ATT>round</ATT> object is <REL>closest to the camera</REL>?"
 	posEgo := hopSample(f.img)
 	posEgo.Question, posEgo.Categories, posEgo.View, posEgo.EgoSubject = "From the perspective of the man in the blue shirt, which object is on his left?",
 		[]annotate.Category{annotate.CatPos}, annotate.ViewEgo, annotate.EgoReal
+	posEgo.QuestionTag = "From the perspective of the man in the blue shirt, which object is <POS>on his left</POS>?"
 	judgment := func(task string) annotate.Sample {
 		return annotate.Sample{Kind: annotate.KindJudgment, Image: f.img, Question: "Is the mug left of the lamp?", AnswerText: "yes", Task: task}
 	}

@@ -57,6 +57,7 @@ func newRelFixture(t *testing.T) relFixture {
 func relHop(id, image, question string) annotate.Sample {
 	s := hopSample(image)
 	s.ID, s.Question = id, question
+	s.QuestionTag = "<REL>" + question + "</REL>" // the one category, tagged
 	return s
 }
 

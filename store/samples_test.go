@@ -16,7 +16,7 @@ import (
 )
 
 func hopSample(image string) annotate.Sample {
-	return annotate.Sample{Kind: annotate.KindHopQA, Image: image, Question: "Which object is closest to the camera?",
+	return annotate.Sample{Kind: annotate.KindHopQA, Image: image, Question: "Which object is closest to the camera?", QuestionTag: "Which object is <REL>closest to the camera</REL>?",
 		Options: []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
 		Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{10, 10, 40, 30}}
 }

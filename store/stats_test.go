@@ -446,6 +446,20 @@ func (w *historyWorld) content(kind annotate.Kind) annotate.Sample {
 	if s.Hop == 2 {
 		s.Question = "Which round object is closest to the camera?"
 	}
+	// Tag a phrase for each category (the tags follow the categories; a hop that
+	// does not match them is refused, as before).
+	s.QuestionTag = s.Question
+	for _, c := range s.Categories {
+		phrase := "closest to the camera"
+		if c == annotate.CatAtt {
+			phrase = "round"
+		}
+		if i := strings.Index(s.Question, phrase); i >= 0 {
+			if tagged, err := annotate.AddTag(s.QuestionTag, c, i, i+len(phrase)); err == nil {
+				s.QuestionTag = tagged
+			}
+		}
+	}
 	return s
 }
 

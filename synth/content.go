@@ -52,24 +52,30 @@ func (g *generator) content(kind annotate.Kind, id string, im store.Image) annot
 		sets := [][]annotate.Category{{"pos"}, {"rel"}, {"att", "pos"}, {"att", "rel"}, {"pos", "rel"}, {"att", "pos", "rel"}}
 		s.Categories = pick(r, sets)
 		s.Hop = len(s.Categories)
-		q := "which"
-		if slices.Contains(s.Categories, annotate.CatAtt) {
-			q += " " + pick(r, []string{"round", "open", "red", "wooden", "tall"})
+		// q is the question, qt the same with each category's phrase tagged.
+		q, qt := "which", "which"
+		phrase := func(c annotate.Category, before, text string) {
+			q += before + text
+			qt += before + "<" + annotate.TagName(c) + ">" + text + "</" + annotate.TagName(c) + ">"
 		}
-		q += " object"
+		if slices.Contains(s.Categories, annotate.CatAtt) {
+			phrase(annotate.CatAtt, " ", pick(r, []string{"round", "open", "red", "wooden", "tall"}))
+		}
+		q, qt = q+" object", qt+" object"
 		if slices.Contains(s.Categories, annotate.CatPos) {
-			q += " " + pick(r, []string{"on the desk", "on the left side of the image", "near the door", "on the shelf"})
+			phrase(annotate.CatPos, " ", pick(r, []string{"on the desk", "on the left side of the image", "near the door", "on the shelf"}))
 		}
 		if slices.Contains(s.Categories, annotate.CatRel) {
-			q += " is " + pick(r, []string{"closest", "farthest", "highest", "largest"})
+			phrase(annotate.CatRel, " is ", pick(r, []string{"closest", "farthest", "highest", "largest"}))
 		}
 		if r.IntN(2) == 0 {
 			s.View, s.EgoSubject = annotate.ViewEgo, pick(r, []annotate.EgoSubject{annotate.EgoReal, annotate.EgoVirtual})
 			desc := map[annotate.EgoSubject]string{annotate.EgoReal: "the person at the table", annotate.EgoVirtual: "by the window"}[s.EgoSubject]
-			s.Question = annotate.SubjectPhrase(s.EgoSubject, desc) + " " + q + "?"
+			lead := annotate.SubjectPhrase(s.EgoSubject, desc) + " "
+			s.Question, s.QuestionTag = lead+q+"?", lead+qt+"?"
 		} else {
 			s.View = annotate.ViewExo
-			s.Question = strings.ToUpper(q[:1]) + q[1:] + "?"
+			s.Question, s.QuestionTag = strings.ToUpper(q[:1])+q[1:]+"?", strings.ToUpper(qt[:1])+qt[1:]+"?"
 		}
 		s.Options = objs[:4]
 		s.AnswerIndex = r.IntN(4)

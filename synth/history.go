@@ -181,6 +181,9 @@ func revised(s annotate.Sample) annotate.Sample {
 	} else {
 		s.Question += " carefully"
 	}
+	if s.QuestionTag != "" {
+		s.QuestionTag = annotate.Retag(s.QuestionTag, s.Question)
+	}
 	return s
 }
 

@@ -55,7 +55,7 @@ func agreementDB(t *testing.T) string {
 	if _, err := db.ImportImages(ctx, lead, p.ID, images, nil); err != nil {
 		t.Fatal(err)
 	}
-	sample := annotate.Sample{Kind: annotate.KindHopQA, Image: "0001-office-1/a.jpg", Question: "Which object is closest to the camera?",
+	sample := annotate.Sample{Kind: annotate.KindHopQA, Image: "0001-office-1/a.jpg", Question: "Which object is closest to the camera?", QuestionTag: "Which object is <REL>closest to the camera</REL>?",
 		Options: []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
 		Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{10, 10, 40, 30}}
 	approve := verify.Verdict{Decision: verify.DecisionApprove}

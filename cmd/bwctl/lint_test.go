@@ -61,7 +61,7 @@ func TestLintEveryRule(t *testing.T) {
 	}
 	var noID []string
 	for _, f := range fs {
-		if f.Sample == "line 22" {
+		if f.Sample == "line 23" {
 			noID = append(noID, f.Rule+" "+f.Field)
 		}
 	}
