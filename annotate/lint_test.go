@@ -105,7 +105,10 @@ func TestLintRules(t *testing.T) {
 			s.QuestionTag = "From the perspective of the man in the blue shirt, which <ATT>red <REL>object</ATT> is closest to him</REL>?"
 		}), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
 		{"category-tags: outside the set", with(hopQA(), func(s *Sample) { s.Categories = []Category{CatRel}; s.Hop = 1 }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
-		{"category-tags: one untagged", with(hopQA(), func(s *Sample) { s.QuestionTag = StripTags(s.QuestionTag); s.QuestionTag, _ = AddTag(s.QuestionTag, CatAtt, 57, 60) }), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
+		{"category-tags: one untagged", with(hopQA(), func(s *Sample) {
+			s.QuestionTag = StripTags(s.QuestionTag)
+			s.QuestionTag, _ = AddTag(s.QuestionTag, CatAtt, 57, 60)
+		}), LintEnv{}, RuleCategoryTags, SeverityError, "question_tag"},
 		{"category-tags: on a judgment", with(judgment("yes"), func(s *Sample) { s.QuestionTag = "Is the <POS>cup</POS> left of the plate?" }), LintEnv{}, RuleCategoryTags, SeverityWarning, "question_tag"},
 		{"category-tags: nested", with(hopQA(), func(s *Sample) {
 			s.QuestionTag = "From the perspective of the man in the blue shirt, which <REL><ATT>red</ATT> object is closest to him</REL>?"

@@ -86,7 +86,7 @@ func FormatTagged(plain string, spans []TagSpan) string {
 	}
 	var marks []mark
 	for i, s := range spans {
-		marks = append(marks, mark{s.Start, true, -(s.End - s.Start)*1000 + i, s.Category}, mark{s.End, false, (s.End-s.Start)*1000 - i, s.Category})
+		marks = append(marks, mark{s.Start, true, -(s.End-s.Start)*1000 + i, s.Category}, mark{s.End, false, (s.End-s.Start)*1000 - i, s.Category})
 	}
 	slices.SortStableFunc(marks, func(a, b mark) int {
 		return cmp.Or(cmp.Compare(a.at, b.at), boolRank(a.open)-boolRank(b.open), cmp.Compare(a.order, b.order))

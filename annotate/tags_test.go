@@ -79,9 +79,9 @@ func TestRetag(t *testing.T) {
 	old := "Which <ATT>red</ATT> mug is <REL>closest</REL> to you?"
 	tests := []struct{ plain, want string }{
 		{"Which red mug is closest to you?", old},
-		{"Which red mug is closest to me?", "Which <ATT>red</ATT> mug is <REL>closest</REL> to me?"},           // after the tags
-		{"So which red mug is closest to you?", "So which <ATT>red</ATT> mug is <REL>closest</REL> to you?"},   // before
-		{"Which red mug is nearest to you?", "Which <ATT>red</ATT> mug is <REL>nearest</REL> to you?"},         // a tagged word replaced
+		{"Which red mug is closest to me?", "Which <ATT>red</ATT> mug is <REL>closest</REL> to me?"},             // after the tags
+		{"So which red mug is closest to you?", "So which <ATT>red</ATT> mug is <REL>closest</REL> to you?"},     // before
+		{"Which red mug is nearest to you?", "Which <ATT>red</ATT> mug is <REL>nearest</REL> to you?"},           // a tagged word replaced
 		{"Which dark red mug is closest to you?", "Which dark <ATT>red</ATT> mug is <REL>closest</REL> to you?"}, // typed at a tag's start
 		{"Which red big mug is closest to you?", "Which <ATT>red</ATT> big mug is <REL>closest</REL> to you?"},   // at its end
 		{"Which reddish mug is closest to you?", "Which <ATT>reddish</ATT> mug is <REL>closest</REL> to you?"},   // inside it
