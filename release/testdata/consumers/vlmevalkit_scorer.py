@@ -8,27 +8,40 @@ Written for Benchwright's tests from reading open-compass/VLMEvalKit @ e8e78f05
   - vlmeval/smp/file.py load(): a .tsv is pd.read_csv(path, sep='\\t') with pandas'
     defaults, so NA tokens become NaN and all-numeric columns become numbers.
   - vlmeval/dataset/image_base.py ImageBaseDataset.__init__: rows whose image is NaN
-    are dropped (skip_noimg); index becomes str; an image cell of at most 64
+    are dropped (skip_noimg); index becomes str; an image cell of 1 to 64
     characters is the index of the row holding the base64 (no chains).
-  - vlmeval/dataset/image_mcq.py build_prompt / evaluate: the options are the
-    columns A..Z that are not NaN; utils/multiple_choice.py mcq_vanilla_eval +
+  - vlmeval/smp/vlm.py decode_base64_to_image: the base64 is opened with PIL as is
+    (no EXIF transpose); RGBA/P/LA become RGB. `sizes` reports PIL's size.
+  - vlmeval/dataset/image_mcq.py build_prompt / evaluate_heuristic: the options are
+    the columns A..Z that are not NaN; utils/multiple_choice.py mcq_vanilla_eval +
     extract_answer_from_item: vlmeval/utils/matching_util.py can_infer_option then
     can_infer_text, else 'Z' (a miss); report_acc: per split, Overall = mean(hit)
-    over rows with that split (a NaN split gives NaN), then per category.
-  - vlmeval/dataset/image_yorn.py + utils/yorn.py: YOrN_Extraction (lower-case,
-    punctuation to spaces, yes without no -> 'Yes', no without yes -> 'No');
-    score = answer == extracted (case-sensitive); default_rating: Overall = mean*100.
+    over rows with that split (a NaN split gives NaN), then the same per
+    l2-category and per category, each sorted (NaN among strings raises
+    TypeError, as upstream).
+  - vlmeval/dataset/image_yorn.py evaluate + utils/yorn.py: YOrN_Extraction
+    (lower-case, smp/misc.py process_punctuation, yes without no -> 'Yes', no
+    without yes -> 'No'); score = answer == extracted (case-sensitive);
+    default_rating: Overall = mean*100, then per category and l2-category.
+Not modelled: the prediction file VLMEvalKit writes and re-reads as xlsx between
+inference and evaluation (inference.py, evaluate_heuristic).
 
 usage: vlmevalkit_scorer.py mcq|yorn DATA.tsv PREDICTIONS.jsonl
 PREDICTIONS holds {"id": sample id, "prediction": text} per line, joined on the
-TSV's `id` column. Prints one JSON object.
+TSV's `id` column. Prints one JSON object: rows, Overall, groups, dtypes, sizes
+(and categories for mcq).
 """
+import base64
+import io
 import json
 import math
+import os
+import re
 import string
 import sys
 
 import pandas as pd
+from PIL import Image
 
 
 def load(path):
@@ -39,20 +52,31 @@ def prepare(data):
     """ImageBaseDataset.__init__: drop rows without an image, resolve references."""
     data = data[~pd.isna(data["image"])].copy()
     data["index"] = [str(x) for x in data["index"]]
-    images = [str(x) for x in data["image"]]
+    images = [str(x) if not pd.isna(x) else "" for x in data["image"]]
     by_index = dict(zip(data["index"], images))
     resolved = []
     for im in images:
-        if len(im) <= 64:
-            target = by_index[im]
-            assert len(target) > 64, "an image reference points at another reference"
-            im = target
+        if 0 < len(im) <= 64:
+            assert im in by_index and len(by_index[im]) > 64, "an image reference does not name a row holding an image"
+            im = by_index[im]
         resolved.append(im)
     data["image"] = resolved
     return data
 
 
+def image_size(b64):
+    """decode_base64_to_image: PIL opens the bytes as stored."""
+    try:
+        image = Image.open(io.BytesIO(base64.b64decode(b64)))
+        if image.mode in ("RGBA", "P", "LA"):
+            image = image.convert("RGB")
+        return list(image.size)
+    except Exception:
+        return None
+
+
 def choices(row):
+    """multiple_choice.py build_choices."""
     out = {}
     for c in string.ascii_uppercase:
         if c in row and not pd.isna(row[c]):
@@ -60,9 +84,19 @@ def choices(row):
     return out
 
 
+VERBOSE_ANSWER = re.compile(r"(?i)(?:correct\s+)?answer\s+is\s+\**([ABCD])\**")
+REJECTIONS = [
+    "Sorry, I can't help with images of people yet.", "I can't process this file.",
+    "I'm sorry, but without the image provided", "Cannot determine the answer",
+]
+
+
 def can_infer_option(answer, opts):
     if "Failed to obtain answer via API" in answer:
         return False
+    for err in REJECTIONS:
+        if err in answer:
+            return "Z"
     answer_mod = answer
     for c in ".()[],:;!*#{}":
         answer_mod = answer_mod.replace(c, " ")
@@ -70,10 +104,15 @@ def can_infer_option(answer, opts):
     count = sum(1 for ch in opts if ch in splits)
     if count == 1:
         for ch in opts:
+            if "A" in splits and len(splits) > 3 and os.environ.get("VERBOSE", 0):
+                return False
             if ch in splits and splits.index(ch) > len(splits) - 5:
                 return ch
-    elif count == 0 and ("Z" in splits or "" in splits):
+    elif count == 0 and sum(1 for ch in ("Z", "") if ch in splits) == 1:
         return "Z"
+    m = VERBOSE_ANSWER.search(answer or "")
+    if m and m.group(1).upper() in opts:
+        return m.group(1).upper()
     return False
 
 
@@ -90,28 +129,60 @@ def can_infer(answer, opts):
     return can_infer_option(answer, opts) or can_infer_text(answer, opts)
 
 
+def key(v):
+    return "NaN" if isinstance(v, float) and math.isnan(v) else str(v)
+
+
 def mcq(data, preds):
-    hits, splits, cats = [], [], []
+    hits = []
     for _, row in data.iterrows():
-        pred = preds.get(str(row["id"]), "")
+        pred = str(preds.get(str(row["id"]), ""))  # evaluate_heuristic: prediction as str
         got = can_infer(pred, choices(row)) or "Z"
         hits.append(1 if got == row["answer"] else 0)
-        splits.append(row["split"] if "split" in data.columns else "none")
-        cats.append(row["category"] if "category" in data.columns else None)
-    res = {"rows": len(hits), "Overall": {}}
-    for sp in set(splits):
-        sel = [h for h, s in zip(hits, splits) if s == sp]  # NaN == NaN is False, as upstream
-        key = "NaN" if isinstance(sp, float) and math.isnan(sp) else str(sp)
-        res["Overall"][key] = (sum(sel) / len(sel)) if sel else None
-    res["categories"] = sorted(set(cats))  # upstream sorts; NaN mixed with str raises TypeError
+    df = data.copy()
+    df["hit"] = hits
+    if "split" not in df:
+        df["split"] = ["none"] * len(df)
+    splits = list(set(df["split"]))
+
+    def per_split(sub):
+        # np.mean of an empty selection is NaN: printed as null. NaN == NaN is False.
+        out = {}
+        for sp in splits:
+            sel = list(sub[sub["split"] == sp]["hit"])
+            out[key(sp)] = (sum(sel) / len(sel)) if sel else None
+        return out
+
+    res = {"rows": len(hits), "Overall": per_split(df), "groups": {}}
+    for group in ["l2-category", "category"]:
+        if group not in df:
+            continue
+        abilities = list(set(df[group]))
+        abilities.sort()  # upstream: TypeError when NaN is mixed with strings
+        for ab in abilities:
+            res["groups"][key(ab)] = per_split(df[df[group] == ab])
+    res["categories"] = sorted(set(df["category"])) if "category" in df else []
     return res
+
+
+def process_punctuation(in_text):
+    """vlmeval/smp/misc.py process_punctuation."""
+    out_text = in_text
+    punct = [";", r"/", "[", "]", '"', "{", "}", "(", ")", "=", "+", "\\", "_", "-", ">", "<", "@", "`", ",", "?", "!"]
+    comma_strip = re.compile(r"(\d)(,)(\d)")
+    period_strip = re.compile(r"(?<!\d)\.(?!\d)")
+    for p in punct:
+        if (p + " " in in_text or " " + p in in_text) or (re.search(comma_strip, in_text) is not None):
+            out_text = out_text.replace(p, "")
+        else:
+            out_text = out_text.replace(p, " ")
+    out_text = period_strip.sub("", out_text, re.UNICODE)  # sic: re.UNICODE lands in count
+    return out_text
 
 
 def yorn_extract(text):
     s = str(text).lower()
-    for c in string.punctuation:
-        s = s.replace(c, " ")
-    words = s.split()
+    words = process_punctuation(s).split()
     if "yes" in words and "no" not in words:
         return "Yes"
     if "no" in words and "yes" not in words:
@@ -121,12 +192,22 @@ def yorn_extract(text):
 
 def yorn(data, preds):
     scores = [1 if yorn_extract(preds.get(str(r["id"]), "")) == r["answer"] else 0 for _, r in data.iterrows()]
-    return {"rows": len(scores), "Overall": 100.0 * sum(scores) / len(scores) if scores else None}
+    df = data.copy()
+    df["score"] = scores
+    res = {"rows": len(scores), "Overall": 100.0 * sum(scores) / len(scores) if scores else None, "groups": {}}
+    for group in ["category", "l2-category"]:
+        if group in df:
+            cates = sorted(c for c in set(df[group]) if not pd.isna(c))
+            for c in cates:
+                sub = list(df[df[group] == c]["score"])
+                res["groups"][key(c)] = 100.0 * sum(sub) / len(sub)
+    return res
 
 
 def main():
     kind, tsv, pred_path = sys.argv[1:4]
-    data = prepare(load(tsv))
+    raw = load(tsv)
+    data = prepare(raw)
     preds = {}
     with open(pred_path) as f:
         for line in f:
@@ -134,7 +215,8 @@ def main():
                 p = json.loads(line)
                 preds[str(p["id"])] = p["prediction"]
     out = mcq(data, preds) if kind == "mcq" else yorn(data, preds)
-    out["dtypes"] = {c: str(t) for c, t in data.dtypes.items() if c != "image"}
+    out["dtypes"] = {c: str(t) for c, t in raw.dtypes.items() if c != "image"}
+    out["sizes"] = {str(i): image_size(im) for i, im in zip(data["id"], data["image"])}
     print(json.dumps(out, sort_keys=True, default=str))
 
 
