@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,7 +12,20 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 )
 
-// coco is COCO instances JSON of the answer boxes.
+// coco is COCO instances JSON of the answer boxes, in the shape pycocotools reads
+// (cocodataset/cocoapi @ 8c9bcc3, PythonAPI/pycocotools):
+//   - coco.py COCO.createIndex indexes annotations, images and categories by id;
+//     cocoeval.py COCOeval.evaluateImg stores a match as the ground truth's
+//     annotation id and accumulate counts it with logical_and(dtm, …), so an id 0
+//     would never count as matched: every id is 1 or more.
+//   - evaluateImg reads each annotation's area and iscrowd; coco.py annToRLE and
+//     annToMask (and showAnns) read segmentation as polygons through
+//     _mask.pyx frPyObjects, which takes a first polygon of exactly 4 numbers for a
+//     box: the box is written as its rectangle polygon of 8 numbers.
+//   - images' width and height are the size the box is drawn on: images are copied
+//     upright (EXIF orientation applied), so that is the stored size too.
+//
+// Numbers are written with a fraction (100.0), as COCO's own files do.
 type coco struct{}
 
 func (coco) Name() string { return "coco" }
@@ -20,7 +34,8 @@ func (coco) Name() string { return "coco" }
 func (coco) Holds(s annotate.Sample) bool { return s.Box != nil }
 
 func (coco) Layout() string {
-	return "annotations/instances_<split>.json; images/ holds the images, and file_name is relative to it"
+	return "annotations/instances_<split>.json; images/ holds the images, turned upright (width and height are the stored size), " +
+		"and file_name is relative to it; each annotation's segmentation is its box as a rectangle polygon"
 }
 
 func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
@@ -95,12 +110,21 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 		for _, r := range in {
 			s := r.Sample
+			c := s.Box.ToCOCO()
+			x1, y1, x2, y2 := s.Box[0], s.Box[1], s.Box[2], s.Box[3]
+			bbox, err1 := floatList(c[:]...)
+			polygon, err2 := floatList(x1, y1, x2, y1, x2, y2, x1, y2)
+			area, err3 := floatJSON(s.Box.Area())
+			if err := errors.Join(err1, err2, err3); err != nil {
+				return fmt.Errorf("sample %s: box: %w", s.ID, err)
+			}
 			b, err := jsonObject(func(o *objectWriter) {
 				o.value("id", annID[s.ID])
 				o.value("image_id", imageID[s.Image])
 				o.value("category_id", catID[ObjectName(s)])
-				o.value("bbox", s.Box.ToCOCO())
-				o.value("area", s.Box.Area())
+				o.raw("bbox", append(append([]byte{'['}, bbox...), ']'))
+				o.raw("area", area)
+				o.raw("segmentation", append(append([]byte{'[', '['}, polygon...), ']', ']'))
 				o.value("iscrowd", 0)
 				o.value("sample_id", s.ID)
 			})
@@ -113,6 +137,7 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 			var b bytes.Buffer
 			b.WriteString("{\n\"info\": ")
 			b.Write(info)
+			b.WriteString(",\n\"licenses\": []")
 			for _, part := range []struct {
 				key   string
 				items [][]byte
@@ -131,7 +156,7 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 			return err
 		}
 		for _, r := range in {
-			if err := w.CopyImage("images/"+r.Sample.Image, r); err != nil {
+			if err := w.CopyUprightImage("images/"+r.Sample.Image, r); err != nil {
 				return err
 			}
 			if err := w.Step(); err != nil {

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,9 +201,9 @@ func TestExportLayouts(t *testing.T) {
 			map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1, "open": 1}},
 		{spatialQA{}, []string{"images/0001-office-1/a.jpg", "images/0002-misc-1/c.png", "spatialqa.json"},
 			map[string]int{"hop_qa": 2, "mcq": 1, "judgment": 1, "open": 1}},
-		{vlmEvalKit{}, []string{"office-bench.tsv"}, nil},
-		{hfImageFolder{}, []string{"test/0002-kitchen-1/b.jpg", "test/metadata.jsonl", "train/0001-office-1/a.jpg",
-			"train/metadata.jsonl", "train/misc/c.png"}, nil},
+		{vlmEvalKit{}, []string{"office-bench_MCQ.tsv", "office-bench_YN.tsv"}, map[string]int{"open": 1, "step_graph": 2}},
+		{hfImageFolder{}, []string{"README.md", "test/images/000001.jpg", "test/images/000002.jpg", "test/metadata.jsonl", "train/images/000001.jpg",
+			"train/images/000002.png", "train/images/000003.jpg", "train/images/000004.png", "train/images/000005.png", "train/metadata.jsonl"}, nil},
 		{coco{}, []string{"annotations/instances_test.json", "annotations/instances_train.json", "images/0001-office-1/a.jpg",
 			"images/0002-kitchen-1/b.jpg", "images/misc/c.png"}, map[string]int{"step_graph": 2, "mcq": 1, "judgment": 1}},
 	}
@@ -437,76 +434,6 @@ func TestSpatialQAImportRoundTrip(t *testing.T) {
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-func TestVLMEvalKitTSV(t *testing.T) {
-	sink, _ := exportFixture(t, vlmEvalKit{}, fixedTime)
-	r := csv.NewReader(bytes.NewReader(sink["office-bench.tsv"]))
-	r.Comma = '\t'
-	r.LazyQuotes = false
-	rows, err := r.ReadAll() // also checks every row has the header's number of fields
-	if err != nil {
-		t.Fatalf("the TSV does not read back: %v", err)
-	}
-	header := rows[0]
-	wantHeader := []string{"index", "image", "question", "A", "B", "C", "D", "answer", "category", "hop", "view", "bbox", "bbox_1000", "kind", "split", "id"}
-	if !slices.Equal(header, wantHeader) {
-		t.Fatalf("header %q, want %q", header, wantHeader)
-	}
-	col := func(row []string, name string) string { return row[slices.Index(header, name)] }
-	recs, images := releaseFixture()
-	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
-	if len(rows)-1 != len(recs) {
-		t.Fatalf("%d rows, want %d", len(rows)-1, len(recs))
-	}
-	byIndex := map[string]string{} // index → the image cell of that row
-	for _, row := range rows[1:] {
-		byIndex[col(row, "index")] = col(row, "image")
-	}
-	embedded := 0
-	for i, row := range rows[1:] {
-		rec := recs[i]
-		s := rec.Sample
-		if col(row, "id") != s.ID || col(row, "question") != s.Question || col(row, "index") != strconv.Itoa(i) {
-			t.Errorf("row %d: id %q question %q index %q", i, col(row, "id"), col(row, "question"), col(row, "index"))
-		}
-		// VLMEvalKit: a cell of at most 64 characters is the index of a row holding the base64.
-		cell := col(row, "image")
-		if len(cell) <= 64 {
-			ref, ok := byIndex[cell]
-			if !ok || len(ref) <= 64 {
-				t.Errorf("row %d: image reference %q does not name a row with an image", i, cell)
-			}
-			cell = ref
-		} else {
-			embedded++
-		}
-		b, err := base64.StdEncoding.DecodeString(cell)
-		if err != nil || !bytes.Equal(b, images[s.Image]) {
-			t.Errorf("row %d: image does not decode to %s (%v)", i, s.Image, err)
-		}
-		switch s.Kind {
-		case annotate.KindHopQA, annotate.KindMCQ:
-			if col(row, "answer") != annotate.AnswerLetter(s.AnswerIndex) || col(row, "A") != s.Options[0] {
-				t.Errorf("row %d: answer %q, A %q", i, col(row, "answer"), col(row, "A"))
-			}
-		case annotate.KindStepGraph:
-			var answer map[string]struct {
-				Content      string
-				Precondition []string
-			}
-			if err := json.Unmarshal([]byte(col(row, "answer")), &answer); err != nil || len(answer) != len(s.Steps) {
-				t.Errorf("row %d: step answer %q (%v)", i, col(row, "answer"), err)
-			}
-		default:
-			if col(row, "answer") != s.AnswerText {
-				t.Errorf("row %d: answer %q, want %q", i, col(row, "answer"), s.AnswerText)
-			}
-		}
-	}
-	if embedded != len(images) {
-		t.Errorf("%d images embedded, want each of the %d once", embedded, len(images))
-	}
-}
-
 // exportOne exports one record and returns the files.
 func exportOne(t *testing.T, f Format, s annotate.Sample, w, h int) MemSink {
 	t.Helper()
@@ -538,36 +465,15 @@ func TestBoxConversionsOnOddSizes(t *testing.T) {
 			Options: []string{"the a", "the b", "the c", "the d"}, AnswerIndex: 3, Categories: []annotate.Category{annotate.CatRel}, Hop: 1,
 			View: annotate.ViewExo, Box: &tt.box}
 		name := mustJSON(tt.box) + " on " + strconv.Itoa(tt.w) + "x" + strconv.Itoa(tt.h)
-		// MultihopSpatial: pixels as stored, and the 0–1000 integers.
+		// MultihopSpatial: pixel [x, y, w, h] as plain decimals.
 		var mh []struct {
-			BBox     annotate.Box `json:"bbox"`
-			BBox1000 [4]int       `json:"bbox_1000"`
+			BBox [4]float64 `json:"bbox"`
 		}
-		if err := json.Unmarshal(exportOne(t, multihop{}, s, tt.w, tt.h)["multihopspatial.json"], &mh); err != nil || len(mh) != 1 {
+		if err := json.Unmarshal(exportOne(t, multihop{}, s, tt.w, tt.h)[MultihopFile], &mh); err != nil || len(mh) != 1 {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if mh[0].BBox != tt.box {
+		if annotate.BoxFromCOCO(mh[0].BBox) != tt.box {
 			t.Errorf("%s: pixel bbox %v", name, mh[0].BBox)
-		}
-		for i, v := range mh[0].BBox1000 {
-			size := float64(tt.w)
-			if i%2 == 1 {
-				size = float64(tt.h)
-			}
-			exact := tt.box[i] * 1000 / size
-			if v < 0 || v > 1000 || math.Abs(float64(v)-exact) > 0.5 {
-				t.Errorf("%s: bbox_1000[%d] = %d, exact %.3f", name, i, v, exact)
-			}
-		}
-		back := annotate.From1000(mh[0].BBox1000, tt.w, tt.h)
-		for i := range back {
-			size := float64(tt.w)
-			if i%2 == 1 {
-				size = float64(tt.h)
-			}
-			if math.Abs(back[i]-tt.box[i]) > size/2000+1e-9 {
-				t.Errorf("%s: back from 0–1000 %v, more than half a step off", name, back)
-			}
 		}
 		// Hugging Face objects and COCO annotations: [x, y, w, h] pixels, area w×h.
 		var hf struct {
@@ -742,12 +648,13 @@ func TestReadRefusals(t *testing.T) {
 	}{
 		{native{}, "samples.jsonl", `{"id":"mc-1","kind":"mcq","image":"a.jpg","question":"Which?","options":["a","b"],"answer":0}` + "\n" + `{"id":"x","kind":"mcq","answer":"z"}` + "\n", "line 2"},
 		{native{}, "", "", "samples.jsonl"},
-		{multihop{}, "multihopspatial.json", `[{"id":"mh-1","image":"a.jpg","question":"Which?","options":["a","b"],"answer":"zebra"}]`, "record 1 (line 1)"},
+		{multihop{}, MultihopFile, `[{"id":"mh-1","image":"a.jpg","question":"Which?","options":["a","b"],"answer":"zebra"}]`, "record 1 (line 1)"},
 		{spatialQA{}, "spatialqa.json", `{"id":`, "spatialqa.json"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
 		if tt.file != "" {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, tt.file)), 0o755)
 			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -788,12 +695,12 @@ func ExampleExport() {
 	for _, f := range m.Files {
 		fmt.Println(f.Path, f.Size, f.SHA256[:12])
 	}
-	fmt.Print(string(sink["multihopspatial.json"]))
+	fmt.Print(string(sink[MultihopFile]))
 	// Output:
-	// images/0001-office-1/a.jpg 36 7d34f7bdd881
-	// multihopspatial.json 294 2d10d3a393ef
+	// data/images/0001-office-1/a.jpg 36 7d34f7bdd881
+	// data/multihopspatial.json 453 eda3e00895c7
 	// [
-	//   {"id":"mh-0001","image":"0001-office-1/a.jpg","width":1200,"height":800,"question":"Which object is closest to the camera?","options":["the mug","the lamp","the book","the pen"],"answer":"B","hop":1,"categories":["rel"],"view":"exo","bbox":[100,120,200,220],"bbox_1000":[83,150,167,275]}
+	//   {"id":"mh-0001","image_path":"0001-office-1/a.jpg","image_resolution":"1200x800","view":"exo","hop":"1hop","question":"Which object is closest to the camera? <choice>(a) the mug, (b) the lamp, (c) the book, (d) the pen</choice> And provide the bounding box coordinate of the region related to your answer.","answer":"(b) the lamp","bbox":[100.00, 120.00, 100.00, 100.00],"options":["the mug","the lamp","the book","the pen"],"categories":["rel"]}
 	// ]
 }
 

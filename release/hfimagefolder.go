@@ -3,13 +3,49 @@ package release
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 )
 
-// hfImageFolder is a Hugging Face imagefolder: split folders with metadata.jsonl.
+// hfImageFolder is a Hugging Face imagefolder: a README.md whose YAML declares the
+// splits and column types, and one folder per split with metadata.jsonl and images.
+//
+// What it follows, in huggingface/datasets @ b7cb10b0 (5.0.2.dev0), compared with the
+// tags 3.3.0 and 3.4.0:
+//   - data_files.py SPLIT_KEYWORDS and KEYWORDS_IN_DIR_NAME_BASE_PATTERNS (lines
+//     43–72): a folder named train, validation or test is that split. So is any
+//     folder or file whose name holds a split keyword between separators ("val2017",
+//     "test_x.jpg"), which is why the images get neutral names (images/000001.jpg).
+//   - packaged_modules/folder_based_builder/folder_based_builder.py
+//     _split_generators (lines 180–209): the features pyarrow infers from the first
+//     chunk of every split's metadata file must be equal, or loading fails with
+//     "have different features". Floats are therefore always written with a
+//     fraction (Go writes 12.0 as 12, which pyarrow reads as int64), and Write
+//     refuses a release whose splits would still infer different types (see
+//     hfCheckTypes).
+//   - the same file, _generate_examples (lines 415–441): file_name is relative to the
+//     metadata file's folder. From 3.4.0 there is one row per metadata row; up to
+//     3.3.x one row per image file, with the rows that share a file_name collapsed.
+//     Every row therefore gets its own image file, even when samples share an
+//     image.
+//   - utils/metadata.py MetadataConfigs.from_dataset_card_data (lines 141–164) and
+//     load.py LocalDatasetModuleFactory.get_module (lines 429–515): the README's
+//     configs[].data_files and configs[].features apply to load_dataset("<folder>").
+//     dataset_info.features, written too for the Hub's viewer, is overridden by the
+//     folder builder unless configs[].features is set (builder.py 370–380).
+//   - features/features.py Features._from_yaml_list: "list: <type>" reads as a list
+//     both in 3.x (a Python list feature) and from 4.0 (List).
 type hfImageFolder struct{}
 
 func (hfImageFolder) Name() string { return "hf-imagefolder" }
@@ -18,36 +54,98 @@ func (hfImageFolder) Name() string { return "hf-imagefolder" }
 func (hfImageFolder) Holds(annotate.Sample) bool { return true }
 
 func (hfImageFolder) Layout() string {
-	return "One folder per split holding metadata.jsonl and the images; file_name is relative to the split folder"
+	return `README.md declares the splits and column types for datasets.load_dataset("<this folder>"); ` +
+		"one folder per split (train, validation, test) holds metadata.jsonl and images/NNNNNN.<ext>, one image file per row " +
+		"(an image shared by several samples is written once for each), turned upright so width and height are the stored size; " +
+		"file_name is relative to the split folder, source_image is the image's path in the project, objects.bbox is [x, y, width, height] in pixels"
+}
+
+// hfSplitFolders maps a release's split to the folder datasets reads as that split
+// (data_files.py SPLIT_KEYWORDS): the folders are named exactly train, validation
+// and test; val, valid and dev go to validation. Any other split is refused: a
+// folder named after it would be read as part of train, or not at all.
+var hfSplitFolders = map[string]string{
+	"train": "train", "test": "test",
+	"validation": "validation", "val": "validation", "valid": "validation", "dev": "validation",
+}
+
+// hfSplitOrder is datasets' DEFAULT_SPLITS order.
+var hfSplitOrder = []string{"train", "validation", "test"}
+
+// hfColumns are the metadata columns in order, with their declared features
+// (README YAML, one entry per line below the "- name:" line; file_name becomes
+// the image column).
+var hfColumns = []struct{ name, feature string }{
+	{"image", "dtype: image"},
+	{"id", "dtype: string"},
+	{"kind", "dtype: string"},
+	{"question", "dtype: string"},
+	{"options", "list: string"},
+	{"answer", "dtype: string"},
+	{"categories", "list: string"},
+	{"hop", "dtype: int32"},
+	{"view", "dtype: string"},
+	{"task", "dtype: string"},
+	{"width", "dtype: int32"},
+	{"height", "dtype: int32"},
+	{"source_image", "dtype: string"},
+	{"objects", "struct:\n- name: bbox\n  list:\n    list: float64\n- name: category\n  list: string"},
 }
 
 func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
-	for _, split := range splitsOf(recs) {
+	bySplit := map[string][]Record{}
+	from := map[string]string{} // folder → the release's split written there
+	for _, r := range recs {
+		sp := splitOf(r.Sample)
+		folder, ok := hfSplitFolders[sp]
+		if !ok {
+			return fmt.Errorf("sample %s: split %q has no Hugging Face split: datasets reads only folders named train, validation (from val, valid, dev) and test as splits", r.Sample.ID, sp)
+		}
+		if prev, ok := from[folder]; ok && prev != sp {
+			return fmt.Errorf("splits %q and %q would both be written as the %s split", prev, sp, folder)
+		}
+		from[folder] = sp
+		bySplit[folder] = append(bySplit[folder], r)
+	}
+	var folders []string
+	for _, f := range hfSplitOrder {
+		if len(bySplit[f]) > 0 {
+			folders = append(folders, f)
+		}
+	}
+	metadata := map[string][]byte{}
+	names := map[string][]string{} // folder → file_name of each record
+	for _, folder := range folders {
 		var lines bytes.Buffer
-		var in []Record
-		for _, r := range recs {
-			if splitOf(r.Sample) != split {
-				continue
-			}
-			in = append(in, r)
+		for i, r := range bySplit[folder] {
 			s := r.Sample
+			name := hfImageName(i, s.Image)
+			names[folder] = append(names[folder], name)
 			answer, err := answerString(s)
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", s.ID, err)
 			}
-			bboxes, names := [][4]float64{}, []string{}
+			var bboxes []byte
+			var categories []string
 			if s.Box != nil {
-				bboxes, names = append(bboxes, s.Box.ToCOCO()), append(names, ObjectName(s))
+				c := s.Box.ToCOCO()
+				if bboxes, err = floatList(c[:]...); err != nil {
+					return fmt.Errorf("sample %s: box: %w", s.ID, err)
+				}
+				bboxes = append(append([]byte("[["), bboxes...), "]]"...)
+				categories = []string{ObjectName(s)}
+			} else {
+				bboxes = []byte("[]")
 			}
 			objects, err := jsonObject(func(o *objectWriter) {
-				o.value("bbox", bboxes)
-				o.value("category", names)
+				o.raw("bbox", bboxes)
+				o.value("category", orEmpty(categories))
 			})
 			if err != nil {
 				return err
 			}
 			b, err := jsonObject(func(o *objectWriter) {
-				o.value("file_name", s.Image)
+				o.value("file_name", name)
 				o.value("id", s.ID)
 				o.value("kind", s.Kind)
 				o.value("question", s.Question)
@@ -59,6 +157,7 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 				o.value("task", s.Task)
 				o.value("width", r.Width)
 				o.value("height", r.Height)
+				o.value("source_image", s.Image)
 				o.raw("objects", objects)
 			})
 			if err != nil {
@@ -67,14 +166,26 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 			lines.Write(b)
 			lines.WriteByte('\n')
 		}
-		if err := w.WriteFile(split+"/metadata.jsonl", func(out io.Writer) error {
-			_, err := out.Write(lines.Bytes())
+		metadata[folder] = lines.Bytes()
+	}
+	if err := hfCheckTypes(folders, metadata); err != nil {
+		return err
+	}
+	if err := w.WriteFile("README.md", func(out io.Writer) error {
+		_, err := io.WriteString(out, hfReadme(w.Info(), folders))
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, folder := range folders {
+		if err := w.WriteFile(folder+"/metadata.jsonl", func(out io.Writer) error {
+			_, err := out.Write(metadata[folder])
 			return err
 		}); err != nil {
 			return err
 		}
-		for _, r := range in {
-			if err := w.CopyImage(split+"/"+r.Sample.Image, r); err != nil {
+		for i, r := range bySplit[folder] {
+			if err := w.CopyUprightImage(folder+"/"+names[folder][i], r); err != nil {
 				return err
 			}
 			if err := w.Step(); err != nil {
@@ -83,4 +194,301 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 	}
 	return nil
+}
+
+// hfImageName is the file of the i-th row of a split: images/NNNNNN plus the
+// image's extension, lower-cased. Digits hold no split keyword, so neither
+// data_files.py's folder nor its file-name patterns can mistake it for a split; an
+// extension that is not short letters and digits, or is .eval (data_files.py reads
+// **/*.eval as a "logs" split before anything else), is left off.
+func hfImageName(i int, image string) string {
+	ext := strings.ToLower(path.Ext(image))
+	if !imageExt.MatchString(ext) || ext == ".eval" {
+		ext = ""
+	}
+	return fmt.Sprintf("images/%06d%s", i+1, ext)
+}
+
+var imageExt = regexp.MustCompile(`^\.[a-z0-9]{1,5}$`)
+
+// hfReadme is the dataset card: YAML front matter with the splits' data_files and the
+// column types (configs[].features, which load_dataset("<folder>") applies, and
+// dataset_info.features for the Hub), then how to load it.
+func hfReadme(info ExportInfo, folders []string) string {
+	var features strings.Builder
+	for _, c := range hfColumns {
+		features.WriteString("- name: " + c.name + "\n")
+		for _, l := range strings.Split(c.feature, "\n") {
+			features.WriteString("  " + l + "\n")
+		}
+	}
+	indent := func(s, pad string) string {
+		return pad + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+pad) + "\n"
+	}
+	var b strings.Builder
+	b.WriteString("---\nconfigs:\n- config_name: default\n  data_files:")
+	if len(folders) == 0 {
+		b.WriteString(" []")
+	}
+	b.WriteString("\n")
+	for _, f := range folders {
+		fmt.Fprintf(&b, "  - split: %s\n    path: \"%s/**\"\n", f, f)
+	}
+	b.WriteString("  features:\n")
+	b.WriteString(indent(features.String(), "  "))
+	b.WriteString("dataset_info:\n  config_name: default\n  features:\n")
+	b.WriteString(indent(features.String(), "  "))
+	b.WriteString("---\n\n")
+	rel := info.Release
+	title := strings.TrimSpace(rel.Name + " " + rel.Version)
+	if title == "" {
+		title = "Benchwright release"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	b.WriteString("A Benchwright release exported as a Hugging Face imagefolder: one row per sample.\n\n")
+	b.WriteString("```python\nfrom datasets import load_dataset\nds = load_dataset(\"path/to/this/folder\")\n```\n\n")
+	b.WriteString("Load the folder itself: `load_dataset(\"imagefolder\", data_dir=...)` ignores this card and its column types.\n")
+	b.WriteString("Images are stored upright (EXIF orientation applied), so `width` and `height` are the stored size and\n")
+	b.WriteString("`objects.bbox` ([x, y, width, height] in pixels) is drawn on it. `answer` is the option letter, the text answer,\n")
+	b.WriteString("or for a step graph the SpatiaLQA answer object as JSON. `source_image` is the image's path in the project:\n")
+	b.WriteString("samples that share it share an image.\n")
+	return b.String()
+}
+
+// floatList writes numbers as a comma-separated JSON list body, each with a fraction
+// ("12.0", never "12"), so that pyarrow reads every one as a double; never an
+// exponent. NaN and infinities are refused.
+func floatList(vs ...float64) ([]byte, error) {
+	var b []byte
+	for i, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%v is not a number JSON can hold", v)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		start := len(b)
+		b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		if !bytes.ContainsRune(b[start:], '.') {
+			b = append(b, ".0"...)
+		}
+	}
+	return b, nil
+}
+
+// floatJSON is one number as floatList writes it.
+func floatJSON(v float64) ([]byte, error) { return floatList(v) }
+
+// hfChunk is how much of a metadata.jsonl datasets hands pyarrow at once
+// (folder_based_builder.py _read_metadata: 10 MB, then the rest of the line).
+const hfChunk = 10 << 20
+
+// hfCheckTypes refuses metadata whose types pyarrow would infer differently in two
+// splits, or as timestamps. It follows pyarrow.json's documented inference (null
+// falls back to any type, int64 to double, a "YYYY-MM-DD[ hh:mm:ss]" string is a
+// timestamp unless another value of the column is not) over each chunk datasets
+// reads: the first chunk of every split must agree (folder_based_builder.py
+// _split_generators compares them), and no chunk may hold a column of dates, which
+// datasets would hand on as datetimes and print back differently. Only an empty list
+// in every row of a split (say, no sample with options) or text that is all dates
+// can trip it: floats are always written with a fraction.
+func hfCheckTypes(folders []string, metadata map[string][]byte) error {
+	first := map[string]*arrowType{}
+	for _, folder := range folders {
+		data := metadata[folder]
+		for start, n := 0, 0; start < len(data); n++ {
+			end := min(start+hfChunk, len(data))
+			if end < len(data) {
+				if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 {
+					end += nl + 1
+				} else {
+					end = len(data)
+				}
+			}
+			t, err := inferArrowRows(data[start:end])
+			if err != nil {
+				return fmt.Errorf("%s/metadata.jsonl: %w", folder, err)
+			}
+			if n == 0 {
+				first[folder] = t
+			}
+			for _, f := range t.fields {
+				if f.t.has(arrowTimestamp) {
+					return fmt.Errorf("%s split: every %s value of a chunk of metadata.jsonl reads as a date, which pyarrow types %s and datasets hands on as a datetime, not the text: use another format", folder, f.name, f.t)
+				}
+			}
+			start = end
+		}
+	}
+	for _, folder := range folders[min(1, len(folders)):] {
+		a, b := first[folders[0]], first[folder]
+		for _, f := range unifyArrow(a, b).fields {
+			fa, fb := a.field(f.name), b.field(f.name)
+			if fa.String() != fb.String() {
+				return fmt.Errorf("the %s and %s splits would type column %s as %s and %s, and datasets refuses splits whose metadata types differ "+
+					"(folder_based_builder.py _split_generators); a list that is empty in every row of a split is the cause: "+
+					"give every split a sample with %s, or use another format", folders[0], folder, f.name, fa, fb, f.name)
+			}
+		}
+	}
+	return nil
+}
+
+// arrowType is a type as pyarrow.json infers it.
+type arrowType struct {
+	kind   arrowKind
+	elem   *arrowType   // a list's
+	fields []arrowField // a struct's, in order of appearance
+}
+
+type arrowField struct {
+	name string
+	t    *arrowType
+}
+
+type arrowKind int
+
+const (
+	arrowNull arrowKind = iota
+	arrowBool
+	arrowInt
+	arrowDouble
+	arrowTimestamp
+	arrowString
+	arrowList
+	arrowStruct
+	arrowConflict
+)
+
+func (t *arrowType) String() string {
+	switch t.kind {
+	case arrowList:
+		return "list<" + t.elem.String() + ">"
+	case arrowStruct:
+		parts := make([]string, len(t.fields))
+		for i, f := range t.fields {
+			parts[i] = f.name + ": " + f.t.String()
+		}
+		return "struct<" + strings.Join(parts, ", ") + ">"
+	}
+	return [...]string{"null", "bool", "int64", "double", "timestamp[s]", "string", "", "", "conflict"}[t.kind]
+}
+
+// field is the type of a struct's field name, null when it has none.
+func (t *arrowType) field(name string) *arrowType {
+	for _, f := range t.fields {
+		if f.name == name {
+			return f.t
+		}
+	}
+	return &arrowType{kind: arrowNull}
+}
+
+// has reports whether t or a type inside it is of kind k.
+func (t *arrowType) has(k arrowKind) bool {
+	if t.kind == k {
+		return true
+	}
+	if t.elem != nil && t.elem.has(k) {
+		return true
+	}
+	for _, f := range t.fields {
+		if f.t.has(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// inferArrowRows is the struct type of JSON lines.
+func inferArrowRows(data []byte) (*arrowType, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	t := &arrowType{kind: arrowStruct}
+	for {
+		var row map[string]any
+		err := dec.Decode(&row)
+		if errors.Is(err, io.EOF) {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		// A map has no key order: fields come sorted, the same in every split.
+		t = unifyArrow(t, inferArrow(row))
+	}
+}
+
+var dateLike = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$`)
+
+// inferArrow is the type pyarrow.json gives one JSON value.
+func inferArrow(v any) *arrowType {
+	switch v := v.(type) {
+	case nil:
+		return &arrowType{kind: arrowNull}
+	case bool:
+		return &arrowType{kind: arrowBool}
+	case json.Number:
+		if strings.ContainsAny(string(v), ".eE") {
+			return &arrowType{kind: arrowDouble}
+		}
+		return &arrowType{kind: arrowInt}
+	case string:
+		if dateLike.MatchString(v) {
+			layout := "2006-01-02 15:04:05"
+			if _, err := time.Parse(layout[:len(v)], v); err == nil {
+				return &arrowType{kind: arrowTimestamp}
+			}
+		}
+		return &arrowType{kind: arrowString}
+	case []any:
+		t := &arrowType{kind: arrowList, elem: &arrowType{kind: arrowNull}}
+		for _, e := range v {
+			t.elem = unifyArrow(t.elem, inferArrow(e))
+		}
+		return t
+	case map[string]any:
+		t := &arrowType{kind: arrowStruct}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			t.fields = append(t.fields, arrowField{k, inferArrow(v[k])})
+		}
+		return t
+	}
+	return &arrowType{kind: arrowConflict}
+}
+
+// unifyArrow is the type of a column holding values of types a and b: null gives way
+// to anything, int64 to double, timestamp to string; lists and structs unify inside.
+func unifyArrow(a, b *arrowType) *arrowType {
+	switch {
+	case a.kind == arrowNull:
+		return b
+	case b.kind == arrowNull:
+		return a
+	case a.kind == b.kind && a.kind == arrowList:
+		return &arrowType{kind: arrowList, elem: unifyArrow(a.elem, b.elem)}
+	case a.kind == b.kind && a.kind == arrowStruct:
+		t := &arrowType{kind: arrowStruct, fields: slices.Clone(a.fields)}
+		for _, f := range b.fields {
+			i := slices.IndexFunc(t.fields, func(g arrowField) bool { return g.name == f.name })
+			if i < 0 {
+				t.fields = append(t.fields, f)
+			} else {
+				t.fields[i].t = unifyArrow(t.fields[i].t, f.t)
+			}
+		}
+		return t
+	case a.kind == b.kind:
+		return a
+	case min(a.kind, b.kind) == arrowInt && max(a.kind, b.kind) == arrowDouble:
+		return &arrowType{kind: arrowDouble}
+	case min(a.kind, b.kind) == arrowTimestamp && max(a.kind, b.kind) == arrowString:
+		return &arrowType{kind: arrowString}
+	}
+	return &arrowType{kind: arrowConflict}
 }

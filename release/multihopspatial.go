@@ -15,8 +15,8 @@ import (
 // and lmms-eval's task (lmms_eval/tasks/multihopspatial/utils.py @ 75571cfe) read
 // data/multihop_test_4500.json: a JSON list of records holding image_path,
 // image_resolution "WxH", view, hop "Nhop", a question whose text carries the
-// options as <choice>(a) …, (b) …</choice>, answer "(x) option text" and bbox as
-// pixel [x, y, w, h]. Benchwright's richer fields (id, options, categories, split,
+// options as <choice>(a) …, (b) …</choice>, question_tag the same with the
+// category tags, answer "(x) option text" and bbox as pixel [x, y, w, h]. Benchwright's richer fields (id, options, categories, split,
 // task, ego_subject) ride along: both scorers copy a record whole ({**item}) and
 // read only the fields above.
 type multihop struct{}
@@ -99,6 +99,11 @@ func multihopRecord(r Record) ([]byte, error) {
 		o.value("view", s.View)
 		o.value("hop", fmt.Sprintf("%dhop", s.Hop))
 		o.value("question", MultihopQuestion(s.Question, s.Options))
+		if s.QuestionTag != "" {
+			// The release's tagged copy, which its training code reads
+			// (train/prepare_data.py); the scorers read question.
+			o.value("question_tag", MultihopQuestion(s.QuestionTag, s.Options))
+		}
 		o.value("answer", multihopAnswer(s))
 		box := []byte("[")
 		for i, v := range s.Box.ToCOCO() {

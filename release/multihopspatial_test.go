@@ -39,10 +39,12 @@ func consumerRelease(t *testing.T, split string) ([]Record, map[string][]byte) {
 		return annotate.Sample{ID: id, Kind: annotate.KindHopQA, Image: img, Question: "Which object, seen from here, is nearest to the lamp?",
 			Options: opts, AnswerIndex: ans, Categories: cats, Hop: hop, View: view, Box: &box}
 	}
+	h3 := hop("h3", "0001-office-1/a.png", []string{"a", "b", "c"}, 2, annotate.Box{0, 0, 64, 48}, 3, annotate.ViewExo, annotate.CatAtt, annotate.CatPos, annotate.CatRel)
+	h3.QuestionTag = "Which <ATT>object</ATT>, <POS>seen from here</POS>, is <REL>nearest to the lamp</REL>?"
 	return []Record{
 		rec(hop("h1", "0001-office-1/a.png", []string{"the red mug", "the lamp, tall", "a book", "the pen"}, 1, annotate.Box{10.5, 4, 30, 40.25}, 1, annotate.ViewExo, annotate.CatPos), 64, 48),
 		rec(hop("h2", "0002-kitchen-1/b.jpg", []string{"the bowl", "the apple"}, 0, annotate.Box{2, 21, 18, 39}, 2, annotate.ViewEgo, annotate.CatAtt, annotate.CatRel), 20, 40),
-		rec(hop("h3", "0001-office-1/a.png", []string{"a", "b", "c"}, 2, annotate.Box{0, 0, 64, 48}, 3, annotate.ViewExo, annotate.CatAtt, annotate.CatPos, annotate.CatRel), 64, 48),
+		rec(h3, 64, 48),
 		rec(hop("h5", "0001-office-1/a.png", []string{"a", "b", "c", "d", "e"}, 4, annotate.Box{1, 1, 5, 5}, 1, annotate.ViewExo, annotate.CatAtt), 64, 48),
 		rec(annotate.Sample{ID: "m1", Kind: annotate.KindMCQ, Image: "0001-office-1/a.png", Question: "Which is nearest?", Options: []string{"x", "y", "z"}, AnswerIndex: 2}, 64, 48),
 		rec(annotate.Sample{ID: "y1", Kind: annotate.KindJudgment, Image: "0002-kitchen-1/b.jpg", Question: "Is the bowl left of the apple?", AnswerText: "yes"}, 20, 40),
@@ -156,6 +158,12 @@ func TestMultihopOfficialRecords(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"bbox": [10.50, 4.00, 19.50, 36.25]`) && !strings.Contains(string(b), `"bbox":[10.50, 4.00, 19.50, 36.25]`) {
 		t.Errorf("bbox not written as plain decimals with a point:\n%s", b)
+	}
+	if _, ok := first["question_tag"]; ok {
+		t.Errorf("an untagged question has a question_tag: %v", first["question_tag"])
+	}
+	if want := "Which <ATT>object</ATT>, <POS>seen from here</POS>, is <REL>nearest to the lamp</REL>? <choice>(a) a, (b) b, (c) c</choice> And provide the bounding box coordinate of the region related to your answer."; raw[2]["question_tag"] != want {
+		t.Errorf("question_tag = %q, want %q", raw[2]["question_tag"], want)
 	}
 	if raw[1]["image_resolution"] != "20x40" {
 		t.Errorf("the sideways JPEG's resolution is %v, want the displayed 20x40", raw[1]["image_resolution"])

@@ -1,8 +1,11 @@
 package release
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -14,7 +17,24 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 )
 
-// spatialQA is a SpatiaLQA-style JSON list of step graphs, images under scene folders.
+// spatialQA is a SpatiaLQA JSON list of step graphs, images under scene folders.
+//
+// The record is the one xieyc99/SpatiaLQA @ 387a99f reads:
+//   - answer.py main sends sample["image"] to api/api.py call_api as an image_url, so
+//     image must be a URL or a data: URI: it is the image itself, base64 in a
+//     data:image/…;base64, URI (turned upright first, as the file under images/ is).
+//     image_path is the same file under images/, for people and for Read.
+//   - gen_sim_matrix.py writes its matrices keyed by id through json.dump and
+//     metric.py cal_metric looks them up with the ground truth's id, so id is a
+//     string.
+//   - metric.py compute_precondition_and_content_scores names matrix rows and
+//     columns step1…stepN and reads every step's precondition: the answer is
+//     {"step1": {"content", "precondition"}, …} renumbered in order (stepsObject).
+//   - source is copied through (mytest.py lists the sources); it names the release.
+//
+// In metric.py's split mode (per-sample averages) a sample without any
+// precondition scores precondition 0 even for a perfect answer, so a release with
+// such samples cannot reach 100 there; the total mode (the default) is unaffected.
 type spatialQA struct{}
 
 func (spatialQA) Name() string { return "spatialqa" }
@@ -23,14 +43,15 @@ func (spatialQA) Name() string { return "spatialqa" }
 func (spatialQA) Holds(s annotate.Sample) bool { return s.Kind == annotate.KindStepGraph }
 
 func (spatialQA) Layout() string {
-	return "spatialqa.json is a JSON list; images/ holds the images in scene folders NNNN-<type>-<k>, and image paths are relative to it"
+	return "spatialqa.json is a JSON list; each record's image is the image as a data: URI (what SpatiaLQA's answer.py sends), " +
+		"image_path the same file under images/, which holds the images upright in scene folders NNNN-<type>-<k>. " +
+		"In SpatiaLQA's split scoring mode a sample without any precondition scores precondition 0, so such samples keep a perfect answer below 100 there"
 }
 
 func (spatialQA) Write(_ context.Context, w *Writer, recs []Record) error {
 	scenes := sceneFolders(recs)
 	dests := make([]string, len(recs))
 	owner := map[string]string{} // destination → project image
-	items := make([][]byte, 0, len(recs))
 	for i, r := range recs {
 		s := r.Sample
 		dest := scenes[i] + "/" + path.Base(s.Image)
@@ -39,43 +60,153 @@ func (spatialQA) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 		owner[dest] = s.Image
 		dests[i] = dest
-		answer, err := stepsObject(s.Steps)
-		if err != nil {
-			return fmt.Errorf("sample %s: %w", s.ID, err)
-		}
-		b, err := jsonObject(func(o *objectWriter) {
-			o.value("id", s.ID)
-			o.value("question", s.Question)
-			o.raw("answer", answer)
-			o.value("image", dest)
-			o.value("scene", scenes[i])
-			o.value("scene_category", sceneType(scenes[i]))
-			optional(o, s)
-		})
-		if err != nil {
-			return fmt.Errorf("sample %s: %w", s.ID, err)
-		}
-		items = append(items, b)
 	}
-	if err := w.WriteFile("spatialqa.json", func(out io.Writer) error { return writeJSONList(out, items) }); err != nil {
+	rel := w.Info().Release
+	source := "benchwright"
+	if rel.Name != "" {
+		source += ":" + rel.Name
+		if rel.Version != "" {
+			source += "@" + rel.Version
+		}
+	}
+	// One record per line, each read, embedded and written in turn: the list is never
+	// whole in memory.
+	return w.WriteFile("spatialqa.json", func(out io.Writer) error {
+		written := map[string]bool{}
+		if _, err := io.WriteString(out, "["); err != nil {
+			return err
+		}
+		for i, r := range recs {
+			s := r.Sample
+			img, err := w.ReadUprightImage(r)
+			if err != nil {
+				return err
+			}
+			if !written[dests[i]] {
+				written[dests[i]] = true
+				if err := w.WriteFile("images/"+dests[i], func(f io.Writer) error {
+					_, err := f.Write(img)
+					return err
+				}); err != nil {
+					return err
+				}
+			}
+			answer, err := stepsObject(s.Steps)
+			if err != nil {
+				return fmt.Errorf("sample %s: %w", s.ID, err)
+			}
+			b, err := jsonObject(func(o *objectWriter) {
+				o.value("id", s.ID)
+				o.raw("image", dataURI(img, s.Image))
+				o.value("image_path", dests[i])
+				o.value("question", s.Question)
+				o.raw("answer", answer)
+				o.value("source", source)
+				o.value("scene", scenes[i])
+				o.value("scene_category", sceneType(scenes[i]))
+				optional(o, s)
+			})
+			if err != nil {
+				return fmt.Errorf("sample %s: %w", s.ID, err)
+			}
+			sep := ",\n  "
+			if i == 0 {
+				sep = "\n  "
+			}
+			if _, err := io.WriteString(out, sep); err != nil {
+				return err
+			}
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+			if err := w.Step(); err != nil {
+				return err
+			}
+		}
+		end := "]\n"
+		if len(recs) > 0 {
+			end = "\n]\n"
+		}
+		_, err := io.WriteString(out, end)
 		return err
+	})
+}
+
+// dataURI is img as a quoted JSON string "data:<type>;base64,…": the type from the
+// bytes' signature, else from name's extension.
+func dataURI(img []byte, name string) []byte {
+	mime := imageType(img, name)
+	out := make([]byte, 0, len(mime)+base64.StdEncoding.EncodedLen(len(img))+16)
+	out = append(out, `"data:`...)
+	out = append(out, mime...)
+	out = append(out, ";base64,"...)
+	out = base64.StdEncoding.AppendEncode(out, img)
+	return append(out, '"')
+}
+
+// imageType is an image's MIME type, by its first bytes or else its extension.
+func imageType(img []byte, name string) string {
+	switch {
+	case bytes.HasPrefix(img, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case bytes.HasPrefix(img, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(img, []byte("GIF87a")), bytes.HasPrefix(img, []byte("GIF89a")):
+		return "image/gif"
+	case len(img) >= 12 && string(img[:4]) == "RIFF" && string(img[8:12]) == "WEBP":
+		return "image/webp"
+	case bytes.HasPrefix(img, []byte("BM")):
+		return "image/bmp"
 	}
-	for i, r := range recs {
-		if err := w.CopyImage("images/"+dests[i], r); err != nil {
-			return err
-		}
-		if err := w.Step(); err != nil {
-			return err
-		}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".png":
+		return "image/png"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	case ".bmp":
+		return "image/bmp"
 	}
-	return nil
+	return "application/octet-stream"
 }
 
 // Read imports spatialqa.json with annotate.ImportSpatiaLQA: the steps come back
-// renumbered step1…stepN, the images under their scene folders.
+// renumbered step1…stepN, the images as image_path gives them (the data: URI in
+// image is left out), under their scene folders.
 func (spatialQA) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
-	return readImported(ctx, dir, "spatialqa.json", annotate.ImportSpatiaLQA)
+	return readImported(ctx, dir, "spatialqa.json", func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return annotate.ImportSpatiaLQA(bytes.NewReader(b))
+	})
 }
+
+// skipValue reads one JSON value (a scalar or a whole list or object) from dec.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // sceneFolders gives each record the scene folder its image goes into in a SpatiaLQA
 // export: the sample's scene, else its image's folder, when it follows NNNN-<type>-<k>;

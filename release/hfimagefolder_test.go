@@ -1,0 +1,213 @@
+package release
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
+)
+
+// hfResult is what testdata/consumers/hf_imagefolder_loader.py prints.
+type hfResult struct {
+	ReadmeSplits   map[string][]string `json:"readme_splits"`
+	InferredSplits map[string][]string `json:"inferred_splits"`
+	Splits         map[string]struct {
+		Rows            int
+		RowsV33         int `json:"rows_v33"`
+		IDs             []string
+		FileNamesUnique bool `json:"file_names_unique"`
+		Types           map[string]string
+	}
+	TypesEqual          bool              `json:"types_equal"`
+	Declared            map[string]string `json:"declared"`
+	DatasetInfoDeclared map[string]string `json:"dataset_info_declared"`
+	Images              []struct {
+		Split, ID                  string
+		FileName                   string `json:"file_name"`
+		Listed, Stored, Transposed [2]int
+	}
+	Errors []string
+}
+
+// loadHF exports recs as an imagefolder and loads it with the datasets port.
+func loadHF(t *testing.T, recs []Record, images map[string][]byte) (hfResult, string) {
+	t.Helper()
+	dir := exportReal(t, hfImageFolder{}, recs, images)
+	var got hfResult
+	runConsumer(t, "hf_imagefolder_loader.py", &got, dir)
+	return got, dir
+}
+
+// checkHF asserts what every imagefolder export must give: no load error, the same
+// splits and files with and without the README, one row per sample, the same column
+// types in every split, every value of the declared type, and images stored at the
+// listed size whether or not EXIF is applied.
+func checkHF(t *testing.T, got hfResult, recs []Record) {
+	t.Helper()
+	if len(got.Errors) > 0 {
+		t.Errorf("load errors: %q", got.Errors)
+	}
+	ids := map[string][]string{}
+	for _, r := range recs {
+		folder := hfSplitFolders[splitOf(r.Sample)]
+		ids[folder] = append(ids[folder], r.Sample.ID)
+	}
+	if !slices.Equal(slices.Sorted(maps.Keys(got.ReadmeSplits)), slices.Sorted(maps.Keys(ids))) {
+		t.Errorf("README splits %v, want %v", slices.Sorted(maps.Keys(got.ReadmeSplits)), slices.Sorted(maps.Keys(ids)))
+	}
+	// Without the README (load_dataset("imagefolder", data_dir=...)), data_files.py
+	// finds the same splits and files: no name is mistaken for a split.
+	if !maps.EqualFunc(got.ReadmeSplits, got.InferredSplits, slices.Equal) {
+		t.Errorf("splits without the README %v, with it %v", got.InferredSplits, got.ReadmeSplits)
+	}
+	var first map[string]string
+	for folder, want := range ids {
+		s := got.Splits[folder]
+		slices.Sort(want)
+		if s.Rows != len(want) || s.RowsV33 != len(want) || !slices.Equal(s.IDs, want) || !s.FileNamesUnique {
+			t.Errorf("%s: %d rows (%d up to datasets 3.3), ids %v, unique file names %v; want one row per sample %v",
+				folder, s.Rows, s.RowsV33, s.IDs, s.FileNamesUnique, want)
+		}
+		if first == nil {
+			first = s.Types
+		} else if !maps.Equal(s.Types, first) {
+			t.Errorf("%s: types %v, another split %v", folder, s.Types, first)
+		}
+	}
+	if !got.TypesEqual {
+		t.Error("the splits' metadata types differ")
+	}
+	if bbox := first["objects"]; bbox != "struct<bbox: list<list<double>>, category: list<string>>" {
+		t.Errorf("objects typed %s", bbox)
+	}
+	want := map[string]string{"image": "image", "id": "string", "kind": "string", "question": "string", "options": "list<string>",
+		"answer": "string", "categories": "list<string>", "hop": "int32", "view": "string", "task": "string", "width": "int32",
+		"height": "int32", "source_image": "string", "objects": "struct<bbox: list<list<float64>>, category: list<string>>"}
+	if !maps.Equal(got.Declared, want) || !maps.Equal(got.DatasetInfoDeclared, want) {
+		t.Errorf("declared features %v, dataset_info %v; want %v", got.Declared, got.DatasetInfoDeclared, want)
+	}
+	if len(got.Images) != len(recs) {
+		t.Errorf("%d images opened, want %d", len(got.Images), len(recs))
+	}
+	for _, im := range got.Images {
+		if im.Stored != im.Listed || im.Transposed != im.Listed {
+			t.Errorf("%s %s: listed %v, stored %v, EXIF-transposed %v", im.Split, im.FileName, im.Listed, im.Stored, im.Transposed)
+		}
+	}
+}
+
+func TestHFImageFolderLoads(t *testing.T) {
+	recs, images := realFixture(t)
+	got, _ := loadHF(t, recs, images)
+	checkHF(t, got, recs)
+	// The EXIF-rotated JPEG (stored 60×40, shown 40×60) is written upright.
+	for _, im := range got.Images {
+		if im.ID == "mh-0003" && im.Stored != [2]int{40, 60} {
+			t.Errorf("the rotated image is stored %v, want 40×60", im.Stored)
+		}
+	}
+}
+
+// Whole-number boxes in one split and fractional ones in the other type the same
+// (Go alone would write 12 and datasets read int64 there); images in folders named
+// like splits (val2017, test_x) do not make splits.
+func TestHFImageFolderStableTypesAndNeutralNames(t *testing.T) {
+	images := map[string][]byte{}
+	var recs []Record
+	add := func(id, img, split string, box annotate.Box) {
+		if _, ok := images[img]; !ok {
+			images[img] = realImage(t, img, 64, 48)
+		}
+		recs = append(recs, Record{Sample: annotate.Sample{ID: id, Kind: annotate.KindHopQA, Image: img, Question: "Which object is left?",
+			Options: []string{"the a", "the b", "the c", "the d"}, AnswerIndex: 0, Categories: []annotate.Category{annotate.CatPos}, Hop: 1,
+			View: annotate.ViewExo, Box: &box, Split: split}, Width: 64, Height: 48, ImageSHA256: sha(images[img])})
+	}
+	add("mh-1", "val2017/test_1.jpg", "train", annotate.Box{1, 2, 30, 40})
+	add("mh-2", "val2017/test_1.jpg", "train", annotate.Box{2, 2, 31, 41})
+	add("mh-3", "dev-3/eval 4.png", "test", annotate.Box{1.5, 2.25, 30.5, 40})
+	add("mh-4", "training/valid.jpg", "val", annotate.Box{0.5, 0.5, 10, 10})
+	got, dir := loadHF(t, recs, images)
+	checkHF(t, got, recs)
+	if _, ok := got.ReadmeSplits["validation"]; !ok {
+		t.Errorf("the val split is not written as validation: %v", slices.Sorted(maps.Keys(got.ReadmeSplits)))
+	}
+	// The loader's inference does catch Go's integral floats: written as 30 in one
+	// split and 30.5 in another, the types differ.
+	p := filepath.Join(dir, "train", "metadata.jsonl")
+	b, _ := os.ReadFile(p)
+	b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte(".0,"), []byte(",")), []byte(".0]"), []byte("]"))
+	os.WriteFile(p, b, 0o644)
+	var broken hfResult
+	runConsumer(t, "hf_imagefolder_loader.py", &broken, dir)
+	if broken.TypesEqual || broken.Splits["train"].Types["objects"] == got.Splits["train"].Types["objects"] {
+		t.Errorf("integral boxes in train still type as %s", broken.Splits["train"].Types["objects"])
+	}
+}
+
+// One split with a column the other never fills would type as list<null> there:
+// refused, as are split names datasets has no folder for and columns of dates.
+func TestHFImageFolderRefusals(t *testing.T) {
+	recs, images := releaseFixture()
+	slices.SortFunc(recs, func(a, b Record) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	onlyMCQInTest := slices.DeleteFunc(slices.Clone(recs), func(r Record) bool { return r.Sample.ID == "mh-0001" })
+	holdout := slices.Clone(recs)
+	holdout[0].Sample.Split = "holdout"
+	clash := slices.Clone(recs)
+	clash[0].Sample.Split, clash[1].Sample.Split = "val", "dev"
+	dates := slices.DeleteFunc(slices.Clone(recs), func(r Record) bool { return r.Sample.ID != "op-0001" })
+	dates[0].Sample.AnswerText = "2024-01-02"
+	tests := []struct {
+		name string
+		recs []Record
+		want string
+	}{
+		{"a list empty in a whole split", onlyMCQInTest, "type column categories as list<string> and list<null>"},
+		{"an unknown split", holdout, `split "holdout" has no Hugging Face split`},
+		{"two splits for one folder", clash, `splits "val" and "dev" would both be written as the validation split`},
+		{"a column of dates", dates, "every answer value of a chunk of metadata.jsonl reads as a date"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Export(context.Background(), MemSink{}, ExportRequest{Format: hfImageFolder{}, Records: tt.recs, Open: opener(images)})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestArrowInference(t *testing.T) {
+	tests := []struct{ lines, want string }{
+		{`{"a":1,"b":[],"c":"x"}`, "struct<a: int64, b: list<null>, c: string>"},
+		{`{"a":1}` + "\n" + `{"a":1.5}`, "struct<a: double>"},
+		{`{"a":"2024-01-02"}` + "\n" + `{"a":"2024-01-02 03:04:05"}`, "struct<a: timestamp[s]>"},
+		{`{"a":"2024-01-02"}` + "\n" + `{"a":"soon"}`, "struct<a: string>"},
+		{`{"a":"2024-13-02"}`, "struct<a: string>"},
+		{`{"a":null}` + "\n" + `{"a":[[1.0]]}`, "struct<a: list<list<double>>>"},
+		{`{"o":{"b":[]}}` + "\n" + `{"o":{"b":[[1,2.5]]}}`, "struct<o: struct<b: list<list<double>>>>"},
+	}
+	for _, tt := range tests {
+		got, err := inferArrowRows([]byte(tt.lines))
+		if err != nil || got.String() != tt.want {
+			t.Errorf("%s: %v %v, want %s", tt.lines, got, err, tt.want)
+		}
+	}
+}
+
+func TestFloatList(t *testing.T) {
+	got, err := floatList(12, 0.5, -0, 1e-7, 123456789012, 100.25)
+	if want := "12.0,0.5,0.0,0.0000001,123456789012.0,100.25"; err != nil || string(got) != want {
+		t.Errorf("floatList = %s, %v; want %s", got, err, want)
+	}
+	if _, err := floatList(1, posInf()); err == nil {
+		t.Error("an infinity was written")
+	}
+}
+
+func posInf() float64 { var z float64; return 1 / z }
