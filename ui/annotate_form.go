@@ -105,6 +105,7 @@ var hopCategories = []struct {
 type hopForm struct {
 	ws         *workspace
 	question   *wsEntry
+	tags       *tagRow
 	view       *segmented
 	subjectRow *fyne.Container
 	subject    *segmented
@@ -120,9 +121,14 @@ type hopForm struct {
 func newHopForm(ws *workspace) *hopForm {
 	f := &hopForm{ws: ws}
 	f.question = newWSEntry(ws, true, "Which object … ?", func(t string) {
-		ws.edit("question", func(s *annotate.Sample) { s.Question = t })
+		ws.edit("question", func(s *annotate.Sample) {
+			s.Question = t
+			*s = annotate.CarryTags(*s)
+		})
+		f.tags.show(ws.cur)
 	})
 	f.question.SetMinRowsVisible(3)
+	f.tags = newTagRow(ws, f.question)
 	f.view = newSegmented([]string{"Exo (observer)", "Ego (first person)"}, []string{string(annotate.ViewExo), string(annotate.ViewEgo)}, func(v string) {
 		ws.edit("", func(s *annotate.Sample) {
 			s.View = annotate.View(v)
@@ -140,7 +146,10 @@ func newHopForm(ws *workspace) *hopForm {
 	f.who = newWSEntry(ws, false, "", func(string) { f.show(ws.cur) })
 	f.insert = widget.NewButtonWithIcon("Insert phrase", theme.ContentAddIcon(), func() {
 		q := withSubjectPhrase(ws.cur.Question, ws.cur.EgoSubject, f.who.Text)
-		ws.edit("", func(s *annotate.Sample) { s.Question = q })
+		ws.edit("", func(s *annotate.Sample) {
+			s.Question = q
+			*s = annotate.CarryTags(*s)
+		})
 		f.show(ws.cur)
 	})
 	f.subjectRow = container.NewVBox(
@@ -166,7 +175,7 @@ func newHopForm(ws *workspace) *hopForm {
 	f.box = widget.NewLabel("")
 	f.box.Wrapping = fyne.TextWrapWord
 	f.obj = container.NewVBox(
-		section(ws, "Question", []string{"question"}, f.question),
+		section(ws, "Question", []string{"question", "question_tag"}, f.question, f.tags.obj),
 		section(ws, "Viewpoint", []string{"view", "ego_subject"}, f.view.box, f.subjectRow),
 		section(ws, "Reasoning categories", []string{"categories", "hop"}, catRow,
 			caption("att: colour, shape, state · pos: location (“on the desk”) · rel: closest, highest (3D depth)")),
@@ -190,6 +199,7 @@ func (f *hopForm) object() fyne.CanvasObject { return f.obj }
 
 func (f *hopForm) show(s annotate.Sample) {
 	f.question.setText(s.Question)
+	f.tags.show(s)
 	f.view.set(string(s.View))
 	f.subject.set(string(s.EgoSubject))
 	if s.View == annotate.ViewEgo {

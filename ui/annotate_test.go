@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -225,6 +226,25 @@ func TestAnnotateHopQuestionSubmit(t *testing.T) {
 	if f.hop.Text != "3-hop (att + pos + rel)" {
 		t.Errorf("hop label %q", f.hop.Text)
 	}
+	// Tag the phrase of each category: select it with the keyboard, press its button.
+	for _, tag := range []struct{ phrase, button string }{{"round", "ATT"}, {"on the desk", "POS"}, {"closest to him", "REL"}} {
+		selectPhrase(t, &f.question.Entry, tag.phrase)
+		test.Tap(findButton(t, ws.root, tag.button))
+	}
+	wantTags := "From the perspective of the man in the blue shirt, which <ATT>round</ATT> object <POS>on the desk</POS> is <REL>closest to him</REL>?"
+	if ws.cur.QuestionTag != wantTags {
+		t.Fatalf("tagged question %q, want %q", ws.cur.QuestionTag, wantTags)
+	}
+	// Typing over a tagged word keeps its tag; a word typed after a space is not
+	// taken into the tag before it.
+	selectPhrase(t, &f.question.Entry, "round")
+	test.Type(f.question, "wooden")
+	selectPhrase(t, &f.question.Entry, "wooden")
+	f.question.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight}) // to the end of the word
+	test.Type(f.question, " tall")
+	if want := strings.Replace(wantTags, "<ATT>round</ATT> object", "<ATT>wooden</ATT> tall object", 1); ws.cur.QuestionTag != want {
+		t.Fatalf("after typing: %q, want %q", ws.cur.QuestionTag, want)
+	}
 	for i, o := range []string{"the mug", "the globe", "the clock", "the ball"} {
 		test.Type(f.options.entries[i], o)
 	}
@@ -240,7 +260,8 @@ func TestAnnotateHopQuestionSubmit(t *testing.T) {
 	if si.Status != verify.StateRound1 || si.Revision != 1 {
 		t.Fatalf("after submit: %s revision %d", si.Status, si.Revision)
 	}
-	if s.Question != wantQ || s.View != annotate.ViewEgo || s.EgoSubject != annotate.EgoReal || s.Hop != 3 ||
+	if s.Question != annotate.StripTags(s.QuestionTag) || s.QuestionTag != strings.Replace(wantTags, "<ATT>round</ATT> object", "<ATT>wooden</ATT> tall object", 1) ||
+		s.View != annotate.ViewEgo || s.EgoSubject != annotate.EgoReal || s.Hop != 3 ||
 		!slices.Equal(s.Categories, []annotate.Category{annotate.CatAtt, annotate.CatPos, annotate.CatRel}) ||
 		!slices.Equal(s.Options, []string{"the mug", "the globe", "the clock", "the ball"}) || s.AnswerIndex != 1 || s.Box == nil {
 		t.Fatalf("stored revision %+v", s)
@@ -339,7 +360,10 @@ func TestAnnotateLintBlocksAndWarningsAcknowledge(t *testing.T) {
 	f.options.entries[3].SetText("The  Remote!") // duplicate of "the remote"
 	test.Type(ws.host, "1")                      // unpick the answer (option A was correct)
 	test.Type(ws.host, "n")                      // no box
-	want := []string{"error:category-set", "error:ego-phrase", "error:option-empty", "error:option-duplicate", "error:answer-range", "error:box-missing"}
+	// The pos tag is now outside the set and att is untagged: category-tags
+	// names the tag outside the set, the untagged category and the hop.
+	want := []string{"error:category-set", "error:category-tags", "error:category-tags", "error:category-tags", "error:category-tags",
+		"error:ego-phrase", "error:option-empty", "error:option-duplicate", "error:answer-range", "error:box-missing"}
 	if got := lintRules(ws); !slices.Equal(got, want) {
 		t.Fatalf("panel shows %v, want %v", got, want)
 	}
@@ -348,7 +372,7 @@ func TestAnnotateLintBlocksAndWarningsAcknowledge(t *testing.T) {
 			t.Errorf("error %s offers an acknowledgement or has no message", fd.Rule)
 		}
 	}
-	if !ws.submitBtn.Disabled() || !strings.Contains(ws.submitWhy.Text, "fix 6 errors") {
+	if !ws.submitBtn.Disabled() || !strings.Contains(ws.submitWhy.Text, "fix 10 errors") {
 		t.Fatalf("submit %v, reason %q", ws.submitBtn.Disabled(), ws.submitWhy.Text)
 	}
 	shortcut(u, fyne.KeyReturn, ctrl)
@@ -361,6 +385,10 @@ func TestAnnotateLintBlocksAndWarningsAcknowledge(t *testing.T) {
 	test.Tap(findButton(t, ws.root, "Exo (observer)"))
 	test.Tap(f.cats[2]) // att+rel
 	f.question.SetText("From the perspective of the cat, which red object in front of the armchair is the smallest?")
+	selectPhrase(t, &f.question.Entry, "in front of the armchair") // the pos tag moved with its phrase; remove it
+	test.Tap(findButton(t, ws.root, "Untag"))
+	selectPhrase(t, &f.question.Entry, "red")
+	test.Tap(findButton(t, ws.root, "ATT"))
 	f.options.entries[1].SetText("the blue cushion")
 	f.options.entries[3].SetText("the armchair")
 	test.Type(ws.host, "1")
@@ -959,5 +987,31 @@ func TestAnnotateLeaveAndComeBackQuickly(t *testing.T) {
 	ws2.form.(*hopForm).question.SetText("Which object is the largest one?")
 	if !ws2.saveNow() || ws2.conflict {
 		t.Fatal("the second screen could not save")
+	}
+}
+
+// selectPhrase selects the first occurrence of phrase in e as a person does with
+// the keyboard: Home, Right to its start, then Shift+Right over it.
+func selectPhrase(t *testing.T, e *widget.Entry, phrase string) {
+	t.Helper()
+	i := strings.Index(e.Text, phrase)
+	if i < 0 {
+		t.Fatalf("%q is not in %q", phrase, e.Text)
+	}
+	test.Tap(e)
+	for range strings.Count(e.Text, "\n") + 20 {
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	for range utf8.RuneCountInString(e.Text[:i]) {
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	}
+	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	for range utf8.RuneCountInString(phrase) {
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	}
+	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	if e.SelectedText() != phrase {
+		t.Fatalf("selected %q, want %q", e.SelectedText(), phrase)
 	}
 }

@@ -173,7 +173,15 @@ func (o *openSample) describe() []fyne.CanvasObject {
 	if info.Kind == annotate.KindStepGraph {
 		question = "Task"
 	}
-	out = append(out, tightVBox(reviewCaption(question), reviewText(s.Question, fyne.TextStyle{})))
+	if info.Kind == annotate.KindHopQA && s.QuestionTag != "" {
+		// The tagged phrases, in their categories' colours: the verifier checks
+		// that each carries its category.
+		tagged := widget.NewRichText(tagSegments(s)...)
+		tagged.Wrapping = fyne.TextWrapWord
+		out = append(out, tightVBox(reviewCaption("Question (tagged phrases: ATT, POS, REL)"), tagged))
+	} else {
+		out = append(out, tightVBox(reviewCaption(question), reviewText(s.Question, fyne.TextStyle{})))
+	}
 	var lines []fyne.CanvasObject
 	switch info.Kind {
 	case annotate.KindHopQA, annotate.KindMCQ:
