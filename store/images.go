@@ -407,3 +407,16 @@ func (d *DB) ImageByPath(ctx context.Context, projectID int64, rel string) (Imag
 	}
 	return im, err
 }
+
+// ImageBySHA256 finds a project's image by the SHA-256 of its file (lower-case hex;
+// a project holds each content once), so that an import that writes image files
+// (bwctl import-samples --format vlmevalkit) can name an image the project already
+// has by the path it has.
+func (d *DB) ImageBySHA256(ctx context.Context, projectID int64, sum string) (Image, error) {
+	im, err := scanImage(d.rdb.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+		WHERE i.project_id = ? AND i.sha256 = ?`, projectID, sum))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, ErrNotFound)
+	}
+	return im, err
+}

@@ -23,6 +23,12 @@ type ImportSamplesOptions struct {
 	// Only a lead may, and Author must then be named. The lint warnings of each
 	// sample are acknowledged by the import and stored with its revision.
 	ToRound1 bool
+	// AcceptLintErrors imports records with lint errors too, as drafts, instead of
+	// skipping them: for records converted into drafts an annotator completes, such
+	// as the boxes of a COCO or Label Studio file, which have no question yet. Such
+	// records are listed in the result's Incomplete. It cannot be combined with
+	// ToRound1, which needs samples without lint errors.
+	AcceptLintErrors bool
 	// Progress, when set, is called with the number of records checked so far and
 	// the total. The records are checked (linted against the project's image sizes)
 	// before the import writes anything, outside any transaction, so that checking
@@ -56,6 +62,10 @@ type ImportSamplesResult struct {
 	Imported []string        // the ids of the imported samples, in file order
 	Skipped  []ImportProblem // the records left out, in file order
 	Warnings []ImportProblem // imported records with lint warnings (drafts keep them)
+	// Incomplete are the records imported as drafts despite lint errors, with
+	// opt.AcceptLintErrors: Rules holds the rule ids of the errors, then of the
+	// warnings; Message the errors.
+	Incomplete []ImportProblem
 }
 
 // ImportSamples imports converted records (see annotate.ImportMultihop,
@@ -63,9 +73,9 @@ type ImportSamplesResult struct {
 // of opt.Author or, with opt.ToRound1, straight into round 1. Each record is all in or
 // all out: a record is skipped, and reported with its line, when its id is taken
 // (never overwritten), its image is not one of the project's (matched by relative
-// path), or it has lint errors (named by rule id); the others are imported. The
-// refusals that concern the whole import (the actor's role, an unknown project or
-// author) import nothing. Every imported sample is audited as "sample.import".
+// path), or it has lint errors (named by rule id) unless opt.AcceptLintErrors; the
+// others are imported. The refusals that concern the whole import (the actor's
+// role, an unknown project or author) import nothing. Every imported sample is audited as "sample.import".
 //
 // The work is done in three steps so that no lint runs under the write lock: the
 // refusals are checked and the project's image sizes read in one read transaction;
@@ -107,6 +117,9 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 		if _, err := importAuthor(ctx, tx, a, opt); err != nil {
 			return err
 		}
+		if opt.AcceptLintErrors && opt.ToRound1 {
+			return fmt.Errorf("%w: records with lint errors can be imported as drafts only, not into round 1", ErrInvalid)
+		}
 		sizes, err = projectImageSizes(ctx, tx, projectID)
 		return err
 	})
@@ -139,7 +152,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 			return err
 		}
 		for i, rec := range recs {
-			p, err := d.importRecord(ctx, tx, a, author, projectID, rec, checks[i], opt.ToRound1)
+			p, err := d.importRecord(ctx, tx, a, author, projectID, rec, checks[i], opt)
 			if errors.Is(err, errImagesChanged) {
 				return err
 			}
@@ -149,6 +162,9 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 			switch {
 			case p.Reason != "":
 				res.Skipped = append(res.Skipped, p)
+			case len(checks[i].errs) > 0:
+				res.Incomplete = append(res.Incomplete, p)
+				res.Imported = append(res.Imported, rec.Sample.ID)
 			case len(p.Rules) > 0:
 				res.Warnings = append(res.Warnings, p)
 				res.Imported = append(res.Imported, rec.Sample.ID)
@@ -268,7 +284,7 @@ func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOpti
 // importRecord imports one checked record inside its own savepoint. A record problem
 // is returned as an ImportProblem with a Reason (the savepoint rolled back); only a
 // failure of the database itself is an error, or errImagesChanged when c is stale.
-func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, c recordCheck, toRound1 bool) (ImportProblem, error) {
+func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, c recordCheck, opt ImportSamplesOptions) (ImportProblem, error) {
 	s := rec.Sample
 	p := ImportProblem{Line: rec.Line, ID: s.ID}
 	skip := func(reason SkipReason, rules []string, format string, args ...any) (ImportProblem, error) {
@@ -299,14 +315,14 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 	case !ok:
 		return p, errImagesChanged
 	}
-	if len(c.errs) > 0 {
+	if len(c.errs) > 0 && !opt.AcceptLintErrors {
 		return skip(SkipLint, c.errs, "%s", strings.Join(c.msgs, "; "))
 	}
 	warns := c.warns
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT import_record`); err != nil {
 		return p, err
 	}
-	err := d.insertImported(ctx, tx, a, author, projectID, rec, warns, toRound1)
+	err := d.insertImported(ctx, tx, a, author, projectID, rec, warns, opt.ToRound1)
 	if err != nil {
 		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO import_record`); rerr != nil {
 			return p, rerr
@@ -326,6 +342,10 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 	p.Rules = warns
 	if len(warns) > 0 {
 		p.Message = "imported with lint warnings: " + strings.Join(warns, ", ")
+	}
+	if len(c.errs) > 0 {
+		p.Rules = append(slices.Clone(c.errs), warns...)
+		p.Message = "imported as a draft with lint errors: " + strings.Join(c.msgs, "; ")
 	}
 	return p, nil
 }

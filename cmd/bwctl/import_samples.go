@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,7 +22,7 @@ import (
 )
 
 func init() {
-	commands["import-samples"] = command{runImportSamples, "import samples (native JSONL, MultihopSpatial, SpatiaLQA) as drafts or into round 1"}
+	commands["import-samples"] = command{runImportSamples, "import samples (native JSONL, MultihopSpatial, SpatiaLQA, VLMEvalKit TSV, COCO, Label Studio) as drafts or into round 1"}
 }
 
 // The formats import-samples reads.
@@ -26,7 +31,17 @@ const (
 	formatNative    = "native"
 	formatMultihop  = "multihopspatial"
 	formatSpatiaLQA = "spatialqa"
+	formatVLMEval   = "vlmevalkit"
+	formatCOCO      = "coco"
+	formatLabelStu  = "labelstudio"
 )
+
+// formats lists the values of --format.
+var formats = []string{formatAuto, formatNative, formatMultihop, formatSpatiaLQA, formatVLMEval, formatCOCO, formatLabelStu}
+
+// importSamplesUsage is import-samples' usage line.
+const importSamplesUsage = "usage: bwctl import-samples --db DB --project NAME --as USER [--author USER] [--to-round1] " +
+	"[--format auto|native|multihopspatial|spatialqa|vlmevalkit|coco|labelstudio] [--images-to DIR] FILE"
 
 // problem is one line of import-samples' report: a record skipped, or imported with
 // warnings.
@@ -35,6 +50,7 @@ type problem struct {
 	id      string
 	message string
 	lint    bool // skipped for lint errors (else not convertible, or a warning)
+	note    bool // left out as the source says (not a failure)
 }
 
 func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -44,17 +60,19 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	author := fs.String("author", "", "user name the samples are attributed to (default: --as; others: leads only)")
 	toRound1 := fs.Bool("to-round1", false, "submit the samples into round 1, warnings acknowledged (leads only; needs --author)")
-	format := fs.String("format", formatAuto, "auto, native (JSONL), multihopspatial or spatialqa (JSON array)")
+	format := fs.String("format", formatAuto, "auto, native (JSONL), multihopspatial or spatialqa (JSON array), vlmevalkit (MCQ TSV), "+
+		"coco (instances JSON) or labelstudio (JSON export)")
+	imagesTo := fs.String("images-to", "", "vlmevalkit: a new or empty folder to write the TSV's images into; they are imported into the project from there")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usageCode(err)
 	}
 	if len(pos) != 1 || *project == "" {
-		fmt.Fprintln(stderr, "usage: bwctl import-samples --db DB --project NAME --as USER [--author USER] [--to-round1] [--format auto|native|multihopspatial|spatialqa] FILE")
+		fmt.Fprintln(stderr, importSamplesUsage)
 		return exitUsage
 	}
-	if !slices.Contains([]string{formatAuto, formatNative, formatMultihop, formatSpatiaLQA}, *format) {
-		fmt.Fprintf(stderr, "bwctl import-samples: --format %q is not one of auto, native, multihopspatial, spatialqa\n", *format)
+	if !slices.Contains(formats, *format) {
+		fmt.Fprintf(stderr, "bwctl import-samples: --format %q is not one of %s\n", *format, strings.Join(formats, ", "))
 		return exitUsage
 	}
 	if *toRound1 && *author == "" {
@@ -74,21 +92,55 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *format == formatAuto {
 		*format = detectFormat(file, data)
 	}
+	if *format == formatVLMEval {
+		if code, ok := checkImagesTo(*imagesTo, stderr); !ok {
+			return code
+		}
+	} else if *imagesTo != "" {
+		fmt.Fprintf(stderr, "bwctl import-samples: --images-to is for VLMEvalKit TSVs, which hold their images; %s is read as %s\n", file, *format)
+		return exitUsage
+	}
 	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer db.Close()
-	recs, unconverted, err := convertSamples(ctx, db, p.ID, *format, data)
-	if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
-		return code
+	var recs []annotate.Imported
+	var unconverted []problem
+	if *format == formatVLMEval {
+		var images map[string][]byte
+		recs, images, unconverted, err = convertVLMEvalKit(data, vlmFolder(file))
+		if err != nil {
+			fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)
+			return exitUsage
+		}
+		if code, ok := importExtractedImages(ctx, db, actor, p.ID, recs, images, *imagesTo, stdout, stderr); !ok {
+			return code
+		}
+	} else {
+		recs, unconverted, err = convertSamples(ctx, db, p.ID, *format, data)
+		if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
+			return code
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)
+			return exitUsage
+		}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)
-		return exitUsage
+	if *format == formatCOCO || *format == formatLabelStu {
+		if err := resolveByFileName(ctx, db, p.ID, recs); err != nil {
+			return fail(stderr, err)
+		}
 	}
-	res, err := db.ImportSamples(ctx, actor, p.ID, recs, store.ImportSamplesOptions{Author: *author, ToRound1: *toRound1})
-	if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
+	// Boxes from COCO and Label Studio are drafts an annotator completes: they come
+	// in with their lint errors (no question yet), except into round 1.
+	drafts := (*format == formatCOCO || *format == formatLabelStu) && !*toRound1
+	res, err := db.ImportSamples(ctx, actor, p.ID, recs, store.ImportSamplesOptions{Author: *author, ToRound1: *toRound1, AcceptLintErrors: drafts})
+	state := "nothing was imported"
+	if _, err := os.Stat(*imagesTo); *format == formatVLMEval && err == nil {
+		state = "no sample was imported (the images written to " + *imagesTo + " were)"
+	}
+	if code, ok := interrupted(stderr, "import-samples", state, err); ok {
 		return code
 	}
 	if err != nil {
@@ -97,11 +149,17 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 
 	counts := map[store.SkipReason]int{}
 	problems := unconverted
+	failed, leftOut := 0, 0
 	for _, pr := range unconverted {
-		if pr.lint {
+		switch {
+		case pr.note:
+			leftOut++
+		case pr.lint:
 			counts[store.SkipLint]++
-		} else {
+			failed++
+		default:
 			counts[skipUnconvertible]++
+			failed++
 		}
 	}
 	for _, s := range res.Skipped {
@@ -111,12 +169,19 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	for _, w := range res.Warnings {
 		problems = append(problems, problem{line: w.Line, id: w.ID, message: "warning: " + w.Message})
 	}
+	// A draft missing only what an annotator writes (schema: no question, options,
+	// categories, …) is counted, not listed; other lint findings are listed.
+	for _, d := range res.Incomplete {
+		if slices.ContainsFunc(d.Rules, func(r string) bool { return r != annotate.RuleSchema }) {
+			problems = append(problems, problem{line: d.Line, id: d.ID, message: d.Message})
+		}
+	}
 	slices.SortStableFunc(problems, func(a, b problem) int { return a.line - b.line })
 	for _, pr := range problems {
 		fmt.Fprintf(stderr, "%s:%d: %s: %s\n", file, pr.line, pr.id, pr.message)
 	}
-	fmt.Fprintln(stdout, importSummary(len(res.Imported), counts, len(res.Warnings)))
-	if len(res.Skipped)+len(unconverted) > 0 {
+	fmt.Fprintln(stdout, importSummary(len(res.Imported), counts, len(res.Warnings), len(res.Incomplete), leftOut))
+	if len(res.Skipped)+failed > 0 {
 		return exitFindings
 	}
 	return exitOK
@@ -134,8 +199,11 @@ const skipUnconvertible store.SkipReason = "not convertible"
 
 // importSummary is the one-line summary, such as
 // "imported 12, skipped 2 (lint errors), 1 id already exists".
-func importSummary(imported int, skipped map[store.SkipReason]int, warned int) string {
+func importSummary(imported int, skipped map[store.SkipReason]int, warned, drafts, leftOut int) string {
 	parts := []string{fmt.Sprintf("imported %d", imported)}
+	if drafts > 0 {
+		parts = append(parts, fmt.Sprintf("%d of them drafts to complete (lint errors)", drafts))
+	}
 	if n := skipped[store.SkipLint]; n > 0 {
 		parts = append(parts, fmt.Sprintf("skipped %d (lint errors)", n))
 	}
@@ -156,26 +224,42 @@ func importSummary(imported int, skipped map[store.SkipReason]int, warned int) s
 	if warned > 0 {
 		parts = append(parts, fmt.Sprintf("%d with lint warnings", warned))
 	}
+	if leftOut > 0 {
+		parts = append(parts, fmt.Sprintf("%d left out as the file marks them", leftOut))
+	}
 	return strings.Join(parts, ", ")
 }
 
 // stepKey is a SpatiaLQA step key: "step1", "step12".
 var stepKey = regexp.MustCompile(`"?step\d+"?\s*:`)
 
-// detectFormat guesses a file's format: .jsonl is native; a JSON array (or object)
-// whose records answer with step1, step2, … is SpatiaLQA; anything else is taken for
-// MultihopSpatial.
+// detectFormat guesses a file's format: .jsonl is native; .tsv is VLMEvalKit; a JSON
+// object with "images", "annotations" and "categories" is COCO; a JSON array whose
+// records have "data" and "annotations" (Label Studio tasks) is Label Studio; a JSON
+// array (or object) whose records answer with step1, step2, … is SpatiaLQA; anything
+// else is taken for MultihopSpatial.
 func detectFormat(name string, data []byte) string {
-	if strings.EqualFold(filepath.Ext(name), ".jsonl") {
+	switch ext := filepath.Ext(name); {
+	case strings.EqualFold(ext, ".jsonl"):
 		return formatNative
+	case strings.EqualFold(ext, ".tsv"):
+		return formatVLMEval
 	}
 	var recs []map[string]json.RawMessage
-	if err := json.Unmarshal(data, &recs); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\ufeff")), &recs); err != nil {
 		var one map[string]json.RawMessage
 		if json.Unmarshal(bytes.TrimPrefix(data, []byte("\ufeff")), &one) != nil {
 			return formatMultihop // its importer names the line that is wrong
 		}
+		if one["images"] != nil && one["annotations"] != nil && one["categories"] != nil {
+			return formatCOCO
+		}
 		recs = append(recs, one)
+	}
+	for _, r := range recs {
+		if r["data"] != nil && (r["annotations"] != nil || r["completions"] != nil) {
+			return formatLabelStu
+		}
 	}
 	for _, r := range recs {
 		for _, key := range []string{"answer", "steps"} {
@@ -225,21 +309,207 @@ func convertSamples(ctx context.Context, db *store.DB, projectID int64, format s
 			return nil
 		})
 		return recs, bad, err
-	case formatMultihop, formatSpatiaLQA:
+	case formatMultihop, formatSpatiaLQA, formatCOCO, formatLabelStu:
 		var errs []annotate.RecordError
 		var err error
-		if format == formatMultihop {
-			recs, errs, err = annotate.ImportMultihop(bytes.NewReader(data), annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
-				im, err := db.ImageByPath(ctx, projectID, path)
-				return im.Width, im.Height, err == nil
-			}})
-		} else {
+		sizes := annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
+			im, err := db.ImageByPath(ctx, projectID, path)
+			return im.Width, im.Height, err == nil
+		}}
+		noun := "record"
+		switch format {
+		case formatMultihop:
+			recs, errs, err = annotate.ImportMultihop(bytes.NewReader(data), sizes)
+		case formatSpatiaLQA:
 			recs, errs, err = annotate.ImportSpatiaLQA(bytes.NewReader(data))
+		case formatCOCO:
+			noun = "annotation"
+			recs, errs, err = annotate.ImportCOCO(bytes.NewReader(data), sizes)
+		case formatLabelStu:
+			noun = "task"
+			recs, errs, err = annotate.ImportLabelStudio(bytes.NewReader(data))
 		}
-		for _, e := range errs {
-			bad = append(bad, problem{line: e.Line, id: fmt.Sprintf("record %d", e.Index+1), message: "skipped, not convertible: " + e.Err.Error()})
-		}
-		return recs, bad, err
+		return recs, recordProblems(errs, noun), err
 	}
 	return nil, nil, fmt.Errorf("unknown format %q", format)
+}
+
+// recordProblems reports the records a converter did not convert, each named by
+// noun and its 1-based position: skipped, or left out as the file marks them.
+func recordProblems(errs []annotate.RecordError, noun string) []problem {
+	var bad []problem
+	for _, e := range errs {
+		pr := problem{line: e.Line, id: fmt.Sprintf("%s %d", noun, e.Index+1)}
+		if errors.Is(e.Err, annotate.ErrLeftOut) {
+			pr.note, pr.message = true, e.Err.Error()
+		} else {
+			pr.message = "skipped, not convertible: " + e.Err.Error()
+		}
+		bad = append(bad, pr)
+	}
+	return bad
+}
+
+// convertVLMEvalKit reads a VLMEvalKit TSV; its images are named under folder.
+func convertVLMEvalKit(data []byte, folder string) ([]annotate.Imported, map[string][]byte, []problem, error) {
+	recs, images, errs, err := annotate.ImportVLMEvalKitTSV(bytes.NewReader(data), annotate.VLMEvalKitOptions{Folder: folder})
+	return recs, images, recordProblems(errs, "row"), err
+}
+
+// vlmFolder is the folder, below --images-to, that a TSV's images are written to:
+// vlmevalkit/<the TSV's name>, so that the images of two TSVs do not meet.
+func vlmFolder(file string) string {
+	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	stem = strings.Map(func(r rune) rune {
+		if r == ':' || r == '+' || r == '@' {
+			return '_'
+		}
+		return r
+	}, annotate.IDPrefix(stem))
+	return "vlmevalkit/" + stem
+}
+
+// checkImagesTo checks --images-to for a VLMEvalKit import: given, and a new or
+// empty folder.
+func checkImagesTo(dir string, stderr io.Writer) (int, bool) {
+	if dir == "" {
+		fmt.Fprintln(stderr, "bwctl import-samples: a VLMEvalKit TSV holds its images; give --images-to DIR, a new or empty folder "+
+			"to write them into (the project then refers to them there)")
+		return exitUsage, false
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return 0, true
+	case err != nil:
+		fmt.Fprintf(stderr, "bwctl import-samples: --images-to %s: not a folder that can be read (%v)\n", dir, errors.Unwrap(err))
+		return exitUsage, false
+	case len(entries) > 0:
+		fmt.Fprintf(stderr, "bwctl import-samples: --images-to %s is not empty; give a new or empty folder, so that no file of yours is overwritten or imported\n", dir)
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// importExtractedImages writes a VLMEvalKit TSV's images into dir and imports dir
+// into the project, pointing recs at the project's paths. An image the project
+// already has (the same content) is not written again: the samples name it by the
+// path it has. A path the project uses for other content gets the content's hash
+// in its name. ok is false when the import must stop, with its exit code.
+func importExtractedImages(ctx context.Context, db *store.DB, actor store.User, projectID int64, recs []annotate.Imported,
+	images map[string][]byte, dir string, stdout, stderr io.Writer) (int, bool) {
+	if len(images) == 0 {
+		return 0, true
+	}
+	rename := map[string]string{}
+	var write []string
+	contents := map[string][]byte{}
+	for _, p := range slices.Sorted(maps.Keys(images)) {
+		sum := sha256.Sum256(images[p])
+		hexSum := hex.EncodeToString(sum[:])
+		im, err := db.ImageBySHA256(ctx, projectID, hexSum)
+		switch {
+		case err == nil:
+			rename[p] = im.RelPath
+			continue
+		case !errors.Is(err, store.ErrNotFound):
+			return fail(stderr, err), false
+		}
+		target := p
+		if _, err := db.ImageByPath(ctx, projectID, p); err == nil {
+			ext := path.Ext(p)
+			target = strings.TrimSuffix(p, ext) + "-" + hexSum[:12] + ext
+			rename[p] = target
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return fail(stderr, err), false
+		}
+		write = append(write, target)
+		contents[target] = images[p]
+	}
+	for i := range recs {
+		if to, ok := rename[recs[i].Sample.Image]; ok {
+			recs[i].Sample.Image = to
+		}
+	}
+	if len(write) == 0 {
+		fmt.Fprintf(stdout, "images: all %d are in the project already\n", len(images))
+		return 0, true
+	}
+	for _, p := range write {
+		local := filepath.FromSlash(p)
+		if !filepath.IsLocal(local) {
+			fmt.Fprintf(stderr, "bwctl import-samples: image path %q leaves %s\n", p, dir)
+			return exitUsage, false
+		}
+		full := filepath.Join(dir, local)
+		err := os.MkdirAll(filepath.Dir(full), 0o755)
+		if err == nil {
+			var f *os.File
+			if f, err = os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+				_, err = f.Write(contents[p])
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "bwctl import-samples: writing the images into %s: %v; no sample was imported\n", dir, err)
+			return exitUsage, false
+		}
+	}
+	res, err := db.ImportImages(ctx, actor, projectID, dir, nil)
+	if code, ok := interrupted(stderr, "import-samples", fmt.Sprintf("no sample was imported; the images in %s were imported in part (import-images %s finishes them)", dir, dir), err); ok {
+		return code, false
+	}
+	if err != nil {
+		return fail(stderr, err), false
+	}
+	for _, r := range res.Rejected {
+		fmt.Fprintf(stderr, "%s: image not imported: %s\n", filepath.Join(dir, filepath.FromSlash(r.RelPath)), r.Reason)
+	}
+	for _, r := range res.Duplicate {
+		fmt.Fprintf(stderr, "%s: image not imported: %s\n", filepath.Join(dir, filepath.FromSlash(r.RelPath)), r.Reason)
+	}
+	fmt.Fprintf(stdout, "images: wrote %d to %s, imported %d, %d in the project already\n", len(write), dir, res.Imported+res.Unchanged, len(images)-len(write))
+	return 0, true
+}
+
+// resolveByFileName points each record whose image is not a project path at the
+// project image with the same file name, when exactly one has it: Label Studio
+// names uploads by file name only, and a COCO file_name may lack the folders the
+// images were imported with.
+func resolveByFileName(ctx context.Context, db *store.DB, projectID int64, recs []annotate.Imported) error {
+	var byName map[string][]string
+	for i := range recs {
+		img := recs[i].Sample.Image
+		if img == "" {
+			continue
+		}
+		if _, err := db.ImageByPath(ctx, projectID, img); err == nil {
+			continue
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if byName == nil {
+			byName = map[string][]string{}
+			const page = 1000
+			for off := 0; ; off += page {
+				ims, err := db.Images(ctx, projectID, off, page)
+				if err != nil {
+					return err
+				}
+				for _, im := range ims {
+					base := path.Base(im.RelPath)
+					byName[base] = append(byName[base], im.RelPath)
+				}
+				if len(ims) < page {
+					break
+				}
+			}
+		}
+		if found := byName[path.Base(img)]; len(found) == 1 {
+			recs[i].Sample.Image = found[0]
+		}
+	}
+	return nil
 }

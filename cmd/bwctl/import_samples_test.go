@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"image"
 	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,5 +207,183 @@ func TestImportOfficialMultihopRecord(t *testing.T) {
 	}
 	if got.Content.Question != "Which object is on the left?" || got.Content.AnswerIndex != 1 || *got.Content.Box != (annotate.Box{4.5, 6, 24.75, 36}) {
 		t.Errorf("imported %+v", got.Content)
+	}
+}
+
+// vlmTSV writes rows as VLMEvalKit's dump_tsv does: tab-separated, every cell
+// quoted (csv.QUOTE_ALL), a quote doubled.
+func vlmTSV(rows [][]string) []byte {
+	var b strings.Builder
+	for _, row := range rows {
+		for i, c := range row {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(`"` + strings.ReplaceAll(c, `"`, `""`) + `"`)
+		}
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func colourPNG(t *testing.T, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestImportSamplesVLMEvalKit: a TSV as VLMEvalKit writes it, with its images in
+// base64, imports into a real database: the images are written into --images-to
+// and imported from there (an image the project has already is named by its path),
+// then the samples; bad rows are reported by line and the others imported.
+func TestImportSamplesVLMEvalKit(t *testing.T) {
+	db := importDB(t)
+	dir := t.TempDir()
+	green := colourPNG(t, 30, 20, color.RGBA{0, 160, 0, 255})
+	office := cliJPEG(t, 64, 48, color.RGBA{200, 0, 0, 255}) // the project's 0001-office-1/a.jpg
+	enc := base64.StdEncoding.EncodeToString
+	tsv := filepath.Join(dir, "bench.tsv")
+	cliWriteFile(t, tsv, vlmTSV([][]string{
+		{"index", "image", "question", "A", "B", "C", "answer", "hint", "category", "split"},
+		{"1", enc(green), "Which object is left of the plant?", "the mug", "the lamp", "the pen", "B", "", "left-right", "test"},
+		{"2", "1", "Which object is right of the plant?", "the mug", "the lamp", "", "A", "Look closely.", "left-right", "test"},
+		{"3", enc(office), "Is the wall red?", "", "", "", "Yes", "", "colour", "test"},
+		{"4", "1", "NA", "the mug", "the lamp", "", "A", "", "left-right", "test"},
+		{"5", "", "Where is the cat?", "the mug", "the lamp", "", "A", "", "left-right", "test"},
+		{"6", "3", "Which is on the desk?", "the mug", "The mug", "", "A", "", "desk", "test"},
+	}))
+	imagesTo := filepath.Join(dir, "extracted")
+	nonEmpty := filepath.Join(dir, "full")
+	cliWriteFile(t, filepath.Join(nonEmpty, "keep.txt"), []byte("mine"))
+	imp := func(extra ...string) []string {
+		return append([]string{"import-samples", "--db", db, "--project", "p1", "--as", "ann"}, extra...)
+	}
+	ann := pw("userpw")
+	runCases(t, []cliCase{
+		{name: "no --images-to", env: ann, args: imp(tsv), code: 2, wantErr: []string{"give --images-to DIR"}, emptyOut: true},
+		{name: "--images-to not empty", env: ann, args: imp("--images-to", nonEmpty, tsv), code: 2,
+			wantErr: []string{"--images-to " + nonEmpty + " is not empty"}, emptyOut: true},
+		{name: "--images-to for another format", env: ann, args: imp("--images-to", imagesTo, filepath.Join("testdata", "import", "coco.json")), code: 2,
+			wantErr: []string{"--images-to is for VLMEvalKit TSVs"}, emptyOut: true},
+		{name: "tsv", env: ann, args: imp("--images-to", imagesTo, tsv), code: 1,
+			wantOut: []string{
+				"images: wrote 1 to " + imagesTo + ", imported 1, 1 in the project already\n",
+				"imported 3, skipped 1 (lint errors), 2 not convertible, 1 with lint warnings\n",
+			},
+			wantErr: []string{
+				tsv + ":3: vlm-2: warning: imported with lint warnings: schema\n",
+				tsv + ":5: row 4: skipped, not convertible: question: VLMEvalKit would read this as missing: pandas takes the cell \"NA\" for no value\n",
+				tsv + ":6: row 5: skipped, not convertible: image: the cell is empty; VLMEvalKit drops rows without an image\n",
+				tsv + ":7: vlm-6: skipped, lint errors [option-duplicate]: ",
+			}, outLines: 2},
+		{name: "again: every image and id is there", env: ann, args: imp("--images-to", filepath.Join(dir, "again"), tsv), code: 1,
+			wantOut: []string{"images: all 2 are in the project already\n", "imported 0, skipped 1 (lint errors), 3 ids already exist, 2 not convertible\n"}},
+	})
+	if _, err := os.Stat(filepath.Join(dir, "again")); !os.IsNotExist(err) {
+		t.Errorf("nothing to write, yet the folder was made: %v", err)
+	}
+	written, err := os.ReadFile(filepath.Join(imagesTo, "vlmevalkit", "bench", "1.png"))
+	if err != nil || !bytes.Equal(written, green) {
+		t.Fatalf("extracted image: %v", err)
+	}
+	s := openStore(t, db)
+	ctx := context.Background()
+	for id, want := range map[string]struct {
+		kind  annotate.Kind
+		image string
+	}{
+		"vlm-1": {annotate.KindMCQ, "vlmevalkit/bench/1.png"},
+		"vlm-2": {annotate.KindMCQ, "vlmevalkit/bench/1.png"},
+		"vlm-3": {annotate.KindJudgment, "0001-office-1/a.jpg"},
+	} {
+		si, err := s.Sample(ctx, id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		if si.Content.Kind != want.kind || si.ImagePath != want.image || si.Status != verify.StateDraft || si.AuthorName != "ann" {
+			t.Errorf("%s: %s on %q, %s by %s", id, si.Content.Kind, si.ImagePath, si.Status, si.AuthorName)
+		}
+	}
+	if si, _ := s.Sample(ctx, "vlm-1"); si.Content.AnswerIndex != 1 || si.Content.Task != "left-right" || si.Content.Split != "test" {
+		t.Errorf("vlm-1 = %+v", si.Content)
+	}
+	if si, _ := s.Sample(ctx, "vlm-3"); si.Content.AnswerText != "yes" {
+		t.Errorf("vlm-3 = %+v", si.Content)
+	}
+	if im, err := s.ImageByPath(ctx, 1, "vlmevalkit/bench/1.png"); err != nil || im.Width != 30 || im.Height != 20 || im.Scene != "bench" {
+		t.Errorf("imported image %+v %v", im, err)
+	}
+}
+
+// TestImportSamplesBoxSources: COCO and Label Studio files come in as draft boxes
+// an annotator writes questions for; bad records are reported by line.
+func TestImportSamplesBoxSources(t *testing.T) {
+	db := importDB(t)
+	coco := filepath.Join("testdata", "import", "coco.json")
+	ls := filepath.Join("testdata", "import", "labelstudio.json")
+	dir := t.TempDir()
+	lsCopy := filepath.Join(dir, "export.json") // detected by its content
+	data, err := os.ReadFile(ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliWriteFile(t, lsCopy, regexp.MustCompile(`"id": ([0-9])`).ReplaceAll(data, []byte(`"id": 10$1`)))
+	imp := func(as string, extra ...string) []string {
+		return append([]string{"import-samples", "--db", db, "--project", "p1", "--as", as}, extra...)
+	}
+	ann, lead := pw("userpw"), pw("secret")
+	runCases(t, []cliCase{
+		{name: "coco into round 1: drafts only", env: lead, args: imp("boss", "--author", "ann", "--to-round1", "--format", "coco", coco), code: 1,
+			wantOut: []string{"imported 0, skipped 3 (lint errors), 1 with unknown images, 1 not convertible, 1 left out as the file marks them\n"}},
+		{name: "coco, detected", env: ann, args: imp("ann", coco), code: 1,
+			wantOut: []string{"imported 3, 3 of them drafts to complete (lint errors), 1 with unknown images, 1 not convertible, 1 left out as the file marks them\n"},
+			wantErr: []string{
+				coco + ":11: annotation 3: left out: iscrowd is 1: a crowd region, which COCO evaluation ignores\n",
+				coco + ":12: coco-3: skipped: image \"0009-attic-1/gone.jpg\" is not in the project",
+				coco + ":13: annotation 5: skipped, not convertible: category_id: no category entry has id 9\n",
+				coco + ":14: coco-5: imported as a draft with lint errors: ",
+				"box-invalid (box): box [50, 5, 80, 15]: box extends past the 64×48 image",
+			}, outLines: 1},
+		{name: "label studio", env: ann, args: imp("ann", "--format", "labelstudio", ls), code: 1,
+			wantOut: []string{"imported 2, 1 of them drafts to complete (lint errors), 1 with unknown images, 1 not convertible, 1 left out as the file marks them\n"},
+			wantErr: []string{
+				ls + ":12: task 3: skipped, not convertible: annotation 31, result 1 (rectanglelabels \"label\"): the box is rotated by 30°",
+				ls + ":16: task 4: left out: task 4: no annotation (predictions are never imported)\n",
+				ls + ":17: ls-5: skipped: image \"nothere.jpg\" is not in the project",
+			}, outLines: 1},
+		{name: "label studio, detected", env: ann, args: imp("ann", lsCopy), code: 1,
+			wantOut: []string{"imported 2, 1 of them drafts to complete (lint errors), "}},
+	})
+	s := openStore(t, db)
+	ctx := context.Background()
+	box, err := s.Sample(ctx, "coco-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if box.ImagePath != "0002-kitchen-1/c.jpeg" || box.Status != verify.StateDraft || *box.Content.Box != (annotate.Box{2, 2, 12, 12}) ||
+		!slices.Equal(box.Content.Tags, []string{"coco:pan"}) || box.Content.Question != "" {
+		t.Errorf("coco-1 (c.jpeg found by its file name) = %s %+v", box.ImagePath, box.Content)
+	}
+	draft, err := s.Sample(ctx, "ls-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if draft.ImagePath != "0001-office-1/a.jpg" || draft.Content.Kind != annotate.KindHopQA || *draft.Content.Box != (annotate.Box{16, 12, 48, 36}) ||
+		draft.Content.Question != "Which object is closest to the camera?" || draft.Content.AnswerIndex != 1 || len(draft.Content.Options) != 4 {
+		t.Errorf("ls-1 = %s %+v", draft.ImagePath, draft.Content)
+	}
+	yn, err := s.Sample(ctx, "ls-2")
+	if err != nil || yn.Content.Kind != annotate.KindJudgment || yn.Content.AnswerText != "yes" || yn.ImagePath != "0002-kitchen-1/c.jpeg" {
+		t.Errorf("ls-2 = %+v %v", yn, err)
 	}
 }
