@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -125,10 +126,17 @@ func tagSegments(s annotate.Sample) []widget.RichTextSegment {
 		if sp.Start < at {
 			continue
 		}
-		if sp.Start > at {
-			segs = append(segs, &widget.TextSegment{Text: plain[at:sp.Start], Style: plainStyle})
+		// The space before a tagged phrase goes into its segment: RichText wraps
+		// only at a space inside a segment, and a one-word segment that does not
+		// fit the line's end would otherwise be broken letter by letter.
+		before, lead := plain[at:sp.Start], ""
+		if t := strings.TrimSuffix(before, " "); t != before {
+			before, lead = t, " "
 		}
-		segs = append(segs, &widget.TextSegment{Text: plain[sp.Start:sp.End] + "·" + annotate.TagName(sp.Category),
+		if before != "" {
+			segs = append(segs, &widget.TextSegment{Text: before, Style: plainStyle})
+		}
+		segs = append(segs, &widget.TextSegment{Text: lead + plain[sp.Start:sp.End] + "·" + annotate.TagName(sp.Category),
 			Style: widget.RichTextStyle{Inline: true, ColorName: tagColours[sp.Category], TextStyle: fyne.TextStyle{Bold: true}}})
 		at = sp.End
 	}
