@@ -299,3 +299,80 @@ func FuzzStepGraph(f *testing.F) {
 		}
 	})
 }
+
+// FuzzImportVLMEvalKit reads VLMEvalKit TSVs: it never panics, stays within the
+// allocation bound, names the row of every bad record, and hands back an image
+// for every sample it imports, under a path inside its folder.
+func FuzzImportVLMEvalKit(f *testing.F) {
+	f.Add([]byte("index\timage\tquestion\tA\tB\tanswer\n1\tiVBORw0KGgo=\tWhich?\tx\ty\tA\n2\t1\tOr?\tp\tq\tB\n"))
+	f.Add([]byte("\"index\"\t\"image\"\t\"question\"\t\"answer\"\n\"1\"\t\"NA\"\t\"Is it?\"\t\"Yes\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ok []annotate.Imported
+		var images map[string][]byte
+		var bad []annotate.RecordError
+		var err error
+		allocBound(t, len(data), func() {
+			ok, images, bad, err = annotate.ImportVLMEvalKitTSV(bytes.NewReader(data), annotate.VLMEvalKitOptions{Folder: "in"})
+		})
+		if err != nil {
+			return
+		}
+		for _, im := range ok {
+			if _, has := images[im.Sample.Image]; !has || !strings.HasPrefix(im.Sample.Image, "in/") {
+				t.Errorf("sample %s names image %q, which is not extracted under in/", im.Sample.ID, im.Sample.Image)
+			}
+			if err := annotate.CheckID(im.Sample.ID); err != nil {
+				t.Errorf("imported an unusable id: %v", err)
+			}
+		}
+		for _, b := range bad {
+			if b.Line < 1 || b.Err == nil {
+				t.Errorf("bad row without a place or reason: %+v", b)
+			}
+		}
+	})
+}
+
+// FuzzImportCOCO reads COCO instances files as FuzzImportMultihop reads its input.
+func FuzzImportCOCO(f *testing.F) {
+	f.Add([]byte(`{"images":[{"id":1,"file_name":"a.jpg","width":640,"height":480}],"annotations":[{"id":1,"image_id":1,"category_id":1,"bbox":[1,2,30,40]}],"categories":[{"id":1,"name":"cup"}]}`))
+	f.Add([]byte(`{"images":[],"annotations":[{"id":0,"image_id":9,"category_id":1,"bbox":[1,2,-3,4],"iscrowd":1}],"categories":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ok []annotate.Imported
+		var bad []annotate.RecordError
+		var err error
+		allocBound(t, len(data), func() { ok, bad, err = annotate.ImportCOCO(bytes.NewReader(data), annotate.ImportOptions{ImageSize: fuzzSizes}) })
+		checkImported(t, annotate.KindHopQA, ok, bad, err)
+	})
+}
+
+// FuzzImportLabelStudio reads Label Studio JSON exports as FuzzImportMultihop
+// reads its input; tasks without boxes may become other kinds.
+func FuzzImportLabelStudio(f *testing.F) {
+	f.Add([]byte(`[{"id":1,"data":{"image":"/data/upload/3/ab12-a.jpg"},"annotations":[{"id":1,"result":[{"type":"rectanglelabels","original_width":640,"original_height":480,"value":{"x":10,"y":10,"width":20,"height":20,"rotation":0,"rectanglelabels":["cup"]}}]}]}]`))
+	f.Add([]byte(`[{"id":2,"data":{"image":"s3://b/x.jpg","options":["a","b"]},"annotations":[{"was_cancelled":true,"result":[]},{"result":[{"type":"choices","from_name":"answer","value":{"choices":["b"]}}]}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ok []annotate.Imported
+		var bad []annotate.RecordError
+		var err error
+		allocBound(t, len(data), func() { ok, bad, err = annotate.ImportLabelStudio(bytes.NewReader(data)) })
+		if err != nil && !strings.HasPrefix(err.Error(), "line ") {
+			t.Errorf("file error %q does not name its line", err)
+		}
+		seen := map[string]bool{}
+		for _, im := range ok {
+			if seen[im.Sample.ID] || im.Line < 1 || !im.Sample.Kind.Valid() {
+				t.Errorf("imported %+v at line %d twice or without a kind", im.Sample.ID, im.Line)
+			}
+			seen[im.Sample.ID] = true
+			if b := im.Sample.Box; b != nil && (b[0] > b[2] || b[1] > b[3] || b[0] < 0 || b[1] < 0) {
+				t.Errorf("box %v is not ordered pixels", *b)
+			}
+		}
+		for _, b := range bad {
+			if b.Line < 1 || b.Err == nil {
+				t.Errorf("bad record without a place or reason: %+v", b)
+			}
+		}
+	})
+}

@@ -353,7 +353,7 @@ func walkObjectLists(r io.Reader, fn func(key string, line int, raw json.RawMess
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("the file has no list %s; want an object with %s", quotedList(missing), quotedList(keys))
+		return fmt.Errorf("line %d: the object has no list %s; want an object with %s", lines.line(skipped), quotedList(missing), quotedList(keys))
 	}
 	return nil
 }

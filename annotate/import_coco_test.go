@@ -85,7 +85,7 @@ func TestImportCOCOFileErrors(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"a list", `[{"images": []}]`, `line 1: want a JSON object with "images", "annotations" and "categories"`},
 		{"empty", "\n", `line 2: want a JSON object: unexpected EOF`},
-		{"no categories", "{\"images\": [],\n \"annotations\": []}", `the file has no list "categories"; want an object with "images", "annotations" and "categories"`},
+		{"no categories", "{\"images\": [],\n \"annotations\": []}", `line 1: the object has no list "categories"; want an object with "images", "annotations" and "categories"`},
 		{"images not a list", "{\"images\": {},\n \"annotations\": [], \"categories\": []}", `line 1: "images": want a list, got {}`},
 		{"annotations twice", "{\"images\": [], \"annotations\": [],\n\"annotations\": [], \"categories\": []}", `line 2: "annotations" appears twice`},
 		{"broken", "{\"images\": [],\n \"annotations\": [{\"id\": 1,}], \"categories\": []}", `line 2: invalid character '}' looking for beginning of object key string`},
