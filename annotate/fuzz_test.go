@@ -341,7 +341,9 @@ func FuzzImportCOCO(f *testing.F) {
 		var ok []annotate.Imported
 		var bad []annotate.RecordError
 		var err error
-		allocBound(t, len(data), func() { ok, bad, err = annotate.ImportCOCO(bytes.NewReader(data), annotate.ImportOptions{ImageSize: fuzzSizes}) })
+		allocBound(t, len(data), func() {
+			ok, bad, err = annotate.ImportCOCO(bytes.NewReader(data), annotate.ImportOptions{ImageSize: fuzzSizes})
+		})
 		checkImported(t, annotate.KindHopQA, ok, bad, err)
 	})
 }

@@ -25,7 +25,7 @@ type Imported struct {
 
 // RecordError says why one record of an imported file was not converted.
 type RecordError struct {
-	Index int // 0-based position in the file's array
+	Index int // 0-based position in the file's array (or among its JSON Lines)
 	Line  int // 1-based line where the record starts
 	Err   error
 }
@@ -44,7 +44,8 @@ type ImportOptions struct {
 }
 
 // ImportMultihop converts a MultihopSpatial-style file into hop_qa samples. The file
-// is a JSON array of records (a single record object is accepted too). For each
+// is a JSON array of records; a single record object, and JSON Lines (one record
+// object per line, as lmms-eval's tasks hold them), are accepted too. For each
 // record it accepts, field names first, alternatives after a slash:
 //
 //   - id: a string or a number; default "mh-NNNN" from the 1-based position.
@@ -81,7 +82,8 @@ func ImportMultihop(r io.Reader, opt ImportOptions) ([]Imported, []RecordError, 
 }
 
 // ImportSpatiaLQA converts a SpatiaLQA file into step_graph samples. The file is a
-// JSON array of records, or a single record object. For each record it accepts:
+// JSON array of records, a single record object, or JSON Lines (one record object
+// per line). For each record it accepts:
 //
 //   - id: a string or a number; default "sq-NNNN" from the 1-based position.
 //   - question / task.
@@ -138,8 +140,9 @@ func importRecords(r io.Reader, convert func(index int, o object) (Sample, error
 	return ok, bad, err
 }
 
-// walkJSON calls fn for each element of a top-level JSON array, or once for a
-// top-level object, with its index and the 1-based line where it starts.
+// walkJSON calls fn for each element of a top-level JSON array, or for each of a
+// sequence of top-level values starting with an object (a single object, or JSON
+// Lines), with its index and the 1-based line where it starts.
 func walkJSON(r io.Reader, fn func(index, line int, raw json.RawMessage)) error {
 	lines := &lineCounter{r: r}
 	br := bufio.NewReader(lines)
@@ -177,10 +180,22 @@ func walkJSON(r io.Reader, fn func(index, line int, raw json.RawMessage)) error 
 	var raw json.RawMessage
 	switch first {
 	case '{':
-		if err := dec.Decode(&raw); err != nil {
+		// One record object, or JSON Lines: one record object after another (one per
+		// line as lmms-eval's json builder reads them; any white space between).
+		for i := 0; dec.More(); i++ {
+			raw = nil
+			if err := dec.Decode(&raw); err != nil {
+				return fail(err)
+			}
+			fn(i, lines.line(skipped+dec.InputOffset()-int64(len(raw))), raw)
+		}
+		// More stops at the end of the input, or at a ] or } that closes nothing.
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			if err == nil {
+				err = errors.New("unexpected text after the records")
+			}
 			return fail(err)
 		}
-		fn(0, lines.line(skipped), raw)
 		return nil
 	case '[':
 		if _, err := dec.Token(); err != nil {
@@ -509,16 +524,26 @@ func (c *converter) categories() []Category {
 	if !ok {
 		return nil
 	}
-	var names []string
 	if jsonType(raw) == "string" {
 		s, _ := decodeAs[string](raw, "")
-		names = strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
-	} else {
-		var err error
-		if names, err = decodeAs[[]string](raw, `a list of strings or a string such as "att+pos"`); err != nil {
-			c.fail(name, err)
-		}
+		return categoryList(s)
 	}
+	names, err := decodeAs[[]string](raw, `a list of strings or a string such as "att+pos"`)
+	if err != nil {
+		c.fail(name, err)
+	}
+	return categoryNames(names)
+}
+
+// categoryList reads categories written as one string with separators ("att+pos",
+// "att, pos", "att/pos").
+func categoryList(s string) []Category {
+	return categoryNames(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }))
+}
+
+// categoryNames lower-cases category names and maps the long ones ("attribute",
+// "position", ...) to att, pos, rel; other names are kept, for Lint to flag.
+func categoryNames(names []string) []Category {
 	cats := make([]Category, len(names))
 	for i, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))

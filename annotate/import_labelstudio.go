@@ -16,7 +16,8 @@ import (
 )
 
 // ImportLabelStudio converts a Label Studio JSON export (Export → JSON: a list of
-// tasks {id, data, annotations, predictions}; a single task object is accepted too)
+// tasks {id, data, annotations, predictions}; a single task object, or JSON Lines of
+// them, are accepted too)
 // into samples. For each task it takes one annotation: the newest one marked
 // ground_truth, else the newest by created_at; cancelled and skipped annotations and
 // predictions are never read. A task with no such annotation is returned as a

@@ -262,3 +262,43 @@ func TestImportSpatiaLQAPrefersImagePath(t *testing.T) {
 		}
 	}
 }
+
+// JSON Lines (lmms-eval's test.jsonl): one record object after another, each with
+// its own index and line; text after the records is an error naming its line.
+func TestImportJSONLines(t *testing.T) {
+	in := "\ufeff" + `{"id": "a", "image": "x.jpg", "question": "q", "options": ["a", "b"], "answer": 0}
+{"id": "b", "image": "x.jpg", "question": "q", "options": ["a", "b"], "answer": "zebra"}
+
+{"id": "c", "image": "x.jpg", "question": "q",
+ "options": ["a", "b"], "answer": 1}
+"not a record"
+`
+	ok, bad, err := ImportMultihop(strings.NewReader(in), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ok) != 2 || ok[0].Sample.ID != "a" || ok[0].Line != 1 || ok[1].Sample.ID != "c" || ok[1].Line != 4 || ok[1].Sample.AnswerIndex != 1 {
+		t.Errorf("imported %+v", ok)
+	}
+	checkErrs := []string{
+		`record 2 (line 2): answer: "zebra" is not a letter, an index or one of the options`,
+		`record 4 (line 6): want a record object, got "not a record"`,
+	}
+	if len(bad) != len(checkErrs) {
+		t.Fatalf("bad %v, want %q", bad, checkErrs)
+	}
+	for i, e := range bad {
+		if e.Error() != checkErrs[i] {
+			t.Errorf("bad[%d] = %q, want %q", i, e.Error(), checkErrs[i])
+		}
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"{\"question\": \"q\"}\n{\"question\": \"q\"}\n]\n", "line 3: invalid character ']' looking for beginning of value"},
+		{"{\"question\": \"q\"}\n{\"question\": \"q\"\n", "line 3: unexpected EOF"},
+		{"{\"question\": \"q\"}\n\n{\"question\" \"q\"}\n", `line 3: invalid character '"' after object key`},
+	} {
+		if _, _, err := ImportSpatiaLQA(strings.NewReader(tt.in)); err == nil || err.Error() != tt.want {
+			t.Errorf("ImportSpatiaLQA(%q) error = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -62,6 +63,15 @@ var integerCell = regexp.MustCompile(`^[+-]?[0-9]+$`)
 //   - category: the sample's task; l2-category and other columns are kept in Extra;
 //     split: "train" and "test" are the sample's split, other values kept in Extra.
 //   - id: the sample id; default "vlm-<index>".
+//   - kind, hop, view, bbox, categories: the columns Benchwright's own export adds
+//     (release/vlmevalkit.go). A row whose kind is filled is read back as the sample
+//     it was: its kind (hop_qa rather than mcq), hop, view, box (bbox: pixel
+//     [x1, y1, x2, y2] as JSON; bbox_1000 is then left out), categories ("att+pos")
+//     and split, whatever its value. Its category is the task unless it is what the
+//     export writes for a sample without one: the kind, or on a hop_qa row its
+//     categories (without a categories column: a category made of att, pos and rel
+//     only). An l2-category that follows from these columns is left out of Extra.
+//     source_image, the image's path in the project, is kept in Extra.
 //
 // A cell pandas would read as missing (empty, "NA", "N/A", "null", "NaN", "None", …)
 // in index, question or answer, or standing for an option, is an error: VLMEvalKit
@@ -538,8 +548,12 @@ func (t *vlmTable) convert(row *vlmRow) (Sample, error) {
 	if v, _ := t.cell(row, "split"); v == "train" || v == "test" {
 		s.Split = v
 	}
+	used := map[string]bool{} // Benchwright's columns read into the sample
+	if k, ok := t.cell(row, "kind"); ok {
+		errs = append(errs, t.benchwright(row, &s, Kind(k), len(s.Options) > 0, answer, used)...)
+	}
 	for i, name := range t.names {
-		if vlmKnownColumn(name) || i >= len(row.cells) || name == "split" && s.Split != "" {
+		if vlmKnownColumn(name) || used[name] || i >= len(row.cells) || name == "split" && s.Split != "" {
 			continue
 		}
 		if v, ok := t.cell(row, name); ok {
@@ -550,6 +564,106 @@ func (t *vlmTable) convert(row *vlmRow) (Sample, error) {
 		}
 	}
 	return s, errors.Join(errs...)
+}
+
+// benchwright restores a sample from the columns Benchwright's own export adds to a
+// row (release/vlmevalkit.go), which the row has when its kind cell is filled: the
+// kind, hop, view, bbox (pixel [x1, y1, x2, y2] as JSON), categories ("att+pos")
+// and any split. The export writes category as the sample's task, else for hop_qa
+// the categories joined with "+", else the kind, so a category equal to the kind or
+// to the row's categories (or, without a categories column, made only of att, pos
+// and rel on a hop_qa row) is not a task; bbox_1000 and an l2-category that follow
+// from the other columns are left out of Extra. It marks the columns it read in
+// used and returns what is wrong with them.
+func (t *vlmTable) benchwright(row *vlmRow, s *Sample, kind Kind, options bool, answer string, used map[string]bool) []error {
+	var errs []error
+	used["kind"] = true
+	switch {
+	case !kind.Valid():
+		return []error{fmt.Errorf("kind: %q is not a sample kind", kind)}
+	case kind.IndexAnswer() && !options:
+		return []error{fmt.Errorf("kind: %s, but the row has no options", kind)}
+	case kind == KindJudgment && options:
+		return []error{errors.New("kind: a judgment has no options")}
+	case kind == KindJudgment && s.Kind == KindOpen:
+		return []error{fmt.Errorf("kind: a judgment answers Yes or No, not %q", answer)}
+	case kind == KindOpen && options, kind == KindStepGraph:
+		return []error{fmt.Errorf("kind: a %s sample has no VLMEvalKit row", kind)}
+	case kind == KindOpen:
+		s.AnswerText = answer // as written, even Yes or No
+	}
+	s.Kind = kind
+	if v, ok := t.cell(row, "hop"); ok {
+		used["hop"] = true
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 || f > 1000 || f != math.Trunc(f) {
+			errs = append(errs, fmt.Errorf("hop: %q is not a number of hops", v))
+		} else {
+			s.Hop = int(f)
+		}
+	}
+	if v, ok := t.cell(row, "view"); ok {
+		used["view"] = true
+		switch View(v) {
+		case ViewEgo, ViewExo:
+			s.View = View(v)
+		default:
+			errs = append(errs, fmt.Errorf(`view: want "ego" or "exo", got %q`, v))
+		}
+	}
+	if v, ok := t.cell(row, "bbox"); ok {
+		used["bbox"], used["bbox_1000"] = true, true
+		var b []float64
+		if err := json.Unmarshal([]byte(v), &b); err != nil || len(b) != 4 {
+			errs = append(errs, fmt.Errorf("bbox: %q is not a pixel box [x1, y1, x2, y2]", v))
+		} else {
+			box := Box(b)
+			s.Box = &box
+		}
+	}
+	cats, hasCats := t.cell(row, "categories")
+	if _, col := t.cols["categories"]; col {
+		used["categories"] = true
+		if hasCats {
+			s.Categories = categoryList(cats)
+		}
+	}
+	// category: the task, unless it is what the export writes for a sample without one.
+	switch _, col := t.cols["categories"]; {
+	case s.Task == string(kind):
+		s.Task = ""
+	case kind != KindHopQA:
+	case col && s.Task == cats:
+		s.Task = ""
+	case !col && onlyHopCategories(s.Task):
+		s.Categories, s.Task = categoryList(s.Task), ""
+	}
+	if v, ok := t.cell(row, "split"); ok {
+		s.Split = v
+	}
+	l2 := string(kind)
+	switch {
+	case kind != KindHopQA:
+	case s.Hop > 0:
+		l2 = strconv.Itoa(s.Hop) + "-hop"
+	case s.View != "":
+		l2 = string(s.View)
+	}
+	if v, _ := t.cell(row, "l2-category"); v == l2 {
+		used["l2-category"] = true
+	}
+	return errs
+}
+
+// onlyHopCategories reports whether s is categories joined with "+", each att, pos
+// or rel.
+func onlyHopCategories(s string) bool {
+	for _, c := range strings.Split(s, "+") {
+		if c != string(CatAtt) && c != string(CatPos) && c != string(CatRel) {
+			return false
+		}
+	}
+	return true
 }
 
 // vlmKnownColumn reports whether a column is read into the sample's own fields.

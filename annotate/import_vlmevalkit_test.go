@@ -251,3 +251,78 @@ func TestImportVLMEvalKitReading(t *testing.T) {
 		})
 	}
 }
+
+// Benchwright's own export (release/vlmevalkit.go) adds kind, hop, view, categories,
+// bbox, bbox_1000, id and source_image to VLMEvalKit's columns: a row with a kind is
+// read back as the sample it was, its category a task only when it is not what the
+// export writes for a sample without one.
+func TestImportVLMEvalKitBenchwrightColumns(t *testing.T) {
+	img := b64(testPNG(t, color.RGBA{0, 0, 200, 255}, 8, 8))
+	header := []string{"index", "image", "question", "A", "B", "C", "answer", "category", "l2-category", "split", "hop", "view",
+		"categories", "bbox", "bbox_1000", "kind", "id", "source_image"}
+	rows := [][]string{header,
+		{"1", img, "Which is left?", "the mug", "the cup", "the pen", "C", "att+pos", "2-hop", "train", "2", "exo", "att+pos", "[1.5,2,30.25,40]", "[1,2,3,4]", "hop_qa", "mh-1", "a/x.png"},
+		{"2", "1", "Which is behind?", "the mug", "the cup", "", "A", "occlusion", "1-hop", "test", "1.0", "ego", "rel", "[0,0,8,8]", "[0,0,1000,1000]", "hop_qa", "mh-2", "a/x.png"},
+		{"3", "1", "Which is it?", "x", "y", "", "B", "hop_qa", "exo", "val", "", "exo", "", "", "", "hop_qa", "mh-3", "a/x.png"},
+		{"4", "1", "How many?", "1", "2", "3", "B", "mcq", "mcq", "test", "", "", "", "", "", "mcq", "mc-1", "a/x.png"},
+		{"5", "1", "Which one?", "a", "b", "", "A", "proximity", "mcq", "test", "", "", "", "", "", "mcq", "mc-2", "a/x.png"},
+		{"6", "1", "Which one?", "a", "b", "", "A", "pos", "custom", "test", "", "", "pos", "", "", "hop_qa", "mh-4", "a/x.png"},
+		{"7", "1", "Which?", "a", "b", "", "A", "x", "x", "test", "two", "up", "", "[1,2]", "", "hop_qa", "bad-1", "a/x.png"},
+		{"8", "1", "Which?", "", "", "", "Yes", "x", "x", "test", "", "", "", "", "", "mcq", "bad-2", "a/x.png"},
+		{"9", "1", "Which?", "", "", "", "Yes", "x", "x", "test", "", "", "", "", "", "shape", "bad-3", "a/x.png"},
+		{"10", "1", "Which?", "", "", "", "maybe", "x", "x", "test", "", "", "", "", "", "judgment", "bad-4", "a/x.png"},
+	}
+	got, _, bad, err := ImportVLMEvalKitTSV(strings.NewReader(dumpTSV(rows)), VLMEvalKitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]json.RawMessage{"source_image": rawString("a/x.png")}
+	want := []Imported{
+		{Line: 2, Sample: Sample{ID: "mh-1", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which is left?",
+			Options: []string{"the mug", "the cup", "the pen"}, AnswerIndex: 2, Categories: []Category{CatAtt, CatPos}, Hop: 2, View: ViewExo,
+			Box: &Box{1.5, 2, 30.25, 40}, Split: "train", Extra: src}},
+		{Line: 3, Sample: Sample{ID: "mh-2", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which is behind?",
+			Options: []string{"the mug", "the cup"}, AnswerIndex: 0, Categories: []Category{CatRel}, Hop: 1, View: ViewEgo,
+			Box: &Box{0, 0, 8, 8}, Task: "occlusion", Split: "test", Extra: src}},
+		// No hop and no categories: category and l2-category are the kind and the view.
+		{Line: 4, Sample: Sample{ID: "mh-3", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which is it?",
+			Options: []string{"x", "y"}, AnswerIndex: 1, View: ViewExo, Split: "val", Extra: src}},
+		{Line: 5, Sample: Sample{ID: "mc-1", Kind: KindMCQ, Image: "vlmevalkit/1.png", Question: "How many?",
+			Options: []string{"1", "2", "3"}, AnswerIndex: 1, Split: "test", Extra: src}},
+		{Line: 6, Sample: Sample{ID: "mc-2", Kind: KindMCQ, Image: "vlmevalkit/1.png", Question: "Which one?",
+			Options: []string{"a", "b"}, AnswerIndex: 0, Task: "proximity", Split: "test", Extra: src}},
+		// An l2-category that does not follow from the other columns is kept.
+		{Line: 7, Sample: Sample{ID: "mh-4", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which one?",
+			Options: []string{"a", "b"}, AnswerIndex: 0, Categories: []Category{CatPos}, Split: "test",
+			Extra: map[string]json.RawMessage{"source_image": rawString("a/x.png"), "l2-category": rawString("custom")}}},
+	}
+	compareImported(t, got, want)
+	checkRecordErrors(t, bad, []string{
+		"record 7 (line 8): hop: \"two\" is not a number of hops\nview: want \"ego\" or \"exo\", got \"up\"\nbbox: \"[1,2]\" is not a pixel box [x1, y1, x2, y2]",
+		`record 8 (line 9): kind: mcq, but the row has no options`,
+		`record 9 (line 10): kind: "shape" is not a sample kind`,
+		`record 10 (line 11): kind: a judgment answers Yes or No, not "maybe"`,
+	})
+
+	// Without a categories column, a hop_qa category made of att, pos and rel is the
+	// categories; a judgment's category equal to its kind is no task.
+	rows = [][]string{{"index", "image", "question", "A", "B", "answer", "category", "kind", "id"},
+		{"1", img, "Which?", "a", "b", "B", "att+rel", "hop_qa", "mh-1"},
+		{"2", "1", "Which?", "a", "b", "B", "spatial", "hop_qa", "mh-2"},
+		{"3", "1", "Is it?", "", "", "No", "judgment", "judgment", "yn-1"},
+		{"4", "1", "Is it?", "", "", "Yes", "presence", "judgment", "yn-2"},
+	}
+	got, _, bad, err = ImportVLMEvalKitTSV(strings.NewReader(dumpTSV(rows)), VLMEvalKitOptions{})
+	if err != nil || len(bad) != 0 {
+		t.Fatal(err, bad)
+	}
+	want = []Imported{
+		{Line: 2, Sample: Sample{ID: "mh-1", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which?", Options: []string{"a", "b"},
+			AnswerIndex: 1, Categories: []Category{CatAtt, CatRel}}},
+		{Line: 3, Sample: Sample{ID: "mh-2", Kind: KindHopQA, Image: "vlmevalkit/1.png", Question: "Which?", Options: []string{"a", "b"},
+			AnswerIndex: 1, Task: "spatial"}},
+		{Line: 4, Sample: Sample{ID: "yn-1", Kind: KindJudgment, Image: "vlmevalkit/1.png", Question: "Is it?", AnswerText: "no"}},
+		{Line: 5, Sample: Sample{ID: "yn-2", Kind: KindJudgment, Image: "vlmevalkit/1.png", Question: "Is it?", AnswerText: "yes", Task: "presence"}},
+	}
+	compareImported(t, got, want)
+}

@@ -26,6 +26,9 @@ import (
 //     upright (EXIF orientation applied), so that is the stored size too.
 //
 // Numbers are written with a fraction (100.0), as COCO's own files do.
+//
+// COCO is box-only: it holds no question, options or answer, so it is not a Reader
+// (boxOnly in roundtrip_test.go lists it).
 type coco struct{}
 
 func (coco) Name() string { return "coco" }
@@ -35,7 +38,9 @@ func (coco) Holds(s annotate.Sample) bool { return s.Box != nil }
 
 func (coco) Layout() string {
 	return "annotations/instances_<split>.json; images/ holds the images, turned upright (width and height are the stored size), " +
-		"and file_name is relative to it; each annotation's segmentation is its box as a rectangle polygon"
+		"and file_name is relative to it; each annotation's segmentation is its box as a rectangle polygon. " +
+		"The format is box-only: an annotation holds a sample's box, the object's name as its category and sample_id, " +
+		"not the question, options or answer, so the samples cannot be read back from it"
 }
 
 func (coco) Write(_ context.Context, w *Writer, recs []Record) error {

@@ -7,7 +7,8 @@
 // records through a Writer, which creates the files, copies the images (checked
 // against their frozen hash) and reports progress. Export runs a format and writes
 // the manifest; VerifyRelease re-hashes a folder against it. Formats whose exports
-// can be read back also implement Reader.
+// can be read back also implement Reader: all but coco, which holds boxes, not
+// samples.
 //
 // It is plain Go over package annotate's sample model: no UI, no SQL.
 package release

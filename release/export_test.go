@@ -633,7 +633,7 @@ func TestLookup(t *testing.T) {
 			readers = append(readers, f.Name())
 		}
 	}
-	if want := []string{"native", "multihopspatial", "spatialqa"}; !slices.Equal(readers, want) {
+	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder"}; !slices.Equal(readers, want) {
 		t.Errorf("readers %q, want %q", readers, want)
 	}
 }
@@ -650,6 +650,12 @@ func TestReadRefusals(t *testing.T) {
 		{native{}, "", "", "samples.jsonl"},
 		{multihop{}, MultihopFile, `[{"id":"mh-1","image":"a.jpg","question":"Which?","options":["a","b"],"answer":"zebra"}]`, "record 1 (line 1)"},
 		{spatialQA{}, "spatialqa.json", `{"id":`, "spatialqa.json"},
+		{lmmsEval{}, "task/test.jsonl", `{"id":"mh-1","image":"a.jpg","question":"Which?","options":["a","b"],"answer":"A"}`, "no task folder"},
+		{lmmsEval{}, "", "", "no task folder"},
+		{vlmEvalKit{}, "b_MCQ.tsv", "index\timage\tquestion\tA\tB\tanswer\n1\tx\tWhich?\ta\tb\tA\n", "record 1 (line 2): image"},
+		{vlmEvalKit{}, "", "", "no <Name>_MCQ.tsv or <Name>_YN.tsv"},
+		{hfImageFolder{}, "test/metadata.jsonl", `{"id":"mc-1","kind":"mcq","question":"Which?","options":["a","b"],"answer":"C"}`, "line 1: sample mc-1: answer"},
+		{hfImageFolder{}, "", "", "no train/, validation/ or test/ folder"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()

@@ -24,11 +24,15 @@ type Format interface {
 	Write(ctx context.Context, w *Writer, recs []Record) error
 }
 
-// Reader is implemented by the formats whose exports can be read back.
+// Reader is implemented by the formats whose exports can be read back: every
+// format but the box-only coco. A format gives back the fields it can carry
+// (roundtrip_test.go lists, per format, the ones it cannot).
 type Reader interface {
 	// Read reads the samples of an export in dir, in the order the export holds
 	// them. Image paths are as the export writes them, relative to its images/
-	// folder; fields the format carries beyond the sample model are kept in Extra.
+	// folder, or, where the export embeds or renames the images (vlmevalkit,
+	// hf-imagefolder), the project paths it records in source_image; fields the
+	// format carries beyond the sample model are kept in Extra.
 	Read(ctx context.Context, dir string) ([]annotate.Sample, error)
 }
 

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -57,7 +60,8 @@ func (hfImageFolder) Layout() string {
 	return `README.md declares the splits and column types for datasets.load_dataset("<this folder>"); ` +
 		"one folder per split (train, validation, test) holds metadata.jsonl and images/NNNNNN.<ext>, one image file per row " +
 		"(an image shared by several samples is written once for each), turned upright so width and height are the stored size; " +
-		"file_name is relative to the split folder, source_image is the image's path in the project, objects.bbox is [x, y, width, height] in pixels"
+		"file_name is relative to the split folder, source_image is the image's path in the project, objects.bbox is [x, y, width, height] in pixels; " +
+		"the other columns are the sample's fields (split is the release's split, empty when unsplit), from which the samples can be read back"
 }
 
 // hfSplitFolders maps a release's split to the folder datasets reads as that split
@@ -80,12 +84,18 @@ var hfColumns = []struct{ name, feature string }{
 	{"id", "dtype: string"},
 	{"kind", "dtype: string"},
 	{"question", "dtype: string"},
+	{"question_tag", "dtype: string"},
 	{"options", "list: string"},
 	{"answer", "dtype: string"},
+	{"answer_number", "dtype: bool"},
 	{"categories", "list: string"},
 	{"hop", "dtype: int32"},
 	{"view", "dtype: string"},
+	{"ego_subject", "dtype: string"},
+	{"scene", "dtype: string"},
 	{"task", "dtype: string"},
+	{"split", "dtype: string"},
+	{"parent", "dtype: string"},
 	{"width", "dtype: int32"},
 	{"height", "dtype: int32"},
 	{"source_image", "dtype: string"},
@@ -149,12 +159,18 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 				o.value("id", s.ID)
 				o.value("kind", s.Kind)
 				o.value("question", s.Question)
+				o.value("question_tag", s.QuestionTag)
 				o.value("options", orEmpty(s.Options))
 				o.value("answer", answer)
+				o.value("answer_number", s.AnswerNumber)
 				o.value("categories", orEmpty(s.Categories))
 				o.value("hop", s.Hop)
 				o.value("view", s.View)
+				o.value("ego_subject", s.EgoSubject)
+				o.value("scene", s.Scene)
 				o.value("task", s.Task)
+				o.value("split", s.Split)
+				o.value("parent", s.Parent)
 				o.value("width", r.Width)
 				o.value("height", r.Height)
 				o.value("source_image", s.Image)
@@ -194,6 +210,174 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 	}
 	return nil
+}
+
+// Read reads each split folder's metadata.jsonl (train, validation, test), one
+// sample per row, in the order of the rows: kind, question, question_tag, options,
+// the answer (the option letter, the text with answer_number, or the step graph's
+// SpatiaLQA object, whose steps come back as step1…stepN), categories, hop, view,
+// ego_subject, scene, task, split (else the folder's name), parent and the box from
+// objects.bbox. Image is source_image, the image's path in the project. Columns
+// other than the export's are kept in Extra. A row that cannot be read is an error
+// naming its file and line.
+func (hfImageFolder) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
+	var out []annotate.Sample
+	found := false
+	for _, folder := range hfSplitOrder {
+		p := filepath.Join(dir, folder, "metadata.jsonl")
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		found = true
+		err = annotate.ReadJSONL(ctxReader{ctx, f}, func(_ int, raw []byte) error {
+			s, err := hfSample(raw, folder)
+			if err == nil {
+				out = append(out, s)
+			}
+			return err
+		})
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+	}
+	if !found && !emptyExport(dir, hfImageFolder{}.Name()) {
+		return nil, fmt.Errorf("read %s: no train/, validation/ or test/ folder holding metadata.jsonl", dir)
+	}
+	return out, nil
+}
+
+// hfSample is the sample of one metadata row of the split folder.
+func hfSample(raw []byte, folder string) (annotate.Sample, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return annotate.Sample{}, errors.New("want a row object")
+	}
+	var row struct {
+		FileName     string              `json:"file_name"`
+		ID           string              `json:"id"`
+		Kind         annotate.Kind       `json:"kind"`
+		Question     string              `json:"question"`
+		QuestionTag  string              `json:"question_tag"`
+		Options      []string            `json:"options"`
+		Answer       string              `json:"answer"`
+		AnswerNumber bool                `json:"answer_number"`
+		Categories   []annotate.Category `json:"categories"`
+		Hop          int                 `json:"hop"`
+		View         annotate.View       `json:"view"`
+		EgoSubject   annotate.EgoSubject `json:"ego_subject"`
+		Scene        string              `json:"scene"`
+		Task         string              `json:"task"`
+		Split        *string             `json:"split"`
+		Parent       string              `json:"parent"`
+		SourceImage  string              `json:"source_image"`
+		Objects      struct {
+			BBox [][]float64 `json:"bbox"`
+		} `json:"objects"`
+	}
+	if err := json.Unmarshal(raw, &row); err != nil {
+		return annotate.Sample{}, err
+	}
+	s := annotate.Sample{ID: row.ID, Kind: row.Kind, Image: row.SourceImage, Question: row.Question, QuestionTag: row.QuestionTag,
+		Categories: row.Categories, Hop: row.Hop, View: row.View, EgoSubject: row.EgoSubject, Scene: row.Scene, Task: row.Task,
+		Split: folder, Parent: row.Parent}
+	if s.ID == "" {
+		return s, errors.New("the row has no id")
+	}
+	if s.Image == "" {
+		s.Image = folder + "/" + row.FileName
+	}
+	if row.Split != nil {
+		s.Split = *row.Split
+	}
+	if len(row.Options) > 0 {
+		s.Options = row.Options
+	}
+	if len(s.Categories) == 0 {
+		s.Categories = nil
+	}
+	switch {
+	case !s.Kind.Valid():
+		return s, fmt.Errorf("sample %s: kind %q is not a sample kind", s.ID, s.Kind)
+	case s.Kind.IndexAnswer():
+		i, ok := letterIndex(row.Answer)
+		if !ok || i >= len(s.Options) {
+			return s, fmt.Errorf("sample %s: answer %q is not the letter of one of its %d options", s.ID, row.Answer, len(s.Options))
+		}
+		s.AnswerIndex = i
+	case s.Kind == annotate.KindStepGraph:
+		steps, err := parseStepsObject([]byte(row.Answer))
+		if err != nil {
+			return s, fmt.Errorf("sample %s: answer: %w", s.ID, err)
+		}
+		s.Steps = steps
+	default:
+		s.AnswerText, s.AnswerNumber = row.Answer, row.AnswerNumber
+	}
+	switch len(row.Objects.BBox) {
+	case 0:
+	case 1:
+		c := row.Objects.BBox[0]
+		if len(c) != 4 {
+			return s, fmt.Errorf("sample %s: objects.bbox holds %d numbers, not [x, y, width, height]", s.ID, len(c))
+		}
+		b := annotate.BoxFromCOCO([4]float64(c))
+		s.Box = &b
+	default:
+		return s, fmt.Errorf("sample %s: %d boxes; a sample has one", s.ID, len(row.Objects.BBox))
+	}
+	for k, v := range obj {
+		if !slices.ContainsFunc(hfColumns, func(c struct{ name, feature string }) bool { return c.name == k }) && k != "file_name" {
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[k] = v
+		}
+	}
+	return s, nil
+}
+
+// letterIndex is the option index of an answer as AnswerLetter writes it: A to Z,
+// or the number from the 27th option on.
+func letterIndex(a string) (int, bool) {
+	if len(a) == 1 && a[0] >= 'A' && a[0] <= 'Z' {
+		return int(a[0] - 'A'), true
+	}
+	i, err := strconv.Atoi(a)
+	return i, err == nil && i >= 26
+}
+
+// parseStepsObject reads a SpatiaLQA answer object {"step1": {"content": ...,
+// "precondition": [...]}, ...} as stepsObject writes it, the steps in the object's
+// order.
+func parseStepsObject(b []byte) ([]annotate.Step, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not a SpatiaLQA answer object")
+	}
+	var steps []annotate.Step
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var st struct {
+			Content      string   `json:"content"`
+			Precondition []string `json:"precondition"`
+		}
+		if err := dec.Decode(&st); err != nil {
+			return nil, fmt.Errorf("step %v: %w", tok, err)
+		}
+		steps = append(steps, annotate.Step{ID: tok.(string), Content: st.Content, Precondition: orEmpty(st.Precondition)})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	return steps, nil
 }
 
 // hfImageName is the file of the i-th row of a split: images/NNNNNN plus the
@@ -250,8 +434,9 @@ func hfReadme(info ExportInfo, folders []string) string {
 	b.WriteString("Load the folder itself: `load_dataset(\"imagefolder\", data_dir=...)` ignores this card and its column types.\n")
 	b.WriteString("Images are stored upright (EXIF orientation applied), so `width` and `height` are the stored size and\n")
 	b.WriteString("`objects.bbox` ([x, y, width, height] in pixels) is drawn on it. `answer` is the option letter, the text answer,\n")
-	b.WriteString("or for a step graph the SpatiaLQA answer object as JSON. `source_image` is the image's path in the project:\n")
-	b.WriteString("samples that share it share an image.\n")
+	b.WriteString("or for a step graph the SpatiaLQA answer object as JSON; `answer_number` marks an open answer that is a number.\n")
+	b.WriteString("`source_image` is the image's path in the project: samples that share it share an image. `split` is the\n")
+	b.WriteString("release's split, empty when the release is unsplit (its samples are in the test folder).\n")
 	return b.String()
 }
 

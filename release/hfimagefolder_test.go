@@ -86,8 +86,9 @@ func checkHF(t *testing.T, got hfResult, recs []Record) {
 	if bbox := first["objects"]; bbox != "struct<bbox: list<list<double>>, category: list<string>>" {
 		t.Errorf("objects typed %s", bbox)
 	}
-	want := map[string]string{"image": "image", "id": "string", "kind": "string", "question": "string", "options": "list<string>",
-		"answer": "string", "categories": "list<string>", "hop": "int32", "view": "string", "task": "string", "width": "int32",
+	want := map[string]string{"image": "image", "id": "string", "kind": "string", "question": "string", "question_tag": "string",
+		"options": "list<string>", "answer": "string", "answer_number": "bool", "categories": "list<string>", "hop": "int32", "view": "string",
+		"ego_subject": "string", "scene": "string", "task": "string", "split": "string", "parent": "string", "width": "int32",
 		"height": "int32", "source_image": "string", "objects": "struct<bbox: list<list<float64>>, category: list<string>>"}
 	if !maps.Equal(got.Declared, want) || !maps.Equal(got.DatasetInfoDeclared, want) {
 		t.Errorf("declared features %v, dataset_info %v; want %v", got.Declared, got.DatasetInfoDeclared, want)

@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -119,6 +121,41 @@ func (f lmmsEval) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 	}
 	return nil
+}
+
+// Read imports TASK/test.jsonl, the multihopspatial records as JSON Lines, with
+// annotate.ImportMultihop; TASK is the one folder of dir holding TASK.yaml and
+// test.jsonl. Image paths are relative to TASK/images/.
+func (lmmsEval) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var tasks []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		yaml, err1 := os.Stat(filepath.Join(dir, e.Name(), e.Name()+".yaml"))
+		data, err2 := os.Stat(filepath.Join(dir, e.Name(), "test.jsonl"))
+		if err1 == nil && err2 == nil && yaml.Mode().IsRegular() && data.Mode().IsRegular() {
+			tasks = append(tasks, e.Name())
+		}
+	}
+	switch len(tasks) {
+	case 0:
+		return nil, fmt.Errorf("read %s: no task folder TASK/ holding TASK.yaml and test.jsonl", dir)
+	case 1:
+	default:
+		return nil, fmt.Errorf("read %s: several task folders (%s)", dir, strings.Join(tasks, ", "))
+	}
+	name := tasks[0] + "/test.jsonl"
+	if blank, err := blankFile(filepath.Join(dir, name)); err != nil || blank {
+		return nil, err // a release without hop questions
+	}
+	return readImported(ctx, dir, name, func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
+		return annotate.ImportMultihop(r, annotate.ImportOptions{})
+	})
 }
 
 func joinLines(lines [][]byte) []byte {

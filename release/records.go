@@ -1,8 +1,10 @@
 package release
 
 import (
+	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -125,4 +127,33 @@ func readImported(ctx context.Context, dir, name string, imp func(io.Reader) ([]
 		out[i] = im.Sample
 	}
 	return out, nil
+}
+
+// emptyExport reports whether dir holds an export in format name of no samples, by
+// its manifest: such an export may lack the files a reader looks for (vlmevalkit
+// writes no TSV, hf-imagefolder no split folder).
+func emptyExport(dir, name string) bool {
+	m, err := ReadManifest(dir)
+	return err == nil && m.Format == name && m.Counts.Samples == 0
+}
+
+// blankFile reports whether the file p holds only white space.
+func blankFile(p string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	for {
+		c, err := br.ReadByte()
+		switch {
+		case errors.Is(err, io.EOF):
+			return true, nil
+		case err != nil:
+			return false, err
+		case c != ' ' && c != '\t' && c != '\r' && c != '\n':
+			return false, nil
+		}
+	}
 }

@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -32,6 +36,15 @@ import (
 // column of numbers or true/false words arrives retyped; quoting protects nothing.
 // Write therefore checks every cell with the same inference before writing anything
 // (pandasColumn) and refuses a value that would not arrive as written.
+//
+// Beside VLMEvalKit's columns each row carries Benchwright's (kind, hop, view,
+// categories, bbox, bbox_1000, id, source_image), which VLMEvalKit carries along
+// without reading, so that annotate.ImportVLMEvalKitTSV can give the samples back
+// (Read). source_image is the image's path in the project. It is not named
+// image_path: with an image column VLMEvalKit saves each decoded image under
+// $LMUData/images/<Name>/<image_path> (ImageBaseDataset.dump_image, its extension
+// choosing the format: a JPEG saved again at PIL's quality 75 instead of as
+// <index>.png) and eval()s a value shaped like a list (toliststr).
 type vlmEvalKit struct{}
 
 func (vlmEvalKit) Name() string { return "vlmevalkit" }
@@ -54,7 +67,78 @@ func (vlmEvalKit) Layout() string {
 		"the same file holding it. Put the files in $LMUData and run VLMEvalKit's run.py --judge exact_matching with " +
 		`--data <Name>_MCQ, and with --data <Name>_YN --data-config '{"<Name>_YN": {"class": "ImageYORNDataset", "dataset": "<Name>_YN"}}' ` +
 		"(when replacing a file, delete $LMUData/images/<Name>_MCQ/ and _YN/: VLMEvalKit reuses the images there). " +
-		"Open answers and step graphs are left out: VLMEvalKit cannot score them with exact matching"
+		"Open answers and step graphs are left out: VLMEvalKit cannot score them with exact matching. " +
+		"The columns kind, hop, view, categories, bbox (pixel [x1, y1, x2, y2]), bbox_1000, id and source_image (the image's path in the project) " +
+		"are Benchwright's, for reading the samples back; VLMEvalKit ignores them"
+}
+
+// Read imports <Name>_MCQ.tsv and <Name>_YN.tsv with annotate.ImportVLMEvalKitTSV,
+// which gives the samples back from Benchwright's columns; a row it cannot convert
+// is an error. The images are embedded in the files, so each sample's Image is its
+// source_image, the image's path in the project; the embedded images are decoded and
+// checked, not returned. A sample exported without a split comes back in test, and a
+// judgment answered "Yes" as "yes".
+func (vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
+	files, err := vlmFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []annotate.Sample
+	for _, name := range files {
+		samples, err := readImported(ctx, dir, name, func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
+			ok, _, bad, err := annotate.ImportVLMEvalKitTSV(r, annotate.VLMEvalKitOptions{})
+			return ok, bad, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := range samples {
+			s := &samples[i]
+			var p string
+			if err := json.Unmarshal(s.Extra["source_image"], &p); err != nil || p == "" {
+				return nil, fmt.Errorf("read %s: sample %s has no source_image", filepath.Join(dir, name), s.ID)
+			}
+			s.Image = p
+			delete(s.Extra, "source_image")
+			if len(s.Extra) == 0 {
+				s.Extra = nil
+			}
+		}
+		out = append(out, samples...)
+	}
+	return out, nil
+}
+
+// vlmFiles names the TSVs of a VLMEvalKit export in dir: <Name>_MCQ.tsv, then
+// <Name>_YN.tsv, whichever are there, of one <Name>.
+func vlmFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var bases []string
+	files := map[string][]string{}
+	for _, suffix := range []string{"_MCQ.tsv", "_YN.tsv"} {
+		for _, e := range entries {
+			if base, ok := strings.CutSuffix(e.Name(), suffix); ok && base != "" && e.Type().IsRegular() {
+				if !slices.Contains(bases, base) {
+					bases = append(bases, base)
+				}
+				files[base] = append(files[base], e.Name())
+			}
+		}
+	}
+	switch len(bases) {
+	case 0:
+		if emptyExport(dir, vlmEvalKit{}.Name()) {
+			return nil, nil // a release of no sample VLMEvalKit holds: no file
+		}
+		return nil, fmt.Errorf("read %s: no <Name>_MCQ.tsv or <Name>_YN.tsv", dir)
+	case 1:
+		return files[bases[0]], nil
+	}
+	slices.Sort(bases)
+	return nil, fmt.Errorf("read %s: the TSVs of several releases (%s)", dir, strings.Join(bases, ", "))
 }
 
 // vlmTable is one TSV being built: its header and rows. Index and image cells are
@@ -101,11 +185,11 @@ func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 		mcq.header = append(mcq.header, annotate.AnswerLetter(i))
 		mcq.labels = append(mcq.labels, "option "+annotate.AnswerLetter(i))
 	}
-	extra := []string{"answer", "category", "l2-category", "split", "hop", "view", "bbox", "bbox_1000", "kind", "id"}
+	extra := []string{"answer", "category", "l2-category", "split", "hop", "view", "categories", "bbox", "bbox_1000", "kind", "id", "source_image"}
 	mcq.header = append(mcq.header, extra...)
 	mcq.labels = append(mcq.labels, extra...)
 	yn := &vlmTable{suffix: "_YN",
-		header: []string{"index", "image", "question", "answer", "category", "l2-category", "split", "kind", "id"}}
+		header: []string{"index", "image", "question", "answer", "category", "l2-category", "split", "kind", "id", "source_image"}}
 	yn.labels = yn.header
 	for _, r := range recs {
 		var err error
@@ -231,10 +315,12 @@ func mcqCells(r Record, options int) *vlmCells {
 	}
 	c.may("hop", hop, vlmLost[""])
 	c.may("view", string(s.View), vlmLost[""])
+	c.may("categories", joinCategories(s.Categories, "+"), vlmLost[""])
 	c.may("bbox", boxText(s.Box), vlmLost[""])
 	c.may("bbox_1000", b1000, vlmLost[""])
 	c.need("kind", string(s.Kind), vlmLost[""])
 	c.need("id", s.ID, vlmLost["id"])
+	c.need("source_image", s.Image, vlmLost[""])
 	return c
 }
 
@@ -260,6 +346,7 @@ func ynCells(r Record) *vlmCells {
 	c.need("split", splitOf(s), vlmLost["split"])
 	c.need("kind", string(s.Kind), vlmLost[""])
 	c.need("id", s.ID, vlmLost["id"])
+	c.need("source_image", s.Image, vlmLost[""])
 	return c
 }
 

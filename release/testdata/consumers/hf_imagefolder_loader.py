@@ -300,6 +300,8 @@ def castable(v, t):
         return True
     if t == "string":
         return isinstance(v, str)
+    if t == "bool":
+        return isinstance(v, bool)
     if t in ("int32", "int64"):
         bits = 31 if t == "int32" else 63
         return isinstance(v, int) and not isinstance(v, bool) and -(1 << bits) <= v < (1 << bits)
