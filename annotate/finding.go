@@ -48,6 +48,7 @@ const (
 	RuleJudgmentAnswer  = "judgment-answer"
 	RuleSceneName       = "scene-name"
 	RuleCategoryTags    = "category-tags"
+	RuleSpacing         = "text-spacing"
 )
 
 // Rules lists every rule id in the order of the spec §6 table; findings sort by it.
@@ -56,7 +57,7 @@ var Rules = []string{
 	RuleOptionCount, RuleOptionEmpty, RuleOptionDuplicate, RuleAnswerRange,
 	RuleBoxMissing, RuleBoxInvalid, RuleColourInOptions, RuleStepsCount,
 	RuleStepUnknownRef, RuleStepSelfRef, RuleStepCycle, RuleStepTransitive,
-	RuleStepFinal, RuleStepUnreachable, RuleJudgmentAnswer, RuleSceneName,
+	RuleStepFinal, RuleStepUnreachable, RuleJudgmentAnswer, RuleSceneName, RuleSpacing,
 }
 
 func errorf(rule, field, msg, hint string) Finding {

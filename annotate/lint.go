@@ -151,6 +151,7 @@ func ruleFindings(s Sample, env LintEnv) []Finding {
 		fs = append(fs, boxFindings(*s.Box, s.Image, env)...)
 	}
 	fs = append(fs, tagFindings(s)...)
+	fs = append(fs, spacingFindings(s)...)
 	return fs
 }
 

@@ -115,6 +115,11 @@ func TestLintRules(t *testing.T) {
 		}), LintEnv{}, RuleCategoryTags, "", ""},
 		{"category-tags: tagged", hopQA(), LintEnv{}, RuleCategoryTags, "", ""},
 
+		{"text-spacing: double space", with(mcq(), func(s *Sample) { s.Question = "Which  object?" }), LintEnv{}, RuleSpacing, SeverityWarning, "question"},
+		{"text-spacing: trailing space in an option", with(mcq(), func(s *Sample) { s.Options[1] += " " }), LintEnv{}, RuleSpacing, SeverityWarning, "options[1]"},
+		{"text-spacing: line break in a step", with(graphSample(), func(s *Sample) { s.Steps[0].Content = "Open\nthe door" }), LintEnv{}, RuleSpacing, SeverityWarning, "steps[0].content"},
+		{"text-spacing: tidy", mcq(), LintEnv{}, RuleSpacing, "", ""},
+
 		{"ego-phrase: no phrase", with(hopQA(), func(s *Sample) { s.Question = "Which red object is closest to the man?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
 		{"ego-phrase: empty description", with(hopQA(), func(s *Sample) { s.Question = "From the perspective of , which is red?" }), LintEnv{}, RuleEgoPhrase, SeverityError, "question"},
 		{"ego-phrase: subject mismatch", with(hopQA(), func(s *Sample) { s.EgoSubject = EgoVirtual }), LintEnv{}, RuleEgoPhrase, SeverityError, "ego_subject"},

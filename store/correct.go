@@ -30,7 +30,7 @@ type CorrectionInput struct {
 // reviews; otherwise it stays in its round and the earlier rounds' reviews are copied
 // onto it. Every claim on the sample is released.
 func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (SampleInfo, error) {
-	in.Content = annotate.CarryTags(in.Content) // a reworded question keeps its tags
+	in.Content = annotate.TidyText(in.Content) // no stray spaces; a reworded question keeps its tags
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.correct", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionCorrect)

@@ -64,7 +64,7 @@ func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s an
 }
 
 func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectID int64, s annotate.Sample, status verify.State) (SampleInfo, error) {
-	s = annotate.CarryTags(s)
+	s = annotate.TidyText(s)
 	if err := projectExists(ctx, tx, projectID); err != nil {
 		return SampleInfo{}, err
 	}
@@ -136,7 +136,7 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 // the Version the editor loaded; if someone changed the sample meanwhile it fails with
 // ErrConflict and nothing is overwritten.
 func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion int, s annotate.Sample) (int, error) {
-	s = annotate.CarryTags(s) // a question edited without its tags keeps them
+	s = annotate.TidyText(s) // no stray spaces; a question edited without its tags keeps them
 	var version int
 	err := d.act(ctx, actor, "sample.edit", func(tx *sql.Tx) error {
 		_, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "edit")

@@ -206,3 +206,32 @@ func TestSampleIDsAreSafe(t *testing.T) {
 		t.Errorf("generated id %q, want Caf_lab_2-00001", si.ID)
 	}
 }
+
+// Saving removes stray spaces from the text and keeps the tags on their phrases.
+func TestSaveTidiesSpaces(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	s := hopSample(img)
+	s.Question, s.QuestionTag = " Which object is  closest to the camera? ", " Which object is  <REL>closest to the camera</REL>? "
+	s.Options[0] = "the  mug "
+	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.db.Sample(ctx, si.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Content
+	if c.Question != "Which object is closest to the camera?" || c.QuestionTag != "Which object is <REL>closest to the camera</REL>?" || c.Options[0] != "the mug" {
+		t.Errorf("stored %q / %q / %q", c.Question, c.QuestionTag, c.Options[0])
+	}
+	s.Question = "Which object is closest to the camera  ?"
+	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, s); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.db.Sample(ctx, si.ID); got.Content.Question != "Which object is closest to the camera ?" {
+		t.Errorf("saved %q", got.Content.Question)
+	}
+}

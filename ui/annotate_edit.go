@@ -159,7 +159,9 @@ func (ws *workspace) relint() {
 	if ws.sample == nil {
 		return
 	}
-	ws.findings = annotate.Lint(ws.cur, ws.lintEnv())
+	// Lint what saving stores: stray spaces are removed then (annotate.TidyText),
+	// so a space just typed at the end of the question is not a finding.
+	ws.findings = annotate.Lint(annotate.TidyText(ws.cur), ws.lintEnv())
 	ws.lint.show(ws.findings, ws.acks)
 	ws.updateGate()
 }

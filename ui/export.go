@@ -306,7 +306,9 @@ func (v *exportView) showExportDialog(rel store.Release) {
 		}, v.u.win)
 	})
 	form := widget.NewForm(widget.NewFormItem("Format", format), widget.NewFormItem("Folder", container.NewVBox(choose, folder)))
-	body := container.NewVBox(form, layoutText)
+	// The layout text of some formats runs to a paragraph: it scrolls in the space
+	// the dialog has, rather than pushing the buttons over it.
+	body := container.NewBorder(form, nil, nil, nil, container.NewVScroll(layoutText))
 	d := dialog.NewCustomConfirm("Export "+rel.Ref(), "Export", "Cancel", body, func(ok bool) {
 		if !ok {
 			return
@@ -317,7 +319,7 @@ func (v *exportView) showExportDialog(rel store.Release) {
 		}
 		v.startExport(v.u.ctx(), rel, format.Selected, dir)
 	}, v.u.win)
-	d.Resize(fyne.NewSize(560, 360))
+	d.Resize(fyne.NewSize(600, 440))
 	d.Show()
 }
 

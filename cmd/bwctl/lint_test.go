@@ -40,7 +40,7 @@ func TestLintEveryRule(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	checkImageNotes(t, stderr, filepath.Join("testdata", "lint"))
-	warnings := map[string]bool{annotate.RuleExoPhrase: true, annotate.RuleColourInOptions: true, annotate.RuleSceneName: true, annotate.RuleStepUnreachable: true}
+	warnings := map[string]bool{annotate.RuleExoPhrase: true, annotate.RuleColourInOptions: true, annotate.RuleSceneName: true, annotate.RuleStepUnreachable: true, annotate.RuleSpacing: true}
 	for _, rule := range annotate.Rules {
 		found := false
 		for _, f := range fs {
