@@ -517,11 +517,19 @@ func (u *universe) figures(ctx context.Context, g *groupPlan, defs []metricDef, 
 		}
 		s := u.replicate(g, r, counts)
 		for k := range ms {
-			v, _, _ := ms[k].def.eval(&s)
-			ms[k].vals = append(ms[k].vals, 100*v)
+			// A replicate that drew no sample a figure is about (no judgment for
+			// judgment_acc) says nothing about it: counting it as 0 % would drag the
+			// interval of a kind that is a small share of the release towards 0.
+			// The interval is the one conditional on the figure being defined.
+			if v, _, ok := ms[k].def.eval(&s); ok {
+				ms[k].vals = append(ms[k].vals, 100*v)
+			}
 		}
 	}
 	for _, m := range ms {
+		if len(m.vals) == 0 {
+			continue // no replicate held the figure's samples: no interval
+		}
 		lo, err := stats.Percentile(m.vals, 2.5)
 		if err != nil {
 			return f, fmt.Errorf("score: bootstrap percentile of %s: %w", m.def.name, err)

@@ -376,3 +376,19 @@ func TestScoreAllErrors(t *testing.T) {
 		t.Errorf("order %v, missing %v %v", ids, rs[0].Missing, rs[1].Missing)
 	}
 }
+
+// A kind that is a small share of a release keeps an interval about its own
+// samples: replicates that drew none of them do not count as 0 %.
+func TestBootstrapIntervalOfARareKind(t *testing.T) {
+	gs, rs := binaryResults(40, 40) // 40 multiple-choice samples, all correct
+	gs = append(gs, Gold{Sample: annotate.Sample{ID: "yn", Kind: annotate.KindJudgment, Question: "Is it?", AnswerText: "yes"}})
+	rs = append(rs, Result{SampleID: "yn", Kind: annotate.KindJudgment, Answer: "yes", Correct: true})
+	rep, err := Summarize(context.Background(), "m", gs, rs, Options{Draws: 2000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := rep.Overall.JudgmentAcc
+	if j == nil || j.Value != 100 || j.CI == nil || j.CI[0] != 100 || j.CI[1] != 100 {
+		t.Errorf("judgment_acc %+v, want 100 [100, 100]", j)
+	}
+}
