@@ -36,6 +36,18 @@ const (
 	ActionFreeze         Action = "release.freeze"
 	ActionExport         Action = "release.export"
 	ActionGenerate       Action = "project.generate" // the synthetic test-data generator
+
+	// Model evaluation on a frozen release (package score). Importing a model's
+	// predictions and reading its raw responses are the leads' work: leads run the
+	// evaluation, and verifiers, who correct gold answers, and annotators, who write
+	// the next samples, should not be steered by what models answered. The figures
+	// a leaderboard is made of (which models were run, their scores) are open to
+	// verifiers as well; annotators are refused them too, because knowing which
+	// questions defeat which model invites writing new samples toward one model's
+	// weaknesses.
+	ActionImportPredictions Action = "predictions.import" // import (or replace) a model's predictions
+	ActionReadPredictions   Action = "predictions.read"   // a model's raw responses, sample by sample
+	ActionSeeScores         Action = "scores.read"        // the models run on a release and their scores
 )
 
 // access is one row of the access table.
@@ -73,6 +85,9 @@ var accessTable = []access{
 	{ActionFreeze, "freeze releases", leads},
 	{ActionExport, "export releases", anyone},
 	{ActionGenerate, "generate synthetic projects", leads},
+	{ActionImportPredictions, "import model predictions", leads},
+	{ActionReadPredictions, "read model predictions", leads},
+	{ActionSeeScores, "see model scores", reviewers},
 }
 
 // Permission is one row of the access table, for display and documentation.

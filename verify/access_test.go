@@ -27,6 +27,9 @@ func TestPermit(t *testing.T) {
 		{ActionCountOpenVotes, []User{lead}, []User{ann, ver}},
 		{ActionFreeze, []User{lead}, []User{ann, ver}},
 		{ActionGenerate, []User{lead}, []User{ann, ver}},
+		{ActionImportPredictions, []User{lead}, []User{ann, ver, nobody}},
+		{ActionReadPredictions, []User{lead}, []User{ann, ver, nobody}},
+		{ActionSeeScores, []User{ver, lead}, []User{ann, nobody}},
 	}
 	for _, tt := range tests {
 		for _, u := range tt.ok {

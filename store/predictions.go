@@ -1,0 +1,434 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Models are evaluated on a frozen release: a lead imports each model's raw
+// responses (ImportPredictions), and Score reads them back with the release's
+// frozen samples and hands both to package score, which owns every scoring rule.
+// Only the raw text is stored, so a score can be computed again with other
+// options or after a rule is refined.
+
+// Limits of an import.
+const (
+	maxModelNameLen     = 128     // characters
+	maxSourceLen        = 512     // characters of the file name(s) recorded
+	maxResponseBytes    = 1 << 20 // one response; reasoning traces run to a few hundred kilobytes
+	maxReportedIDs      = 5       // ids listed per kind of problem in an ImportPredictionsResult
+	maxStepMatchEntries = 1 << 16 // cells of one step match matrix
+)
+
+// SomeIDs counts sample ids of one kind of problem and lists the first few.
+type SomeIDs struct {
+	Count int
+	IDs   []string // the first ones (at most 5), in input order
+}
+
+func (s *SomeIDs) add(id string) {
+	s.Count++
+	if len(s.IDs) < maxReportedIDs {
+		s.IDs = append(s.IDs, id)
+	}
+}
+
+// ModelRun is one model's predictions on a release.
+type ModelRun struct {
+	Release     string // the release's NAME@VERSION
+	Model       string
+	Predictions int    // samples with a prediction
+	Missing     int    // samples of the release without one (scored as empty responses)
+	Source      string // the file (or files) they were imported from
+	ImportedAt  string
+	ImportedBy  string
+}
+
+// ImportPredictionsResult is what ImportPredictions did.
+type ImportPredictionsResult struct {
+	Release  Release
+	Model    string
+	Imported int // predictions stored
+	// Replaced is the model's earlier run on the release when there was one: all
+	// its predictions were deleted and replaced by this import's.
+	Replaced *ModelRun
+	// Unknown are predictions whose sample id is not a sample of the release, and
+	// Duplicate second (and later) predictions for one sample: neither is stored
+	// (of a duplicated id the first prediction is). Missing are the release's
+	// samples without a prediction, which Score scores as empty responses.
+	Unknown, Duplicate, Missing SomeIDs
+}
+
+// validModelName checks a model's name: 1–128 characters of UTF-8 text without
+// control characters or spaces at its ends. Slashes, dots and the like are
+// allowed: "Qwen/Qwen2.5-VL-7B-Instruct" is a name.
+func validModelName(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("%w: the model name is empty", ErrInvalid)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%w: the model name is not UTF-8 text", ErrInvalid)
+	case utf8.RuneCountInString(s) > maxModelNameLen:
+		return fmt.Errorf("%w: the model name is longer than %d characters", ErrInvalid, maxModelNameLen)
+	case strings.TrimSpace(s) != s:
+		return fmt.Errorf("%w: the model name %q starts or ends with a space", ErrInvalid, s)
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return fmt.Errorf("%w: the model name %q holds a control character", ErrInvalid, s)
+	}
+	return nil
+}
+
+// checkPrediction refuses a prediction the store cannot keep as it is.
+func checkPrediction(p score.Prediction) error {
+	switch {
+	case !utf8.ValidString(p.Response):
+		return fmt.Errorf("%w: the response to %s is not UTF-8 text", ErrInvalid, p.SampleID)
+	case len(p.Response) > maxResponseBytes:
+		return fmt.Errorf("%w: the response to %s is longer than %d MiB", ErrInvalid, p.SampleID, maxResponseBytes>>20)
+	}
+	n := 0
+	for _, row := range p.StepMatch {
+		n += len(row)
+	}
+	if n > maxStepMatchEntries {
+		return fmt.Errorf("%w: the step match matrix of %s has more than %d entries", ErrInvalid, p.SampleID, maxStepMatchEntries)
+	}
+	return nil
+}
+
+// golds are a release's frozen samples as package score takes them.
+func golds(items []ReleaseItem) []score.Gold {
+	gs := make([]score.Gold, len(items))
+	for i, it := range items {
+		gs[i] = score.Gold{Sample: it.Content, Width: it.Width, Height: it.Height}
+	}
+	return gs
+}
+
+// scoreError turns an error of package score about the caller's input into
+// ErrInvalid; a cancelled context stays what it is.
+func scoreError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "score: "))
+}
+
+// ImportPredictions stores a model's raw responses to the samples of a frozen
+// release (releaseRef is NAME@VERSION, or the release's id when two projects hold
+// the same NAME@VERSION). source names the file they came from. Only a lead may
+// (verify.ActionImportPredictions); a refusal is audited.
+//
+// Every prediction whose sample id is a sample of the release is stored with its
+// text unchanged (so scoring can be run again) and its step match matrix, if any.
+// Predictions for ids outside the release and second predictions for one sample
+// are not stored; they, and the release's samples left without a prediction, are
+// counted in the result with their first ids. Importing a model the release has
+// predictions of replaces them all (the result's Replaced says which run); the
+// import is audited as predictions.import, or predictions.replace. An import in
+// which no prediction names a sample of the release is ErrInvalid, as is a
+// prediction package score cannot score (a step match matrix of another shape, a
+// cell other than 0 or 1), a response over 1 MiB or one that is not UTF-8: then
+// nothing is written.
+func (d *DB) ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error) {
+	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source)
+	if err != nil {
+		return ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, releaseRef, err)
+	}
+	return res, nil
+}
+
+func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error) {
+	var res ImportPredictionsResult
+	err := d.act(ctx, actor, "predictions.import", func(tx *sql.Tx) error {
+		res = ImportPredictionsResult{Model: model}
+		a, err := requireAction(ctx, tx, actor, verify.ActionImportPredictions)
+		if err != nil {
+			return err
+		}
+		if err := validModelName(model); err != nil {
+			return err
+		}
+		if !utf8.ValidString(source) || utf8.RuneCountInString(source) > maxSourceLen {
+			return fmt.Errorf("%w: the source file name is not UTF-8 text of at most %d characters", ErrInvalid, maxSourceLen)
+		}
+		if len(preds) == 0 {
+			return fmt.Errorf("%w: there are no predictions to import", ErrInvalid)
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		res.Release = rel
+		items, err := releaseItems(ctx, tx, rel.ID)
+		if err != nil {
+			return err
+		}
+		gs := golds(items)
+		inRelease := make(map[string]bool, len(gs))
+		for _, g := range gs {
+			inRelease[g.Sample.ID] = true
+		}
+		seen := make(map[string]bool, len(preds))
+		kept := make([]score.Prediction, 0, min(len(preds), len(gs)))
+		for _, p := range preds {
+			switch {
+			case !inRelease[p.SampleID]:
+				res.Unknown.add(p.SampleID)
+			case seen[p.SampleID]:
+				res.Duplicate.add(p.SampleID)
+			default:
+				if err := checkPrediction(p); err != nil {
+					return err
+				}
+				seen[p.SampleID] = true
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			return fmt.Errorf("%w: none of the %d predictions is for a sample of %s (sample ids such as %s)",
+				ErrInvalid, len(preds), rel.Ref(), quoteIDs(res.Unknown.IDs))
+		}
+		for _, g := range gs {
+			if !seen[g.Sample.ID] {
+				res.Missing.add(g.Sample.ID)
+			}
+		}
+		// Whatever package score would refuse when scoring is refused now.
+		if _, err := score.ScoreAll(ctx, gs, kept, score.Options{}); err != nil {
+			return scoreError(ctx, err)
+		}
+
+		runs, err := modelRuns(ctx, tx, rel, model)
+		if err != nil {
+			return err
+		}
+		action := "predictions.import"
+		if len(runs) == 1 {
+			res.Replaced = &runs[0]
+			action = "predictions.replace"
+			if _, err := tx.ExecContext(ctx, `DELETE FROM predictions WHERE release_id = ? AND model = ?`, rel.ID, model); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM model_runs WHERE release_id = ? AND model = ?`, rel.ID, model); err != nil {
+				return err
+			}
+		}
+		now := d.now()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs (release_id, model, created_at, created_by) VALUES (?, ?, ?, ?)`,
+			rel.ID, model, now, a.ID); err != nil {
+			return err
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO predictions (release_id, model, sample_id, response, step_match, imported_at, imported_by, source)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for _, p := range kept {
+			var match any
+			if p.StepMatch != nil {
+				b, err := json.Marshal(p.StepMatch)
+				if err != nil {
+					return err
+				}
+				match = string(b)
+			}
+			if _, err := ins.ExecContext(ctx, rel.ID, model, p.SampleID, p.Response, match, now, a.ID, source); err != nil {
+				return err
+			}
+		}
+		res.Imported = len(kept)
+		detail := fmt.Sprintf("model %s: %d predictions from %s; %d for unknown samples, %d duplicates, %d samples missing",
+			model, len(kept), source, res.Unknown.Count, res.Duplicate.Count, res.Missing.Count)
+		if r := res.Replaced; r != nil {
+			detail += fmt.Sprintf("; replaced %d predictions imported by %s at %s from %s", r.Predictions, r.ImportedBy, r.ImportedAt, r.Source)
+		}
+		return d.audit(ctx, tx, a.ID, action, "release", rel.Ref(), detail)
+	})
+	return res, err
+}
+
+// quoteIDs writes ids quoted and comma-separated.
+func quoteIDs(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = fmt.Sprintf("%q", id)
+	}
+	return strings.Join(q, ", ")
+}
+
+// modelRuns lists the release's model runs in name order, or only model's when
+// model is not empty.
+func modelRuns(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]ModelRun, error) {
+	q := `SELECT r.model, r.created_at, u.name, count(p.sample_id), COALESCE(max(p.source), '')
+		FROM model_runs r JOIN users u ON u.id = r.created_by
+		LEFT JOIN predictions p ON p.release_id = r.release_id AND p.model = r.model
+		WHERE r.release_id = ?`
+	args := []any{rel.ID}
+	if model != "" {
+		q += ` AND r.model = ?`
+		args = append(args, model)
+	}
+	q += ` GROUP BY r.model, r.created_at, u.name ORDER BY r.model`
+	return queryAll(ctx, tx, func(r scanner) (ModelRun, error) {
+		m := ModelRun{Release: rel.Ref()}
+		err := r.Scan(&m.Model, &m.ImportedAt, &m.ImportedBy, &m.Predictions, &m.Source)
+		m.Missing = rel.Samples - m.Predictions
+		return m, err
+	}, q, args...)
+}
+
+// Models lists the models with predictions on a release, by name. Verifiers and
+// leads may (verify.ActionSeeScores); a refusal is audited.
+func (d *DB) Models(ctx context.Context, actor User, releaseRef string) ([]ModelRun, error) {
+	var runs []ModelRun
+	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
+			return err
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		runs, err = modelRuns(ctx, tx, rel, "")
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("models of %s: %w", releaseRef, err)
+	}
+	return runs, nil
+}
+
+// modelPredictions reads one model's predictions on a release, by sample id; a
+// model without a run is ErrNotFound.
+func modelPredictions(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]score.Prediction, error) {
+	runs, err := modelRuns(ctx, tx, rel, model)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("model %s: %w among the predictions of %s", model, ErrNotFound, rel.Ref())
+	}
+	return queryAll(ctx, tx, func(r scanner) (score.Prediction, error) {
+		var p score.Prediction
+		var match sql.NullString
+		if err := r.Scan(&p.SampleID, &p.Response, &match); err != nil {
+			return p, err
+		}
+		if match.Valid {
+			if err := json.Unmarshal([]byte(match.String), &p.StepMatch); err != nil {
+				return p, fmt.Errorf("model %s, sample %s: step match: %w", model, p.SampleID, err)
+			}
+		}
+		return p, nil
+	}, `SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, model)
+}
+
+// Predictions returns a model's raw predictions on a release, by sample id. Only
+// leads may read them (verify.ActionReadPredictions); a refusal is audited. A
+// model without predictions on the release is ErrNotFound.
+func (d *DB) Predictions(ctx context.Context, actor User, releaseRef, model string) ([]score.Prediction, error) {
+	var preds []score.Prediction
+	err := d.readAs(ctx, actor, "predictions.read", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionReadPredictions); err != nil {
+			return err
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		preds, err = modelPredictions(ctx, tx, rel, model)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("predictions of %s for %s: %w", model, releaseRef, err)
+	}
+	return preds, nil
+}
+
+// Score evaluates models on a frozen release: it reads the release's frozen
+// samples (each with its image's size, for the boxes) and each model's stored
+// predictions in one read transaction, then calls score.Evaluate per model with
+// opt. models names the models, in the order the reports are returned; none means
+// every model with predictions on the release, by name. A release sample without
+// a prediction is scored as an empty response (score.ScoreAll). Verifiers and
+// leads may (verify.ActionSeeScores); a refusal is audited. A model without
+// predictions on the release, or named twice, and a release no model was run on
+// are errors, as are options package score refuses (ErrInvalid).
+func (d *DB) Score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
+	reports, err := d.score(ctx, actor, releaseRef, models, opt)
+	if err != nil {
+		return nil, fmt.Errorf("score %s: %w", releaseRef, err)
+	}
+	return reports, nil
+}
+
+func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
+	var (
+		gs    []score.Gold
+		names []string
+		preds [][]score.Prediction
+	)
+	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
+		gs, names, preds = nil, nil, nil
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
+			return err
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		items, err := releaseItems(ctx, tx, rel.ID)
+		if err != nil {
+			return err
+		}
+		gs = golds(items)
+		names = models
+		if len(names) == 0 {
+			runs, err := modelRuns(ctx, tx, rel, "")
+			if err != nil {
+				return err
+			}
+			if len(runs) == 0 {
+				return fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
+			}
+			for _, r := range runs {
+				names = append(names, r.Model)
+			}
+		}
+		seen := map[string]bool{}
+		for _, m := range names {
+			if seen[m] {
+				return fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+			}
+			seen[m] = true
+			ps, err := modelPredictions(ctx, tx, rel, m)
+			if err != nil {
+				return err
+			}
+			preds = append(preds, ps)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	reports := make([]*score.Report, len(names))
+	for i, m := range names {
+		rep, _, err := score.Evaluate(ctx, m, gs, preds[i], opt)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", m, scoreError(ctx, err))
+		}
+		reports[i] = rep
+	}
+	return reports, nil
+}
