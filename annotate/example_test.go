@@ -58,3 +58,13 @@ func ExampleSubjectPhrase() {
 	// When I'm standing behind the sofa and facing the camera, which lamp is on my left?
 	// real true
 }
+
+func ExampleJSONObject() {
+	b, err := annotate.JSONObject(func(w *annotate.ObjectWriter) {
+		w.Value("question", "Which <ATT>red</ATT> mug?") // no HTML escaping
+		w.Str("split", "")                                  // empty: left out
+		w.Raw("bbox", []byte("[1.00, 2.00, 3.00, 4.00]"))
+	})
+	fmt.Println(string(b), err)
+	// Output: {"question":"Which <ATT>red</ATT> mug?","bbox":[1.00, 2.00, 3.00, 4.00]} <nil>
+}

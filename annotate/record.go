@@ -31,38 +31,38 @@ func sortedKeys[V any](m map[string]V) []string {
 // characters are not escaped, so decoding a record written by MarshalJSON and
 // encoding it again gives the same bytes.
 func (s Sample) MarshalJSON() ([]byte, error) {
-	w := objectWriter{buf: bytes.NewBuffer(make([]byte, 0, 256)), keys: map[string]bool{}}
+	w := ObjectWriter{buf: bytes.NewBuffer(make([]byte, 0, 256)), keys: map[string]bool{}}
 	w.buf.WriteByte('{')
-	w.str("id", s.ID)
-	w.str("kind", string(s.Kind))
-	w.str("image", s.Image)
-	w.str("scene", s.Scene)
-	w.str("question", s.Question)
-	w.str("question_tag", s.QuestionTag)
+	w.Str("id", s.ID)
+	w.Str("kind", string(s.Kind))
+	w.Str("image", s.Image)
+	w.Str("scene", s.Scene)
+	w.Str("question", s.Question)
+	w.Str("question_tag", s.QuestionTag)
 	if s.Options != nil {
-		w.value("options", s.Options)
+		w.Value("options", s.Options)
 	}
 	switch {
 	case s.Kind.IndexAnswer():
-		w.value("answer", s.AnswerIndex)
+		w.Value("answer", s.AnswerIndex)
 	case s.Kind.textAnswer() && s.AnswerNumber && isJSONNumber(s.AnswerText):
-		w.raw("answer", []byte(s.AnswerText))
+		w.Raw("answer", []byte(s.AnswerText))
 	case s.Kind.textAnswer():
-		w.value("answer", s.AnswerText)
+		w.Value("answer", s.AnswerText)
 	}
 	if s.Tolerance != nil {
-		w.value("tolerance", *s.Tolerance)
+		w.Value("tolerance", *s.Tolerance)
 	}
 	if s.Categories != nil {
-		w.value("categories", s.Categories)
+		w.Value("categories", s.Categories)
 	}
 	if s.Hop != 0 {
-		w.value("hop", s.Hop)
+		w.Value("hop", s.Hop)
 	}
-	w.str("view", string(s.View))
-	w.str("ego_subject", string(s.EgoSubject))
+	w.Str("view", string(s.View))
+	w.Str("ego_subject", string(s.EgoSubject))
 	if s.Box != nil {
-		w.value("box", *s.Box)
+		w.Value("box", *s.Box)
 	}
 	if s.Steps != nil {
 		steps := slices.Clone(s.Steps)
@@ -71,14 +71,14 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 				steps[i].Precondition = []string{}
 			}
 		}
-		w.value("steps", steps)
+		w.Value("steps", steps)
 	}
-	w.str("task", s.Task)
-	w.str("split", s.Split)
+	w.Str("task", s.Task)
+	w.Str("split", s.Split)
 	if s.Tags != nil {
-		w.value("tags", s.Tags)
+		w.Value("tags", s.Tags)
 	}
-	w.str("parent", s.Parent)
+	w.Str("parent", s.Parent)
 	for _, k := range sortedKeys(s.Extra) {
 		if w.keys[k] {
 			continue
@@ -87,60 +87,13 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 		if err := json.Compact(&c, s.Extra[k]); err != nil {
 			return nil, fmt.Errorf("annotate: encode sample %q: extra field %q: %w", s.ID, k, err)
 		}
-		w.raw(k, c.Bytes())
+		w.Raw(k, c.Bytes())
 	}
 	if w.err != nil {
 		return nil, fmt.Errorf("annotate: encode sample %q: %w", s.ID, w.err)
 	}
 	w.buf.WriteByte('}')
 	return w.buf.Bytes(), nil
-}
-
-// objectWriter writes the members of a JSON object, remembering the first error.
-type objectWriter struct {
-	buf  *bytes.Buffer
-	keys map[string]bool
-	err  error
-}
-
-func (w *objectWriter) raw(key string, v []byte) {
-	if len(w.keys) > 0 {
-		w.buf.WriteByte(',')
-	}
-	w.keys[key] = true
-	k, _ := marshalPlain(key)
-	w.buf.Write(k)
-	w.buf.WriteByte(':')
-	w.buf.Write(v)
-}
-
-func (w *objectWriter) value(key string, v any) {
-	b, err := marshalPlain(v)
-	if err != nil {
-		if w.err == nil {
-			w.err = fmt.Errorf("%s: %w", key, err)
-		}
-		return
-	}
-	w.raw(key, b)
-}
-
-// str writes a string member unless it is empty.
-func (w *objectWriter) str(key, v string) {
-	if v != "" {
-		w.value(key, v)
-	}
-}
-
-// marshalPlain is json.Marshal without HTML escaping.
-func marshalPlain(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func isJSONNumber(s string) bool {

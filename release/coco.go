@@ -64,10 +64,10 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 	var categories [][]byte
 	for i, n := range names {
 		catID[n] = i + 1
-		b, err := jsonObject(func(o *objectWriter) {
-			o.value("id", i+1)
-			o.value("name", n)
-			o.value("supercategory", "object")
+		b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+			o.Value("id", i+1)
+			o.Value("name", n)
+			o.Value("supercategory", "object")
 		})
 		if err != nil {
 			return err
@@ -79,9 +79,9 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 		annID[r.Sample.ID] = i + 1
 	}
 	rel := w.Info().Release
-	info, err := jsonObject(func(o *objectWriter) {
-		o.value("description", fmt.Sprintf("%s@%s, Benchwright project %s", rel.Name, rel.Version, rel.Project))
-		o.value("version", rel.Version)
+	info, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+		o.Value("description", fmt.Sprintf("%s@%s, Benchwright project %s", rel.Name, rel.Version, rel.Project))
+		o.Value("version", rel.Version)
 	})
 	if err != nil {
 		return err
@@ -102,11 +102,11 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 				continue
 			}
 			listed[r.Sample.Image] = true
-			b, err := jsonObject(func(o *objectWriter) {
-				o.value("id", imageID[r.Sample.Image])
-				o.value("file_name", r.Sample.Image)
-				o.value("width", r.Width)
-				o.value("height", r.Height)
+			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Value("id", imageID[r.Sample.Image])
+				o.Value("file_name", r.Sample.Image)
+				o.Value("width", r.Width)
+				o.Value("height", r.Height)
 			})
 			if err != nil {
 				return err
@@ -123,15 +123,15 @@ func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
 			if err := errors.Join(err1, err2, err3); err != nil {
 				return fmt.Errorf("sample %s: box: %w", s.ID, err)
 			}
-			b, err := jsonObject(func(o *objectWriter) {
-				o.value("id", annID[s.ID])
-				o.value("image_id", imageID[s.Image])
-				o.value("category_id", catID[ObjectName(s)])
-				o.raw("bbox", append(append([]byte{'['}, bbox...), ']'))
-				o.raw("area", area)
-				o.raw("segmentation", append(append([]byte{'[', '['}, polygon...), ']', ']'))
-				o.value("iscrowd", 0)
-				o.value("sample_id", s.ID)
+			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Value("id", annID[s.ID])
+				o.Value("image_id", imageID[s.Image])
+				o.Value("category_id", catID[ObjectName(s)])
+				o.Raw("bbox", append(append([]byte{'['}, bbox...), ']'))
+				o.Raw("area", area)
+				o.Raw("segmentation", append(append([]byte{'[', '['}, polygon...), ']', ']'))
+				o.Value("iscrowd", 0)
+				o.Value("sample_id", s.ID)
 			})
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", s.ID, err)

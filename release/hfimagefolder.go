@@ -147,34 +147,34 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 			} else {
 				bboxes = []byte("[]")
 			}
-			objects, err := jsonObject(func(o *objectWriter) {
-				o.raw("bbox", bboxes)
-				o.value("category", orEmpty(categories))
+			objects, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Raw("bbox", bboxes)
+				o.Value("category", orEmpty(categories))
 			})
 			if err != nil {
 				return err
 			}
-			b, err := jsonObject(func(o *objectWriter) {
-				o.value("file_name", name)
-				o.value("id", s.ID)
-				o.value("kind", s.Kind)
-				o.value("question", s.Question)
-				o.value("question_tag", s.QuestionTag)
-				o.value("options", orEmpty(s.Options))
-				o.value("answer", answer)
-				o.value("answer_number", s.AnswerNumber)
-				o.value("categories", orEmpty(s.Categories))
-				o.value("hop", s.Hop)
-				o.value("view", s.View)
-				o.value("ego_subject", s.EgoSubject)
-				o.value("scene", s.Scene)
-				o.value("task", s.Task)
-				o.value("split", s.Split)
-				o.value("parent", s.Parent)
-				o.value("width", r.Width)
-				o.value("height", r.Height)
-				o.value("source_image", s.Image)
-				o.raw("objects", objects)
+			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Value("file_name", name)
+				o.Value("id", s.ID)
+				o.Value("kind", s.Kind)
+				o.Value("question", s.Question)
+				o.Value("question_tag", s.QuestionTag)
+				o.Value("options", orEmpty(s.Options))
+				o.Value("answer", answer)
+				o.Value("answer_number", s.AnswerNumber)
+				o.Value("categories", orEmpty(s.Categories))
+				o.Value("hop", s.Hop)
+				o.Value("view", s.View)
+				o.Value("ego_subject", s.EgoSubject)
+				o.Value("scene", s.Scene)
+				o.Value("task", s.Task)
+				o.Value("split", s.Split)
+				o.Value("parent", s.Parent)
+				o.Value("width", r.Width)
+				o.Value("height", r.Height)
+				o.Value("source_image", s.Image)
+				o.Raw("objects", objects)
 			})
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", s.ID, err)

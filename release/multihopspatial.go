@@ -92,19 +92,19 @@ func multihopRecord(r Record) ([]byte, error) {
 	if r.Width <= 0 || r.Height <= 0 {
 		return nil, fmt.Errorf("sample %s: the size of image %s is unknown", s.ID, s.Image)
 	}
-	b, err := jsonObject(func(o *objectWriter) {
-		o.value("id", s.ID)
-		o.value("image_path", s.Image)
-		o.value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
-		o.value("view", s.View)
-		o.value("hop", fmt.Sprintf("%dhop", s.Hop))
-		o.value("question", MultihopQuestion(s.Question, s.Options))
+	b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+		o.Value("id", s.ID)
+		o.Value("image_path", s.Image)
+		o.Value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
+		o.Value("view", s.View)
+		o.Value("hop", fmt.Sprintf("%dhop", s.Hop))
+		o.Value("question", MultihopQuestion(s.Question, s.Options))
 		if s.QuestionTag != "" {
 			// The release's tagged copy, which its training code reads
 			// (train/prepare_data.py); the scorers read question.
-			o.value("question_tag", MultihopQuestion(s.QuestionTag, s.Options))
+			o.Value("question_tag", MultihopQuestion(s.QuestionTag, s.Options))
 		}
-		o.value("answer", multihopAnswer(s))
+		o.Value("answer", multihopAnswer(s))
 		box := []byte("[")
 		for i, v := range s.Box.ToCOCO() {
 			if i > 0 {
@@ -112,10 +112,10 @@ func multihopRecord(r Record) ([]byte, error) {
 			}
 			box = append(box, pixelNumber(v)...)
 		}
-		o.raw("bbox", append(box, ']'))
-		o.value("options", orEmpty(s.Options))
-		o.value("categories", orEmpty(s.Categories))
-		o.str("ego_subject", string(s.EgoSubject))
+		o.Raw("bbox", append(box, ']'))
+		o.Value("options", orEmpty(s.Options))
+		o.Value("categories", orEmpty(s.Categories))
+		o.Str("ego_subject", string(s.EgoSubject))
 		optional(o, s)
 	})
 	if err != nil {

@@ -58,33 +58,33 @@ func stepsObject(steps []annotate.Step) ([]byte, error) {
 			rename[st.ID] = "step" + strconv.Itoa(i+1)
 		}
 	}
-	return jsonObject(func(w *objectWriter) {
+	return annotate.JSONObject(func(w *annotate.ObjectWriter) {
 		for i, st := range steps {
 			pre := make([]string, len(st.Precondition))
 			for j, p := range st.Precondition {
 				pre[j] = cmp.Or(rename[p], p)
 			}
-			b, err := jsonObject(func(o *objectWriter) {
-				o.value("content", st.Content)
-				o.value("precondition", pre)
+			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Value("content", st.Content)
+				o.Value("precondition", pre)
 			})
 			if err != nil {
-				w.err = err
+				w.Fail(err)
 				return
 			}
-			w.raw("step"+strconv.Itoa(i+1), b)
+			w.Raw("step"+strconv.Itoa(i+1), b)
 		}
 	})
 }
 
 // optional writes the fields every format carries when set.
-func optional(w *objectWriter, s annotate.Sample) {
-	w.str("task", s.Task)
-	w.str("split", s.Split)
+func optional(w *annotate.ObjectWriter, s annotate.Sample) {
+	w.Str("task", s.Task)
+	w.Str("split", s.Split)
 	if len(s.Tags) > 0 {
-		w.value("tags", s.Tags)
+		w.Value("tags", s.Tags)
 	}
-	w.str("parent", s.Parent)
+	w.Str("parent", s.Parent)
 }
 
 // splitOf is the folder a record goes to in split-wise formats; an unsplit release

@@ -95,15 +95,15 @@ func (spatialQA) Write(_ context.Context, w *Writer, recs []Record) error {
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", s.ID, err)
 			}
-			b, err := jsonObject(func(o *objectWriter) {
-				o.value("id", s.ID)
-				o.raw("image", dataURI(img, s.Image))
-				o.value("image_path", dests[i])
-				o.value("question", s.Question)
-				o.raw("answer", answer)
-				o.value("source", source)
-				o.value("scene", scenes[i])
-				o.value("scene_category", sceneType(scenes[i]))
+			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+				o.Value("id", s.ID)
+				o.Raw("image", dataURI(img, s.Image))
+				o.Value("image_path", dests[i])
+				o.Value("question", s.Question)
+				o.Raw("answer", answer)
+				o.Value("source", source)
+				o.Value("scene", scenes[i])
+				o.Value("scene_category", sceneType(scenes[i]))
 				optional(o, s)
 			})
 			if err != nil {

@@ -514,7 +514,7 @@ func boxText[T any](b *T) string {
 	if b == nil {
 		return ""
 	}
-	out, _ := marshalPlain(*b)
+	out, _ := annotate.MarshalPlain(*b)
 	return string(out)
 }
 
