@@ -62,7 +62,7 @@ func ExampleSubjectPhrase() {
 func ExampleJSONObject() {
 	b, err := annotate.JSONObject(func(w *annotate.ObjectWriter) {
 		w.Value("question", "Which <ATT>red</ATT> mug?") // no HTML escaping
-		w.Str("split", "")                                  // empty: left out
+		w.Str("split", "")                               // empty: left out
 		w.Raw("bbox", []byte("[1.00, 2.00, 3.00, 4.00]"))
 	})
 	fmt.Println(string(b), err)
