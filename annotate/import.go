@@ -140,43 +140,61 @@ func importRecords(r io.Reader, convert func(index int, o object) (Sample, error
 	return ok, bad, err
 }
 
+// jsonInput is a JSON input past its byte order mark and leading white space,
+// with a decoder on it and the means to name the line of an offset.
+type jsonInput struct {
+	lines   *lineCounter
+	skipped int64 // bytes before the decoder's offset 0: BOM and leading space
+	dec     *json.Decoder
+}
+
+// openJSON starts reading a JSON input: it skips a UTF-8 byte order mark and white
+// space and returns the first byte of the value (not consumed). An input with no
+// value is an error saying what was wanted.
+func openJSON(r io.Reader, want string) (*jsonInput, byte, error) {
+	in := &jsonInput{lines: &lineCounter{r: r}}
+	br := bufio.NewReader(in.lines)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		br.Discard(3)
+		in.skipped = 3
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return nil, 0, fmt.Errorf("line %d: want %s: %w", in.lines.line(in.skipped), want, unexpectedEOF(err))
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			br.UnreadByte()
+			in.dec = json.NewDecoder(br)
+			return in, c, nil
+		}
+		in.skipped++
+	}
+}
+
+// fail names the line where the decoder met err.
+func (in *jsonInput) fail(err error) error {
+	err = unexpectedEOF(err)
+	off := in.skipped + in.dec.InputOffset()
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		off = in.skipped + se.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		off = in.lines.read
+	}
+	return fmt.Errorf("line %d: %w", in.lines.line(off), err)
+}
+
 // walkJSON calls fn for each element of a top-level JSON array, or for each of a
 // sequence of top-level values starting with an object (a single object, or JSON
 // Lines), with its index and the 1-based line where it starts.
 func walkJSON(r io.Reader, fn func(index, line int, raw json.RawMessage)) error {
-	lines := &lineCounter{r: r}
-	br := bufio.NewReader(lines)
-	var skipped int64 // bytes before the decoder's offset 0: BOM and leading space
-	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
-		br.Discard(3)
-		skipped = 3
+	in, first, err := openJSON(r, "a JSON array or object")
+	if err != nil {
+		return err
 	}
-	var first byte
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return fmt.Errorf("line %d: want a JSON array or object: %w", lines.line(skipped), unexpectedEOF(err))
-		}
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			first = c
-			br.UnreadByte()
-			break
-		}
-		skipped++
-	}
-	dec := json.NewDecoder(br)
-	fail := func(err error) error {
-		err = unexpectedEOF(err)
-		off := skipped + dec.InputOffset()
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			off = skipped + se.Offset
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			off = lines.read
-		}
-		return fmt.Errorf("line %d: %w", lines.line(off), err)
-	}
+	lines, skipped, dec, fail := in.lines, in.skipped, in.dec, in.fail
 	var raw json.RawMessage
 	switch first {
 	case '{':

@@ -1,7 +1,6 @@
 package annotate
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -268,40 +267,14 @@ func (c *converter) cocoBox() [4]float64 {
 // must be present and hold a list; other members are skipped. An error fn returns
 // stops the walk.
 func walkObjectLists(r io.Reader, fn func(key string, line int, raw json.RawMessage) error, keys ...string) error {
-	lines := &lineCounter{r: r}
-	br := bufio.NewReader(lines)
-	var skipped int64
-	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
-		br.Discard(3)
-		skipped = 3
+	in, first, err := openJSON(r, "a JSON object")
+	if err != nil {
+		return err
 	}
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return fmt.Errorf("line %d: want a JSON object: %w", lines.line(skipped), unexpectedEOF(err))
-		}
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			br.UnreadByte()
-			if c != '{' {
-				return fmt.Errorf("line %d: want a JSON object with %s", lines.line(skipped), quotedList(keys))
-			}
-			break
-		}
-		skipped++
+	if first != '{' {
+		return fmt.Errorf("line %d: want a JSON object with %s", in.lines.line(in.skipped), quotedList(keys))
 	}
-	dec := json.NewDecoder(br)
-	fail := func(err error) error {
-		err = unexpectedEOF(err)
-		off := skipped + dec.InputOffset()
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			off = skipped + se.Offset
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			off = lines.read
-		}
-		return fmt.Errorf("line %d: %w", lines.line(off), err)
-	}
+	lines, skipped, dec, fail := in.lines, in.skipped, in.dec, in.fail
 	if _, err := dec.Token(); err != nil {
 		return fail(err)
 	}
