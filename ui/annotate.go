@@ -230,6 +230,13 @@ func (ws *workspace) installKeys() {
 			}
 		})
 	}
+	if dc, ok := c.(desktop.Canvas); ok {
+		// With no widget focused, Space and Shift reach the window, not the box
+		// canvas: pass them on, so that Space+drag pans even before the canvas was
+		// clicked (before, it drew a box).
+		dc.SetOnKeyDown(ws.keyDown)
+		dc.SetOnKeyUp(ws.keyUp)
+	}
 	c.SetOnTypedRune(ws.typedRune)
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if !ws.typedKey(ev) && ws.active() && ws.sample != nil {
@@ -237,6 +244,20 @@ func (ws *workspace) installKeys() {
 		}
 	})
 	ws.u.fyne.Lifecycle().SetOnExitedForeground(func() { ws.flush() })
+}
+
+// keyDown and keyUp hand key presses that reached the window to the box canvas,
+// which tracks Space (pan) and Shift (10 px nudges).
+func (ws *workspace) keyDown(ev *fyne.KeyEvent) {
+	if ws.active() && ws.host != nil {
+		ws.host.KeyDown(ev)
+	}
+}
+
+func (ws *workspace) keyUp(ev *fyne.KeyEvent) {
+	if ws.active() && ws.host != nil {
+		ws.host.KeyUp(ev)
+	}
 }
 
 // shortcut runs a Ctrl shortcut and reports whether it is one of the workspace's.

@@ -74,7 +74,20 @@ func (h *canvasHost) DragEnd()                         { h.forward(h.c.DragEnd) 
 func (h *canvasHost) MouseDown(ev *desktop.MouseEvent) { h.forward(func() { h.c.MouseDown(ev) }) }
 func (h *canvasHost) MouseUp(ev *desktop.MouseEvent)   { h.c.MouseUp(ev) }
 func (h *canvasHost) Scrolled(ev *fyne.ScrollEvent)    { h.c.Scrolled(ev) }
-func (h *canvasHost) MouseIn(ev *desktop.MouseEvent)   { h.c.MouseIn(ev) }
+
+// MouseIn also gives the image area the keyboard, unless the annotator is typing
+// in a text field: Space held then pans, and never draws, even before the image
+// was clicked (the keys went to the last widget clicked, a list, say).
+func (h *canvasHost) MouseIn(ev *desktop.MouseEvent) {
+	h.c.MouseIn(ev)
+	if app := fyne.CurrentApp(); app != nil {
+		if cv := app.Driver().CanvasForObject(h); cv != nil {
+			if _, typing := cv.Focused().(interface{ SelectedText() string }); !typing {
+				h.takeFocus()
+			}
+		}
+	}
+}
 func (h *canvasHost) MouseMoved(ev *desktop.MouseEvent) {
 	h.c.MouseMoved(ev)
 }

@@ -1015,3 +1015,41 @@ func selectPhrase(t *testing.T, e *widget.Entry, phrase string) {
 		t.Fatalf("selected %q, want %q", e.SelectedText(), phrase)
 	}
 }
+
+// Space held before the image was ever clicked pans and never draws or edits a
+// box: the pointer over the image gives it the keyboard (unless a text field has
+// it), and with nothing focused the window passes Space on (ws.keyDown).
+func TestAnnotateSpaceDragPansBeforeTheCanvasIsClicked(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	f := ws.form.(*hopForm)
+	// Typing in the question: the pointer passing over the image leaves the focus there.
+	u.win.Canvas().Focus(f.question)
+	test.MoveMouse(u.win.Canvas(), hostPos(ws, imagePos(ws, 10, 10)))
+	if u.win.Canvas().Focused() != fyne.Focusable(f.question) {
+		t.Fatalf("the pointer over the image took the focus from the question: %T", u.win.Canvas().Focused())
+	}
+	// Something else focused (the queue list, say): the pointer over the image
+	// gives it the keyboard, so Space reaches it without a click.
+	u.win.Canvas().Unfocus()
+	test.MoveMouse(u.win.Canvas(), fyne.NewPos(1, 1))
+	test.MoveMouse(u.win.Canvas(), hostPos(ws, imagePos(ws, 10, 10)))
+	if u.win.Canvas().Focused() != fyne.Focusable(ws.host) {
+		t.Fatalf("the pointer over the image did not give it the keyboard: %T", u.win.Canvas().Focused())
+	}
+	before := *ws.cur.Box
+	offset := ws.canvas.View().Offset
+	ws.host.KeyDown(&fyne.KeyEvent{Name: fyne.KeySpace}) // the driver's KeyDown to the focused widget
+	test.Drag(u.win.Canvas(), hostPos(ws, imagePos(ws, 50, 50)), 60, 40)
+	ws.host.KeyUp(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if boxes := ws.canvas.Boxes(); len(boxes) != 1 || boxes[0] != before || *ws.cur.Box != before {
+		t.Fatalf("space+drag edited the box: canvas %v, sample %v, want %v", boxes, *ws.cur.Box, before)
+	}
+	if ws.canvas.View().Offset == offset {
+		t.Error("space+drag did not pan")
+	}
+	// Without Space the same drag draws (hop QA: it replaces the box).
+	test.Drag(u.win.Canvas(), hostPos(ws, imagePos(ws, 50, 50)), 60, 40)
+	if *ws.cur.Box == before {
+		t.Error("a plain drag did not draw")
+	}
+}
