@@ -168,16 +168,19 @@ func newHopForm(ws *workspace) *hopForm {
 		f.cats = append(f.cats, chk)
 		catRow.Add(chk)
 	}
+	// The hop text sits under the boxes and wraps: its length changes with every
+	// tick, and in the row it widened the panel and moved the boxes under the
+	// pointer (issue 17).
 	f.hop = widget.NewLabel("")
 	f.hop.TextStyle.Bold = true
-	catRow.Add(f.hop)
+	f.hop.Wrapping = fyne.TextWrapWord
 	f.options = newOptionRows(ws, 4, 4)
 	f.box = widget.NewLabel("")
 	f.box.Wrapping = fyne.TextWrapWord
 	f.obj = container.NewVBox(
 		section(ws, "Question", []string{"question", "question_tag"}, f.question, f.tags.obj),
 		section(ws, "Viewpoint", []string{"view", "ego_subject"}, f.view.box, f.subjectRow),
-		section(ws, "Reasoning categories", []string{"categories", "hop"}, catRow,
+		section(ws, "Reasoning categories", []string{"categories", "hop"}, catRow, f.hop,
 			caption("att: colour, shape, state · pos: location (“on the desk”) · rel: closest, highest (3D depth)")),
 		section(ws, "Options", []string{"options", "answer"}, caption("Four options, one object each; mark the correct one (keys 1–4)."), f.options.box),
 		section(ws, "Box", []string{"box"}, caption("On the object the correct option names."), f.box),

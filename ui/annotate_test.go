@@ -1053,3 +1053,17 @@ func TestAnnotateSpaceDragPansBeforeTheCanvasIsClicked(t *testing.T) {
 		t.Error("a plain drag did not draw")
 	}
 }
+
+// Ticking categories changes the hop text but never the width the form needs,
+// so the panel does not jump under the pointer.
+func TestAnnotateTickingCategoriesKeepsTheWidth(t *testing.T) {
+	_, ws := openAnnotate(t, "ann1")
+	f := ws.form.(*hopForm)
+	width := f.obj.MinSize().Width
+	for _, c := range f.cats {
+		test.Tap(c)
+		if w := f.obj.MinSize().Width; w != width {
+			t.Fatalf("after ticking %q the form needs %v wide, before %v (hop text %q)", c.Text, w, width, f.hop.Text)
+		}
+	}
+}
