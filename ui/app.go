@@ -116,6 +116,9 @@ func (u *App) openProject(p store.Project) {
 		{"Dashboard", u.dashboardScreen},
 		{"Export", u.exportScreen},
 	}
+	if u.may(verify.ActionSeeScores) {
+		u.screens = append(u.screens, screen{"Evaluate", u.evaluateScreen})
+	}
 	if u.may(verify.ActionChangeSettings) {
 		u.screens = append(u.screens, screen{"Settings", u.settingsScreen})
 	}

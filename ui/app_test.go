@@ -108,8 +108,8 @@ func TestSignInAndOpenProject(t *testing.T) {
 	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
 		t.Errorf("status bar: %q", u.status.Text)
 	}
-	if got := len(u.screens); got != 7 {
-		t.Errorf("a lead sees %d screens, want 7 (Settings and Users included)", got)
+	if got := len(u.screens); got != 8 {
+		t.Errorf("a lead sees %d screens, want 8 (Evaluate, Settings and Users included)", got)
 	}
 	assertGolden(t, "images.png", u.win)
 	for i, s := range u.screens[1:] {

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// ModelResult is one model's scoring of one sample of a release.
+type ModelResult struct {
+	Model string
+	// Response is the model's raw text. It is empty when the model gave none
+	// (Result.Missing) and when the reader may not read predictions
+	// (verify.ActionReadPredictions: verifiers see results, not raw text).
+	Response string
+	Result   score.Result // package score's reading and scoring of the response
+}
+
+// SampleScores scores every model run on a release on one of its samples, for
+// looking at a sample model by model: the frozen sample as package score takes it
+// (with its image's size, for the boxes) and one result per model, by model name.
+// A model without a prediction for the sample is scored as an empty response and
+// marked Missing, as Score does; results are computed with score's default
+// options (they do not depend on the denominator or the step aggregation; see
+// score.Options.CollapseUnmatchedEdges for the one option that changes a step
+// graph's counts).
+//
+// Verifiers and leads may (verify.ActionSeeScores), as they may see the scores
+// these results add up to; a refusal is audited. Only those who may also read
+// predictions (verify.ActionReadPredictions: leads) get each model's raw
+// response; for everyone else Response is left empty. The answer score read from
+// it (Result.Answer, Result.Steps) is part of the result and is given to both. A
+// release without models gives the gold and no results; a sample not in the
+// release is ErrNotFound.
+func (d *DB) SampleScores(ctx context.Context, actor User, releaseRef string, sampleID string) (score.Gold, []ModelResult, error) {
+	g, res, err := d.sampleScores(ctx, actor, releaseRef, sampleID)
+	if err != nil {
+		return score.Gold{}, nil, fmt.Errorf("scores of sample %s in %s: %w", sampleID, releaseRef, err)
+	}
+	return g, res, nil
+}
+
+func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sampleID string) (score.Gold, []ModelResult, error) {
+	var (
+		gold  score.Gold
+		runs  []ModelRun
+		preds map[string]score.Prediction // by model; absent when the model gave none
+		raw   bool
+	)
+	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
+		preds = map[string]score.Prediction{}
+		a, err := requireAction(ctx, tx, actor, verify.ActionSeeScores)
+		if err != nil {
+			return err
+		}
+		raw = verify.Permit(verify.ActionReadPredictions, vuser(a)) == nil
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		it, err := releaseItem(ctx, tx, rel, sampleID)
+		if err != nil {
+			return err
+		}
+		gold = golds([]ReleaseItem{it})[0]
+		if runs, err = modelRuns(ctx, tx, rel, ""); err != nil {
+			return err
+		}
+		for _, r := range runs {
+			p, ok, err := samplePrediction(ctx, tx, rel, r.Model, sampleID)
+			if err != nil {
+				return err
+			}
+			if ok {
+				preds[r.Model] = p
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return score.Gold{}, nil, err
+	}
+	out := make([]ModelResult, 0, len(runs))
+	for _, r := range runs {
+		var ps []score.Prediction
+		if p, ok := preds[r.Model]; ok {
+			ps = []score.Prediction{p}
+		}
+		// ScoreAll rather than ScoreSample: it marks a missing prediction as Score does.
+		results, err := score.ScoreAll(ctx, []score.Gold{gold}, ps, score.Options{Draws: -1, Workers: 1})
+		if err != nil {
+			return score.Gold{}, nil, fmt.Errorf("model %s: %w", r.Model, scoreError(ctx, err))
+		}
+		mr := ModelResult{Model: r.Model, Result: results[0]}
+		if raw && len(ps) == 1 {
+			mr.Response = ps[0].Response
+		}
+		out = append(out, mr)
+	}
+	return gold, out, nil
+}
+
+// releaseItem reads one sample of a release (as releaseItems does all of them).
+func releaseItem(ctx context.Context, tx *sql.Tx, rel Release, sampleID string) (ReleaseItem, error) {
+	it := ReleaseItem{SampleID: sampleID}
+	var content string
+	err := tx.QueryRowContext(ctx, `SELECT rs.revision_id, r.number, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height, r.content
+		FROM release_samples rs JOIN revisions r ON r.id = rs.revision_id WHERE rs.release_id = ? AND rs.sample_id = ?`, rel.ID, sampleID).
+		Scan(&it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content)
+	if errors.Is(err, sql.ErrNoRows) {
+		return it, fmt.Errorf("sample %s: %w in release %s", sampleID, ErrNotFound, rel.Ref())
+	}
+	if err != nil {
+		return it, err
+	}
+	if err := json.Unmarshal([]byte(content), &it.Content); err != nil {
+		return it, fmt.Errorf("decode sample %s revision %d: %w", it.SampleID, it.Revision, err)
+	}
+	it.Content.Split = it.Split
+	return it, nil
+}
+
+// samplePrediction reads one model's prediction for one sample of a release;
+// ok is false when it gave none.
+func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampleID string) (p score.Prediction, ok bool, err error) {
+	p.SampleID = sampleID
+	var match sql.NullString
+	err = tx.QueryRowContext(ctx, `SELECT response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`,
+		rel.ID, model, sampleID).Scan(&p.Response, &match)
+	if errors.Is(err, sql.ErrNoRows) {
+		return score.Prediction{}, false, nil
+	}
+	if err != nil {
+		return p, false, err
+	}
+	if match.Valid {
+		if err := json.Unmarshal([]byte(match.String), &p.StepMatch); err != nil {
+			return p, false, fmt.Errorf("model %s, sample %s: step match: %w", model, sampleID, err)
+		}
+	}
+	return p, true, nil
+}
