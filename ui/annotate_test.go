@@ -1067,3 +1067,27 @@ func TestAnnotateTickingCategoriesKeepsTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// A long question typed letter by letter arrives exactly as typed, wherever the
+// entry wraps it (Fyne 2.7 left the cursor before a space typed at a wrap, and
+// the next letter went in front of it).
+func TestAnnotateLongQuestionTypedAsTyped(t *testing.T) {
+	_, ws := openAnnotate(t, "ann1")
+	text := "Which object on the wooden shelf to the left of the tall green plant beside the window is the closest one to the camera, " +
+		"not counting the red mug that stands on the small table in front of the armchair near the door?"
+	// The question entry in windows of a range of widths: some space lands
+	// exactly where a line wraps.
+	for w := float32(160); w <= 420; w += 13 {
+		var got string
+		e := newWSEntry(ws, true, "", func(s string) { got = s })
+		win := test.NewTempWindow(t, e)
+		win.Resize(fyne.NewSize(w, 200))
+		win.Canvas().Focus(e)
+		for _, r := range text {
+			e.TypedRune(r) // one letter at a time, as the keyboard sends them
+		}
+		if e.Text != text || got != text {
+			t.Fatalf("%v px wide: typed\n%q\nentry has\n%q\nreported %q", w, text, e.Text, got)
+		}
+	}
+}
