@@ -167,7 +167,7 @@ func newWorkspace(u *App) *workspace {
 		widget.NewButtonWithIcon("New box (N)", theme.ContentClearIcon(), ws.newBox),
 		tool(theme.ZoomInIcon(), ws.canvas.ZoomIn), tool(theme.ZoomOutIcon(), ws.canvas.ZoomOut),
 		tool(theme.ZoomFitIcon(), ws.canvas.FitToWindow),
-		widget.NewButton("100%", ws.canvas.ActualSize),
+		zoomButton(ws.canvas),
 	)
 	backdrop := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x33, A: 0xff})
 	imageArea := container.NewBorder(ws.imageInfo, container.NewBorder(nil, nil, tools, nil, ws.readout), nil, nil,
@@ -221,6 +221,9 @@ func (ws *workspace) installKeys() {
 		&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: ctrl},
 		&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: ctrl},
 		&desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: ctrl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: ctrl | fyne.KeyModifierShift}, // Ctrl++ on most layouts
+		&desktop.CustomShortcut{KeyName: fyne.KeyPlus, Modifier: ctrl},                          // keypad +
+		&desktop.CustomShortcut{KeyName: fyne.KeyPlus, Modifier: ctrl | fyne.KeyModifierShift},
 		&desktop.CustomShortcut{KeyName: fyne.KeyMinus, Modifier: ctrl},
 		&desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: ctrl},
 	} {
@@ -274,13 +277,15 @@ func (ws *workspace) shortcut(s fyne.Shortcut) bool {
 		switch {
 		case sc.Modifier == ctrl|fyne.KeyModifierShift && sc.KeyName == fyne.KeyZ:
 			ws.redo()
+		case sc.Modifier == ctrl|fyne.KeyModifierShift && (sc.KeyName == fyne.KeyEqual || sc.KeyName == fyne.KeyPlus):
+			ws.canvas.ZoomIn() // Ctrl++ typed with Shift
 		case sc.Modifier != ctrl:
 			return false
 		case sc.KeyName == fyne.KeyS:
 			ws.saveNow()
 		case sc.KeyName == fyne.KeyReturn || sc.KeyName == fyne.KeyEnter:
 			ws.submit()
-		case sc.KeyName == fyne.KeyEqual:
+		case sc.KeyName == fyne.KeyEqual || sc.KeyName == fyne.KeyPlus:
 			ws.canvas.ZoomIn()
 		case sc.KeyName == fyne.KeyMinus:
 			ws.canvas.ZoomOut()

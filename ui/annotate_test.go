@@ -1091,3 +1091,29 @@ func TestAnnotateLongQuestionTypedAsTyped(t *testing.T) {
 		}
 	}
 }
+
+// The zoom button says the zoom, and every usual zoom-in key zooms.
+func TestAnnotateZoomKeysAndLabel(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	btn := findButton(t, ws.root, zoomText(100*ws.canvas.View().Zoom))
+	for _, k := range []struct {
+		name fyne.KeyName
+		mod  fyne.KeyModifier
+	}{
+		{fyne.KeyEqual, ctrl}, {fyne.KeyEqual, ctrl | fyne.KeyModifierShift}, {fyne.KeyPlus, ctrl}, {fyne.KeyPlus, ctrl | fyne.KeyModifierShift},
+	} {
+		before := ws.canvas.View().Zoom
+		u.win.Canvas().(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: k.name, Modifier: k.mod})
+		after := ws.canvas.View().Zoom
+		if after <= before {
+			t.Errorf("%v+%s did not zoom in (%v → %v)", k.mod, k.name, before, after)
+		}
+		if btn.Text != zoomText(100*after) {
+			t.Errorf("after %v+%s the zoom button says %q, want %q", k.mod, k.name, btn.Text, zoomText(100*after))
+		}
+	}
+	test.Tap(btn)
+	if ws.canvas.View().Zoom != 1 || btn.Text != "100%" {
+		t.Errorf("tapping the zoom button: zoom %v, text %q", ws.canvas.View().Zoom, btn.Text)
+	}
+}

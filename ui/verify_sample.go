@@ -362,7 +362,7 @@ func verifyImagePane(c *boxcanvas.Canvas, readout *widget.Label, text string) fy
 		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), c.ZoomOut),
 		widget.NewButtonWithIcon("", theme.ZoomInIcon(), c.ZoomIn),
 		widget.NewButtonWithIcon("Fit", theme.ZoomFitIcon(), c.FitToWindow),
-		widget.NewButton("100%", c.ActualSize),
+		zoomButton(c),
 	)
 	readout.Importance = widget.LowImportance
 	cap := reviewNote(text)

@@ -74,6 +74,9 @@ type Canvas struct {
 	OnSelect func(i int)
 	// OnReadout, if set, is called whenever Readout may have changed.
 	OnReadout func(s string)
+	// OnZoom, if set, is called with the zoom in percent of the image's pixels
+	// whenever the view's zoom changes (zoom in or out, fit, actual size, a new image).
+	OnZoom func(percent float32)
 	// ReadOnly shows the boxes for inspection: zoom, pan and selection work, but
 	// dragging never draws, moves or resizes, and keys never nudge or delete.
 	ReadOnly bool
@@ -131,7 +134,7 @@ func (c *Canvas) setImage(img image.Image, fullW, fullH int) {
 	c.img, c.fullW, c.fullH = img, fullW, fullH
 	c.boxes, c.selected, c.drag = nil, -1, nil
 	c.history.Reset()
-	c.view = View{ImageW: fullW, ImageH: fullH, Zoom: 1}.Fit(c.size)
+	c.setView(View{ImageW: fullW, ImageH: fullH, Zoom: 1}.Fit(c.size))
 	c.fitted = true
 }
 
@@ -256,7 +259,7 @@ func (c *Canvas) ZoomOut() { c.zoomAt(c.centre(), 1/zoomStep) }
 
 // FitToWindow shows the whole image, centred, and keeps it fitted on resize.
 func (c *Canvas) FitToWindow() {
-	c.view = c.view.Fit(c.size)
+	c.setView(c.view.Fit(c.size))
 	c.fitted = true
 	c.Refresh()
 }
@@ -264,7 +267,7 @@ func (c *Canvas) FitToWindow() {
 // ActualSize shows the image at 100%, one image pixel per Fyne unit, keeping
 // the image point at the centre of the widget fixed.
 func (c *Canvas) ActualSize() {
-	c.view = c.view.Actual(c.centre())
+	c.setView(c.view.Actual(c.centre()))
 	c.fitted = false
 	c.Refresh()
 }
@@ -273,8 +276,17 @@ func (c *Canvas) centre() fyne.Position {
 	return fyne.NewPos(c.size.Width/2, c.size.Height/2)
 }
 
+// setView changes the view and reports a new zoom to OnZoom.
+func (c *Canvas) setView(v View) {
+	old := c.view.Zoom
+	c.view = v
+	if c.OnZoom != nil && v.Zoom != old {
+		c.OnZoom(100 * v.Zoom)
+	}
+}
+
 func (c *Canvas) zoomAt(at fyne.Position, factor float32) {
-	c.view = c.view.ZoomAt(at, factor)
+	c.setView(c.view.ZoomAt(at, factor))
 	c.fitted = false
 	c.Refresh()
 }

@@ -30,7 +30,7 @@ func (r *renderer) Layout(size fyne.Size) {
 	c := r.c
 	c.size = size
 	if c.fitted {
-		c.view = c.view.Fit(size)
+		c.setView(c.view.Fit(size))
 	}
 	r.place()
 }
@@ -38,7 +38,7 @@ func (r *renderer) Layout(size fyne.Size) {
 func (r *renderer) Refresh() {
 	c := r.c
 	if c.fitted {
-		c.view = c.view.Fit(c.size)
+		c.setView(c.view.Fit(c.size))
 	}
 	r.place() // refreshes the image itself only when its crop changes
 	for _, o := range r.objects[1:] {
