@@ -123,7 +123,11 @@ func (o *openSample) update() {
 	open := len(o.checks.unmarked())
 	rej, rejErr := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject))
 	if rejErr == nil {
-		o.summary.SetText("Reject returns it to the author with: " + strings.Join(rej.Reasons, ", ") + ".")
+		labels := make([]string, len(rej.Reasons))
+		for i, r := range rej.Reasons { // people read the criteria's labels, not their ids
+			labels[i] = criterionLabel(o.info.Kind, o.item.Round, r)
+		}
+		o.summary.SetText("Reject returns it to the author with: " + strings.Join(labels, ", ") + ".")
 		return
 	}
 	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionApprove)); err == nil {
