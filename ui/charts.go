@@ -118,17 +118,12 @@ func chartValue(v float64) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// BarChart draws a w×h bar chart: one bar per label, the series stacked bottom-up in
-// their order, the total above each bar, the title at the top, a legend when there
-// is more than one series, and a y axis with four grid lines. Labels too wide for
-// their slot are shortened; when the slots are narrower than five characters, only
-// every k-th label is written. Negative and missing values count as 0. With no labels or
-// only zeros it says "no data".
-func BarChart(title string, labels []string, series []Series, w, h int) *image.RGBA {
-	img := chartCanvas(w, h)
+// chartHeader writes a chart's title and, with legend, a legend of the series
+// (wrapped to the width), and returns the y where the plot may start.
+func chartHeader(img *image.RGBA, title string, series []Series, w int, legend bool) int {
 	chartText(img, chartPadding, chartPadding/2, chartClip(title, w-2*chartPadding), chartInk)
 	top := chartPadding/2 + chartLineH + chartPadding/2
-	if len(series) > 1 {
+	if legend {
 		x := chartPadding
 		for _, s := range series {
 			entry := chartTextWidth(s.Name) + 16
@@ -141,6 +136,18 @@ func BarChart(title string, labels []string, series []Series, w, h int) *image.R
 		}
 		top += chartLineH + chartPadding/2
 	}
+	return top
+}
+
+// BarChart draws a w×h bar chart: one bar per label, the series stacked bottom-up in
+// their order, the total above each bar, the title at the top, a legend when there
+// is more than one series, and a y axis with four grid lines. Labels too wide for
+// their slot are shortened; when the slots are narrower than five characters, only
+// every k-th label is written. Negative and missing values count as 0. With no labels or
+// only zeros it says "no data".
+func BarChart(title string, labels []string, series []Series, w, h int) *image.RGBA {
+	img := chartCanvas(w, h)
+	top := chartHeader(img, title, series, w, len(series) > 1)
 	totals := make([]float64, len(labels))
 	for _, s := range series {
 		for i := range labels {

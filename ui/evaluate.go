@@ -543,21 +543,7 @@ func (v *evaluateView) fillChart() {
 // suits counts, not figures side by side.
 func groupedBarChart(title string, labels []string, series []Series, w, h int) *image.RGBA {
 	img := chartCanvas(w, h)
-	chartText(img, chartPadding, chartPadding/2, chartClip(title, w-2*chartPadding), chartInk)
-	top := chartPadding/2 + chartLineH + chartPadding/2
-	if len(series) > 0 {
-		x := chartPadding
-		for _, s := range series {
-			entry := chartTextWidth(s.Name) + 16
-			if x+entry > w-chartPadding && x > chartPadding {
-				x, top = chartPadding, top+chartLineH
-			}
-			chartFill(img, image.Rect(x, top+3, x+9, top+12), s.Color)
-			chartText(img, x+12, top, s.Name, chartInk)
-			x += entry + 6
-		}
-		top += chartLineH + chartPadding/2
-	}
+	top := chartHeader(img, title, series, w, len(series) > 0)
 	top += chartLineH // room for the values above the tallest bar
 	maxV, some := 0.0, false
 	for _, s := range series {
