@@ -93,7 +93,7 @@ func newVerifyView(u *App) *verifyView {
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Importance = widget.LowImportance
 
-	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  mark a criterion")
+	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked")
 	keys.Importance = widget.LowImportance
 	filters := container.NewGridWithColumns(2)
 	for _, b := range v.filters {

@@ -432,3 +432,20 @@ func BenchmarkOpenSample(b *testing.B) {
 		}
 	}
 }
+
+// A digit marks its criterion Yes, the same digit again No, a third time clears
+// it — the keyboard gives No as well as Yes, and the help says so.
+func TestVerifyDigitKeysMarkYesThenNo(t *testing.T) {
+	u, _ := demoApp(t)
+	v := openVerify(t, u, "ver1")
+	o := openItem(t, v, "demo-hq-007")
+	for _, want := range []criterionMark{markYes, markNo, unmarked} {
+		press(u, "2")
+		if got := o.checks.marks[1]; got != want {
+			t.Fatalf("after pressing 2: mark %d, want %d", got, want)
+		}
+	}
+	if !strings.Contains(labelTexts(v.root), "again No") {
+		t.Error("the key help does not say how to mark No")
+	}
+}
