@@ -65,10 +65,13 @@ func validReleaseWord(what, s string, maxLen int) error {
 // runs on the selection first and any error refuses the freeze with ErrInvalid,
 // listing them. Samples that change while the images are hashed make it ErrConflict.
 func (d *DB) Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error) {
-	ref := in.Name + "@" + in.Version
+	what := "freeze " + in.Name + "@" + in.Version
+	if in.Name == "" || in.Version == "" {
+		what = "freeze" // not "freeze @": the refusal says what is missing
+	}
 	rel, err := d.freeze(ctx, actor, in)
 	if err != nil {
-		return Release{}, fmt.Errorf("freeze %s: %w", ref, err)
+		return Release{}, fmt.Errorf("%s: %w", what, err)
 	}
 	return rel, nil
 }

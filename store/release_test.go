@@ -394,3 +394,18 @@ func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
 		})
 	}
 }
+
+// A freeze without a name or version says which is missing, without a
+// meaningless "freeze @".
+func TestFreezeWithoutNameSaysSo(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	for _, in := range []store.FreezeInput{{ProjectID: f.project.ID, Version: "1"}, {ProjectID: f.project.ID, Name: "bench"}} {
+		_, err := f.db.Freeze(ctx, f.lead, in)
+		msg := store.Message(err)
+		if !errors.Is(err, store.ErrInvalid) || strings.Contains(msg, "@") || strings.Contains(msg, "invalid") ||
+			(msg != "Freeze: the release name is empty." && msg != "Freeze: the release version is empty.") {
+			t.Errorf("freeze %+v: %q", in, msg)
+		}
+	}
+}

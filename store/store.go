@@ -253,7 +253,9 @@ func Message(err error) string {
 		}
 		return strings.ToUpper(op[:1]) + op[1:] + " failed because of a database problem; the details are in the log."
 	}
-	s := err.Error()
+	// ErrInvalid's word is for code (errors.Is); before the reason it says nothing
+	// to a person: "Freeze: the release name is empty", not "Freeze: invalid: …".
+	s := strings.ReplaceAll(err.Error(), ErrInvalid.Error()+": ", "")
 	if s == "" {
 		return "Something went wrong."
 	}

@@ -441,7 +441,7 @@ func scoreProblems(t *testing.T, db string) {
 		{name: "a bad file among good ones", env: pw("demo"), args: imp("bad", "lead", filepath.Join(scoreData, "perfect.jsonl"), notString), code: 2,
 			wantErr: []string{"bad.jsonl:3:", "nothing was imported"}, emptyOut: true},
 		{name: "step match cell 3", env: pw("demo"), args: imp("bad", "lead", cellMatch), code: 1,
-			wantErr: []string{"Import predictions of bad for bench@1.0: invalid: sample demo-sg-001: step match matrix entry (0, 0) is 3, want 0 or 1."}},
+			wantErr: []string{"Import predictions of bad for bench@1.0: sample demo-sg-001: step match matrix entry (0, 0) is 3, want 0 or 1."}},
 		{name: "nothing of bad was stored", env: pw("demo"), args: []string{"predictions", "list", "--db", db, "--release", "bench@1.0", "--as", "lead", "--model", "bad"},
 			code: 1, wantErr: []string{"model bad: not found"}},
 		{name: "unknown and duplicate ids", env: pw("demo"), args: imp("sloppy", "lead", sloppy), code: 1,
