@@ -119,6 +119,21 @@ func Split(samples []Sample, spec SplitSpec) (map[string]string, error) {
 			out[id] = split
 		}
 	}
+	// A split with an empty side is no split: say so rather than freeze it.
+	var nTest int
+	for _, sp := range out {
+		if sp == SplitTest {
+			nTest++
+		}
+	}
+	switch {
+	case len(out) > 0 && nTest == 0:
+		return nil, fmt.Errorf("split: a test ratio of %g leaves the test split empty (%d samples on %d images); raise the ratio or freeze without a split",
+			spec.TestRatio, len(out), len(groups))
+	case len(out) > 0 && nTest == len(out):
+		return nil, fmt.Errorf("split: a test ratio of %g leaves the train split empty (%d samples on %d images); lower the ratio or freeze without a split",
+			spec.TestRatio, len(out), len(groups))
+	}
 	return out, nil
 }
 

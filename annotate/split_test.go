@@ -201,8 +201,17 @@ func TestSplitSmallStrata(t *testing.T) {
 	for _, tt := range []struct {
 		ratio float64
 		test  int
-	}{{0.3, 3}, {0.5, 5}, {0.05, 1}, {0.04, 0}, {0.96, 10}} {
+	}{{0.3, 3}, {0.5, 5}, {0.05, 1}, {0.9, 9}, {0.04, 0}, {0.96, 10}} {
 		split, err := annotate.Split(samples, annotate.SplitSpec{TestRatio: tt.ratio, Seed: 5})
+		if tt.test == 0 || tt.test == 10 {
+			// An empty side is refused, saying which and what to do (issue 17: 0.2 of
+			// 4 samples froze with an empty test split and no word).
+			side := map[bool]string{true: "test", false: "train"}[tt.test == 0]
+			if err == nil || !strings.Contains(err.Error(), "leaves the "+side+" split empty (10 samples on 10 images)") {
+				t.Errorf("ratio %g: %v, want the %s split refused as empty", tt.ratio, err, side)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
