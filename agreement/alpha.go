@@ -272,9 +272,15 @@ func deltaFunc(level Level, classes []class, n []int) (func(c, k int) float64, f
 			return func(c, k int) float64 { x := num[k] - num[c]; return x * x }, scale * scale
 		}
 		return func(c, k int) float64 {
-			// Values are non-negative and distinct, so a+b > 0.
-			a, b := num[c], num[k]
-			x := (a - b) / (a + b)
+			// ((a-b)/(a+b))² as (1-r)/(1+r) with r = small/large on the values as
+			// given: values are non-negative and distinct, so large > 0, and r stays
+			// in [0, 1). Dividing by the scale first could turn a tiny value into 0,
+			// equal to a zero beside it (0/0: NaN for "0, 1e307, 1e-17"), and a+b
+			// could overflow.
+			a, b := classes[c].num, classes[k].num
+			lo, hi := min(a, b), max(a, b)
+			r := lo / hi
+			x := (1 - r) / (1 + r)
 			return x * x
 		}, 1
 	}
