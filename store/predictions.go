@@ -318,7 +318,13 @@ func modelPredictions(ctx context.Context, tx *sql.Tx, rel Release, model string
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("model %s: %w among the predictions of %s", model, ErrNotFound, rel.Ref())
 	}
-	return queryAll(ctx, tx, func(r scanner) (score.Prediction, error) {
+	return queryAll(ctx, tx, scanPrediction(model),
+		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, model)
+}
+
+// scanPrediction reads one of model's predictions: sample_id, response, step_match.
+func scanPrediction(model string) func(r scanner) (score.Prediction, error) {
+	return func(r scanner) (score.Prediction, error) {
 		var p score.Prediction
 		var match sql.NullString
 		if err := r.Scan(&p.SampleID, &p.Response, &match); err != nil {
@@ -330,7 +336,7 @@ func modelPredictions(ctx context.Context, tx *sql.Tx, rel Release, model string
 			}
 		}
 		return p, nil
-	}, `SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, model)
+	}
 }
 
 // Predictions returns a model's raw predictions on a release, by sample id. Only

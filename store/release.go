@@ -394,18 +394,25 @@ func (d *DB) ReleaseItems(ctx context.Context, releaseID int64) ([]ReleaseItem, 
 }
 
 func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]ReleaseItem, error) {
-	items, err := queryAll(ctx, tx, func(r scanner) (ReleaseItem, error) {
-		var it ReleaseItem
-		var content string
-		if err := r.Scan(&it.SampleID, &it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content); err != nil {
-			return it, err
-		}
-		if err := json.Unmarshal([]byte(content), &it.Content); err != nil {
-			return it, fmt.Errorf("decode sample %s revision %d: %w", it.SampleID, it.Revision, err)
-		}
-		it.Content.Split = it.Split
-		return it, nil
-	}, `SELECT rs.sample_id, rs.revision_id, r.number, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height, r.content
-		FROM release_samples rs JOIN revisions r ON r.id = rs.revision_id WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
-	return items, err
+	return queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
+}
+
+// releaseItemCols and releaseItemFrom select what scanReleaseItem reads.
+const (
+	releaseItemCols = `rs.sample_id, rs.revision_id, r.number, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height, r.content`
+	releaseItemFrom = ` FROM release_samples rs JOIN revisions r ON r.id = rs.revision_id`
+)
+
+// scanReleaseItem reads one release sample with its frozen revision's content.
+func scanReleaseItem(r scanner) (ReleaseItem, error) {
+	var it ReleaseItem
+	var content string
+	if err := r.Scan(&it.SampleID, &it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content); err != nil {
+		return it, err
+	}
+	if err := json.Unmarshal([]byte(content), &it.Content); err != nil {
+		return it, fmt.Errorf("decode sample %s revision %d: %w", it.SampleID, it.Revision, err)
+	}
+	it.Content.Split = it.Split
+	return it, nil
 }

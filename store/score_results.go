@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/benchwright/benchwright/score"
@@ -105,43 +103,24 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 	return gold, out, nil
 }
 
-// releaseItem reads one sample of a release (as releaseItems does all of them).
+// releaseItem reads one sample of a release with its frozen revision.
 func releaseItem(ctx context.Context, tx *sql.Tx, rel Release, sampleID string) (ReleaseItem, error) {
-	it := ReleaseItem{SampleID: sampleID}
-	var content string
-	err := tx.QueryRowContext(ctx, `SELECT rs.revision_id, r.number, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height, r.content
-		FROM release_samples rs JOIN revisions r ON r.id = rs.revision_id WHERE rs.release_id = ? AND rs.sample_id = ?`, rel.ID, sampleID).
-		Scan(&it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content)
-	if errors.Is(err, sql.ErrNoRows) {
-		return it, fmt.Errorf("sample %s: %w in release %s", sampleID, ErrNotFound, rel.Ref())
-	}
+	items, err := queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? AND rs.sample_id = ?`, rel.ID, sampleID)
 	if err != nil {
-		return it, err
+		return ReleaseItem{}, err
 	}
-	if err := json.Unmarshal([]byte(content), &it.Content); err != nil {
-		return it, fmt.Errorf("decode sample %s revision %d: %w", it.SampleID, it.Revision, err)
+	if len(items) == 0 {
+		return ReleaseItem{SampleID: sampleID}, fmt.Errorf("sample %s: %w in release %s", sampleID, ErrNotFound, rel.Ref())
 	}
-	it.Content.Split = it.Split
-	return it, nil
+	return items[0], nil
 }
 
-// samplePrediction reads one model's prediction for one sample of a release;
-// ok is false when it gave none.
-func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampleID string) (p score.Prediction, ok bool, err error) {
-	p.SampleID = sampleID
-	var match sql.NullString
-	err = tx.QueryRowContext(ctx, `SELECT response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`,
-		rel.ID, model, sampleID).Scan(&p.Response, &match)
-	if errors.Is(err, sql.ErrNoRows) {
-		return score.Prediction{}, false, nil
+// samplePrediction reads model's prediction for one sample; ok is false when it has none.
+func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampleID string) (score.Prediction, bool, error) {
+	preds, err := queryAll(ctx, tx, scanPrediction(model),
+		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`, rel.ID, model, sampleID)
+	if err != nil || len(preds) == 0 {
+		return score.Prediction{SampleID: sampleID}, false, err
 	}
-	if err != nil {
-		return p, false, err
-	}
-	if match.Valid {
-		if err := json.Unmarshal([]byte(match.String), &p.StepMatch); err != nil {
-			return p, false, fmt.Errorf("model %s, sample %s: step match: %w", model, sampleID, err)
-		}
-	}
-	return p, true, nil
+	return preds[0], true, nil
 }
