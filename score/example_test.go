@@ -3,6 +3,8 @@ package score_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/score"
@@ -307,4 +309,50 @@ func ExampleResult_Parsed() {
 	r, _ := score.ScoreSample(golds()[3], score.Prediction{SampleID: "yn-1", Response: "Hard to say."}, score.Options{})
 	fmt.Println(r.Parsed(), r.ParseError)
 	// Output: false neither or both of the words yes and no (VLMEvalKit "Unknown")
+}
+
+func ExampleWriteLeaderboardCSV() {
+	var reports []*score.Report
+	for _, m := range []struct{ model, resp string }{
+		{"good", "Answer: (c) the apple\nBounding Box: [83, 150, 167, 275]"},
+		{"poor", "Answer: (a) the mug\nBounding Box: [0, 0, 10, 10]"},
+	} {
+		var ps []score.Prediction
+		for _, g := range golds()[:2] {
+			ps = append(ps, score.Prediction{SampleID: g.Sample.ID, Response: m.resp})
+		}
+		rep, _, err := score.Evaluate(context.Background(), m.model, golds()[:2], ps, score.Options{Draws: -1})
+		if err != nil {
+			panic(err)
+		}
+		reports = append(reports, rep)
+	}
+	board, err := score.Leaderboard(reports, "mcq_acc")
+	if err != nil {
+		panic(err)
+	}
+	if err := score.WriteLeaderboardCSV(os.Stdout, board, reports, []string{"mcq_acc"}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// rank,model,tied_with,mcq_acc,mcq_acc_ci_low,mcq_acc_ci_high,mcq_acc_n
+	// 1,good,,100,,,2
+	// 2,poor,,0,,,2
+}
+
+func ExampleWriteCSV() {
+	var ps []score.Prediction
+	for _, g := range golds()[:2] {
+		ps = append(ps, score.Prediction{SampleID: g.Sample.ID, Response: "Answer: (c) the apple\nBounding Box: [83, 150, 167, 275]"})
+	}
+	rep, _, err := score.Evaluate(context.Background(), "good", golds()[:2], ps, score.Options{Draws: -1})
+	if err != nil {
+		panic(err)
+	}
+	var b strings.Builder
+	if err := score.WriteCSV(&b, []*score.Report{rep}); err != nil {
+		panic(err)
+	}
+	fmt.Println(strings.SplitN(b.String(), "\n", 4)[:3])
+	// Output: [model,dimension,group,metric,value,ci_low,ci_high,n good,overall,,parsed,100,,,2 good,overall,,mcq_acc,100,,,2]
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/csv"
 	"fmt"
 	"image"
 	"io"
@@ -435,44 +434,18 @@ func (v *evaluateView) exportCSV() {
 		}
 		return r
 	}, v.rel.Ref())
-	v.u.exportTableCSV(name+"-leaderboard.csv", evalCSV{board: v.board, cols: v.cols, reports: v.byModel()})
+	v.u.exportTableCSV(name+"-leaderboard.csv", evalCSV{board: v.board, cols: v.cols, reports: v.reports})
 }
 
-// evalCSV is a leaderboard as CSV: one row per model in rank order, with its rank,
-// the models it is tied with (";"-separated) and, per figure shown, the value, the
-// interval and the count it divides by, written exactly (as bwctl score --csv
-// writes numbers). Empty cells: a figure the model lacks, an interval not drawn.
+// evalCSV is the leaderboard as shown, for the CSV export (score.WriteLeaderboardCSV).
 type evalCSV struct {
 	board   []score.Standing
 	cols    []string
-	reports map[string]*score.Report
+	reports []*score.Report
 }
 
 func (e evalCSV) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	head := []string{"rank", "model", "tied_with"}
-	for _, c := range e.cols {
-		head = append(head, c, c+"_ci_low", c+"_ci_high", c+"_n")
-	}
-	cw.Write(head)
-	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	for _, s := range e.board {
-		row := []string{strconv.Itoa(s.Rank), s.Model, strings.Join(s.TiedWith, ";")}
-		for _, c := range e.cols {
-			m := e.reports[s.Model].Overall.Metric(c)
-			switch {
-			case m == nil:
-				row = append(row, "", "", "", "")
-			case m.CI == nil:
-				row = append(row, num(m.Value), "", "", strconv.Itoa(m.N))
-			default:
-				row = append(row, num(m.Value), num(m.CI[0]), num(m.CI[1]), strconv.Itoa(m.N))
-			}
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
+	return score.WriteLeaderboardCSV(w, e.board, e.reports, e.cols)
 }
 
 // evalGroupLabel writes a breakdown's group label for a chart: hops as "1-hop".

@@ -203,7 +203,7 @@ func TestEvaluateLeaderboard(t *testing.T) {
 
 	// The CSV holds the rows as ranked, the figures written exactly.
 	var b bytes.Buffer
-	if err := (evalCSV{board: v.board, cols: v.cols, reports: v.byModel()}).WriteCSV(&b); err != nil {
+	if err := (evalCSV{board: v.board, cols: v.cols, reports: v.reports}).WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")

@@ -518,7 +518,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case *asJSON:
 		err = writeScoreJSON(stdout, reports)
 	case *asCSV:
-		err = writeScoreCSV(stdout, reports)
+		err = score.WriteCSV(stdout, reports)
 	case *asMD, *asTeX:
 		err = writeLeaderboard(stdout, name, reports, leaderboardStyle{rankBy: *rankBy, cols: cols, latex: *asTeX, pm: *pm})
 	default:
@@ -542,36 +542,6 @@ func writeScoreJSON(w io.Writer, reports []*score.Report) error {
 }
 
 // num formats a percentage exactly, for machines.
-func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func writeScoreCSV(w io.Writer, reports []*score.Report) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"model", "dimension", "group", "metric", "value", "ci_low", "ci_high", "n"})
-	rows := func(model, dim, group string, f *score.Figures) {
-		for _, name := range score.MetricNames {
-			m := f.Metric(name)
-			if m == nil {
-				continue
-			}
-			lo, hi := "", ""
-			if m.CI != nil {
-				lo, hi = num(m.CI[0]), num(m.CI[1])
-			}
-			cw.Write([]string{model, dim, group, name, num(m.Value), lo, hi, strconv.Itoa(m.N)})
-		}
-	}
-	for _, r := range reports {
-		rows(r.Model, "overall", "", &r.Overall)
-		for _, dim := range score.Dimensions {
-			for i := range r.By[dim] {
-				g := &r.By[dim][i]
-				rows(r.Model, dim, g.Label, &g.Figures)
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
 
 // settingsText says how the figures were computed: the denominator, the step
 // options and the intervals.
