@@ -1080,6 +1080,17 @@ func TestAnnotateLongQuestionTypedAsTyped(t *testing.T) {
 	for w := float32(160); w <= 420; w += 13 {
 		var got string
 		e := newWSEntry(ws, true, "", func(s string) { got = s })
+		// The verifier's comment and correction fields are typingEntries too.
+		plain := newTypingEntry()
+		pwin := test.NewTempWindow(t, plain)
+		pwin.Resize(fyne.NewSize(w, 200))
+		pwin.Canvas().Focus(plain)
+		for _, r := range text {
+			plain.TypedRune(r)
+		}
+		if plain.Text != text {
+			t.Fatalf("%v px wide, a comment field: typed\n%q\nentry has\n%q", w, text, plain.Text)
+		}
 		win := test.NewTempWindow(t, e)
 		win.Resize(fyne.NewSize(w, 200))
 		win.Canvas().Focus(e)

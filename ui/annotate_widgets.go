@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"strings"
 )
 
 // The workspace's form widgets route the workspace's keys to it: an entry passes
@@ -15,11 +14,8 @@ import (
 // letter shortcut. (The queue list hands the focus to the image when an item opens.)
 
 type wsEntry struct {
-	widget.Entry
+	typingEntry
 	ws *workspace
-	// typedTo is where the cursor should be after the last rune typed, -1 after
-	// anything else (see TypedRune).
-	typedTo int
 }
 
 func newWSEntry(ws *workspace, multiLine bool, placeholder string, changed func(string)) *wsEntry {
@@ -39,40 +35,6 @@ func newWSEntry(ws *workspace, multiLine bool, placeholder string, changed func(
 }
 
 // setText shows s without recording an edit.
-// TypedRune types r as Entry does, working around Fyne 2.7's wrapped entries: a
-// space typed at the end of the text exactly where the text wraps leaves the
-// cursor before that space, so the next letter went in front of it ("to the
-// leftof … camera? ", issue 17). When the cursor is found there, the rune is
-// added at the end of the text instead, and the cursor put after it.
-func (e *wsEntry) TypedRune(r rune) {
-	runes := []rune(e.Text)
-	if n := len(runes); e.MultiLine && e.Wrapping != fyne.TextWrapOff && e.typedTo == n && n > 0 && runes[n-1] == ' ' &&
-		e.CursorTextOffset() == n-1 && e.SelectedText() == "" {
-		e.SetText(e.Text + string(r))
-		e.cursorToEnd()
-		e.typedTo = n + 1
-		return
-	}
-	e.typedTo = e.CursorTextOffset() + 1
-	if e.SelectedText() != "" {
-		e.typedTo = -1
-	}
-	e.Entry.TypedRune(r)
-}
-
-// cursorToEnd puts the cursor after the last character, moving it with the
-// entry's own keys so that its rows and columns stay its own.
-func (e *wsEntry) cursorToEnd() {
-	for range strings.Count(e.Text, "\n") + len(e.Text) + 1 {
-		row := e.CursorRow
-		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-		if e.CursorRow == row {
-			break
-		}
-	}
-	e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-}
-
 func (e *wsEntry) setText(s string) {
 	if e.Text != s {
 		e.ws.quietly(func() { e.SetText(s) })

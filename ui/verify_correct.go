@@ -26,7 +26,7 @@ type correctionEditor struct {
 	o    *openSample
 	base annotate.Sample // the reviewed content, copied
 
-	question   *widget.Entry
+	question   *typingEntry
 	options    []*widget.Entry
 	answer     *widget.RadioGroup
 	answerText *widget.Entry
@@ -34,7 +34,7 @@ type correctionEditor struct {
 	stepAfter  []*widget.Entry
 	graph      *stepGraph
 	canvas     *boxcanvas.Canvas // nil when the sample has no box to edit
-	comment    *widget.Entry
+	comment    *typingEntry
 	message    *widget.Label
 	save       *widget.Button
 	dlg        *dialog.CustomDialog
@@ -53,7 +53,7 @@ func (v *verifyView) openCorrection() {
 func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 	s := cloneSample(o.info.Content)
 	e := &correctionEditor{v: v, o: o, base: cloneSample(s)}
-	e.question = widget.NewMultiLineEntry()
+	e.question = newTypingEntry()
 	e.question.Wrapping = fyne.TextWrapWord
 	e.question.SetMinRowsVisible(2)
 	e.question.SetText(s.Question)
@@ -97,7 +97,7 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 		form.Add(e.answerText)
 	}
 
-	e.comment = widget.NewMultiLineEntry()
+	e.comment = newTypingEntry()
 	e.comment.Wrapping = fyne.TextWrapWord
 	e.comment.SetMinRowsVisible(3)
 	e.comment.SetPlaceHolder("Required: what you corrected and why")

@@ -32,7 +32,7 @@ type openSample struct {
 	graph   *stepGraph        // step graphs only
 	checks  *checklist
 	other   *widget.Check
-	comment *widget.Entry
+	comment *typingEntry
 	summary *widget.Label // what a decision would send
 	message *widget.Label // the last refusal
 
@@ -71,7 +71,7 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 		v.releaseFocus()
 		o.update()
 	})
-	o.comment = widget.NewMultiLineEntry()
+	o.comment = newTypingEntry()
 	o.comment.Wrapping = fyne.TextWrapWord
 	o.comment.SetMinRowsVisible(2)
 	o.comment.SetPlaceHolder("Comment for the author (needed for Other problem)")
