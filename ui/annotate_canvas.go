@@ -82,7 +82,7 @@ func (h *canvasHost) MouseIn(ev *desktop.MouseEvent) {
 	h.c.MouseIn(ev)
 	if app := fyne.CurrentApp(); app != nil {
 		if cv := app.Driver().CanvasForObject(h); cv != nil {
-			if _, typing := cv.Focused().(interface{ SelectedText() string }); !typing {
+			if !isTextEntry(cv.Focused()) {
 				h.takeFocus()
 			}
 		}

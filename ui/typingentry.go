@@ -60,3 +60,11 @@ func (e *typingEntry) cursorToEnd() {
 	}
 	e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
 }
+
+// isTextEntry reports whether the focused object takes typed text: a widget.Entry
+// or a type that embeds one (typingEntry, wsEntry). Screens leave their letter keys
+// to it.
+func isTextEntry(f fyne.Focusable) bool {
+	_, ok := f.(interface{ SelectedText() string })
+	return ok
+}

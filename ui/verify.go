@@ -408,7 +408,7 @@ func (v *verifyView) active() bool {
 	if len(c.Overlays().List()) > 0 {
 		return false
 	}
-	if _, ok := c.Focused().(*widget.Entry); ok {
+	if isTextEntry(c.Focused()) {
 		return false
 	}
 	return objectInTree(c.Content(), v)
@@ -421,7 +421,7 @@ func (v *verifyView) releaseFocus() {
 	if c == nil || c.Focused() == nil {
 		return
 	}
-	if _, ok := c.Focused().(*widget.Entry); !ok {
+	if !isTextEntry(c.Focused()) {
 		c.Unfocus()
 	}
 }
