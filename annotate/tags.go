@@ -149,13 +149,17 @@ func AddTag(tagged string, cat Category, start, end int) (string, error) {
 }
 
 // RemoveTags removes the tags whose phrase contains the byte offset at of the
-// plain question and returns the new tagged question.
+// plain question and returns the new tagged question, "" when no tag is left (a
+// question without tags has no QuestionTag).
 func RemoveTags(tagged string, at int) string {
 	plain, spans, err := ParseTagged(tagged)
 	if err != nil {
 		return tagged
 	}
 	kept := slices.DeleteFunc(spans, func(s TagSpan) bool { return s.Start <= at && at <= s.End })
+	if len(kept) == 0 {
+		return ""
+	}
 	return FormatTagged(plain, kept)
 }
 

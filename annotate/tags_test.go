@@ -105,3 +105,9 @@ func ExampleAddTag() {
 	fmt.Println(tagged)
 	// Output: Which <ATT>round</ATT> object <POS>on the table</POS> is farthest from the pamphlet?
 }
+
+func TestRemoveTheLastTag(t *testing.T) {
+	if got := RemoveTags("Which <ATT>red</ATT> mug?", 7); got != "" {
+		t.Errorf("RemoveTags of the only tag = %q, want \"\"", got)
+	}
+}

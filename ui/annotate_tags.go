@@ -96,9 +96,6 @@ func (r *tagRow) untag() {
 		r.ws.u.setStatus("Put the cursor in a tagged phrase of the question to remove its tag.")
 		return
 	}
-	if annotate.StripTags(next) == next {
-		next = ""
-	}
 	r.ws.edit("question_tag", func(s *annotate.Sample) { s.QuestionTag = next })
 	r.show(r.ws.cur)
 }
