@@ -48,6 +48,31 @@ const (
 	ActionImportPredictions Action = "predictions.import" // import (or replace) a model's predictions
 	ActionReadPredictions   Action = "predictions.read"   // a model's raw responses, sample by sample
 	ActionSeeScores         Action = "scores.read"        // the models run on a release and their scores
+
+	// Sampled validation of generated sets (package sampling, store/validation.go):
+	// importing a batch, drawing its sample and accepting its unsampled rest are a
+	// lead's decisions; the error rates are open to those who judge the sample.
+	ActionValidateBatches Action = "batches.validate" // import a generated batch, draw its sample, accept the rest
+	ActionSeeValidation   Action = "batches.read"     // see batches and their estimated error rates
+
+	// Hard subsets and the human baseline (package score). Curating a hard subset
+	// is a lead's work, like freezing; the baseline's items are drawn by a lead and
+	// answered, blind, by anyone signed in (the answering screen shows no gold).
+	ActionCurateHard  Action = "hard.curate"  // propose, read and decide hard-subset candidates
+	ActionDrawHuman   Action = "human.draw"   // draw a release's human-baseline items
+	ActionAnswerHuman Action = "human.answer" // answer the human baseline, blind
+
+	// ActionAugment lists the candidates derived from accepted step graphs (package
+	// augment) and accepts, edits or discards them: authors' work, since an
+	// accepted candidate becomes the accepting user's sample.
+	ActionAugment Action = "samples.augment"
+
+	// The lead's sample manager: search every sample of a project and act on many
+	// at once (withdraw and reopen are protocol moves, checked by Authorize).
+	ActionSearchSamples  Action = "samples.search"   // filter, sort and open every sample
+	ActionReassignDrafts Action = "samples.reassign" // give an author's drafts to another author
+	ActionReleaseClaims  Action = "claims.release"   // end other verifiers' claims on samples
+	ActionExportSamples  Action = "samples.export"   // write a selection of samples as CSV or JSON Lines
 )
 
 // access is one row of the access table.
@@ -88,6 +113,16 @@ var accessTable = []access{
 	{ActionImportPredictions, "import model predictions", leads},
 	{ActionReadPredictions, "read model predictions", leads},
 	{ActionSeeScores, "see model scores", reviewers},
+	{ActionValidateBatches, "import generated batches and accept them by sampling", leads},
+	{ActionSeeValidation, "see the sampled validation of generated batches", reviewers},
+	{ActionCurateHard, "curate hard subsets", leads},
+	{ActionDrawHuman, "draw a human baseline", leads},
+	{ActionAnswerHuman, "answer the human baseline", anyone},
+	{ActionAugment, "derive samples from accepted step graphs", authors},
+	{ActionSearchSamples, "search every sample of the project", leads},
+	{ActionReassignDrafts, "reassign drafts", leads},
+	{ActionReleaseClaims, "release other verifiers' claims", leads},
+	{ActionExportSamples, "export a selection of samples", leads},
 }
 
 // Permission is one row of the access table, for display and documentation.

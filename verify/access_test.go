@@ -30,6 +30,8 @@ func TestPermit(t *testing.T) {
 		{ActionImportPredictions, []User{lead}, []User{ann, ver, nobody}},
 		{ActionReadPredictions, []User{lead}, []User{ann, ver, nobody}},
 		{ActionSeeScores, []User{ver, lead}, []User{ann, nobody}},
+		{ActionValidateBatches, []User{lead}, []User{ann, ver, nobody}},
+		{ActionSeeValidation, []User{ver, lead}, []User{ann, nobody}},
 	}
 	for _, tt := range tests {
 		for _, u := range tt.ok {

@@ -51,10 +51,11 @@ const (
 	EventCorrectInRound Event = "correct_in_round" // the same, when Policy.CorrectionReentersRound1 is off
 	EventWithdraw       Event = "withdraw"         // a lead takes the sample out of the process
 	EventReopen         Event = "reopen"           // a lead puts it back (see Reopen)
+	EventAcceptSampled  Event = "accept_sampled"   // a lead accepts an unsampled item of a generated batch whose sample passed (see sampled.go)
 )
 
 // Events lists every event.
-var Events = []Event{EventSubmit, EventApprove, EventReject, EventAccept, EventCorrect, EventCorrectInRound, EventWithdraw, EventReopen}
+var Events = []Event{EventSubmit, EventApprove, EventReject, EventAccept, EventCorrect, EventCorrectInRound, EventWithdraw, EventReopen, EventAcceptSampled}
 
 // Valid reports whether e is a known event.
 func (e Event) Valid() bool { return slices.Contains(Events, e) }
@@ -106,6 +107,8 @@ var rules = []Rule{
 	{StateAccepted, EventWithdraw, StateWithdrawn, ActorLead},
 	{StateReturned, EventWithdraw, StateWithdrawn, ActorLead},
 	{StateWithdrawn, EventReopen, StateDraft, ActorLead}, // Reopen restores the state it had
+
+	{StateDraft, EventAcceptSampled, StateAccepted, ActorLead}, // accepted by sampling: fired only by a batch's accept-rest, never on a sample someone wrote
 }
 
 // Rules returns a copy of the transition table, for display and documentation.

@@ -30,6 +30,7 @@ var wantRules = []Rule{
 	{StateAccepted, EventWithdraw, StateWithdrawn, ActorLead},
 	{StateReturned, EventWithdraw, StateWithdrawn, ActorLead},
 	{StateWithdrawn, EventReopen, StateDraft, ActorLead},
+	{StateDraft, EventAcceptSampled, StateAccepted, ActorLead},
 	{StateRound2, EventAccept, StateAccepted, ActorVerifier},
 }
 
