@@ -31,6 +31,9 @@ type Record struct {
 	// ImageSHA256 is the hex SHA-256 the image had when the release was frozen; an
 	// export refuses a file whose bytes no longer match. Empty skips the check.
 	ImageSHA256 string
+	// BySampling marks a sample accepted by sampling (SampledValidation), counted
+	// in the manifest.
+	BySampling bool
 }
 
 // Sink receives the files of an export. Names are slash-separated paths relative

@@ -33,6 +33,9 @@ type ReleaseInfo struct {
 	Tasks    []string            `json:"tasks,omitempty"` // the tasks filter; empty = every task
 	Split    *annotate.SplitSpec `json:"split,omitempty"` // the split the release was frozen with, if any
 	Samples  int                 `json:"samples"`         // samples in the release (an export may hold fewer)
+
+	// Curation says how the release was curated from another (a hard subset), if it was.
+	Curation *Curation `json:"curation,omitempty"`
 }
 
 // AgreementSummary sums up the verification of a release's samples: the reviews of
@@ -62,6 +65,9 @@ type ExportInfo struct {
 	Creator    string    // who exported
 	AppVersion string
 	Agreement  *AgreementSummary // nil when not available
+	// Validation is the policy of each generated batch some samples were accepted
+	// by sampling from; nil when none were.
+	Validation []SampledValidation
 }
 
 // Counts are the samples of an export by kind, hop, view and split. Hop and view
@@ -72,6 +78,8 @@ type Counts struct {
 	Hop     map[string]int `json:"hop"`
 	View    map[string]int `json:"view"`
 	Split   map[string]int `json:"split"`
+	// BySampling counts the samples accepted by sampling (Manifest.Validation).
+	BySampling int `json:"accepted_by_sampling,omitempty"`
 }
 
 // FileEntry is one exported file: its path from the export's root, size and SHA-256.
@@ -93,6 +101,10 @@ type Manifest struct {
 	Skipped    map[string]int    `json:"skipped,omitempty"` // samples per kind the format cannot hold
 	Agreement  *AgreementSummary `json:"agreement,omitempty"`
 	Files      []FileEntry       `json:"files"`
+
+	// Validation is the policy of each generated batch some of the samples were
+	// accepted by sampling from (Counts.BySampling of them), absent when none were.
+	Validation []SampledValidation `json:"sampled_validation,omitempty"`
 }
 
 func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Manifest {
@@ -109,6 +121,9 @@ func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Ma
 			sp = "none"
 		}
 		c.Split[sp]++
+		if r.BySampling {
+			c.BySampling++
+		}
 	}
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b FileEntry) int { return cmp.Compare(a.Path, b.Path) })
@@ -117,7 +132,7 @@ func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Ma
 		created = info.Created.UTC().Format(time.RFC3339)
 	}
 	return Manifest{Release: info.Release, Format: f.Name(), Layout: f.Layout(), Created: created, Creator: info.Creator,
-		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Files: files}
+		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Validation: info.Validation, Files: files}
 }
 
 // Encode writes m as indented JSON.

@@ -85,6 +85,7 @@ func optional(w *annotate.ObjectWriter, s annotate.Sample) {
 		w.Value("tags", s.Tags)
 	}
 	w.Str("parent", s.Parent)
+	w.Str("transform", s.Transform)
 }
 
 // splitOf is the folder a record goes to in split-wise formats; an unsplit release

@@ -79,6 +79,7 @@ var sampleFields = []sampleField{
 	{"split", []string{"Split"}, func(g, w annotate.Sample) bool { return g.Split == w.Split }, func(s annotate.Sample) any { return s.Split }},
 	{"tags", []string{"Tags"}, func(g, w annotate.Sample) bool { return slices.Equal(g.Tags, w.Tags) }, func(s annotate.Sample) any { return s.Tags }},
 	{"parent", []string{"Parent"}, func(g, w annotate.Sample) bool { return g.Parent == w.Parent }, func(s annotate.Sample) any { return s.Parent }},
+	{"transform", []string{"Transform"}, func(g, w annotate.Sample) bool { return g.Transform == w.Transform }, func(s annotate.Sample) any { return s.Transform }},
 }
 
 // notCompared are the annotate.Sample fields no round trip compares: Extra is where
@@ -130,10 +131,10 @@ var roundTrips = []struct {
 	}},
 	{vlmEvalKit{}, map[string]string{
 		"question_tag": "no column", "ego_subject": "no column", "scene": "no column", "steps": "step graphs are not held",
-		"tolerance": "open answers are not held", "tags": "no column", "parent": "no column",
+		"tolerance": "open answers are not held", "tags": "no column", "parent": "no column", "transform": "no column",
 	}},
 	{hfImageFolder{}, map[string]string{
-		"tolerance": "no column (a float column must never be null)", "tags": "no column (a list empty in every row of a split types as list<null>)",
+		"tolerance": "no column (a float column must never be null)", "tags": "no column (a list empty in every row of a split types as list<null>)", "transform": "no column",
 	}},
 }
 
