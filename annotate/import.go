@@ -70,7 +70,7 @@ type ImportOptions struct {
 //   - bbox / box: [x1, y1, x2, y2] in pixels. Otherwise bbox_1000: the same on the
 //     0–1000 scale, or bbox_norm: 0–1 fractions (0–1000 if any value exceeds 1);
 //     both are converted with opt.ImageSize and are an error when the size is unknown.
-//   - task, split, parent (strings) and tags (list of strings) as in the native record.
+//   - task, split, parent, transform (strings) and tags (list of strings) as in the native record.
 //
 // Every other field, and an alternative name when the first one was also given,
 // is kept in the sample's Extra. A record that cannot be converted (a field of an
@@ -314,6 +314,7 @@ func (c *converter) finish(s Sample) (Sample, error) {
 	s.Task = c.text("task")
 	s.Split = c.text("split")
 	s.Parent = c.text("parent")
+	s.Transform = c.text("transform")
 	s.Tags = c.strings("tags")
 	if len(c.obj) > 0 {
 		s.Extra = map[string]json.RawMessage(c.obj)

@@ -20,7 +20,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // fixed order, leaving out empty optional ones, then the Extra fields sorted by name:
 //
 //	id kind image scene question options answer tolerance categories hop view
-//	ego_subject box steps task split tags parent <extra...>
+//	ego_subject box steps task split tags parent transform <extra...>
 //
 // answer is written only for kinds that have one: the option index for hop_qa and
 // mcq (always, 0 included), the text for judgment and open (an open answer that was
@@ -79,6 +79,7 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 		w.Value("tags", s.Tags)
 	}
 	w.Str("parent", s.Parent)
+	w.Str("transform", s.Transform)
 	for _, k := range sortedKeys(s.Extra) {
 		if w.keys[k] {
 			continue
@@ -294,6 +295,7 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 	str("split", &s.Split)
 	field(d, obj, "tags", "tags", "a list of strings", &s.Tags)
 	str("parent", &s.Parent)
+	str("transform", &s.Transform)
 	if len(obj) > 0 {
 		s.Extra = map[string]json.RawMessage(obj)
 	}

@@ -108,5 +108,8 @@ type Sample struct {
 	Split        string
 	Tags         []string
 	Parent       string
-	Extra        map[string]json.RawMessage
+	// Transform names how a derived sample was made from Parent ("subgraph" or
+	// "expand", package augment); "" for a sample written or imported as it is.
+	Transform string
+	Extra     map[string]json.RawMessage
 }
