@@ -5,13 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
@@ -56,7 +52,6 @@ type world struct {
 	lead   store.User
 	byName map[string]store.User
 	ids    map[int64]store.User
-	vers   []store.User
 }
 
 func newWorld(t *testing.T, db *store.DB) world {
@@ -69,141 +64,9 @@ func newWorld(t *testing.T, db *store.DB) world {
 	w := world{db: db, byName: map[string]store.User{}, ids: map[int64]store.User{}}
 	for _, u := range users {
 		w.byName[u.Name], w.ids[u.ID] = u, u
-		if u.Role == store.RoleVerifier {
-			w.vers = append(w.vers, u)
-		}
 	}
 	w.lead = w.byName["lead"]
 	return w
-}
-
-func vuser(u store.User) verify.User {
-	return verify.User{ID: strconv.FormatInt(u.ID, 10), Name: u.Name, Role: verify.Role(u.Role), Group: u.Group}
-}
-
-// reviews are every stored review of s, oldest first. The lead reads them; the
-// round-3 votes of an open panel, which are blind to the lead, are read by the
-// verifiers who cast them.
-func (w world) reviews(t *testing.T, s store.SampleInfo) []store.ReviewRecord {
-	t.Helper()
-	ctx := context.Background()
-	readers := []store.User{w.lead}
-	if s.Status == verify.StateRound3 || s.PrevStatus == verify.StateRound3 {
-		readers = append(readers, w.vers...)
-	}
-	byID := map[int64]store.ReviewRecord{}
-	for _, u := range readers {
-		rs, err := w.db.Reviews(ctx, u, s.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rs {
-			byID[r.ID] = r
-		}
-	}
-	out := slices.Collect(maps.Values(byID))
-	slices.SortFunc(out, func(a, b store.ReviewRecord) int { return int(a.ID - b.ID) })
-	return out
-}
-
-// domain is a stored review as verify sees it.
-func domain(r store.ReviewRecord) verify.Review {
-	return verify.Review{Round: r.Round, Reviewer: strconv.FormatInt(r.VerifierID, 10), Name: r.VerifierName, Group: r.Group,
-		Decision: r.Decision, Reasons: r.Reasons, Judgements: r.Judgements, Comment: r.Comment}
-}
-
-// protocolProblems replays a sample's stored history, revision by revision, through
-// verify as the store would have played it (Transition for a submit, Correct for a
-// correction, Record for each review, Transition for the withdrawal), and checks
-// every stored verdict and, for an accepted sample, the freeze trail. It returns
-// what is wrong, and counts the corrections and "other" rejections it saw.
-func (w world) protocolProblems(t *testing.T, p verify.Policy, s store.SampleInfo, seen map[string]int) []string {
-	t.Helper()
-	ctx := context.Background()
-	revs, err := w.db.SampleRevisions(ctx, w.lead, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := w.reviews(t, s)
-	var out []string
-	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(s.ID+": "+format, args...)) }
-	author := strconv.FormatInt(s.AuthorID, 10)
-	correctors := []string{author}
-	state := verify.StateDraft
-	var revAuthor string
-	var current []verify.Review
-	for _, rev := range revs {
-		who := vuser(w.byName[rev.AuthorName])
-		var carried []verify.Review
-		switch rev.Change {
-		case "submit", "revise":
-			next, err := verify.Transition(state, verify.EventSubmit)
-			if err != nil {
-				bad("revision %d submitted from %s: %v", rev.Number, state, err)
-				return out
-			}
-			state = next
-		case "correction":
-			seen["correction"]++
-			c := verify.ReviewContext{Kind: s.Kind, State: state, Round: state.Round(), Revision: rev.Number - 1, BasedOn: rev.Number - 1,
-				Author: revAuthor, Correctors: correctors, Reviewer: who, Reviews: current, Now: time.Now()}
-			next, kept, err := verify.Correct(p, c)
-			if err != nil {
-				bad("revision %d, %s's correction breaks the protocol: %v", rev.Number, who.Name, err)
-				return out
-			}
-			state, carried = next, kept
-		default:
-			bad("revision %d has change %q", rev.Number, rev.Change)
-			return out
-		}
-		revAuthor = who.ID
-		if !slices.Contains(correctors, who.ID) {
-			correctors = append(correctors, who.ID)
-		}
-		current = carried
-		for _, r := range stored {
-			if r.Revision != rev.Number || slices.ContainsFunc(carried, func(c verify.Review) bool {
-				return c.Round == r.Round && c.Reviewer == strconv.FormatInt(r.VerifierID, 10)
-			}) {
-				continue
-			}
-			if r.Decision == verify.DecisionApprove && !reflect.DeepEqual(r.Judgements, verify.AllPassed(s.Kind, r.Round)) {
-				bad("round-%d approval by %s judged %v, not every criterion yes", r.Round, r.VerifierName, r.Judgements)
-			}
-			if slices.Contains(r.Reasons, verify.ReasonOther) {
-				seen["other"]++
-			}
-			c := verify.ReviewContext{Kind: s.Kind, State: state, Round: r.Round, Revision: rev.Number, BasedOn: rev.Number,
-				Author: revAuthor, Correctors: correctors, Reviewer: vuser(w.ids[r.VerifierID]), Reviews: current, Now: time.Now()}
-			o, err := verify.Record(p, c, verify.Verdict{Decision: r.Decision, Judgements: r.Judgements, Reasons: r.Reasons, Comment: r.Comment})
-			if err != nil {
-				bad("revision %d: stored round-%d %s by %s breaks the protocol: %v", rev.Number, r.Round, r.Decision, r.VerifierName, err)
-				return out
-			}
-			if !reflect.DeepEqual(o.Review.Reasons, r.Reasons) && len(o.Review.Reasons)+len(r.Reasons) > 0 {
-				bad("revision %d: stored reasons %v, verify gives %v", rev.Number, r.Reasons, o.Review.Reasons)
-			}
-			current = append(current, domain(r))
-			state = o.State
-		}
-	}
-	want := s.Status
-	if want == verify.StateWithdrawn {
-		if _, err := verify.Transition(s.PrevStatus, verify.EventWithdraw); err != nil {
-			bad("withdrawn from %s: %v", s.PrevStatus, err)
-		}
-		want = s.PrevStatus
-	}
-	if state != want {
-		bad("its history leads to %s, stored state %s (status %s)", state, want, s.Status)
-	}
-	if s.Status == verify.StateAccepted {
-		for _, problem := range verify.Trail(p, revAuthor, correctors, current) {
-			bad("freeze trail: %s", problem)
-		}
-	}
-	return out
 }
 
 // Every generated history is one verify allows, step by step, and every accepted
@@ -219,18 +82,25 @@ func TestGeneratedHistoriesFollowTheProtocol(t *testing.T) {
 		t.Fatalf("Samples: %d, %v", len(all), err)
 	}
 	p := res.Project.Settings.Policy()
-	seen := map[string]int{}
+	check, err := synth.NewProtocolChecker(ctx, db, w.lead)
+	if err != nil {
+		t.Fatal(err)
+	}
 	accepted := 0
 	for _, s := range all {
-		for _, problem := range w.protocolProblems(t, p, s, seen) {
+		problems, err := check.Problems(ctx, p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range problems {
 			t.Error(problem)
 		}
 		if s.Status == verify.StateAccepted {
 			accepted++
 		}
 	}
-	if accepted == 0 || seen["correction"] == 0 || seen["other"] == 0 {
-		t.Errorf("%d accepted samples, %d corrections, %d rejections for another reason: want some of each", accepted, seen["correction"], seen["other"])
+	if accepted == 0 || check.Corrections == 0 || check.OtherRejections == 0 {
+		t.Errorf("%d accepted samples, %d corrections, %d rejections for another reason: want some of each", accepted, check.Corrections, check.OtherRejections)
 	}
 }
 
