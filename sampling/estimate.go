@@ -11,7 +11,7 @@ type Estimate struct {
 	N      int      `json:"n"`
 	Errors int      `json:"errors"`
 	Rate   float64  `json:"rate"`
-	CI     Interval `json:"-"`
+	CI     Interval `json:"ci"`
 }
 
 // Estimated is the estimate for errors of n judged items, its interval by
