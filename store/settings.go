@@ -40,6 +40,10 @@ type Settings struct {
 	// Tasks are the project's task labels (PCSR's T0–T7, SpatialScore's categories);
 	// empty means any label.
 	Tasks []string `json:"tasks,omitempty"`
+	// AugmentToRound1 sends an accepted augmentation candidate (store/augment.go)
+	// straight to round 1 as the accepting user's revision 1; false leaves it as
+	// their draft.
+	AugmentToRound1 bool `json:"augment_to_round1,omitempty"`
 }
 
 // BalanceTarget is one cell of the balance grid: samples of Kind with Hop and View (hop
@@ -152,6 +156,7 @@ var settingKeys = []struct{ key, help string }{
 	{"correction_to_round1", "a verifier's correction re-enters round 1 (true), or stays in its round (false)"},
 	{"claim_minutes", "how long an opened review holds its seat (1–1440)"},
 	{"tasks", "the project's task labels, comma-separated (empty: any label)"},
+	{"augment_to_round1", "an accepted augmentation candidate goes straight to round 1 (true), or becomes a draft of whoever accepted it (false)"},
 }
 
 // Values lists every setting as key and value: the scalar keys, then one
@@ -184,6 +189,8 @@ func (s Settings) get(key string) (string, bool) {
 		return strconv.Itoa(s.ClaimMinutes), true
 	case "tasks":
 		return strings.Join(s.Tasks, ","), true
+	case "augment_to_round1":
+		return strconv.FormatBool(s.AugmentToRound1), true
 	}
 	for _, b := range s.Balance {
 		if b.Key() == key {
@@ -226,6 +233,8 @@ func (s *Settings) Set(key, value string) error {
 		return flag(&s.CorrectionToRound1)
 	case "claim_minutes":
 		return num(&s.ClaimMinutes)
+	case "augment_to_round1":
+		return flag(&s.AugmentToRound1)
 	case "tasks":
 		s.Tasks = nil
 		for _, t := range strings.Split(value, ",") {
@@ -491,8 +500,8 @@ func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([
 		}
 		out, err = queryAll(ctx, tx, func(r scanner) (Event, error) {
 			var e Event
-			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail)
-		}, `SELECT l.at, COALESCE(u.name, ''), l.action, l.detail FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
+			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail, &e.Client)
+		}, `SELECT l.at, COALESCE(u.name, ''), l.action, l.detail, l.client FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
 			WHERE (l.entity = 'project' AND l.entity_id = ?) OR l.action = 'denied:project.settings' ORDER BY l.id`, p.Name)
 		return err
 	})

@@ -1,0 +1,387 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/augment"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Augmentation: candidates derived (package augment) from a project's accepted step
+// graphs, which an annotator or lead accepts (a draft, or straight into round 1 as the
+// project's settings say), takes to the editor, or discards. An accepted candidate is
+// a sample like any other, verified through the rounds; the lineage table records its
+// parent, the parent's revision and the transform.
+
+// CandidateRef names one candidate: a transform of one revision of a parent, started
+// at one of its steps.
+type CandidateRef struct {
+	Parent         string            `json:"parent"`
+	ParentRevision int               `json:"parent_revision"`
+	Transform      augment.Transform `json:"transform"`
+	Anchor         string            `json:"anchor"` // the parent's step the candidate was made from
+}
+
+// String is "office-00004 r2 subgraph:step3".
+func (r CandidateRef) String() string {
+	return fmt.Sprintf("%s r%d %s:%s", r.Parent, r.ParentRevision, r.Transform, r.Anchor)
+}
+
+// Candidate is a derived sample offered for acceptance.
+type Candidate struct {
+	CandidateRef
+	// Sample is the derived content: no id (one is given on acceptance), Parent and
+	// Transform set.
+	Sample annotate.Sample
+	// ParentSample is the parent's content at ParentRevision, for showing the two
+	// side by side.
+	ParentSample annotate.Sample
+	// Origin[i] is the parent step Sample.Steps[i] comes from ("" for an added step).
+	Origin []string
+	// Edit, when set, says why the candidate must be edited before it can be
+	// accepted; it can still be taken to the editor as a draft.
+	Edit string
+	// Duplicate, when set, names the sample on the same image that asks the same
+	// question (or "candidate …" for an earlier candidate of this list); such a
+	// candidate cannot be accepted.
+	Duplicate string
+	// Findings are the lint findings of the derived sample (errors block acceptance).
+	Findings []annotate.Finding
+}
+
+// Acceptable reports whether Accept would take the candidate as it is.
+func (c Candidate) Acceptable() bool {
+	return c.Edit == "" && c.Duplicate == "" && !annotate.HasErrors(c.Findings)
+}
+
+// CandidateFilter narrows a candidate listing; zero fields do not filter.
+type CandidateFilter struct {
+	Transform augment.Transform
+	Parent    string
+}
+
+// Lineage is where a derived sample came from.
+type Lineage struct {
+	Sample         string            `json:"sample"`
+	Parent         string            `json:"parent"`
+	ParentRevision int               `json:"parent_revision"`
+	Transform      augment.Transform `json:"transform"`
+	Anchor         string            `json:"anchor"`
+	By             string            `json:"by"`
+	At             string            `json:"at"`
+}
+
+// AugmentCandidates lists the candidates of a project's accepted step graphs not yet
+// accepted or discarded, parents by id, each parent's in augment.Derive's order.
+// Annotators and leads may.
+func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64, f CandidateFilter) ([]Candidate, error) {
+	var out []Candidate
+	err := d.readAs(ctx, actor, "augment.list", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionAugment); err != nil {
+			return err
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return err
+		}
+		if f.Transform != "" && !f.Transform.Valid() {
+			return fmt.Errorf("%w: unknown transform %q: use subgraph or expand", ErrInvalid, f.Transform)
+		}
+		var err error
+		out, err = candidates(ctx, tx, projectID, f)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list augmentation candidates: %w", err)
+	}
+	return out, nil
+}
+
+// candidates derives, filters and checks the candidates of a project's accepted step
+// graphs.
+func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f CandidateFilter) ([]Candidate, error) {
+	where, args := sampleWhere(projectID, SampleFilter{Status: verify.StateAccepted, Kind: annotate.KindStepGraph})
+	if f.Parent != "" {
+		where += ` AND s.id = ?`
+		args = append(args, f.Parent)
+	}
+	parents, err := queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+` ORDER BY s.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	decided, err := decidedCandidates(ctx, tx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	questions, err := imageQuestions(ctx, tx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	var ts []augment.Transform
+	if f.Transform != "" {
+		ts = []augment.Transform{f.Transform}
+	}
+	offered := map[string]string{} // image + question → the candidate offering it
+	var out []Candidate
+	for _, p := range parents {
+		cs, err := augment.Derive(p.Content, ts...)
+		if errors.Is(err, augment.ErrParent) {
+			continue // an accepted graph with lint errors (older rules): nothing to derive
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			ref := CandidateRef{Parent: p.ID, ParentRevision: p.Revision, Transform: c.Transform, Anchor: c.Anchor}
+			if decided[ref] {
+				continue
+			}
+			cand := newCandidate(ref, p.Content, c)
+			key := c.Sample.Image + "\x00" + annotate.NormalizeQuestion(c.Sample.Question)
+			switch {
+			case questions[key] != "":
+				cand.Duplicate = questions[key]
+			case offered[key] != "":
+				cand.Duplicate = "candidate " + offered[key]
+			default:
+				offered[key] = ref.String()
+			}
+			out = append(out, cand)
+		}
+	}
+	return out, nil
+}
+
+func newCandidate(ref CandidateRef, parent annotate.Sample, c augment.Candidate) Candidate {
+	probe := c.Sample
+	probe.ID = "candidate" // lint wants an id; the real one is given on acceptance
+	fs := annotate.Lint(probe, annotate.LintEnv{HandWritten: false})
+	for i := range fs {
+		fs[i].Sample = ""
+	}
+	return Candidate{CandidateRef: ref, Sample: c.Sample, ParentSample: parent, Origin: c.Origin, Edit: c.Edit, Findings: fs}
+}
+
+// decidedCandidates are the candidates of a project already accepted or discarded.
+func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[CandidateRef]bool, error) {
+	refs, err := queryAll(ctx, tx, func(r scanner) (CandidateRef, error) {
+		var c CandidateRef
+		var t string
+		err := r.Scan(&c.Parent, &c.ParentRevision, &t, &c.Anchor)
+		c.Transform = augment.Transform(t)
+		return c, err
+	}, `SELECT l.parent_id, l.parent_revision, l.transform, l.anchor FROM lineage l JOIN samples s ON s.id = l.parent_id WHERE s.project_id = ?
+		UNION ALL SELECT a.parent_id, a.parent_revision, a.transform, a.anchor FROM augment_discards a JOIN samples s ON s.id = a.parent_id WHERE s.project_id = ?`,
+		projectID, projectID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[CandidateRef]bool, len(refs))
+	for _, r := range refs {
+		out[r] = true
+	}
+	return out, nil
+}
+
+// imageQuestions maps image + normalised question to the sample asking it, for the
+// project's step graphs that are not withdrawn (the audit's duplicate-question rule
+// over the samples a candidate would join).
+func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]string, error) {
+	where, args := sampleWhere(projectID, SampleFilter{Kind: annotate.KindStepGraph})
+	ss, err := queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+` AND s.status != ? ORDER BY s.id`,
+		append(args, string(verify.StateWithdrawn))...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range ss {
+		key := s.Content.Image + "\x00" + annotate.NormalizeQuestion(s.Content.Question)
+		if out[key] == "" {
+			out[key] = s.ID
+		}
+	}
+	return out, nil
+}
+
+// findCandidate derives ref again from its parent's current revision.
+func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref CandidateRef) (Candidate, SampleInfo, error) {
+	if !ref.Transform.Valid() {
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: unknown transform %q: use subgraph or expand", ErrInvalid, ref.Transform)
+	}
+	p, err := getSample(ctx, tx, ref.Parent)
+	if err != nil {
+		return Candidate{}, SampleInfo{}, err
+	}
+	switch {
+	case p.ProjectID != projectID:
+		return Candidate{}, SampleInfo{}, fmt.Errorf("sample %q: %w in this project", ref.Parent, ErrNotFound)
+	case p.Kind != annotate.KindStepGraph || p.Status != verify.StateAccepted:
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is a %s sample in %s; candidates come from accepted step graphs", ErrInvalid, p.ID, p.Kind, p.Status)
+	case p.Revision != ref.ParentRevision:
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is at revision %d, the candidate was made from revision %d; list the candidates again", ErrConflict, p.ID, p.Revision, ref.ParentRevision)
+	}
+	decided, err := decidedCandidates(ctx, tx, projectID)
+	if err != nil {
+		return Candidate{}, SampleInfo{}, err
+	}
+	if decided[ref] {
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: the candidate %s was accepted or discarded already", ErrConflict, ref)
+	}
+	cs, err := augment.Derive(p.Content, ref.Transform)
+	if err != nil {
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	i := slices.IndexFunc(cs, func(c augment.Candidate) bool { return c.Anchor == ref.Anchor })
+	if i < 0 {
+		return Candidate{}, SampleInfo{}, fmt.Errorf("candidate %s: %w", ref, ErrNotFound)
+	}
+	return newCandidate(ref, p.Content, cs[i]), p, nil
+}
+
+// AcceptCandidate makes a candidate a sample of the acting annotator or lead, with
+// its lineage: straight into round 1 (as their revision 1, lint warnings
+// acknowledged) when the project's augment_to_round1 setting says so and toEdit is
+// false, else their draft. toEdit takes a candidate to the editor: it becomes a draft
+// even when it needs editing or has lint errors. A candidate that asks the same
+// question as a sample on the same image, or was accepted or discarded already, is
+// refused, and so is one with lint errors or marked for editing unless toEdit.
+// Audited on the new sample ("sample.augment", naming the parent) and on the parent
+// ("sample.derive").
+func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef, toEdit bool) (SampleInfo, error) {
+	var out SampleInfo
+	err := d.act(ctx, actor, "augment.accept", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionAugment)
+		if err != nil {
+			return err
+		}
+		c, _, err := findCandidate(ctx, tx, projectID, ref)
+		if err != nil {
+			return err
+		}
+		questions, err := imageQuestions(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		if dup := questions[c.Sample.Image+"\x00"+annotate.NormalizeQuestion(c.Sample.Question)]; dup != "" {
+			return fmt.Errorf("%w: %s asks the same question about the same image: %q", ErrConflict, dup, c.Sample.Question)
+		}
+		if !toEdit && c.Edit != "" {
+			return fmt.Errorf("%w: the candidate needs editing (%s); open it in the editor instead", ErrInvalid, c.Edit)
+		}
+		p, err := projectByID(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		toRound1 := p.Settings.AugmentToRound1 && !toEdit
+		cur, err := d.createSample(ctx, tx, a, projectID, c.Sample, verify.StateDraft)
+		if err != nil {
+			return err
+		}
+		var warns, errs []string
+		for _, f := range annotate.Lint(cur.Content, annotate.LintEnv{HandWritten: false}) {
+			if f.Severity == annotate.SeverityError {
+				errs = append(errs, fmt.Sprintf("%s (%s): %s", f.Rule, f.Field, f.Message))
+			} else {
+				warns = append(warns, f.Rule)
+			}
+		}
+		if len(errs) > 0 && !toEdit {
+			return fmt.Errorf("%w: the derived sample does not pass lint: %s", ErrInvalid, strings.Join(errs, "; "))
+		}
+		now := d.now()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (sample_id, parent_id, parent_revision, transform, anchor, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, cur.ID, ref.Parent, ref.ParentRevision, string(ref.Transform), ref.Anchor, a.ID, now); err != nil {
+			return err
+		}
+		where := "draft of " + a.Name
+		if toRound1 {
+			if err := verify.Authorize(verify.EventSubmit, vuser(a), true); err != nil {
+				return fmt.Errorf("%w: %w", ErrForbidden, err)
+			}
+			to, err := verify.Transition(cur.Status, verify.EventSubmit)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrForbidden, err)
+			}
+			warns = dedupe(warns)
+			if err := d.addRevision(ctx, tx, a.ID, cur, cur.Content, "augment", strings.Join(warns, ",")); err != nil {
+				return err
+			}
+			if err := d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, to, ""); err != nil {
+				return err
+			}
+			where = "revision 1 by " + a.Name + " into round 1"
+			if len(warns) > 0 {
+				where += "; lint warnings acknowledged: " + strings.Join(warns, ", ")
+			}
+		}
+		if err := d.audit(ctx, tx, a.ID, "sample.augment", "sample", cur.ID,
+			fmt.Sprintf("%s of %s revision %d (from step %s); %s", ref.Transform, ref.Parent, ref.ParentRevision, ref.Anchor, where)); err != nil {
+			return err
+		}
+		if err := d.audit(ctx, tx, a.ID, "sample.derive", "sample", ref.Parent,
+			fmt.Sprintf("%s derived by %s of revision %d (from step %s)", cur.ID, ref.Transform, ref.ParentRevision, ref.Anchor)); err != nil {
+			return err
+		}
+		out, err = getSample(ctx, tx, cur.ID)
+		return err
+	})
+	if err != nil {
+		return SampleInfo{}, fmt.Errorf("accept candidate %s: %w", ref, err)
+	}
+	return out, nil
+}
+
+// DiscardCandidate records that a candidate is not wanted: it is not offered again
+// for that revision of its parent. Audited on the parent ("augment.discard").
+func (d *DB) DiscardCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef) error {
+	err := d.act(ctx, actor, "augment.discard", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionAugment)
+		if err != nil {
+			return err
+		}
+		if _, _, err := findCandidate(ctx, tx, projectID, ref); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO augment_discards (parent_id, parent_revision, transform, anchor, discarded_by, discarded_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, ref.Parent, ref.ParentRevision, string(ref.Transform), ref.Anchor, a.ID, d.now()); err != nil {
+			return err
+		}
+		return d.audit(ctx, tx, a.ID, "augment.discard", "sample", ref.Parent,
+			fmt.Sprintf("%s candidate of revision %d (from step %s) discarded", ref.Transform, ref.ParentRevision, ref.Anchor))
+	})
+	if err != nil {
+		return fmt.Errorf("discard candidate %s: %w", ref, err)
+	}
+	return nil
+}
+
+// SampleLineage says where a derived sample came from; ok is false for a sample that
+// was not derived. Anyone signed in may read it.
+func (d *DB) SampleLineage(ctx context.Context, actor User, sampleID string) (l Lineage, ok bool, err error) {
+	err = d.readAs(ctx, actor, "sample.lineage", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
+			return err
+		}
+		if _, err := getSample(ctx, tx, sampleID); err != nil {
+			return err
+		}
+		var t string
+		err := tx.QueryRowContext(ctx, `SELECT l.sample_id, l.parent_id, l.parent_revision, l.transform, l.anchor, u.name, l.created_at
+			FROM lineage l JOIN users u ON u.id = l.created_by WHERE l.sample_id = ?`, sampleID).
+			Scan(&l.Sample, &l.Parent, &l.ParentRevision, &t, &l.Anchor, &l.By, &l.At)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		l.Transform, ok = augment.Transform(t), err == nil
+		return err
+	})
+	if err != nil {
+		return Lineage{}, false, fmt.Errorf("lineage of %s: %w", sampleID, err)
+	}
+	return l, ok, nil
+}
