@@ -145,6 +145,7 @@ type auditSample struct {
 	RevisionAuthor int64
 	Content        annotate.Sample
 	Reviews        []ReviewRecord
+	Sampled        *verify.SampledAcceptance // accepted by sampling (validation.go), else nil
 }
 
 // auditData is what the audit reads from the database in one transaction.
@@ -207,11 +208,18 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 	if err != nil {
 		return in, err
 	}
+	sampled, err := sampledAcceptances(ctx, tx, projectID)
+	if err != nil {
+		return in, err
+	}
 	for _, s := range all {
 		if !filter.takes(s.Content) {
 			continue
 		}
 		s.Reviews = reviews[s.ID]
+		if a, ok := sampled[s.ID]; ok {
+			s.Sampled = &a
+		}
 		in.samples = append(in.samples, s)
 		if im, ok := images[s.Content.Image]; ok {
 			in.images[s.Content.Image] = im
@@ -436,11 +444,15 @@ func balanceCell(t BalanceTarget) string {
 	return strings.Join(parts, " ")
 }
 
-// trailProblems is verify.Trail for an accepted sample.
+// trailProblems is verify.Trail for an accepted sample (verify.SampledTrail for
+// one accepted by sampling).
 func trailProblems(p verify.Policy, s auditSample) []string {
 	reviews := make([]verify.Review, len(s.Reviews))
 	for i, rv := range s.Reviews {
 		reviews[i] = verify.Review{Round: rv.Round, Reviewer: uid(rv.VerifierID), Name: rv.VerifierName, Decision: rv.Decision}
+	}
+	if s.Sampled != nil {
+		return verify.SampledTrail(*s.Sampled, reviews)
 	}
 	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, reviews)
 }

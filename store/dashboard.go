@@ -30,6 +30,9 @@ type Dashboard struct {
 	Reasons    ReasonTable     // reject reasons, most frequent first
 	Verifiers  VerifierTable   // workload, time, approvals, agreement with the panel
 	Errors     ErrorTable      // rejected reviews per kind and category set
+	// BySampling counts the accepted samples that were accepted by sampling with
+	// their generated batch's rest (store/validation.go), never reviewed one by one.
+	BySampling int
 	// Own marks an annotator's view: Annotators, Throughput and Reasons hold only the
 	// annotator's own work, and Verifiers is empty.
 	Own bool
@@ -242,6 +245,11 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		}
 		if out.Errors, err = q.errorRates(); err != nil {
 			return fmt.Errorf("error rates: %w", err)
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM validation_items vi JOIN validation_batches b ON b.id = vi.batch_id
+			JOIN samples s ON s.id = vi.sample_id WHERE b.project_id = ? AND vi.by_sampling = 1 AND s.status = ?`,
+			projectID, string(verify.StateAccepted)).Scan(&out.BySampling); err != nil {
+			return fmt.Errorf("accepted by sampling: %w", err)
 		}
 		if !verify.Permitted(verify.ActionSeeTeamWork, verify.Role(a.Role)) {
 			out.Own = true

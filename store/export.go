@@ -79,6 +79,10 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		items   []ReleaseItem
 		roots   map[string]string // image path → the folder it was imported from
 		summary *release.AgreementSummary
+		curated *release.Curation // the provenance of a hard subset (store/curation.go)
+		// samples accepted by sampling, and their batches' policies (store/validation.go)
+		bySampling map[string]bool
+		validation []release.SampledValidation
 	)
 	err = d.act(ctx, actor, "release.export", func(tx *sql.Tx) error {
 		if actor.ID != 0 {
@@ -102,7 +106,13 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 				return fmt.Errorf("image %s of %s: %w: no longer in the project", it.ImagePath, it.SampleID, ErrNotFound)
 			}
 		}
-		summary, err = releaseAgreement(ctx, tx, rel.ID)
+		if summary, err = releaseAgreement(ctx, tx, rel.ID); err != nil {
+			return err
+		}
+		if bySampling, validation, err = releaseSampling(ctx, tx, rel.ID); err != nil {
+			return err
+		}
+		curated, err = releaseCuration(ctx, tx, rel.ID)
 		return err
 	})
 	if err != nil {
@@ -111,7 +121,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 
 	recs := make([]release.Record, len(items))
 	for i, it := range items {
-		recs[i] = release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256}
+		recs[i] = release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256, BySampling: bySampling[it.SampleID]}
 	}
 	req := release.ExportRequest{
 		Format:  format,
@@ -125,8 +135,8 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		},
 		Info: release.ExportInfo{
 			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
-				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples},
-			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary,
+				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples, Curation: curated},
+			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary, Validation: validation,
 		},
 		Progress: progress,
 	}

@@ -1,0 +1,91 @@
+package store_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// TestAcceptRestSummaries: accepting a batch's rest in bulk keeps the dashboard's
+// summaries exactly as a rebuild from the rows computes them, and gives every
+// sample the history and state the per-sample moves would.
+func TestAcceptRestSummaries(t *testing.T) {
+	ctx := context.Background()
+	f := newRelFixture(t)
+	f.submit(t, relHop("hand-1", "misc/e.jpg", "Which object is nearest the door?")) // a sample of the project before
+	recs := generatedBatch(60)
+	if _, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "g", Records: recs}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "g", Seed: 3, PerStratum: 5, Threshold: 0.6}); err != nil {
+		t.Fatal(err)
+	}
+	f.judge(t, nil)
+	sdb := rawDB(t, f.db.Path())
+	res, err := f.db.AcceptRest(ctx, f.lead, f.project.ID, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Accepted) != 35 || res.Status.Batch.BySampling != 35 {
+		t.Fatalf("accepted %d, batch %+v", len(res.Accepted), res.Status.Batch)
+	}
+
+	before, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := statSnapshot(t, sdb)
+	if err := f.db.RebuildStats(ctx, f.project.ID); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := statSnapshot(t, sdb); !slices.Equal(kept, rebuilt) {
+		t.Error("the summaries after accepting the rest differ from a rebuild")
+		diffLines(t, kept, rebuilt)
+	}
+	after, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the dashboard differs after a rebuild\nkept    %+v\nrebuilt %+v", before, after)
+	}
+	if before.BySampling != 35 {
+		t.Errorf("the dashboard counts %d accepted by sampling, want 35", before.BySampling)
+	}
+	if n, _ := f.db.StatusCounts(ctx, f.project.ID); n[verify.StateAccepted] != 35 {
+		t.Errorf("status counts %v", n)
+	}
+
+	// One sample as the per-sample moves leave it.
+	id := res.Accepted[0]
+	si, err := f.db.Sample(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.Status != verify.StateAccepted || si.Revision != 1 || si.Version != 2 || si.AuthorName != "lead" || si.Content.ID != id {
+		t.Errorf("sample %+v", si)
+	}
+	hist, err := f.db.History(ctx, f.lead, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, e := range hist {
+		actions = append(actions, e.Action)
+	}
+	want := []string{"sample.create", "revision.import", "sample.status", "sample.accepted_by_sampling"}
+	for _, a := range want {
+		if !slices.Contains(actions, a) {
+			t.Errorf("history of %s: %v, want %v", id, actions, want)
+			break
+		}
+	}
+	revs, err := f.db.SampleRevisions(ctx, f.lead, id)
+	if err != nil || len(revs) != 1 {
+		t.Fatalf("revisions of %s: %v %v", id, revs, err)
+	}
+}
