@@ -1,0 +1,451 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchwright/benchwright/release"
+	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Hard subsets (SpatialScore-Hard): from the models scored on a frozen release,
+// a lead proposes the samples at least k of the n models fail, balanced over
+// categories to a target count by a seeded draw (score.SelectHard); keeps or
+// drops each candidate with a reason; and freezes the kept ones into a new
+// release, whose MANIFEST records the parent release, the models, k, n, the
+// seed and every decision (release.Curation). The rule lives in package score;
+// this file keeps the list and the decisions.
+
+// maxReasonLen bounds a curation reason, in characters.
+const maxReasonLen = 500
+
+// HardSubsetInput is what a lead chooses when proposing a hard subset.
+type HardSubsetInput struct {
+	Models []string // the n models; none means every model with predictions on the release
+	K      int      // a sample is a candidate when at least K of the models fail it
+	Target int      // candidates to draw, balanced over categories; 0 = all
+	Seed   int64
+	Strict bool // a hop answer with the right option whose box misses counts as failed
+}
+
+// HardSubset is a candidate list and where its curation stands.
+type HardSubset struct {
+	ID        int64
+	Release   string // the parent release's NAME@VERSION
+	ReleaseID int64
+	Models    []string // by name
+	K, N      int
+	Target    int
+	Seed      int64
+	Strict    bool
+	Pool      int // samples failed by at least K models, before the draw
+	// Candidates drawn; of them Kept and Dropped are decided, the rest undecided.
+	Candidates, Kept, Dropped int
+	CreatedBy, CreatedAt      string
+	Frozen                    string // the NAME@VERSION frozen from the list; "" while it is open
+}
+
+// Undecided is the number of candidates without a decision.
+func (h HardSubset) Undecided() int { return h.Candidates - h.Kept - h.Dropped }
+
+// Decisions a lead makes on a candidate.
+const (
+	DecisionKeep = "keep"
+	DecisionDrop = "drop"
+)
+
+// HardCandidate is one candidate of a list with its decision, if any.
+type HardCandidate struct {
+	SampleID  string
+	Category  string   // score.HardCategory
+	FailedBy  []string // the models that failed it
+	Decision  string   // DecisionKeep, DecisionDrop or "" (undecided)
+	Reason    string
+	DecidedBy string
+	DecidedAt string
+}
+
+// HardDecision keeps or drops one candidate. A drop needs a reason; a keep may
+// give one.
+type HardDecision struct {
+	SampleID string
+	Decision string // DecisionKeep or DecisionDrop
+	Reason   string
+}
+
+// ProposeHardSubset scores the models on a frozen release (their stored
+// predictions, score's default options), selects the samples at least in.K of
+// them fail, balanced over categories to in.Target with in.Seed
+// (score.SelectHard), and stores them as a candidate list for a lead to curate.
+// Only leads may (verify.ActionCurateHard); a refusal is audited. Settings that
+// select nothing, k outside 1…n, a model without predictions on the release and
+// a list with the same release, models, k, target, seed and strictness already
+// made (ErrConflict, naming it) are refused.
+func (d *DB) ProposeHardSubset(ctx context.Context, actor User, releaseRef string, in HardSubsetInput) (HardSubset, error) {
+	h, err := d.proposeHardSubset(ctx, actor, releaseRef, in)
+	if err != nil {
+		return HardSubset{}, fmt.Errorf("propose a hard subset of %s: %w", releaseRef, err)
+	}
+	return h, nil
+}
+
+func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef string, in HardSubsetInput) (HardSubset, error) {
+	var h HardSubset
+	err := d.act(ctx, actor, "hard.propose", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
+		if err != nil {
+			return err
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		models := slices.Clone(in.Models)
+		if len(models) == 0 {
+			runs, err := modelRuns(ctx, tx, rel, "")
+			if err != nil {
+				return err
+			}
+			for _, r := range runs {
+				models = append(models, r.Model)
+			}
+			if len(models) == 0 {
+				return fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
+			}
+		}
+		slices.Sort(models)
+		for i, m := range models {
+			if i > 0 && models[i-1] == m {
+				return fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+			}
+		}
+		items, err := releaseItems(ctx, tx, rel.ID)
+		if err != nil {
+			return err
+		}
+		gs := golds(items)
+		runs := make([]score.ModelResults, len(models))
+		for i, m := range models {
+			preds, err := modelPredictions(ctx, tx, rel, m)
+			if err != nil {
+				return err
+			}
+			results, err := score.ScoreAll(ctx, gs, preds, score.Options{Draws: -1})
+			if err != nil {
+				return fmt.Errorf("model %s: %w", m, scoreError(ctx, err))
+			}
+			runs[i] = score.ModelResults{Model: m, Results: results}
+		}
+		sel, err := score.SelectHard(gs, runs, score.HardSpec{K: in.K, Target: in.Target, Seed: in.Seed, Strict: in.Strict})
+		if err != nil {
+			return scoreError(ctx, err)
+		}
+		if len(sel.Candidates) == 0 {
+			return fmt.Errorf("%w: no sample of %s is failed by at least %d of the %d models", ErrInvalid, rel.Ref(), in.K, len(models))
+		}
+		modelsJSON, _ := json.Marshal(models)
+		var existing int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM hard_subsets WHERE release_id = ? AND models = ? AND k = ? AND target = ? AND seed = ? AND strict = ?`,
+			rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict).Scan(&existing)
+		switch {
+		case err == nil:
+			return fmt.Errorf("%w: hard subset %d of %s has these settings already", ErrConflict, existing, rel.Ref())
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		now := d.now()
+		res, err := tx.ExecContext(ctx, `INSERT INTO hard_subsets (release_id, models, k, target, seed, strict, pool, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict, sel.Pool, a.ID, now)
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO hard_candidates (subset_id, sample_id, category, failed_by) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for _, c := range sel.Candidates {
+			by, _ := json.Marshal(c.FailedBy)
+			if _, err := ins.ExecContext(ctx, id, c.SampleID, c.Category, string(by)); err != nil {
+				return err
+			}
+		}
+		if err := d.audit(ctx, tx, a.ID, "hard.propose", "release", rel.Ref(), fmt.Sprintf("hard subset %d: %s, seed %d", id, sel, in.Seed)); err != nil {
+			return err
+		}
+		h, err = hardSubsetByID(ctx, tx, id)
+		return err
+	})
+	return h, err
+}
+
+const hardSubsetCols = `h.id, rl.name || '@' || rl.version, h.release_id, h.models, h.k, h.target, h.seed, h.strict, h.pool, u.name, h.created_at,
+	COALESCE(fr.name || '@' || fr.version, ''),
+	(SELECT count(*) FROM hard_candidates c WHERE c.subset_id = h.id),
+	(SELECT count(*) FROM hard_candidates c WHERE c.subset_id = h.id AND c.decision = 'keep'),
+	(SELECT count(*) FROM hard_candidates c WHERE c.subset_id = h.id AND c.decision = 'drop')`
+
+const hardSubsetFrom = ` FROM hard_subsets h JOIN releases rl ON rl.id = h.release_id JOIN users u ON u.id = h.created_by
+	LEFT JOIN releases fr ON fr.id = h.frozen_release_id`
+
+func scanHardSubset(r scanner) (HardSubset, error) {
+	var h HardSubset
+	var models string
+	if err := r.Scan(&h.ID, &h.Release, &h.ReleaseID, &models, &h.K, &h.Target, &h.Seed, &h.Strict, &h.Pool, &h.CreatedBy, &h.CreatedAt,
+		&h.Frozen, &h.Candidates, &h.Kept, &h.Dropped); err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal([]byte(models), &h.Models); err != nil {
+		return h, fmt.Errorf("hard subset %d: models: %w", h.ID, err)
+	}
+	h.N = len(h.Models)
+	return h, nil
+}
+
+func hardSubsetByID(ctx context.Context, tx *sql.Tx, id int64) (HardSubset, error) {
+	hs, err := queryAll(ctx, tx, scanHardSubset, `SELECT `+hardSubsetCols+hardSubsetFrom+` WHERE h.id = ?`, id)
+	if err != nil {
+		return HardSubset{}, err
+	}
+	if len(hs) == 0 {
+		return HardSubset{}, fmt.Errorf("hard subset %d: %w", id, ErrNotFound)
+	}
+	return hs[0], nil
+}
+
+// HardSubsets lists the hard subsets proposed on a release, newest first. Only
+// leads may (verify.ActionCurateHard); a refusal is audited.
+func (d *DB) HardSubsets(ctx context.Context, actor User, releaseRef string) ([]HardSubset, error) {
+	var hs []HardSubset
+	err := d.readAs(ctx, actor, "hard.read", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionCurateHard); err != nil {
+			return err
+		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		hs, err = queryAll(ctx, tx, scanHardSubset, `SELECT `+hardSubsetCols+hardSubsetFrom+` WHERE h.release_id = ? ORDER BY h.id DESC`, rel.ID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hard subsets of %s: %w", releaseRef, err)
+	}
+	return hs, nil
+}
+
+// HardCandidates returns a hard subset and its candidates, by sample id. Only
+// leads may (verify.ActionCurateHard); a refusal is audited.
+func (d *DB) HardCandidates(ctx context.Context, actor User, subsetID int64) (HardSubset, []HardCandidate, error) {
+	var (
+		h  HardSubset
+		cs []HardCandidate
+	)
+	err := d.readAs(ctx, actor, "hard.read", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionCurateHard); err != nil {
+			return err
+		}
+		var err error
+		if h, err = hardSubsetByID(ctx, tx, subsetID); err != nil {
+			return err
+		}
+		cs, err = hardCandidates(ctx, tx, subsetID)
+		return err
+	})
+	if err != nil {
+		return HardSubset{}, nil, fmt.Errorf("candidates of hard subset %d: %w", subsetID, err)
+	}
+	return h, cs, nil
+}
+
+func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]HardCandidate, error) {
+	return queryAll(ctx, tx, func(r scanner) (HardCandidate, error) {
+		var c HardCandidate
+		var by string
+		if err := r.Scan(&c.SampleID, &c.Category, &by, &c.Decision, &c.Reason, &c.DecidedBy, &c.DecidedAt); err != nil {
+			return c, err
+		}
+		return c, json.Unmarshal([]byte(by), &c.FailedBy)
+	}, `SELECT c.sample_id, c.category, c.failed_by, c.decision, c.reason, COALESCE(u.name, ''), COALESCE(c.decided_at, '')
+		FROM hard_candidates c LEFT JOIN users u ON u.id = c.decided_by WHERE c.subset_id = ? ORDER BY c.sample_id`, subsetID)
+}
+
+// DecideHardCandidates records a lead's keep or drop, with the reason, for
+// candidates of an open hard subset; deciding a candidate again replaces its
+// decision. Only leads may (verify.ActionCurateHard); a refusal is audited. A
+// sample not in the list (ErrNotFound), a decision other than keep or drop, a
+// drop without a reason, a reason over 500 characters or not UTF-8 text, and a
+// list already frozen (ErrConflict) refuse the whole call.
+func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int64, ds []HardDecision) (HardSubset, error) {
+	var h HardSubset
+	err := d.act(ctx, actor, "hard.decide", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
+		if err != nil {
+			return err
+		}
+		if h, err = hardSubsetByID(ctx, tx, subsetID); err != nil {
+			return err
+		}
+		if h.Frozen != "" {
+			return fmt.Errorf("%w: it was frozen into %s; its decisions are final", ErrConflict, h.Frozen)
+		}
+		if len(ds) == 0 {
+			return fmt.Errorf("%w: no decision given", ErrInvalid)
+		}
+		now := d.now()
+		counts := map[string]int{}
+		for _, dec := range ds {
+			reason := strings.TrimSpace(dec.Reason)
+			switch {
+			case dec.Decision != DecisionKeep && dec.Decision != DecisionDrop:
+				return fmt.Errorf("%w: sample %s: the decision is %q, not keep or drop", ErrInvalid, dec.SampleID, dec.Decision)
+			case dec.Decision == DecisionDrop && reason == "":
+				return fmt.Errorf("%w: sample %s: say why it is dropped", ErrInvalid, dec.SampleID)
+			case !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > maxReasonLen:
+				return fmt.Errorf("%w: sample %s: the reason must be text of at most %d characters", ErrInvalid, dec.SampleID, maxReasonLen)
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE hard_candidates SET decision = ?, reason = ?, decided_by = ?, decided_at = ?
+				WHERE subset_id = ? AND sample_id = ?`, dec.Decision, reason, a.ID, now, subsetID, dec.SampleID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return fmt.Errorf("sample %s: %w among the candidates", dec.SampleID, ErrNotFound)
+			}
+			counts[dec.Decision]++
+		}
+		if err := d.audit(ctx, tx, a.ID, "hard.decide", "hard_subset", fmt.Sprint(subsetID),
+			fmt.Sprintf("%d kept, %d dropped", counts[DecisionKeep], counts[DecisionDrop])); err != nil {
+			return err
+		}
+		h, err = hardSubsetByID(ctx, tx, subsetID)
+		return err
+	})
+	if err != nil {
+		return HardSubset{}, fmt.Errorf("decide on hard subset %d: %w", subsetID, err)
+	}
+	return h, nil
+}
+
+// FreezeHardSubset freezes the kept candidates of a hard subset into a new
+// release NAME@VERSION of the parent's project: each sample with the revision,
+// split and image the parent release froze (so the subset's gold is the
+// parent's), and the parent's filter and split settings. The list then takes
+// no change, and the release's exports record its provenance in MANIFEST.json
+// (release.Curation: parent, models, k, n, target, seed and every decision).
+// Only leads may (verify.ActionCurateHard and verify.ActionFreeze); a refusal is
+// audited. A list with undecided candidates or none kept (ErrInvalid), one
+// frozen already and a name@version taken (ErrConflict) are refused.
+func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, name, version string) (Release, error) {
+	var rel Release
+	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
+		if err != nil {
+			return err
+		}
+		if _, err := requireAction(ctx, tx, actor, verify.ActionFreeze); err != nil {
+			return err
+		}
+		h, err := hardSubsetByID(ctx, tx, subsetID)
+		if err != nil {
+			return err
+		}
+		if h.Frozen != "" {
+			return fmt.Errorf("%w: it was frozen into %s already", ErrConflict, h.Frozen)
+		}
+		cs, err := hardCandidates(ctx, tx, subsetID)
+		if err != nil {
+			return err
+		}
+		var kept, undecided []string
+		for _, c := range cs {
+			switch c.Decision {
+			case DecisionKeep:
+				kept = append(kept, c.SampleID)
+			case "":
+				undecided = append(undecided, c.SampleID)
+			}
+		}
+		if len(undecided) > 0 {
+			return fmt.Errorf("%w: %d of the %d candidates are undecided (%s); keep or drop each first",
+				ErrInvalid, len(undecided), len(cs), quoteIDs(undecided[:min(len(undecided), maxReportedIDs)]))
+		}
+		if len(kept) == 0 {
+			return fmt.Errorf("%w: every candidate was dropped; there is nothing to freeze", ErrInvalid)
+		}
+		parent, err := releaseByID(ctx, tx, h.ReleaseID)
+		if err != nil {
+			return err
+		}
+		if err := checkFreezeInput(ctx, tx, FreezeInput{ProjectID: parent.ProjectID, Name: name, Version: version}); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
+			SELECT project_id, ?, ?, filter, split, ?, ?, ?, 0 FROM releases WHERE id = ?`,
+			name, version, len(kept), a.ID, d.now(), parent.ID)
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
+			SELECT ?, rs.sample_id, rs.revision_id, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height
+			FROM release_samples rs JOIN hard_candidates c ON c.sample_id = rs.sample_id
+			WHERE rs.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`, id, parent.ID, subsetID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE releases SET sealed = 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE hard_subsets SET frozen_release_id = ? WHERE id = ?`, id, subsetID); err != nil {
+			return err
+		}
+		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", name+"@"+version,
+			fmt.Sprintf("project %d, %d samples: hard subset %d of %s (%d of %d candidates kept; failed by at least %d of %d models, seed %d)",
+				parent.ProjectID, len(kept), subsetID, parent.Ref(), len(kept), len(cs), h.K, h.N, h.Seed)); err != nil {
+			return err
+		}
+		rel, err = releaseByID(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return Release{}, fmt.Errorf("freeze hard subset %d as %s@%s: %w", subsetID, name, version, err)
+	}
+	return rel, nil
+}
+
+// releaseCuration is the provenance of a release frozen from a hard subset, or
+// nil for a release frozen from the project.
+func releaseCuration(ctx context.Context, tx *sql.Tx, releaseID int64) (*release.Curation, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM hard_subsets WHERE frozen_release_id = ?`, releaseID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	h, err := hardSubsetByID(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := hardCandidates(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	c := &release.Curation{Method: "hard-subset", Parent: h.Release, Models: h.Models, K: h.K, N: h.N, Target: h.Target,
+		Seed: h.Seed, Strict: h.Strict, Pool: h.Pool, Candidates: h.Candidates, Kept: h.Kept,
+		ProposedBy: h.CreatedBy, ProposedAt: exportTime(h.CreatedAt)}
+	for _, x := range cs {
+		c.Decisions = append(c.Decisions, release.CurationDecision{SampleID: x.SampleID, Category: x.Category, FailedBy: x.FailedBy,
+			Decision: x.Decision, Reason: x.Reason, DecidedBy: x.DecidedBy, DecidedAt: exportTime(x.DecidedAt)})
+	}
+	return c, nil
+}
