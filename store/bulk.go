@@ -197,7 +197,12 @@ func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 			res.Reviews += len(s.Reviews)
 		}
 	}
-	serr := d.inTx(ctx, func(tx *sql.Tx) error { return d.rebuildStats(ctx, tx, projectID) })
+	serr := d.inTx(ctx, func(tx *sql.Tx) error {
+		if err := d.rebuildStats(ctx, tx, projectID); err != nil {
+			return err
+		}
+		return rebuildSearch(ctx, tx, projectID) // the sample manager's rows (manager.go)
+	})
 	return res, errors.Join(werr, serr)
 }
 

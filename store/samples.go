@@ -156,9 +156,11 @@ func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion i
 			return fmt.Errorf("encode sample %s: %w", id, err)
 		}
 		version = cur.Version + 1
-		_, err = tx.ExecContext(ctx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
-			string(content), imageID, version, d.now(), id, baseVersion)
-		return err
+		if _, err = tx.ExecContext(ctx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
+			string(content), imageID, version, d.now(), id, baseVersion); err != nil {
+			return err
+		}
+		return indexSample(ctx, tx, id) // the sample manager's row (manager.go)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("save draft %s: %w", id, err)
@@ -436,31 +438,37 @@ func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Even
 		if err != nil {
 			return err
 		}
-		cur, err := getSample(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if err := verify.Authorize(ev, vuser(a), cur.AuthorID == a.ID); err != nil {
-			return fmt.Errorf("%w: %w", ErrForbidden, err)
-		}
-		var to, prev verify.State
-		if ev == verify.EventWithdraw {
-			if to, err = verify.Transition(cur.Status, ev); err != nil {
-				return fmt.Errorf("%w: %v", ErrForbidden, err)
-			}
-			prev = cur.Status
-		} else {
-			if to, err = verify.Reopen(cur.Status, cur.PrevStatus); err != nil {
-				return fmt.Errorf("%w: %v", ErrForbidden, err)
-			}
-		}
-		if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, prev); err != nil {
-			return err
-		}
-		return d.audit(ctx, tx, a.ID, "sample."+string(ev), "sample", id, reason)
+		return d.leadMoveTx(ctx, tx, a, id, ev, reason)
 	})
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", ev, id, err)
 	}
 	return nil
+}
+
+// leadMoveTx withdraws or reopens sample id for a, who must be allowed the move
+// (verify.Authorize), and audits it with reason.
+func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev verify.Event, reason string) error {
+	cur, err := getSample(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := verify.Authorize(ev, vuser(a), cur.AuthorID == a.ID); err != nil {
+		return fmt.Errorf("%w: %w", ErrForbidden, err)
+	}
+	var to, prev verify.State
+	if ev == verify.EventWithdraw {
+		if to, err = verify.Transition(cur.Status, ev); err != nil {
+			return fmt.Errorf("%w: %v", ErrForbidden, err)
+		}
+		prev = cur.Status
+	} else {
+		if to, err = verify.Reopen(cur.Status, cur.PrevStatus); err != nil {
+			return fmt.Errorf("%w: %v", ErrForbidden, err)
+		}
+	}
+	if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, prev); err != nil {
+		return err
+	}
+	return d.audit(ctx, tx, a.ID, "sample."+string(ev), "sample", id, reason)
 }

@@ -213,6 +213,9 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 			return fmt.Errorf("balance of sample %s: %w", id, err)
 		}
 	}
+	if sign > 0 { // the sample as it is now, for the sample manager (manager.go)
+		return indexSample(ctx, tx, id)
+	}
 	return nil
 }
 

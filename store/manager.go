@@ -1,0 +1,856 @@
+package store
+
+// The lead's sample manager: search, filter, sort and page every sample of a
+// project, and act on a selection of them (withdraw, reopen, reassign drafts,
+// release claims, export). Migration 16 keeps one narrow row per sample
+// (sample_search) and its words (sample_words, full text); indexSample writes them in
+// the transaction of every write that changes a sample, from statsSample (stats.go),
+// which every such write already calls, and from SaveDraft.
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+func init() { afterMigration[16] = (*DB).rebuildAllSearch }
+
+// SampleSort is a column the manager sorts by.
+type SampleSort string
+
+// The sort columns.
+const (
+	SortUpdated SampleSort = "updated" // last change (the default)
+	SortCreated SampleSort = "created"
+	// Ties are in ascending id order, also when the column is sorted descending.
+	SortID     SampleSort = "id"
+	SortState  SampleSort = "state"
+	SortKind   SampleSort = "kind"
+	SortAuthor SampleSort = "author" // the author's name
+	SortHop    SampleSort = "hop"
+)
+
+// SampleSorts lists the sort columns in the order a screen offers them.
+var SampleSorts = []SampleSort{SortUpdated, SortCreated, SortID, SortState, SortKind, SortAuthor, SortHop}
+
+var sortColumn = map[SampleSort]string{
+	SortUpdated: "x.updated_at", SortCreated: "x.created_at", SortID: "x.sample_id", SortState: "x.status",
+	SortKind: "x.kind", SortAuthor: "(SELECT name FROM users WHERE id = x.author_id)", SortHop: "x.hop",
+}
+
+// SampleQuery selects and orders a project's samples for the manager. Zero fields do
+// not filter; every set field must hold.
+type SampleQuery struct {
+	// Text: every word must start a word of the sample's id, question, options, text
+	// answer or step contents ("chair lef" finds "the chair on the left").
+	Text     string
+	IDs      []string // exactly these samples (a link from an audit finding)
+	States   []verify.State
+	Kinds    []annotate.Kind
+	AuthorID int64
+	// VerifierID: samples this verifier reviewed (in Round, when set). Votes of a
+	// round 3 still open are left out: whose they are is hidden until it closes.
+	VerifierID int64
+	Round      int // reviewed in this round (1–3)
+	ImageID    int64
+	Hop        int
+	View       annotate.View
+	Categories string // the category set as the dashboard names it: "att+rel", "none"
+	Task       string
+	Split      string
+	// RejectReason: a rejection of any revision gave this reason (a criterion id, or "other").
+	RejectReason string
+	// Rejected: some revision was rejected (in Round, when set).
+	Rejected     bool
+	Acknowledged bool   // the current revision was submitted with lint warnings acknowledged
+	Derived      bool   // the sample was derived from another (it names a parent)
+	From, To     string // last change on or after From, on or before To (YYYY-MM-DD, UTC)
+
+	Sort   SampleSort // SortUpdated when empty
+	Desc   bool       // newest, highest or last first
+	Offset int
+	Limit  int // 50 when 0; at most 1000
+}
+
+// SampleRow is one sample of a manager page: the sample and what the manager shows
+// of it beside its content.
+type SampleRow struct {
+	SampleInfo
+	Categories   string   // the category set ("att+rel", "none")
+	Reasons      []string // every reason its rejections gave, ids as stored
+	Acknowledged bool
+	Derived      bool
+	CreatedAt    string
+}
+
+// SamplePage is a page of a search and the number of samples the whole search finds.
+type SamplePage struct {
+	Rows  []SampleRow
+	Total int
+}
+
+// maxSelection bounds SampleIDs: the most samples one action takes at once.
+const maxSelection = 100_000
+
+// SearchSamples returns a page of the project's samples that q selects, in q's
+// order, and how many q selects. Only leads search every sample.
+func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q SampleQuery) (SamplePage, error) {
+	var out SamplePage
+	err := d.readAs(ctx, actor, "samples.search", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples); err != nil {
+			return err
+		}
+		where, args, err := searchWhere(projectID, q)
+		if err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sample_search x WHERE `+where, args...).Scan(&out.Total); err != nil {
+			return err
+		}
+		limit := q.Limit
+		if limit <= 0 {
+			limit = 50
+		}
+		limit = min(limit, 1000)
+		ids, err := queryAll(ctx, tx, scanString, `SELECT x.sample_id FROM sample_search x WHERE `+where+searchOrder(q)+` LIMIT ? OFFSET ?`,
+			append(args, limit, max(q.Offset, 0))...)
+		if err != nil {
+			return err
+		}
+		out.Rows, err = sampleRows(ctx, tx, ids)
+		return err
+	})
+	if err != nil {
+		return SamplePage{}, fmt.Errorf("search samples: %w", err)
+	}
+	return out, nil
+}
+
+// SampleIDs returns the ids of every sample q selects (q's paging is ignored), in
+// q's order, for an action on the whole result: at most 100,000.
+func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q SampleQuery) ([]string, error) {
+	var out []string
+	err := d.readAs(ctx, actor, "samples.search", func(tx *sql.Tx) error {
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples); err != nil {
+			return err
+		}
+		where, args, err := searchWhere(projectID, q)
+		if err != nil {
+			return err
+		}
+		out, err = queryAll(ctx, tx, scanString, `SELECT x.sample_id FROM sample_search x WHERE `+where+searchOrder(q)+` LIMIT ?`,
+			append(args, maxSelection+1)...)
+		if err == nil && len(out) > maxSelection {
+			return fmt.Errorf("%w: the search finds more than %d samples; narrow it", ErrInvalid, maxSelection)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search samples: %w", err)
+	}
+	return out, nil
+}
+
+func searchOrder(q SampleQuery) string {
+	col, ok := sortColumn[q.Sort]
+	if !ok {
+		col = sortColumn[SortUpdated]
+	}
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	if col == "x.sample_id" {
+		return " ORDER BY x.sample_id" + dir
+	}
+	return " ORDER BY " + col + dir + ", x.sample_id" // ties by id, as the indexes keep them
+}
+
+// searchWhere is the condition (on sample_search x) q puts on a project's samples.
+func searchWhere(projectID int64, q SampleQuery) (string, []any, error) {
+	conds := []string{"x.project_id = ?"}
+	args := []any{projectID}
+	add := func(cond string, a ...any) { conds = append(conds, cond); args = append(args, a...) }
+	jsonList := func(vs []string) string { b, _ := json.Marshal(vs); return string(b) }
+	if len(q.IDs) > 0 {
+		add("x.sample_id IN (SELECT value FROM json_each(?))", jsonList(q.IDs))
+	}
+	if len(q.States) > 0 {
+		ss := make([]string, len(q.States))
+		for i, s := range q.States {
+			ss[i] = string(s)
+		}
+		add("x.status IN (SELECT value FROM json_each(?))", jsonList(ss))
+	}
+	if len(q.Kinds) > 0 {
+		ks := make([]string, len(q.Kinds))
+		for i, k := range q.Kinds {
+			ks[i] = string(k)
+		}
+		add("x.kind IN (SELECT value FROM json_each(?))", jsonList(ks))
+	}
+	if q.AuthorID != 0 {
+		add("x.author_id = ?", q.AuthorID)
+	}
+	if q.ImageID != 0 {
+		add("x.image_id = ?", q.ImageID)
+	}
+	if q.Hop != 0 {
+		add("x.hop = ?", q.Hop)
+	}
+	if q.View != "" {
+		add("x.view = ?", string(q.View))
+	}
+	if q.Categories != "" {
+		add("x.categories = ?", q.Categories)
+	}
+	if q.Task != "" {
+		add("x.task = ?", q.Task)
+	}
+	if q.Split != "" {
+		add("x.split = ?", q.Split)
+	}
+	if q.RejectReason != "" {
+		add("instr(x.reasons, ?) > 0", " "+q.RejectReason+" ")
+	}
+	if q.Rejected {
+		add("x.reasons <> ''") // every rejection gives a reason (verify.CheckVerdict)
+	}
+	if q.Acknowledged {
+		add("x.acked = 1")
+	}
+	if q.Derived {
+		add("x.derived = 1")
+	}
+	for _, b := range []struct {
+		day, op string
+		next    bool
+	}{{q.From, ">=", false}, {q.To, "<", true}} {
+		if b.day == "" {
+			continue
+		}
+		t, err := time.Parse(time.DateOnly, b.day)
+		if err != nil {
+			return "", nil, fmt.Errorf("%w: %q is not a date (YYYY-MM-DD)", ErrInvalid, b.day)
+		}
+		if b.next {
+			t = t.AddDate(0, 0, 1)
+		}
+		add("x.updated_at "+b.op+" ?", t.UTC().Format(time.RFC3339Nano))
+	}
+	if q.Round < 0 || q.Round > 3 {
+		return "", nil, fmt.Errorf("%w: round %d; rounds are 1 to 3", ErrInvalid, q.Round)
+	}
+	if q.VerifierID != 0 || q.Round != 0 {
+		// A vote on the current revision of a sample in round 3 belongs to a panel that
+		// is still open (verify.Round3: whose votes they are is hidden until it closes).
+		sub := `SELECT r.sample_id FROM reviews r WHERE NOT (r.round = 3 AND EXISTS (SELECT 1 FROM samples o
+			WHERE o.id = r.sample_id AND o.status = 'round3' AND o.current_rev = r.revision_id))`
+		var a []any
+		if q.VerifierID != 0 {
+			sub += " AND r.verifier_id = ?"
+			a = append(a, q.VerifierID)
+		}
+		if q.Round != 0 {
+			sub += " AND r.round = ?"
+			a = append(a, q.Round)
+		}
+		if q.VerifierID == 0 {
+			// Without a verifier, that a round 3 holds votes is no secret of whose they are.
+			sub = `SELECT r.sample_id FROM reviews r WHERE r.round = ?`
+			a = []any{q.Round}
+		}
+		if q.Rejected {
+			sub += " AND r.decision = 'reject'" // a reject closes a round 3 openly
+		}
+		add("x.sample_id IN ("+sub+")", a...)
+	}
+	if m := matchQuery(q.Text); m != "" {
+		add("x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)", m)
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
+
+// matchQuery turns typed words into a full-text query: each word is a phrase of its
+// letters and digits, the last one a prefix ("bench-0001" → "bench 0001*"), and every
+// word must match.
+func matchQuery(text string) string {
+	var phrases []string
+	for _, w := range strings.Fields(text) {
+		toks := strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(toks) == 0 {
+			continue
+		}
+		phrases = append(phrases, `"`+strings.Join(toks, " ")+`*"`)
+	}
+	return strings.Join(phrases, " ")
+}
+
+// sampleRows loads the manager rows of ids, in that order.
+func sampleRows(ctx context.Context, tx *sql.Tx, ids []string) ([]SampleRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	b, _ := json.Marshal(ids)
+	type extra struct {
+		cats, reasons, created string
+		acked, derived         bool
+	}
+	rows := map[string]SampleRow{}
+	r, err := tx.QueryContext(ctx, `SELECT `+sampleCols+`, x.categories, x.reasons, x.acked, x.derived, s.created_at`+sampleFrom+`
+		JOIN sample_search x ON x.sample_id = s.id WHERE s.id IN (SELECT value FROM json_each(?))`, string(b))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	for r.Next() {
+		var e extra
+		si, err := scanSample(scanFunc(func(dest ...any) error {
+			return r.Scan(append(dest, &e.cats, &e.reasons, &e.acked, &e.derived, &e.created)...)
+		}))
+		if err != nil {
+			return nil, err
+		}
+		rows[si.ID] = SampleRow{SampleInfo: si, Categories: e.cats, Reasons: strings.Fields(e.reasons),
+			Acknowledged: e.acked, Derived: e.derived, CreatedAt: e.created}
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]SampleRow, 0, len(ids))
+	for _, id := range ids {
+		if row, ok := rows[id]; ok {
+			out = append(out, row)
+		}
+	}
+	return out, nil
+}
+
+// scanFunc is a scanner made of a function (to scan more columns than scanSample reads).
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// indexSample writes sample id's row in sample_search and its words in sample_words
+// from its row, its content, its current revision and its rejections.
+func indexSample(ctx context.Context, tx *sql.Tx, id string) error {
+	var e searchEntry
+	var doc sql.NullInt64
+	var draft, change, reason string
+	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, COALESCE(s.image_id, 0), s.draft,
+		s.created_at, s.updated_at, COALESCE(r.change, ''), COALESCE(r.reason, ''), x.doc
+		FROM samples s LEFT JOIN revisions r ON r.id = s.current_rev LEFT JOIN sample_search x ON x.sample_id = s.id
+		WHERE s.id = ?`, id).Scan(&e.project, &e.kind, &e.status, &e.author, &e.image, &draft, &e.created, &e.updated, &change, &reason, &doc)
+	if err != nil {
+		return fmt.Errorf("search entry of %s: %w", id, err)
+	}
+	e.id = id
+	e.content(draft, change, reason)
+	js, err := queryAll(ctx, tx, scanString, `SELECT reasons FROM reviews WHERE sample_id = ? AND decision = 'reject'`, id)
+	if err != nil {
+		return fmt.Errorf("search entry of %s: %w", id, err)
+	}
+	for _, j := range js {
+		e.addReasons(rejectReasons(j))
+	}
+	if err := e.write(ctx, tx, doc); err != nil {
+		return fmt.Errorf("search entry of %s: %w", id, err)
+	}
+	return nil
+}
+
+// unindexSample removes a deleted sample's search row and words.
+func unindexSample(ctx context.Context, tx *sql.Tx, id string) error {
+	var doc int64
+	err := tx.QueryRowContext(ctx, `SELECT doc FROM sample_search WHERE sample_id = ?`, id).Scan(&doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sample_words WHERE docid = ?`, doc); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM sample_search WHERE doc = ?`, doc)
+	return err
+}
+
+// searchEntry is a sample's sample_search row and words.
+type searchEntry struct {
+	id, kind, status, view, cats, task, split, created, updated string
+	project, author, image                                      int64
+	hop                                                         int
+	acked, derived                                              bool
+	reasons                                                     []string
+	words                                                       string
+}
+
+// content fills what the sample's content and current revision say.
+func (e *searchEntry) content(draft, change, reason string) {
+	var s annotate.Sample
+	_ = json.Unmarshal([]byte(draft), &s) // an unreadable draft is found by its row only
+	e.hop, e.view, e.cats, e.task, e.split = s.Hop, string(s.View), categorySet(s.Categories), s.Task, s.Split
+	e.derived = s.Parent != ""
+	e.acked = (change == "submit" || change == "revise") && reason != ""
+	parts := []string{e.id, s.Question}
+	parts = append(parts, s.Options...)
+	parts = append(parts, s.AnswerText)
+	for _, st := range s.Steps {
+		parts = append(parts, st.Content)
+	}
+	e.words = strings.Join(parts, "\n")
+}
+
+func (e *searchEntry) addReasons(rs []string) {
+	for _, r := range rs {
+		if !slices.Contains(e.reasons, r) {
+			e.reasons = append(e.reasons, r)
+		}
+	}
+}
+
+func (e *searchEntry) write(ctx context.Context, tx *sql.Tx, doc sql.NullInt64) error {
+	reasons := ""
+	if len(e.reasons) > 0 {
+		reasons = " " + strings.Join(e.reasons, " ") + " "
+	}
+	vals := []any{e.project, e.kind, e.status, e.author, e.image, e.hop, e.view, e.cats, e.task, e.split, reasons,
+		boolInt(e.acked), boolInt(e.derived), e.created, e.updated}
+	if doc.Valid {
+		if _, err := tx.ExecContext(ctx, `UPDATE sample_search SET project_id = ?, kind = ?, status = ?, author_id = ?, image_id = ?,
+			hop = ?, view = ?, categories = ?, task = ?, split = ?, reasons = ?, acked = ?, derived = ?, created_at = ?, updated_at = ?
+			WHERE doc = ?`, append(vals, doc.Int64)...); err != nil {
+			return err
+		}
+		// Most writes (a review, a move) leave the words as they were: the full-text
+		// index is rewritten only when they changed.
+		var words string
+		if err := tx.QueryRowContext(ctx, `SELECT body FROM sample_words WHERE docid = ?`, doc.Int64).Scan(&words); err == nil && words == e.words {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE sample_words SET body = ? WHERE docid = ?`, e.words, doc.Int64)
+		return err
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO sample_search (project_id, kind, status, author_id, image_id, hop, view,
+		categories, task, split, reasons, acked, derived, created_at, updated_at, sample_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING doc`, append(vals, e.id)...).Scan(&n); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO sample_words (docid, body) VALUES (?, ?)`, n, e.words)
+	return err
+}
+
+// rebuildAllSearch fills the search rows of every project (migration 16).
+func (d *DB) rebuildAllSearch(ctx context.Context, tx *sql.Tx) error {
+	ids, err := queryAll(ctx, tx, scanInt64, `SELECT id FROM projects ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("list projects: %w", err)
+	}
+	for _, id := range ids {
+		if err := rebuildSearch(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildSearch writes the search rows of a project's samples anew, for writers that
+// insert rows directly (rebuildStats) and migration 16: what indexSample keeps.
+func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	fail := func(err error) error {
+		return fmt.Errorf("rebuild the sample search of project %d: %w", projectID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sample_words WHERE docid IN (SELECT doc FROM sample_search WHERE project_id = ?)`, projectID); err != nil {
+		return fail(err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sample_search WHERE project_id = ?`, projectID); err != nil {
+		return fail(err)
+	}
+	reasons := map[string][]string{}
+	rr, err := tx.QueryContext(ctx, `SELECT v.sample_id, v.reasons FROM reviews v JOIN samples s ON s.id = v.sample_id
+		WHERE s.project_id = ? AND v.decision = 'reject' ORDER BY v.id`, projectID)
+	if err != nil {
+		return fail(err)
+	}
+	for rr.Next() {
+		var id, js string
+		if err := rr.Scan(&id, &js); err != nil {
+			rr.Close()
+			return fail(err)
+		}
+		reasons[id] = append(reasons[id], rejectReasons(js)...)
+	}
+	if err := errors.Join(rr.Err(), rr.Close()); err != nil {
+		return fail(err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, s.kind, s.status, s.author_id, COALESCE(s.image_id, 0), s.draft,
+		s.created_at, s.updated_at, COALESCE(r.change, ''), COALESCE(r.reason, '')
+		FROM samples s LEFT JOIN revisions r ON r.id = s.current_rev WHERE s.project_id = ? ORDER BY s.id`, projectID)
+	if err != nil {
+		return fail(err)
+	}
+	var entries []searchEntry
+	for rows.Next() {
+		e := searchEntry{project: projectID}
+		var draft, change, reason string
+		if err := rows.Scan(&e.id, &e.kind, &e.status, &e.author, &e.image, &draft, &e.created, &e.updated, &change, &reason); err != nil {
+			rows.Close()
+			return fail(err)
+		}
+		e.content(draft, change, reason)
+		e.addReasons(reasons[e.id])
+		entries = append(entries, e)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fail(err)
+	}
+	for i := range entries {
+		if err := entries[i].write(ctx, tx, sql.NullInt64{}); err != nil {
+			return fail(err)
+		}
+	}
+	return nil
+}
+
+// SelectionResult says what an action on a selection of samples did: the samples it
+// changed and, for each it left as it was, why.
+type SelectionResult struct {
+	Done    []string
+	Refused []Refusal
+}
+
+// Refusal is a sample an action left unchanged and the reason, in words.
+type Refusal struct {
+	SampleID string
+	Reason   string
+}
+
+// Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
+func (r SelectionResult) Summary(verb string) string {
+	s := verb + " " + plural(len(r.Done), "sample")
+	if len(r.Refused) > 0 {
+		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
+	}
+	return s
+}
+
+// WithdrawSamples withdraws each of ids (a lead's move, verify.Authorize), in one
+// transaction: a sample the protocol does not let move is refused with the reason
+// and the others still move. Each move is audited with reason.
+func (d *DB) WithdrawSamples(ctx context.Context, actor User, ids []string, reason string) (SelectionResult, error) {
+	return d.moveSelection(ctx, actor, ids, verify.EventWithdraw, reason)
+}
+
+// ReopenSamples puts each of ids back in the state it was withdrawn from, like
+// WithdrawSamples.
+func (d *DB) ReopenSamples(ctx context.Context, actor User, ids []string, reason string) (SelectionResult, error) {
+	return d.moveSelection(ctx, actor, ids, verify.EventReopen, reason)
+}
+
+func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev verify.Event, reason string) (SelectionResult, error) {
+	var out SelectionResult
+	err := d.act(ctx, actor, "samples."+string(ev), func(tx *sql.Tx) error {
+		out = SelectionResult{}
+		a, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			err := d.leadMoveTx(ctx, tx, a, id, ev, reason)
+			switch {
+			case err == nil:
+				out.Done = append(out.Done, id)
+			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
+				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+			default:
+				return err
+			}
+		}
+		return d.auditRefusals(ctx, tx, a, "samples."+string(ev), out.Refused)
+	})
+	if err != nil {
+		return SelectionResult{}, fmt.Errorf("%s samples: %w", ev, err)
+	}
+	return out, nil
+}
+
+// auditRefusals writes one audit row per sample an action refused.
+func (d *DB) auditRefusals(ctx context.Context, tx *sql.Tx, a User, action string, refused []Refusal) error {
+	for _, r := range refused {
+		if err := d.audit(ctx, tx, a.ID, "denied:"+action, "sample", r.SampleID, r.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReassignDrafts gives each of ids, a draft or returned sample, to the author named
+// to (an annotator or lead): the new author edits and submits it from then on. A
+// sample in review or done, or already that author's, is refused with the reason.
+// Each change is audited with reason.
+func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, reason string) (SelectionResult, error) {
+	var out SelectionResult
+	err := d.act(ctx, actor, "samples.reassign", func(tx *sql.Tx) error {
+		out = SelectionResult{}
+		a, err := requireAction(ctx, tx, actor, verify.ActionReassignDrafts)
+		if err != nil {
+			return err
+		}
+		var target User
+		err = tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE name = ? AND disabled = 0`, to).
+			Scan(&target.ID, &target.Name, &target.Role, &target.Group)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: no active account named %q", ErrInvalid, to)
+		}
+		if err != nil {
+			return err
+		}
+		if !verify.Permitted(verify.ActionWriteSamples, verify.Role(target.Role)) {
+			return fmt.Errorf("%w: %s is a %s and cannot write samples", ErrInvalid, target.Name, target.Role)
+		}
+		now := d.now()
+		for _, id := range ids {
+			cur, err := getSample(ctx, tx, id)
+			switch {
+			case errors.Is(err, ErrNotFound):
+				out.Refused = append(out.Refused, Refusal{id, "there is no such sample"})
+				continue
+			case err != nil:
+				return err
+			case cur.Status != verify.StateDraft && cur.Status != verify.StateReturned:
+				out.Refused = append(out.Refused, Refusal{id, fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
+				continue
+			case cur.AuthorID == target.ID:
+				out.Refused = append(out.Refused, Refusal{id, "it is " + target.Name + "'s already"})
+				continue
+			}
+			if err := statsSample(ctx, tx, id, -1); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE samples SET author_id = ?, version = version + 1, updated_at = ? WHERE id = ?`,
+				target.ID, now, id); err != nil {
+				return err
+			}
+			if err := statsSample(ctx, tx, id, 1); err != nil {
+				return err
+			}
+			detail := cur.AuthorName + " → " + target.Name
+			if reason != "" {
+				detail += ": " + reason
+			}
+			if err := d.audit(ctx, tx, a.ID, "sample.reassign", "sample", id, detail); err != nil {
+				return err
+			}
+			out.Done = append(out.Done, id)
+		}
+		return d.auditRefusals(ctx, tx, a, "samples.reassign", out.Refused)
+	})
+	if err != nil {
+		return SelectionResult{}, fmt.Errorf("reassign drafts: %w", err)
+	}
+	return out, nil
+}
+
+// stateWords names a state in a sentence: "in round 2", "accepted".
+func stateWords(s verify.State) string {
+	if strings.HasPrefix(string(s), "round") {
+		return "in round " + strings.TrimPrefix(string(s), "round")
+	}
+	return string(s)
+}
+
+// ReleaseClaims ends every verifier's claim on each of ids, so that a sample a
+// verifier claimed and left is offered again (a late voter's seat on a round 3 closed
+// by a reject ends too). A sample without claims is refused as having none. Each
+// ended claim is audited with its verifier.
+func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (SelectionResult, error) {
+	var out SelectionResult
+	err := d.act(ctx, actor, "claims.release", func(tx *sql.Tx) error {
+		out = SelectionResult{}
+		a, err := requireAction(ctx, tx, actor, verify.ActionReleaseClaims)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			names, err := queryAll(ctx, tx, scanString, `SELECT u.name FROM claims c JOIN users u ON u.id = c.verifier_id
+				WHERE c.sample_id = ? ORDER BY u.name`, id)
+			if err != nil {
+				return err
+			}
+			if len(names) == 0 {
+				out.Refused = append(out.Refused, Refusal{id, "no verifier holds a claim on it"})
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, id); err != nil {
+				return err
+			}
+			if err := d.audit(ctx, tx, a.ID, "review.release", "sample", id, "claims of "+strings.Join(names, ", ")); err != nil {
+				return err
+			}
+			if err := d.statsRound3(ctx, tx, id); err != nil {
+				return err
+			}
+			out.Done = append(out.Done, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return SelectionResult{}, fmt.Errorf("release claims: %w", err)
+	}
+	return out, nil
+}
+
+// SampleFormat is a file format ExportSamples writes.
+type SampleFormat string
+
+// The formats of ExportSamples.
+const (
+	FormatCSV   SampleFormat = "csv"   // one row per sample: its row and the fields people filter by
+	FormatJSONL SampleFormat = "jsonl" // one native record per line (annotate's JSON), importable again
+)
+
+// sampleCSVHeader is ExportSamples' CSV header. Ids stay ids here (criteria, kinds,
+// states): the file is for scripts and spreadsheets.
+var sampleCSVHeader = []string{"id", "kind", "state", "author", "image", "question", "options", "answer",
+	"hop", "view", "categories", "task", "split", "revision", "reject_reasons", "created_at", "updated_at"}
+
+// ExportSamples writes the samples ids names, in that order, as CSV or JSON Lines:
+// the content each has now (the draft being edited, else the current revision). The
+// export is audited with its size.
+func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids []string, format SampleFormat) ([]byte, error) {
+	var buf bytes.Buffer
+	err := d.act(ctx, actor, "samples.export", func(tx *sql.Tx) error {
+		buf.Reset()
+		a, err := requireAction(ctx, tx, actor, verify.ActionExportSamples)
+		if err != nil {
+			return err
+		}
+		if format != FormatCSV && format != FormatJSONL {
+			return fmt.Errorf("%w: unknown format %q (csv or jsonl)", ErrInvalid, format)
+		}
+		var rows []SampleRow
+		for chunk := range slices.Chunk(ids, 1000) {
+			rs, err := sampleRows(ctx, tx, chunk)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, rs...)
+		}
+		if len(rows) != len(ids) {
+			return fmt.Errorf("%w: %d of the %d samples are gone", ErrNotFound, len(ids)-len(rows), len(ids))
+		}
+		for _, r := range rows {
+			if r.ProjectID != projectID {
+				return fmt.Errorf("%w: %s is not in this project", ErrInvalid, r.ID)
+			}
+		}
+		if err := writeSamples(&buf, rows, format); err != nil {
+			return err
+		}
+		return d.audit(ctx, tx, a.ID, "samples.export", "project", strconv.FormatInt(projectID, 10),
+			fmt.Sprintf("%d samples as %s", len(rows), format))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("export samples: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func writeSamples(buf *bytes.Buffer, rows []SampleRow, format SampleFormat) error {
+	if format == FormatJSONL {
+		for _, r := range rows {
+			b, err := json.Marshal(r.Content)
+			if err != nil {
+				return err
+			}
+			buf.Write(b)
+			buf.WriteByte('\n')
+		}
+		return nil
+	}
+	w := csv.NewWriter(buf)
+	if err := w.Write(sampleCSVHeader); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		c := r.Content
+		opts, _ := json.Marshal(c.Options)
+		if c.Options == nil {
+			opts = nil
+		}
+		answer := c.AnswerText
+		if c.Kind.IndexAnswer() {
+			answer = strconv.Itoa(c.AnswerIndex)
+		}
+		hop := ""
+		if c.Hop != 0 {
+			hop = strconv.Itoa(c.Hop)
+		}
+		if err := w.Write([]string{r.ID, string(r.Kind), string(r.Status), r.AuthorName, r.ImagePath, c.Question, string(opts),
+			answer, hop, string(c.View), r.Categories, c.Task, c.Split, strconv.Itoa(r.Revision), strings.Join(r.Reasons, " "),
+			r.CreatedAt, r.UpdatedAt}); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// DeleteDraft deletes the author's own draft that was never submitted, based on the
+// version the editor loaded, and returns its content, which CreateSample takes back
+// to undo the deletion (under the same id). The deletion is audited.
+func (d *DB) DeleteDraft(ctx context.Context, actor User, id string, baseVersion int) (annotate.Sample, error) {
+	var out annotate.Sample
+	err := d.act(ctx, actor, "sample.delete", func(tx *sql.Tx) error {
+		a, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "delete")
+		if err != nil {
+			return err
+		}
+		if cur.Status != verify.StateDraft || cur.Revision > 0 {
+			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", ErrForbidden, id, stateWords(cur.Status))
+		}
+		if err := statsSample(ctx, tx, id, -1); err != nil {
+			return err
+		}
+		if err := unindexSample(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM samples WHERE id = ? AND version = ?`, id, baseVersion); err != nil {
+			return err
+		}
+		out = cur.Content
+		out.ID, out.Kind = cur.ID, cur.Kind
+		return d.audit(ctx, tx, a.ID, "sample.delete", "sample", id, string(cur.Kind))
+	})
+	if err != nil {
+		return annotate.Sample{}, fmt.Errorf("delete draft %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// AuditErrors is a freeze refused because the audit found errors: the findings, so
+// that a screen can open the samples they name. It is ErrInvalid (errors.Is).
+type AuditErrors struct {
+	Findings []AuditFinding
+	text     string
+}
+
+func (e *AuditErrors) Error() string { return e.text }
+func (e *AuditErrors) Unwrap() error { return ErrInvalid }

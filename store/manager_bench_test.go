@@ -1,0 +1,57 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// BenchmarkScaleSampleManager measures one page (50) of the lead's sample manager with
+// its total, on the big synthetic project: what the Samples screen reads per search,
+// sort or page turn. Goal: under 50 ms each at 100k samples.
+func BenchmarkScaleSampleManager(b *testing.B) {
+	w := openBench(b, scaleDB(b))
+	defer w.db.Close()
+	ctx := context.Background()
+	lead, err := w.db.UserByName(ctx, "lead")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []struct {
+		name string
+		q    store.SampleQuery
+	}{
+		{"first", store.SampleQuery{Desc: true}},
+		{"middle", store.SampleQuery{Desc: true, Offset: 50_000}}, // worst case: OFFSET walks the rows before it
+		{"state", store.SampleQuery{States: []verify.State{verify.StateReturned}, Desc: true}},
+		{"author-kind", store.SampleQuery{AuthorID: w.ann.ID, Kinds: []annotate.Kind{annotate.KindHopQA}, Desc: true}},
+		{"hop-view-cats", store.SampleQuery{Hop: 2, View: annotate.ViewEgo, Categories: "att+rel", Desc: true}},
+		{"text", store.SampleQuery{Text: "chair left", Desc: true}},
+		{"text-rare", store.SampleQuery{Text: "bench-00421", Desc: true}},
+		{"verifier-round", store.SampleQuery{VerifierID: w.ver.ID, Round: 1, Desc: true}},
+		{"reject-reason", store.SampleQuery{RejectReason: "box_on_answer", Desc: true}},
+		{"sort-author", store.SampleQuery{Sort: store.SortAuthor}},
+		{"sort-hop-text", store.SampleQuery{Sort: store.SortHop, Text: "the", Desc: true}}, // a word in every sample
+		{"one-week", store.SampleQuery{From: "2024-02-01", To: "2024-02-07", Sort: store.SortCreated}},
+		{"all-dates", store.SampleQuery{From: "2020-01-01", To: "2100-12-31", Sort: store.SortCreated}}, // sorts every sample
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			p, err := w.db.SearchSamples(ctx, lead, w.project.ID, q.q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(p.Rows) == 0 {
+				b.Fatalf("%s: empty page", q.name)
+			}
+			for b.Loop() {
+				if _, err := w.db.SearchSamples(ctx, lead, w.project.ID, q.q); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Total), "found")
+		})
+	}
+}
