@@ -679,6 +679,7 @@ type Event struct {
 	Actor  string
 	Action string
 	Detail string
+	Client string // the network address it came from through a team server, "" for local work
 }
 
 // History is a sample's timeline from the audit log: creation, revisions, reviews and
@@ -724,7 +725,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 				hidden[voteDetail(3, r.number)] = open
 			}
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail FROM audit_log l
+		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail, l.client FROM audit_log l
 			LEFT JOIN users u ON u.id = l.actor_id WHERE l.entity = 'sample' AND l.entity_id = ? ORDER BY l.id`, sampleID)
 		if err != nil {
 			return err
@@ -734,7 +735,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 		for rows.Next() {
 			var e Event
 			var actorID sql.NullInt64
-			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail); err != nil {
+			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail, &e.Client); err != nil {
 				return err
 			}
 			base, _, _ := strings.Cut(e.Detail, ": ")
@@ -745,6 +746,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 						continue
 					}
 					e.Action, e.Actor, e.Detail = "review.vote", mask, base
+					e.Client = "" // the address would name the hidden voter
 				}
 			case "sample.status":
 				if e.Detail == string(verify.StateRound3)+" → "+string(verify.StateReturned) {
@@ -757,7 +759,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 			return err
 		}
 		if lateVoter && closing >= 0 && closer != a.ID {
-			out[closing].Actor = late
+			out[closing].Actor, out[closing].Client = late, ""
 		}
 		return nil
 	})

@@ -1,0 +1,573 @@
+// Package storetest is the contract every store.Service keeps — a local project
+// file (*store.DB) and a team server's client (remote.Client) alike: one suite of
+// behavioural tests (permissions, protocol moves, blind round 3, optimistic-locking
+// conflicts, claims, freeze, and every read call giving the same answer) that both
+// implementations run, so that they cannot drift apart.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Password is every account's password in the suite's projects.
+const Password = "contract-secret"
+
+// Connect returns a Service on db for one person (not yet signed in): db itself
+// for the local implementation, a client of a server over db for the remote one.
+type Connect func(t *testing.T, db *store.DB) store.Service
+
+// Project is the suite's seeded project: a lead, two annotators, six verifiers in
+// groups A, B and C, and one image.
+type Project struct {
+	DB      *store.DB
+	Project store.Project
+	Image   string // the image's path in the project
+	connect Connect
+}
+
+// Seed makes a fresh project in a temporary database, writing it through the
+// local store (a server's first lead and images are made on the server).
+func Seed(t *testing.T, connect Connect) *Project {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "contract.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	lead, err := db.CreateFirstLead(ctx, "lead", Password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Project{DB: db, Image: "0001-office-1/a.jpg", connect: connect}
+	if p.Project, err = db.CreateProject(ctx, lead, "contract"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []struct{ name, role, group string }{
+		{"ann1", store.RoleAnnotator, ""}, {"ann2", store.RoleAnnotator, ""},
+		{"a1", store.RoleVerifier, "A"}, {"a2", store.RoleVerifier, "A"},
+		{"b1", store.RoleVerifier, "B"}, {"b2", store.RoleVerifier, "B"},
+		{"c1", store.RoleVerifier, "C"}, {"c2", store.RoleVerifier, "C"},
+	} {
+		if _, err := db.AddUser(ctx, lead, u.name, u.role, u.group, Password); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	img.Set(3, 3, color.Black)
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "0001-office-1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, p.Image), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportImages(ctx, lead, p.Project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// As returns a Service signed in as name, and the account.
+func (p *Project) As(t *testing.T, name string) (store.Service, store.User) {
+	t.Helper()
+	svc := p.connect(t, p.DB)
+	u, err := svc.Authenticate(context.Background(), name, Password)
+	if err != nil {
+		t.Fatalf("sign in as %s: %v", name, err)
+	}
+	return svc, u
+}
+
+// HopSample is a valid hop-QA sample on img.
+func HopSample(img string) annotate.Sample {
+	return annotate.Sample{Kind: annotate.KindHopQA, Image: img, Question: "Which object is closest to the camera?",
+		QuestionTag: "Which object is <REL>closest to the camera</REL>?",
+		Options:     []string{"the mug", "the lamp", "the book", "the pen"}, AnswerIndex: 1,
+		Categories: []annotate.Category{annotate.CatRel}, Hop: 1, View: annotate.ViewExo, Box: &annotate.Box{10, 10, 40, 30}}
+}
+
+// Approve is a complete approval of a sample of kind in round.
+func Approve(kind annotate.Kind, round int) verify.Verdict {
+	return verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(kind, round)}
+}
+
+// Run runs the contract on the Services connect makes.
+func Run(t *testing.T, connect Connect) {
+	t.Run("Permissions", func(t *testing.T) { testPermissions(t, connect) })
+	t.Run("ProtocolAndBlindRound3", func(t *testing.T) { testProtocol(t, connect) })
+	t.Run("DraftConflict", func(t *testing.T) { testConflict(t, connect) })
+	t.Run("Claims", func(t *testing.T) { testClaims(t, connect) })
+	t.Run("Freeze", func(t *testing.T) { testFreeze(t, connect) })
+	t.Run("ReadsAgreeWithTheFile", func(t *testing.T) { testReads(t, connect) })
+	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
+}
+
+func countDenied(t *testing.T, db *store.DB) int {
+	t.Helper()
+	m, err := db.AuditCounts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for k, v := range m {
+		if strings.HasPrefix(k, "denied:") {
+			n += v
+		}
+	}
+	return n
+}
+
+func testPermissions(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	pid := p.Project.ID
+	cases := []struct {
+		who  string
+		what string
+		do   func(svc store.Service, me store.User) error
+		want string // in the sentence people see
+	}{
+		{"ann1", "create a project", func(s store.Service, me store.User) error {
+			_, err := s.CreateProject(ctx, me, "mine")
+			return err
+		}, "only leads may create projects"},
+		{"ann1", "change settings", func(s store.Service, me store.User) error {
+			_, err := s.SetSettings(ctx, me, pid, map[string]string{"round3.panel": "2"})
+			return err
+		}, "only leads may change project settings"},
+		{"ann1", "add an account", func(s store.Service, me store.User) error {
+			_, err := s.AddUser(ctx, me, "ann9", store.RoleLead, "", Password)
+			return err
+		}, "only leads may manage accounts"},
+		{"a1", "write a sample", func(s store.Service, me store.User) error {
+			_, err := s.CreateSample(ctx, me, pid, HopSample(p.Image))
+			return err
+		}, "only annotators or leads may write samples"},
+		{"ann1", "freeze", func(s store.Service, me store.User) error {
+			_, err := s.Freeze(ctx, me, store.FreezeInput{ProjectID: pid, Name: "r", Version: "1"})
+			return err
+		}, "only leads may freeze releases"},
+		{"ann1", "read a review queue", func(s store.Service, me store.User) error {
+			_, err := s.ReviewQueue(ctx, me, pid, 1)
+			return err
+		}, "only verifiers or leads may review samples"},
+		{"a1", "see the audit", func(s store.Service, me store.User) error {
+			_, err := s.Audit(ctx, me, pid)
+			return err
+		}, "only leads may audit releases"},
+	}
+	for _, c := range cases {
+		svc, me := p.As(t, c.who)
+		before := countDenied(t, p.DB)
+		err := c.do(svc, me)
+		if !errors.Is(err, store.ErrForbidden) {
+			t.Errorf("%s may %s: got %v, want a refusal", c.who, c.what, err)
+			continue
+		}
+		if msg := store.Message(err); !strings.Contains(msg, c.want) || strings.HasSuffix(msg, "..") {
+			t.Errorf("%s may %s: the refusal says %q, want it to say %q", c.who, c.what, msg, c.want)
+		}
+		if after := countDenied(t, p.DB); after != before+1 {
+			t.Errorf("%s may %s: %d refusals audited, want 1", c.who, c.what, after-before)
+		}
+	}
+	if ps, err := p.DB.Projects(ctx); err != nil || len(ps) != 1 {
+		t.Errorf("after the refusals the database holds %d projects (%v), want 1", len(ps), err)
+	}
+}
+
+func testProtocol(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	ann, me := p.As(t, "ann1")
+	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	vs := map[string]store.Service{}
+	us := map[string]store.User{}
+	for _, n := range []string{"a1", "a2", "b1", "b2", "c1", "lead"} {
+		vs[n], us[n] = p.As(t, n)
+	}
+	review := func(who string, round int) error {
+		_, err := vs[who].SubmitReview(ctx, us[who], store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: Approve(si.Kind, round)})
+		return err
+	}
+	steps := []struct {
+		who   string
+		round int
+		want  error
+	}{
+		{"a1", 2, verify.ErrWrongRound},
+		{"a1", 1, nil},
+		{"a2", 2, verify.ErrSameGroup},
+		{"b1", 2, nil},
+		{"a1", 3, verify.ErrAlreadyOnPanel},
+		{"a2", 3, nil},
+		{"a2", 3, verify.ErrAlreadyOnPanel},
+		{"b2", 3, nil},
+	}
+	for i, s := range steps {
+		err := review(s.who, s.round)
+		if s.want == nil && err != nil || s.want != nil && !errors.Is(err, s.want) {
+			t.Fatalf("step %d: %s in round %d: got %v, want %v", i, s.who, s.round, err, s.want)
+		}
+	}
+	// Round 3 is blind: b2 sees their own vote only, the lead none.
+	seen := func(who string) (n3 int) {
+		rs, err := vs[who].Reviews(ctx, us[who], si.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if r.Round == 3 {
+				n3++
+			}
+		}
+		return n3
+	}
+	if n := seen("b2"); n != 1 {
+		t.Errorf("b2 sees %d round-3 votes during the round, want 1 (their own)", n)
+	}
+	if n := seen("lead"); n != 0 {
+		t.Errorf("the lead sees %d round-3 votes during the round, want 0", n)
+	}
+	if err := review("c1", 3); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ann.Sample(ctx, si.ID)
+	if err != nil || got.Status != verify.StateAccepted {
+		t.Fatalf("after a unanimous panel: %s, %v", got.Status, err)
+	}
+	if n := seen("lead"); n != 3 {
+		t.Errorf("after the round closed the lead sees %d round-3 votes, want 3", n)
+	}
+	h, err := vs["lead"].History(ctx, us["lead"], si.ID)
+	if err != nil || len(h) == 0 {
+		t.Fatalf("history: %d events, %v", len(h), err)
+	}
+}
+
+func testConflict(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	ann, me := p.As(t, "ann1")
+	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := HopSample(p.Image)
+	s.ID = si.ID
+	s.Question = "Which object is farthest from the camera?"
+	s.QuestionTag = "Which object is <REL>farthest from the camera</REL>?"
+	v, err := ann.SaveDraft(ctx, me, si.ID, si.Version, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != si.Version+1 {
+		t.Errorf("saved version %d, want %d", v, si.Version+1)
+	}
+	// The same base again: someone saved meanwhile (another window of the author).
+	s.Question = "Which object is nearest to the door?"
+	s.QuestionTag = "Which object is <REL>nearest to the door</REL>?"
+	_, err = ann.SaveDraft(ctx, me, si.ID, si.Version, s)
+	if !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a stale save: got %v, want a conflict", err)
+	}
+	got, _ := p.DB.Sample(ctx, si.ID)
+	if got.Content.Question != "Which object is farthest from the camera?" {
+		t.Errorf("the stale save changed the sample: %q", got.Content.Question)
+	}
+	// Another annotator may not save it at all.
+	other, me2 := p.As(t, "ann2")
+	if _, err := other.SaveDraft(ctx, me2, si.ID, v, s); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("ann2 saves ann1's draft: got %v, want a refusal", err)
+	}
+}
+
+func testClaims(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	ann, me := p.As(t, "ann1")
+	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	a1, ua1 := p.As(t, "a1")
+	b1, ub1 := p.As(t, "b1")
+	c, err := a1.ClaimReview(ctx, ua1, si.ID, 1)
+	if err != nil || c.Verifier != strconv.FormatInt(ua1.ID, 10) || c.Round != 1 || c.Sample != si.ID {
+		t.Fatalf("a1's claim: %+v, %v", c, err)
+	}
+	if _, err := b1.ClaimReview(ctx, ub1, si.ID, 1); !errors.Is(err, verify.ErrPanelFull) {
+		t.Errorf("b1 claims a1's seat: got %v, want ErrPanelFull", err)
+	}
+	q, err := b1.ReviewQueue(ctx, ub1, p.Project.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range q {
+		if it.SampleID == si.ID {
+			t.Errorf("b1's queue offers the seat a1 holds")
+		}
+	}
+	if err := a1.ReleaseClaim(ctx, ua1, si.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b1.ClaimReview(ctx, ub1, si.ID, 1); err != nil {
+		t.Errorf("b1 claims the released seat: %v", err)
+	}
+}
+
+// accepted makes a sample by ann1 and has it accepted through the three rounds.
+func accepted(t *testing.T, p *Project) store.SampleInfo {
+	t.Helper()
+	ctx := context.Background()
+	ann, me := p.As(t, "ann1")
+	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		who   string
+		round int
+	}{{"a1", 1}, {"b1", 2}, {"a2", 3}, {"b2", 3}, {"c1", 3}} {
+		svc, u := p.As(t, r.who)
+		if _, err := svc.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: Approve(si.Kind, r.round)}); err != nil {
+			t.Fatalf("%s in round %d: %v", r.who, r.round, err)
+		}
+	}
+	return si
+}
+
+func testFreeze(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	si := accepted(t, p)
+	lead, ul := p.As(t, "lead")
+	in := store.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "1.0"}
+	r, err := lead.Freeze(ctx, ul, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := lead.Releases(ctx, p.Project.ID)
+	if err != nil || len(rs) != 1 || rs[0].ID != r.ID {
+		t.Fatalf("releases: %+v, %v", rs, err)
+	}
+	items, err := lead.ReleaseItems(ctx, r.ID)
+	if err != nil || len(items) != 1 || items[0].SampleID != si.ID {
+		t.Fatalf("release items: %+v, %v", items, err)
+	}
+	if _, err := lead.Freeze(ctx, ul, in); !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("the same release frozen twice: got %v, want a refusal", err)
+	}
+	byRef, err := lead.ReleaseByRef(ctx, p.Project.ID, "contract-bench@1.0")
+	if err != nil || byRef.ID != r.ID {
+		t.Errorf("release by reference: %+v, %v", byRef, err)
+	}
+}
+
+// testReads asks every read the screens make through the Service and straight
+// from the file, and wants the same answers: what the network carries loses
+// nothing (times, maps, nested structs, empty lists).
+func testReads(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	si := accepted(t, p)
+	lead, ul := p.As(t, "lead")
+	if _, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "reads", Version: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	db := p.DB
+	pid := p.Project.ID
+	check := func(what string, via, direct any, errVia, errDirect error) {
+		t.Helper()
+		if (errVia == nil) != (errDirect == nil) {
+			t.Errorf("%s: error %v through the service, %v from the file", what, errVia, errDirect)
+			return
+		}
+		if !reflect.DeepEqual(via, direct) {
+			t.Errorf("%s differs:\nthrough the service %+v\nfrom the file       %+v", what, via, direct)
+		}
+	}
+	{
+		a, e1 := lead.Sample(ctx, si.ID)
+		b, e2 := db.Sample(ctx, si.ID)
+		check("Sample", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Samples(ctx, pid, store.SampleFilter{}, 0, 50)
+		b, e2 := db.Samples(ctx, pid, store.SampleFilter{}, 0, 50)
+		check("Samples", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.StatusCounts(ctx, pid)
+		b, e2 := db.StatusCounts(ctx, pid)
+		check("StatusCounts", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Images(ctx, pid, 0, 10)
+		b, e2 := db.Images(ctx, pid, 0, 10)
+		check("Images", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Reviews(ctx, ul, si.ID)
+		b, e2 := db.Reviews(ctx, ul, si.ID)
+		check("Reviews", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.History(ctx, ul, si.ID)
+		b, e2 := db.History(ctx, ul, si.ID)
+		check("History", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.SampleRevisions(ctx, ul, si.ID)
+		b, e2 := db.SampleRevisions(ctx, ul, si.ID)
+		check("SampleRevisions", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Dashboard(ctx, ul, pid)
+		b, e2 := db.Dashboard(ctx, ul, pid)
+		check("Dashboard", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Agreement(ctx, ul, pid)
+		b, e2 := db.Agreement(ctx, ul, pid)
+		check("Agreement", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Audit(ctx, ul, pid)
+		b, e2 := db.Audit(ctx, ul, pid)
+		check("Audit", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Releases(ctx, pid)
+		b, e2 := db.Releases(ctx, pid)
+		check("Releases", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.Users(ctx)
+		b, e2 := db.Users(ctx)
+		check("Users", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.GroupSettings(ctx)
+		b, e2 := db.GroupSettings(ctx)
+		check("GroupSettings", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.ProjectHistory(ctx, ul, pid)
+		b, e2 := db.ProjectHistory(ctx, ul, pid)
+		check("ProjectHistory", a, b, e1, e2)
+	}
+	{
+		a, e1 := lead.ReviewQueue(ctx, ul, pid, 0)
+		b, e2 := db.ReviewQueue(ctx, ul, pid, 0)
+		check("ReviewQueue", a, b, e1, e2)
+	}
+	// An image file the screens open: the same bytes.
+	im, err := lead.ImageByPath(ctx, pid, p.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, thumb := range []bool{false, true} {
+		a, e1 := lead.ImageFile(ctx, im.SHA256, thumb)
+		b, e2 := db.ImageFile(ctx, im.SHA256, thumb)
+		if e1 != nil || e2 != nil {
+			t.Fatalf("image file (thumb %v): %v, %v", thumb, e1, e2)
+		}
+		ba, _ := os.ReadFile(a)
+		bb, _ := os.ReadFile(b)
+		if len(ba) == 0 || !bytes.Equal(ba, bb) {
+			t.Errorf("image file (thumb %v): %d bytes through the service, %d from the file", thumb, len(ba), len(bb))
+		}
+	}
+}
+
+// testExport exports a release through the Service and straight from the file:
+// the same files, byte for byte, apart from the manifest's time of export.
+func testExport(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	accepted(t, p)
+	lead, ul := p.As(t, "lead")
+	r, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "exp", Version: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An annotator may export too (the access table), but not into a folder in use.
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("mine"), 0o644)
+	ann, ua := p.As(t, "ann1")
+	if _, err := ann.Export(ctx, ua, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: full}, nil); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("an export into a folder that is not empty: %v, want a refusal", err)
+	}
+	via := filepath.Join(t.TempDir(), "via")
+	direct := filepath.Join(t.TempDir(), "direct")
+	res, err := lead.Export(ctx, ul, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: via}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Dir != via || res.Release.ID != r.ID || len(res.Manifest.Files) == 0 {
+		t.Errorf("export result: dir %q, release %d, %d files", res.Dir, res.Release.ID, len(res.Manifest.Files))
+	}
+	if _, err := p.DB.Export(ctx, ul, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: direct}, nil); err != nil {
+		t.Fatal(err)
+	}
+	files := func(root string) map[string][]byte {
+		out := map[string][]byte{}
+		filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				rel, _ := filepath.Rel(root, path)
+				out[rel], _ = os.ReadFile(path)
+			}
+			return nil
+		})
+		return out
+	}
+	a, b := files(via), files(direct)
+	if len(a) != len(b) || len(a) < 3 {
+		t.Fatalf("%d files through the service, %d from the file", len(a), len(b))
+	}
+	for name, want := range b {
+		if name == "MANIFEST.json" {
+			continue
+		}
+		if !bytes.Equal(a[name], want) {
+			t.Errorf("%s differs between the exports", name)
+		}
+	}
+}
