@@ -1,0 +1,20 @@
+// Package remote is Benchwright's team server and its client: the store's Calls
+// carried over HTTPS, so that a lab's workstations share one project.
+//
+// The server (Server, bwctl serve) holds the database and the image files. A
+// workstation signs in with a name and password and gets an expiring session
+// token; every request acts as the token's user, whatever the client names, and
+// the store checks the protocol's rules exactly as it does for a local file. The
+// client (Client) implements store.Service, so the screens and bwctl cannot tell a
+// server from a local file.
+//
+// One definition: the client's methods and the server's dispatch are generated
+// from the store.Calls interface (calls_gen.go, go generate ./remote); the
+// contract tests run the store's behaviour through both.
+//
+// TLS always. Without a certificate from a lab's authority, the server makes a
+// self-signed one and prints its fingerprint (SHA256:<hex of the certificate>);
+// the client pins it on first use, as SSH does, and refuses a changed one.
+package remote
+
+//go:generate go run ./internal/gencalls/main_gen.go

@@ -1,0 +1,110 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/benchwright/benchwright/agreement"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// sentinels are the errors a caller may test with errors.Is; the server sends
+// the codes of those an error matches, and the client's Error matches them again.
+var sentinels = []struct {
+	code   string
+	err    error
+	status int
+}{
+	{"unauthorized", store.ErrUnauthorized, http.StatusUnauthorized},
+	{"session_ended", store.ErrSessionEnded, http.StatusUnauthorized},
+	{"too_many_failures", store.ErrTooManyFailures, http.StatusTooManyRequests},
+	{"forbidden", store.ErrForbidden, http.StatusForbidden},
+	{"not_found", store.ErrNotFound, http.StatusNotFound},
+	{"conflict", store.ErrConflict, http.StatusConflict},
+	{"invalid", store.ErrInvalid, http.StatusBadRequest},
+	{"image_missing", store.ErrImageMissing, http.StatusNotFound},
+	{"image_changed", store.ErrImageChanged, http.StatusConflict},
+	{"not_permitted", verify.ErrNotPermitted, http.StatusForbidden},
+	{"unknown_state", verify.ErrUnknownState, http.StatusBadRequest},
+	{"unknown_event", verify.ErrUnknownEvent, http.StatusBadRequest},
+	{"invalid_transition", verify.ErrInvalidTransition, http.StatusConflict},
+	{"not_author", verify.ErrNotAuthor, http.StatusForbidden},
+	{"not_lead", verify.ErrNotLead, http.StatusForbidden},
+	{"not_verifier", verify.ErrNotVerifier, http.StatusForbidden},
+	{"self_review", verify.ErrSelfReview, http.StatusForbidden},
+	{"same_group", verify.ErrSameGroup, http.StatusForbidden},
+	{"already_on_panel", verify.ErrAlreadyOnPanel, http.StatusConflict},
+	{"panel_full", verify.ErrPanelFull, http.StatusConflict},
+	{"stale_revision", verify.ErrStaleRevision, http.StatusConflict},
+	{"wrong_round", verify.ErrWrongRound, http.StatusConflict},
+	{"round_closed", verify.ErrRoundClosed, http.StatusConflict},
+	{"blind", verify.ErrBlind, http.StatusForbidden},
+	{"not_late", verify.ErrNotLate, http.StatusConflict},
+	{"invalid_policy", verify.ErrInvalidPolicy, http.StatusBadRequest},
+	{"invalid_review", verify.ErrInvalidReview, http.StatusBadRequest},
+	{"no_reason", verify.ErrNoReason, http.StatusBadRequest},
+	{"unknown_criterion", verify.ErrUnknownCriterion, http.StatusBadRequest},
+	{"approve_with_failure", verify.ErrApproveWithFailure, http.StatusBadRequest},
+	{"incomplete_verdict", verify.ErrIncompleteVerdict, http.StatusBadRequest},
+	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
+	{"canceled", context.Canceled, 499},
+}
+
+// wireError is an error as the server sends it.
+type wireError struct {
+	Codes   []string `json:"codes"`
+	Text    string   `json:"text"`    // the error's text, as errors.Error gives it
+	Message string   `json:"message"` // the sentence for people (store.Message)
+}
+
+// Error is an error the server returned. errors.Is matches the store's and
+// verify's sentinels the server-side error matched, and store.Message shows the
+// server's sentence.
+type Error struct {
+	codes   []string
+	text    string
+	message string
+}
+
+func (e *Error) Error() string { return e.text }
+
+// Message is the sentence for people, as the server's store.Message said it.
+func (e *Error) Message() string { return e.message }
+
+// Is reports whether the server-side error matched target.
+func (e *Error) Is(target error) bool {
+	for _, c := range e.codes {
+		for _, s := range sentinels {
+			if s.code == c && s.err == target {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// encodeError turns a server-side error into what is sent, and its HTTP status.
+func encodeError(err error) (wireError, int) {
+	w := wireError{Text: err.Error(), Message: store.Message(err)}
+	status := http.StatusInternalServerError
+	for _, s := range sentinels {
+		if errors.Is(err, s.err) {
+			w.Codes = append(w.Codes, s.code)
+			if status == http.StatusInternalServerError {
+				status = s.status
+			}
+		}
+	}
+	if status == http.StatusInternalServerError {
+		// Not a refusal: the detail (a database problem, say) stays in the server's
+		// log; the sentence is all that leaves it.
+		w.Text = w.Message
+	}
+	return w, status
+}
+
+func (w wireError) err() error {
+	return &Error{codes: w.Codes, text: w.Text, message: w.Message}
+}

@@ -1,0 +1,205 @@
+package remote_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchwright/benchwright/remote"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// rawClient speaks the API without the Client's help, as a hostile program would.
+type rawClient struct {
+	t   *testing.T
+	url string
+	hc  *http.Client
+}
+
+func (c rawClient) post(path, token string, body []byte) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, c.url+path, bytes.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func (c rawClient) signIn(name string) string {
+	c.t.Helper()
+	body, _ := json.Marshal(map[string]string{"name": name, "password": storetest.Password})
+	status, resp := c.post("/v1/signin", "", body)
+	if status != http.StatusOK {
+		c.t.Fatalf("sign in %s: %d %s", name, status, resp)
+	}
+	var out struct{ Token string }
+	json.Unmarshal([]byte(resp), &out)
+	return out.Token
+}
+
+// TestHostileClient sends what a hostile or broken client might: each request is
+// refused, nothing changes, and the refusal is in the audit log with the client's
+// address.
+func TestHostileClient(t *testing.T) {
+	ctx := context.Background()
+	p := storetest.Seed(t, nil)
+	db := p.DB
+	s := remote.NewServer(db, log.New(io.Discard, "", 0))
+	s.SetMaxBody(64 << 10)
+	srv := httptest.NewTLSServer(s.Handler())
+	t.Cleanup(srv.Close)
+	raw := rawClient{t: t, url: srv.URL, hc: srv.Client()}
+
+	// A sample in round 3 with one vote cast, for the blind-round read.
+	lead, _ := db.UserByName(ctx, "lead")
+	ann, _ := db.UserByName(ctx, "ann1")
+	si, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		who   string
+		round int
+	}{{"a1", 1}, {"b1", 2}, {"a2", 3}} {
+		u, _ := db.UserByName(ctx, r.who)
+		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, r.round)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	annTok := raw.signIn("ann1")
+	c1Tok := raw.signIn("c1")
+	gone := raw.signIn("ann2")
+	if status, _ := raw.post("/v1/signout", gone, nil); status != http.StatusOK {
+		t.Fatalf("sign out: %d", status)
+	}
+	expiring := raw.signIn("ann2")
+
+	settingsBefore, _ := db.GroupSettings(ctx)
+	cases := []struct {
+		name   string
+		path   string
+		token  string
+		body   string
+		status int
+		before func()
+	}{
+		{"acts as the lead by naming him", "/v1/call/CreateProject", annTok,
+			`{"actor":{"ID":` + jsonInt(lead.ID) + `,"Name":"lead","Role":"lead"},"name":"stolen"}`, http.StatusBadRequest, nil},
+		{"an annotator creates a project", "/v1/call/CreateProject", annTok, `{"name":"stolen"}`, http.StatusForbidden, nil},
+		{"an annotator freezes", "/v1/call/Freeze", annTok,
+			`{"in":{"ProjectID":` + jsonInt(p.Project.ID) + `,"Name":"r","Version":"1"}}`, http.StatusForbidden, nil},
+		{"an annotator changes a setting", "/v1/call/SetSettings", annTok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"values":{"round3.panel":"1"}}`, http.StatusForbidden, nil},
+		{"an annotator withdraws someone's sample", "/v1/call/Withdraw", annTok,
+			`{"id":"` + si.ID + `","reason":"mine now"}`, http.StatusForbidden, nil},
+		{"no token", "/v1/call/Users", "", `{}`, http.StatusUnauthorized, nil},
+		{"a made-up token", "/v1/call/Users", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", `{}`, http.StatusUnauthorized, nil},
+		{"a token replayed after sign-out", "/v1/call/Users", gone, `{}`, http.StatusUnauthorized, nil},
+		{"an expired token", "/v1/call/Users", expiring, `{}`, http.StatusUnauthorized, func() {
+			db.Now = func() time.Time { return time.Now().UTC().Add(store.SessionTTL + time.Minute) }
+		}},
+		{"an oversized body", "/v1/call/Users", annTok, `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, http.StatusRequestEntityTooLarge, nil},
+		{"a malformed body", "/v1/call/CreateSample", annTok, `{"projectID": "one"`, http.StatusBadRequest, nil},
+		{"two bodies in one", "/v1/call/Users", annTok, `{} {}`, http.StatusBadRequest, nil},
+		{"an unknown call", "/v1/call/DropAllTables", annTok, `{}`, http.StatusNotFound, nil},
+		{"a path that is not the API", "/v1/admin", annTok, `{}`, http.StatusNotFound, nil},
+	}
+	for _, c := range cases {
+		if c.before != nil {
+			c.before()
+		}
+		before := deniedRows(t, db)
+		status, body := raw.post(c.path, c.token, []byte(c.body))
+		db.Now = func() time.Time { return time.Now().UTC() }
+		if status != c.status {
+			t.Errorf("%s: status %d (%s), want %d", c.name, status, body, c.status)
+		}
+		if n := deniedRows(t, db) - before; n != 1 {
+			t.Errorf("%s: %d refusals audited, want 1", c.name, n)
+		}
+		var we struct{ Message string }
+		json.Unmarshal([]byte(body), &we)
+		if we.Message == "" || strings.Contains(we.Message, "sql") {
+			t.Errorf("%s: the refusal says %q", c.name, we.Message)
+		}
+	}
+
+	// Nothing changed.
+	if ps, _ := db.Projects(ctx); len(ps) != 1 {
+		t.Errorf("%d projects after the attempts, want 1", len(ps))
+	}
+	if rs, _ := db.Releases(ctx, p.Project.ID); len(rs) != 0 {
+		t.Errorf("%d releases after the attempts, want 0", len(rs))
+	}
+	if after, _ := db.GroupSettings(ctx); len(after) != len(settingsBefore) {
+		t.Errorf("settings changed: %v → %v", settingsBefore, after)
+	}
+	if got, _ := db.Sample(ctx, si.ID); got.Status != verify.StateRound3 {
+		t.Errorf("the sample is %s after the attempts, want %s", got.Status, verify.StateRound3)
+	}
+
+	// The blind round: c1, on the panel-to-be, sees no vote of the open round.
+	body, _ := json.Marshal(map[string]string{"sampleID": si.ID})
+	status, resp := raw.post("/v1/call/Reviews", c1Tok, body)
+	if status != http.StatusOK {
+		t.Fatalf("c1 reads reviews: %d %s", status, resp)
+	}
+	var out struct{ R0 []store.ReviewRecord }
+	if err := json.Unmarshal([]byte(resp), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range out.R0 {
+		if r.Round == 3 {
+			t.Errorf("c1 sees a round-3 vote of the open panel: %+v", r)
+		}
+	}
+
+	// The refusals are in the log, with the address they came from.
+	refused, err := db.Refusals(ctx, lead, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refused) != len(cases) {
+		t.Errorf("%d refusals in the log, want %d", len(refused), len(cases))
+	}
+	for _, e := range refused {
+		if e.Client != "127.0.0.1" {
+			t.Errorf("refusal %s %q recorded from %q, want 127.0.0.1", e.Action, e.Detail, e.Client)
+		}
+	}
+}
+
+func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+func deniedRows(t *testing.T, db *store.DB) int {
+	t.Helper()
+	m, err := db.AuditCounts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for k, v := range m {
+		if strings.HasPrefix(k, "denied:") {
+			n += v
+		}
+	}
+	return n
+}

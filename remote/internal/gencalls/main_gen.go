@@ -1,0 +1,25 @@
+//go:build ignore
+
+// Run by `go generate ./remote`: writes remote/calls_gen.go from store/service.go.
+package main
+
+import (
+	"log"
+	"os"
+
+	"github.com/benchwright/benchwright/remote/internal/gencalls"
+)
+
+func main() {
+	src, err := os.ReadFile("../store/service.go")
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := gencalls.Generate(src)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("calls_gen.go", out, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,169 @@
+package remote_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/benchwright/benchwright/remote"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
+)
+
+func jpegBytes(t *testing.T, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func write(t *testing.T, dir, rel string, data []byte) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUploadImages: a workstation's folder is uploaded (only what the server
+// lacks), hash-checked and imported on the server, keeping the folder's paths;
+// bad files are reported per file.
+func TestUploadImages(t *testing.T) {
+	ctx := context.Background()
+	p := storetest.Seed(t, nil)
+	var puts atomic.Int32
+	h := remote.NewServer(p.DB, log.New(io.Discard, "", 0)).Handler()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			puts.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	me, err := c.Authenticate(ctx, "ann1", storetest.Password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, dir, "0002-kitchen-1/b.jpg", jpegBytes(t, 40, 30, color.RGBA{200, 10, 10, 255}))
+	write(t, dir, "0002-kitchen-1/c.jpg", jpegBytes(t, 30, 40, color.RGBA{10, 200, 10, 255}))
+	write(t, dir, "0003-garage-1/broken.jpg", []byte("not a jpeg at all"))
+	write(t, dir, "notes.txt", []byte("ignored"))
+	write(t, dir, ".cache/hidden.jpg", jpegBytes(t, 8, 8, color.Black))
+
+	res, err := c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Imported != 2 || len(res.Rejected) != 1 || res.Rejected[0].RelPath != "0003-garage-1/broken.jpg" || res.Ignored != 1 {
+		t.Fatalf("first upload: %+v", res)
+	}
+	if n := puts.Load(); n != 3 {
+		t.Errorf("%d files sent, want 3 (two images and the broken one; not the text or the hidden file)", n)
+	}
+	im, err := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg")
+	if err != nil || im.Width != 30 || im.Height != 40 {
+		t.Fatalf("the uploaded image on the server: %+v, %v", im, err)
+	}
+	if f, err := c.ImageFile(ctx, im.SHA256, true); err != nil || f == "" {
+		t.Errorf("its thumbnail through the server: %q, %v", f, err)
+	}
+
+	// Again: nothing is sent twice; the server keeps what it has.
+	puts.Store(0)
+	res, err = c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := puts.Load(); n != 0 || res.Imported != 0 || res.Unchanged != 2 {
+		t.Errorf("second upload: %d files sent, %+v; want none sent, 2 unchanged", n, res)
+	}
+
+	// A verifier may not upload.
+	v, _ := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
+	defer v.Close()
+	vu, _ := v.Authenticate(ctx, "a1", storetest.Password)
+	if _, err := v.ImportImages(ctx, vu, p.Project.ID, dir, nil); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("a verifier's upload: %v, want a refusal", err)
+	}
+}
+
+// TestUploadRefusals: paths outside the upload folder and damaged files are
+// refused, and nothing is written.
+func TestUploadRefusals(t *testing.T) {
+	p := storetest.Seed(t, nil)
+	srv := httptest.NewTLSServer(remote.NewServer(p.DB, log.New(io.Discard, "", 0)).Handler())
+	t.Cleanup(srv.Close)
+	raw := rawClient{t: t, url: srv.URL, hc: srv.Client()}
+	tok := raw.signIn("ann1")
+	data := jpegBytes(t, 10, 10, color.White)
+	sum := sha256.Sum256(data)
+	good := hex.EncodeToString(sum[:])
+	put := func(rel, sha string) (int, string) {
+		q := url.Values{"path": {rel}, "sha256": {sha}}
+		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/v1/upload/1?"+q.Encode(), bytes.NewReader(data))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := raw.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	root := filepath.Dir(p.DB.Path())
+	for _, rel := range []string{"../../escape.jpg", "/etc/escape.jpg", "a/../../escape.jpg", "a\\..\\escape.jpg", "evil.sh", ".hidden/x.jpg"} {
+		before := deniedRows(t, p.DB)
+		status, body := put(rel, good)
+		if status != http.StatusBadRequest {
+			t.Errorf("upload to %q: %d %s, want 400", rel, status, body)
+		}
+		if n := deniedRows(t, p.DB) - before; n != 1 {
+			t.Errorf("upload to %q: %d refusals audited, want 1", rel, n)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "escape.jpg")); err == nil {
+		t.Error("a file was written outside the upload folder")
+	}
+	status, body := put("ok/damaged.jpg", strings.Repeat("0", 64))
+	if status != http.StatusBadRequest || !strings.Contains(body, "arrived damaged") {
+		t.Errorf("a damaged upload: %d %s", status, body)
+	}
+	if _, err := os.Stat(filepath.Join(p.DB.UploadDir(p.Project.ID), "ok", "damaged.jpg")); err == nil {
+		t.Error("the damaged upload was kept")
+	}
+	if status, body := put("ok/fine.jpg", good); status != http.StatusOK {
+		t.Errorf("a whole upload: %d %s", status, body)
+	}
+}
