@@ -26,7 +26,7 @@ const agreementUsage = "usage: bwctl agreement --db DB [--project NAME] --as USE
 // when no alpha in it is defined yet.
 func runAgreement(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("agreement", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project (default: the only one)")
 	as := fs.String("as", "", "verifier or lead (password from BENCHWRIGHT_PASSWORD)")
 	table := fs.String("table", "rounds", "rounds: alpha per round and criterion; verifiers: decision alpha without each verifier; boxes: IoU of boxes drawn by several people")
@@ -47,11 +47,11 @@ func runAgreement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "bwctl agreement: --table %q: want rounds, verifiers or boxes\n", *table)
 		return exitUsage
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	a, err := db.Agreement(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)

@@ -155,14 +155,14 @@ func createDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, in
 // signIn authenticates --as with the password in BENCHWRIGHT_PASSWORD.
 // signInIfNamed signs in as name when one is given; without a name it returns the
 // zero User (the store's reader for commands that work without an account).
-func signInIfNamed(ctx context.Context, db *store.DB, name string, stderr io.Writer) (store.User, int) {
+func signInIfNamed(ctx context.Context, db store.Service, name string, stderr io.Writer) (store.User, int) {
 	if name == "" {
 		return store.User{}, exitOK
 	}
 	return signIn(ctx, db, name, stderr)
 }
 
-func signIn(ctx context.Context, db *store.DB, name string, stderr io.Writer) (store.User, int) {
+func signIn(ctx context.Context, db store.Service, name string, stderr io.Writer) (store.User, int) {
 	if name == "" {
 		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
 		return store.User{}, exitUsage
@@ -278,7 +278,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	sub := args[0]
 	fs := newFlags("users "+sub, stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD); add needs a lead")
 	name := fs.String("name", "", "add: the new user's name; passwd: whose password (default: --as; another's needs a lead)")
 	role := fs.String("role", "", "annotator, verifier or lead")
@@ -286,11 +286,23 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if _, err := parse(fs, args[1:]); err != nil {
 		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
-	if db == nil {
-		return code
+	var db store.Service
+	var actor store.User
+	if *at.server != "" { // a team server: every command signs in
+		svc, me, closeDB, code := connectAs(ctx, at, *as, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		db, actor = svc, me
+	} else {
+		file, code := openDB(ctx, *at.db, stderr)
+		if file == nil {
+			return code
+		}
+		defer file.Close()
+		db = file
 	}
-	defer db.Close()
 	if sub == "list" {
 		us, err := db.Users(ctx)
 		if err != nil {
@@ -315,9 +327,11 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			map[string]string{"add": "new user's", "passwd": "new"}[sub])
 		return exitUsage
 	}
-	actor, code := signIn(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
+	if *at.server == "" {
+		var code int
+		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
+			return code
+		}
 	}
 	if sub == "passwd" {
 		target := *name
@@ -344,15 +358,27 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("projects", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
+	as := fs.String("as", "", "user (needed with --server; password from BENCHWRIGHT_PASSWORD)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
-	if db == nil {
-		return code
+	var db store.Calls
+	if *at.server != "" {
+		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		db = svc
+	} else {
+		file, code := openDB(ctx, *at.db, stderr)
+		if file == nil {
+			return code
+		}
+		defer file.Close()
+		db = file
 	}
-	defer db.Close()
 	ps, err := db.Projects(ctx)
 	if err != nil {
 		return fail(stderr, err)
@@ -366,7 +392,7 @@ func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 func runImportImages(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("import-images", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project name")
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	pos, err := parse(fs, args)
@@ -377,11 +403,11 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprintln(stderr, "usage: bwctl import-images --db DB --project NAME --as USER DIR")
 		return exitUsage
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	p, err := db.ProjectByName(ctx, *project)
 	if err != nil {
 		return fail(stderr, err)

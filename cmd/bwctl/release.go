@@ -32,18 +32,18 @@ func formatList() string {
 
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	asJSON := fs.Bool("json", false, "one JSON finding per line")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	rep, err := db.Audit(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)
@@ -83,7 +83,7 @@ func list(s string) []string {
 
 func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("freeze", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	name := fs.String("name", "", "release name")
@@ -115,11 +115,11 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		in.Split = &annotate.SplitSpec{TestRatio: r, Seed: *seed}
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	in.ProjectID = p.ID
 	rel, err := db.Freeze(ctx, actor, in)
 	if err != nil {
@@ -147,16 +147,28 @@ func splitText(rel store.Release) string {
 
 func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("releases", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
+	as := fs.String("as", "", "user (needed with --server; password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
-	if db == nil {
-		return code
+	var db store.Calls
+	if *at.server != "" {
+		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		db = svc
+	} else {
+		file, code := openDB(ctx, *at.db, stderr)
+		if file == nil {
+			return code
+		}
+		defer file.Close()
+		db = file
 	}
-	defer db.Close()
 	p, err := projectFor(ctx, db, *project)
 	if err != nil {
 		return fail(stderr, err)
@@ -173,7 +185,7 @@ func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("export", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "exporting user, named in the manifest (optional; password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
@@ -191,14 +203,25 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "bwctl export:", err)
 		return exitUsage
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
-	if db == nil {
-		return code
-	}
-	defer db.Close()
-	actor, code := signInIfNamed(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
+	var db store.Service
+	var actor store.User
+	if *at.server != "" { // exported on the server, unpacked here
+		svc, me, closeDB, code := connectAs(ctx, at, *as, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		db, actor = svc, me
+	} else {
+		file, code := openDB(ctx, *at.db, stderr)
+		if file == nil {
+			return code
+		}
+		defer file.Close()
+		if actor, code = signInIfNamed(ctx, file, *as, stderr); code != exitOK {
+			return code
+		}
+		db = file
 	}
 	in := store.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {

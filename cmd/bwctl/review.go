@@ -63,7 +63,7 @@ func kindNames() string {
 }
 
 // projectFor resolves --project, or the only project of the database when omitted.
-func projectFor(ctx context.Context, db *store.DB, name string) (store.Project, error) {
+func projectFor(ctx context.Context, db store.Calls, name string) (store.Project, error) {
 	if name != "" {
 		return db.ProjectByName(ctx, name)
 	}
@@ -79,7 +79,7 @@ func projectFor(ctx context.Context, db *store.DB, name string) (store.Project, 
 
 func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("review queue", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "verifier (password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	round := fs.Int("round", 0, "only this round (1-3)")
@@ -88,11 +88,11 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	if *limit < 0 {
 		fmt.Fprintf(stderr, "bwctl review queue: --limit %d is negative\n", *limit)
 		return exitUsage
@@ -118,7 +118,7 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("review submit", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "verifier (password from BENCHWRIGHT_PASSWORD)")
 	sample := fs.String("sample", "", "sample id")
 	round := fs.Int("round", 0, "round 1-3")
@@ -137,7 +137,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintln(stderr, "bwctl review submit: --correct FILE needs --sample, --round and --comment, and takes no --decision, --criterion or --reason")
 			return exitUsage
 		}
-		return reviewCorrect(ctx, *dbPath, *as, *sample, *round, *revision, *correct, *comment, stdout, stderr)
+		return reviewCorrect(ctx, at, *as, *sample, *round, *revision, *correct, *comment, stdout, stderr)
 	}
 	if *sample == "" || *round == 0 || (*decision != "approve" && *decision != "reject") {
 		fmt.Fprintln(stderr, "bwctl review submit: --sample, --round and --decision approve|reject are required (or --correct FILE)")
@@ -152,11 +152,11 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		v.Judgements[name] = val == "yes"
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	si, err := db.Sample(ctx, *sample)
 	if err != nil {
 		return fail(stderr, err)
@@ -193,7 +193,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // reviewCorrect records the corrected sample in file as a new revision by the acting
 // verifier (store.Correct).
-func reviewCorrect(ctx context.Context, dbPath, as, sample string, round, revision int, file, comment string, stdout, stderr io.Writer) int {
+func reviewCorrect(ctx context.Context, at where, as, sample string, round, revision int, file, comment string, stdout, stderr io.Writer) int {
 	data, err := readInput(file, maxRecordBytes)
 	if errors.Is(err, errTooLarge) {
 		fmt.Fprintf(stderr, "bwctl review submit: %v\n", err)
@@ -216,11 +216,11 @@ func reviewCorrect(ctx context.Context, dbPath, as, sample string, round, revisi
 		}
 		return exitFindings
 	}
-	db, actor, code := openAs(ctx, dbPath, as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	if revision == 0 {
 		si, err := db.Sample(ctx, sample)
 		if err != nil {
@@ -238,18 +238,30 @@ func reviewCorrect(ctx context.Context, dbPath, as, sample string, round, revisi
 
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("status", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
+	as := fs.String("as", "", "user (needed with --server; password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
 	sample := fs.String("sample", "", "one sample's state and round")
 	asJSON := fs.Bool("json", false, "JSON output")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
-	if db == nil {
-		return code
+	var db store.Calls
+	if *at.server != "" || *as != "" {
+		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		db = svc
+	} else {
+		file, code := openDB(ctx, *at.db, stderr)
+		if file == nil {
+			return code
+		}
+		defer file.Close()
+		db = file
 	}
-	defer db.Close()
 	if *sample != "" {
 		si, err := db.Sample(ctx, *sample)
 		if err != nil {
@@ -283,7 +295,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("history", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "user reading the history (password from BENCHWRIGHT_PASSWORD)")
 	sample := fs.String("sample", "", "sample id")
 	project := fs.String("project", "", "project name: its settings changes instead of a sample's timeline (needs --as)")
@@ -299,22 +311,18 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 	if *project != "" {
-		db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+		db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 		if db == nil {
 			return code
 		}
-		defer db.Close()
+		defer closeDB()
 		return projectHistory(ctx, db, actor, p, stdout, stderr)
 	}
-	db, code := openDB(ctx, *dbPath, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
-	actor, code := signInIfNamed(ctx, db, *as, stderr)
-	if code != exitOK {
-		return code
-	}
+	defer closeDB()
 	events, err := db.History(ctx, actor, *sample)
 	if err != nil {
 		return fail(stderr, err)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,9 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
 )
@@ -31,13 +27,6 @@ const (
 	scoreUsage = "usage: bwctl score --db DB [--project P] --release NAME@VERSION --as USER [--model NAME]... [--json|--csv|--markdown|--latex]\n" +
 		"                  [--denominator all|parsed] [--seed S] [--draws N] [--step-mode micro|macro] [--step-skip none|unparsed|unmatched]\n" +
 		"                  [--rank-by FIGURE] [--columns FIGURE,...]"
-)
-
-// Prediction file formats.
-const (
-	predAuto  = "auto"
-	predJSONL = "jsonl"
-	predTSV   = "tsv"
 )
 
 // predLoc is where a prediction was read: a file and the 1-based line its record
@@ -78,12 +67,12 @@ func runPredictions(ctx context.Context, args []string, stdout, stderr io.Writer
 // left out (exit 1).
 func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("predictions import", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "acting lead (password from BENCHWRIGHT_PASSWORD)")
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
 	model := fs.String("model", "", "the model's name; importing a name again replaces its predictions")
-	format := fs.String("format", predAuto, "auto (by the file's ending and first byte), jsonl or tsv (a VLMEvalKit result file, PRED_FORMAT=tsv)")
+	format := fs.String("format", string(score.PredictionsAuto), "auto (by the file's ending and first byte), jsonl or tsv (a VLMEvalKit result file, PRED_FORMAT=tsv)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, predictionsUsage)
 		fs.PrintDefaults()
@@ -96,7 +85,7 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 		fmt.Fprintln(stderr, "bwctl predictions import: --release, --model and at least one FILE are required\n"+predictionsUsage)
 		return exitUsage
 	}
-	if !slices.Contains([]string{predAuto, predJSONL, predTSV}, *format) {
+	if !slices.Contains([]score.PredictionFormat{score.PredictionsAuto, score.PredictionsJSONL, score.PredictionsTSV}, score.PredictionFormat(*format)) {
 		fmt.Fprintf(stderr, "bwctl predictions import: --format %q: want auto, jsonl or tsv\n", *format)
 		return exitUsage
 	}
@@ -110,11 +99,11 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 		}
 		names = append(names, filepath.Base(file))
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	source := strings.Join(names, ", ")
 	ref, _, err := releaseArg(ctx, db, *project, *rel)
 	if err != nil {
@@ -168,193 +157,30 @@ func reportPredictionProblems(w io.Writer, in predInput, res store.ImportPredict
 	}
 }
 
-// readPredictionFile reads one prediction file into in, as format (auto: a .tsv
-// file, or one not starting with "{", is a TSV).
+// readPredictionFile reads one prediction file into in, as format
+// (score.ReadPredictions reads it; bwctl only opens the file).
 func readPredictionFile(file, format string, in *predInput) error {
-	data, err := readInput(file, maxDatasetBytes)
+	data, err := readInput(file, score.MaxPredictionFileBytes)
 	if errors.Is(err, errTooLarge) {
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", file, errors.Unwrap(err))
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	ext := strings.ToLower(filepath.Ext(file))
-	if ext == ".xlsx" || bytes.HasPrefix(data, []byte("PK\x03\x04")) {
-		return fmt.Errorf("%s is a spreadsheet (xlsx); run VLMEvalKit with PRED_FORMAT=tsv, or save the sheet as tab-separated text", file)
-	}
-	if format == predAuto {
-		switch {
-		case ext == ".tsv":
-			format = predTSV
-		case ext == ".jsonl" || ext == ".json" || ext == ".ndjson":
-			format = predJSONL
-		case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")):
-			format = predJSONL
-		default:
-			format = predTSV
-		}
-	}
-	if format == predTSV {
-		return readPredictionTSV(file, data, in)
-	}
-	return readPredictionJSONL(file, data, in)
-}
-
-// readPredictionJSONL reads JSON Lines of predictions: each line an object with
-// the sample id under "id" or "sample_id" (a string, or an integer), the raw
-// response under "response" or "prediction" (a string; null is an empty
-// response), and optionally "step_match", a matrix of 0 and 1. Other keys are
-// ignored. Blank lines are skipped; lines are at most annotate.MaxLineBytes.
-func readPredictionJSONL(file string, data []byte, in *predInput) error {
-	err := annotate.ReadJSONL(bytes.NewReader(data), func(line int, raw []byte) error {
-		if !utf8.Valid(raw) {
-			return errors.New("the line is not UTF-8 text")
-		}
-		var rec map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return errors.New("not a JSON object")
-		}
-		id, err := oneOf(rec, "id", "sample_id", predictionID)
-		if err != nil {
-			return err
-		}
-		if id == "" {
-			return errors.New(`no sample id: give "id" (or "sample_id")`)
-		}
-		resp, err := oneOf(rec, "response", "prediction", predictionText)
-		if err != nil {
-			return err
-		}
-		_, hasResp := rec["response"]
-		_, hasPred := rec["prediction"]
-		if !hasResp && !hasPred {
-			return fmt.Errorf(`%s: no response: give the model's raw text as "response" (or "prediction")`, id)
-		}
-		p := score.Prediction{SampleID: id, Response: resp}
-		if m, ok := rec["step_match"]; ok && string(m) != "null" {
-			if err := json.Unmarshal(m, &p.StepMatch); err != nil {
-				return fmt.Errorf("%s: step_match is not a matrix of 0 and 1 ([[1, 0], [0, 1]])", id)
-			}
-		}
-		in.preds = append(in.preds, p)
-		in.locs = append(in.locs, predLoc{file, line})
-		return nil
-	})
-	var le *annotate.LineError
-	if errors.As(err, &le) {
-		return fmt.Errorf("%s:%d: %v", file, le.Line, le.Err)
-	}
-	return err
-}
-
-// oneOf reads the key a or its alias b with read; both present with different
-// values is an error.
-func oneOf(rec map[string]json.RawMessage, a, b string, read func(key string, raw json.RawMessage) (string, error)) (string, error) {
-	var vals []string
-	for _, k := range []string{a, b} {
-		raw, ok := rec[k]
-		if !ok {
-			continue
-		}
-		v, err := read(k, raw)
-		if err != nil {
-			return "", err
-		}
-		vals = append(vals, v)
-	}
-	switch {
-	case len(vals) == 0:
-		return "", nil
-	case len(vals) == 2 && vals[0] != vals[1]:
-		return "", fmt.Errorf("%q and %q differ; give one", a, b)
-	}
-	return vals[0], nil
-}
-
-// predictionID reads a sample id: a string, or an integer written as one.
-func predictionID(key string, raw json.RawMessage) (string, error) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return strings.TrimSpace(s), nil
-	}
-	if _, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-		return string(raw), nil
-	}
-	return "", fmt.Errorf("%q is not a string", key)
-}
-
-// predictionText reads a response: a string, or null for an empty one.
-func predictionText(key string, raw json.RawMessage) (string, error) {
-	if string(raw) == "null" {
-		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%q is not a string", key)
-	}
-	return s, nil
-}
-
-// readPredictionTSV reads a VLMEvalKit result file saved as TSV (PRED_FORMAT=tsv):
-// the dataset's columns plus "prediction", the model's raw text. Rows are matched
-// to samples by the "id" column that Benchwright's vlmevalkit export writes into
-// NAME_MCQ.tsv and NAME_YN.tsv and VLMEvalKit carries into its results. Cells may
-// be quoted (VLMEvalKit quotes every cell), holding tabs and line breaks.
-func readPredictionTSV(file string, data []byte, in *predInput) error {
-	r := csv.NewReader(lineCapped(bytes.NewReader(data), file, maxCSVLineBytes))
-	r.Comma = '\t'
-	header, err := r.Read()
+	preds, lines, err := score.ReadPredictions(file, data, score.PredictionFormat(format))
 	if err != nil {
-		return tsvError(file, err)
-	}
-	idCol, predCol := slices.Index(header, "id"), slices.Index(header, "prediction")
-	if predCol < 0 {
-		return fmt.Errorf("%s: no prediction column: not a VLMEvalKit result file (its columns: %s)", file, strings.Join(header, ", "))
-	}
-	if idCol < 0 {
-		return fmt.Errorf("%s: no id column: rows are matched to samples by the id column of Benchwright's vlmevalkit export "+
-			"(NAME_MCQ.tsv, NAME_YN.tsv), which VLMEvalKit keeps in its result file", file)
-	}
-	for {
-		row, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return tsvError(file, err)
-		}
-		line, _ := r.FieldPos(0)
-		id, resp := strings.TrimSpace(row[idCol]), row[predCol]
-		switch {
-		case !utf8.ValidString(id) || !utf8.ValidString(resp):
-			return fmt.Errorf("%s:%d: the row is not UTF-8 text", file, line)
-		case id == "":
-			return fmt.Errorf("%s:%d: the row has no id", file, line)
-		}
-		in.preds = append(in.preds, score.Prediction{SampleID: id, Response: resp})
-		in.locs = append(in.locs, predLoc{file, line})
-	}
-}
-
-// tsvError names the file and line of a TSV reading error.
-func tsvError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s:%d: %v", file, pe.Line, pe.Err)
-	}
-	if errors.Is(err, errTooLarge) {
 		return err
 	}
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: the file is empty", file)
+	for i, p := range preds {
+		in.preds = append(in.preds, p)
+		in.locs = append(in.locs, predLoc{file, lines[i]})
 	}
-	return fmt.Errorf("%s: %v", file, err)
+	return nil
 }
 
 func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("predictions list", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "verifier or lead (password from BENCHWRIGHT_PASSWORD); --model needs a lead")
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
@@ -367,11 +193,11 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "bwctl predictions list: --release is required, and no other arguments\n"+predictionsUsage)
 		return exitUsage
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	ref, name, err := releaseArg(ctx, db, *project, *rel)
 	if err != nil {
 		return fail(stderr, err)
@@ -407,7 +233,7 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 // releaseArg is the release reference to hand the store, and the release's name
 // for people. Without a project it is --release as given (the store looks in every
 // project); with one, the release is looked up in that project and named by its id.
-func releaseArg(ctx context.Context, db *store.DB, project, ref string) (arg, name string, err error) {
+func releaseArg(ctx context.Context, db store.Calls, project, ref string) (arg, name string, err error) {
 	if project == "" {
 		return ref, ref, nil
 	}
@@ -436,7 +262,7 @@ func (l *stringList) Set(s string) error {
 // model × group × figure, or a leaderboard table in Markdown or LaTeX.
 func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("score", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	as := fs.String("as", "", "verifier or lead (password from BENCHWRIGHT_PASSWORD)")
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
@@ -501,11 +327,11 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 	}
-	db, actor, code := openAs(ctx, *dbPath, *as, stderr)
+	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	ref, name, err := releaseArg(ctx, db, *project, *rel)
 	if err != nil {
 		return fail(stderr, err)
@@ -513,6 +339,15 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	reports, err := db.Score(ctx, actor, ref, models, opt)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if len(models) == 0 { // every model, and the human baseline's row when people answered it (store/human.go)
+		human, ok, err := db.HumanReport(ctx, actor, ref, opt)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if ok {
+			reports = append(reports, human)
+		}
 	}
 	switch {
 	case *asJSON:

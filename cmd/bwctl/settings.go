@@ -29,18 +29,18 @@ func runSettings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // settingsShow prints every setting as KEY = VALUE with its meaning, or as JSON.
 func settingsShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("settings show", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project name (default: the only one)")
 	as := fs.String("as", "", "user (password from BENCHWRIGHT_PASSWORD)")
 	asJSON := fs.Bool("json", false, "print a JSON list of {key, value, help}")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, _, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, _, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	groups, err := db.GroupSettings(ctx)
 	if err != nil {
 		return fail(stderr, err)
@@ -64,7 +64,7 @@ func settingsShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // change as "key: old → new".
 func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("settings set", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project name (default: the only one)")
 	as := fs.String("as", "", "lead (password from BENCHWRIGHT_PASSWORD)")
 	rest, err := parse(fs, args)
@@ -84,11 +84,11 @@ func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		values[strings.TrimSpace(k)] = v
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	changes, err := db.SetSettings(ctx, actor, p.ID, values)
 	if err != nil {
 		return fail(stderr, err)
@@ -103,7 +103,7 @@ func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // projectHistory prints a project's settings changes and refused attempts.
-func projectHistory(ctx context.Context, db *store.DB, actor store.User, p store.Project, stdout, stderr io.Writer) int {
+func projectHistory(ctx context.Context, db store.Calls, actor store.User, p store.Project, stdout, stderr io.Writer) int {
 	events, err := db.ProjectHistory(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)
