@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// Backup copies the database into a new file at to with SQLite's online backup,
+// a few hundred pages at a time: safe while the app, bwctl or a team server keep
+// working on it (each step reads a consistent snapshot; a write in between makes
+// the backup start over from the new state, so the copy is always one committed
+// state). The copy is written beside to and renamed at the end, so a failed or
+// cancelled backup leaves no half file. to must not exist. The image files are
+// referenced in place and are not copied; the previews are made again on demand.
+func (d *DB) Backup(ctx context.Context, to string) error {
+	if _, err := os.Stat(to); err == nil {
+		return fmt.Errorf("backup: %w: %s exists; name a new file", ErrInvalid, to)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(to), "."+filepath.Base(to)+".part-*")
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	dst, err := sql.Open("sqlite3", "file:"+tmp.Name())
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer dst.Close()
+	dc, err := dst.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer dc.Close()
+	sc, err := d.rdb.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer sc.Close()
+	err = dc.Raw(func(dconn any) error {
+		return sc.Raw(func(sconn any) error {
+			dd, ok1 := dconn.(*sqlite3.SQLiteConn)
+			ss, ok2 := sconn.(*sqlite3.SQLiteConn)
+			if !ok1 || !ok2 {
+				return errors.New("not SQLite connections")
+			}
+			b, err := dd.Backup("main", ss, "main")
+			if err != nil {
+				return err
+			}
+			for {
+				if err := ctx.Err(); err != nil {
+					b.Finish()
+					return err
+				}
+				done, err := b.Step(256)
+				if err != nil {
+					b.Finish()
+					return err
+				}
+				if done {
+					return b.Finish()
+				}
+				time.Sleep(time.Millisecond) // let writers in between steps
+			}
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("backup of %s: %w", d.path, err)
+	}
+	dc.Close()
+	dst.Close()
+	if err := os.Rename(tmp.Name(), to); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
