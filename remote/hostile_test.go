@@ -189,17 +189,4 @@ func TestHostileClient(t *testing.T) {
 
 func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
-func deniedRows(t *testing.T, db *store.DB) int {
-	t.Helper()
-	m, err := db.AuditCounts(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for k, v := range m {
-		if strings.HasPrefix(k, "denied:") {
-			n += v
-		}
-	}
-	return n
-}
+func deniedRows(t *testing.T, db *store.DB) int { return storetest.CountDenied(t, db) }

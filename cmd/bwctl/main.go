@@ -286,23 +286,15 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if _, err := parse(fs, args[1:]); err != nil {
 		return usageCode(err)
 	}
-	var db store.Service
-	var actor store.User
-	if *at.server != "" { // a team server: every command signs in
-		svc, me, closeDB, code := connectAs(ctx, at, *as, stderr)
-		if svc == nil {
-			return code
-		}
-		defer closeDB()
-		db, actor = svc, me
-	} else {
-		file, code := openDB(ctx, *at.db, stderr)
-		if file == nil {
-			return code
-		}
-		defer file.Close()
-		db = file
+	signInFirst := *as
+	if sub == "list" && *at.server == "" {
+		signInFirst = "" // the list of a local file needs no account
 	}
+	db, actor, closeDB, code := readerAt(ctx, at, signInFirst, stderr)
+	if db == nil {
+		return code
+	}
+	defer closeDB()
 	if sub == "list" {
 		us, err := db.Users(ctx)
 		if err != nil {
@@ -327,11 +319,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			map[string]string{"add": "new user's", "passwd": "new"}[sub])
 		return exitUsage
 	}
-	if *at.server == "" {
-		var code int
-		if actor, code = signIn(ctx, db, *as, stderr); code != exitOK {
-			return code
-		}
+	if actor.ID == 0 {
+		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
+		return exitUsage
 	}
 	if sub == "passwd" {
 		target := *name
@@ -363,22 +353,11 @@ func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	var db store.Calls
-	if *at.server != "" {
-		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
-		if svc == nil {
-			return code
-		}
-		defer closeDB()
-		db = svc
-	} else {
-		file, code := openDB(ctx, *at.db, stderr)
-		if file == nil {
-			return code
-		}
-		defer file.Close()
-		db = file
+	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	if db == nil {
+		return code
 	}
+	defer closeDB()
 	ps, err := db.Projects(ctx)
 	if err != nil {
 		return fail(stderr, err)

@@ -153,22 +153,11 @@ func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	var db store.Calls
-	if *at.server != "" {
-		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
-		if svc == nil {
-			return code
-		}
-		defer closeDB()
-		db = svc
-	} else {
-		file, code := openDB(ctx, *at.db, stderr)
-		if file == nil {
-			return code
-		}
-		defer file.Close()
-		db = file
+	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	if db == nil {
+		return code
 	}
+	defer closeDB()
 	p, err := projectFor(ctx, db, *project)
 	if err != nil {
 		return fail(stderr, err)
@@ -203,26 +192,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "bwctl export:", err)
 		return exitUsage
 	}
-	var db store.Service
-	var actor store.User
-	if *at.server != "" { // exported on the server, unpacked here
-		svc, me, closeDB, code := connectAs(ctx, at, *as, stderr)
-		if svc == nil {
-			return code
-		}
-		defer closeDB()
-		db, actor = svc, me
-	} else {
-		file, code := openDB(ctx, *at.db, stderr)
-		if file == nil {
-			return code
-		}
-		defer file.Close()
-		if actor, code = signInIfNamed(ctx, file, *as, stderr); code != exitOK {
-			return code
-		}
-		db = file
+	db, actor, closeDB, code := readerAt(ctx, at, *as, stderr) // on a server: exported there, unpacked here
+	if db == nil {
+		return code
 	}
+	defer closeDB()
 	in := store.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {
 		p, err := db.ProjectByName(ctx, *project)

@@ -246,22 +246,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	var db store.Calls
-	if *at.server != "" || *as != "" {
-		svc, _, closeDB, code := connectAs(ctx, at, *as, stderr)
-		if svc == nil {
-			return code
-		}
-		defer closeDB()
-		db = svc
-	} else {
-		file, code := openDB(ctx, *at.db, stderr)
-		if file == nil {
-			return code
-		}
-		defer file.Close()
-		db = file
+	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	if db == nil {
+		return code
 	}
+	defer closeDB()
 	if *sample != "" {
 		si, err := db.Sample(ctx, *sample)
 		if err != nil {

@@ -141,3 +141,21 @@ func connectProjectAs(ctx context.Context, w where, as, project string, stderr i
 	}
 	return svc, me, p, close, exitOK
 }
+
+// readerAt opens the project for a command that reads a local file without an
+// account: the file itself when neither --server nor --as is given, else a
+// signed-in session (on the file or the server) as --as.
+func readerAt(ctx context.Context, w where, as string, stderr io.Writer) (store.Service, store.User, func(), int) {
+	if *w.server == "" && as == "" {
+		if *w.fingerprint != "" {
+			fmt.Fprintln(stderr, "bwctl: --fingerprint goes with --server")
+			return nil, store.User{}, nil, exitUsage
+		}
+		file, code := openDB(ctx, *w.db, stderr)
+		if file == nil {
+			return nil, store.User{}, nil, code
+		}
+		return file, store.User{}, func() { file.Close() }, exitOK
+	}
+	return connectAs(ctx, w, as, stderr)
+}

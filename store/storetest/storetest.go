@@ -126,7 +126,8 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
 }
 
-func countDenied(t *testing.T, db *store.DB) int {
+// CountDenied is how many refusals the audit log of db holds.
+func CountDenied(t *testing.T, db *store.DB) int {
 	t.Helper()
 	m, err := db.AuditCounts(context.Background())
 	if err != nil {
@@ -182,7 +183,7 @@ func testPermissions(t *testing.T, connect Connect) {
 	}
 	for _, c := range cases {
 		svc, me := p.As(t, c.who)
-		before := countDenied(t, p.DB)
+		before := CountDenied(t, p.DB)
 		err := c.do(svc, me)
 		if !errors.Is(err, store.ErrForbidden) {
 			t.Errorf("%s may %s: got %v, want a refusal", c.who, c.what, err)
@@ -191,7 +192,7 @@ func testPermissions(t *testing.T, connect Connect) {
 		if msg := store.Message(err); !strings.Contains(msg, c.want) || strings.HasSuffix(msg, "..") {
 			t.Errorf("%s may %s: the refusal says %q, want it to say %q", c.who, c.what, msg, c.want)
 		}
-		if after := countDenied(t, p.DB); after != before+1 {
+		if after := CountDenied(t, p.DB); after != before+1 {
 			t.Errorf("%s may %s: %d refusals audited, want 1", c.who, c.what, after-before)
 		}
 	}
@@ -203,14 +204,7 @@ func testPermissions(t *testing.T, connect Connect) {
 func testProtocol(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	p := Seed(t, connect)
-	ann, me := p.As(t, "ann1")
-	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
-		t.Fatal(err)
-	}
+	si := p.Submitted(t, "ann1")
 	vs := map[string]store.Service{}
 	us := map[string]store.User{}
 	for _, n := range []string{"a1", "a2", "b1", "b2", "c1", "lead"} {
@@ -262,7 +256,7 @@ func testProtocol(t *testing.T, connect Connect) {
 	if err := review("c1", 3); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ann.Sample(ctx, si.ID)
+	got, err := vs["lead"].Sample(ctx, si.ID)
 	if err != nil || got.Status != verify.StateAccepted {
 		t.Fatalf("after a unanimous panel: %s, %v", got.Status, err)
 	}
@@ -315,14 +309,7 @@ func testConflict(t *testing.T, connect Connect) {
 func testClaims(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	p := Seed(t, connect)
-	ann, me := p.As(t, "ann1")
-	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
-		t.Fatal(err)
-	}
+	si := p.Submitted(t, "ann1")
 	a1, ua1 := p.As(t, "a1")
 	b1, ub1 := p.As(t, "b1")
 	c, err := a1.ClaimReview(ctx, ua1, si.ID, 1)
@@ -349,18 +336,27 @@ func testClaims(t *testing.T, connect Connect) {
 	}
 }
 
+// Submitted makes a hop sample by author, through the Service, and submits it
+// to round 1.
+func (p *Project) Submitted(t *testing.T, author string) store.SampleInfo {
+	t.Helper()
+	ctx := context.Background()
+	svc, me := p.As(t, author)
+	si, err := svc.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = svc.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	return si
+}
+
 // accepted makes a sample by ann1 and has it accepted through the three rounds.
 func accepted(t *testing.T, p *Project) store.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
-	ann, me := p.As(t, "ann1")
-	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if si, err = ann.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
-		t.Fatal(err)
-	}
+	si := p.Submitted(t, "ann1")
 	for _, r := range []struct {
 		who   string
 		round int
