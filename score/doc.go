@@ -51,6 +51,9 @@
 //     numpy's default) resampling each group's samples; rank = 1 + the number of
 //     models whose interval lies wholly above.
 //
+// ReadPredictions (predfile.go) reads the files models' answers come in — JSON
+// Lines of raw responses, VLMEvalKit's result TSVs — for bwctl and the GUI alike.
+//
 // Evaluate runs ScoreAll then Summarize. Figures are percentages; a Report has
 // stable JSON names: model, n, overall (mcq_acc, acc50iou, mean_iou,
 // mcq_acc_parsed_denominator, content_p, content_r, content_f1, precond_p,
