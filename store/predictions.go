@@ -141,7 +141,11 @@ func scoreError(ctx context.Context, err error) error {
 func (d *DB) ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error) {
 	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source)
 	if err != nil {
-		return ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, releaseRef, err)
+		name := releaseRef // named as the caller did, or as NAME@VERSION once found (the screens pass ids)
+		if res.Release.ID != 0 {
+			name = res.Release.Ref()
+		}
+		return ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, name, err)
 	}
 	return res, nil
 }
@@ -154,6 +158,11 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		if err != nil {
 			return err
 		}
+		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		if err != nil {
+			return err
+		}
+		res.Release = rel
 		if err := validModelName(model); err != nil {
 			return err
 		}
@@ -163,11 +172,6 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		if len(preds) == 0 {
 			return fmt.Errorf("%w: there are no predictions to import", ErrInvalid)
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
-		if err != nil {
-			return err
-		}
-		res.Release = rel
 		items, err := releaseItems(ctx, tx, rel.ID)
 		if err != nil {
 			return err
