@@ -84,8 +84,11 @@ type Canvas struct {
 	img          image.Image
 	fullW, fullH int
 	boxes        []annotate.Box
+	styles       []Style // by box index; shorter than boxes when some have none
 	selected     int
 	history      History
+	// The styles before each change History holds, kept in step with it.
+	stylePast, styleFuture [][]Style
 
 	view   View
 	fitted bool // the view follows the widget size
@@ -132,21 +135,55 @@ func (c *Canvas) SetImage(img image.Image, fullW, fullH int) {
 
 func (c *Canvas) setImage(img image.Image, fullW, fullH int) {
 	c.img, c.fullW, c.fullH = img, fullW, fullH
-	c.boxes, c.selected, c.drag = nil, -1, nil
-	c.history.Reset()
+	c.boxes, c.styles, c.selected, c.drag = nil, nil, -1, nil
+	c.resetHistory()
 	c.setView(View{ImageW: fullW, ImageH: fullH, Zoom: 1}.Fit(c.size))
 	c.fitted = true
 }
 
-// SetBoxes replaces the boxes (copied), clears the selection and the undo
-// history. It does not call OnChanged.
+// SetBoxes replaces the boxes (copied), clears their styles, the selection and
+// the undo history. It does not call OnChanged.
 func (c *Canvas) SetBoxes(boxes []annotate.Box) {
-	c.boxes = slices.Clone(boxes)
+	c.boxes, c.styles = slices.Clone(boxes), nil
 	c.drag = nil
-	c.history.Reset()
+	c.resetHistory()
 	c.setSelected(-1)
 	c.Refresh()
 	c.readoutChanged()
+}
+
+// Style is how one box is drawn: its outline colour and a label written at its
+// top-left corner. A box without a colour is drawn in the default yellow, and
+// blue while selected; a box with one keeps it and is drawn thicker while
+// selected.
+type Style struct {
+	Color color.Color // nil: the default
+	Label string      // "": none
+}
+
+// SetStyles sets the style of each box by its index (copied): styles[i] is box
+// i's, and boxes past the end of styles have the default. Styles follow their
+// boxes through deletion, Undo and Redo; a newly drawn box has the default, and
+// SetBoxes and SetImage clear them.
+func (c *Canvas) SetStyles(styles []Style) {
+	c.styles = slices.Clone(styles)
+	c.Refresh()
+}
+
+// Styles returns a copy of the styles.
+func (c *Canvas) Styles() []Style { return slices.Clone(c.styles) }
+
+// style is box i's style, the zero Style when it has none.
+func (c *Canvas) style(i int) Style {
+	if i >= 0 && i < len(c.styles) {
+		return c.styles[i]
+	}
+	return Style{}
+}
+
+func (c *Canvas) resetHistory() {
+	c.history.Reset()
+	c.stylePast, c.styleFuture = nil, nil
 }
 
 // Boxes returns a copy of the boxes.
@@ -182,12 +219,14 @@ func (c *Canvas) View() View { return c.view }
 func (c *Canvas) History() *History { return &c.history }
 
 // Undo restores the boxes before the last change and reports whether there was one.
-func (c *Canvas) Undo() bool { return c.step(c.history.Undo) }
+func (c *Canvas) Undo() bool { return c.step(c.history.Undo, &c.stylePast, &c.styleFuture) }
 
 // Redo re-applies the last undone change and reports whether there was one.
-func (c *Canvas) Redo() bool { return c.step(c.history.Redo) }
+func (c *Canvas) Redo() bool { return c.step(c.history.Redo, &c.styleFuture, &c.stylePast) }
 
-func (c *Canvas) step(f func([]annotate.Box) ([]annotate.Box, bool)) bool {
+// step applies an undo or redo step f to the boxes, and moves the styles from
+// the top of from to to alike.
+func (c *Canvas) step(f func([]annotate.Box) ([]annotate.Box, bool), from, to *[][]Style) bool {
 	if c.drag != nil {
 		return false
 	}
@@ -196,6 +235,10 @@ func (c *Canvas) step(f func([]annotate.Box) ([]annotate.Box, bool)) bool {
 		return false
 	}
 	c.boxes = boxes
+	if n := len(*from); n > 0 {
+		*to = append(*to, c.styles)
+		c.styles, *from = (*from)[n-1], (*from)[:n-1]
+	}
 	if c.selected >= len(c.boxes) {
 		c.setSelected(-1)
 	}
@@ -212,14 +255,16 @@ func (c *Canvas) changed() {
 	c.readoutChanged()
 }
 
-// commit records before as an undo step if the boxes differ from it.
-func (c *Canvas) commit(before []annotate.Box) {
+// commit records before, and the styles before (stylesBefore), as an undo step
+// if the boxes differ from it.
+func (c *Canvas) commit(before []annotate.Box, stylesBefore []Style) {
 	if slices.Equal(before, c.boxes) {
 		c.Refresh()
 		c.readoutChanged()
 		return
 	}
 	c.history.Record(before)
+	c.stylePast, c.styleFuture = append(c.stylePast, slices.Clone(stylesBefore)), nil
 	c.changed()
 }
 
@@ -461,7 +506,7 @@ func (c *Canvas) DragEnd() {
 	} else {
 		c.boxes[d.index] = d.orig
 	}
-	c.commit(d.before)
+	c.commit(d.before, c.styles) // a drag leaves the styles as they were
 }
 
 func snap(b annotate.Box) annotate.Box {
@@ -562,13 +607,16 @@ func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyDown:
 		dy = step
 	case fyne.KeyDelete, fyne.KeyBackspace:
-		before := c.Boxes()
+		before, stylesBefore := c.Boxes(), c.Styles()
 		c.boxes = slices.Delete(c.boxes, c.selected, c.selected+1)
+		if c.selected < len(c.styles) {
+			c.styles = slices.Delete(c.styles, c.selected, c.selected+1)
+		}
 		c.selected = -1 // not setSelected: the index is already gone
 		if c.OnSelect != nil {
 			c.OnSelect(-1)
 		}
-		c.commit(before)
+		c.commit(before, stylesBefore)
 		return
 	default:
 		return
@@ -578,7 +626,7 @@ func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
 	dx = max(-b[0], min(dx, float64(c.fullW)-b[2]))
 	dy = max(-b[1], min(dy, float64(c.fullH)-b[3]))
 	c.boxes[c.selected] = annotate.Box{b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy}
-	c.commit(before)
+	c.commit(before, c.styles)
 }
 
 // CreateRenderer is part of fyne.Widget.

@@ -2,20 +2,31 @@ package boxcanvas
 
 import (
 	"image"
+	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
 )
 
-// renderer draws the picture, one outline per box and the handles of the
-// selected box, all placed from the canvas View.
+// Box outlines, in screen units: a box, a selected box with its own colour.
+const (
+	strokeWidth         float32 = 2
+	selectedStrokeWidth float32 = 4
+	labelPad            float32 = 2 // around a label's text
+)
+
+// renderer draws the picture, one outline (and label) per box and the handles of
+// the selected box, all placed from the canvas View.
 type renderer struct {
 	c       *Canvas
 	image   *canvas.Image
 	crop    image.Rectangle // part of c.img shown by image
 	shown   image.Image     // c.img the crop was taken from
 	rects   []*canvas.Rectangle
+	tags    []*canvas.Rectangle // per box: its label's background
+	texts   []*canvas.Text      // per box: its label
 	handles [8]*canvas.Rectangle
 	objects []fyne.CanvasObject
 }
@@ -52,15 +63,28 @@ func (r *renderer) place() {
 	r.placeImage()
 	for len(r.rects) < len(c.boxes) {
 		rect := canvas.NewRectangle(nil)
-		rect.StrokeWidth = 2
+		rect.StrokeWidth = strokeWidth
 		r.rects = append(r.rects, rect)
+		r.tags = append(r.tags, canvas.NewRectangle(nil))
+		text := canvas.NewText("", color.Black)
+		text.TextSize = theme.CaptionTextSize()
+		r.texts = append(r.texts, text)
 	}
-	r.rects = r.rects[:len(c.boxes)]
+	r.rects, r.tags, r.texts = r.rects[:len(c.boxes)], r.tags[:len(c.boxes)], r.texts[:len(c.boxes)]
 	bounds := fyne.NewSize(c.size.Width, c.size.Height)
+	var handleColor color.Color = selectedColor
+	var placed []labelRect // the labels placed so far, which later ones keep clear of
 	for i, b := range c.boxes {
-		rect := r.rects[i]
-		rect.StrokeColor = boxColor
-		if i == c.selected {
+		rect, tag, text := r.rects[i], r.tags[i], r.texts[i]
+		st := c.style(i)
+		rect.StrokeColor, rect.StrokeWidth = boxColor, strokeWidth
+		switch {
+		case st.Color != nil && i == c.selected:
+			rect.StrokeColor, rect.StrokeWidth = st.Color, selectedStrokeWidth
+			handleColor = st.Color
+		case st.Color != nil:
+			rect.StrokeColor = st.Color
+		case i == c.selected:
 			rect.StrokeColor = selectedColor
 		}
 		b = b.Normalize()
@@ -70,11 +94,14 @@ func (r *renderer) place() {
 		br = fyne.NewPos(min(br.X, bounds.Width), min(br.Y, bounds.Height))
 		if br.X < tl.X || br.Y < tl.Y {
 			rect.Hide()
+			tag.Hide()
+			text.Hide()
 			continue
 		}
 		rect.Show()
 		rect.Move(tl)
 		rect.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
+		placed = r.placeLabel(st, rect.StrokeColor, tl, bounds, tag, text, placed)
 	}
 	var hp [8]fyne.Position
 	if c.selected >= 0 && c.selected < len(c.boxes) {
@@ -86,17 +113,86 @@ func (r *renderer) place() {
 			h.Hide()
 			continue
 		}
+		h.StrokeColor = handleColor
 		h.Show()
 		h.Move(p.SubtractXY(handleSize/2, handleSize/2))
 	}
 	r.objects = r.objects[:0]
 	r.objects = append(r.objects, r.image)
-	for _, rect := range r.rects {
-		r.objects = append(r.objects, rect)
+	for i, rect := range r.rects { // the selected box last, over boxes it coincides with
+		if i != c.selected {
+			r.objects = append(r.objects, rect)
+		}
+	}
+	if c.selected >= 0 && c.selected < len(r.rects) {
+		r.objects = append(r.objects, r.rects[c.selected])
+	}
+	for i := range r.tags {
+		r.objects = append(r.objects, r.tags[i], r.texts[i])
 	}
 	for _, h := range r.handles {
 		r.objects = append(r.objects, h)
 	}
+}
+
+// labelRect is where a label's tag was placed.
+type labelRect struct{ pos, end fyne.Position }
+
+func (a labelRect) overlaps(b labelRect) bool {
+	return a.pos.X < b.end.X && b.pos.X < a.end.X && a.pos.Y < b.end.Y && b.pos.Y < a.end.Y
+}
+
+// placeLabel writes a box's label on a tag of the box's colour just above its
+// top-left corner tl (inside the box when there is no room above), kept inside
+// the widget and moved right of (or, at the widget's edge, below) the labels
+// placed before it that it would cover — boxes that coincide show each label;
+// it returns placed with this one's. A box without a label has no tag.
+func (r *renderer) placeLabel(st Style, col color.Color, tl fyne.Position, bounds fyne.Size, tag *canvas.Rectangle, text *canvas.Text, placed []labelRect) []labelRect {
+	if st.Label == "" {
+		tag.Hide()
+		text.Hide()
+		return placed
+	}
+	text.Text = st.Label
+	text.Color = labelInk(col)
+	ts := text.MinSize()
+	size := fyne.NewSize(ts.Width+2*labelPad, ts.Height)
+	pos := fyne.NewPos(tl.X, tl.Y-size.Height)
+	if pos.Y < 0 {
+		pos.Y = tl.Y
+	}
+	pos.X = max(0, min(pos.X, bounds.Width-size.Width))
+	for moved := true; moved; {
+		moved = false
+		for _, p := range placed {
+			if !(labelRect{pos, pos.Add(size)}).overlaps(p) {
+				continue
+			}
+			if p.end.X+1+size.Width <= bounds.Width {
+				pos.X = p.end.X + 1
+			} else {
+				pos = fyne.NewPos(max(0, min(tl.X, bounds.Width-size.Width)), p.end.Y+1)
+			}
+			moved = true
+		}
+	}
+	tag.FillColor = col
+	tag.Move(pos)
+	tag.Resize(size)
+	text.Move(pos.AddXY(labelPad, 0))
+	text.Resize(ts)
+	tag.Show()
+	text.Show()
+	return append(placed, labelRect{pos, pos.Add(size)})
+}
+
+// labelInk is black on a light colour and white on a dark one.
+func labelInk(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	if 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) > 0.6*0xffff {
+		return color.Black
+	}
+	return color.White
 }
 
 // placeImage shows the part of the picture inside the widget, so that a
