@@ -31,7 +31,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	sub := args[0]
 	fs := newFlags("validation "+sub, stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project name (default: the only one)")
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	batch := fs.String("batch", "", "the batch's name")
@@ -53,11 +53,11 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, validationUsage)
 		return exitUsage
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	switch sub {
 	case "import":
 		data, err := os.ReadFile(pos[0])
