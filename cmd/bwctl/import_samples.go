@@ -55,7 +55,7 @@ type problem struct {
 
 func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("import-samples", stderr)
-	dbPath := fs.String("db", "", "database file")
+	at := whereFlags(fs)
 	project := fs.String("project", "", "project name")
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	author := fs.String("author", "", "user name the samples are attributed to (default: --as; others: leads only)")
@@ -100,11 +100,11 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "bwctl import-samples: --images-to is for VLMEvalKit TSVs, which hold their images; %s is read as %s\n", file, *format)
 		return exitUsage
 	}
-	db, actor, p, code := openProjectAs(ctx, *dbPath, *as, *project, stderr)
+	db, actor, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
-	defer db.Close()
+	defer closeDB()
 	var recs []annotate.Imported
 	var unconverted []problem
 	if *format == formatVLMEval {
@@ -283,7 +283,7 @@ func unquote(raw json.RawMessage) []byte {
 
 // convertSamples reads data in format. Records that cannot be converted are returned
 // as problems; err is for input that cannot be read at all.
-func convertSamples(ctx context.Context, db *store.DB, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
+func convertSamples(ctx context.Context, db store.Service, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
 	var recs []annotate.Imported
 	var bad []problem
 	switch format {
@@ -396,7 +396,7 @@ func checkImagesTo(dir string, stderr io.Writer) (int, bool) {
 // already has (the same content) is not written again: the samples name it by the
 // path it has. A path the project uses for other content gets the content's hash
 // in its name. ok is false when the import must stop, with its exit code.
-func importExtractedImages(ctx context.Context, db *store.DB, actor store.User, projectID int64, recs []annotate.Imported,
+func importExtractedImages(ctx context.Context, db store.Service, actor store.User, projectID int64, recs []annotate.Imported,
 	images map[string][]byte, dir string, stdout, stderr io.Writer) (int, bool) {
 	if len(images) == 0 {
 		return 0, true
@@ -478,7 +478,7 @@ func importExtractedImages(ctx context.Context, db *store.DB, actor store.User, 
 // project image with the same file name, when exactly one has it: Label Studio
 // names uploads by file name only, and a COCO file_name may lack the folders the
 // images were imported with.
-func resolveByFileName(ctx context.Context, db *store.DB, projectID int64, recs []annotate.Imported) error {
+func resolveByFileName(ctx context.Context, db store.Service, projectID int64, recs []annotate.Imported) error {
 	var byName map[string][]string
 	for i := range recs {
 		img := recs[i].Sample.Image
