@@ -73,10 +73,11 @@ const (
 	ByCategories = "categories" // the hop question's category set, e.g. "att+pos"
 	ByTask       = "task"
 	BySplit      = "split"
+	ByHopView    = "hop_view" // hop and view together, "2/ego": the papers' per-hop × view table
 )
 
 // Dimensions lists the breakdown dimensions in report order.
-var Dimensions = []string{ByKind, ByHop, ByView, ByCategories, ByTask, BySplit}
+var Dimensions = []string{ByKind, ByHop, ByView, ByCategories, ByTask, BySplit, ByHopView}
 
 // BootstrapInfo says how the confidence intervals were drawn.
 type BootstrapInfo struct {
@@ -544,8 +545,8 @@ func (u *universe) figures(ctx context.Context, g *groupPlan, defs []metricDef, 
 }
 
 // labels gives a gold sample's label in each breakdown dimension ("" for none).
-func labels(s annotate.Sample) [6]string {
-	var l [6]string
+func labels(s annotate.Sample) [7]string {
+	var l [7]string
 	l[0] = string(s.Kind)
 	if s.Hop > 0 {
 		l[1] = strconv.Itoa(s.Hop)
@@ -563,6 +564,9 @@ func labels(s annotate.Sample) [6]string {
 	}
 	l[4] = s.Task
 	l[5] = s.Split
+	if l[1] != "" && l[2] != "" {
+		l[6] = l[1] + "/" + l[2] // hops are 1–3, so text order is hop order
+	}
 	return l
 }
 
