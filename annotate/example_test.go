@@ -21,10 +21,28 @@ func ExampleLint() {
 	// Output:
 	// error hop-mismatch hop: hop is 3 but there are 2 distinct categories (att, rel)
 	// error ego-phrase question: an ego question must start with a subject phrase
-	// error option-duplicate options[3]: options[3] "The mug." repeats options[0] "the mug"
+	// error option-duplicate options[3]: option D "The mug." repeats option A "the mug"
 	// error box-invalid box: box [412, 188, 1300, 240]: box extends past the 1200×800 image
 	// warning category-tags question_tag: the categories are not tagged in the question
-	// warning colour-in-options options[1]: options[1] names a colour (red) while the att condition is a colour (red)
+	// warning colour-in-options options[1]: option B names a colour (red) while the att condition is a colour (red)
+}
+
+// A finding's Field is the record's path, for JSON and CSV; Place and Text are what
+// the screens show people.
+func ExampleFinding_Place() {
+	for _, f := range []annotate.Finding{
+		{Field: "options[2]", Message: "option C is blank"},
+		{Field: "steps[1].precondition", Message: "step2 lists itself as a precondition"},
+		{Field: "ego_subject", Message: "ego_subject is real but the question opens with the virtual-person phrase"},
+		{Field: "", Message: "unknown kind"},
+	} {
+		fmt.Printf("%s → %s\n", f.Field, f.Text())
+	}
+	// Output:
+	// options[2] → option C is blank
+	// steps[1].precondition → step #2's preconditions: step2 lists itself as a precondition
+	// ego_subject → the ego subject: ego_subject is real but the question opens with the virtual-person phrase
+	//  → the whole sample: unknown kind
 }
 
 func ExampleCheckGraph() {

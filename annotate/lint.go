@@ -199,7 +199,7 @@ func hopFindings(s Sample) []Finding {
 			for i, o := range s.Options {
 				if oc := ColourWords(o); len(oc) > 0 {
 					fs = append(fs, warnf(RuleColourInOptions, fmt.Sprintf("options[%d]", i),
-						fmt.Sprintf("options[%d] names a colour (%s) while the att condition is a colour (%s)", i, strings.Join(oc, ", "), strings.Join(qc, ", ")),
+						fmt.Sprintf("%s names a colour (%s) while the att condition is a colour (%s)", OptionName(i), strings.Join(oc, ", "), strings.Join(qc, ", ")),
 						"describe the object without its colour"))
 				}
 			}
@@ -230,20 +230,23 @@ func optionFindings(s Sample, lo, hi int) []Finding {
 		field := fmt.Sprintf("options[%d]", i)
 		norm := normalizeOption(o)
 		if strings.TrimSpace(o) == "" {
-			fs = append(fs, errorf(RuleOptionEmpty, field, field+" is blank", "name one object"))
+			fs = append(fs, errorf(RuleOptionEmpty, field, OptionName(i)+" is blank", "name one object"))
 			continue
 		}
 		if j, dup := seen[norm]; dup {
 			fs = append(fs, errorf(RuleOptionDuplicate, field,
-				fmt.Sprintf("options[%d] %q repeats options[%d] %q", i, o, j, s.Options[j]),
+				fmt.Sprintf("%s %q repeats %s %q", OptionName(i), o, OptionName(j), s.Options[j]),
 				"make every option a different object"))
 			continue
 		}
 		seen[norm] = i
 	}
-	if n := len(s.Options); n > 0 && (s.AnswerIndex < 0 || s.AnswerIndex >= n) {
+	if n := len(s.Options); n > 0 && s.AnswerIndex < 0 {
+		fs = append(fs, errorf(RuleAnswerRange, "answer", "no option is marked as the answer", "mark the correct option"))
+	} else if n > 0 && s.AnswerIndex >= n {
 		fs = append(fs, errorf(RuleAnswerRange, "answer",
-			fmt.Sprintf("answer %d is not an option index (0 to %d)", s.AnswerIndex, n-1), "answer is the 0-based index of the correct option"))
+			fmt.Sprintf("the answer is option %d, but there are only %d options (%s to %s)", s.AnswerIndex+1, n, strings.TrimPrefix(OptionName(0), "option "), strings.TrimPrefix(OptionName(n-1), "option ")),
+			"mark one of the options as the answer"))
 	}
 	return fs
 }
