@@ -61,6 +61,7 @@ var callNames = []string{
 	"Dashboard",
 	"Agreement",
 	"Audit",
+	"AuditPlan",
 	"Freeze",
 	"Releases",
 	"ReleaseByRef",
@@ -749,6 +750,21 @@ type outAudit struct {
 func (c *Client) Audit(ctx context.Context, actor store.User, projectID int64) (store.AuditReport, error) {
 	var out outAudit
 	err := c.call(ctx, "Audit", inAudit{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
+type inAuditPlan struct {
+	In store.FreezeInput `json:"in"`
+}
+
+type outAuditPlan struct {
+	R0 store.AuditReport `json:"r0"`
+}
+
+// AuditPlan carries store.Calls.AuditPlan to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) AuditPlan(ctx context.Context, actor store.User, in store.FreezeInput) (store.AuditReport, error) {
+	var out outAuditPlan
+	err := c.call(ctx, "AuditPlan", inAuditPlan{In: in}, &out)
 	return out.R0, err
 }
 
@@ -1664,6 +1680,14 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		r0, err := svc.Audit(ctx, me, in.ProjectID)
 		return outAudit{R0: r0}, err
+	},
+	"AuditPlan": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inAuditPlan
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.AuditPlan(ctx, me, in.In)
+		return outAuditPlan{R0: r0}, err
 	},
 	"Freeze": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inFreeze

@@ -325,3 +325,9 @@ func readError(resp *http.Response) error {
 	}
 	return we.err()
 }
+
+// AuditFreeze asks the server for the audit of what a freeze of in would write
+// (AuditPlan); the hashing runs on the server, so there is no progress to report.
+func (c *Client) AuditFreeze(ctx context.Context, actor store.User, in store.FreezeInput, progress func(done, total int)) (store.AuditReport, error) {
+	return c.AuditPlan(ctx, actor, in)
+}

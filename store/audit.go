@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
@@ -114,7 +115,7 @@ func (d *DB) Audit(ctx context.Context, actor User, projectID int64) (AuditRepor
 	if err != nil {
 		return AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	hashes, err := hashImages(ctx, in.images)
+	hashes, err := hashImages(ctx, in.images, nil)
 	if err != nil {
 		return AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
@@ -268,8 +269,9 @@ type imageCheck struct {
 	sha256  string
 }
 
-// hashImages re-hashes the image files on all cores.
-func hashImages(ctx context.Context, images map[string]Image) (map[string]imageCheck, error) {
+// hashImages re-hashes the image files on all cores, calling progress (when not nil)
+// with the number of files hashed so far and their total, from the hashing goroutines.
+func hashImages(ctx context.Context, images map[string]Image, progress func(done, total int)) (map[string]imageCheck, error) {
 	paths := make([]string, 0, len(images))
 	for p := range images {
 		paths = append(paths, p)
@@ -279,12 +281,16 @@ func hashImages(ctx context.Context, images map[string]Image) (map[string]imageC
 	errs := make([]error, len(paths))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var done atomic.Int64
 	for range min(runtime.NumCPU(), 4) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
 				out[i], errs[i] = hashImage(images[paths[i]].Path())
+				if n := done.Add(1); progress != nil {
+					progress(int(n), len(paths))
+				}
 			}
 		}()
 	}
@@ -347,7 +353,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		}}
 		for _, f := range annotate.Lint(s.Content, env) {
 			if f.Severity == annotate.SeverityError {
-				add(SeverityError, CheckLint, s.ID, "", "%s (%s): %s", f.Rule, cmp.Or(f.Field, "record"), f.Message)
+				add(SeverityError, CheckLint, s.ID, "", "%s", f.Text())
 			}
 		}
 		for _, msg := range trailProblems(policy, s) {

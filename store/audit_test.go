@@ -75,7 +75,7 @@ func TestAuditFindings(t *testing.T) {
 			}
 			id, _ := res.LastInsertId()
 			raw.Exec(`UPDATE samples SET current_rev = ? WHERE id = 'hq-00'`, id)
-		}, []string{"error lint hq-00", "error trail hq-00", "error trail hq-00", "error trail hq-00"}, "option-count (options): hop_qa needs exactly 4 options, has 3"},
+		}, []string{"error lint hq-00", "error trail hq-00", "error trail hq-00", "error trail hq-00"}, "the options: hop_qa needs exactly 4 options, has 3"}, // people's words, no rule id or path
 		{"balance shortfall", func(t *testing.T, f relFixture) {
 			f.setBalance(t, store.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 7},
 				store.BalanceTarget{Kind: "hop_qa", Hop: 2, View: "exo", Count: 0}, // no target

@@ -41,6 +41,7 @@ type FreezeInput struct {
 	Kinds     []annotate.Kind     // only these kinds; empty = every kind
 	Tasks     []string            // only samples with these tasks; empty = every task
 	Split     *annotate.SplitSpec // an image-disjoint stratified train/test split; nil keeps each sample's own split
+	NoSplit   bool                // without Split: the release carries no split, each sample's own is left out
 }
 
 // validReleaseWord checks a release name or version: 1–max letters, digits, '.', '_' or '-'.
@@ -97,10 +98,10 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	if len(data.samples) == 0 {
 		return Release{}, fmt.Errorf("%w: no accepted sample matches the filter", ErrInvalid)
 	}
-	if err := applySplit(&data, in.Split); err != nil {
+	if err := in.splitSelection(&data); err != nil {
 		return Release{}, err
 	}
-	hashes, err := hashImages(ctx, data.images)
+	hashes, err := hashImages(ctx, data.images, nil)
 	if err != nil {
 		return Release{}, err
 	}

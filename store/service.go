@@ -75,6 +75,7 @@ type Calls interface {
 	Dashboard(ctx context.Context, actor User, projectID int64) (Dashboard, error)
 	Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error)
 	Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error)
+	AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error)
 
 	// Releases
 	Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error)
@@ -153,6 +154,10 @@ type Service interface {
 	// Export writes a frozen release in a format into in.OutDir on this
 	// workstation (on a team server: exported there, then sent and unpacked here).
 	Export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error)
+	// AuditFreeze audits what a freeze of in would write, reporting image-hashing
+	// progress when the images are on this machine (a team server's client
+	// reports none).
+	AuditFreeze(ctx context.Context, actor User, in FreezeInput, progress func(done, total int)) (AuditReport, error)
 	// LastChange is a number that grows whenever anyone acts on the project:
 	// screens poll it and read their data again when it moved.
 	LastChange(ctx context.Context) (int64, error)

@@ -172,7 +172,7 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 			add(i, CheckImageMissing, s.Image, "image %s is not in the project", s.Image)
 		}
 	}
-	hashes, err := hashImages(ctx, used)
+	hashes, err := hashImages(ctx, used, nil)
 	if err != nil {
 		return ImportBatchResult{}, err
 	}

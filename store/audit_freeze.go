@@ -1,0 +1,50 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// AuditFreeze audits what Freeze(in) would write: the accepted samples in's kinds
+// and tasks take, with in's split applied (image-disjoint, so it never overlaps),
+// or with no split at all when in.NoSplit, or with each sample's own split. in's
+// name and version are not looked at. progress, when not nil, is called with the
+// number of image files hashed so far and their total, from the hashing goroutines.
+//
+// It is in Service, not Calls (progress is a callback); a team server carries
+// AuditPlan, the same audit without progress.
+func (d *DB) AuditFreeze(ctx context.Context, actor User, in FreezeInput, progress func(done, total int)) (AuditReport, error) {
+	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
+	if err != nil {
+		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	}
+	if err := in.splitSelection(&data); err != nil {
+		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	}
+	if progress != nil {
+		progress(0, len(data.images))
+	}
+	hashes, err := hashImages(ctx, data.images, progress)
+	if err != nil {
+		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	}
+	return data.report(hashes), nil
+}
+
+// splitSelection gives the selection the split the release will carry: in.Split
+// assigned image-disjointly, none when in.NoSplit, else each sample's own.
+func (in FreezeInput) splitSelection(data *auditData) error {
+	if in.Split == nil && in.NoSplit {
+		for i := range data.samples {
+			data.samples[i].Content.Split = ""
+		}
+		return nil
+	}
+	return applySplit(data, in.Split)
+}
+
+// AuditPlan is AuditFreeze without progress: the plain call a team server
+// carries (a workstation's AuditFreeze asks the server for it).
+func (d *DB) AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error) {
+	return d.AuditFreeze(ctx, actor, in, nil)
+}
