@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"errors"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Everything on a screen that names samples links to them in the sample manager
+// (samples.go): audit findings and freeze errors, dashboard rows, images.
+
+// findingsQuery is the search for the samples audit findings name: the samples
+// themselves, and the accepted samples on the images they name (the audit reads
+// accepted samples only). ok is false when the findings name none (balance).
+func (u *App) findingsQuery(fs []store.AuditFinding) (store.SampleQuery, bool) {
+	var ids []string
+	for _, f := range fs {
+		if f.SampleID != "" && !slices.Contains(ids, f.SampleID) {
+			ids = append(ids, f.SampleID)
+		}
+		if f.SampleID != "" || f.Image == "" {
+			continue
+		}
+		im, err := u.db.ImageByPath(u.ctx(), u.project.ID, f.Image)
+		if err != nil {
+			continue
+		}
+		if len(fs) == 1 {
+			return store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
+		}
+		on, err := u.db.SampleIDs(u.ctx(), u.user, u.project.ID, store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
+		if err != nil {
+			continue
+		}
+		for _, id := range on {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return store.SampleQuery{}, false
+	}
+	return store.SampleQuery{IDs: ids, Sort: store.SortID}, true
+}
+
+// errorFindings are the findings that block a freeze.
+func errorFindings(fs []store.AuditFinding) []store.AuditFinding {
+	return slices.DeleteFunc(slices.Clone(fs), func(f store.AuditFinding) bool { return f.Severity != store.SeverityError })
+}
+
+// linkRows makes a table made by dashTable open the samples behind a row when a
+// cell of it is tapped (the header row excluded); query says which, or false for
+// none. Without the sample manager (not a lead) the table stays as it was.
+func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.SampleQuery, bool)) fyne.CanvasObject {
+	tb, ok := t.(*widget.Table)
+	if !ok || !u.may(verify.ActionSearchSamples) {
+		return t
+	}
+	tb.OnSelected = func(id widget.TableCellID) {
+		tb.UnselectAll()
+		if id.Row < 1 {
+			return
+		}
+		if q, ok := query(id.Row-1, id.Col); ok {
+			u.openSamples(q)
+		}
+	}
+	return t
+}
+
+// The states a balance cell counts: accepted, and in review.
+var (
+	acceptedStates = []verify.State{verify.StateAccepted}
+	inReviewStates = []verify.State{verify.StateRound1, verify.StateRound2, verify.StateRound3}
+)
+
+// balanceQuery is the search behind a balance row: its accepted samples (column
+// "Accepted"), those in review ("In review"), or both.
+func balanceQuery(c store.BalanceCell, col string) store.SampleQuery {
+	q := store.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(c.Kind)}, Hop: c.Hop, View: annotate.View(c.View), Task: c.Task, Desc: true}
+	switch col {
+	case "Accepted":
+		q.States = acceptedStates
+	case "In review":
+		q.States = inReviewStates
+	default:
+		q.States = append(slices.Clone(acceptedStates), inReviewStates...)
+	}
+	return q
+}
+
+// userID is the id of the account named name, or 0.
+func (u *App) userID(name string) int64 {
+	us, err := u.db.UserByName(u.ctx(), name)
+	if err != nil {
+		return 0
+	}
+	return us.ID
+}
+
+// tapImage is a gallery cell that reports a double tap; single taps go on to the
+// grid (selection).
+type tapImage struct {
+	widget.BaseWidget
+	content  fyne.CanvasObject
+	onDouble func()
+}
+
+func newTapImage(content fyne.CanvasObject) *tapImage {
+	t := &tapImage{content: content}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func (t *tapImage) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }
+
+func (t *tapImage) DoubleTapped(*fyne.PointEvent) {
+	if t.onDouble != nil {
+		t.onDouble()
+	}
+}
+
+// openImage opens what a double tap on an image means: its samples in the sample
+// manager (leads, when it has some), else a new sample on it in the Annotate screen
+// (which asks its kind).
+func (u *App) openImage(im store.Image) {
+	if u.may(verify.ActionSearchSamples) {
+		if n, err := u.db.CountSamples(u.ctx(), u.project.ID, store.SampleFilter{ImageID: im.ID}); err == nil && n > 0 {
+			u.openSamples(store.SampleQuery{ImageID: im.ID, Desc: true})
+			return
+		}
+	}
+	u.newSampleOnImage(im)
+}
+
+// newSampleOnImage shows the Annotate screen on image im, asking the kind of a new
+// sample on it.
+func (u *App) newSampleOnImage(im store.Image) {
+	if !u.may(verify.ActionWriteSamples) {
+		u.setStatus("Only annotators and leads write samples.")
+		return
+	}
+	u.newSampleOn = im.RelPath
+	for i, s := range u.screens {
+		if s.title == "Annotate" {
+			u.nav.Select(i)
+			if u.newSampleOn != "" { // Annotate was already showing
+				u.show(i)
+			}
+		}
+	}
+}
+
+// openRequested opens what another screen asked the Annotate screen for: a sample
+// in the editor (from the sample manager) or an image with the choice of a new
+// sample's kind (from the gallery).
+func (ws *workspace) openRequested() {
+	u := ws.u
+	if id := u.editSample; id != "" {
+		u.editSample = ""
+		ws.openSample(id)
+	}
+	if p := u.newSampleOn; p != "" {
+		u.newSampleOn = ""
+		if im, err := u.db.ImageByPath(u.ctx(), u.project.ID, p); err == nil {
+			ws.openImage(im)
+		} else {
+			u.showError(err)
+		}
+	}
+}
+
+// linkFindings makes a tapped audit finding open the samples it names, and adds the
+// buttons that open the samples of every error (of the audit, of a refused freeze).
+func (v *exportView) linkFindings() {
+	v.findingList.OnSelected = func(i widget.ListItemID) {
+		v.findingList.UnselectAll()
+		if i >= 0 && i < len(v.findings) {
+			v.openFindings(v.findings[i : i+1])
+		}
+	}
+	v.openErrors = widget.NewButton("Open the samples with errors", func() { v.openFindings(errorFindings(v.findings)) })
+	v.openErrors.Hide()
+	v.freezeOpen = widget.NewButton("Open these samples", func() { v.openFindings(errorFindings(v.freezeFindings)) })
+	v.freezeOpen.Hide()
+}
+
+// openFindings opens the sample manager on the samples findings name.
+func (v *exportView) openFindings(fs []store.AuditFinding) {
+	if !v.u.may(verify.ActionSearchSamples) {
+		return
+	}
+	if q, ok := v.u.findingsQuery(fs); ok {
+		v.u.openSamples(q)
+		return
+	}
+	v.u.setStatus("This finding names no sample: it is about the whole project.")
+}
+
+// showOpenErrors offers the samples of the audit's errors when they name some.
+func (v *exportView) showOpenErrors() {
+	if _, ok := v.u.findingsQuery(errorFindings(v.findings)); ok && v.u.may(verify.ActionSearchSamples) {
+		v.openErrors.Show()
+	} else {
+		v.openErrors.Hide()
+	}
+}
+
+// freezeRefused offers the samples a refused freeze's errors name.
+func (v *exportView) freezeRefused(err error) {
+	v.freezeFindings = nil
+	var ae *store.AuditErrors
+	if errors.As(err, &ae) && v.u.may(verify.ActionSearchSamples) {
+		v.freezeFindings = ae.Findings
+		v.freezeOpen.Show()
+		return
+	}
+	v.freezeOpen.Hide()
+}
+
+// annotatorQuery is the search behind a cell of an author's row: their samples, the
+// accepted ones, or those rejected (in a round, or for any reason).
+func (u *App) annotatorQuery(name string, col int) store.SampleQuery {
+	q := store.SampleQuery{AuthorID: u.userID(name), Desc: true}
+	switch col {
+	case 2: // Accepted
+		q.States = acceptedStates
+	case 5, 6, 7: // Rejected r1–r3
+		q.Round, q.Rejected = col-4, true
+	case 8: // Top reject reasons
+		q.Rejected = true
+	}
+	return q
+}
+
+// errorRowQuery is the search behind a row of the error rate by category set: the
+// samples of that kind and set that were rejected.
+func errorRowQuery(e store.ErrorRow) store.SampleQuery {
+	q := store.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(e.Kind)}, Rejected: true, Desc: true}
+	if e.Kind == string(annotate.KindHopQA) {
+		q.Categories = e.Set
+	}
+	return q
+}
