@@ -2,7 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"image"
+	"image/color"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -32,7 +33,7 @@ import (
 // The Evaluate screen's tabs.
 const (
 	evalTabBoard   = "Leaderboard"
-	evalTabChart   = "By hop and view"
+	evalTabChart   = "By hop × view"
 	evalTabSamples = "Samples"
 )
 
@@ -41,8 +42,8 @@ const (
 // and last the share of responses an answer was read from.
 var evalFigures = []string{"mcq_acc", "acc50iou", "mean_iou", "judgment_acc", "strict_acc", "mra", "content_f1", "precond_f1", "parsed"}
 
-// Chart size of the hop and view charts, in pixels.
-const evalChartW, evalChartH = 400, 240
+// Chart size of the hop × view chart, in pixels.
+const evalChartW, evalChartH = 720, 260
 
 // evaluateView is the Evaluate screen, a widget over root.
 type evaluateView struct {
@@ -53,9 +54,16 @@ type evaluateView struct {
 	releases []store.Release
 	release  *widget.Select
 	denom    *widget.Select
+	stepMode *widget.Select // score.StepMode
+	stepSkip *widget.Select // the labels of evalSkips
 	refresh  *widget.Button
 	status   *widget.Label
 	tabs     *container.AppTabs
+
+	// Importing predictions (ui/evaluate_import.go), leads only.
+	importBtn  *widget.Button // nil for those who may not import
+	importNote *widget.Label  // the last import's report, above the model runs
+	imp        *evalImport    // the last Import predictions dialog, for tests
 
 	// The loaded release: its model runs, their reports and the release's samples.
 	gen     int // bumped by every load; a late answer of an older one is dropped
@@ -106,8 +114,8 @@ func (u *App) newEvaluateView() *evaluateView {
 	}
 	v.releases = rels
 	if len(rels) == 0 {
-		l := widget.NewLabel("No release is frozen yet. A lead freezes one on the Export screen and imports each model's " +
-			"answers to it (bwctl predictions import); the models' scores then show here.")
+		l := widget.NewLabel("No release is frozen yet. A lead freezes one on the Export screen and then imports each model's " +
+			"answers to it here, with Import predictions…; the models' scores then show here.")
 		l.Wrapping = fyne.TextWrapWord
 		v.root = container.NewBorder(heading("Evaluate models"), nil, nil, nil, l)
 		v.loads.Add(1)
@@ -117,7 +125,17 @@ func (u *App) newEvaluateView() *evaluateView {
 	v.setReleases(rels)
 	v.denom = widget.NewSelect([]string{string(score.DenomAll), string(score.DenomParsed)}, func(string) { v.load() })
 	v.denom.PlaceHolder = string(score.DenomParsed) + "  "
+	v.stepMode = widget.NewSelect([]string{string(score.StepMicro), string(score.StepMacro)}, func(string) { v.load() })
+	v.stepMode.PlaceHolder = string(score.StepMacro) + "  "
+	v.stepSkip = widget.NewSelect(nil, func(string) { v.load() })
+	for _, s := range evalSkips {
+		v.stepSkip.Options = append(v.stepSkip.Options, s.label)
+	}
+	v.stepSkip.PlaceHolder = evalSkips[2].label + "  "
 	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
+	v.importNote = widget.NewLabel("")
+	v.importNote.Wrapping = fyne.TextWrapWord
+	v.importNote.Hide()
 
 	v.rankBy = widget.NewSelect(nil, func(string) { v.fillBoard() })
 	v.rankBy.PlaceHolder = "judgment_acc  "
@@ -126,7 +144,7 @@ func (u *App) newEvaluateView() *evaluateView {
 	v.boardNote.Wrapping = fyne.TextWrapWord
 	v.boardNote.Importance = widget.LowImportance
 	v.boardBox, v.runsBox = container.NewStack(), container.NewStack()
-	runs := container.NewBorder(heading("Model runs"), nil, nil, nil, v.runsBox)
+	runs := container.NewBorder(container.NewVBox(heading("Model runs"), v.importNote), nil, nil, nil, v.runsBox)
 	boardTop := container.NewBorder(nil, nil, container.NewHBox(heading("Leaderboard"), widget.NewLabel("ranked by"), v.rankBy), v.exportBtn)
 	v.boardSection = container.NewBorder(boardTop, v.boardNote, nil, nil, v.boardBox)
 	split := container.NewVSplit(runs, v.boardSection)
@@ -162,12 +180,53 @@ func (u *App) newEvaluateView() *evaluateView {
 		container.NewTabItem(evalTabChart, container.NewPadded(chart)),
 		container.NewTabItem(evalTabSamples, container.NewPadded(samples)),
 	)
-	top := container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Release"), v.release, widget.NewLabel("Denominator"), v.denom), v.refresh, v.status)
-	v.root = container.NewBorder(top, nil, nil, nil, v.tabs)
+	tools := container.NewHBox(v.refresh)
+	if u.may(verify.ActionCurateHard) { // the curation view, ui/curate.go
+		tools.Objects = append([]fyne.CanvasObject{widget.NewButtonWithIcon("Hard subsets…", theme.ListIcon(), func() { v.openCuration() })}, tools.Objects...)
+	}
+	if u.may(verify.ActionImportPredictions) { // ui/evaluate_import.go
+		v.importBtn = widget.NewButtonWithIcon("Import predictions…", theme.DownloadIcon(), func() { v.openImport() })
+		tools.Objects = append([]fyne.CanvasObject{v.importBtn}, tools.Objects...)
+	}
+	top := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Release"), v.release), tools, v.status)
+	options := container.NewHBox(widget.NewLabel("Denominator"), v.denom, widget.NewLabel("Step figures"), v.stepMode,
+		widget.NewLabel("Step answers not read"), v.stepSkip)
+	v.root = container.NewBorder(container.NewVBox(top, options), nil, nil, nil, v.tabs)
 	v.denom.SetSelected(string(score.DenomAll))
+	v.stepMode.SetSelected(string(score.StepMicro))
+	v.stepSkip.SetSelected(evalSkips[0].label)
 	v.release.SetSelected(v.release.Options[0]) // newest first: loads it
 	return v
+}
+
+// evalSkips are the choices of which step-graph samples the step figures leave
+// out (score.Options.StepSkip), in words; the first is the default.
+var evalSkips = []struct {
+	skip  score.StepSkip
+	label string
+}{
+	{score.SkipNone, "count as all missed"},
+	{score.SkipUnparsed, "leave out"},
+	{score.SkipUnmatched, "leave out, also unmatched"}, // and those with no step matched
+}
+
+// evalSkipLabel is a StepSkip in words.
+func evalSkipLabel(s score.StepSkip) string {
+	for _, e := range evalSkips {
+		if e.skip == s {
+			return e.label
+		}
+	}
+	return string(s)
+}
+
+// options are the scoring options chosen above the tabs.
+func (v *evaluateView) options() score.Options {
+	opt := score.Options{Denominator: score.Denominator(v.denom.Selected), StepMode: score.StepMode(v.stepMode.Selected)}
+	if i := v.stepSkip.SelectedIndex(); i >= 0 {
+		opt.StepSkip = evalSkips[i].skip
+	}
+	return opt
 }
 
 // setReleases offers rels (newest first) in the release picker.
@@ -218,7 +277,7 @@ func evalRef(r store.Release) string { return strconv.FormatInt(r.ID, 10) }
 // off the UI goroutine (scoring bootstraps every figure), then fills the tabs.
 func (v *evaluateView) load() {
 	rel, ok := v.selectedRelease()
-	if !ok || v.denom.Selected == "" {
+	if !ok || v.denom.Selected == "" || v.stepMode.Selected == "" || v.stepSkip.Selected == "" {
 		return
 	}
 	v.gen++
@@ -226,12 +285,19 @@ func (v *evaluateView) load() {
 	v.refresh.Disable()
 	v.status.SetText(fmt.Sprintf("Scoring the models on %s…", rel.Ref()))
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	opt := score.Options{Denominator: score.Denominator(v.denom.Selected)}
+	opt := v.options()
 	go func() {
 		runs, err := db.Models(ctx, user, evalRef(rel))
 		var reports []*score.Report
 		if err == nil && len(runs) > 0 {
 			reports, err = db.Score(ctx, user, evalRef(rel), nil, opt)
+		}
+		if err == nil { // the human baseline's row, once people answered it (ui/human.go)
+			var human *score.Report
+			var ok bool
+			if human, ok, err = db.HumanReport(ctx, user, evalRef(rel), opt); ok {
+				reports = append(reports, human)
+			}
 		}
 		var items []store.ReleaseItem
 		if err == nil {
@@ -293,7 +359,7 @@ func (v *evaluateView) fill() {
 	var figs []string
 	for _, name := range evalFigures {
 		if slices.ContainsFunc(v.reports, func(r *score.Report) bool {
-			return slices.ContainsFunc(append(slices.Clone(r.By[score.ByHop]), r.By[score.ByView]...), func(g score.Group) bool { return g.Metric(name) != nil })
+			return slices.ContainsFunc(r.By[score.ByHopView], func(g score.Group) bool { return g.Metric(name) != nil })
 		}) {
 			figs = append(figs, name)
 		}
@@ -353,7 +419,7 @@ func (v *evaluateView) fillBoard() {
 	metric := v.rankBy.Selected
 	if len(v.reports) == 0 {
 		v.boardBox.Objects = []fyne.CanvasObject{widget.NewLabel(fmt.Sprintf(
-			"No model has answers on %s yet. A lead imports each model's with bwctl predictions import.", v.rel.Ref()))}
+			"No model has answers on %s yet. %s", v.rel.Ref(), v.u.evalImportHint()))}
 		v.boardBox.Refresh()
 		v.boardNote.SetText("")
 		v.exportBtn.Disable()
@@ -391,14 +457,15 @@ func (v *evaluateView) fillBoard() {
 	}
 	v.boardBox.Objects = []fyne.CanvasObject{dashTable(append([]string{"Rank", "Model"}, v.cols...), v.boardRows)}
 	v.boardBox.Refresh()
-	v.boardNote.SetText(evalNote(v.rel, v.reports[0], metric, ties))
+	v.boardNote.SetText(evalNote(v.rel, v.reports[0], slices.Contains(v.cols, "content_f1"), metric, ties))
 	v.boardSection.Refresh() // the note's height follows its text
 	v.exportBtn.Enable()
 }
 
 // evalNote says what the leaderboard's numbers are: the samples, the intervals, the
-// denominator the reports were computed with, and how ranks and ties are read.
-func evalNote(rel store.Release, r0 *score.Report, metric string, ties []string) string {
+// denominator (and, with steps, the step options) the reports were computed with,
+// and how ranks and ties are read.
+func evalNote(rel store.Release, r0 *score.Report, steps bool, metric string, ties []string) string {
 	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), plural(r0.N, "sample"))
 	if bs := r0.Bootstrap; bs != nil {
 		note += fmt.Sprintf(" with the %d %% percentile bootstrap interval (%d draws, seed %d)", bs.Level, bs.Draws, bs.Seed)
@@ -407,6 +474,15 @@ func evalNote(rel store.Release, r0 *score.Report, metric string, ties []string)
 		note += ". Denominator parsed: mcq_acc and acc50iou divide by the samples whose answer letter was read"
 	} else {
 		note += ". Denominator all: mcq_acc and acc50iou divide by all their samples"
+	}
+	if steps { // the step options the reports were computed with
+		note += fmt.Sprintf(". Step graphs %s (", r0.StepMode)
+		if r0.StepMode == score.StepMacro {
+			note += "figures per sample, averaged"
+		} else {
+			note += "counts pooled over the samples"
+		}
+		note += "), answers not read: " + evalSkipLabel(r0.StepSkip)
 	}
 	note += fmt.Sprintf(". Ranked by %s: rank is 1 + the number of models whose interval lies wholly above", metric)
 	if len(ties) > 0 {
@@ -450,19 +526,22 @@ func (e evalCSV) WriteCSV(w io.Writer) error {
 
 // evalGroupLabel writes a breakdown's group label for a chart: hops as "1-hop".
 func evalGroupLabel(dim, label string) string {
-	if dim == score.ByHop {
+	switch dim {
+	case score.ByHop:
 		return label + "-hop"
+	case score.ByHopView:
+		hop, view, _ := strings.Cut(label, "/")
+		return hop + "-hop " + view
 	}
 	return label
 }
 
-// fillChart draws the chosen figure by hop and by view for the chosen models, side
-// by side (score breaks figures down by hop and by view, not by both at once), and
-// lists the numbers under the charts.
+// fillChart draws the chosen figure by hop × view (score's hop_view breakdown,
+// the papers' table) for the chosen models, and lists the numbers under the chart.
 func (v *evaluateView) fillChart() {
 	fig := v.chartFig.Selected
 	if len(v.reports) == 0 || fig == "" {
-		v.chartBox.Objects = []fyne.CanvasObject{widget.NewLabel("No model has a figure by hop or view on this release.")}
+		v.chartBox.Objects = []fyne.CanvasObject{widget.NewLabel("No model has a figure by hop × view on this release.")}
 		v.chartBox.Refresh()
 		return
 	}
@@ -474,7 +553,7 @@ func (v *evaluateView) fillChart() {
 	}
 	var charts []fyne.CanvasObject
 	var rows [][]string
-	for _, dim := range []string{score.ByHop, score.ByView} {
+	for _, dim := range []string{score.ByHopView} {
 		var labels []string
 		for _, r := range chosen {
 			for _, g := range r.By[dim] {
@@ -501,75 +580,11 @@ func (v *evaluateView) fillChart() {
 			}
 			series = append(series, Series{Name: r.Model, Values: vals, Color: ChartPalette(slices.Index(v.reports, r))})
 		}
-		charts = append(charts, chartImage(groupedBarChart(fig+" by "+dim+" (%)", shown, series, evalChartW, evalChartH)))
+		charts = append(charts, v.u.groupedBarChart(fig+" by hop × view (%)", shown, series, evalChartW, evalChartH))
 	}
 	table := dashTable([]string{"Model", "Breakdown", "Group", fig, "n"}, rows)
 	v.chartBox.Objects = []fyne.CanvasObject{container.NewBorder(container.NewHBox(charts...), nil, nil, nil, table)}
 	v.chartBox.Refresh()
-}
-
-// groupedBarChart draws a w×h chart of percentages: per label a cluster of bars,
-// one per series in its colour and order, the value above each bar when it fits,
-// a legend, and a y axis from 0 to 100 (further when a value exceeds 100) with four
-// grid lines. A NaN value draws no bar (the group has no such figure for that
-// series). It is drawn with charts.go's helpers; BarChart stacks its series, which
-// suits counts, not figures side by side.
-func groupedBarChart(title string, labels []string, series []Series, w, h int) *image.RGBA {
-	img := chartCanvas(w, h)
-	top := chartHeader(img, title, series, w, len(series) > 0)
-	top += chartLineH // room for the values above the tallest bar
-	maxV, some := 0.0, false
-	for _, s := range series {
-		for _, x := range s.Values {
-			if !math.IsNaN(x) {
-				maxV, some = max(maxV, x), true
-			}
-		}
-	}
-	yMax := 100.0
-	if maxV > 100 {
-		yMax = chartNiceMax(maxV, false)
-	}
-	axisW := chartTextWidth(chartValue(yMax))
-	left, right, bottom := chartPadding+axisW+4, w-chartPadding, h-chartPadding/2-chartLineH
-	if bottom-top < 10 || right-left < 10 {
-		return img
-	}
-	for i := 0; i <= 4; i++ {
-		y := bottom - int(math.Round(float64(bottom-top)*float64(i)/4))
-		chartFill(img, image.Rect(left, y, right, y+1), chartGrid)
-		s := chartValue(yMax * float64(i) / 4)
-		chartText(img, left-4-chartTextWidth(s), y-chartAscent/2-1, s, chartMuted)
-	}
-	chartFill(img, image.Rect(left, top, left+1, bottom+1), chartInk)
-	chartFill(img, image.Rect(left, bottom, right, bottom+1), chartInk)
-	if len(labels) == 0 || len(series) == 0 || !some {
-		msg := "no data"
-		chartText(img, left+(right-left-chartTextWidth(msg))/2, (top+bottom)/2-chartAscent/2, msg, chartMuted)
-		return img
-	}
-	slot := float64(right-left) / float64(len(labels))
-	barW := max(1, int(slot*0.8/float64(len(series))))
-	scale := float64(bottom-top) / yMax
-	for i, l := range labels {
-		x0 := left + int(math.Round(slot*float64(i)+(slot-float64(barW*len(series)))/2))
-		for j, s := range series {
-			if i >= len(s.Values) || math.IsNaN(s.Values[i]) {
-				continue
-			}
-			x := x0 + j*barW
-			val := max(0, s.Values[i])
-			y := bottom - int(math.Round(val*scale))
-			chartFill(img, image.Rect(x+1, y, x+barW-1, bottom), s.Color)
-			if t := fmt.Sprintf("%.0f", val); chartTextWidth(t) <= barW+2 {
-				chartText(img, x+(barW-chartTextWidth(t))/2, y-chartLineH+1, t, chartInk)
-			}
-		}
-		t := chartClip(l, int(slot)-2)
-		cx := left + int(math.Round(slot*float64(i)+slot/2))
-		chartText(img, cx-chartTextWidth(t)/2, bottom+3, t, chartInk)
-	}
-	return img
 }
 
 // loadSample reads the models' results on sample i of the release and its
@@ -615,7 +630,8 @@ type evalComparison struct {
 	raw     bool // the user may read the raw answers
 
 	canvas   *boxcanvas.Canvas
-	boxOwner []string // per box on the canvas: "gold" or the model's name
+	boxOwner []string            // per box on the canvas: "gold" or the model's name
+	legend   []fyne.CanvasObject // what each box's colour stands for
 	rows     [][]string
 	table    *widget.Table
 	detail   *widget.Label // the chosen model's raw answer, or why it is not shown
@@ -630,21 +646,37 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []store.ModelRe
 	s := gold.Sample
 	// Boxes: the gold one first, then each model's, scaled from the 0–1 scale
 	// score reads them on to the image's pixels.
+	// Each drawn in its colour, labelled: the gold box in gold, a model's in the
+	// colour of its bars on the charts.
 	var boxes []annotate.Box
+	var styles []boxcanvas.Style
+	var legend []fyne.CanvasObject
 	boxAt := make([]int, len(results)) // result → its box on the canvas, -1 for none
 	if s.Box != nil {
 		boxes, c.boxOwner = append(boxes, *s.Box), append(c.boxOwner, "gold")
+		styles = append(styles, boxcanvas.Style{Color: evalGoldColor, Label: "gold"})
+		legend = append(legend, evalLegendItem(evalGoldColor, "gold"))
 	}
 	for i, r := range results {
 		boxAt[i] = -1
+		col := ChartPalette(i)
+		if j := slices.IndexFunc(v.reports, func(rep *score.Report) bool { return rep.Model == r.Model }); j >= 0 {
+			col = ChartPalette(j)
+		}
 		if b := r.Result.Box; b != nil {
 			boxAt[i] = len(boxes)
 			boxes, c.boxOwner = append(boxes, annotate.FromUnit(*b, gold.Width, gold.Height)), append(c.boxOwner, r.Model)
+			styles = append(styles, boxcanvas.Style{Color: col, Label: r.Model})
+			legend = append(legend, evalLegendItem(col, r.Model))
+		} else if s.Kind == annotate.KindHopQA {
+			legend = append(legend, evalLegendItem(col, r.Model+" (no box)"))
 		}
 	}
 	c.canvas = boxcanvas.New(pic.img, pic.width, pic.height)
 	c.canvas.ReadOnly = true
 	c.canvas.SetBoxes(boxes)
+	c.canvas.SetStyles(styles)
+	c.legend = legend
 	c.readout = widget.NewLabel("")
 	c.detail = widget.NewLabel("")
 	c.detail.Wrapping = fyne.TextWrapWord
@@ -724,9 +756,12 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []store.ModelRe
 	head := container.NewVBox(heading(strings.Join(meta, " · ")), reviewText(question+": "+s.Question, fyne.TextStyle{}), answer)
 	caption := pic.caption(s.Box)
 	if len(boxes) > 0 {
-		caption = "Boxes: gold and models' yellow, the chosen one blue · " + caption
+		caption = "The chosen box is drawn thicker · " + caption
 	}
-	picture := verifyImagePane(c.canvas, c.readout, caption)
+	var picture fyne.CanvasObject = verifyImagePane(c.canvas, c.readout, caption)
+	if len(legend) > 0 {
+		picture = container.NewBorder(nil, container.NewHScroll(container.NewHBox(legend...)), nil, nil, picture)
+	}
 	raw := container.NewBorder(reviewCaption("Raw answer"), nil, nil, nil, container.NewVScroll(c.detail))
 	top := container.NewHSplit(picture, raw)
 	top.Offset = 0.6
@@ -740,6 +775,18 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []store.ModelRe
 	return c
 }
 
+// evalGoldColor is the gold box's colour in a sample's comparison: apart from
+// ChartPalette's, which the models' boxes take.
+var evalGoldColor = color.NRGBA{R: 0xff, G: 0xd6, B: 0x00, A: 0xff}
+
+// evalLegendItem is a legend entry: a swatch of a box's outline and its owner.
+func evalLegendItem(col color.Color, text string) fyne.CanvasObject {
+	sw := canvas.NewRectangle(color.Transparent)
+	sw.StrokeColor, sw.StrokeWidth = col, 3
+	sw.SetMinSize(fyne.NewSize(18, 12))
+	return container.NewHBox(container.NewCenter(sw), widget.NewLabel(text))
+}
+
 // choose shows result i's raw answer (leads) below the table; -1 chooses none.
 func (c *evalComparison) choose(i int) {
 	c.selected = i
@@ -748,9 +795,9 @@ func (c *evalComparison) choose(i int) {
 		c.detail.SetText("")
 	case i < 0 || i >= len(c.results):
 		if c.raw {
-			c.detail.SetText("Choose a model's row to see its box in blue and its raw answer in full.")
+			c.detail.SetText("Choose a model's row to pick out its box and see its raw answer in full.")
 		} else {
-			c.detail.SetText("Choose a model's row to see its box in blue. Raw answers are shown to leads, who may read predictions.")
+			c.detail.SetText("Choose a model's row to pick out its box. Raw answers are shown to leads, who may read predictions.")
 		}
 	case !c.raw:
 		c.detail.SetText(c.results[i].Model + ": raw answers are shown to leads, who may read predictions.")

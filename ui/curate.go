@@ -1,0 +1,342 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/ui/boxcanvas"
+)
+
+// The curation view: a lead proposes a hard subset of a release (the samples at
+// least k of the chosen models fail, balanced over categories to a target —
+// store.ProposeHardSubset, package score's rule), goes through the candidates
+// with each one's image, question and gold, keeps or drops each with a reason,
+// and freezes the kept ones into a new release. It is reached from the Evaluate
+// screen and goes back to it.
+
+// curateView is the curation view over one release.
+type curateView struct {
+	u    *App
+	rel  store.Release
+	root fyne.CanvasObject
+
+	subsets  []store.HardSubset
+	subset   *widget.Select
+	summary  *widget.Label
+	list     *widget.List
+	cands    []store.HardCandidate
+	items    map[string]store.ReleaseItem // the release's samples by id
+	detail   *fyne.Container
+	chosen   int
+	decision *widget.RadioGroup
+	reason   *widget.Entry
+	save     *widget.Button
+	name     *widget.Entry
+	version  *widget.Entry
+	freeze   *widget.Button
+	status   *widget.Label
+
+	loads atomic.Int32 // finished loads, for tests
+}
+
+// openCuration shows the curation view on the chosen release in place of the
+// Evaluate screen, and returns it (nil without a release).
+func (v *evaluateView) openCuration() *curateView {
+	rel, ok := v.selectedRelease()
+	if !ok {
+		return nil
+	}
+	var models []string
+	for _, r := range v.runs {
+		models = append(models, r.Model)
+	}
+	c := newCurateView(v.u, rel, models, v.items, func() {
+		v.u.content.Objects = []fyne.CanvasObject{v}
+		v.u.content.Refresh()
+		v.reload() // a frozen subset is a new release
+	})
+	v.u.content.Objects = []fyne.CanvasObject{c.root}
+	v.u.content.Refresh()
+	return c
+}
+
+func newCurateView(u *App, rel store.Release, models []string, items []store.ReleaseItem, back func()) *curateView {
+	c := &curateView{u: u, rel: rel, chosen: -1, items: map[string]store.ReleaseItem{}}
+	for _, it := range items {
+		c.items[it.SampleID] = it
+	}
+	c.status = widget.NewLabel("")
+	c.status.Wrapping = fyne.TextWrapWord
+	c.summary = widget.NewLabel("")
+	c.summary.Wrapping = fyne.TextWrapWord
+	c.subset = widget.NewSelect(nil, func(string) { c.loadCandidates() })
+	c.subset.PlaceHolder = "No hard subset proposed yet"
+
+	// Proposing: k of the chosen models, a target and a seed.
+	modelsCheck := widget.NewCheckGroup(models, nil)
+	modelsCheck.Horizontal = true
+	modelsCheck.Selected = slices.Clone(models)
+	k := widget.NewEntry()
+	k.SetText(strconv.Itoa(max(1, (len(models)+1)/2)))
+	target := widget.NewEntry()
+	target.SetText("0")
+	seed := widget.NewEntry()
+	seed.SetText("1")
+	strict := widget.NewCheck("a hop answer whose box misses counts as failed", nil)
+	propose := widget.NewButtonWithIcon("Propose", theme.ContentAddIcon(), func() {
+		kv, err1 := strconv.Atoi(strings.TrimSpace(k.Text))
+		tv, err2 := strconv.Atoi(strings.TrimSpace(target.Text))
+		sv, err3 := strconv.ParseInt(strings.TrimSpace(seed.Text), 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			c.status.SetText("k, the target and the seed are whole numbers.")
+			return
+		}
+		h, err := u.db.ProposeHardSubset(u.ctx(), u.user, evalRef(rel), store.HardSubsetInput{
+			Models: modelsCheck.Selected, K: kv, Target: tv, Seed: sv, Strict: strict.Checked})
+		if err != nil {
+			c.status.SetText(store.Message(err))
+			return
+		}
+		c.status.SetText(fmt.Sprintf("Proposed hard subset %d: %d candidates of %d.", h.ID, h.Candidates, h.Pool))
+		c.loadSubsets(h.ID)
+	})
+	proposeForm := container.NewVBox(
+		container.NewHBox(widget.NewLabel("Models"), modelsCheck),
+		container.NewHBox(widget.NewLabel("failed by at least k ="), sized(k, "000"), widget.NewLabel("target"), sized(target, "0000"),
+			widget.NewLabel("seed"), sized(seed, "000000"), strict, propose),
+	)
+	if len(models) == 0 {
+		propose.Disable()
+	}
+
+	c.list = widget.NewList(
+		func() int { return len(c.cands) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("office-000000 · hop_qa/att+pos+rel · keep")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			cd := c.cands[i]
+			d := cd.Decision
+			if d == "" {
+				d = "undecided"
+			}
+			o.(*widget.Label).SetText(cd.SampleID + " · " + cd.Category + " · " + d)
+		},
+	)
+	c.list.OnSelected = func(i widget.ListItemID) { c.show(i) }
+	c.detail = container.NewStack(widget.NewLabel("Choose a candidate to see it and decide."))
+
+	c.decision = widget.NewRadioGroup([]string{store.DecisionKeep, store.DecisionDrop}, nil)
+	c.decision.Horizontal = true
+	c.reason = widget.NewEntry()
+	c.reason.SetPlaceHolder("Why (needed to drop): e.g. the gold box is ambiguous")
+	c.save = widget.NewButtonWithIcon("Save and next", theme.ConfirmIcon(), c.saveDecision)
+	c.save.Importance = widget.HighImportance
+	decide := container.NewBorder(nil, nil, c.decision, c.save, c.reason)
+
+	c.name, c.version = widget.NewEntry(), widget.NewEntry()
+	c.name.SetText(rel.Name + "-hard")
+	c.version.SetText(rel.Version)
+	c.freeze = widget.NewButtonWithIcon("Freeze kept samples", theme.DocumentSaveIcon(), c.freezeKept)
+	freezeBar := container.NewHBox(widget.NewLabel("New release"), sized(c.name, "office-bench-hard-xx"), widget.NewLabel("@"),
+		sized(c.version, "1.0.0"), c.freeze)
+
+	split := container.NewHSplit(c.list, container.NewBorder(nil, decide, nil, nil, c.detail))
+	split.Offset = 0.3
+	head := container.NewVBox(
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewButtonWithIcon("Evaluate", theme.NavigateBackIcon(), back),
+			heading("Hard subsets of "+rel.Ref())), nil),
+		proposeForm, widget.NewSeparator(),
+		container.NewBorder(nil, nil, widget.NewLabel("Candidate list"), nil, c.subset), c.summary)
+	c.root = container.NewBorder(head, container.NewVBox(freezeBar, c.status), nil, nil, split)
+	c.loadSubsets(0)
+	return c
+}
+
+// sized keeps an entry as wide as sample text.
+func sized(e *widget.Entry, sample string) fyne.CanvasObject {
+	w := fyne.MeasureText(sample, theme.TextSize(), fyne.TextStyle{}).Width + 4*theme.Padding()
+	return container.NewGridWrap(fyne.NewSize(w, e.MinSize().Height), e)
+}
+
+// subsetLabel names a candidate list in the picker.
+func subsetLabel(h store.HardSubset) string {
+	s := fmt.Sprintf("#%d: k %d of %d, target %d, seed %d", h.ID, h.K, h.N, h.Target, h.Seed)
+	if h.Frozen != "" {
+		s += " · frozen as " + h.Frozen
+	}
+	return s
+}
+
+// loadSubsets lists the release's candidate lists and chooses id (0: the newest).
+func (c *curateView) loadSubsets(id int64) {
+	hs, err := c.u.db.HardSubsets(c.u.ctx(), c.u.user, evalRef(c.rel))
+	if err != nil {
+		c.status.SetText(store.Message(err))
+		c.loads.Add(1)
+		return
+	}
+	c.subsets = hs
+	var opts []string
+	pick := ""
+	for _, h := range hs {
+		opts = append(opts, subsetLabel(h))
+		if h.ID == id || (id == 0 && pick == "") {
+			pick = subsetLabel(h)
+		}
+	}
+	c.subset.Options = opts
+	c.subset.ClearSelected()
+	if pick != "" {
+		c.subset.SetSelected(pick) // loads the candidates
+		return
+	}
+	c.cands = nil
+	c.list.Refresh()
+	c.summary.SetText("Propose a list above: the samples at least k of the chosen models fail, balanced over the categories.")
+	c.freeze.Disable()
+	c.loads.Add(1)
+}
+
+// current is the chosen candidate list.
+func (c *curateView) current() (store.HardSubset, bool) {
+	i := c.subset.SelectedIndex()
+	if i < 0 || i >= len(c.subsets) {
+		return store.HardSubset{}, false
+	}
+	return c.subsets[i], true
+}
+
+// loadCandidates reads the chosen list's candidates.
+func (c *curateView) loadCandidates() {
+	defer c.loads.Add(1)
+	h, ok := c.current()
+	if !ok {
+		return
+	}
+	h, cands, err := c.u.db.HardCandidates(c.u.ctx(), c.u.user, h.ID)
+	if err != nil {
+		c.status.SetText(store.Message(err))
+		return
+	}
+	c.subsets[c.subset.SelectedIndex()] = h
+	c.cands = cands
+	c.list.UnselectAll()
+	c.list.Refresh()
+	c.chosen = -1
+	c.detail.Objects = []fyne.CanvasObject{widget.NewLabel("Choose a candidate to see it and decide.")}
+	c.detail.Refresh()
+	c.fillSummary(h)
+}
+
+func (c *curateView) fillSummary(h store.HardSubset) {
+	c.summary.SetText(fmt.Sprintf("%d candidates drawn from the %d samples at least %d of %d models fail (%s); %d kept, %d dropped, %d undecided.",
+		h.Candidates, h.Pool, h.K, h.N, strings.Join(h.Models, ", "), h.Kept, h.Dropped, h.Undecided()))
+	if h.Frozen != "" {
+		c.summary.SetText(c.summary.Text + " Frozen as " + h.Frozen + ".")
+		c.freeze.Disable()
+		c.save.Disable()
+		return
+	}
+	c.save.Enable()
+	c.freeze.Enable()
+}
+
+// show shows candidate i: its image with the gold box, question, options and
+// gold answer, which models failed it, and its decision.
+func (c *curateView) show(i int) {
+	if i < 0 || i >= len(c.cands) {
+		return
+	}
+	c.chosen = i
+	cd := c.cands[i]
+	it := c.items[cd.SampleID]
+	s := it.Content
+	pic := loadVerifyImage(c.u, store.SampleInfo{ImagePath: it.ImagePath})
+	cv := boxcanvas.New(pic.img, pic.width, pic.height)
+	cv.ReadOnly = true
+	if s.Box != nil {
+		cv.SetBoxes([]annotate.Box{*s.Box})
+	}
+	lines := []fyne.CanvasObject{
+		heading(cd.SampleID + " · " + cd.Category),
+		reviewText("Question: "+s.Question, fyne.TextStyle{}),
+	}
+	for j, o := range s.Options {
+		lines = append(lines, reviewText(fmt.Sprintf("%c. %s", 'A'+j, o), fyne.TextStyle{}))
+	}
+	lines = append(lines,
+		reviewText("Gold answer: "+evalGoldAnswer(s), fyne.TextStyle{Bold: true}),
+		reviewText("Failed by: "+strings.Join(cd.FailedBy, ", "), fyne.TextStyle{}))
+	if cd.Decision != "" {
+		lines = append(lines, reviewNote(fmt.Sprintf("Decided %s by %s: %s", cd.Decision, cd.DecidedBy, cd.Reason)))
+	}
+	side := container.NewVScroll(container.NewVBox(lines...))
+	body := container.NewHSplit(verifyImagePane(cv, widget.NewLabel(""), pic.caption(s.Box)), side)
+	body.Offset = 0.62
+	c.detail.Objects = []fyne.CanvasObject{body}
+	c.detail.Refresh()
+	c.decision.SetSelected(cd.Decision)
+	c.reason.SetText(cd.Reason)
+}
+
+// saveDecision stores the decision on the chosen candidate and moves to the next.
+func (c *curateView) saveDecision() {
+	h, ok := c.current()
+	if !ok || c.chosen < 0 {
+		c.status.SetText("Choose a candidate first.")
+		return
+	}
+	if c.decision.Selected == "" {
+		c.status.SetText("Choose keep or drop.")
+		return
+	}
+	i := c.chosen
+	h, err := c.u.db.DecideHardCandidates(c.u.ctx(), c.u.user, h.ID, []store.HardDecision{
+		{SampleID: c.cands[i].SampleID, Decision: c.decision.Selected, Reason: c.reason.Text}})
+	if err != nil {
+		c.status.SetText(store.Message(err))
+		return
+	}
+	c.status.SetText(fmt.Sprintf("%s: %s.", c.cands[i].SampleID, c.decision.Selected))
+	_, cands, err := c.u.db.HardCandidates(c.u.ctx(), c.u.user, h.ID)
+	if err == nil {
+		c.cands = cands
+	}
+	c.subsets[c.subset.SelectedIndex()] = h
+	c.fillSummary(h)
+	c.list.Refresh()
+	if i+1 < len(c.cands) {
+		c.list.Select(i + 1)
+	} else {
+		c.show(i)
+	}
+}
+
+// freezeKept freezes the kept candidates into the named release.
+func (c *curateView) freezeKept() {
+	h, ok := c.current()
+	if !ok {
+		return
+	}
+	rel, err := c.u.db.FreezeHardSubset(c.u.ctx(), c.u.user, h.ID, strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text))
+	if err != nil {
+		c.status.SetText(store.Message(err))
+		return
+	}
+	c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",
+		rel.Ref(), plural(rel.Samples, "sample")))
+	c.loadSubsets(h.ID)
+}

@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/ui/boxcanvas"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// The Human baseline screen: a person answers the items a lead drew from a
+// frozen release, blind — the image, the question and the options, never the
+// gold answer or box (store.HumanItems gives nothing else). They choose an
+// option, or yes/no, or type the answer, and for a hop question draw the box of
+// the answer object. Their answers are scored by package score like a model's
+// and appear as the Human row of the Evaluate screen's leaderboard. A lead draws
+// the items here too (store.DrawHumanBaseline).
+
+type humanView struct {
+	widget.BaseWidget
+	u    *App
+	root fyne.CanvasObject
+
+	releases []store.Release
+	release  *widget.Select
+	status   *widget.Label
+	body     *fyne.Container
+	items    []store.HumanItem
+	list     *widget.List
+	chosen   int
+
+	canvas  *boxcanvas.Canvas
+	options *widget.RadioGroup
+	text    *widget.Entry
+
+	loads atomic.Int32 // finished loads, for tests
+}
+
+func (v *humanView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
+
+func (u *App) humanScreen() fyne.CanvasObject {
+	v := &humanView{u: u, status: widget.NewLabel(""), body: container.NewStack(), chosen: -1}
+	v.ExtendBaseWidget(v)
+	v.status.Wrapping = fyne.TextWrapWord
+	rels, err := u.db.Releases(u.ctx(), u.project.ID)
+	if err != nil || len(rels) == 0 {
+		msg := "No release is frozen yet."
+		if err != nil {
+			msg = store.Message(err)
+		}
+		v.loads.Add(1)
+		v.root = container.NewBorder(heading("Human baseline"), nil, nil, nil, widget.NewLabel(msg))
+		return v
+	}
+	v.releases = rels
+	var refs []string
+	for _, r := range rels {
+		refs = append(refs, r.Ref())
+	}
+	v.release = widget.NewSelect(refs, func(string) { v.load() })
+	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), widget.NewLabel("Release"), v.release), nil)
+	v.root = container.NewBorder(top, v.status, nil, nil, v.body)
+	v.release.SetSelected(refs[0])
+	return v
+}
+
+// load shows the chosen release's baseline: the items to answer, or the lead's
+// draw form when none is drawn.
+func (v *humanView) load() {
+	defer v.loads.Add(1)
+	i := v.release.SelectedIndex()
+	if i < 0 {
+		return
+	}
+	rel := v.releases[i]
+	b, ok, err := v.u.db.HumanBaselineOf(v.u.ctx(), v.u.user, evalRef(rel))
+	if err != nil {
+		v.status.SetText(store.Message(err))
+		return
+	}
+	if !ok {
+		v.body.Objects = []fyne.CanvasObject{v.drawForm(rel)}
+		v.body.Refresh()
+		v.status.SetText("")
+		return
+	}
+	items, err := v.u.db.HumanItems(v.u.ctx(), v.u.user, evalRef(rel))
+	if err != nil {
+		v.status.SetText(store.Message(err))
+		return
+	}
+	v.items = items
+	v.list = widget.NewList(
+		func() int { return len(v.items) },
+		func() fyne.CanvasObject { return widget.NewLabel("✓ office-000000 · judgment") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			mark := "○ "
+			if v.items[i].Answered != "" {
+				mark = "✓ "
+			}
+			o.(*widget.Label).SetText(mark + v.items[i].SampleID + " · " + string(v.items[i].Kind))
+		},
+	)
+	v.list.OnSelected = func(i widget.ListItemID) { v.show(i) }
+	detail := container.NewStack(widget.NewLabel("Choose an item. You see the image and the question only; answer as you judge it."))
+	split := container.NewHSplit(container.NewBorder(widget.NewLabel(fmt.Sprintf("%s · drawn by %s", plural(b.Items, "item"), b.CreatedBy)), nil, nil, nil, v.list), detail)
+	split.Offset = 0.25
+	v.body.Objects = []fyne.CanvasObject{split}
+	v.body.Refresh()
+	v.setProgress()
+	for i, it := range v.items { // start at the first item not answered
+		if it.Answered == "" {
+			v.list.Select(i)
+			break
+		}
+	}
+}
+
+func (v *humanView) setProgress() {
+	n := 0
+	for _, it := range v.items {
+		if it.Answered != "" {
+			n++
+		}
+	}
+	v.status.SetText(fmt.Sprintf("You answered %d of %d items.", n, len(v.items)))
+}
+
+// drawForm lets a lead draw the release's baseline; others are told to wait.
+func (v *humanView) drawForm(rel store.Release) fyne.CanvasObject {
+	if !v.u.may(verify.ActionDrawHuman) {
+		return widget.NewLabel("No human baseline is drawn on " + rel.Ref() + " yet; a lead draws one here.")
+	}
+	size, seed := widget.NewEntry(), widget.NewEntry()
+	size.SetText(strconv.Itoa(min(rel.Samples, 120)))
+	seed.SetText("1")
+	draw := widget.NewButtonWithIcon("Draw", theme.ContentAddIcon(), func() {
+		n, err1 := strconv.Atoi(strings.TrimSpace(size.Text))
+		s, err2 := strconv.ParseInt(strings.TrimSpace(seed.Text), 10, 64)
+		if err1 != nil || err2 != nil {
+			v.status.SetText("The size and the seed are whole numbers.")
+			return
+		}
+		if _, err := v.u.db.DrawHumanBaseline(v.u.ctx(), v.u.user, evalRef(rel), n, s); err != nil {
+			v.status.SetText(store.Message(err))
+			return
+		}
+		v.load()
+	})
+	note := reviewNote("The items are drawn in proportion to the hop × view cells of the hop questions and the kind × task cells of the others " +
+		"(step graphs are not offered). People then answer them here, blind, and their answers appear as the Human row on the Evaluate screen.")
+	return container.NewVBox(heading("Draw the human baseline of "+rel.Ref()), note,
+		container.NewHBox(widget.NewLabel("Items"), sized(size, "00000"), widget.NewLabel("Seed"), sized(seed, "000000"), draw))
+}
+
+// show shows item i to answer.
+func (v *humanView) show(i int) {
+	if i < 0 || i >= len(v.items) {
+		return
+	}
+	v.chosen = i
+	it := v.items[i]
+	pic := loadVerifyImage(v.u, store.SampleInfo{ImagePath: it.ImagePath})
+	v.canvas = boxcanvas.New(pic.img, pic.width, pic.height)
+	v.canvas.OnChanged = func(boxes []annotate.Box) { // one box: the newest drawn
+		if len(boxes) > 1 {
+			v.canvas.SetBoxes(boxes[len(boxes)-1:])
+		}
+	}
+	prev, _ := humanParse(it)
+	if prev.Box != nil {
+		v.canvas.SetBoxes([]annotate.Box{*prev.Box})
+	}
+	if it.Kind != annotate.KindHopQA {
+		v.canvas.ReadOnly = true
+	}
+	lines := []fyne.CanvasObject{heading(it.SampleID), reviewText(it.Question, fyne.TextStyle{Bold: true})}
+	v.options, v.text = nil, nil
+	switch it.Kind {
+	case annotate.KindHopQA, annotate.KindMCQ:
+		var opts []string
+		for j, o := range it.Options {
+			opts = append(opts, fmt.Sprintf("%c. %s", 'A'+j, o))
+		}
+		v.options = widget.NewRadioGroup(opts, nil)
+		if prev.Option >= 0 && prev.Option < len(opts) {
+			v.options.SetSelected(opts[prev.Option])
+		}
+		lines = append(lines, v.options)
+		if it.Kind == annotate.KindHopQA {
+			lines = append(lines, reviewNote("Draw the box of the object your answer names on the image (drag; a new box replaces the old)."))
+		}
+	case annotate.KindJudgment:
+		v.options = widget.NewRadioGroup([]string{"yes", "no"}, nil)
+		v.options.Horizontal = true
+		v.options.SetSelected(prev.Text)
+		lines = append(lines, v.options)
+	default:
+		v.text = widget.NewEntry()
+		v.text.SetPlaceHolder("Your answer (a number when the question asks for one)")
+		v.text.SetText(prev.Text)
+		lines = append(lines, v.text)
+	}
+	save := widget.NewButtonWithIcon("Save and next", theme.ConfirmIcon(), v.saveAnswer)
+	save.Importance = widget.HighImportance
+	lines = append(lines, save)
+	side := container.NewVScroll(container.NewVBox(lines...))
+	body := container.NewHSplit(verifyImagePane(v.canvas, widget.NewLabel(""), pic.caption(nil)), side)
+	body.Offset = 0.62
+	split := v.body.Objects[0].(*container.Split)
+	split.Trailing = body
+	split.Refresh()
+}
+
+// humanParse reads back what a person answered before, to show it again: the
+// option letter or text, and the box, from the stored response.
+func humanParse(it store.HumanItem) (score.HumanAnswer, bool) {
+	a := score.HumanAnswer{Option: -1}
+	if it.Answered == "" {
+		return a, false
+	}
+	switch it.Kind {
+	case annotate.KindHopQA:
+		if l, ok := score.ParseHopAnswer(it.Answered); ok && len(l) == 1 {
+			a.Option = int(strings.ToUpper(l)[0] - 'A')
+		}
+		if b, err := score.ParseHopBox(it.Answered); err == nil && score.CheckUnitBox(b) == nil && it.Width > 0 {
+			box := annotate.FromUnit(b, it.Width, it.Height)
+			a.Box = &box
+		}
+	case annotate.KindMCQ:
+		if len(it.Answered) == 1 {
+			a.Option = int(it.Answered[0] - 'A')
+		}
+	default:
+		a.Text = it.Answered
+	}
+	return a, true
+}
+
+// saveAnswer stores the answer to the shown item and moves to the next.
+func (v *humanView) saveAnswer() {
+	i := v.chosen
+	if i < 0 {
+		return
+	}
+	it := v.items[i]
+	a := score.HumanAnswer{Option: -1}
+	if v.options != nil {
+		if it.Kind == annotate.KindJudgment {
+			a.Text = v.options.Selected
+		} else {
+			a.Option = slices.Index(v.options.Options, v.options.Selected)
+		}
+	}
+	if v.text != nil {
+		a.Text = v.text.Text
+	}
+	if it.Kind == annotate.KindHopQA {
+		if bs := v.canvas.Boxes(); len(bs) > 0 {
+			a.Box = &bs[len(bs)-1]
+		}
+	}
+	rel := v.releases[v.release.SelectedIndex()]
+	if err := v.u.db.AnswerHuman(v.u.ctx(), v.u.user, evalRef(rel), it.SampleID, a); err != nil {
+		v.status.SetText(store.Message(err))
+		return
+	}
+	items, err := v.u.db.HumanItems(v.u.ctx(), v.u.user, evalRef(rel))
+	if err == nil {
+		v.items = items
+	}
+	v.list.Refresh()
+	v.setProgress()
+	if i+1 < len(v.items) {
+		v.list.Select(i + 1)
+	}
+}
