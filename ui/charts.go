@@ -4,227 +4,41 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
+	"image/png"
+	"io"
 	"math"
-	"strconv"
 	"strings"
+	"sync"
 
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/chart"
 )
 
-// Charts are pure functions from data to an image, drawn with image/draw and the
-// fixed 7×13 X11 font (ASCII text only), so that they look the same everywhere and
-// can be compared pixel by pixel in tests.
+// The screens' charts are laid out once by package chart and shown by chartView,
+// which draws them in the theme's colours at the canvas's pixel scale, again on
+// every resize and theme change, and saves them for a paper.
 
-// Chart colours.
+// Series is one named set of values of a bar chart (chart.Series).
+type Series = chart.Series
+
+// ChartPalette is the colour of the i-th series of a chart (repeating after ten).
+func ChartPalette(i int) color.NRGBA { return chart.SeriesColor(i) }
+
+// HeatMet, HeatPartial and HeatFar colour a balance cell by its shortfall;
+// HeatNone marks a cell without a target (drawn in the theme's empty colour).
 var (
-	chartBackground = color.NRGBA{0xff, 0xff, 0xff, 0xff}
-	chartInk        = color.NRGBA{0x21, 0x21, 0x21, 0xff}
-	chartGrid       = color.NRGBA{0xe0, 0xe0, 0xe0, 0xff}
-	chartMuted      = color.NRGBA{0x75, 0x75, 0x75, 0xff}
-
-	// HeatMet, HeatPartial and HeatFar colour a balance cell by its shortfall;
-	// HeatNone marks a cell without a target.
 	HeatMet     = color.NRGBA{0x66, 0xbb, 0x6a, 0xff}
 	HeatPartial = color.NRGBA{0xff, 0xca, 0x28, 0xff}
 	HeatFar     = color.NRGBA{0xef, 0x53, 0x50, 0xff}
 	HeatNone    = color.NRGBA{0xee, 0xee, 0xee, 0xff}
 )
-
-// ChartPalette is the colour of the i-th series of a chart (repeating after ten).
-func ChartPalette(i int) color.NRGBA {
-	p := []color.NRGBA{
-		{0x42, 0x85, 0xf4, 0xff}, {0xab, 0x47, 0xbc, 0xff}, {0x26, 0xa6, 0x9a, 0xff}, {0xff, 0x98, 0x00, 0xff},
-		{0xec, 0x40, 0x7a, 0xff}, {0x8d, 0x6e, 0x63, 0xff}, {0x7c, 0xb3, 0x42, 0xff}, {0x5c, 0x6b, 0xc0, 0xff},
-		{0x78, 0x90, 0x9c, 0xff}, {0xd4, 0xe1, 0x57, 0xff},
-	}
-	return p[((i%len(p))+len(p))%len(p)]
-}
-
-// Series is one named set of values, one per label of a bar chart, drawn in Color.
-type Series struct {
-	Name   string
-	Values []float64
-	Color  color.NRGBA
-}
-
-const (
-	chartFontW   = 7  // advance of basicfont.Face7x13
-	chartAscent  = 11 // ascent of basicfont.Face7x13
-	chartLineH   = 15 // a line of text with some leading
-	chartPadding = 8
-)
-
-func chartCanvas(w, h int) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
-	draw.Draw(img, img.Bounds(), image.NewUniform(chartBackground), image.Point{}, draw.Src)
-	return img
-}
-
-func chartFill(img *image.RGBA, r image.Rectangle, c color.Color) {
-	draw.Draw(img, r.Intersect(img.Bounds()), image.NewUniform(c), image.Point{}, draw.Src)
-}
-
-func chartTextWidth(s string) int { return font.MeasureString(basicfont.Face7x13, s).Round() }
-
-// chartText writes s with its top-left corner at (x, y).
-func chartText(img *image.RGBA, x, y int, s string, c color.Color) {
-	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: basicfont.Face7x13, Dot: fixed.P(x, y+chartAscent)}
-	d.DrawString(s)
-}
-
-// chartClip shortens s to at most w pixels, marking the cut with "..".
-func chartClip(s string, w int) string {
-	if chartTextWidth(s) <= w {
-		return s
-	}
-	for n := len(s) - 1; n > 0; n-- {
-		if chartTextWidth(s[:n]+"..") <= w {
-			return s[:n] + ".."
-		}
-	}
-	return ""
-}
-
-// chartNiceMax rounds v up to four steps of 1, 1.5, 2, 2.5, 3 or 5 times a power of
-// ten, so that the four grid lines fall on round numbers; with integral, the steps
-// are whole numbers (for counts).
-func chartNiceMax(v float64, integral bool) float64 {
-	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		v = 1
-	}
-	exp := math.Pow(10, math.Floor(math.Log10(v/4)))
-	for e := exp; ; e *= 10 {
-		for _, m := range []float64{1, 1.5, 2, 2.5, 3, 5} {
-			step := m * e
-			if integral && step != math.Trunc(step) {
-				continue
-			}
-			if step*4 >= v {
-				return step * 4
-			}
-		}
-	}
-}
-
-// chartValue writes a value briefly: integers without decimals, others with up to two.
-func chartValue(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	for s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	return strings.TrimSuffix(s, ".")
-}
-
-// chartHeader writes a chart's title and, with legend, a legend of the series
-// (wrapped to the width), and returns the y where the plot may start.
-func chartHeader(img *image.RGBA, title string, series []Series, w int, legend bool) int {
-	chartText(img, chartPadding, chartPadding/2, chartClip(title, w-2*chartPadding), chartInk)
-	top := chartPadding/2 + chartLineH + chartPadding/2
-	if legend {
-		x := chartPadding
-		for _, s := range series {
-			entry := chartTextWidth(s.Name) + 16
-			if x+entry > w-chartPadding && x > chartPadding {
-				x, top = chartPadding, top+chartLineH
-			}
-			chartFill(img, image.Rect(x, top+3, x+9, top+12), s.Color)
-			chartText(img, x+12, top, s.Name, chartInk)
-			x += entry + 6
-		}
-		top += chartLineH + chartPadding/2
-	}
-	return top
-}
-
-// BarChart draws a w×h bar chart: one bar per label, the series stacked bottom-up in
-// their order, the total above each bar, the title at the top, a legend when there
-// is more than one series, and a y axis with four grid lines. Labels too wide for
-// their slot are shortened; when the slots are narrower than five characters, only
-// every k-th label is written. Negative and missing values count as 0. With no labels or
-// only zeros it says "no data".
-func BarChart(title string, labels []string, series []Series, w, h int) *image.RGBA {
-	img := chartCanvas(w, h)
-	top := chartHeader(img, title, series, w, len(series) > 1)
-	totals := make([]float64, len(labels))
-	for _, s := range series {
-		for i := range labels {
-			if i < len(s.Values) && s.Values[i] > 0 {
-				totals[i] += s.Values[i]
-			}
-		}
-	}
-	maxTotal := 0.0
-	for _, t := range totals {
-		maxTotal = max(maxTotal, t)
-	}
-	top += chartLineH // room for the totals above the tallest bar
-	integral := true
-	for _, t := range totals {
-		integral = integral && t == math.Trunc(t)
-	}
-	yMax := chartNiceMax(maxTotal, integral)
-	axisW := 0
-	for i := 0; i <= 4; i++ {
-		axisW = max(axisW, chartTextWidth(chartValue(yMax*float64(i)/4)))
-	}
-	left, right, bottom := chartPadding+axisW+4, w-chartPadding, h-chartPadding/2-chartLineH
-	if bottom-top < 10 || right-left < 10 {
-		return img
-	}
-	for i := 0; i <= 4; i++ {
-		v := yMax * float64(i) / 4
-		y := bottom - int(math.Round(float64(bottom-top)*float64(i)/4))
-		chartFill(img, image.Rect(left, y, right, y+1), chartGrid)
-		s := chartValue(v)
-		chartText(img, left-4-chartTextWidth(s), y-chartAscent/2-1, s, chartMuted)
-	}
-	chartFill(img, image.Rect(left, top, left+1, bottom+1), chartInk)
-	chartFill(img, image.Rect(left, bottom, right, bottom+1), chartInk)
-	if len(labels) == 0 || maxTotal == 0 {
-		msg := "no data"
-		chartText(img, left+(right-left-chartTextWidth(msg))/2, (top+bottom)/2-chartAscent/2, msg, chartMuted)
-		return img
-	}
-	slot := float64(right-left) / float64(len(labels))
-	barW := max(1, int(slot*0.7))
-	widest := 0
-	for _, l := range labels {
-		widest = max(widest, chartTextWidth(l))
-	}
-	every := 1 // a slot of five characters or more takes its label, shortened if need be
-	if need := float64(min(widest+6, 5*chartFontW)); slot < need {
-		every = int(math.Ceil(need / slot))
-	}
-	scale := float64(bottom-top) / yMax
-	for i, l := range labels {
-		x0 := left + int(math.Round(slot*float64(i)+(slot-float64(barW))/2))
-		y := float64(bottom)
-		for _, s := range series {
-			if i >= len(s.Values) || s.Values[i] <= 0 {
-				continue
-			}
-			y1 := y - s.Values[i]*scale
-			chartFill(img, image.Rect(x0, int(math.Round(y1)), x0+barW, int(math.Round(y))), s.Color)
-			y = y1
-		}
-		if totals[i] > 0 {
-			t := chartValue(totals[i])
-			if chartTextWidth(t) <= int(slot) {
-				chartText(img, x0+(barW-chartTextWidth(t))/2, int(math.Round(y))-chartLineH+1, t, chartInk)
-			}
-		}
-		if i%every == 0 {
-			room := int(slot) * every
-			t := chartClip(l, room-2)
-			cx := left + int(math.Round(slot*float64(i)+slot/2))
-			chartText(img, max(left, min(cx-chartTextWidth(t)/2, right-chartTextWidth(t))), bottom+3, t, chartInk)
-		}
-	}
-	return img
-}
 
 // HeatCell is one cell of a heat grid: its text and fill.
 type HeatCell struct {
@@ -232,46 +46,292 @@ type HeatCell struct {
 	Fill color.Color
 }
 
-// HeatGrid draws a w×h grid of coloured cells with the column labels above and the
-// row labels to the left, and the title at the top. cells[r][c] is the cell of row r
-// and column c; a missing cell is drawn as HeatNone without text.
-func HeatGrid(title string, rows, cols []string, cells [][]HeatCell, w, h int) *image.RGBA {
-	img := chartCanvas(w, h)
-	chartText(img, chartPadding, chartPadding/2, chartClip(title, w-2*chartPadding), chartInk)
-	if len(rows) == 0 || len(cols) == 0 {
-		return img
+// chartPrintScale is how many pixels a saved PNG has per logical pixel (3×: a
+// 400-pixel chart is 1200 pixels wide, 300 dpi at 4 inches).
+const chartPrintScale = 3
+
+// chartFont is the theme's text font, which the charts are measured and drawn with.
+var chartFont = sync.OnceValue(func() *chart.Font {
+	f, err := chart.ParseFont("Noto Sans", theme.DefaultTextFont().Content())
+	if err != nil {
+		return chart.GoFont()
 	}
-	labelW := 0
-	for _, r := range rows {
-		labelW = max(labelW, chartTextWidth(r))
-	}
-	left := chartPadding + labelW + chartPadding
-	top := chartPadding/2 + chartLineH + chartPadding/2 + chartLineH
-	cw := (w - chartPadding - left) / len(cols)
-	ch := (h - chartPadding - top) / len(rows)
-	if cw < 4 || ch < 4 {
-		return img
-	}
-	for c, l := range cols {
-		t := chartClip(l, cw-4)
-		chartText(img, left+c*cw+(cw-chartTextWidth(t))/2, top-chartLineH, t, chartInk)
-	}
-	for r, l := range rows {
-		y := top + r*ch
-		chartText(img, chartPadding+labelW-chartTextWidth(l), y+(ch-chartAscent)/2, l, chartInk)
-		for c := range cols {
-			cell := HeatCell{Fill: HeatNone}
-			if r < len(cells) && c < len(cells[r]) && cells[r][c].Fill != nil {
-				cell = cells[r][c]
+	return f
+})
+
+// chartLayout lays a chart out in a w×h box in palette p.
+type chartLayout func(f *chart.Font, p chart.Palette, w, h float64) chart.Drawing
+
+// barChart is a chart of counts: one bar per label, the series stacked, a legend
+// when there is more than one series; at least w×h.
+func (u *App) barChart(title string, labels []string, series []Series, w, h float32) *chartView {
+	b := chart.Bars{Title: title, Labels: labels, Series: series, Stacked: true, Legend: len(series) > 1}
+	return u.newChartView(title, w, h, b.Draw)
+}
+
+// groupedBarChart is a chart of percentages: per label a cluster of bars, one per
+// series, a legend, and a y axis to 100 (further when a value exceeds 100). A NaN
+// value draws no bar (the group has no such figure for that series).
+func (u *App) groupedBarChart(title string, labels []string, series []Series, w, h float32) *chartView {
+	b := chart.Bars{Title: title, Labels: labels, Series: series, Legend: true, Floor: 100}
+	return u.newChartView(title, w, h, b.Draw)
+}
+
+// heatGrid is a grid of coloured cells with the column labels above and the row
+// labels to the left; cells[r][c] is the cell of row r and column c.
+func (u *App) heatGrid(title string, rows, cols []string, cells [][]HeatCell, w, h float32) *chartView {
+	g := chart.Heat{Title: title, Rows: rows, Cols: cols, Cells: make([][]chart.Cell, len(cells))}
+	for r, row := range cells {
+		for _, c := range row {
+			fill := c.Fill
+			if fill == HeatNone {
+				fill = nil // the theme's empty colour
 			}
-			x := left + c*cw
-			chartFill(img, image.Rect(x+1, y+1, x+cw-1, y+ch-1), cell.Fill)
-			t := chartClip(cell.Text, cw-6)
-			chartText(img, x+(cw-chartTextWidth(t))/2, y+(ch-chartAscent)/2, t, chartInk)
+			g.Cells[r] = append(g.Cells[r], chart.Cell{Text: c.Text, Fill: fill})
 		}
 	}
-	return img
+	return u.newChartView(title, w, h, g.Draw)
 }
+
+// chartView shows a chart laid out for its size in the theme's colours, rendered
+// at the canvas's pixel size; hovering shows what is under the pointer (a bar's
+// values, a shortened label in full), and the save button or the context menu saves
+// it as PNG or SVG.
+type chartView struct {
+	widget.BaseWidget
+	u      *App
+	title  string
+	min    fyne.Size
+	layout chartLayout
+
+	mu   sync.Mutex
+	last chart.Drawing // as last drawn on screen, for hints
+	hint string
+	at   fyne.Position
+	r    *chartRenderer
+}
+
+var (
+	_ desktop.Hoverable      = (*chartView)(nil)
+	_ fyne.SecondaryTappable = (*chartView)(nil)
+)
+
+func (u *App) newChartView(title string, w, h float32, layout chartLayout) *chartView {
+	c := &chartView{u: u, title: title, min: fyne.NewSize(w, h), layout: layout}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// palette is the chart palette of the widget's theme: its background and
+// foreground, and shades between them for the muted text, the grid and empty cells.
+func (c *chartView) palette() chart.Palette {
+	th := c.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	bg := nrgba(th.Color(theme.ColorNameBackground, v))
+	fg := nrgba(th.Color(theme.ColorNameForeground, v))
+	return chart.Palette{Background: bg, Ink: fg, Muted: mix(bg, fg, 0.7), Grid: mix(bg, fg, 0.15), Empty: mix(bg, fg, 0.1)}
+}
+
+func nrgba(c color.Color) color.NRGBA { return color.NRGBAModel.Convert(c).(color.NRGBA) }
+
+func mix(a, b color.NRGBA, t float64) color.NRGBA {
+	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + t*(float64(y)-float64(x)))) }
+	return color.NRGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), 0xff}
+}
+
+// drawing lays the chart out for size in palette p.
+func (c *chartView) drawing(p chart.Palette, size fyne.Size) chart.Drawing {
+	return c.layout(chartFont(), p, float64(size.Width), float64(size.Height))
+}
+
+// render is the chart at pw×ph device pixels for the widget's current size.
+func (c *chartView) render(pw, ph int) image.Image {
+	size := c.Size()
+	if size.IsZero() {
+		size = c.min
+	}
+	d := c.drawing(c.palette(), size)
+	c.mu.Lock()
+	c.last = d
+	c.mu.Unlock()
+	return d.Image(pw, ph)
+}
+
+func (c *chartView) MouseIn(e *desktop.MouseEvent)    { c.MouseMoved(e) }
+func (c *chartView) MouseOut()                        { c.setHint("", fyne.Position{}) }
+func (c *chartView) MouseMoved(e *desktop.MouseEvent) { c.setHint(c.hintAt(e.Position), e.Position) }
+
+// hintAt is what the chart shows at pos.
+func (c *chartView) hintAt(pos fyne.Position) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last.HintAt(float64(pos.X), float64(pos.Y))
+}
+
+func (c *chartView) setHint(s string, at fyne.Position) {
+	if s == c.hint && (s == "" || at == c.at) {
+		return
+	}
+	c.hint, c.at = s, at
+	if c.r != nil { // only the tip moves; the chart is not drawn again
+		c.r.layoutTip(c.Size())
+		c.r.tipBg.Refresh()
+		c.r.tip.Refresh()
+	}
+}
+
+func (c *chartView) TappedSecondary(e *fyne.PointEvent) {
+	cv := fyne.CurrentApp().Driver().CanvasForObject(c)
+	if cv == nil {
+		return
+	}
+	menu := fyne.NewMenu("", fyne.NewMenuItem("Save chart…", c.save))
+	widget.ShowPopUpMenuAtPosition(menu, cv, e.AbsolutePosition)
+}
+
+// save asks for a file and writes the chart as it is laid out on screen, on white,
+// as PNG or SVG after the file's extension.
+func (c *chartView) save() {
+	size := c.Size()
+	if size.IsZero() {
+		size = c.min
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			c.u.showError(err)
+			return
+		}
+		if w == nil {
+			return // cancelled
+		}
+		drawing := c.drawing(chart.Paper, size)
+		go func() {
+			err := writeChart(w, w.URI().Extension(), drawing)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			fyne.Do(func() {
+				if err != nil {
+					c.u.showError(fmt.Errorf("save chart %s: %w", w.URI().Name(), err))
+					return
+				}
+				c.u.setStatus("Saved %s", w.URI().Path())
+			})
+		}()
+	}, c.u.win)
+	d.SetFileName(chartFileName(c.title) + ".png")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".svg"}))
+	d.Show()
+}
+
+// writeChart writes d as SVG for ".svg", or as a PNG at print scale for ".png".
+func writeChart(w io.Writer, ext string, d chart.Drawing) error {
+	switch strings.ToLower(ext) {
+	case ".svg":
+		return d.WriteSVG(w)
+	case ".png":
+		return png.Encode(w, d.Image(int(math.Ceil(d.W*chartPrintScale)), int(math.Ceil(d.H*chartPrintScale))))
+	}
+	return fmt.Errorf("a chart is saved as .png or .svg, not %q", ext)
+}
+
+// chartFileName makes a file name of a chart's title: "Samples per state, by kind"
+// is samples-per-state-by-kind.
+func chartFileName(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "chart"
+	}
+	return b.String()
+}
+
+func (c *chartView) MinSize() fyne.Size { return c.min }
+
+func (c *chartView) CreateRenderer() fyne.WidgetRenderer {
+	r := &chartRenderer{c: c, raster: canvas.NewRaster(c.render),
+		tipBg: canvas.NewRectangle(color.Transparent), tip: canvas.NewText("", color.Black)}
+	r.save = widget.NewButtonWithIcon("", theme.DocumentSaveIcon(), c.save)
+	r.save.Importance = widget.LowImportance
+	c.r = r
+	return r
+}
+
+type chartRenderer struct {
+	c      *chartView
+	raster *canvas.Raster
+	save   *widget.Button
+	tipBg  *canvas.Rectangle
+	tip    *canvas.Text
+	size   fyne.Size
+}
+
+func (r *chartRenderer) Layout(size fyne.Size) {
+	r.raster.Resize(size)
+	b := r.save.MinSize()
+	r.save.Resize(b)
+	r.save.Move(fyne.NewPos(size.Width-b.Width, 0))
+	if size != r.size { // a new size is a new layout, not the old one stretched
+		r.size = size
+		canvas.Refresh(r.raster)
+	}
+	r.layoutTip(size)
+}
+
+func (r *chartRenderer) layoutTip(size fyne.Size) {
+	c := r.c
+	r.tip.Text = c.hint
+	r.tip.TextSize = theme.CaptionTextSize()
+	r.tip.Hidden, r.tipBg.Hidden = c.hint == "", c.hint == ""
+	if c.hint == "" {
+		return
+	}
+	ts := r.tip.MinSize()
+	p := theme.Padding()
+	bg := fyne.NewSize(ts.Width+2*p, ts.Height+p)
+	x := min(c.at.X+12, size.Width-bg.Width)
+	y := c.at.Y + 16
+	if y+bg.Height > size.Height {
+		y = c.at.Y - bg.Height - 4
+	}
+	r.tipBg.Move(fyne.NewPos(max(0, x), max(0, y)))
+	r.tipBg.Resize(bg)
+	r.tip.Move(fyne.NewPos(max(0, x)+p, max(0, y)+p/2))
+	r.tip.Resize(ts)
+}
+
+func (r *chartRenderer) MinSize() fyne.Size { return r.c.min }
+
+func (r *chartRenderer) Refresh() {
+	th := r.c.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	r.tipBg.FillColor = th.Color(theme.ColorNameOverlayBackground, v)
+	r.tipBg.StrokeColor = th.Color(theme.ColorNameSeparator, v)
+	r.tipBg.StrokeWidth = 1
+	r.tip.Color = th.Color(theme.ColorNameForeground, v)
+	r.layoutTip(r.c.Size())
+	canvas.Refresh(r.raster)
+	r.tipBg.Refresh()
+	r.tip.Refresh()
+	r.save.Refresh()
+}
+
+func (r *chartRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.raster, r.save, r.tipBg, r.tip}
+}
+
+func (r *chartRenderer) Destroy() {}
 
 // chartPercent writes a share in [0, 1] as a whole percentage.
 func chartPercent(share float64) string { return fmt.Sprintf("%.0f%%", 100*share) }
