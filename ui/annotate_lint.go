@@ -84,11 +84,7 @@ func (p *lintPanel) show(fs []annotate.Finding, acked map[string]bool) {
 			sev = "WARNING"
 			head.Importance = widget.WarningImportance
 		}
-		field := f.Field
-		if field == "" {
-			field = "sample"
-		}
-		head.Text = fmt.Sprintf("%s  %s · %s", sev, f.Rule, field)
+		head.Text = fmt.Sprintf("%s  %s", sev, f.Place()) // people read "option C", not the record's path
 		msg := widget.NewLabel(f.Message)
 		msg.Wrapping = fyne.TextWrapWord
 		parts := []fyne.CanvasObject{head, msg}

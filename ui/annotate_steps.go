@@ -111,7 +111,9 @@ func (f *stepForm) build(steps []annotate.Step) {
 	for i, st := range steps {
 		c := &stepCard{needs: map[string]*wsCheck{}}
 		id := st.ID
-		c.content = newWSEntry(ws, false, "one action on one object", func(t string) {
+		// The text takes the card's whole width and wraps: one line beside the id
+		// and the buttons left ~200 px and hid long steps (issue 17).
+		c.content = newWSEntry(ws, true, "one action on one object", func(t string) {
 			ws.edit("content:"+id, func(s *annotate.Sample) {
 				if i < len(s.Steps) {
 					s.Steps[i].Content = t
@@ -127,6 +129,8 @@ func (f *stepForm) build(steps []annotate.Step) {
 		c.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 			ws.edit("", func(s *annotate.Sample) { s.Steps = removeStep(s.Steps, i) })
 		})
+		c.content.oneLine = true
+		c.content.SetMinRowsVisible(2)
 		for _, b := range []*widget.Button{c.up, c.down, c.remove} {
 			b.Importance = widget.LowImportance
 		}
@@ -152,10 +156,12 @@ func (f *stepForm) build(steps []annotate.Step) {
 			needs.Add(chk)
 		}
 		title := widget.NewLabelWithStyle(id, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		head := container.NewBorder(nil, nil, title, container.NewHBox(c.up, c.down, c.remove), c.content)
-		card := container.NewVBox(head)
+		buttons := container.NewHBox(c.up, c.down, c.remove)
+		card := container.NewVBox(container.NewBorder(nil, nil, title, nil, c.content))
 		if len(needs.Objects) > 0 {
-			card.Add(container.NewBorder(nil, nil, small("needs"), nil, needs))
+			card.Add(container.NewBorder(nil, nil, small("needs"), buttons, needs))
+		} else {
+			card.Add(container.NewBorder(nil, nil, nil, buttons))
 		}
 		f.cards = append(f.cards, c)
 		f.steps.Add(card)

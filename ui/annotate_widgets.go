@@ -15,7 +15,8 @@ import (
 
 type wsEntry struct {
 	typingEntry
-	ws *workspace
+	ws      *workspace
+	oneLine bool // wraps as a multi-line entry, but Return adds no line (a step's text)
 }
 
 func newWSEntry(ws *workspace, multiLine bool, placeholder string, changed func(string)) *wsEntry {
@@ -26,6 +27,7 @@ func newWSEntry(ws *workspace, multiLine bool, placeholder string, changed func(
 	}
 	e.PlaceHolder = placeholder
 	e.ExtendBaseWidget(e)
+	e.followForm(e, func() *container.Scroll { return ws.formScroll }) // typingentry_scroll.go
 	e.OnChanged = func(s string) {
 		if !ws.loading {
 			changed(s)
@@ -58,6 +60,10 @@ func (e *wsEntry) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyF1:
 		e.ws.showShortcuts()
 		return
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.oneLine {
+			return
+		}
 	}
 	e.Entry.TypedKey(ev)
 }
@@ -77,6 +83,12 @@ func newWSCheck(ws *workspace, label string, changed func(bool)) *wsCheck {
 		}
 	}
 	return c
+}
+
+// FocusGained brings the check into the form's view (Tab through the form).
+func (c *wsCheck) FocusGained() {
+	c.Check.FocusGained()
+	revealIn(c.ws.formScroll, c)
 }
 
 func (c *wsCheck) setChecked(on bool) {

@@ -15,6 +15,8 @@ type typingEntry struct {
 	// typedTo is where the cursor should be after the last rune typed, -1 after
 	// anything else (see TypedRune).
 	typedTo int
+	// The form's scroll around the entry, and the entry's own (typingentry_scroll.go).
+	formScroll
 }
 
 // newTypingEntry is widget.NewMultiLineEntry as a typingEntry: several lines,

@@ -2,9 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -40,17 +43,21 @@ func newChecklist(criteria []verify.Criterion, onChange func()) *checklist {
 	return c
 }
 
-// object lays the checklist out: per criterion its number and label with the Yes
-// and No buttons beside them, and one line of guidance below.
+// object lays the checklist out compactly, one criterion a row: its number and
+// label over one line of guidance (cut with an ellipsis when long), the Yes and No
+// buttons beside them. A round's six criteria take about 300 px, so that they all
+// show beside the sample at 1400×900 (issue 17).
 func (c *checklist) object() fyne.CanvasObject {
-	rows := container.NewVBox()
+	rows := container.New(layout.NewCustomPaddedVBoxLayout(0))
 	for i, cr := range c.criteria {
 		label := widget.NewLabelWithStyle(fmt.Sprintf("%d. %s", i+1, cr.Label), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		label.Wrapping = fyne.TextWrapWord
+		label.Truncation = fyne.TextTruncateEllipsis
 		help := widget.NewLabel(cr.Help)
-		help.Wrapping = fyne.TextWrapWord
+		help.Truncation = fyne.TextTruncateEllipsis
 		help.SizeName = theme.SizeNameCaptionText
-		rows.Add(tightVBox(container.NewBorder(nil, nil, nil, container.NewHBox(c.yes[i], c.no[i]), label), help))
+		help.Importance = widget.LowImportance
+		text := container.New(layout.NewCustomPaddedVBoxLayout(-3*theme.Padding()), label, help)
+		rows.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(c.yes[i], c.no[i])), text))
 	}
 	return rows
 }
@@ -116,4 +123,13 @@ func (c *checklist) labels(m criterionMark) []string {
 		}
 	}
 	return out
+}
+
+// fixedHeight shows o in a box as tall as lines lines of text, whatever o's own
+// height; what does not fit scrolls.
+func fixedHeight(o fyne.CanvasObject, lines int) fyne.CanvasObject {
+	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height
+	space := canvas.NewRectangle(color.Transparent)
+	space.SetMinSize(fyne.NewSize(0, float32(lines)*line+2*theme.InnerPadding()))
+	return container.NewStack(space, container.NewVScroll(o))
 }

@@ -53,7 +53,10 @@ func (v *verifyView) openCorrection() {
 func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 	s := cloneSample(o.info.Content)
 	e := &correctionEditor{v: v, o: o, base: cloneSample(s)}
+	var formScroll *container.Scroll // built below; the fields follow it (typingentry_scroll.go)
+	outer := func() *container.Scroll { return formScroll }
 	e.question = newTypingEntry()
+	e.question.followForm(e.question, outer)
 	e.question.Wrapping = fyne.TextWrapWord
 	e.question.SetMinRowsVisible(2)
 	e.question.SetText(s.Question)
@@ -65,9 +68,9 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 		form.Add(reviewCaption("Options"))
 		for i, opt := range s.Options {
 			letters[i] = string(rune('A' + i))
-			en := widget.NewEntry()
+			en := newLineEntry(outer)
 			en.SetText(opt)
-			e.options = append(e.options, en)
+			e.options = append(e.options, &en.Entry)
 			form.Add(container.NewBorder(nil, nil, widget.NewLabel(letters[i]+"."), nil, en))
 		}
 		e.answer = widget.NewRadioGroup(letters, nil)
@@ -80,24 +83,26 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 	case annotate.KindStepGraph:
 		form.Add(reviewCaption("Steps (text, and the steps that must be done first)"))
 		for _, st := range s.Steps {
-			text, after := widget.NewEntry(), widget.NewEntry()
+			text, after := newLineEntry(outer), newLineEntry(outer)
 			text.SetText(st.Content)
 			after.SetText(strings.Join(st.Precondition, ", "))
 			after.SetPlaceHolder("after: step1, step2")
 			text.OnChanged = func(string) { e.redrawGraph() }
 			after.OnChanged = func(string) { e.redrawGraph() }
-			e.stepText, e.stepAfter = append(e.stepText, text), append(e.stepAfter, after)
+			e.stepText, e.stepAfter = append(e.stepText, &text.Entry), append(e.stepAfter, &after.Entry)
 			form.Add(container.NewBorder(nil, nil, widget.NewLabelWithStyle(st.ID, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil,
 				container.NewGridWithColumns(2, text, after)))
 		}
 	default:
-		e.answerText = widget.NewEntry()
+		answer := newLineEntry(outer)
+		e.answerText = &answer.Entry
 		e.answerText.SetText(s.AnswerText)
 		form.Add(reviewCaption("Answer"))
-		form.Add(e.answerText)
+		form.Add(answer)
 	}
 
 	e.comment = newTypingEntry()
+	e.comment.followForm(e.comment, outer)
 	e.comment.Wrapping = fyne.TextWrapWord
 	e.comment.SetMinRowsVisible(3)
 	e.comment.SetPlaceHolder("Required: what you corrected and why")
@@ -141,7 +146,8 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 	e.save = widget.NewButton("Save correction", e.saveCorrection)
 	e.save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", e.close)
-	body := container.NewHSplit(picture, container.NewVScroll(container.NewPadded(form)))
+	formScroll = container.NewVScroll(container.NewPadded(form))
+	body := container.NewHSplit(picture, formScroll)
 	body.Offset = 0.55
 	title := fmt.Sprintf("Correct %s (a new revision by you; round %d's decision is not recorded)", o.info.ID, o.item.Round)
 	e.dlg = dialog.NewCustomWithoutButtons(title, body, v.u.win)
