@@ -106,25 +106,43 @@ const maxSelection = 100_000
 
 // SearchSamples returns a page of the project's samples that q selects, in q's
 // order, and how many q selects. Only leads search every sample.
+//
+// The count comes first, and it picks the plan of the page: when q selects at least
+// a quarter of the project, the page walks the index of the sort order and tests each
+// row against q until it has the page (searchFrom's walk), instead of finding every
+// selected sample and sorting them all; a broad filter then costs about what no filter
+// costs. A narrower search is found by its filters and sorted.
 func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q SampleQuery) (SamplePage, error) {
 	var out SamplePage
 	err := d.readAs(ctx, actor, "samples.search", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples); err != nil {
 			return err
 		}
-		where, args, err := searchWhere(projectID, q)
+		from, args, err := searchFrom(projectID, q, false)
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sample_search x WHERE `+where, args...).Scan(&out.Total); err != nil {
+		// With the count, the project's size from the dashboard's summary (stats.go), kept
+		// by the same writes as sample_search: it only picks the plan.
+		var all int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), (SELECT COALESCE(sum(n), 0) FROM stat_samples WHERE project_id = ?)`+from,
+			append([]any{projectID}, args...)...).Scan(&out.Total, &all); err != nil {
 			return err
+		}
+		// Words alone are tested per row against the list of their docs, off the sort
+		// index (no row read): walking pays off well below a quarter there.
+		onlyWords := len(args) == 2 && matchQuery(q.Text) != ""
+		if len(args) > 1 && (out.Total*4 >= all || onlyWords && out.Total*32 >= all) { // a broad filter
+			if from, args, err = searchFrom(projectID, q, true); err != nil {
+				return err
+			}
 		}
 		limit := q.Limit
 		if limit <= 0 {
 			limit = 50
 		}
 		limit = min(limit, 1000)
-		ids, err := queryAll(ctx, tx, scanString, `SELECT x.sample_id FROM sample_search x WHERE `+where+searchOrder(q)+` LIMIT ? OFFSET ?`,
+		ids, err := queryAll(ctx, tx, scanString, `SELECT x.sample_id`+from+searchOrder(q)+` LIMIT ? OFFSET ?`,
 			append(args, limit, max(q.Offset, 0))...)
 		if err != nil {
 			return err
@@ -146,11 +164,11 @@ func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q Sampl
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples); err != nil {
 			return err
 		}
-		where, args, err := searchWhere(projectID, q)
+		from, args, err := searchFrom(projectID, q, false)
 		if err != nil {
 			return err
 		}
-		out, err = queryAll(ctx, tx, scanString, `SELECT x.sample_id FROM sample_search x WHERE `+where+searchOrder(q)+` LIMIT ?`,
+		out, err = queryAll(ctx, tx, scanString, `SELECT x.sample_id`+from+searchOrder(q)+` LIMIT ?`,
 			append(args, maxSelection+1)...)
 		if err == nil && len(out) > maxSelection {
 			return fmt.Errorf("%w: the search finds more than %d samples; narrow it", ErrInvalid, maxSelection)
@@ -178,61 +196,78 @@ func searchOrder(q SampleQuery) string {
 	return " ORDER BY " + col + dir + ", x.sample_id" // ties by id, as the indexes keep them
 }
 
-// searchWhere is the condition (on sample_search x) q puts on a project's samples.
-func searchWhere(projectID int64, q SampleQuery) (string, []any, error) {
+// searchFrom is the FROM and WHERE clause (on sample_search x) that selects the
+// project's samples q selects. Words are found first, from the full-text index, and
+// each found sample's row read by its doc. walk keeps the planner off every index but
+// the project's (a unary + on each filtered column, the words tested per row against
+// the list of their docs): it then walks the index of the ORDER BY and stops at the
+// page's LIMIT.
+func searchFrom(projectID int64, q SampleQuery, walk bool) (string, []any, error) {
+	from := " FROM sample_search x"
 	conds := []string{"x.project_id = ?"}
 	args := []any{projectID}
+	plus := ""
+	if walk {
+		plus = "+"
+	}
+	if m := matchQuery(q.Text); m != "" && walk {
+		conds, args = append(conds, "+x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)"), append(args, m)
+	} else if m != "" {
+		from = " FROM sample_words w CROSS JOIN sample_search x ON x.doc = w.docid"
+		conds, args = []string{"w.sample_words MATCH ?", "x.project_id = ?"}, []any{m, projectID}
+	}
 	add := func(cond string, a ...any) { conds = append(conds, cond); args = append(args, a...) }
+	col := func(name string) string { return plus + "x." + name } // a filtered column
 	jsonList := func(vs []string) string { b, _ := json.Marshal(vs); return string(b) }
 	if len(q.IDs) > 0 {
-		add("x.sample_id IN (SELECT value FROM json_each(?))", jsonList(q.IDs))
+		add(col("sample_id")+" IN (SELECT value FROM json_each(?))", jsonList(q.IDs))
 	}
 	if len(q.States) > 0 {
 		ss := make([]string, len(q.States))
 		for i, s := range q.States {
 			ss[i] = string(s)
 		}
-		add("x.status IN (SELECT value FROM json_each(?))", jsonList(ss))
+		add(col("status")+" IN (SELECT value FROM json_each(?))", jsonList(ss))
 	}
 	if len(q.Kinds) > 0 {
 		ks := make([]string, len(q.Kinds))
 		for i, k := range q.Kinds {
 			ks[i] = string(k)
 		}
-		add("x.kind IN (SELECT value FROM json_each(?))", jsonList(ks))
+		add(col("kind")+" IN (SELECT value FROM json_each(?))", jsonList(ks))
 	}
 	if q.AuthorID != 0 {
-		add("x.author_id = ?", q.AuthorID)
+		add(col("author_id")+" = ?", q.AuthorID)
 	}
 	if q.ImageID != 0 {
-		add("x.image_id = ?", q.ImageID)
+		add(col("image_id")+" = ?", q.ImageID)
 	}
 	if q.Hop != 0 {
-		add("x.hop = ?", q.Hop)
+		add(col("hop")+" = ?", q.Hop)
 	}
 	if q.View != "" {
-		add("x.view = ?", string(q.View))
+		add(col("view")+" = ?", string(q.View))
 	}
 	if q.Categories != "" {
-		add("x.categories = ?", q.Categories)
+		add(col("categories")+" = ?", q.Categories)
 	}
 	if q.Task != "" {
-		add("x.task = ?", q.Task)
+		add(col("task")+" = ?", q.Task)
 	}
 	if q.Split != "" {
-		add("x.split = ?", q.Split)
+		add(col("split")+" = ?", q.Split)
 	}
 	if q.RejectReason != "" {
 		add("instr(x.reasons, ?) > 0", " "+q.RejectReason+" ")
 	}
 	if q.Rejected {
-		add("x.reasons <> ''") // every rejection gives a reason (verify.CheckVerdict)
+		add(col("reasons") + " <> ''") // every rejection gives a reason (verify.CheckVerdict)
 	}
 	if q.Acknowledged {
-		add("x.acked = 1")
+		add(col("acked") + " = 1")
 	}
 	if q.Derived {
-		add("x.derived = 1")
+		add(col("derived") + " = 1")
 	}
 	for _, b := range []struct {
 		day, op string
@@ -248,7 +283,7 @@ func searchWhere(projectID int64, q SampleQuery) (string, []any, error) {
 		if b.next {
 			t = t.AddDate(0, 0, 1)
 		}
-		add("x.updated_at "+b.op+" ?", t.UTC().Format(time.RFC3339Nano))
+		add(col("updated_at")+" "+b.op+" ?", t.UTC().Format(time.RFC3339Nano))
 	}
 	if q.Round < 0 || q.Round > 3 {
 		return "", nil, fmt.Errorf("%w: round %d; rounds are 1 to 3", ErrInvalid, q.Round)
@@ -275,12 +310,9 @@ func searchWhere(projectID int64, q SampleQuery) (string, []any, error) {
 		if q.Rejected {
 			sub += " AND r.decision = 'reject'" // a reject closes a round 3 openly
 		}
-		add("x.sample_id IN ("+sub+")", a...)
+		add(col("sample_id")+" IN ("+sub+")", a...)
 	}
-	if m := matchQuery(q.Text); m != "" {
-		add("x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)", m)
-	}
-	return strings.Join(conds, " AND "), args, nil
+	return from + " WHERE " + strings.Join(conds, " AND "), args, nil
 }
 
 // matchQuery turns typed words into a full-text query: each word is a phrase of its

@@ -34,6 +34,7 @@ func BenchmarkScaleSampleManager(b *testing.B) {
 		{"verifier-round", store.SampleQuery{VerifierID: w.ver.ID, Round: 1, Desc: true}},
 		{"reject-reason", store.SampleQuery{RejectReason: "box_on_answer", Desc: true}},
 		{"sort-author", store.SampleQuery{Sort: store.SortAuthor}},
+		{"sort-hop", store.SampleQuery{Sort: store.SortHop}},                               // hop 0 first: half the project ties
 		{"sort-hop-text", store.SampleQuery{Sort: store.SortHop, Text: "the", Desc: true}}, // a word in every sample
 		{"one-week", store.SampleQuery{From: "2024-02-01", To: "2024-02-07", Sort: store.SortCreated}},
 		{"all-dates", store.SampleQuery{From: "2020-01-01", To: "2100-12-31", Sort: store.SortCreated}}, // sorts every sample

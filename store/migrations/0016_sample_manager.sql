@@ -40,6 +40,12 @@ CREATE TABLE IF NOT EXISTS sample_search (
 CREATE INDEX IF NOT EXISTS sample_search_updated ON sample_search (project_id, updated_at DESC, sample_id);
 CREATE INDEX IF NOT EXISTS sample_search_created ON sample_search (project_id, created_at DESC, sample_id);
 CREATE INDEX IF NOT EXISTS sample_search_id ON sample_search (project_id, sample_id);
+-- Hop has four values: without these the sort reads a whole hop (half the project
+-- for hop 0) and sorts it by id for every page. SQLite walks an index one way, so a
+-- descending sort with ties by ascending id needs the second. State and kind sort
+-- every sample in about 10 ms at 100k and go without.
+CREATE INDEX IF NOT EXISTS sample_search_hop ON sample_search (project_id, hop, sample_id);
+CREATE INDEX IF NOT EXISTS sample_search_hop_desc ON sample_search (project_id, hop DESC, sample_id);
 CREATE INDEX IF NOT EXISTS sample_search_facets ON sample_search (project_id, hop, view, categories, status, kind, author_id, task,
 	split, acked, derived, reasons);
 CREATE INDEX IF NOT EXISTS sample_search_image ON sample_search (image_id);
