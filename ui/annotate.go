@@ -68,6 +68,7 @@ type workspace struct {
 	// saving
 	dirty         bool
 	conflict      bool
+	offline       bool // the last save could not reach the team server; retried until it does
 	saveGen       int
 	timer         *time.Timer
 	autosaveDelay time.Duration
@@ -94,6 +95,12 @@ type workspace struct {
 
 	newSampleChoice *widget.RadioGroup // the kind chooser of an image without a sample
 	newSampleButton *widget.Button
+
+	// Deleting drafts, and returned samples (samples_annotate.go).
+	deleteBtn   *widget.Button
+	undoBtn     *widget.Button
+	deleted     *annotate.Sample // the last deleted draft, for Undo
+	returnedRev string           // the revision a returned sample came back with, canonical
 }
 
 type queueKind int
@@ -109,6 +116,7 @@ type queueItem struct {
 	kind          queueKind
 	title, detail string
 	returned      bool
+	submitted     bool         // in review or done: opened read-only (samples_annotate.go)
 	more          verify.State // qMore: the part it extends ("" for images)
 	sample        store.SampleInfo
 	image         store.Image
@@ -128,6 +136,7 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 	lastWorkspace[u] = ws
 	ws.reloadQueue()
 	ws.selectFirst()
+	ws.openRequested()
 	return ws.root
 }
 
@@ -389,6 +398,7 @@ func (ws *workspace) reloadQueue() {
 				title: fmt.Sprintf("Load %d more…", min(ws.pageSize, total-len(ss)))})
 		}
 	}
+	items = append(items, ws.submittedItems()...)
 	var ims []store.Image
 	var err error
 	n := max(ws.imgLoaded, ws.pageSize)
@@ -465,6 +475,9 @@ func (ws *workspace) updateQueueRow(id widget.ListItemID, o fyne.CanvasObject) {
 		icon.SetResource(nil)
 	case qSample:
 		icon.SetResource(theme.DocumentCreateIcon())
+		if it.submitted {
+			icon.SetResource(theme.VisibilityIcon()) // read-only
+		}
 		if it.returned {
 			icon.SetResource(theme.MailReplyIcon())
 			title.Importance = widget.WarningImportance
@@ -552,10 +565,12 @@ func (ws *workspace) openIndex(i int) {
 		return
 	}
 	ws.current = i
-	switch it.kind {
-	case qSample:
+	switch {
+	case it.kind == qSample && it.submitted:
+		ws.showSubmitted(it.sample)
+	case it.kind == qSample:
 		ws.openSample(it.sample.ID)
-	case qImage:
+	case it.kind == qImage:
 		ws.openImage(it.image)
 	}
 	ws.host.takeFocus()

@@ -39,8 +39,8 @@ func (ws *workspace) loadImage(im store.Image) {
 // preview is the decoded cached downscaled copy, from the prefetch cache (see
 // imagecache.go) or decoded now.
 func (ws *workspace) preview(im store.Image) (image.Image, error) {
-	dir := ws.u.db.PreviewDir()
-	img, err := previews.load(previewKey(dir, im.SHA256), func() (image.Image, error) { return decodePreview(dir, im.SHA256) })
+	db := ws.u.db
+	img, err := previews.load(previewKey(db.Where(), im.SHA256), func() (image.Image, error) { return decodePreview(ws.u.ctx(), db, im.SHA256) })
 	if err != nil {
 		return placeholder(im), err
 	}
@@ -68,8 +68,6 @@ func (ws *workspace) openImage(im store.Image) {
 		kinds[i] = kindTitle(k)
 	}
 	choice := widget.NewRadioGroup(kinds, nil)
-	choice.Required = true
-	choice.SetSelected(kindTitle(ws.lastKind))
 	create := widget.NewButtonWithIcon("Create sample", theme.ContentAddIcon(), func() {
 		for _, k := range annotate.Kinds {
 			if kindTitle(k) == choice.Selected {
@@ -78,6 +76,7 @@ func (ws *workspace) openImage(im store.Image) {
 		}
 	})
 	create.Importance = widget.HighImportance
+	askKind(choice, create) // no kind until one is chosen (samples_annotate.go)
 	ws.setRight(container.NewVBox(
 		heading("New sample on this image"),
 		caption(im.RelPath),
@@ -150,6 +149,7 @@ func (ws *workspace) openSample(id string) {
 	if ws.cur.Kind.Valid() && (ws.cur.Kind == annotate.KindHopQA || ws.cur.Kind == annotate.KindMCQ) && len(ws.cur.Options) == 0 {
 		ws.cur.AnswerIndex = -1
 	}
+	ws.loadReturned(si)
 	if si.Status == verify.StateReturned {
 		if rs, err := u.db.Reviews(u.ctx(), u.user, si.ID); err == nil {
 			for _, r := range rs {
@@ -205,7 +205,7 @@ func (ws *workspace) editor() fyne.CanvasObject {
 	newSample := widget.NewButtonWithIcon("New sample…", theme.ContentAddIcon(), ws.askNewSample)
 	newSample.Importance = widget.LowImportance
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, newSample, ws.title), ws.saveState, ws.returnedBanner(), ws.banner)
-	bottom := container.NewVBox(widget.NewSeparator(), ws.submitWhy, container.NewHBox(ws.saveBtn, ws.submitBtn))
+	bottom := container.NewVBox(widget.NewSeparator(), ws.submitWhy, container.NewHBox(ws.saveBtn, ws.submitBtn, layout.NewSpacer(), ws.deleteButton()))
 	ws.formScroll = container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, 0, 0, theme.Padding()*2), ws.form.object()))
 	ws.formMin = ws.form.object().MinSize()
 	return container.NewBorder(top, bottom, nil, nil, ws.formScroll)
@@ -218,10 +218,9 @@ func (ws *workspace) askNewSample() {
 		kinds[i] = kindTitle(k)
 	}
 	choice := widget.NewRadioGroup(kinds, nil)
-	choice.Required = true
-	choice.SetSelected(kindTitle(ws.lastKind))
 	dialog.ShowCustomConfirm("New sample on "+ws.image.RelPath, "Create", "Cancel", choice, func(ok bool) {
-		if !ok {
+		if !ok || choice.Selected == "" {
+			ws.u.setStatus("No sample created: choose its kind first.")
 			return
 		}
 		for _, k := range annotate.Kinds {

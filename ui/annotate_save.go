@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -10,8 +11,14 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 )
+
+// offlineRetry is how soon a save that could not reach the team server is tried
+// again.
+var offlineRetry = 3 * time.Second
 
 // Saving (debounced autosave, Ctrl+S, on leaving), conflicts, and submitting.
 
@@ -65,11 +72,18 @@ func (ws *workspace) saveNow() bool {
 		return false
 	}
 	v, err := ws.u.db.SaveDraft(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.cur)
+	if err != nil && ws.offline && errors.Is(err, store.ErrConflict) {
+		// A save sent before the connection dropped may have arrived: if the
+		// stored draft is what is typed here, it is saved, not in conflict.
+		if si, gerr := ws.u.db.Sample(ws.u.ctx(), ws.sample.ID); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(ws.cur)) {
+			v, err = si.Version, nil
+		}
+	}
 	if err != nil {
 		ws.saveFailed(err)
 		return false
 	}
-	ws.version, ws.dirty = v, false
+	ws.version, ws.dirty, ws.offline = v, false, false
 	ws.banner.RemoveAll()
 	if i := ws.current; i >= 0 && i < len(ws.items) && ws.items[i].kind == qSample {
 		ws.items[i].detail = questionLine(ws.cur.Question)
@@ -81,6 +95,23 @@ func (ws *workspace) saveNow() bool {
 
 func (ws *workspace) saveFailed(err error) {
 	ws.banner.RemoveAll()
+	if errors.Is(err, remote.ErrOffline) {
+		ws.offline = true
+		l := widget.NewLabel("The team server cannot be reached. Everything you typed is kept here and saved as soon as it is back.")
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.WarningImportance
+		ws.banner.Add(l)
+		ws.setSaved("Offline — saving when reconnected")
+		gen := ws.saveGen
+		time.AfterFunc(offlineRetry, func() {
+			fyne.Do(func() {
+				if ws.dirty && ws.offline && gen == ws.saveGen && ws.sample != nil {
+					ws.saveNow()
+				}
+			})
+		})
+		return
+	}
 	var msg string
 	var actions []fyne.CanvasObject
 	if errors.Is(err, store.ErrConflict) {

@@ -130,7 +130,10 @@ func TestAnnotateQueueOrder(t *testing.T) {
 			got = append(got, it.sample.ID)
 		}
 	}
-	want := []string{"# Returned to you · 1", "demo-hq-006", "# Your drafts · 0", "# Images without samples · 0", "# "}
+	// The submitted samples stay in view with their state, newest change first.
+	want := []string{"# Returned to you · 1", "demo-hq-006", "# Your drafts · 0",
+		"# Submitted · 5", "demo-op-001", "demo-yn-001", "demo-sg-001", "demo-hq-004", "demo-hq-002",
+		"# Images without samples · 0", "# "}
 	if !slices.Equal(got, want) {
 		t.Fatalf("queue %q, want %q", got, want)
 	}
@@ -875,7 +878,7 @@ func TestAnnotateDraftsPaged(t *testing.T) {
 	drafts := func() (n int, more bool, header string) {
 		for _, it := range ws.items {
 			switch {
-			case it.kind == qSample && !it.returned:
+			case it.kind == qSample && !it.returned && !it.submitted:
 				n++
 			case it.kind == qMore && it.more == verify.StateDraft:
 				more = true
@@ -890,7 +893,7 @@ func TestAnnotateDraftsPaged(t *testing.T) {
 	}
 	// d from the last draft shown loads the next page and opens its first draft.
 	for i, it := range ws.items {
-		if it.kind == qSample && !it.returned {
+		if it.kind == qSample && !it.returned && !it.submitted {
 			ws.queue.Select(i)
 		}
 	}

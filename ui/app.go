@@ -6,13 +6,16 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // Preference keys.
@@ -25,11 +28,18 @@ const (
 
 // App is one open main window on one database.
 type App struct {
-	fyne    fyne.App
-	win     fyne.Window
-	db      *store.DB
-	user    store.User
-	project store.Project
+	fyne  fyne.App
+	win   fyne.Window
+	db    store.Service
+	local store.Service // the project file the app was started on (sign-in offers it beside a team server)
+
+	cacheDir        string                   // where team servers' image previews are cached ("" in tests: a temporary folder)
+	trustDialog     dialog.Dialog            // the open "trust this server?" question, for tests
+	stopWatch       func()                   // stops polling for others' changes
+	onOthersChanged func()                   // the open screen's reload when someone else acted
+	thumbWant       map[*canvas.Image]string // which thumbnail each grid cell waits for (team server)
+	user            store.User
+	project         store.Project
 
 	status  *widget.Label
 	content *fyne.Container
@@ -39,6 +49,10 @@ type App struct {
 	signInForm *signIn             // the current sign-in form, for tests
 	firstLead  *firstLead          // the first-start form, for tests
 	lastImport *store.ImportResult // the last finished import, for tests
+
+	samplesQuery *store.SampleQuery // the search the Samples screen opens with next (a link; samples.go)
+	editSample   string             // the sample the Annotate screen opens next (samples.go)
+	newSampleOn  string             // the image the Annotate screen offers a new sample on next (samples_links.go)
 }
 
 // screen is one entry of the navigation bar.
@@ -49,8 +63,8 @@ type screen struct {
 
 // New makes the main window for db. demoHint, when not empty, is shown on the
 // sign-in screen (the demo accounts).
-func New(a fyne.App, db *store.DB, demoHint string) *App {
-	u := &App{fyne: a, db: db}
+func New(a fyne.App, db store.Service, demoHint string) *App {
+	u := &App{fyne: a, db: db, local: db}
 	u.win = a.NewWindow("Benchwright")
 	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
 	h := a.Preferences().FloatWithFallback(prefHeight, 800)
@@ -116,8 +130,16 @@ func (u *App) openProject(p store.Project) {
 		{"Dashboard", u.dashboardScreen},
 		{"Export", u.exportScreen},
 	}
+	u.screens = append(u.screens, u.augmentScreens()...)
+	u.screens = append(u.screens, u.validationScreens()...)
+	if u.may(verify.ActionSearchSamples) {
+		u.screens = append(u.screens, screen{"Samples", u.samplesScreen})
+	}
 	if u.may(verify.ActionSeeScores) {
 		u.screens = append(u.screens, screen{"Evaluate", u.evaluateScreen})
+	}
+	if u.may(verify.ActionAnswerHuman) {
+		u.screens = append(u.screens, screen{"Human baseline", u.humanScreen})
 	}
 	if u.may(verify.ActionChangeSettings) {
 		u.screens = append(u.screens, screen{"Settings", u.settingsScreen})
@@ -135,6 +157,8 @@ func (u *App) openProject(p store.Project) {
 	u.nav.OnSelected = func(i widget.ListItemID) { u.show(i) }
 	projects := widget.NewButton("Projects…", u.showProjects)
 	signOut := widget.NewButton("Sign out", func() {
+		db := u.db
+		go db.SignOut(context.Background()) // a team server revokes the session
 		u.user = store.User{}
 		u.showSignIn("")
 	})
@@ -145,6 +169,7 @@ func (u *App) openProject(p store.Project) {
 	u.win.SetContent(container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), u.status), nil, nil, split))
 	u.nav.Select(0)
 	u.refreshStatus()
+	u.watchChanges()
 }
 
 // show switches the content area to screen i.
@@ -152,8 +177,10 @@ func (u *App) show(i int) {
 	if i < 0 || i >= len(u.screens) {
 		return
 	}
+	u.onOthersChanged = nil // the new screen says how it follows others' work
 	u.content.Objects = []fyne.CanvasObject{u.screens[i].make()}
 	u.content.Refresh()
+	u.refreshStatus() // a hint of the screen left behind is stale here
 }
 
 // refreshStatus writes who is signed in and the project's counts.
@@ -168,7 +195,11 @@ func (u *App) refreshStatus() {
 	for _, c := range counts {
 		total += c
 	}
-	u.setStatus("%s (%s)  ·  %s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned",
-		u.user.Name, u.user.Role, u.project.Name, n, total, counts["draft"],
+	where := ""
+	if u.onServer() {
+		where = "  ·  on " + strings.TrimPrefix(u.db.Where(), "https://")
+	}
+	u.setStatus("%s (%s)  ·  %s%s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned",
+		u.user.Name, u.user.Role, u.project.Name, where, n, total, counts["draft"],
 		counts["round1"]+counts["round2"]+counts["round3"], counts["accepted"], counts["returned"])
 }

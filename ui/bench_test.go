@@ -136,11 +136,10 @@ func BenchmarkNextSampleWarm(b *testing.B) {
 // prefetch does: the cost a and d would have without the prefetch cache.
 func BenchmarkNextSampleCold(b *testing.B) {
 	db, _, ims := bigImages(b, 1)
-	dir := db.PreviewDir()
 	var ts timings
 	for b.Loop() {
 		start := time.Now()
-		img, err := decodePreview(dir, ims[0].SHA256)
+		img, err := decodePreview(context.Background(), db, ims[0].SHA256)
 		ts = append(ts, time.Since(start))
 		if err != nil {
 			b.Fatal(err)

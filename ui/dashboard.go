@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image"
 	"io"
 	"slices"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
@@ -48,7 +46,7 @@ type csvTable interface{ WriteCSV(w io.Writer) error }
 
 // dashboardView is the Dashboard screen: tabs of charts and tables over the store's
 // aggregates, loaded when the screen is shown and again, off the UI goroutine, on
-// Refresh. Every chart is an image drawn from the data (charts.go) and every table
+// Refresh. Every chart is laid out from the data (charts.go) and every table
 // has an Export CSV… button.
 type dashboardView struct {
 	widget.BaseWidget
@@ -80,6 +78,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	v := &dashboardView{u: u, status: widget.NewLabel("")}
 	v.ExtendBaseWidget(v)
 	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
+	u.onOthersChanged = v.reload // the team's work appears without pressing Refresh
 	names := []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabErrors}
 	if seesAgreement(u.user) {
 		names = []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabVerifiers, tabErrors, tabAgreement}
@@ -182,8 +181,12 @@ func (v *dashboardView) fill() {
 			review += n
 		}
 	}
-	v.status.SetText(fmt.Sprintf("%s: %d in review, %d accepted, %d returned",
-		plural(total, "sample"), review, by[dashStateIndex(verify.StateAccepted)], by[dashStateIndex(verify.StateReturned)]))
+	accepted := strconv.Itoa(by[dashStateIndex(verify.StateAccepted)]) + " accepted"
+	if d.BySampling > 0 {
+		accepted += fmt.Sprintf(" (%d accepted by sampling)", d.BySampling)
+	}
+	v.status.SetText(fmt.Sprintf("%s: %d in review, %s, %d returned",
+		plural(total, "sample"), review, accepted, by[dashStateIndex(verify.StateReturned)]))
 	for _, it := range v.tabs.Items {
 		var c fyne.CanvasObject
 		switch it.Text {
@@ -214,14 +217,6 @@ func dashStateIndex(s verify.State) int {
 		}
 	}
 	return 0
-}
-
-// chartImage shows a chart image at its pixel size.
-func chartImage(img image.Image) *canvas.Image {
-	c := canvas.NewImageFromImage(img)
-	c.FillMode = canvas.ImageFillContain
-	c.SetMinSize(fyne.NewSize(float32(img.Bounds().Dx()), float32(img.Bounds().Dy())))
-	return c
 }
 
 // section is a heading with an Export CSV… button over body, which fills the rest.
@@ -330,9 +325,9 @@ func (v *dashboardView) funnelTab() fyne.CanvasObject {
 		rows = append(rows, append(row, strconv.Itoa(total)))
 		series = append(series, Series{Name: kind, Values: vals, Color: ChartPalette(dashKindColor(kind, k))})
 	}
-	states := BarChart("Samples per state, by kind", labels, series, chartW, chartH)
+	states := v.u.barChart("Samples per state, by kind", labels, series, chartW, chartH)
 	header := append(append([]string{"Kind"}, labels...), "total")
-	return container.NewBorder(container.NewHBox(chartImage(states)), nil, nil, nil,
+	return container.NewBorder(container.NewHBox(states), nil, nil, nil,
 		v.section("Samples per kind and state", "funnel.csv", d.Funnel, dashTable(header, rows)))
 }
 
@@ -359,8 +354,8 @@ func (v *dashboardView) activityTab() fyne.CanvasObject {
 			daily = append(daily, Series{Name: string(s), Values: vals, Color: ChartPalette(i)})
 		}
 	}
-	activity := BarChart("Samples reaching a state per day (UTC)", short, daily, chartW, chartH)
-	return container.NewBorder(container.NewHBox(chartImage(activity)), nil, nil, nil,
+	activity := v.u.barChart("Samples reaching a state per day (UTC)", short, daily, chartW, chartH)
+	return container.NewBorder(container.NewHBox(activity), nil, nil, nil,
 		v.section("Samples reaching each state per day", "activity.csv", d.Activity, dashTable([]string{"Day", "State", "Samples"},
 			dashRows(d.Activity, func(r store.ActivityRow) []string { return []string{r.Day, string(r.State), strconv.Itoa(r.Count)} }))))
 }
@@ -414,18 +409,19 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 			}
 		}
 	}
-	grid := HeatGrid("Hop QA accepted / target (green met, amber half, red far)", rows, views, cells, heatW, heatH)
+	grid := v.u.heatGrid("Hop QA accepted / target (green met, amber half, red far)", rows, views, cells, heatW, heatH)
 	orAny := func(s string) string {
 		if s == "" || s == "0" {
 			return "any"
 		}
 		return s
 	}
-	table := dashTable([]string{"Kind", "Hop", "View", "Task", "Target", "Accepted", "In review", "Shortfall", "Level"},
+	balanceHeader := []string{"Kind", "Hop", "View", "Task", "Target", "Accepted", "In review", "Shortfall", "Level"}
+	table := v.u.linkRows(dashTable(balanceHeader,
 		dashRows(d.Balance, func(c store.BalanceCell) []string {
 			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), strconv.Itoa(c.Target), strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), strconv.Itoa(c.Shortfall), c.Level()}
-		}))
-	return container.NewBorder(container.NewHBox(chartImage(grid)), nil, nil, nil, v.section("Balance targets", "balance.csv", d.Balance, table))
+		})), func(row, col int) (store.SampleQuery, bool) { return balanceQuery(d.Balance[row], balanceHeader[col]), true })
+	return container.NewBorder(container.NewHBox(grid), nil, nil, nil, v.section("Balance targets", "balance.csv", d.Balance, table))
 }
 
 func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
@@ -472,15 +468,20 @@ func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
 	for i, day := range days {
 		short[i] = dashDay(day)
 	}
-	chart := BarChart("Submissions per day (UTC)", short, series, chartW, chartH)
+	chart := v.u.barChart("Submissions per day (UTC)", short, series, chartW, chartH)
 	return container.NewGridWithRows(2,
-		v.section(title, "annotators.csv", d.Annotators, dashTable([]string{"Name", "Samples", "Accepted", "Submitted", "Per day",
-			"Rejected r1", "Rejected r2", "Rejected r3", "Top reject reasons"}, rows)),
+		v.section(title, "annotators.csv", d.Annotators, v.u.linkRows(dashTable([]string{"Name", "Samples", "Accepted", "Submitted", "Per day",
+			"Rejected r1", "Rejected r2", "Rejected r3", "Top reject reasons"}, rows), func(row, col int) (store.SampleQuery, bool) {
+			return v.u.annotatorQuery(d.Annotators[row].Name, col), true
+		})),
 		container.NewBorder(nil, nil,
 			// The chart is the throughput table's view; its export gives the numbers.
-			v.section("Submissions", "throughput.csv", d.Throughput, container.NewVBox(chartImage(chart))), nil,
-			v.section("Reject reasons", "reasons.csv", d.Reasons, dashTable([]string{"Reason", "Times"},
-				dashRows(d.Reasons, func(r store.ReasonRow) []string { return []string{r.Reason, strconv.Itoa(r.Count)} })))),
+			v.section("Submissions", "throughput.csv", d.Throughput, container.NewVBox(chart)), nil,
+			v.section("Reject reasons", "reasons.csv", d.Reasons, v.u.linkRows(dashTable([]string{"Reason", "Times"},
+				dashRows(d.Reasons, func(r store.ReasonRow) []string { return []string{r.Reason, strconv.Itoa(r.Count)} })),
+				func(row, _ int) (store.SampleQuery, bool) {
+					return store.SampleQuery{RejectReason: d.Reasons[row].Reason, Desc: true}, true
+				}))),
 	)
 }
 
@@ -516,12 +517,12 @@ func (v *dashboardView) errorsTab() fyne.CanvasObject {
 		labels = append(labels, l)
 		vals = append(vals, 100*e.ErrorRate())
 	}
-	chart := BarChart("Rejected reviews, % by category set", labels, []Series{{Name: "rejected %", Values: vals, Color: HeatFar}}, chartW, chartH)
-	table := dashTable([]string{"Kind", "Categories", "Reviews", "Rejected", "Error rate"},
+	chart := v.u.barChart("Rejected reviews, % by category set", labels, []Series{{Name: "rejected %", Values: vals, Color: HeatFar}}, chartW, chartH)
+	table := v.u.linkRows(dashTable([]string{"Kind", "Categories", "Reviews", "Rejected", "Error rate"},
 		dashRows(d.Errors, func(e store.ErrorRow) []string {
 			return []string{e.Kind, e.Set, strconv.Itoa(e.Reviews), strconv.Itoa(e.Rejected), dashRate(e.ErrorRate(), e.Reviews)}
-		}))
-	return container.NewBorder(container.NewHBox(chartImage(chart)), nil, nil, nil, v.section("Error rate by category set", "errors.csv", d.Errors, table))
+		})), func(row, _ int) (store.SampleQuery, bool) { return errorRowQuery(d.Errors[row]), true })
+	return container.NewBorder(container.NewHBox(chart), nil, nil, nil, v.section("Error rate by category set", "errors.csv", d.Errors, table))
 }
 
 // dashFigure are a figure's alpha, interval and reading for a table.

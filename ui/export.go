@@ -34,6 +34,8 @@ type exportView struct {
 	findings     []store.AuditFinding
 	findingList  *widget.List
 	lastAudit    *store.AuditReport // the last finished audit, for tests
+	auditRun     *auditRun          // the running or last audit's progress (export_audit.go)
+	openErrors   *widget.Button     // the samples the errors name, in the sample manager (samples_links.go)
 
 	// The freeze form (leads).
 	name, version, ratio, seed *widget.Entry
@@ -41,6 +43,8 @@ type exportView struct {
 	split                      *widget.Check
 	freezeBtn                  *widget.Button
 	freezeMsg                  *widget.Label
+	freezeOpen                 *widget.Button // the samples a refused freeze's errors name
+	freezeFindings             []store.AuditFinding
 	freezing                   bool // a freeze is running, for tests
 
 	releases    []store.Release
@@ -117,12 +121,14 @@ func (u *App) newExportView() *exportView {
 			l.Refresh()
 		},
 	)
-	audit := container.NewBorder(container.NewVBox(container.NewHBox(heading("Integrity audit"), layout.NewSpacer(), v.auditBtn), v.auditSummary),
+	v.linkFindings()
+	audit := container.NewBorder(container.NewVBox(container.NewHBox(heading("Integrity audit"), layout.NewSpacer(), v.openErrors, v.auditBtn), v.auditSummary),
 		nil, nil, nil, v.findingList)
 
 	v.name, v.version = widget.NewEntry(), widget.NewEntry()
-	v.name.SetPlaceHolder(u.project.Name + "-bench")
-	v.version.SetPlaceHolder("1.0")
+	// Hints read as hints, not as values already filled in.
+	v.name.SetPlaceHolder("required, e.g. " + u.project.Name + "-bench")
+	v.version.SetPlaceHolder("required, e.g. 1.0")
 	var kindNames []string
 	for _, k := range annotate.Kinds {
 		kindNames = append(kindNames, string(k))
@@ -158,7 +164,7 @@ func (u *App) newExportView() *exportView {
 		widget.NewLabel("seed"), container.NewGridWrap(fyne.NewSize(110, v.seed.MinSize().Height), v.seed))
 	freeze := container.NewVBox(heading(title), names,
 		widget.NewForm(widget.NewFormItem("Kinds", v.kinds), widget.NewFormItem("Split", splitRow)),
-		container.NewBorder(nil, nil, container.NewVBox(v.freezeBtn), nil, v.freezeMsg))
+		container.NewBorder(nil, nil, container.NewVBox(v.freezeBtn), v.freezeOpen, v.freezeMsg))
 
 	split := container.NewHSplit(releases, audit)
 	split.Offset = 0.45
@@ -206,34 +212,6 @@ func (v *exportView) loadReleases() {
 	v.releaseList.Refresh()
 }
 
-// runAudit audits the project in the background and lists the findings.
-func (v *exportView) runAudit() {
-	v.auditBtn.Disable()
-	v.auditSummary.SetText("Auditing: re-hashing every image…")
-	v.lastAudit = nil
-	go func() {
-		rep, err := v.u.db.Audit(v.u.ctx(), v.u.user, v.u.project.ID)
-		fyne.Do(func() {
-			v.auditBtn.Enable()
-			if err != nil {
-				v.auditSummary.SetText(store.Message(err))
-				v.findings = nil
-			} else {
-				text := rep.Summary() + "."
-				if rep.Errors() == 0 {
-					text += " Nothing blocks a freeze."
-				} else {
-					text += " Errors block a freeze."
-				}
-				v.auditSummary.SetText(text)
-				v.findings = rep.Findings
-			}
-			v.findingList.Refresh()
-			v.lastAudit = &rep
-		})
-	}()
-}
-
 // freezeInput reads the freeze form.
 func (v *exportView) freezeInput() (store.FreezeInput, error) {
 	in := store.FreezeInput{ProjectID: v.u.project.ID, Name: strings.TrimSpace(v.name.Text), Version: strings.TrimSpace(v.version.Text)}
@@ -250,6 +228,8 @@ func (v *exportView) freezeInput() (store.FreezeInput, error) {
 			return in, fmt.Errorf("the seed %q is not a whole number ≥ 0", v.seed.Text)
 		}
 		in.Split = &annotate.SplitSpec{TestRatio: r, Seed: seed}
+	} else {
+		in.NoSplit = true // the box unticked: the release carries no split (export_audit.go)
 	}
 	return in, nil
 }
@@ -269,6 +249,7 @@ func (v *exportView) runFreeze() {
 		fyne.Do(func() {
 			defer func() { v.freezing = false }()
 			v.freezeBtn.Enable()
+			v.freezeRefused(err)
 			if err != nil {
 				v.freezeMsg.SetText(store.Message(err))
 				return
@@ -356,6 +337,10 @@ func (v *exportView) startExport(ctx context.Context, rel store.Release, f, pare
 		defer cancel()
 		res, err := v.u.db.Export(ctx, v.u.user, in, func(done, total int) {
 			fyne.Do(func() {
+				if total <= 0 { // from a team server: files arrive, their number unknown in advance
+					run.label.SetText(fmt.Sprintf("Exported on the server; %d files received", done))
+					return
+				}
 				run.bar.SetValue(float64(done) / float64(total))
 				run.label.SetText(fmt.Sprintf("%d of %d samples", min(done, total-1), total-1))
 			})
@@ -396,3 +381,4 @@ func (v *exportView) exportDone(run *exportRun, rel store.Release, f, out string
 	d := dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(520, 140), l), v.u.win)
 	d.Show()
 }
+

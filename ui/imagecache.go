@@ -29,7 +29,7 @@ const previewCacheSize = 8
 var previews = newDecodedCache(previewCacheSize)
 
 // previewKey is the cache key of the preview of the image with SHA-256 sha.
-func previewKey(previewDir, sha string) string { return previewDir + "\x00" + sha }
+func previewKey(where, sha string) string { return where + "\x00" + sha }
 
 // prefetches counts the prefetch goroutines running, so tests and benchmarks can wait
 // for them.
@@ -158,12 +158,20 @@ func (c *decodedCache) decodeCount() int {
 // errNoPreview is a preview file that is not there.
 var errNoPreview = errors.New("the cached preview is missing")
 
-// decodePreview reads and decodes the cached preview of the image with SHA-256 sha.
-func decodePreview(previewDir, sha string) (image.Image, error) {
+// decodePreview reads and decodes the cached preview of the image with SHA-256
+// sha (fetched first when the project is on a team server).
+func decodePreview(ctx context.Context, db store.Service, sha string) (image.Image, error) {
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	f, err := os.Open(store.PreviewPath(previewDir, sha))
+	p, err := db.ImageFile(ctx, sha, false)
+	if err != nil {
+		if errors.Is(err, store.ErrImageMissing) {
+			return nil, errNoPreview
+		}
+		return nil, errors.New(store.Message(err))
+	}
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, errNoPreview
 	}
@@ -184,11 +192,11 @@ type prefetchTarget struct {
 // prefetchPreviews decodes the targets' previews into cache on a goroutine of its
 // own. It is handed plain values only, never the workspace or a widget: nothing it
 // does touches the UI, so it needs no fyne.Do.
-func prefetchPreviews(ctx context.Context, db *store.DB, projectID int64, cache *decodedCache, targets []prefetchTarget) {
+func prefetchPreviews(ctx context.Context, db store.Service, projectID int64, cache *decodedCache, targets []prefetchTarget) {
 	if len(targets) == 0 {
 		return
 	}
-	dir := db.PreviewDir()
+	dir := db.Where()
 	prefetches.Add(1)
 	go func() {
 		defer prefetches.Done()
@@ -208,7 +216,7 @@ func prefetchPreviews(ctx context.Context, db *store.DB, projectID int64, cache 
 			if len(sha) < 2 || cache.has(key) {
 				continue
 			}
-			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(dir, sha) })
+			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(ctx, db, sha) })
 		}
 	}()
 }

@@ -151,7 +151,7 @@ func neighbours(t *testing.T, ws *workspace) []string {
 					t.Fatal(err)
 				}
 			}
-			keys = append(keys, previewKey(ws.u.db.PreviewDir(), im.SHA256))
+			keys = append(keys, previewKey(ws.u.db.Where(), im.SHA256))
 			break
 		}
 	}
@@ -194,7 +194,7 @@ func TestAnnotatePrefetchesNeighbours(t *testing.T) {
 	// (which would have replaced the cached image).
 	pre, _ := previews.get(keys[0])
 	test.Type(ws.host, "d")
-	if got := previewKey(ws.u.db.PreviewDir(), ws.image.SHA256); got != keys[0] {
+	if got := previewKey(ws.u.db.Where(), ws.image.SHA256); got != keys[0] {
 		t.Fatalf("d opened %q, want the next item %q", got, keys[0])
 	}
 	if img, _ := previews.get(keys[0]); img != pre || pre == nil {

@@ -38,11 +38,17 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 			img.SetMinSize(fyne.NewSize(160, 110))
 			l := widget.NewLabel("0000-scene-1/image.jpg")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, l, nil, nil, img)
+			// A double tap opens the image's samples or a new sample on it (samples_links.go).
+			return newTapImage(container.NewBorder(nil, l, nil, nil, img))
 		},
 		func(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			im, ok := b.image(i)
-			c := o.(*fyne.Container)
+			t := o.(*tapImage)
+			t.onDouble = nil
+			if ok {
+				t.onDouble = func() { u.openImage(im) }
+			}
+			c := t.content.(*fyne.Container)
 			img, l := c.Objects[0].(*canvas.Image), c.Objects[1].(*widget.Label)
 			if !ok {
 				l.SetText("")
@@ -51,8 +57,7 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 				return
 			}
 			l.SetText(im.RelPath)
-			img.File = store.ThumbPath(u.db.PreviewDir(), im.SHA256)
-			img.Refresh()
+			u.showThumb(img, im.SHA256)
 		},
 	)
 	b.grid.OnSelected = func(i widget.GridWrapItemID) {
@@ -75,7 +80,8 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 	if !u.may(verify.ActionImportImages) {
 		importBtn.Disable()
 	}
-	head := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn)
+	head := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn,
+		widget.NewLabel("Double-click an image for its samples or a new sample on it."))
 	if b.count == 0 {
 		b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
 	}

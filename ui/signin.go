@@ -13,38 +13,82 @@ import (
 
 // signIn is the sign-in form, kept as a type so tests can reach its fields.
 type signIn struct {
+	where          *widget.RadioGroup // this workstation's file, or a team server
+	server         *widget.Entry      // the team server's address
 	name, password *widget.Entry
 	button         *widget.Button
 	message        *widget.Label
 }
 
 func (u *App) showSignIn(hint string) {
-	if has, err := u.db.HasUsers(u.ctx()); err == nil && !has {
+	if u.stopWatch != nil {
+		u.stopWatch()
+		u.stopWatch = nil
+	}
+	if has, err := u.local.HasUsers(u.ctx()); err == nil && !has && u.fyne.Preferences().String(prefWhere) != "server" {
 		u.showFirstLead()
 		return
 	}
-	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel("")}
+	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel(""), server: widget.NewEntry()}
 	f.name.SetPlaceHolder("user name")
 	f.name.SetText(u.fyne.Preferences().String(prefLastUser))
 	f.password.SetPlaceHolder("password")
+	f.server.SetPlaceHolder("lab-server or lab-server:8443")
+	f.server.SetText(u.fyne.Preferences().String(prefServer))
 	f.message.Wrapping = fyne.TextWrapWord
-	submit := func() {
+	f.where = widget.NewRadioGroup([]string{whereLocal, whereServer}, func(s string) {
+		if s == whereServer {
+			f.server.Enable()
+		} else {
+			f.server.Disable()
+		}
+	})
+	f.where.Horizontal = true
+	f.where.Required = true
+	if u.fyne.Preferences().String(prefWhere) == "server" {
+		f.where.SetSelected(whereServer)
+	} else {
+		f.where.SetSelected(whereLocal)
+	}
+	var submit func()
+	submit = func() {
+		f.message.SetText("")
+		if f.where.Selected == whereServer {
+			f.button.Disable()
+			f.message.SetText("Connecting to " + f.server.Text + "…")
+			u.fyne.Preferences().SetString(prefServer, f.server.Text)
+			u.connect(f.server.Text, f.name.Text, f.password.Text, func(user store.User, err error) {
+				f.button.Enable()
+				if err != nil {
+					f.message.SetText(store.Message(err))
+					f.password.SetText("")
+					return
+				}
+				u.fyne.Preferences().SetString(prefWhere, "server")
+				u.signedIn(user)
+			})
+			return
+		}
+		u.useService(u.local)
 		user, err := u.db.Authenticate(u.ctx(), f.name.Text, f.password.Text)
 		if err != nil {
 			f.message.SetText(store.Message(err))
 			f.password.SetText("")
 			return
 		}
+		u.fyne.Preferences().SetString(prefWhere, "local")
 		u.signedIn(user)
 	}
-	f.button = widget.NewButton("Sign in", submit)
+	f.button = widget.NewButton("Sign in", func() { submit() })
 	f.button.Importance = widget.HighImportance
 	f.password.OnSubmitted = func(string) { submit() }
 	f.name.OnSubmitted = func(string) { u.win.Canvas().Focus(f.password) }
+	f.server.OnSubmitted = func(string) { u.win.Canvas().Focus(f.name) }
 	title := widget.NewLabelWithStyle("Benchwright", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	sub := widget.NewLabelWithStyle("Hand-built spatial-reasoning benchmarks", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	form := container.NewVBox(title, sub, widget.NewSeparator(),
-		widget.NewForm(widget.NewFormItem("User", f.name), widget.NewFormItem("Password", f.password)),
+		widget.NewForm(widget.NewFormItem("Project", f.where), widget.NewFormItem("Server", f.server),
+			widget.NewFormItem("User", f.name), widget.NewFormItem("Password", f.password)),
 		f.button, f.message)
 	if hint != "" {
 		h := widget.NewLabel(hint)
@@ -52,7 +96,7 @@ func (u *App) showSignIn(hint string) {
 		h.Importance = widget.LowImportance
 		form.Add(h)
 	}
-	box := container.NewGridWrap(fyne.NewSize(420, 360), form)
+	box := container.NewGridWrap(fyne.NewSize(460, 440), form)
 	u.win.SetContent(container.NewVBox(layout.NewSpacer(), container.NewCenter(box), layout.NewSpacer()))
 	u.win.SetTitle("Benchwright — sign in")
 	u.signInForm = f

@@ -227,7 +227,7 @@ func (r *stepGraphRenderer) Refresh() {
 // build recreates every drawing object from the steps; graphs are small (≤ 10 steps).
 func (r *stepGraphRenderer) build() {
 	r.layout = layoutStepGraph(r.g.steps, boxWidth(r.width, len(annotate.Layers(r.g.steps))))
-	r.objects = r.objects[:0]
+	r.objects = nil // a new slice: the canvas may still hold the previous list
 	fg := theme.Color(theme.ColorNameForeground)
 	if len(r.layout.nodes) == 0 {
 		r.empty = canvas.NewText("No steps yet", theme.Color(theme.ColorNamePlaceHolder))

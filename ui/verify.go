@@ -112,6 +112,7 @@ func newVerifyView(u *App) *verifyView {
 
 	v.showIdle()
 	v.reload()
+	u.onOthersChanged = v.reload // someone else's review or submit changes the queue
 	u.win.Canvas().SetOnTypedRune(v.typedRune)
 	v.releaseFocus() // the navigation list took it when it was clicked to open this screen
 	return v

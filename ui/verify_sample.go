@@ -91,16 +91,16 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	o.skipBtn = widget.NewButtonWithIcon("Skip", theme.MediaSkipNextIcon(), v.skip)
 
 	body := container.NewVBox(o.describe()...)
-	body.Add(widget.NewSeparator())
-	body.Add(heading(fmt.Sprintf("Round %d checklist", it.Round)))
-	body.Add(o.checks.object())
 	if h := o.history(); h != nil {
 		body.Add(h)
 	}
-	// The comment, Other problem and the decision stay in view below the scrolled part.
-	actions := container.NewVBox(widget.NewSeparator(), o.other, o.comment, o.summary, o.message,
+	// The checklist, the comment, Other problem and the decision stay in view below
+	// the scrolled sample; what a decision would send and a refusal share one slot of
+	// fixed height, so a long refusal never pushes the buttons off the window (issue 17).
+	checks := container.NewVBox(widget.NewSeparator(), heading(fmt.Sprintf("Round %d checklist", it.Round)), o.checks.object())
+	actions := container.NewVBox(widget.NewSeparator(), o.other, o.comment, fixedHeight(container.NewVBox(o.summary, o.message), 3),
 		container.NewGridWithColumns(2, o.approveBtn, o.rejectBtn, o.correctBtn, o.skipBtn))
-	o.panel = container.NewBorder(nil, actions, nil, nil, container.NewVScroll(container.NewPadded(body)))
+	o.panel = container.NewBorder(nil, container.NewVBox(checks, actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
 	o.update()
 	return o
 }
@@ -162,7 +162,7 @@ func (o *openSample) relayout() {
 func (o *openSample) describe() []fyne.CanvasObject {
 	u, info, s := o.v.u, o.info, o.info.Content
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s · round %d", info.ID, o.item.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	left := o.claim.Expires.Sub(u.db.Now()).Round(time.Minute)
+	left := o.claim.Expires.Sub(u.now()).Round(time.Minute)
 	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", info.Kind, info.Revision, info.AuthorName, minutesText(left)))
 	out := []fyne.CanvasObject{tightVBox(title, meta)}
 	if o.item.Round == 3 {
@@ -173,11 +173,20 @@ func (o *openSample) describe() []fyne.CanvasObject {
 	}
 	out = append(out, widget.NewSeparator())
 
+	out = append(out, sampleBody(info.Kind, s)...)
+	return append(out, o.earlierReviews()...)
+}
+
+// sampleBody shows a sample's content read-only: its question or task (the tagged
+// phrases in their colours), its options with the answer marked, its steps or its
+// answer, and its tags. The verifier screen and the sample manager show it alike.
+func sampleBody(kind annotate.Kind, s annotate.Sample) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
 	question := "Question"
-	if info.Kind == annotate.KindStepGraph {
+	if kind == annotate.KindStepGraph {
 		question = "Task"
 	}
-	if info.Kind == annotate.KindHopQA && s.QuestionTag != "" {
+	if kind == annotate.KindHopQA && s.QuestionTag != "" {
 		// The tagged phrases, in their categories' colours: the verifier checks
 		// that each carries its category.
 		tagged := widget.NewRichText(tagSegments(s)...)
@@ -187,7 +196,7 @@ func (o *openSample) describe() []fyne.CanvasObject {
 		out = append(out, tightVBox(reviewCaption(question), reviewText(s.Question, fyne.TextStyle{})))
 	}
 	var lines []fyne.CanvasObject
-	switch info.Kind {
+	switch kind {
 	case annotate.KindHopQA, annotate.KindMCQ:
 		lines = append(lines, reviewCaption("Options (✓ the labelled answer)"))
 		for i, opt := range s.Options {
@@ -218,7 +227,7 @@ func (o *openSample) describe() []fyne.CanvasObject {
 	if tags := sampleTagLine(s); tags != "" {
 		out = append(out, reviewNote("Tags: "+tags))
 	}
-	return append(out, o.earlierReviews()...)
+	return out
 }
 
 // earlierReviews lists the reviews of the sample's revisions that the verifier may
@@ -234,7 +243,7 @@ func (o *openSample) earlierReviews() []fyne.CanvasObject {
 	}
 	lines := []fyne.CanvasObject{reviewCaption("Earlier reviews")}
 	for _, r := range reviews {
-		lines = append(lines, reviewText(reviewLine(r), fyne.TextStyle{}))
+		lines = append(lines, reviewText(reviewLine(o.info.Kind, r), fyne.TextStyle{}))
 	}
 	return []fyne.CanvasObject{tightVBox(lines...)}
 }
@@ -246,21 +255,27 @@ func (o *openSample) history() fyne.CanvasObject {
 	if err != nil || len(events) == 0 {
 		return nil
 	}
+	hist := widget.NewLabel(historyText(events))
+	hist.Wrapping = fyne.TextWrapWord
+	hist.Importance = widget.LowImportance
+	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", plural(len(events), "event")), hist))
+}
+
+// historyText is a sample's timeline, one event a line, in local time.
+func historyText(events []store.Event) string {
 	var lines []string
 	for _, e := range events {
 		at := e.At
 		if t, err := time.Parse(time.RFC3339Nano, e.At); err == nil {
 			at = t.Local().Format("2006-01-02 15:04")
 		}
-		lines = append(lines, strings.TrimSpace(fmt.Sprintf("%s  %s  %s  %s", at, e.Actor, e.Action, e.Detail)))
+		lines = append(lines, strings.TrimSpace(fmt.Sprintf("%s  %s  %s", at, e.Actor, eventWords(e)))) // history_words.go
 	}
-	hist := widget.NewLabel(strings.Join(lines, "\n"))
-	hist.Wrapping = fyne.TextWrapWord
-	hist.Importance = widget.LowImportance
-	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", plural(len(events), "event")), hist))
+	return strings.Join(lines, "\n")
 }
 
-func reviewLine(r store.ReviewRecord) string {
+// reviewLine is one review in words; its reasons are the criteria's labels.
+func reviewLine(kind annotate.Kind, r store.ReviewRecord) string {
 	who := r.VerifierName
 	if r.Group != "" {
 		who += " (group " + r.Group + ")"
@@ -271,7 +286,11 @@ func reviewLine(r store.ReviewRecord) string {
 	}
 	line := fmt.Sprintf("Revision %d, round %d · %s · %s", r.Revision, r.Round, who, decision)
 	if len(r.Reasons) > 0 {
-		line += ": " + strings.Join(r.Reasons, ", ")
+		labels := make([]string, len(r.Reasons))
+		for i, id := range r.Reasons {
+			labels[i] = criterionLabel(kind, r.Round, id)
+		}
+		line += ": " + strings.Join(labels, ", ")
 	}
 	if r.Comment != "" {
 		line += " — “" + r.Comment + "”"
@@ -334,8 +353,10 @@ func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
 	if err := im.CheckFile(); err != nil {
 		si.warning = store.Message(err)
 	}
-	if si.img, err = imaging.Open(store.PreviewPath(u.db.PreviewDir(), im.SHA256)); err == nil {
-		return si
+	if p, err := u.db.ImageFile(u.ctx(), im.SHA256, false); err == nil {
+		if si.img, err = imaging.Open(p); err == nil {
+			return si
+		}
 	}
 	if si.img, err = imaging.Open(im.Path(), imaging.AutoOrientation(true)); err != nil {
 		si.img, si.warning = nil, "Neither the preview nor the image file can be read: "+err.Error()

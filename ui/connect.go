@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/remote"
+	"github.com/benchwright/benchwright/store"
+)
+
+// Team mode: the sign-in screen opens the local project file or a team server. A
+// server's certificate is pinned the first time the person trusts it (Preferences,
+// per address), as SSH does; a changed certificate is refused and said so.
+
+const (
+	prefWhere   = "signin.where"   // "server" when the last sign-in was to a team server
+	prefServer  = "server.address" // the last team server's address
+	prefPins    = "server.pins"    // "ADDRESS SHA256:…" per trusted server
+	whereLocal  = "This workstation"
+	whereServer = "Team server"
+)
+
+// changePoll is how often an open project asks whether someone else acted (0:
+// never).
+var changePoll = 3 * time.Second
+
+// pin is the fingerprint trusted for address, or "".
+func (u *App) pin(address string) string {
+	for _, p := range u.fyne.Preferences().StringList(prefPins) {
+		if a, fp, ok := strings.Cut(p, " "); ok && a == address {
+			return fp
+		}
+	}
+	return ""
+}
+
+func (u *App) setPin(address, fp string) {
+	var keep []string
+	for _, p := range u.fyne.Preferences().StringList(prefPins) {
+		if a, _, _ := strings.Cut(p, " "); a != address {
+			keep = append(keep, p)
+		}
+	}
+	u.fyne.Preferences().SetStringList(prefPins, append(keep, address+" "+fp))
+}
+
+// connect dials the team server at address off the UI goroutine and signs in;
+// done runs on the UI goroutine with the result. A certificate seen for the first
+// time is shown to the person, who compares it with what the server printed.
+func (u *App) connect(address, name, password string, done func(store.User, error)) {
+	base, err := remote.ParseAddress(address)
+	if err != nil {
+		done(store.User{}, err)
+		return
+	}
+	cache := u.cacheDir
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		pinned := u.pinFor(base)
+		var seen string
+		c, err := remote.Dial(ctx, base, remote.Options{Fingerprint: pinned, CacheDir: cacheFor(cache, base),
+			Trust: func(fp string) error { seen = fp; return errAskFirst }})
+		if errors.Is(err, errAskFirst) && seen != "" {
+			fyne.Do(func() { u.askTrust(base, seen, name, password, done) })
+			return
+		}
+		u.finishConnect(ctx, c, err, name, password, done)
+	}()
+}
+
+// errAskFirst stops the first dial at an unknown certificate: the person is asked.
+var errAskFirst = errors.New("ask the person first")
+
+func (u *App) pinFor(base string) string {
+	ch := make(chan string, 1)
+	fyne.DoAndWait(func() { ch <- u.pin(base) })
+	return <-ch
+}
+
+func (u *App) askTrust(base, fp, name, password string, done func(store.User, error)) {
+	msg := widget.NewLabel(fmt.Sprintf("This is the first connection to %s. Its certificate is\n\n%s\n\n"+
+		"Compare it with the fingerprint the server printed when it started (ask the lead). "+
+		"Trust this server on this workstation?", strings.TrimPrefix(base, "https://"), fp))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Trust this team server?", "Trust", "Cancel", msg, func(ok bool) {
+		if !ok {
+			done(store.User{}, fmt.Errorf("%w: you did not trust %s", remote.ErrNotTrusted, base))
+			return
+		}
+		u.setPin(base, fp)
+		cache := u.cacheDir
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := remote.Dial(ctx, base, remote.Options{Fingerprint: fp, CacheDir: cacheFor(cache, base)})
+			u.finishConnect(ctx, c, err, name, password, done)
+		}()
+	}, u.win)
+	d.Resize(fyne.NewSize(520, 300))
+	d.Show()
+	u.trustDialog = d
+}
+
+func (u *App) finishConnect(ctx context.Context, c *remote.Client, err error, name, password string, done func(store.User, error)) {
+	if err != nil {
+		fyne.Do(func() { done(store.User{}, err) })
+		return
+	}
+	user, err := c.Authenticate(ctx, name, password)
+	if err != nil {
+		c.Close()
+		fyne.Do(func() { done(store.User{}, err) })
+		return
+	}
+	fyne.Do(func() {
+		u.useService(c)
+		done(user, nil)
+	})
+}
+
+// useService switches the app to svc (a team server's client, or back to the
+// local file), closing a previous server connection.
+func (u *App) useService(svc store.Service) {
+	if old, ok := u.db.(*remote.Client); ok && old != svc {
+		go old.Close()
+	}
+	u.db = svc
+	previews.clear()
+}
+
+func cacheFor(dir, base string) string {
+	if dir == "" {
+		return ""
+	}
+	return dir + "/" + strings.NewReplacer("https://", "", ":", "_", "[", "", "]", "").Replace(base)
+}
+
+// onServer reports whether the project is on a team server.
+func (u *App) onServer() bool {
+	_, ok := u.db.(*remote.Client)
+	return ok
+}
+
+// watchChanges polls the project's change counter while a project is open and,
+// when someone else acted, reads the status line and the open screen's data again
+// (a screen that can lose typing, the editor, reloads only its queue).
+func (u *App) watchChanges() {
+	if u.stopWatch != nil {
+		u.stopWatch()
+	}
+	if changePoll <= 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	u.stopWatch = cancel
+	svc := u.db
+	go func() {
+		last, _ := svc.LastChange(ctx)
+		t := time.NewTicker(changePoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			n, err := svc.LastChange(ctx)
+			if err != nil || n == last {
+				continue
+			}
+			last = n
+			fyne.Do(func() {
+				if ctx.Err() == nil {
+					u.othersChanged()
+				}
+			})
+		}
+	}()
+}
+
+// now is the project's clock: the local store's (tests set it), else this
+// machine's.
+func (u *App) now() time.Time {
+	if d, ok := u.db.(*store.DB); ok && d.Now != nil {
+		return d.Now()
+	}
+	return time.Now()
+}
+
+// showThumb shows the thumbnail of the image with hash sha in img: at once when
+// it is on this disk, else once fetched from the team server (off the UI
+// goroutine; a grid cell reused meanwhile for another image is left alone).
+func (u *App) showThumb(img *canvas.Image, sha string) {
+	if !u.onServer() {
+		p, _ := u.db.ImageFile(u.ctx(), sha, true)
+		img.File = p
+		img.Refresh()
+		return
+	}
+	if u.thumbWant == nil {
+		u.thumbWant = map[*canvas.Image]string{}
+	}
+	u.thumbWant[img] = sha
+	img.File = ""
+	img.Refresh()
+	db := u.db
+	go func() {
+		p, err := db.ImageFile(context.Background(), sha, true)
+		if err != nil {
+			return
+		}
+		fyne.Do(func() {
+			if u.thumbWant[img] == sha {
+				img.File = p
+				img.Refresh()
+			}
+		})
+	}()
+}
+
+// othersChanged reads the status line again and tells the open screen, which
+// reloads what it can without losing anything typed.
+func (u *App) othersChanged() {
+	if u.project.ID == 0 || u.user.ID == 0 {
+		return
+	}
+	u.refreshStatus()
+	if u.onOthersChanged != nil {
+		u.onOthersChanged()
+	}
+}
