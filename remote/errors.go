@@ -57,15 +57,27 @@ type wireError struct {
 	Codes   []string `json:"codes"`
 	Text    string   `json:"text"`    // the error's text, as errors.Error gives it
 	Message string   `json:"message"` // the sentence for people (store.Message)
+	// Findings are a freeze's audit errors (store.AuditErrors), so that the
+	// workstation's screen can open the samples they name.
+	Findings []store.AuditFinding `json:"findings,omitempty"`
 }
 
 // Error is an error the server returned. errors.Is matches the store's and
 // verify's sentinels the server-side error matched, and store.Message shows the
 // server's sentence.
 type Error struct {
-	codes   []string
-	text    string
-	message string
+	codes    []string
+	text     string
+	message  string
+	findings []store.AuditFinding
+}
+
+// Unwrap gives a refused freeze's findings as store.AuditErrors (errors.As).
+func (e *Error) Unwrap() error {
+	if e.findings == nil {
+		return nil
+	}
+	return store.AuditErrorsOf(e.findings, e.text)
 }
 
 func (e *Error) Error() string { return e.text }
@@ -88,6 +100,10 @@ func (e *Error) Is(target error) bool {
 // encodeError turns a server-side error into what is sent, and its HTTP status.
 func encodeError(err error) (wireError, int) {
 	w := wireError{Text: err.Error(), Message: store.Message(err)}
+	var audit *store.AuditErrors
+	if errors.As(err, &audit) {
+		w.Findings = audit.Findings
+	}
 	status := http.StatusInternalServerError
 	for _, s := range sentinels {
 		if errors.Is(err, s.err) {
@@ -106,5 +122,5 @@ func encodeError(err error) (wireError, int) {
 }
 
 func (w wireError) err() error {
-	return &Error{codes: w.Codes, text: w.Text, message: w.Message}
+	return &Error{codes: w.Codes, text: w.Text, message: w.Message, findings: w.Findings}
 }

@@ -884,5 +884,11 @@ type AuditErrors struct {
 	text     string
 }
 
+// AuditErrorsOf rebuilds the refusal from its findings and text (a team server's
+// client does, so that the screens can open the samples it names there too).
+func AuditErrorsOf(findings []AuditFinding, text string) *AuditErrors {
+	return &AuditErrors{Findings: findings, text: text}
+}
+
 func (e *AuditErrors) Error() string { return e.text }
 func (e *AuditErrors) Unwrap() error { return ErrInvalid }

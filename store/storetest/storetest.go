@@ -38,6 +38,7 @@ type Project struct {
 	DB      *store.DB
 	Project store.Project
 	Image   string // the image's path in the project
+	Dir     string // the folder the image was imported from
 	connect Connect
 }
 
@@ -70,6 +71,7 @@ func Seed(t *testing.T, connect Connect) *Project {
 		}
 	}
 	dir := t.TempDir()
+	p.Dir = dir
 	var buf bytes.Buffer
 	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
 	for i := range img.Pix {
@@ -393,6 +395,16 @@ func testFreeze(t *testing.T, connect Connect) {
 	byRef, err := lead.ReleaseByRef(ctx, p.Project.ID, "contract-bench@1.0")
 	if err != nil || byRef.ID != r.ID {
 		t.Errorf("release by reference: %+v, %v", byRef, err)
+	}
+	// An image that changed on disk: the audit refuses the freeze, naming what it
+	// found, so that the screen can open those samples.
+	if err := os.WriteFile(filepath.Join(p.Dir, filepath.FromSlash(p.Image)), []byte("not the image any more"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "2.0"})
+	var audit *store.AuditErrors
+	if !errors.Is(err, store.ErrInvalid) || !errors.As(err, &audit) || len(audit.Findings) == 0 || audit.Findings[0].Image != p.Image {
+		t.Errorf("a freeze over a changed image: %v, want the audit's findings", err)
 	}
 }
 
