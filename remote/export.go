@@ -146,7 +146,7 @@ func (c *Client) Export(ctx context.Context, actor store.User, in store.ExportIn
 			continue
 		}
 		name := path.Clean(h.Name)
-		if name == "." || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+		if name == "." || !filepath.IsLocal(filepath.FromSlash(name)) || strings.Contains(h.Name, "\\") {
 			return res, fmt.Errorf("export: the server sent a file outside the export (%q)", h.Name)
 		}
 		dst := filepath.Join(tmp, filepath.FromSlash(name))

@@ -2,7 +2,9 @@ package remote
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/benchwright/benchwright/remote/internal/gencalls"
@@ -31,5 +33,24 @@ func TestGeneratedCallsAreCurrent(t *testing.T) {
 	var _ store.Calls = (*Client)(nil) // and the client has every call
 	if len(serverCalls) != len(callNames) {
 		t.Errorf("the server dispatches %d calls, the interface has %d", len(serverCalls), len(callNames))
+	}
+}
+
+// TestEveryCallEncodes: every call's request and answer survive encoding/json,
+// zero values included (a func field, even nil, makes json.Marshal fail — the
+// call could then never be made through a server).
+func TestEveryCallEncodes(t *testing.T) {
+	for _, name := range callNames {
+		for i, v := range callTypes[name] {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Errorf("%s (%s): %v", name, [2]string{"request", "answer"}[i], err)
+				continue
+			}
+			back := reflect.New(reflect.TypeOf(v))
+			if err := json.Unmarshal(b, back.Interface()); err != nil {
+				t.Errorf("%s (%s) does not decode: %v", name, [2]string{"request", "answer"}[i], err)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchwright/benchwright/store"
 )
@@ -27,6 +29,7 @@ type Server struct {
 	log     *log.Logger
 	maxBody int64
 	signIns *addrLimiter
+	audits  *auditBudget
 }
 
 // NewServer returns a server for db. Messages about refused requests and
@@ -35,7 +38,7 @@ func NewServer(db *store.DB, logger *log.Logger) *Server {
 	if logger == nil {
 		logger = log.Default()
 	}
-	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter()}
+	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget()}
 }
 
 // SetMaxBody changes the largest request body read (tests use a small one).
@@ -117,24 +120,28 @@ func clientAddr(r *http.Request) string {
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	ctx := store.WithClientAddr(r.Context(), clientAddr(r))
 	r = r.WithContext(ctx)
-	if wait := s.signIns.wait(clientAddr(r)); wait > 0 {
+	var in signInRequest
+	if !s.decodeLimited(w, r, store.User{}, "signin", &in, maxSignInBody) {
+		return
+	}
+	// The attempt counts as a failure before the password is checked (as the
+	// store counts per name), so guesses sent at once are limited too; a right
+	// password takes back only its own count.
+	key := limitKey(clientAddr(r))
+	if wait := s.signIns.begin(key); wait > 0 {
 		s.refuse(w, r, store.User{}, http.StatusTooManyRequests, "signin",
 			fmt.Sprintf("too many wrong passwords from this address; try again in %s", roundUp(wait)))
 		return
 	}
-	var in signInRequest
-	if !s.decode(w, r, store.User{}, "signin", &in) {
-		return
-	}
 	sess, err := s.db.OpenSession(ctx, in.Name, in.Password)
 	if err != nil {
-		if errors.Is(err, store.ErrUnauthorized) {
-			s.signIns.failed(clientAddr(r))
+		if !errors.Is(err, store.ErrUnauthorized) {
+			s.signIns.undo(key) // a refusal for another reason is not a guess
 		}
 		s.fail(w, r, err)
 		return
 	}
-	s.signIns.succeeded(clientAddr(r))
+	s.signIns.undo(key)
 	writeJSON(w, http.StatusOK, signInResponse{Token: sess.Token, User: sess.User, Expires: sess.Expires})
 }
 
@@ -205,11 +212,15 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ 
 
 // readBody reads a request body of at most maxBody bytes; a larger one is refused.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, me store.User, what string) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	return s.readBodyLimited(w, r, me, what, s.maxBody)
+}
+
+func (s *Server) readBodyLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, limit int64) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, what, fmt.Sprintf("a request body over %d bytes", s.maxBody))
+		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, what, fmt.Sprintf("a request body over %d bytes", limit))
 		return nil, false
 	case err != nil:
 		s.refuse(w, r, me, http.StatusBadRequest, what, "an unreadable request body")
@@ -219,7 +230,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, me store.User,
 }
 
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, what string, v any) bool {
-	body, ok := s.readBody(w, r, me, what)
+	return s.decodeLimited(w, r, me, what, v, s.maxBody)
+}
+
+// maxSignInBody is the largest sign-in request read: a name and a password.
+const maxSignInBody = 4 << 10
+
+func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, v any, limit int64) bool {
+	body, ok := s.readBodyLimited(w, r, me, what, limit)
 	if !ok {
 		return false
 	}
@@ -233,7 +251,7 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, w
 // strictUnmarshal decodes one JSON value holding only the fields v has: a field
 // the call does not take (an "actor" naming someone else, say) is an error.
 func strictUnmarshal(body []byte, v any) error {
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return err
@@ -246,9 +264,18 @@ func strictUnmarshal(body []byte, v any) error {
 
 // refuse answers a request refused before it reached the store, and audits it.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, status int, what, why string) {
+	why = clip(why, 200) // a path or a body's words may be long: the log keeps a line
 	ctx := store.WithClientAddr(context.WithoutCancel(r.Context()), clientAddr(r))
-	if err := s.db.AuditRefusal(ctx, me, what, why); err != nil {
-		s.log.Printf("benchwright server: audit a refusal: %v", err)
+	// Each address may write a refusal a second on average (bursts of 60): a
+	// flood of bad requests cannot fill the disk or hold the writer; what is
+	// left out is counted and said in the server's log.
+	if ok, skipped := s.audits.allow(limitKey(clientAddr(r))); ok {
+		if skipped > 0 {
+			why += fmt.Sprintf(" (and %d refusals before it from this address not written)", skipped)
+		}
+		if err := s.db.AuditRefusal(ctx, me, what, why); err != nil {
+			s.log.Printf("benchwright server: audit a refusal: %v", err)
+		}
 	}
 	code := "invalid"
 	switch status {
@@ -267,7 +294,10 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	we, status := encodeError(err)
 	if status == http.StatusInternalServerError {
-		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, r.URL.Path, clientAddr(r), err)
+		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, clip(r.URL.Path, 200), clientAddr(r), err)
+		// Its words may name the server's folders: they stay in the server's log.
+		we.Text = "the server could not do that"
+		we.Message = "The server could not do that; the details are in its log."
 	}
 	writeJSON(w, status, we)
 }
@@ -279,7 +309,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // addrLimiter makes an address that typed wrong passwords wait, twice as long
-// after each further failure (the store already does the same per account name).
+// after each further failure (the store does the same per account name). An
+// attempt counts when it starts and a right password takes back only its own
+// count, so neither guesses sent at once nor a right password between guesses
+// gets past it; an hour without failures forgets the address.
 type addrLimiter struct {
 	mu   sync.Mutex
 	now  func() time.Time
@@ -305,39 +338,114 @@ func (l *addrLimiter) delay(n int) time.Duration {
 	return min(d, 15*time.Minute)
 }
 
-func (l *addrLimiter) wait(addr string) time.Duration {
+// begin counts an attempt from key and returns how long key must wait first (0:
+// go ahead; the attempt is then counted).
+func (l *addrLimiter) begin(key string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f := l.seen[addr]
-	if f == nil {
-		return 0
-	}
-	return f.last.Add(l.delay(f.n)).Sub(l.now())
-}
-
-func (l *addrLimiter) failed(addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	now := l.now()
 	if len(l.seen) > 100000 { // a flood of addresses must not grow memory without end
 		for a, f := range l.seen {
-			if l.now().Sub(f.last) > time.Hour {
+			if now.Sub(f.last) > time.Hour {
 				delete(l.seen, a)
 			}
 		}
 	}
-	f := l.seen[addr]
-	if f == nil {
+	f := l.seen[key]
+	if f == nil || now.Sub(f.last) > time.Hour {
 		f = &addrFailures{}
-		l.seen[addr] = f
+		l.seen[key] = f
+	}
+	if wait := f.last.Add(l.delay(f.n)).Sub(now); f.n > 0 && wait > 0 {
+		return wait
 	}
 	f.n++
-	f.last = l.now()
+	f.last = now
+	return 0
 }
 
-func (l *addrLimiter) succeeded(addr string) {
+// undo takes back one attempt that turned out not to be a wrong password.
+func (l *addrLimiter) undo(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.seen, addr)
+	if f := l.seen[key]; f != nil && f.n > 0 {
+		f.n--
+	}
+}
+
+// limitKey is the key an address is limited under: IPv4 addresses one by one,
+// IPv6 by their /64 (one machine is usually given a whole /64).
+func limitKey(addr string) string {
+	ip := net.ParseIP(addr)
+	if ip == nil || ip.To4() != nil {
+		return addr
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// auditBudget lets each key write refusals to the audit log at a steady rate
+// with bursts (a token bucket), and counts what it held back.
+type auditBudget struct {
+	mu   sync.Mutex
+	now  func() time.Time
+	keys map[string]*bucket
+}
+
+type bucket struct {
+	tokens  float64
+	at      time.Time
+	skipped int
+}
+
+const (
+	auditBurst   = 60
+	auditPerSec  = 1.0
+	auditMaxKeys = 100000
+)
+
+func newAuditBudget() *auditBudget {
+	return &auditBudget{now: time.Now, keys: map[string]*bucket{}}
+}
+
+// allow reports whether key may write one refusal now, and how many were held
+// back since its last one.
+func (a *auditBudget) allow(key string) (bool, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.now()
+	if len(a.keys) > auditMaxKeys {
+		for k, b := range a.keys {
+			if now.Sub(b.at) > time.Hour {
+				delete(a.keys, k)
+			}
+		}
+	}
+	b := a.keys[key]
+	if b == nil {
+		b = &bucket{tokens: auditBurst, at: now}
+		a.keys[key] = b
+	}
+	b.tokens = min(auditBurst, b.tokens+now.Sub(b.at).Seconds()*auditPerSec)
+	b.at = now
+	if b.tokens < 1 {
+		b.skipped++
+		return false, 0
+	}
+	b.tokens--
+	skipped := b.skipped
+	b.skipped = 0
+	return true, skipped
+}
+
+// clip cuts s to at most n bytes, on a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func roundUp(d time.Duration) string {
@@ -355,6 +463,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cert tls.Certificat
 		Handler:           s.Handler(),
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          s.log,
 	}
 	done := make(chan error, 1)

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -126,6 +127,7 @@ var ErrNotTrusted = errors.New("the server's certificate was not trusted")
 // certificate is accepted when trust returns nil, and its fingerprint reported
 // through seen.
 func pinnedTLS(host, pin string, trust func(fingerprint string) error, seen func(string), refused func(error) error) *tls.Config {
+	var mu sync.Mutex // a trusted certificate is pinned for the client's later connections
 	return &tls.Config{
 		MinVersion: tls.VersionTLS12,
 		// The chain is not checked against authorities: the pin is the trust.
@@ -135,6 +137,8 @@ func pinnedTLS(host, pin string, trust func(fingerprint string) error, seen func
 				return fmt.Errorf("%s sent no certificate", host)
 			}
 			got := Fingerprint(raw[0])
+			mu.Lock()
+			defer mu.Unlock()
 			switch {
 			case pin != "" && got == pin:
 				seen(got)
@@ -149,6 +153,7 @@ func pinnedTLS(host, pin string, trust func(fingerprint string) error, seen func
 			if err := trust(got); err != nil {
 				return refused(fmt.Errorf("%w (%s, %s): %w", ErrNotTrusted, host, got, err))
 			}
+			pin = got
 			seen(got)
 			return nil
 		},

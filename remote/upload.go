@@ -127,9 +127,18 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 		s.fail(w, r, fmt.Errorf("upload %s: the transfer broke off: %w", rel, ErrOffline))
 		return
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+	got := hex.EncodeToString(h.Sum(nil))
+	if got != want {
 		writeJSON(w, http.StatusBadRequest, wireError{Codes: []string{"invalid"}, Text: "damaged upload",
 			Message: fmt.Sprintf("The upload of %s arrived damaged (its SHA-256 is %s, the workstation's %s); it was not kept.", rel, short(got), short(want))})
+		return
+	}
+	// A path that already holds other bytes keeps them: an imported image that
+	// changed under the project would make every release holding it fail to
+	// export. The same bytes again are fine (a resumed upload).
+	if old, err := fileSHA256(p); err == nil && old != got {
+		writeJSON(w, http.StatusConflict, wireError{Codes: []string{"conflict"}, Text: "a different file is uploaded at " + rel,
+			Message: fmt.Sprintf("A different file was already uploaded as %s; give yours another name.", rel)})
 		return
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
@@ -228,7 +237,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 		}
 		if err := c.upload(ctx, projectID, dir, f); err != nil {
 			var re *Error
-			if errors.As(err, &re) && re.Is(store.ErrInvalid) {
+			if errors.As(err, &re) && (re.Is(store.ErrInvalid) || re.Is(store.ErrConflict)) {
 				res.Rejected = append(res.Rejected, store.RejectedFile{RelPath: f.Path, Reason: re.Message()})
 				continue
 			}

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,14 +101,33 @@ func TestUploadImages(t *testing.T) {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
 	}
 
-	// Again: nothing is sent twice; the server keeps what it has.
+	// The file the import refused is not kept on the server's disk.
+	if _, err := os.Stat(filepath.Join(p.DB.UploadDir(p.Project.ID), "0003-garage-1", "broken.jpg")); err == nil {
+		t.Error("the refused upload stays on the server's disk")
+	}
+	// Again: the images are not sent twice (only the refused file, which is
+	// refused again); the server keeps what it has.
 	puts.Store(0)
 	res, err = c.ImportImages(ctx, me, p.Project.ID, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := puts.Load(); n != 0 || res.Imported != 0 || res.Unchanged != 2 {
-		t.Errorf("second upload: %d files sent, %+v; want none sent, 2 unchanged", n, res)
+	if n := puts.Load(); n != 1 || res.Imported != 0 || res.Unchanged != 2 || len(res.Rejected) != 1 {
+		t.Errorf("second upload: %d files sent, %+v; want only the refused one, 2 unchanged", n, res)
+	}
+	// Other bytes under a path already uploaded are refused, and the image stays.
+	write(t, dir, "0002-kitchen-1/c.jpg", jpegBytes(t, 30, 40, color.RGBA{0, 0, 200, 255}))
+	res, err = c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Rejected, func(r store.RejectedFile) bool {
+		return r.RelPath == "0002-kitchen-1/c.jpg" && strings.Contains(r.Reason, "different file")
+	}) {
+		t.Errorf("another file under an uploaded path: %+v", res)
+	}
+	if again, _ := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
+		t.Error("the uploaded image was replaced")
 	}
 
 	// A verifier may not upload.
@@ -166,4 +186,9 @@ func TestUploadRefusals(t *testing.T) {
 	if status, body := put("ok/fine.jpg", good); status != http.StatusOK {
 		t.Errorf("a whole upload: %d %s", status, body)
 	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

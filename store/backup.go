@@ -7,16 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/mattn/go-sqlite3"
 )
 
-// Backup copies the database into a new file at to with SQLite's online backup,
-// a few hundred pages at a time: safe while the app, bwctl or a team server keep
-// working on it (each step reads a consistent snapshot; a write in between makes
-// the backup start over from the new state, so the copy is always one committed
-// state). The copy is written beside to and renamed at the end, so a failed or
+// Backup copies the database into a new file at to with SQLite's online backup
+// in one step from one read snapshot: safe while the app, bwctl or a team server
+// keep working on it (WAL mode lets them write meanwhile), and the copy is one
+// committed state. The copy is written beside to and renamed at the end, so a failed or
 // cancelled backup leaves no half file. to must not exist. The image files are
 // referenced in place and are not copied; the previews are made again on demand.
 func (d *DB) Backup(ctx context.Context, to string) error {
@@ -55,21 +53,17 @@ func (d *DB) Backup(ctx context.Context, to string) error {
 			if err != nil {
 				return err
 			}
-			for {
-				if err := ctx.Err(); err != nil {
-					b.Finish()
-					return err
-				}
-				done, err := b.Step(256)
-				if err != nil {
-					b.Finish()
-					return err
-				}
-				if done {
-					return b.Finish()
-				}
-				time.Sleep(time.Millisecond) // let writers in between steps
+			// One step copies everything from one read snapshot: in WAL mode
+			// writers go on meanwhile. (Small steps would restart after every
+			// write, and never finish on a busy server.)
+			done, err := b.Step(-1)
+			if err == nil && !done {
+				err = errors.New("the backup stopped before the end")
 			}
+			if ferr := b.Finish(); err == nil {
+				err = ferr
+			}
+			return err
 		})
 	})
 	if err != nil {

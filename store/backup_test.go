@@ -5,9 +5,11 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/benchwright/benchwright/store"
 )
@@ -60,8 +62,12 @@ func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
-	for range 5 {
-		if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img)); err != nil {
+	// Big enough (several MB) that a backup copied in small steps would restart
+	// after every write below and not finish.
+	s := hopSample(img)
+	s.Options[0] = strings.Repeat("the mug on the left ", 150)
+	for range 600 {
+		if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,7 +84,9 @@ func TestBackupWhileWriting(t *testing.T) {
 		}
 	}()
 	to := filepath.Join(t.TempDir(), "live.db")
-	err := f.db.Backup(ctx, to)
+	bctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	err := f.db.Backup(bctx, to)
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {
@@ -93,8 +101,8 @@ func TestBackupWhileWriting(t *testing.T) {
 		t.Fatalf("integrity of a backup taken while writing: %q %v", ok, err)
 	}
 	n, err := b.CountSamples(ctx, f.project.ID, store.SampleFilter{})
-	if err != nil || n < 5 {
-		t.Errorf("the backup holds %d samples, want at least the 5 written before it (%v)", n, err)
+	if err != nil || n < 600 {
+		t.Errorf("the backup holds %d samples, want at least the 600 written before it (%v)", n, err)
 	}
 	counts, _ := b.StatusCounts(ctx, f.project.ID)
 	total := 0

@@ -32,8 +32,9 @@ type ImportSamplesOptions struct {
 	// Progress, when set, is called with the number of records checked so far and
 	// the total. The records are checked (linted against the project's image sizes)
 	// before the import writes anything, outside any transaction, so that checking
-	// a large file never holds the database's write lock.
-	Progress func(checked, total int)
+	// a large file never holds the database's write lock. It stays on the machine
+	// that checks (a team server's client does not send it).
+	Progress func(checked, total int) `json:"-"`
 }
 
 // SkipReason says why a record was not imported.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -68,5 +69,14 @@ func checkUploadPath(rel string) error {
 // exactly as ImportImages imports a folder: new files are added, unchanged ones
 // kept, bad ones listed with the reason.
 func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (ImportResult, error) {
-	return d.ImportImages(ctx, actor, projectID, d.UploadDir(projectID), nil)
+	dir := d.UploadDir(projectID)
+	res, err := d.ImportImages(ctx, actor, projectID, dir, nil)
+	// A file the import did not take is not kept on the server's disk: it would
+	// only take room (the workstation still has it, and the result names it).
+	for _, r := range res.Rejected {
+		if checkUploadPath(r.RelPath) == nil {
+			os.Remove(filepath.Join(dir, filepath.FromSlash(r.RelPath)))
+		}
+	}
+	return res, err
 }

@@ -430,6 +430,11 @@ func (d *DB) SetPassword(ctx context.Context, actor User, name, password string)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sign_in_failures WHERE name = ?`, name); err != nil {
 			return err
 		}
+		// A new password ends the account's team-server sessions: a leaked
+		// password's sessions must not outlive the reset.
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`, d.now(), u.ID); err != nil {
+			return err
+		}
 		detail := "own password"
 		if a.ID != u.ID {
 			detail = "set by " + a.Name

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Freeze", func(t *testing.T) { testFreeze(t, connect) })
 	t.Run("ReadsAgreeWithTheFile", func(t *testing.T) { testReads(t, connect) })
 	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
+	t.Run("ImportSamples", func(t *testing.T) { testImportSamples(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
@@ -577,5 +579,29 @@ func testExport(t *testing.T, connect Connect) {
 		if !bytes.Equal(a[name], want) {
 			t.Errorf("%s differs between the exports", name)
 		}
+	}
+}
+
+// testImportSamples imports records as the annotator's drafts: the good ones are
+// written, the one naming an unknown image is left out with the reason.
+func testImportSamples(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	ann, me := p.As(t, "ann1")
+	a, b, bad := HopSample(p.Image), HopSample(p.Image), HopSample("0009-nowhere/x.jpg")
+	a.ID, b.ID, bad.ID = "imp-1", "imp-2", "imp-3"
+	b.Question = "Which object is farthest from the camera?"
+	b.QuestionTag = "Which object is <REL>farthest from the camera</REL>?"
+	res, err := ann.ImportSamples(ctx, me, p.Project.ID, []annotate.Imported{{Line: 1, Sample: a}, {Line: 2, Sample: b}, {Line: 3, Sample: bad}},
+		store.ImportSamplesOptions{Progress: func(int, int) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Imported, []string{"imp-1", "imp-2"}) || len(res.Skipped) != 1 {
+		t.Fatalf("imported %v, skipped %+v", res.Imported, res.Skipped)
+	}
+	si, err := p.DB.Sample(ctx, "imp-2")
+	if err != nil || si.AuthorName != "ann1" || si.Status != verify.StateDraft || si.Content.Question != b.Question {
+		t.Errorf("the imported draft in the file: %+v, %v", si, err)
 	}
 }

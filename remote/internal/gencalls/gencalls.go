@@ -133,6 +133,12 @@ func Generate(src []byte) ([]byte, error) {
 		p("\treturn %s\n}\n\n", strings.Join(append(rvals, "err"), ", "))
 	}
 
+	p("// callTypes holds, per call, its request and answer with zero values: the\n// test that every call's arguments and results survive encoding/json uses it.\n")
+	p("var callTypes = map[string][2]any{\n")
+	for _, c := range calls {
+		p("\t%q: {in%s{}, out%s{}},\n", c.name, c.name, c.name)
+	}
+	p("}\n\n")
 	p("// serverCalls runs each call on the server's store as the session's user.\n")
 	p("var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error){\n")
 	for _, c := range calls {

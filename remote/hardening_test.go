@@ -1,0 +1,161 @@
+package remote_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image/color"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/benchwright/benchwright/remote"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
+)
+
+func hardServer(t *testing.T) (*storetest.Project, *httptest.Server, rawClient) {
+	t.Helper()
+	p := storetest.Seed(t, nil)
+	srv := httptest.NewTLSServer(remote.NewServer(p.DB, log.New(io.Discard, "", 0)).Handler())
+	t.Cleanup(srv.Close)
+	return p, srv, rawClient{t: t, url: srv.URL, hc: srv.Client()}
+}
+
+// TestRefusalsCannotFloodTheAuditLog: bad requests without an account write at
+// most a burst of audit rows per address, each cut to a line.
+func TestRefusalsCannotFloodTheAuditLog(t *testing.T) {
+	p, _, raw := hardServer(t)
+	long := "/" + strings.Repeat("x", 8000)
+	for range 150 {
+		if status, _ := raw.post(long, "", nil); status != http.StatusNotFound {
+			t.Fatalf("a request to a long path: %d", status)
+		}
+	}
+	ctx := context.Background()
+	lead, _ := p.DB.UserByName(ctx, "lead")
+	rows, err := p.DB.Refusals(ctx, lead, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) > 70 || len(rows) < 50 {
+		t.Errorf("%d refusals written for 150 requests, want about the burst of 60", len(rows))
+	}
+	for _, r := range rows {
+		if len(r.Detail) > 300 {
+			t.Fatalf("a refusal row of %d bytes", len(r.Detail))
+		}
+	}
+}
+
+// TestSignInGuessesAreCountedWhenTheyStart: guesses sent at once are limited,
+// and a right password in between does not wipe the address's count.
+func TestSignInGuessesAreCountedWhenTheyStart(t *testing.T) {
+	_, _, raw := hardServer(t)
+	signIn := func(name, password string) int {
+		body, _ := json.Marshal(map[string]string{"name": name, "password": password})
+		status, resp := raw.post("/v1/signin", "", body)
+		if status == http.StatusTooManyRequests {
+			t.Logf("%s: %s", name, resp)
+		}
+		return status
+	}
+	var wg sync.WaitGroup
+	statuses := make([]int, 30)
+	names := []string{"ann1", "ann2", "a1", "a2", "b1", "b2", "c1", "c2"}
+	for i := range statuses {
+		wg.Go(func() { statuses[i] = signIn(names[i%len(names)], "wrong") })
+	}
+	wg.Wait()
+	checked := 0
+	for _, s := range statuses {
+		if s == http.StatusUnauthorized {
+			checked++
+		}
+	}
+	if checked > 5 {
+		t.Errorf("%d of 30 guesses sent at once were checked, want at most 5", checked)
+	}
+
+	_, _, raw2 := hardServer(t)
+	raw = raw2
+	// One guess per name, so that the store's limit per name stays out of it.
+	for _, name := range []string{"ann2", "a1", "a2", "b1"} {
+		if s := signIn(name, "wrong"); s != http.StatusUnauthorized {
+			t.Fatalf("a wrong password for %s: %d", name, s)
+		}
+	}
+	if s := signIn("ann1", storetest.Password); s != http.StatusOK {
+		t.Fatalf("the attacker's own account: %d", s)
+	}
+	if s := signIn("b2", "wrong"); s != http.StatusUnauthorized {
+		t.Fatalf("the fifth wrong password: %d", s)
+	}
+	if s := signIn("c1", "wrong"); s != http.StatusTooManyRequests {
+		t.Errorf("a sixth guess after a right password in between: %d, want 429", s)
+	}
+}
+
+// TestSignInBodyIsSmall: a sign-in request is a name and a password.
+func TestSignInBodyIsSmall(t *testing.T) {
+	_, _, raw := hardServer(t)
+	body, _ := json.Marshal(map[string]string{"name": "ann1", "password": strings.Repeat("p", 5000)})
+	if status, _ := raw.post("/v1/signin", "", body); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 5 KB sign-in: %d, want 413", status)
+	}
+}
+
+// TestServerFailuresKeepTheirDetail: an unexpected failure on the server (here a
+// folder that is a file) reaches people as a sentence, not the server's paths.
+func TestServerFailuresKeepTheirDetail(t *testing.T) {
+	p, srv, raw := hardServer(t)
+	tok := raw.signIn("ann1")
+	data := jpegBytes(t, 8, 8, color.White)
+	put := func(rel string) (int, string) {
+		sum := sha256Hex(data)
+		q := url.Values{"path": {rel}, "sha256": {sum}}
+		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/v1/upload/1?"+q.Encode(), bytes.NewReader(data))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := raw.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := put("s1/a.jpg"); status != http.StatusOK {
+		t.Fatalf("upload: %d %s", status, body)
+	}
+	status, body := put("s1/a.jpg/b.jpg")
+	if status != http.StatusInternalServerError || strings.Contains(body, p.DB.UploadDir(1)) || strings.Contains(body, "/tmp") {
+		t.Errorf("a failure on the server: %d %s", status, body)
+	}
+}
+
+// TestNewPasswordEndsSessions: a session opened before a password change is
+// refused after it.
+func TestNewPasswordEndsSessions(t *testing.T) {
+	p, srv, _ := hardServer(t)
+	ctx := context.Background()
+	c, err := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Authenticate(ctx, "ann1", storetest.Password); err != nil {
+		t.Fatal(err)
+	}
+	lead, _ := p.DB.UserByName(ctx, "lead")
+	if err := p.DB.SetPassword(ctx, lead, "ann1", "a-new-secret-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Projects(ctx); !errors.Is(err, store.ErrSessionEnded) {
+		t.Errorf("a call after the password changed: %v, want the session ended", err)
+	}
+}
