@@ -474,7 +474,7 @@ func checkGraph(steps []Step, lim graphLimits) (fs []Finding, skipped []string) 
 		case s.ID == "":
 			r.add(errorf(RuleSchema, field+".id", fmt.Sprintf("step %d has no id", i+1), `give it an id such as "step`+fmt.Sprint(i+1)+`"`))
 		case ok && g.at[v] != i:
-			r.add(errorf(RuleSchema, field+".id", fmt.Sprintf("step id %q is also used by steps[%d]", s.ID, g.at[v]), "give every step its own id"))
+			r.add(errorf(RuleSchema, field+".id", fmt.Sprintf("step id %q is also used by step #%d", s.ID, g.at[v]+1), "give every step its own id"))
 		}
 		if strings.TrimSpace(s.Content) == "" {
 			r.add(errorf(RuleSchema, field+".content", fmt.Sprintf("step %s has no content", stepName(s, i)), "describe one action on one object"))

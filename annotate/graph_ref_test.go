@@ -175,7 +175,7 @@ func refCheckGraph(steps []Step) []Finding {
 		case s.ID == "":
 			fs = append(fs, errorf(RuleSchema, field+".id", fmt.Sprintf("step %d has no id", i+1), `give it an id such as "step`+fmt.Sprint(i+1)+`"`))
 		case dup:
-			fs = append(fs, errorf(RuleSchema, field+".id", fmt.Sprintf("step id %q is also used by steps[%d]", s.ID, j), "give every step its own id"))
+			fs = append(fs, errorf(RuleSchema, field+".id", fmt.Sprintf("step id %q is also used by step #%d", s.ID, j+1), "give every step its own id"))
 		default:
 			first[s.ID] = i
 		}

@@ -83,7 +83,7 @@ func TestCheckGraph(t *testing.T) {
 		}},
 		{"schema problems", []Step{{ID: "step1", Content: "x"}, {ID: "", Content: "y"}, {ID: "step1", Content: " "}, {ID: "step3", Content: "z", Precondition: []string{"step1", "step1"}}}, []string{
 			"schema error steps[1].id: step 2 has no id",
-			`schema error steps[2].id: step id "step1" is also used by steps[0]`,
+			`schema error steps[2].id: step id "step1" is also used by step #1`,
 			"schema error steps[2].content: step step1 has no content",
 			`schema warning steps[3].precondition: step3 lists "step1" twice`,
 		}},
