@@ -82,6 +82,24 @@ type Drawing struct {
 	Rects      []Rect
 	Texts      []Text
 	Hints      []Hint
+	Cells      []CellArea // a heat grid's cells, for a screen that links them
+}
+
+// CellArea is where the cell of row Row and column Col of a heat grid lies.
+type CellArea struct {
+	X, Y, W, H float64
+	Row, Col   int
+}
+
+// CellAt is the row and column of the heat-grid cell holding (x, y); ok is false
+// outside every cell.
+func (d *Drawing) CellAt(x, y float64) (row, col int, ok bool) {
+	for _, c := range d.Cells {
+		if x >= c.X && x < c.X+c.W && y >= c.Y && y < c.Y+c.H {
+			return c.Row, c.Col, true
+		}
+	}
+	return 0, 0, false
 }
 
 // HintAt is the text of the last hint holding (x, y), or "".

@@ -63,6 +63,7 @@ func (g Heat) Draw(f *Font, p Palette, w, h float64) Drawing {
 			}
 			x := left + float64(c)*cw
 			d.rect(x+1, y+1, cw-2, ch-2, fill)
+			d.Cells = append(d.Cells, CellArea{X: x, Y: y, W: cw, H: ch, Row: r, Col: c})
 			put(x+cw/2, y+(ch+asc)/2-1, text, cw-6, inkOn(p, fill), Middle)
 			if text != "" {
 				d.Hints = append(d.Hints, Hint{X: x, Y: y, W: cw, H: ch, Text: l + ", " + g.Cols[c] + ": " + text})

@@ -103,6 +103,7 @@ type chartView struct {
 	title  string
 	min    fyne.Size
 	layout chartLayout
+	onCell func(row, col int) // a tap on a heat-grid cell, or nil (chart_cells.go)
 
 	mu   sync.Mutex
 	last chart.Drawing // as last drawn on screen, for hints

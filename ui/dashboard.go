@@ -271,15 +271,8 @@ func dashTable(header []string, rows [][]string) fyne.CanvasObject {
 			l.SetText(rows[id.Row-1][id.Col])
 		},
 	)
-	bold, plain := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), widget.NewLabel("")
-	for c, h := range header {
-		bold.SetText(h)
-		w := bold.MinSize().Width
-		for _, r := range rows {
-			plain.SetText(r[c])
-			w = max(w, plain.MinSize().Width)
-		}
-		t.SetColumnWidth(c, min(w+theme.Padding(), 420))
+	for c, w := range dashColumnWidths(header, rows) { // table_fit.go
+		t.SetColumnWidth(c, w)
 	}
 	return t
 }
@@ -410,6 +403,7 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 		}
 	}
 	grid := v.u.heatGrid("Hop QA accepted / target (green met, amber half, red far)", rows, views, cells, heatW, heatH)
+	v.u.linkCells(grid, func(row, col int) store.SampleQuery { return heatCellQuery(row+1, views[col]) })
 	orAny := func(s string) string {
 		if s == "" || s == "0" {
 			return "any"
@@ -420,7 +414,9 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 	table := v.u.linkRows(dashTable(balanceHeader,
 		dashRows(d.Balance, func(c store.BalanceCell) []string {
 			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), strconv.Itoa(c.Target), strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), strconv.Itoa(c.Shortfall), c.Level()}
-		})), func(row, col int) (store.SampleQuery, bool) { return balanceQuery(d.Balance[row], balanceHeader[col]), true })
+		})), func(row, col int) (store.SampleQuery, bool) {
+		return balanceQuery(d.Balance[row], balanceHeader[col]), true
+	})
 	return container.NewBorder(container.NewHBox(grid), nil, nil, nil, v.section("Balance targets", "balance.csv", d.Balance, table))
 }
 

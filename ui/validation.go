@@ -179,7 +179,7 @@ func (v *validationView) show(st store.ValidationStatus) {
 
 	if len(v.findings) > 0 {
 		parts = append(parts, widget.NewLabel(fmt.Sprintf("Import audit: %s left out of the batch.", plural(len(v.findings), "record"))),
-			container.NewGridWrap(fyne.NewSize(760, 150), dashTable([]string{"Line", "Id", "Check", "Finding"}, v.findings)))
+			fittedTable([]string{"Line", "Id", "Check", "Finding"}, v.findings, 5))
 	} else {
 		parts = append(parts, widget.NewLabel("Import audit: no record of this batch was left out by the store's checks."))
 	}
@@ -209,7 +209,7 @@ func (v *validationView) show(st store.ValidationStatus) {
 		v.rows = append(v.rows, stratumRow(s))
 	}
 	header := []string{"Stratum", "Items", "Sampled", "Pending", "n", "Errors", "Rate", fmt.Sprintf("%g %% interval", 100*level), "Below threshold", "Unsampled"}
-	parts = append(parts, heading("Estimates"), container.NewGridWrap(fyne.NewSize(860, float32(min(len(v.rows)+1, 9))*40+8), dashTable(header, v.rows)))
+	parts = append(parts, heading("Estimates"), fittedTable(header, v.rows, 8))
 
 	v.verdict = widget.NewLabel("")
 	v.verdict.Wrapping = fyne.TextWrapWord
