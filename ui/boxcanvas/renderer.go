@@ -15,6 +15,7 @@ const (
 	strokeWidth         float32 = 2
 	selectedStrokeWidth float32 = 4
 	labelPad            float32 = 2 // around a label's text
+	haloWidth           float32 = 2 // the halo shows this much on each side of a styled box's outline
 )
 
 // renderer draws the picture, one outline (and label) per box and the handles of
@@ -25,6 +26,7 @@ type renderer struct {
 	crop    image.Rectangle // part of c.img shown by image
 	shown   image.Image     // c.img the crop was taken from
 	rects   []*canvas.Rectangle
+	halos   []*canvas.Rectangle // per box: the contrasting halo under a styled box's outline
 	tags    []*canvas.Rectangle // per box: its label's background
 	texts   []*canvas.Text      // per box: its label
 	handles [8]*canvas.Rectangle
@@ -65,17 +67,18 @@ func (r *renderer) place() {
 		rect := canvas.NewRectangle(nil)
 		rect.StrokeWidth = strokeWidth
 		r.rects = append(r.rects, rect)
+		r.halos = append(r.halos, canvas.NewRectangle(nil))
 		r.tags = append(r.tags, canvas.NewRectangle(nil))
 		text := canvas.NewText("", color.Black)
 		text.TextSize = theme.CaptionTextSize()
 		r.texts = append(r.texts, text)
 	}
-	r.rects, r.tags, r.texts = r.rects[:len(c.boxes)], r.tags[:len(c.boxes)], r.texts[:len(c.boxes)]
+	r.rects, r.halos, r.tags, r.texts = r.rects[:len(c.boxes)], r.halos[:len(c.boxes)], r.tags[:len(c.boxes)], r.texts[:len(c.boxes)]
 	bounds := fyne.NewSize(c.size.Width, c.size.Height)
 	var handleColor color.Color = selectedColor
 	var placed []labelRect // the labels placed so far, which later ones keep clear of
 	for i, b := range c.boxes {
-		rect, tag, text := r.rects[i], r.tags[i], r.texts[i]
+		rect, halo, tag, text := r.rects[i], r.halos[i], r.tags[i], r.texts[i]
 		st := c.style(i)
 		rect.StrokeColor, rect.StrokeWidth = boxColor, strokeWidth
 		switch {
@@ -94,6 +97,7 @@ func (r *renderer) place() {
 		br = fyne.NewPos(min(br.X, bounds.Width), min(br.Y, bounds.Height))
 		if br.X < tl.X || br.Y < tl.Y {
 			rect.Hide()
+			halo.Hide()
 			tag.Hide()
 			text.Hide()
 			continue
@@ -101,6 +105,7 @@ func (r *renderer) place() {
 		rect.Show()
 		rect.Move(tl)
 		rect.Resize(fyne.NewSize(br.X-tl.X, br.Y-tl.Y))
+		r.placeHalo(halo, rect, st.Color != nil)
 		placed = r.placeLabel(st, rect.StrokeColor, tl, bounds, tag, text, placed)
 	}
 	var hp [8]fyne.Position
@@ -119,6 +124,9 @@ func (r *renderer) place() {
 	}
 	r.objects = r.objects[:0]
 	r.objects = append(r.objects, r.image)
+	for _, halo := range r.halos { // under every outline: a halo never covers another box's colour
+		r.objects = append(r.objects, halo)
+	}
 	for i, rect := range r.rects { // the selected box last, over boxes it coincides with
 		if i != c.selected {
 			r.objects = append(r.objects, rect)
@@ -184,6 +192,26 @@ func (r *renderer) placeLabel(st Style, col color.Color, tl fyne.Position, bound
 	tag.Show()
 	text.Show()
 	return append(placed, labelRect{pos, pos.Add(size)})
+}
+
+// placeHalo draws a styled box's outline two-tone: under the colour, a wider dark
+// outline (light under a very dark colour), so that a yellow box reads on a yellow
+// object and any colour on any picture. Boxes without a style (the annotator's own)
+// have none.
+func (r *renderer) placeHalo(halo, rect *canvas.Rectangle, styled bool) {
+	if !styled {
+		halo.Hide()
+		return
+	}
+	ink := color.NRGBA{A: 0xb4}
+	if r, g, b, _ := rect.StrokeColor.RGBA(); 0.299*float64(r)+0.587*float64(g)+0.114*float64(b) < 0.2*0xffff {
+		ink = color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xb4}
+	}
+	halo.FillColor, halo.StrokeColor = nil, ink
+	halo.StrokeWidth = rect.StrokeWidth + 2*haloWidth
+	halo.Move(rect.Position())
+	halo.Resize(rect.Size())
+	halo.Show()
 }
 
 // labelInk is black on a light colour and white on a dark one.

@@ -110,8 +110,8 @@ func TestStyledBoxesRender(t *testing.T) {
 	if h := r.handles[0]; h.StrokeColor != selectedColor {
 		t.Errorf("the handles of the plain box: %v", h.StrokeColor)
 	}
-	// The objects: the image, the outlines, then each label's tag and text, the handles.
-	if n := len(r.Objects()); n != 1+3+2*3+8 {
+	// The objects: the image, the halos, the outlines, then each label's tag and text, the handles.
+	if n := len(r.Objects()); n != 1+3+3+2*3+8 {
 		t.Errorf("%d objects", n)
 	}
 	if _, ok := r.Objects()[4].(*fynecanvas.Rectangle); !ok {
