@@ -188,12 +188,13 @@ func (ws *workspace) submitBlocker() string {
 		return "Open a sample to submit it."
 	}
 	errs := 0
-	var open []string
+	var open, words []string // the open warnings' rule ids, and each in people's words
 	for _, f := range ws.findings {
 		if f.Severity == annotate.SeverityError {
 			errs++
 		} else if !ws.acks[f.Rule] && !slices.Contains(open, f.Rule) {
 			open = append(open, f.Rule)
+			words = append(words, strings.TrimSuffix(f.Text(), "."))
 		}
 	}
 	switch {
@@ -202,7 +203,7 @@ func (ws *workspace) submitBlocker() string {
 	case errs > 0:
 		return fmt.Sprintf("Submit is blocked: fix %s (see the guideline check).", plural(errs, "error"))
 	case len(open) > 0:
-		return fmt.Sprintf("Submit is blocked: fix or acknowledge %s (%s).", plural(len(open), "warning"), strings.Join(open, ", "))
+		return fmt.Sprintf("Submit is blocked: fix or acknowledge %s: %s.", plural(len(open), "warning"), strings.Join(words, "; "))
 	case ws.unchangedSinceReturn():
 		return "Nothing changed since it was returned: change what the review asked for, then submit it again."
 	}

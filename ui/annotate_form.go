@@ -110,7 +110,7 @@ type hopForm struct {
 	subjectRow *fyne.Container
 	subject    *segmented
 	who        *wsEntry
-	insert     *widget.Button
+	insert     *formButton
 	cats       []*wsCheck
 	hop        *widget.Label
 	options    *optionRows
@@ -129,7 +129,7 @@ func newHopForm(ws *workspace) *hopForm {
 	})
 	f.question.SetMinRowsVisible(3)
 	f.tags = newTagRow(ws, f.question)
-	f.view = newSegmented([]string{"Exo (observer)", "Ego (first person)"}, []string{string(annotate.ViewExo), string(annotate.ViewEgo)}, func(v string) {
+	f.view = newSegmented(ws.formOuter(), []string{"Exo (observer)", "Ego (first person)"}, []string{string(annotate.ViewExo), string(annotate.ViewEgo)}, func(v string) {
 		ws.edit("", func(s *annotate.Sample) {
 			s.View = annotate.View(v)
 			switch {
@@ -140,11 +140,11 @@ func newHopForm(ws *workspace) *hopForm {
 			}
 		})
 	})
-	f.subject = newSegmented([]string{"Real person", "Virtual person"}, []string{string(annotate.EgoReal), string(annotate.EgoVirtual)}, func(v string) {
+	f.subject = newSegmented(ws.formOuter(), []string{"Real person", "Virtual person"}, []string{string(annotate.EgoReal), string(annotate.EgoVirtual)}, func(v string) {
 		ws.edit("", func(s *annotate.Sample) { s.EgoSubject = annotate.EgoSubject(v) })
 	})
 	f.who = newWSEntry(ws, false, "", func(string) { f.show(ws.cur) })
-	f.insert = widget.NewButtonWithIcon("Insert phrase", theme.ContentAddIcon(), func() {
+	f.insert = newFormButton(ws.formOuter(), "Insert phrase", theme.ContentAddIcon(), func() {
 		q := withSubjectPhrase(ws.cur.Question, ws.cur.EgoSubject, f.who.Text)
 		ws.edit("", func(s *annotate.Sample) {
 			s.Question = q
@@ -287,17 +287,17 @@ type optionRows struct {
 	min, max int
 	box      *fyne.Container
 	rows     *fyne.Container
-	add      *widget.Button
-	marks    []*widget.Button
+	add      *formButton
+	marks    []*formButton
 	entries  []*wsEntry
-	removes  []*widget.Button
+	removes  []*formButton
 }
 
 func newOptionRows(ws *workspace, min, max int) *optionRows {
 	o := &optionRows{ws: ws, min: min, max: max, rows: container.NewVBox()}
 	o.box = container.NewVBox(o.rows)
 	if max > min {
-		o.add = widget.NewButtonWithIcon("Add option", theme.ContentAddIcon(), func() {
+		o.add = newFormButton(ws.formOuter(), "Add option", theme.ContentAddIcon(), func() {
 			ws.edit("", func(s *annotate.Sample) {
 				if len(s.Options) < max {
 					s.Options = append(s.Options, "")
@@ -313,7 +313,7 @@ func (o *optionRows) build(n int) {
 	o.rows.RemoveAll()
 	o.marks, o.entries, o.removes = nil, nil, nil
 	for i := range n {
-		mark := radioButton(func() { o.ws.pickAnswer(i) })
+		mark := radioButton(o.ws.formOuter(), func() { o.ws.pickAnswer(i) })
 		e := newWSEntry(o.ws, false, fmt.Sprintf("option %c: one object, e.g. “the mug”", 'A'+i), func(t string) {
 			o.ws.edit(fmt.Sprintf("options[%d]", i), func(s *annotate.Sample) {
 				for len(s.Options) <= i {
@@ -325,7 +325,7 @@ func (o *optionRows) build(n int) {
 		left := container.NewHBox(mark, widget.NewLabelWithStyle(string(rune('A'+i)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		var right fyne.CanvasObject
 		if o.max > o.min {
-			rm := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() {
+			rm := newFormButton(o.ws.formOuter(), "", theme.ContentRemoveIcon(), func() {
 				o.ws.edit("", func(s *annotate.Sample) {
 					if i < len(s.Options) && len(s.Options) > o.min {
 						s.Options = slices.Delete(s.Options, i, i+1)
@@ -418,7 +418,7 @@ type judgmentForm struct {
 
 func newJudgmentForm(ws *workspace) *judgmentForm {
 	f := &judgmentForm{question: questionEntry(ws)}
-	f.answer = newSegmented([]string{"Yes (1)", "No (2)"}, []string{"yes", "no"}, func(v string) {
+	f.answer = newSegmented(ws.formOuter(), []string{"Yes (1)", "No (2)"}, []string{"yes", "no"}, func(v string) {
 		ws.edit("", func(s *annotate.Sample) { s.AnswerText = v })
 	})
 	f.obj = container.NewVBox(

@@ -27,7 +27,7 @@ func (ws *workspace) loadImage(im store.Image) {
 	if err != nil {
 		info += " · preview unavailable: " + err.Error()
 		ws.imageInfo.Importance = widget.WarningImportance
-	} else if ferr := im.CheckFile(); ferr != nil {
+	} else if ferr := imageFileProblem(im, ws.u.onServer()); ferr != nil {
 		info += " · " + store.Message(ferr)
 		ws.imageInfo.Importance = widget.WarningImportance
 	}

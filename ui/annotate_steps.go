@@ -26,18 +26,18 @@ type stepForm struct {
 	steps    *fyne.Container
 	cards    []*stepCard
 	ids      []string // the step ids the cards were built for
-	add      *widget.Button
+	add      *formButton
 	graph    *stepGraph
 	fixes    *fyne.Container
-	fixBtns  []*widget.Button
+	fixBtns  []*formButton
 	obj      fyne.CanvasObject
 }
 
 type stepCard struct {
 	content  *wsEntry
 	needs    map[string]*wsCheck
-	up, down *widget.Button
-	remove   *widget.Button
+	up, down *formButton
+	remove   *formButton
 }
 
 func newStepForm(ws *workspace) *stepForm {
@@ -48,7 +48,7 @@ func newStepForm(ws *workspace) *stepForm {
 	f.scene = newWSEntry(ws, false, "NNNN-<scenetype>-<k>, e.g. 0001-office-1", func(t string) {
 		ws.edit("scene", func(s *annotate.Sample) { s.Scene = t })
 	})
-	f.add = widget.NewButtonWithIcon("Add step", theme.ContentAddIcon(), func() {
+	f.add = newFormButton(ws.formOuter(), "Add step", theme.ContentAddIcon(), func() {
 		ws.edit("", func(s *annotate.Sample) { s.Steps = addStep(s.Steps) })
 	})
 	graph := container.NewHScroll(f.graph)
@@ -90,7 +90,7 @@ func (f *stepForm) show(s annotate.Sample) {
 	f.fixes.RemoveAll()
 	f.fixBtns = nil
 	for _, e := range annotate.RedundantEdges(s.Steps) {
-		b := widget.NewButtonWithIcon("Remove "+e.String(), theme.ContentRemoveIcon(), func() { f.ws.removeEdge(e) })
+		b := newFormButton(f.ws.formOuter(), "Remove "+e.String(), theme.ContentRemoveIcon(), func() { f.ws.removeEdge(e) })
 		f.fixBtns = append(f.fixBtns, b)
 		f.fixes.Add(container.NewHBox(b, small("already implied by a longer path")))
 	}
@@ -120,18 +120,18 @@ func (f *stepForm) build(steps []annotate.Step) {
 				}
 			})
 		})
-		c.up = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() {
+		c.up = newFormButton(ws.formOuter(), "", theme.MoveUpIcon(), func() {
 			ws.edit("", func(s *annotate.Sample) { s.Steps = moveStep(s.Steps, i, -1) })
 		})
-		c.down = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() {
+		c.down = newFormButton(ws.formOuter(), "", theme.MoveDownIcon(), func() {
 			ws.edit("", func(s *annotate.Sample) { s.Steps = moveStep(s.Steps, i, 1) })
 		})
-		c.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		c.remove = newFormButton(ws.formOuter(), "", theme.DeleteIcon(), func() {
 			ws.edit("", func(s *annotate.Sample) { s.Steps = removeStep(s.Steps, i) })
 		})
 		c.content.oneLine = true
 		c.content.SetMinRowsVisible(2)
-		for _, b := range []*widget.Button{c.up, c.down, c.remove} {
+		for _, b := range []*formButton{c.up, c.down, c.remove} {
 			b.Importance = widget.LowImportance
 		}
 		needs := container.NewGridWrap(fyne.NewSize(86, 34))

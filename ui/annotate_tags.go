@@ -57,10 +57,10 @@ func newTagRow(ws *workspace, entry *wsEntry) *tagRow {
 	buttons := container.NewHBox(widget.NewLabel("Tag the selected phrase:"))
 	for _, c := range hopCategories {
 		cat := c.cat
-		b := widget.NewButton(annotate.TagName(cat), func() { r.tag(cat) })
+		b := newFormButton(ws.formOuter(), annotate.TagName(cat), nil, func() { r.tag(cat) })
 		buttons.Add(b)
 	}
-	buttons.Add(widget.NewButtonWithIcon("Untag", theme.ContentClearIcon(), r.untag))
+	buttons.Add(newFormButton(ws.formOuter(), "Untag", theme.ContentClearIcon(), r.untag))
 	r.obj = container.NewVBox(buttons, r.preview)
 	return r
 }

@@ -64,6 +64,9 @@ const ctrl = fyne.KeyModifierShortcutDefault
 func findButton(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	for _, x := range test.LaidOutObjects(o) {
+		if f, ok := x.(*formButton); ok { // a button of a scrolled form (formbutton.go)
+			x = &f.Button
+		}
 		if b, ok := x.(*widget.Button); ok && b.Text == text && b.Visible() {
 			return b
 		}

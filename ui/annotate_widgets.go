@@ -111,20 +111,21 @@ func (c *wsCheck) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// segmented is a row of buttons of which one is chosen (highlighted); buttons do not
-// take the keyboard focus, so letter shortcuts keep working after a click.
+// segmented is a row of buttons of which one is chosen (highlighted); a click does not
+// give a button the keyboard focus, so letter shortcuts keep working after it; Tab
+// reaches them, and they follow the form's scroll (formbutton.go).
 type segmented struct {
 	box      *fyne.Container
-	buttons  []*widget.Button
+	buttons  []*formButton
 	values   []string
 	selected string
 }
 
-func newSegmented(labels, values []string, changed func(string)) *segmented {
+func newSegmented(outer func() *container.Scroll, labels, values []string, changed func(string)) *segmented {
 	s := &segmented{box: container.NewHBox(), values: values}
 	for i, l := range labels {
 		v := values[i]
-		b := widget.NewButton(l, func() {
+		b := newFormButton(outer, l, nil, func() {
 			s.set(v)
 			changed(v)
 		})
@@ -149,14 +150,15 @@ func (s *segmented) set(v string) {
 	}
 }
 
-// radioButton is a round choice marker that does not take the focus.
-func radioButton(tapped func()) *widget.Button {
-	b := widget.NewButtonWithIcon("", theme.RadioButtonIcon(), tapped)
+// radioButton is a round choice marker that a click does not focus (Tab does; it
+// follows the form's scroll).
+func radioButton(outer func() *container.Scroll, tapped func()) *formButton {
+	b := newFormButton(outer, "", theme.RadioButtonIcon(), tapped)
 	b.Importance = widget.LowImportance
 	return b
 }
 
-func setRadio(b *widget.Button, on bool) {
+func setRadio(b *formButton, on bool) {
 	icon := theme.RadioButtonIcon()
 	if on {
 		icon = theme.RadioButtonCheckedIcon()

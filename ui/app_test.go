@@ -126,6 +126,9 @@ func TestSignInAndOpenProject(t *testing.T) {
 	assertGolden(t, "images.png", u.win)
 	for i, s := range u.screens[1:] {
 		u.nav.Select(i + 1)
+		if s.title == "Samples" {
+			samplesOf(t, u) // its first search runs off the UI goroutine
+		}
 		if s.title == "Augment" {
 			// Its graphs overflow their panels at this size, and whether the
 			// scroll bars are drawn at capture time depends on the tests before;

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -267,4 +268,17 @@ func teamServerHandler(t *testing.T) (*store.DB, http.Handler) {
 		t.Fatal(err)
 	}
 	return db, remote.NewServer(db, log.New(io.Discard, "", 0)).Handler()
+}
+
+// TestImageFilesAreTheServersToCheck: on a workstation connected to a team
+// server, an image's file lives on the server, so its absence here is no warning;
+// locally it is.
+func TestImageFilesAreTheServersToCheck(t *testing.T) {
+	im := store.Image{RelPath: "0001-office-1/a.jpg", Root: t.TempDir(), SHA256: strings.Repeat("ab", 32)}
+	if err := imageFileProblem(im, false); !errors.Is(err, store.ErrImageMissing) {
+		t.Errorf("a local project's missing file: %v, want ErrImageMissing", err)
+	}
+	if err := imageFileProblem(im, true); err != nil {
+		t.Errorf("on a team server: %v, want nothing to say", err)
+	}
 }

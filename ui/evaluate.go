@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -105,7 +106,7 @@ func (v *evaluateView) CreateRenderer() fyne.WidgetRenderer { return widget.NewS
 func (u *App) newEvaluateView() *evaluateView {
 	v := &evaluateView{u: u, status: widget.NewLabel("")}
 	v.ExtendBaseWidget(v)
-	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.status.Wrapping = fyne.TextWrapWord // on its own line under the release, never cut ("3 mod…", issue 17)
 	rels, err := u.db.Releases(u.ctx(), u.project.ID)
 	if err != nil {
 		v.root = widget.NewLabel(store.Message(err))
@@ -188,10 +189,10 @@ func (u *App) newEvaluateView() *evaluateView {
 		v.importBtn = widget.NewButtonWithIcon("Import predictions…", theme.DownloadIcon(), func() { v.openImport() })
 		tools.Objects = append([]fyne.CanvasObject{v.importBtn}, tools.Objects...)
 	}
-	top := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Release"), v.release), tools, v.status)
+	top := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Release"), v.release), tools)
 	options := container.NewHBox(widget.NewLabel("Denominator"), v.denom, widget.NewLabel("Step figures"), v.stepMode,
 		widget.NewLabel("Step answers not read"), v.stepSkip)
-	v.root = container.NewBorder(container.NewVBox(top, options), nil, nil, nil, v.tabs)
+	v.root = container.NewBorder(container.NewVBox(top, v.status, options), nil, nil, nil, v.tabs)
 	v.denom.SetSelected(string(score.DenomAll))
 	v.stepMode.SetSelected(string(score.StepMicro))
 	v.stepSkip.SetSelected(evalSkips[0].label)
@@ -599,11 +600,12 @@ func (v *evaluateView) loadSample(i int) {
 	v.cmpBox.Objects = []fyne.CanvasObject{widget.NewLabel("Scoring " + it.SampleID + "…")}
 	v.cmpBox.Refresh()
 	u, rel := v.u, v.rel
+	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer() // read here, not on the goroutine
 	go func() {
-		gold, results, err := u.db.SampleScores(u.ctx(), u.user, evalRef(rel), it.SampleID)
+		gold, results, err := db.SampleScores(context.Background(), user, evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
-			pic = loadVerifyImage(u, store.SampleInfo{ImagePath: it.ImagePath})
+			pic = loadVerifyImageFrom(db, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath})
 		}
 		fyne.Do(func() {
 			defer v.sampleLoads.Add(1)

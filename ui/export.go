@@ -244,8 +244,9 @@ func (v *exportView) runFreeze() {
 	v.freezeBtn.Disable()
 	v.freezing = true
 	v.freezeMsg.SetText("Auditing and freezing " + in.Name + "@" + in.Version + "…")
+	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	go func() {
-		rel, err := v.u.db.Freeze(v.u.ctx(), v.u.user, in)
+		rel, err := db.Freeze(context.Background(), user, in)
 		fyne.Do(func() {
 			defer func() { v.freezing = false }()
 			v.freezeBtn.Enable()
@@ -333,9 +334,10 @@ func (v *exportView) startExport(ctx context.Context, rel store.Release, f, pare
 	run.dlg.Show()
 	v.lastExport = run
 	in := store.ExportInput{Release: strconv.FormatInt(rel.ID, 10), ProjectID: rel.ProjectID, Format: f, OutDir: out}
+	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	go func() {
 		defer cancel()
-		res, err := v.u.db.Export(ctx, v.u.user, in, func(done, total int) {
+		res, err := db.Export(ctx, user, in, func(done, total int) {
 			fyne.Do(func() {
 				if total <= 0 { // from a team server: files arrive, their number unknown in advance
 					run.label.SetText(fmt.Sprintf("Exported on the server; %d files received", done))
@@ -381,4 +383,3 @@ func (v *exportView) exportDone(run *exportRun, rel store.Release, f, out string
 	d := dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(520, 140), l), v.u.win)
 	d.Show()
 }
-

@@ -43,9 +43,10 @@ func (v *exportView) runAudit() {
 	run.dlg.Show()
 	v.auditRun = run
 	v.auditSummary.SetText("Auditing: re-hashing every image…")
+	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	go func() {
 		defer cancel()
-		rep, err := v.u.db.AuditFreeze(ctx, v.u.user, in, auditProgress(run))
+		rep, err := db.AuditFreeze(ctx, user, in, auditProgress(run))
 		fyne.Do(func() {
 			run.dlg.Hide()
 			run.done = true

@@ -108,7 +108,10 @@ func (b *imageBrowser) image(i int) (store.Image, bool) {
 
 func (b *imageBrowser) describe(im store.Image) {
 	state := "file present and unchanged"
-	if err := im.CheckFile(); err != nil {
+	if b.u.onServer() {
+		state = "file on the team server"
+	}
+	if err := imageFileProblem(im, b.u.onServer()); err != nil {
 		state = "WARNING: " + err.Error()
 	}
 	samples, _ := b.u.db.Samples(b.u.ctx(), b.u.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 100)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -447,8 +448,9 @@ func (v *samplesView) run() {
 	v.seq++
 	seq, q := v.seq, v.q
 	v.busy++
+	db, user, pid := v.u.db, v.u.user, v.u.project.ID // read here, not on the goroutine
 	go func() {
-		page, err := v.u.db.SearchSamples(v.u.ctx(), v.u.user, v.u.project.ID, q)
+		page, err := db.SearchSamples(context.Background(), user, pid, q)
 		fyne.Do(func() {
 			v.busy--
 			if seq != v.seq {

@@ -28,7 +28,7 @@ type correctionEditor struct {
 
 	question   *typingEntry
 	options    []*widget.Entry
-	answer     *widget.RadioGroup
+	answer     *segmented // the correct option's letter (buttons, so that Tab scrolls them into view)
 	answerText *widget.Entry
 	stepText   []*widget.Entry
 	stepAfter  []*widget.Entry
@@ -73,13 +73,11 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 			e.options = append(e.options, &en.Entry)
 			form.Add(container.NewBorder(nil, nil, widget.NewLabel(letters[i]+"."), nil, en))
 		}
-		e.answer = widget.NewRadioGroup(letters, nil)
-		e.answer.Horizontal = true
-		e.answer.Required = true
+		e.answer = newSegmented(outer, letters, letters, func(string) {})
 		if s.AnswerIndex >= 0 && s.AnswerIndex < len(letters) {
-			e.answer.SetSelected(letters[s.AnswerIndex])
+			e.answer.set(letters[s.AnswerIndex])
 		}
-		form.Add(container.NewBorder(nil, nil, reviewCaption("Correct option"), nil, e.answer))
+		form.Add(container.NewBorder(nil, nil, reviewCaption("Correct option"), nil, container.NewHBox(e.answer.box)))
 	case annotate.KindStepGraph:
 		form.Add(reviewCaption("Steps (text, and the steps that must be done first)"))
 		for _, st := range s.Steps {
@@ -165,7 +163,7 @@ func (e *correctionEditor) content() annotate.Sample {
 		s.Options[i] = strings.TrimSpace(en.Text)
 	}
 	if e.answer != nil {
-		s.AnswerIndex = slices.Index(e.answer.Options, e.answer.Selected)
+		s.AnswerIndex = slices.Index(e.answer.values, e.answer.selected)
 	}
 	if e.answerText != nil {
 		s.AnswerText = strings.TrimSpace(e.answerText.Text)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"strings"
@@ -342,26 +343,48 @@ type verifyImage struct {
 // loadVerifyImage reads the sample's cached preview (the original file when the
 // preview is missing).
 func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
+	return loadVerifyImageFrom(u.db, u.project.ID, u.onServer(), info)
+}
+
+// loadVerifyImageFrom is loadVerifyImage with what it reads of the app passed in,
+// for goroutines. On a team server the image files are the server's: their
+// state is the server's to check (its audit does), and only the preview is read.
+func loadVerifyImageFrom(db store.Service, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
+	ctx := context.Background()
 	if info.ImagePath == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
-	im, err := u.db.ImageByPath(u.ctx(), u.project.ID, info.ImagePath)
+	im, err := db.ImageByPath(ctx, projectID, info.ImagePath)
 	if err != nil {
 		return verifyImage{path: info.ImagePath, warning: store.Message(err)}
 	}
 	si := verifyImage{width: im.Width, height: im.Height, path: im.RelPath}
-	if err := im.CheckFile(); err != nil {
+	if err := imageFileProblem(im, onServer); err != nil {
 		si.warning = store.Message(err)
 	}
-	if p, err := u.db.ImageFile(u.ctx(), im.SHA256, false); err == nil {
-		if si.img, err = imaging.Open(p); err == nil {
+	p, perr := db.ImageFile(ctx, im.SHA256, false)
+	if perr == nil {
+		if si.img, perr = imaging.Open(p); perr == nil {
 			return si
 		}
+	}
+	if onServer {
+		si.img, si.warning = nil, "The preview cannot be read: "+store.Message(perr)
+		return si
 	}
 	if si.img, err = imaging.Open(im.Path(), imaging.AutoOrientation(true)); err != nil {
 		si.img, si.warning = nil, "Neither the preview nor the image file can be read: "+err.Error()
 	}
 	return si
+}
+
+// imageFileProblem says what is wrong with an image's file on this machine: nothing
+// to say on a team server's workstation, where the files are the server's.
+func imageFileProblem(im store.Image, onServer bool) error {
+	if onServer {
+		return nil
+	}
+	return im.CheckFile()
 }
 
 // caption describes the picture under the canvas: path, size, the box and any warning.
