@@ -891,4 +891,16 @@ func AuditErrorsOf(findings []AuditFinding, text string) *AuditErrors {
 }
 
 func (e *AuditErrors) Error() string { return e.text }
+
+// Message is the refusal for people: how many errors, and where to see them (the
+// findings' own lines, with check ids and file paths, are for bwctl and the log).
+func (e *AuditErrors) Message() string {
+	n := 0
+	for _, f := range e.Findings {
+		if f.Severity == SeverityError {
+			n++
+		}
+	}
+	return fmt.Sprintf("Nothing was frozen: the audit found %s. Open the samples with errors, or run the audit, to see and fix them.", plural(n, "error"))
+}
 func (e *AuditErrors) Unwrap() error { return ErrInvalid }

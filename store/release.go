@@ -118,7 +118,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 		if len(lines) > 10 {
 			lines = append(lines[:10], fmt.Sprintf("and %d more", len(lines)-10))
 		}
-		return Release{}, &AuditErrors{Findings: rep.Findings, text: fmt.Sprintf("%v: the audit found %d errors:\n%s", ErrInvalid, rep.Errors(), strings.Join(lines, "\n"))}
+		return Release{}, &AuditErrors{Findings: rep.Findings, text: fmt.Sprintf("%v: the audit found %s:\n%s", ErrInvalid, plural(rep.Errors(), "error"), strings.Join(lines, "\n"))}
 	}
 
 	// Phase 2: write the release, if nothing changed meanwhile.

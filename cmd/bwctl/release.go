@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -123,6 +124,16 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	in.ProjectID = p.ID
 	rel, err := db.Freeze(ctx, actor, in)
 	if err != nil {
+		var audit *store.AuditErrors
+		if errors.As(err, &audit) { // the findings, one per line, after the sentence
+			defer func() {
+				for _, f := range audit.Findings {
+					if f.Severity == store.SeverityError {
+						fmt.Fprintln(stderr, f.String())
+					}
+				}
+			}()
+		}
 		return fail(stderr, err)
 	}
 	fmt.Fprintf(stdout, "froze %s: %d samples%s\n", rel.Ref(), rel.Samples, splitText(rel))

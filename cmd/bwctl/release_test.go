@@ -119,7 +119,7 @@ func TestAuditAndFreezeRefuseAChangedImage(t *testing.T) {
 		{name: "audit", env: pw("demo"), args: []string{"audit", "--db", db, "--as", "lead"}, code: 1,
 			wantOut: []string{"error\timage-hash\t0002-kitchen-1/img_001.jpg\timage file ", "changed since import", "(used by demo-yn-001)", "1 errors, 6 warnings"}},
 		{name: "freeze", env: pw("demo"), args: []string{"freeze", "--db", db, "--as", "lead", "--name", "b", "--version", "1"}, code: 1,
-			wantErr: []string{"the audit found 1 errors", "image-hash"}},
+			wantErr: []string{"the audit found 1 error.", "image-hash"}},
 		{name: "nothing frozen", args: []string{"releases", "--db", db}, code: 0, emptyOut: true},
 	})
 }
