@@ -79,15 +79,11 @@ func runHardPropose(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "bwctl hard-subset propose: --release and --k are required\n"+hardUsage)
 		return exitUsage
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, _, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ref, _, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	h, err := db.ProposeHardSubset(ctx, actor, ref, store.HardSubsetInput{Models: models, K: *k, Target: *target, Seed: *seed, Strict: *strict})
 	if err != nil {
 		return fail(stderr, err)
@@ -110,15 +106,11 @@ func runHardList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "bwctl hard-subset list: --release is required\n"+hardUsage)
 		return exitUsage
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, name, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ref, name, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	hs, err := db.HardSubsets(ctx, actor, ref)
 	if err != nil {
 		return fail(stderr, err)
@@ -317,15 +309,11 @@ func runHuman(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			ans.Box = &b
 		}
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, name, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ref, name, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	switch args[0] {
 	case "draw":
 		b, err := db.DrawHumanBaseline(ctx, actor, ref, *size, *seed)

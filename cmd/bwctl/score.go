@@ -99,16 +99,12 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 		}
 		names = append(names, filepath.Base(file))
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, _, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
 	source := strings.Join(names, ", ")
-	ref, _, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	res, err := db.ImportPredictions(ctx, actor, ref, *model, in.preds, source)
 	if err != nil {
 		return fail(stderr, err)
@@ -193,15 +189,11 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "bwctl predictions list: --release is required, and no other arguments\n"+predictionsUsage)
 		return exitUsage
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, name, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ref, name, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	if *model != "" {
 		preds, err := db.Predictions(ctx, actor, ref, *model)
 		if err != nil {
@@ -233,6 +225,22 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 // releaseArg is the release reference to hand the store, and the release's name
 // for people. Without a project it is --release as given (the store looks in every
 // project); with one, the release is looked up in that project and named by its id.
+// connectRelease is connectAs followed by releaseArg: the preamble of the
+// commands that act on one frozen release. On failure it has said why and returns
+// a nil Service.
+func connectRelease(ctx context.Context, at where, as, project, rel string, stderr io.Writer) (store.Service, store.User, string, string, func(), int) {
+	db, actor, closeDB, code := connectAs(ctx, at, as, stderr)
+	if db == nil {
+		return nil, store.User{}, "", "", nil, code
+	}
+	ref, name, err := releaseArg(ctx, db, project, rel)
+	if err != nil {
+		closeDB()
+		return nil, store.User{}, "", "", nil, fail(stderr, err)
+	}
+	return db, actor, ref, name, closeDB, exitOK
+}
+
 func releaseArg(ctx context.Context, db store.Calls, project, ref string) (arg, name string, err error) {
 	if project == "" {
 		return ref, ref, nil
@@ -327,15 +335,11 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 	}
-	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
+	db, actor, ref, name, closeDB, code := connectRelease(ctx, at, *as, *project, *rel, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ref, name, err := releaseArg(ctx, db, *project, *rel)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	reports, err := db.Score(ctx, actor, ref, models, opt)
 	if err != nil {
 		return fail(stderr, err)
