@@ -151,20 +151,9 @@ func (d *DB) HumanBaselineOf(ctx context.Context, actor User, releaseRef string)
 func (d *DB) HumanItems(ctx context.Context, actor User, releaseRef string) ([]HumanItem, error) {
 	var out []HumanItem
 	err := d.readAs(ctx, actor, "human.read", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman)
+		a, rel, b, err := answerableBaseline(ctx, tx, actor, releaseRef)
 		if err != nil {
 			return err
-		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
-		if err != nil {
-			return err
-		}
-		b, ok, err := humanBaseline(ctx, tx, rel)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: no human baseline is drawn on %s", ErrNotFound, rel.Ref())
 		}
 		items, err := queryAll(ctx, tx, func(r scanner) (HumanItem, error) {
 			var ans sql.NullString
@@ -208,20 +197,9 @@ func (e extraScanner) Scan(dest ...any) error { return e.r.Scan(append(dest, e.e
 // and an answer the sample cannot take (ErrInvalid) are refused.
 func (d *DB) AnswerHuman(ctx context.Context, actor User, releaseRef, sampleID string, ans score.HumanAnswer) error {
 	err := d.act(ctx, actor, "human.answer", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman)
+		a, rel, b, err := answerableBaseline(ctx, tx, actor, releaseRef)
 		if err != nil {
 			return err
-		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
-		if err != nil {
-			return err
-		}
-		b, ok, err := humanBaseline(ctx, tx, rel)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: no human baseline is drawn on %s", ErrNotFound, rel.Ref())
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM human_items WHERE baseline_id = ? AND sample_id = ?`, b.ID, sampleID).Scan(&n); err != nil {
@@ -308,4 +286,26 @@ func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt
 		return nil, false, fmt.Errorf("score the human baseline of %s: %w", releaseRef, scoreError(ctx, err))
 	}
 	return rep, true, nil
+}
+
+// answerableBaseline is the preamble of the calls of a person answering a
+// release's human baseline: the acting user (who must be allowed to answer), the
+// release and its baseline; a release without one is ErrNotFound.
+func answerableBaseline(ctx context.Context, tx *sql.Tx, actor User, releaseRef string) (User, Release, HumanBaseline, error) {
+	a, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman)
+	if err != nil {
+		return User{}, Release{}, HumanBaseline{}, err
+	}
+	rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+	if err != nil {
+		return User{}, Release{}, HumanBaseline{}, err
+	}
+	b, ok, err := humanBaseline(ctx, tx, rel)
+	if err != nil {
+		return User{}, Release{}, HumanBaseline{}, err
+	}
+	if !ok {
+		return User{}, Release{}, HumanBaseline{}, fmt.Errorf("%w: no human baseline is drawn on %s", ErrNotFound, rel.Ref())
+	}
+	return a, rel, b, nil
 }
