@@ -14,10 +14,10 @@ type SampledValidation struct {
 	Method     string           `json:"interval"`  // clopper-pearson or wilson
 	Level      float64          `json:"level"`     // the interval's confidence level
 	Threshold  float64          `json:"threshold"` // the error rate the upper bound had to be below
-	N          int              `json:"n"`         // judged sampled items
-	Errors     int              `json:"errors"`    // of which wrong
-	Upper      float64          `json:"upper"`     // the batch's upper bound when the rest was accepted
-	Strata     []SampledStratum `json:"strata"`    // each stratum's, likewise
+	N          int              `json:"n"`         // judged sampled items, summed over the strata
+	Errors     int              `json:"errors"`    // of which wrong, likewise
+	Upper      float64          `json:"upper"`     // the batch's upper bound when the rest was accepted: of the stratified estimate (each stratum weighted by its share of the items, Korn–Graubard interval; sampling.Stratified), not of errors/n
+	Strata     []SampledStratum `json:"strata"`    // each stratum's own n, errors and upper bound (its binomial interval)
 	AcceptedBy string           `json:"accepted_by"`
 	AcceptedAt string           `json:"accepted_at"`
 	InRelease  int              `json:"in_release"` // this release's samples accepted by sampling from the batch

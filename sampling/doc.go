@@ -9,7 +9,8 @@
 // sample without discarding what was already judged. [ClopperPearson] (exact)
 // and [Wilson] give the binomial confidence interval of an error rate;
 // [BetaQuantile] is the inverse regularized incomplete beta function they
-// rest on.
+// rest on. [Stratified] is the whole batch's error rate, each stratum
+// weighted by its size, with Korn and Graubard's interval.
 //
 // It is plain Go: no UI and no SQL.
 package sampling

@@ -6,12 +6,16 @@ import (
 )
 
 // Estimate is an error rate estimated from a judged sample: Errors of N
-// judged items were wrong, Rate = Errors/N, CI its confidence interval.
+// judged items were wrong, Rate = Errors/N, CI its confidence interval. A
+// [Stratified] estimate weights each stratum by its size instead: its Rate
+// is not Errors/N, and its interval rests on EffectiveN.
 type Estimate struct {
-	N      int      `json:"n"`
-	Errors int      `json:"errors"`
-	Rate   float64  `json:"rate"`
-	CI     Interval `json:"ci"`
+	N          int      `json:"n"`
+	Errors     int      `json:"errors"`
+	Rate       float64  `json:"rate"`
+	CI         Interval `json:"ci"`
+	Stratified bool     `json:"stratified,omitempty"`
+	EffectiveN float64  `json:"effective_n,omitempty"` // Korn–Graubard's n* of a stratified estimate
 }
 
 // Estimated is the estimate for errors of n judged items, its interval by
@@ -46,8 +50,9 @@ type Stratum struct {
 // on the strength of its sample, and if not, why, with the numbers. The rule:
 // every sampled item has been judged, the batch's upper bound is below
 // threshold, and so is the upper bound of every stratum that has unsampled
-// items (a stratum sampled in full leaves nothing to accept). A nil error
-// means the rest may be accepted.
+// items (a stratum sampled in full leaves nothing to accept). batch is the
+// [Stratified] estimate of the strata. A nil error means the rest may be
+// accepted.
 func CheckAcceptRest(batch Estimate, strata []Stratum, threshold float64) error {
 	if !(threshold > 0 && threshold < 1) {
 		return fmt.Errorf("the error-rate threshold %v is not between 0 and 1", threshold)
@@ -79,10 +84,15 @@ func CheckAcceptRest(batch Estimate, strata []Stratum, threshold float64) error 
 	return nil
 }
 
-// describe reads "3 errors in 120 (2.50 %), upper bound 7.13 %".
+// describe reads "3 errors in 120 (2.50 %), upper bound 7.13 %", or for a
+// stratified estimate "3 errors in 60, 10.00 % weighted by stratum size,
+// upper bound 26.45 %".
 func describe(e Estimate) string {
 	if e.N == 0 {
 		return "no judged items"
+	}
+	if e.Stratified {
+		return fmt.Sprintf("%d %s in %d, %s weighted by stratum size, upper bound %s", e.Errors, plural(e.Errors, "error"), e.N, percent(e.Rate), percent(e.CI.High))
 	}
 	return fmt.Sprintf("%d %s in %d (%s), upper bound %s", e.Errors, plural(e.Errors, "error"), e.N, percent(e.Rate), percent(e.CI.High))
 }

@@ -56,13 +56,19 @@ func ClopperPearson(k, n int, level float64) Interval {
 	if n <= 0 || k < 0 || k > n || !(level > 0 && level < 1) {
 		return Interval{0, 1}
 	}
+	return clopperPearson(float64(k), float64(n), level)
+}
+
+// clopperPearson is [ClopperPearson] for 0 ≤ k ≤ n, n > 0 not necessarily
+// whole (the effective counts of [Stratified]).
+func clopperPearson(k, n, level float64) Interval {
 	alpha := 1 - level
 	iv := Interval{0, 1}
 	if k > 0 {
-		iv.Low = BetaQuantile(alpha/2, float64(k), float64(n-k+1))
+		iv.Low = BetaQuantile(alpha/2, k, n-k+1)
 	}
 	if k < n {
-		iv.High = BetaQuantile(1-alpha/2, float64(k+1), float64(n-k))
+		iv.High = BetaQuantile(1-alpha/2, k+1, n-k)
 	}
 	return iv
 }
@@ -78,16 +84,21 @@ func Wilson(k, n int, level float64) Interval {
 	if n <= 0 || k < 0 || k > n || !(level > 0 && level < 1) {
 		return Interval{0, 1}
 	}
+	return wilson(float64(k), float64(n), level)
+}
+
+// wilson is [Wilson] for 0 ≤ k ≤ n, n > 0 not necessarily whole (the
+// effective counts of [Stratified]).
+func wilson(kf, nf, level float64) Interval {
 	z := NormalQuantile((1 + level) / 2)
-	nf, kf := float64(n), float64(k)
 	z2 := z * z
 	center := (kf + z2/2) / (nf + z2)
 	half := z / (nf + z2) * math.Sqrt(kf*(nf-kf)/nf+z2/4)
 	iv := Interval{math.Max(0, center-half), math.Min(1, center+half)}
-	if k == 0 {
+	if kf == 0 {
 		iv.Low = 0
 	}
-	if k == n {
+	if kf == nf {
 		iv.High = 1
 	}
 	return iv

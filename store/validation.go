@@ -584,8 +584,11 @@ type ValidationStratum struct {
 
 // ValidationStatus is where a batch's validation stands.
 type ValidationStatus struct {
-	Batch   ValidationBatch
-	Strata  []ValidationStratum // by name
+	Batch  ValidationBatch
+	Strata []ValidationStratum // by name
+	// Overall is the batch's: its N and Errors are summed over the strata, its
+	// Rate and interval are the stratified estimate (sampling.Stratified), each
+	// stratum weighted by its share of the batch's items.
 	Overall ValidationStratum
 	// Refusal is why the rest may not be accepted now (sampling.CheckAcceptRest),
 	// "" when it may.
@@ -684,6 +687,7 @@ func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name str
 	}
 	slices.Sort(names)
 	var strata []sampling.Stratum
+	var counts []sampling.StratumCount
 	for _, n := range names {
 		s, err := mk(n, *by[n])
 		if err != nil {
@@ -691,10 +695,16 @@ func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name str
 		}
 		st.Strata = append(st.Strata, s)
 		strata = append(strata, sampling.Stratum{Name: n, Estimate: s.Estimate, Pending: s.Pending, Unsampled: s.Unsampled})
+		counts = append(counts, sampling.StratumCount{Items: s.Items, N: s.N, Errors: s.Errors})
 	}
-	if st.Overall, err = mk("batch", all); err != nil {
+	// The batch's figure weights each stratum by its size (sampling.Stratified),
+	// never the pooled count.
+	overall, err := sampling.Stratified(b.Method, counts, b.Level)
+	if err != nil {
 		return st, err
 	}
+	st.Overall = ValidationStratum{Name: "batch", Items: all.items, Sampled: all.sampled, Pending: all.pending, Unsampled: all.unsampled,
+		Estimate: overall, Below: overall.Below(b.Threshold)}
 	switch {
 	case b.AcceptedAt != "":
 		st.Refusal = fmt.Sprintf("the rest was accepted by %s on %s", b.AcceptedBy, b.AcceptedAt)
@@ -713,7 +723,7 @@ type AcceptRestResult struct {
 }
 
 // sampledPolicy is what a batch's acceptance recorded: the estimates it rested
-// on, as the release MANIFEST reports them.
+// on, as the release MANIFEST reports them (Overall is the stratified estimate).
 type sampledPolicy struct {
 	Overall sampling.Estimate   `json:"overall"`
 	High    float64             `json:"high"`
@@ -763,8 +773,8 @@ func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch 
 		if err != nil {
 			return err
 		}
-		why := fmt.Sprintf("accepted by sampling with batch %s: upper bound %.4f below the threshold %g (%s at %g, %d errors in %d sampled)",
-			b.Name, st.Overall.CI.High, b.Threshold, b.Method, b.Level, st.Overall.Errors, st.Overall.N)
+		why := fmt.Sprintf("accepted by sampling with batch %s: upper bound %.4f below the threshold %g (%s at %g, %d errors in %d sampled, %.4f weighted by stratum size)",
+			b.Name, st.Overall.CI.High, b.Threshold, b.Method, b.Level, st.Overall.Errors, st.Overall.N, st.Overall.Rate)
 		now := d.now()
 		if res.Accepted, err = d.acceptSampled(ctx, tx, a, author, projectID, items, why, now); err != nil {
 			return err
