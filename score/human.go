@@ -186,7 +186,9 @@ func HumanLabel(people, items int) string {
 // items they answered (items they left are not counted against them: a person
 // may stop part-way), pooled into one report in which every answer is one
 // sample, so a figure is the share over all answers given (with three people on
-// every item, each item counts three times). golds are the baseline's items;
+// every item, each item counts three times), while its intervals resample items,
+// each with all its answers (Summarize's cluster bootstrap: answers to one item
+// are not independent). golds are the baseline's items;
 // the report's model is HumanLabel(people who answered, items). An answer to a
 // sample not among golds, or two answers of one person to one sample, is an
 // error; nobody answering is one too.

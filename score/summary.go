@@ -322,10 +322,29 @@ type universe struct {
 }
 
 func newUniverse(results []Result, opt Options) *universe {
-	u := &universe{of: make([]int32, len(results)), iou: make([]float64, len(results))}
-	index := map[sums]int32{}
+	return universeOf(len(results), func(i int) sums { return contribution(results[i], opt) })
+}
+
+// newItemUniverse is the universe of the items of results, item k the results
+// of one sample (item[i] is result i's): an item's contribution is the sum of
+// its results'.
+func newItemUniverse(results []Result, item []int32, items int, opt Options) *universe {
+	of := make([]sums, items)
 	for i, r := range results {
-		s := contribution(r, opt)
+		c := contribution(r, opt)
+		for k, v := range c {
+			of[item[i]][k] += v
+		}
+	}
+	return universeOf(items, func(k int) sums { return of[k] })
+}
+
+// universeOf is the universe of n units, unit i adding sumOf(i).
+func universeOf(n int, sumOf func(i int) sums) *universe {
+	u := &universe{of: make([]int32, n), iou: make([]float64, n)}
+	index := map[sums]int32{}
+	for i := range n {
+		s := sumOf(i)
 		u.iou[i] = s[cIoUSum]
 		s[cIoUSum] = 0
 		t, ok := index[s]
@@ -483,8 +502,43 @@ func (u *universe) replicateDirect(g *groupPlan, r *rng, counts []int) sums {
 	return u.total(g, counts[:len(g.types)], iou)
 }
 
-// figures computes a group's figures and, with draws > 0, their intervals.
-func (u *universe) figures(ctx context.Context, g *groupPlan, defs []metricDef, draws int, r *rng) (Figures, error) {
+// itemsOf numbers the samples of results in order of first appearance:
+// item[i] is result i's. It returns nil when no sample has two results (a
+// model's report), so every result is its own item.
+func itemsOf(results []Result) (item []int32, items int) {
+	at := make(map[string]int32, len(results))
+	item = make([]int32, len(results))
+	for i, r := range results {
+		k, ok := at[r.SampleID]
+		if !ok {
+			k = int32(len(at))
+			at[r.SampleID] = k
+		}
+		item[i] = k
+	}
+	if len(at) == len(results) {
+		return nil, len(results)
+	}
+	return item, len(at)
+}
+
+// groupItems lists the items of a group's members, each once, in order of
+// first appearance; ok is false when every member is an item of its own.
+func groupItems(item []int32, members []int32) (items []int32, ok bool) {
+	seen := map[int32]bool{}
+	for _, i := range members {
+		if k := item[i]; !seen[k] {
+			seen[k] = true
+			items = append(items, k)
+		}
+	}
+	return items, len(items) < len(members)
+}
+
+// figures computes a group's figures from g and, with draws > 0, their
+// intervals from replicates of draw, which the universe du holds: g itself in
+// u for a model, the group's items for a human baseline.
+func (u *universe) figures(ctx context.Context, g *groupPlan, du *universe, draw *groupPlan, defs []metricDef, draws int, r *rng) (Figures, error) {
 	f := Figures{N: g.n}
 	iouSum := 0.0
 	for _, v := range g.iou {
@@ -509,14 +563,14 @@ func (u *universe) figures(ctx context.Context, g *groupPlan, defs []metricDef, 
 	if draws <= 0 || len(ms) == 0 {
 		return f, nil
 	}
-	counts := make([]int, 2*len(g.types))
+	counts := make([]int, 2*len(draw.types))
 	for i := range draws {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return f, fmt.Errorf("score: bootstrap: %w", err)
 			}
 		}
-		s := u.replicate(g, r, counts)
+		s := du.replicate(draw, r, counts)
 		for k := range ms {
 			// A replicate that drew no sample a figure is about (no judgment for
 			// judgment_acc) says nothing about it: counting it as 0 % would drag the
@@ -603,6 +657,10 @@ func labelOrder(dim int) func(a, b string) int {
 // group's samples with replacement, the group's size held fixed; replicates are
 // drawn from a stream seeded by the seed and the group's dimension and label, so
 // a group's interval does not depend on the other groups or on scheduling.
+// Results that share a SampleID (several people's answers to one item of a
+// human baseline) are one cluster: the bootstrap draws as many samples as the
+// group has and takes all the results of each (a cluster bootstrap), since
+// answers to one item are not independent. The figures count every result.
 func Summarize(ctx context.Context, model string, golds []Gold, results []Result, opt Options) (*Report, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -617,6 +675,11 @@ func Summarize(ctx context.Context, model string, golds []Gold, results []Result
 		}
 	}
 	u := newUniverse(results, opt)
+	item, items := itemsOf(results)
+	var iu *universe
+	if item != nil {
+		iu = newItemUniverse(results, item, items, opt)
+	}
 	defs := metricDefs(opt)
 
 	type job struct {
@@ -683,7 +746,14 @@ func Summarize(ctx context.Context, model string, golds []Gold, results []Result
 				mu.Unlock()
 				h := fnv.New64a()
 				h.Write([]byte(j.dim + "\x00" + j.label))
-				f, err := u.figures(ctx, u.plan(j.idx), defs, opt.Draws, newRNG(opt.Seed, h.Sum64()))
+				g := u.plan(j.idx)
+				du, draw := u, g
+				if iu != nil {
+					if its, ok := groupItems(item, j.idx); ok {
+						du, draw = iu, iu.plan(its)
+					}
+				}
+				f, err := u.figures(ctx, g, du, draw, defs, opt.Draws, newRNG(opt.Seed, h.Sum64()))
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
