@@ -52,8 +52,9 @@ type samplesView struct {
 	selInfo  *widget.Label
 	message  *widget.Label
 	actions  []*widget.Button
-	seq      int // the newest search: older answers are dropped
-	busy     int // searches under way (tests wait for 0)
+	seq      int  // the newest search: older answers are dropped
+	busy     int  // searches under way (tests wait for 0)
+	pending  bool // a newer query waits for the running search
 
 	users      []store.User
 	imagePaths map[int64]string // image paths by id, for the scope line
@@ -444,15 +445,31 @@ func (v *samplesView) filtersChanged() {
 }
 
 // run searches v.q off the UI goroutine and shows the page when it is the newest.
+// One search runs at a time: a request while one runs waits for it and then
+// searches for the newest query (typing fast asks once per pause, not per key).
 func (v *samplesView) run() {
 	v.seq++
+	if v.busy > 0 {
+		v.pending = true
+		return
+	}
+	v.start()
+}
+
+func (v *samplesView) start() {
 	seq, q := v.seq, v.q
 	v.busy++
 	db, user, pid := v.u.db, v.u.user, v.u.project.ID // read here, not on the goroutine
 	go func() {
 		page, err := db.SearchSamples(context.Background(), user, pid, q)
 		fyne.Do(func() {
-			v.busy--
+			defer func() { // idle only once the newest page is on screen
+				v.busy--
+				if v.pending {
+					v.pending = false
+					v.start()
+				}
+			}()
 			if seq != v.seq {
 				return
 			}
