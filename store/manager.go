@@ -76,6 +76,7 @@ type SampleQuery struct {
 	Rejected     bool
 	Acknowledged bool   // the current revision was submitted with lint warnings acknowledged
 	Derived      bool   // the sample was derived from another (it names a parent)
+	BySampling   bool   // accepted by sampling with the rest of a validated batch
 	From, To     string // last change on or after From, on or before To (YYYY-MM-DD, UTC)
 
 	Sort   SampleSort // SortUpdated when empty
@@ -268,6 +269,9 @@ func searchFrom(projectID int64, q SampleQuery, walk bool) (string, []any, error
 	}
 	if q.Derived {
 		add(col("derived") + " = 1")
+	}
+	if q.BySampling {
+		add("EXISTS (SELECT 1 FROM validation_items vi WHERE vi.sample_id = " + col("sample_id") + " AND vi.by_sampling = 1)")
 	}
 	for _, b := range []struct {
 		day, op string

@@ -56,6 +56,17 @@ func TestAcceptRestSummaries(t *testing.T) {
 	if before.BySampling != 35 {
 		t.Errorf("the dashboard counts %d accepted by sampling, want 35", before.BySampling)
 	}
+	// The sample manager finds exactly them with its "accepted by sampling" flag.
+	ids, err := f.db.SampleIDs(ctx, f.lead, f.project.ID, store.SampleQuery{BySampling: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySampling := slices.Clone(res.Accepted)
+	slices.Sort(bySampling)
+	slices.Sort(ids)
+	if !slices.Equal(ids, bySampling) {
+		t.Errorf("the manager's accepted-by-sampling filter finds %d samples, want the %d accepted by sampling", len(ids), len(bySampling))
+	}
 	if n, _ := f.db.StatusCounts(ctx, f.project.ID); n[verify.StateAccepted] != 35 {
 		t.Errorf("status counts %v", n)
 	}

@@ -36,7 +36,7 @@ type samplesView struct {
 	state, kind, author, verifier, round, hop, view, cats *widget.Select
 	reason, sortBy                                        *widget.Select
 	task, split, from, to                                 *widget.Entry
-	acked, derived, desc                                  *widget.Check
+	acked, derived, bySampling, desc                      *widget.Check
 	scope                                                 *widget.Label // a link's ids or image, with Show all
 	scopeBar                                              *fyne.Container
 	quiet                                                 bool // the widgets are being set from q: no search
@@ -220,6 +220,7 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	v.task, v.split, v.from, v.to = entry("Task"), entry("Split"), entry("From YYYY-MM-DD"), entry("To YYYY-MM-DD")
 	check := func(text string) *widget.Check { return widget.NewCheck(text, func(bool) { v.filtersChanged() }) }
 	v.acked, v.derived, v.desc = check("Warnings acknowledged"), check("Derived"), check("Descending")
+	v.bySampling = check("Accepted by sampling")
 	clearBtn := widget.NewButtonWithIcon("Clear filters", theme.ContentClearIcon(), func() { v.setQuery(store.SampleQuery{Desc: true}) })
 	v.scope = widget.NewLabel("")
 	v.scope.Wrapping = fyne.TextWrapWord
@@ -237,7 +238,7 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, clearBtn, v.search),
 		filters,
-		container.NewHBox(v.acked, v.derived),
+		container.NewHBox(v.acked, v.derived, v.bySampling),
 		v.scopeBar,
 	)
 
@@ -354,6 +355,7 @@ func (v *samplesView) setQuery(q store.SampleQuery) {
 	v.to.SetText(q.To)
 	v.acked.SetChecked(q.Acknowledged)
 	v.derived.SetChecked(q.Derived)
+	v.bySampling.SetChecked(q.BySampling)
 	v.desc.SetChecked(q.Desc)
 	v.quiet = false
 	v.q = q
@@ -439,6 +441,7 @@ func (v *samplesView) filtersChanged() {
 		return // a date being typed
 	}
 	q.Acknowledged, q.Derived, q.Desc = v.acked.Checked, v.derived.Checked, v.desc.Checked
+	q.BySampling = v.bySampling.Checked
 	v.q = q
 	v.showScope()
 	v.run()
