@@ -79,7 +79,7 @@ func dashFixture(t *testing.T) *agreeFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s1, err = f.db.Submit(ctx, f.ann, s1.ID, cur.Version, nil); err != nil {
+	if s1, err = f.db.Submit(ctx, f.ann, s1.ID, changedDraft(t, f.db, f.ann, cur), nil); err != nil {
 		t.Fatal(err)
 	}
 	f.review(t, f.v2, s1, 1, agreeApprove, 18)

@@ -195,7 +195,7 @@ func TestLateVoteClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	si, _ = f.db.Sample(ctx, si.ID)
-	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); err != nil { // revision 2 enters round 1
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, changedDraft(t, f.db, f.ann, si), nil); err != nil { // revision 2 enters round 1
 		t.Fatal(err)
 	}
 	if got := round3Votes(t, f, f.ver, si.ID); len(got) != 0 {

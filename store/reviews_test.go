@@ -457,7 +457,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 					t.Fatal(err)
 				}
 				if si.Status == verify.StateReturned {
-					if _, err := f.db.Submit(ctx, authorOf(si, authors), si.ID, si.Version, nil); err != nil {
+					if _, err := f.db.Submit(ctx, authorOf(si, authors), si.ID, changedDraft(t, f.db, authorOf(si, authors), si), nil); err != nil {
 						t.Fatalf("resubmit %s: %v", si.ID, err)
 					}
 					continue

@@ -94,7 +94,7 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err = f.db.Submit(ctx, f.ann, si.ID, cur.Version, nil); err != nil {
+			if _, err = f.db.Submit(ctx, f.ann, si.ID, changedDraft(t, f.db, f.ann, cur), nil); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := f.db.ClaimReview(ctx, vs["b2"], si.ID, 1); err != nil { // b2's seat moves to round 1 of revision 2
@@ -107,7 +107,7 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cur, err = f.db.Submit(ctx, f.ann, si.ID, cur.Version, nil); err != nil {
+			if cur, err = f.db.Submit(ctx, f.ann, si.ID, changedDraft(t, f.db, f.ann, cur), nil); err != nil {
 				t.Fatal(err)
 			}
 			mustReview(t, f, f.ver, cur, 1) // b2's seat on revision 1 ends here

@@ -188,6 +188,11 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 		if err := lintGate(ctx, tx, cur.ProjectID, cur.Content, ack); err != nil {
 			return err
 		}
+		if cur.Status == verify.StateReturned {
+			if err := changedSinceReturn(ctx, tx, cur); err != nil {
+				return err
+			}
+		}
 		change := "submit"
 		if cur.Revision > 0 {
 			change = "revise"
@@ -471,4 +476,21 @@ func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev v
 		return err
 	}
 	return d.audit(ctx, tx, a.ID, "sample."+string(ev), "sample", id, reason)
+}
+
+// changedSinceReturn applies annotate.CheckResubmit to a returned sample: its
+// draft against the revision the reviewers returned.
+func changedSinceReturn(ctx context.Context, tx *sql.Tx, cur SampleInfo) error {
+	var stored string
+	if err := tx.QueryRowContext(ctx, `SELECT content FROM revisions WHERE id = ?`, cur.RevisionID).Scan(&stored); err != nil {
+		return err
+	}
+	var returned annotate.Sample
+	if err := json.Unmarshal([]byte(stored), &returned); err != nil {
+		return err
+	}
+	if err := annotate.CheckResubmit(returned, cur.Content); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrInvalid, cur.ID, err)
+	}
+	return nil
 }

@@ -569,7 +569,11 @@ func (w *historyWorld) step(t *testing.T) {
 	switch {
 	case si.Status == verify.StateDraft || si.Status == verify.StateReturned:
 		if r < 15 {
-			_, err := w.db.Submit(ctx, w.userByID(si.AuthorID), id, si.Version, nil)
+			v := si.Version
+			if si.Status == verify.StateReturned {
+				v = changedDraft(t, w.db, w.userByID(si.AuthorID), si)
+			}
+			_, err := w.db.Submit(ctx, w.userByID(si.AuthorID), id, v, nil)
 			w.try(t, "submit", err)
 		}
 	case si.Status == verify.StateWithdrawn:

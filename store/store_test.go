@@ -273,3 +273,23 @@ func submitReview(db *store.DB, ctx context.Context, u store.User, in store.Revi
 	}
 	return db.SubmitReview(ctx, u, in)
 }
+
+// changedDraft saves a changed draft of the returned sample si as its author (a
+// returned sample goes back only changed, annotate.CheckResubmit) and returns the
+// version to submit.
+func changedDraft(t testing.TB, db *store.DB, author store.User, si store.SampleInfo) int {
+	t.Helper()
+	s := si.Content
+	if s.Box != nil {
+		b := *s.Box
+		b[2]++ // the box, as a reviewer's "box on the answer" asks
+		s.Box = &b
+	} else {
+		s = reworded(s, 1)
+	}
+	v, err := db.SaveDraft(context.Background(), author, si.ID, si.Version, s)
+	if err != nil {
+		t.Fatalf("revise %s: %v", si.ID, err)
+	}
+	return v
+}

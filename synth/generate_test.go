@@ -203,7 +203,11 @@ func TestGenerateProject(t *testing.T) {
 		t.Fatalf("returned sample: %v", err)
 	}
 	author := w.ids[ret[0].AuthorID]
-	v, err := db.SaveDraft(ctx, author, ret[0].ID, ret[0].Version, ret[0].Content)
+	revised := ret[0].Content // a returned sample goes back changed (annotate.CheckResubmit)
+	box := *revised.Box
+	box[2]++
+	revised.Box = &box
+	v, err := db.SaveDraft(ctx, author, ret[0].ID, ret[0].Version, revised)
 	if err != nil {
 		t.Fatalf("author revising generated returned sample: %v", err)
 	}

@@ -100,7 +100,7 @@ type workspace struct {
 	deleteBtn   *widget.Button
 	undoBtn     *widget.Button
 	deleted     *annotate.Sample // the last deleted draft, for Undo
-	returnedRev string           // the revision a returned sample came back with, canonical
+	returnedRev *annotate.Sample // the revision a returned sample came back with
 }
 
 type queueKind int

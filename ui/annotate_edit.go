@@ -204,8 +204,10 @@ func (ws *workspace) submitBlocker() string {
 		return fmt.Sprintf("Submit is blocked: fix %s (see the guideline check).", plural(errs, "error"))
 	case len(open) > 0:
 		return fmt.Sprintf("Submit is blocked: fix or acknowledge %s: %s.", plural(len(open), "warning"), strings.Join(words, "; "))
-	case ws.unchangedSinceReturn():
-		return "Nothing changed since it was returned: change what the review asked for, then submit it again."
+	}
+	if err := ws.resubmitProblem(); err != nil {
+		msg := err.Error()
+		return strings.ToUpper(msg[:1]) + msg[1:] + "."
 	}
 	return ""
 }

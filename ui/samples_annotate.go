@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,7 +99,7 @@ func (ws *workspace) undoDelete() {
 // loadReturned keeps the revision a returned sample came back with, to tell whether
 // it changed since.
 func (ws *workspace) loadReturned(si store.SampleInfo) {
-	ws.returnedRev = ""
+	ws.returnedRev = nil
 	if si.Status != verify.StateReturned {
 		return
 	}
@@ -108,26 +107,16 @@ func (ws *workspace) loadReturned(si store.SampleInfo) {
 	if err != nil || len(revs) == 0 {
 		return
 	}
-	ws.returnedRev = canonical(revs[len(revs)-1].Content)
+	ws.returnedRev = &revs[len(revs)-1].Content
 }
 
-// unchangedSinceReturn reports whether the open returned sample is, as it would be
-// stored, the revision it came back with.
-func (ws *workspace) unchangedSinceReturn() bool {
-	if ws.returnedRev == "" || ws.sample == nil {
-		return false
+// resubmitProblem is annotate.CheckResubmit on the open returned sample, as the
+// store would see it.
+func (ws *workspace) resubmitProblem() error {
+	if ws.returnedRev == nil || ws.sample == nil {
+		return nil
 	}
-	cur := annotate.TidyText(cloneSample(ws.cur))
-	return canonical(cur) == ws.returnedRev
-}
-
-// canonical is a sample's native record (its encoding is canonical).
-func canonical(s annotate.Sample) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return ""
-	}
-	return string(b)
+	return annotate.CheckResubmit(*ws.returnedRev, annotate.TidyText(cloneSample(ws.cur)))
 }
 
 // submittedStates are the states of the annotator's "Submitted" section.

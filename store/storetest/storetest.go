@@ -128,6 +128,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("ReadsAgreeWithTheFile", func(t *testing.T) { testReads(t, connect) })
 	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
 	t.Run("ImportSamples", func(t *testing.T) { testImportSamples(t, connect) })
+	t.Run("ResubmitNeedsAChange", func(t *testing.T) { testResubmit(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
@@ -603,5 +604,34 @@ func testImportSamples(t *testing.T, connect Connect) {
 	si, err := p.DB.Sample(ctx, "imp-2")
 	if err != nil || si.AuthorName != "ann1" || si.Status != verify.StateDraft || si.Content.Question != b.Question {
 		t.Errorf("the imported draft in the file: %+v, %v", si, err)
+	}
+}
+
+// testResubmit: a returned sample goes back to round 1 only changed.
+func testResubmit(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	si := p.Submitted(t, "ann1")
+	a1, u1 := p.As(t, "a1")
+	reject := verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the lamp is not the closest"}
+	if _, err := a1.SubmitReview(ctx, u1, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
+		t.Fatal(err)
+	}
+	ann, me := p.As(t, "ann1")
+	cur, err := ann.Sample(ctx, si.ID)
+	if err != nil || cur.Status != verify.StateReturned {
+		t.Fatalf("after the reject: %s, %v", cur.Status, err)
+	}
+	if _, err := ann.Submit(ctx, me, si.ID, cur.Version, nil); !errors.Is(err, store.ErrInvalid) || !strings.Contains(store.Message(err), "nothing changed since it was returned") {
+		t.Fatalf("resubmitted unchanged: %v", err)
+	}
+	s := cur.Content
+	s.AnswerIndex = 2
+	v, err := ann.SaveDraft(ctx, me, si.ID, cur.Version, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ann.Submit(ctx, me, si.ID, v, nil); err != nil || got.Status != verify.StateRound1 || got.Revision != 2 {
+		t.Errorf("resubmitted changed: %s revision %d, %v", got.Status, got.Revision, err)
 	}
 }
