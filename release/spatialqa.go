@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -177,36 +176,8 @@ func imageType(img []byte, name string) string {
 // renumbered step1…stepN, the images as image_path gives them (the data: URI in
 // image is left out), under their scene folders.
 func (spatialQA) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
-	return readImported(ctx, dir, "spatialqa.json", func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
-		b, err := io.ReadAll(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		return annotate.ImportSpatiaLQA(bytes.NewReader(b))
-	})
+	return readImported(ctx, dir, "spatialqa.json", annotate.ImportSpatiaLQA)
 }
-
-// skipValue reads one JSON value (a scalar or a whole list or object) from dec.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
-
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // sceneFolders gives each record the scene folder its image goes into in a SpatiaLQA
 // export: the sample's scene, else its image's folder, when it follows NNNN-<type>-<k>;

@@ -200,7 +200,7 @@ func (v *validationView) show(st store.ValidationStatus) {
 		parts = append(parts, pl)
 	}
 
-	level := 0.95
+	level := sampling.Level95
 	if b.Level > 0 {
 		level = b.Level
 	}

@@ -153,15 +153,6 @@ func createDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, in
 }
 
 // signIn authenticates --as with the password in BENCHWRIGHT_PASSWORD.
-// signInIfNamed signs in as name when one is given; without a name it returns the
-// zero User (the store's reader for commands that work without an account).
-func signInIfNamed(ctx context.Context, db store.Service, name string, stderr io.Writer) (store.User, int) {
-	if name == "" {
-		return store.User{}, exitOK
-	}
-	return signIn(ctx, db, name, stderr)
-}
-
 func signIn(ctx context.Context, db store.Service, name string, stderr io.Writer) (store.User, int) {
 	if name == "" {
 		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
