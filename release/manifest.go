@@ -275,7 +275,7 @@ func VerifyRelease(ctx context.Context, dir string) (Diff, error) {
 			return nil
 		}
 		found[rel] = true
-		size, sum, err := hashFile(ctx, p)
+		size, sum, err := HashFile(ctx, p)
 		if err != nil {
 			return err
 		}
@@ -301,7 +301,9 @@ func VerifyRelease(ctx context.Context, dir string) (Diff, error) {
 	return d, nil
 }
 
-func hashFile(ctx context.Context, p string) (int64, string, error) {
+// HashFile is the size and hex SHA-256 of the file at p, read until ctx ends: the
+// one file hash of exports, their verification and team-server uploads.
+func HashFile(ctx context.Context, p string) (int64, string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return 0, "", err

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -75,16 +76,8 @@ func sameFile(p string, size int64, sum string) bool {
 }
 
 func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	_, sum, err := release.HashFile(context.Background(), p)
+	return sum, err
 }
 
 func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
