@@ -52,13 +52,17 @@ func (s *Server) uploadHave(w http.ResponseWriter, r *http.Request, me store.Use
 		return
 	}
 	var out haveResponse
-	for _, f := range in.Files {
-		p, err := s.db.UploadPath(r.Context(), me, pid, f.Path)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if !sameFile(p, f.Size, f.SHA256) {
+	rels := make([]string, len(in.Files))
+	for i, f := range in.Files {
+		rels[i] = f.Path
+	}
+	paths, err := s.db.UploadPaths(r.Context(), me, pid, rels)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i, f := range in.Files {
+		if p := paths[i]; !sameFile(p, f.Size, f.SHA256) {
 			out.Missing = append(out.Missing, f.Path)
 		}
 	}

@@ -30,6 +30,15 @@ func (d *DB) UploadDir(projectID int64) string {
 // rel is a clean relative path of an image (no "..", not absolute, an image
 // ending), and returns where its upload is kept.
 func (d *DB) UploadPath(ctx context.Context, actor User, projectID int64, rel string) (string, error) {
+	ps, err := d.UploadPaths(ctx, actor, projectID, []string{rel})
+	if err != nil {
+		return "", err
+	}
+	return ps[0], nil
+}
+
+// UploadPaths is UploadPath for many files, the permission checked once.
+func (d *DB) UploadPaths(ctx context.Context, actor User, projectID int64, rels []string) ([]string, error) {
 	err := d.readAs(ctx, actor, string(verify.ActionImportImages), func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionImportImages); err != nil {
 			return err
@@ -38,12 +47,16 @@ func (d *DB) UploadPath(ctx context.Context, actor User, projectID int64, rel st
 		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("upload %q: %w", rel, err)
+		return nil, fmt.Errorf("upload: %w", err)
 	}
-	if err := checkUploadPath(rel); err != nil {
-		return "", fmt.Errorf("upload %q: %w: %w", rel, ErrInvalid, err)
+	out := make([]string, len(rels))
+	for i, rel := range rels {
+		if err := checkUploadPath(rel); err != nil {
+			return nil, fmt.Errorf("upload %q: %w: %w", rel, ErrInvalid, err)
+		}
+		out[i] = filepath.Join(d.UploadDir(projectID), filepath.FromSlash(rel))
 	}
-	return filepath.Join(d.UploadDir(projectID), filepath.FromSlash(rel)), nil
+	return out, nil
 }
 
 func checkUploadPath(rel string) error {
