@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	dbPath := flag.String("db", "", "database to open (default: the demo project in the user's data directory)")
+	dbPath := flag.String("db", "", "database file or postgres://USER@HOST/DB to open (default: the demo project in the user's data directory)")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -45,7 +45,7 @@ func main() {
 	}
 	defer db.Close()
 	if fresh && hint != "" {
-		if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(filepath.Dir(*dbPath), "demo-images")); err != nil {
+		if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(db.FilesDir(), "demo-images")); err != nil {
 			fmt.Fprintln(os.Stderr, "benchwright: creating the demo project:", err)
 			os.Exit(1)
 		}

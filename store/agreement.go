@@ -408,7 +408,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 		return cl, err
 	}, `SELECT c.sample_id, c.verifier_id, c.expires_at FROM claims c CROSS JOIN samples s ON s.id = c.sample_id
-		WHERE s.project_id = ? AND c.round = 3 ORDER BY c.rowid`, projectID)
+		WHERE s.project_id = ? AND c.round = 3 ORDER BY c.sample_id, c.verifier_id`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -429,8 +429,19 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 	if err != nil {
 		return nil, err
 	}
-	// info returns the round-3 facts of revision: the next of infos, or, should
-	// stat_rev3 miss the revision, read on their own.
+	// Should stat_rev3 miss a revision with round-3 votes, its facts are read from
+	// the revisions themselves, here: no query may run while the reviews below are
+	// read (a PostgreSQL connection answers one query at a time).
+	missed, err := round3Infos(ctx, tx, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
+		AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if len(missed) > 0 {
+		infos = append(infos, missed...)
+		slices.SortFunc(infos, func(a, b round3Info) int { return cmp.Compare(a.revision, b.revision) })
+	}
+	// info returns the round-3 facts of revision: the next of infos.
 	info := func(revision int64) (round3Info, error) {
 		for len(infos) > 0 && infos[0].revision < revision {
 			infos = infos[1:]
@@ -438,11 +449,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 		if len(infos) > 0 && infos[0].revision == revision {
 			return infos[0], nil
 		}
-		one, err := round3Infos(ctx, tx, `revisions r`, `r.id = ?`, revision)
-		if err != nil || len(one) == 0 {
-			return round3Info{}, fmt.Errorf("revision %d: %w", revision, cmp.Or(err, ErrNotFound))
-		}
-		return one[0], nil
+		return round3Info{}, fmt.Errorf("revision %d: %w", revision, ErrNotFound)
 	}
 	// Reviews first, in the order of their revision index; the sample's project and
 	// kind come from the covering index stat_samples_of (migration 0004).

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -333,7 +332,7 @@ func TestAgreementPermissions(t *testing.T) {
 // call yet).
 func addRevision(t *testing.T, db *store.DB, sampleID string, author store.User, s annotate.Sample, box annotate.Box) {
 	t.Helper()
-	sdb, err := sql.Open("sqlite3", db.Path())
+	sdb, err := store.RawSQL(db.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

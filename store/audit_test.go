@@ -68,12 +68,11 @@ func TestAuditFindings(t *testing.T) {
 			bad.Options = bad.Options[:3]
 			content, _ := json.Marshal(bad)
 			raw := relRaw(t, f.db.Path())
-			res, err := raw.Exec(`INSERT INTO revisions (sample_id, number, content, author_id, change, created_at)
-				VALUES ('hq-00', 2, ?, ?, 'tamper', '2026-01-01T00:00:00Z')`, string(content), f.ann.ID)
-			if err != nil {
+			var id int64
+			if err := raw.QueryRow(`INSERT INTO revisions (sample_id, number, content, author_id, change, created_at)
+				VALUES ('hq-00', 2, ?, ?, 'tamper', '2026-01-01T00:00:00Z') RETURNING id`, string(content), f.ann.ID).Scan(&id); err != nil {
 				t.Fatal(err)
 			}
-			id, _ := res.LastInsertId()
 			raw.Exec(`UPDATE samples SET current_rev = ? WHERE id = 'hq-00'`, id)
 		}, []string{"error lint hq-00", "error trail hq-00", "error trail hq-00", "error trail hq-00"}, "the options: hop_qa needs exactly 4 options, has 3"}, // people's words, no rule id or path
 		{"balance shortfall", func(t *testing.T, f relFixture) {

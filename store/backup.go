@@ -18,6 +18,9 @@ import (
 // cancelled backup leaves no half file. to must not exist. The image files are
 // referenced in place and are not copied; the previews are made again on demand.
 func (d *DB) Backup(ctx context.Context, to string) error {
+	if d.pg {
+		return fmt.Errorf("backup: %w: a PostgreSQL database is backed up with pg_dump (see the README), or copied into a SQLite file with bwctl copy-db", ErrInvalid)
+	}
 	if _, err := os.Stat(to); err == nil {
 		return fmt.Errorf("backup: %w: %s exists; name a new file", ErrInvalid, to)
 	}

@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 )
 
 // TestBackupAndRestore: a backup is the whole project as it was (samples, their
 // history, accounts that still sign in), opens as a database of its own, and is
 // refused over an existing file.
 func TestBackupAndRestore(t *testing.T) {
+	storetest.SkipOnPostgres(t, "SQLite's online backup; PostgreSQL has pg_dump (TestPostgresDumpRestore)")
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
@@ -59,6 +61,7 @@ func TestBackupAndRestore(t *testing.T) {
 // is one consistent state: it opens, passes SQLite's integrity check, and holds at
 // least what was written before it started.
 func TestBackupWhileWriting(t *testing.T) {
+	storetest.SkipOnPostgres(t, "SQLite's online backup; PostgreSQL has pg_dump (TestPostgresDumpRestore)")
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)

@@ -101,13 +101,11 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 						return err
 					}
 				}
-				r, err := tx.ExecContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
-					w.Name, w.Role, w.Group, hash, d.now())
-				if err != nil {
+				u = User{Name: w.Name, Role: w.Role, Group: w.Group}
+				if err := tx.QueryRowContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+					w.Name, w.Role, w.Group, hash, d.now()).Scan(&u.ID); err != nil {
 					return err
 				}
-				u = User{Name: w.Name, Role: w.Role, Group: w.Group}
-				u.ID, _ = r.LastInsertId()
 				added = append(added, w.Name)
 			case err != nil:
 				return err
@@ -243,6 +241,9 @@ func (d *DB) insertBulk(ctx context.Context, lead User, projectID int64, images 
 			if err := insertBulkSample(ctx, insS, insRev, insRv, projectID, images, s, &revID); err != nil {
 				return fmt.Errorf("sample %s: %w", s.Draft.ID, err)
 			}
+		}
+		if err := d.syncIdentity(ctx, tx, "revisions"); err != nil {
+			return err
 		}
 		return d.audit(ctx, tx, a.ID, "generate.samples", "project", fmt.Sprint(projectID),
 			fmt.Sprintf("testing aid: samples %d–%d inserted directly", done+1, done+len(batch)))

@@ -161,12 +161,12 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef strin
 			return err
 		}
 		now := d.now()
-		res, err := tx.ExecContext(ctx, `INSERT INTO hard_subsets (release_id, models, k, target, seed, strict, pool, created_by, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict, sel.Pool, a.ID, now)
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO hard_subsets (release_id, models, k, target, seed, strict, pool, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict, sel.Pool, a.ID, now).Scan(&id)
 		if err != nil {
 			return err
 		}
-		id, _ := res.LastInsertId()
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO hard_candidates (subset_id, sample_id, category, failed_by) VALUES (?, ?, ?, ?)`)
 		if err != nil {
 			return err
@@ -388,13 +388,13 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 		if err := checkFreezeInput(ctx, tx, FreezeInput{ProjectID: parent.ProjectID, Name: name, Version: version}); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
-			SELECT project_id, ?, ?, filter, split, ?, ?, ?, 0 FROM releases WHERE id = ?`,
-			name, version, len(kept), a.ID, d.now(), parent.ID)
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
+			SELECT project_id, ?, ?, filter, split, ?, ?, ?, 0 FROM releases WHERE id = ? RETURNING id`,
+			name, version, len(kept), a.ID, d.now(), parent.ID).Scan(&id)
 		if err != nil {
 			return err
 		}
-		id, _ := res.LastInsertId()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
 			SELECT ?, rs.sample_id, rs.revision_id, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height
 			FROM release_samples rs JOIN hard_candidates c ON c.sample_id = rs.sample_id

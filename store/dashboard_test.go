@@ -303,7 +303,7 @@ func benchDB(b *testing.B, n int) (*store.DB, store.User, int64) {
 		}
 		vs = append(vs, u)
 	}
-	sdb, err := sql.Open("sqlite3", db.Path())
+	sdb, err := store.RawSQL(db.Path())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/jackc/pgx/v5/stdlib"
+
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -27,4 +29,24 @@ func (d *DB) HoldRead(ctx context.Context, fn func()) error {
 func SetAfterFreezeAudit(tb interface{ Cleanup(func()) }, fn func()) {
 	afterFreezeAudit = fn
 	tb.Cleanup(func() { afterFreezeAudit = nil })
+}
+
+// RawSQL opens the database at path (a file or a PostgreSQL URL) for tests that look
+// at rows directly, with the store's SQL translation on PostgreSQL.
+func RawSQL(path string) (*sql.DB, error) {
+	if IsPostgresURL(path) {
+		return openPGSQL(path)
+	}
+	return sql.Open("sqlite3", path)
+}
+
+// TableNames lists the tables of a database opened with RawSQL whose names match
+// the LIKE pattern like, in name order, on either engine.
+func TableNames(sdb *sql.DB, like string) ([]string, error) {
+	q := `SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE ? ESCAPE '\' ORDER BY name`
+	if _, pg := sdb.Driver().(*stdlib.Driver); pg {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
+			AND table_name LIKE ? ESCAPE '\' ORDER BY table_name`
+	}
+	return queryAll(context.Background(), sdb, scanString, q, like)
 }

@@ -23,6 +23,9 @@ func generated(t *testing.T, opt synth.Options) (*store.DB, synth.Result) {
 	if opt.Password == "" {
 		opt.Password = "secret"
 	}
+	if opt.ImageDir == "" {
+		opt.ImageDir = t.TempDir()
+	}
 	res, err := synth.Generate(context.Background(), db, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +37,7 @@ func generated(t *testing.T, opt synth.Options) (*store.DB, synth.Result) {
 // behind the store's back.
 func rawDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
-	sdb, err := sql.Open("sqlite3", path)
+	sdb, err := store.RawSQL(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,12 +81,12 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef strin
 		if len(chosen) == 0 {
 			return fmt.Errorf("%w: %s holds no sample a person can answer (step graphs are not offered)", ErrInvalid, rel.Ref())
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO human_baselines (release_id, size, seed, created_by, created_at) VALUES (?, ?, ?, ?, ?)`,
-			rel.ID, size, seed, a.ID, d.now())
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO human_baselines (release_id, size, seed, created_by, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+			rel.ID, size, seed, a.ID, d.now()).Scan(&id)
 		if err != nil {
 			return err
 		}
-		id, _ := res.LastInsertId()
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO human_items (baseline_id, sample_id) VALUES (?, ?)`)
 		if err != nil {
 			return err

@@ -53,7 +53,7 @@ func (im Image) CheckFile() error {
 }
 
 // PreviewDir is where downscaled copies of this database's images are cached.
-func (d *DB) PreviewDir() string { return filepath.Join(filepath.Dir(d.path), "previews") }
+func (d *DB) PreviewDir() string { return filepath.Join(d.files, "previews") }
 
 // ImportProgress is reported while an import runs.
 type ImportProgress struct {
@@ -108,7 +108,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 		if err := projectExists(ctx, tx, projectID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO image_roots (project_id, path) VALUES (?, ?)`, projectID, root); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO image_roots (project_id, path) VALUES (?, ?) ON CONFLICT DO NOTHING`, projectID, root); err != nil {
 			return err
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM image_roots WHERE project_id = ? AND path = ?`, projectID, root).Scan(&rootID); err != nil {

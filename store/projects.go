@@ -49,12 +49,11 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 		}
 		p = Project{Name: name, Settings: DefaultSettings(), CreatedBy: a.ID, CreatedAt: d.now()}
 		js, _ := json.Marshal(p.Settings)
-		res, err := tx.ExecContext(ctx, `INSERT INTO projects (name, settings, created_by, created_at) VALUES (?, ?, ?, ?)`,
-			p.Name, string(js), p.CreatedBy, p.CreatedAt)
+		err = tx.QueryRowContext(ctx, `INSERT INTO projects (name, settings, created_by, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
+			p.Name, string(js), p.CreatedBy, p.CreatedAt).Scan(&p.ID)
 		if err != nil {
 			return err
 		}
-		p.ID, _ = res.LastInsertId()
 		// The summaries' round-3 decisions start under the default panel, so the
 		// dashboard's first read finds them current and needs no write.
 		if err := setStatsPolicy(ctx, tx, p.ID, p.Settings.Policy()); err != nil {

@@ -144,12 +144,12 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 			b, _ := json.Marshal(in.Split)
 			split = string(b)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now())
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now()).Scan(&id)
 		if err != nil {
 			return err
 		}
-		id, _ := res.LastInsertId()
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {

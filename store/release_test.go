@@ -123,7 +123,7 @@ func (f relFixture) acceptSome(t *testing.T) []store.SampleInfo {
 // relRaw opens the database file behind the store's back, as a tamperer would.
 func relRaw(t *testing.T, path string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite3", path)
+	db, err := store.RawSQL(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim,
 		cl.Sample, cl.Verifier = sampleID, uid(vid)
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 		return cl, err
-	}, `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ? ORDER BY rowid`, sampleID)
+	}, `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ? ORDER BY verifier_id`, sampleID)
 }
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
@@ -290,13 +290,10 @@ func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (veri
 				return err
 			}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.ID, revID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
-			string(reasons), out.Review.Comment, in.Seconds, d.now())
-		if err != nil {
-			return err
-		}
-		reviewID, err := res.LastInsertId()
+		var reviewID int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO reviews (sample_id, revision_id, round, verifier_id, criteria, decision, reasons, comment, seconds, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, cur.ID, revID, in.Round, a.ID, string(crit), string(in.Verdict.Decision),
+			string(reasons), out.Review.Comment, in.Seconds, d.now()).Scan(&reviewID)
 		if err != nil {
 			return err
 		}
@@ -518,7 +515,7 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, cands []queueCandidate) (qu
 		return f, err
 	}
 	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, u.grp, v.decision FROM reviews v
-		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT value FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
+		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
 	if err != nil {
 		return f, err
 	}

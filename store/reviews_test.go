@@ -127,7 +127,7 @@ func bigQueueDB(b *testing.B, n int) (*store.DB, store.Project, []store.User) {
 		}
 		vers = append(vers, u)
 	}
-	sdb, err := sql.Open("sqlite3", db.Path())
+	sdb, err := store.RawSQL(db.Path())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -581,7 +581,7 @@ func authorOf(si store.SampleInfo, users []store.User) store.User {
 func TestMigration3KeepsReviews(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v2.db")
-	sdb, err := sql.Open("sqlite3", path)
+	sdb, err := store.RawSQL(path)
 	if err != nil {
 		t.Fatal(err)
 	}

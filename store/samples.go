@@ -260,12 +260,9 @@ func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur Sa
 		return fmt.Errorf("encode sample %s: %w", cur.ID, err)
 	}
 	now := d.now()
-	res, err := tx.ExecContext(ctx, `INSERT INTO revisions (sample_id, number, content, author_id, change, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		cur.ID, cur.Revision+1, string(content), authorID, change, reason, now)
-	if err != nil {
-		return err
-	}
-	revID, err := res.LastInsertId()
+	var revID int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO revisions (sample_id, number, content, author_id, change, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		cur.ID, cur.Revision+1, string(content), authorID, change, reason, now).Scan(&revID)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"image/color"
 	"path/filepath"
@@ -82,7 +81,7 @@ func TestDraftConflictAndSubmit(t *testing.T) {
 		t.Errorf("editing a submitted sample: got %v", err)
 	}
 	// Revisions are immutable in the database itself.
-	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	sdb, _ := store.RawSQL(f.db.Path())
 	defer sdb.Close()
 	if _, err := sdb.Exec(`UPDATE revisions SET content = '{}'`); err == nil {
 		t.Error("revision update was allowed")

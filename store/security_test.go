@@ -346,6 +346,9 @@ func TestSecurityPasswordsNeverInClear(t *testing.T) {
 			t.Errorf("error shows a password: %v", err)
 		}
 	}
+	if db.Postgres() {
+		return // the server's files are not this process's to read; the errors above hold
+	}
 	files, _ := filepath.Glob(db.Path() + "*")
 	if len(files) < 2 {
 		t.Fatalf("database files %v: want the main file and its WAL", files)

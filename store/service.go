@@ -169,7 +169,7 @@ var _ Service = (*DB)(nil)
 func (d *DB) SignOut(ctx context.Context) error { return nil }
 
 // Where is the database file's path.
-func (d *DB) Where() string { return d.path }
+func (d *DB) Where() string { return RedactURL(d.path) }
 
 // ImageFile returns the path of the cached preview or thumbnail of the image with
 // content hash sha; a file the import did not make (or that was deleted) is

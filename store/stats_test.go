@@ -22,6 +22,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -37,19 +38,10 @@ func mustExecRaw(t *testing.T, sdb *sql.DB, query string, args ...any) {
 // rows that count nothing (n = 0).
 func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 	t.Helper()
-	tables, err := sdb.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'stat\_%' ESCAPE '\' ORDER BY name`)
+	names, err := store.TableNames(sdb, `stat\_%`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for tables.Next() {
-		var n string
-		if err := tables.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	tables.Close()
 	if len(names) < 12 {
 		t.Fatalf("summary tables %v", names)
 	}
@@ -743,6 +735,7 @@ func TestStatsIncrementalMatchRebuild(t *testing.T) {
 // migration 8 drops the triggers, procedures and view, and the store rebuilds every
 // project's summaries, which give the dashboards the store kept before.
 func TestMigration8RebuildsSummaries(t *testing.T) {
+	storetest.SkipOnPostgres(t, "migrates a SQLite file written by version 7")
 	ctx := context.Background()
 	f, sdb := statsWorkload(t)
 	synth, err := f.db.ProjectByName(ctx, "synth")

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
 
@@ -33,7 +34,7 @@ var (
 	ErrNewerSchema  = errors.New("database written by a newer Benchwright")
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations_pg/*.sql
 var migrationFS embed.FS
 
 // DB is an open Benchwright database.
@@ -41,13 +42,21 @@ type DB struct {
 	db   *sql.DB // writers: BEGIN IMMEDIATE, so a write never fails half-way on a lock
 	rdb  *sql.DB // readers: deferred, query-only transactions that never take the write lock
 	path string
+	pg   bool // PostgreSQL (store/postgres.go) rather than a SQLite file
+	// files is the folder of the database's own files: previews, team-server
+	// uploads. Beside a SQLite file; for PostgreSQL see FilesDir.
+	files string
 
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
 
-// Open opens (creating if needed) the database at path and applies pending migrations.
+// Open opens (creating if needed) the database at path and applies pending
+// migrations. A path of the form postgres://… opens that PostgreSQL database.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if IsPostgresURL(path) {
+		return openPostgres(ctx, path)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("open %s: %w", path, err)
@@ -64,7 +73,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	// p95 thirty times their median (docs/PERFORMANCE.md, "Team server load"). No
 	// store method opens a write transaction while holding one.
 	sdb.SetMaxOpenConns(1)
-	d := &DB{db: sdb, path: path, Now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{db: sdb, path: path, files: filepath.Dir(path), Now: func() time.Time { return time.Now().UTC() }}
 	if err := d.migrate(ctx); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -81,8 +90,21 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // Close closes the database.
 func (d *DB) Close() error { return errors.Join(d.rdb.Close(), d.db.Close()) }
 
-// Path is the database file's path.
+// Path is the database file's path, or the PostgreSQL URL it was opened with.
 func (d *DB) Path() string { return d.path }
+
+// FilesDir is the folder of the database's own files (previews, a team server's
+// uploads): beside a SQLite file; for a PostgreSQL database, a folder of the user's
+// cache named after the database, unless SetFilesDir named one.
+func (d *DB) FilesDir() string { return d.files }
+
+// SetFilesDir moves the database's own files (previews, uploads) to dir: a team
+// server on PostgreSQL keeps them where its operator says (bwctl serve --files).
+// Servers sharing one database must share this folder, as they share the images.
+func (d *DB) SetFilesDir(dir string) { d.files = dir }
+
+// Postgres tells whether the database is PostgreSQL rather than a SQLite file.
+func (d *DB) Postgres() bool { return d.pg }
 
 // SchemaVersion is the number of the newest migration this build knows.
 func SchemaVersion() int {
@@ -90,8 +112,10 @@ func SchemaVersion() int {
 	return len(names)
 }
 
-func migrationNames() ([]string, error) {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+func migrationNames() ([]string, error) { return migrationNamesIn("migrations") }
+
+func migrationNamesIn(dir string) ([]string, error) {
+	names, err := fs.Glob(migrationFS, dir+"/*.sql")
 	if err != nil {
 		return nil, err
 	}
@@ -150,34 +174,79 @@ func (d *DB) migrate(ctx context.Context) error {
 // inTx runs fn in one write transaction (BEGIN IMMEDIATE, see the DSN) and commits it.
 // A busy database is retried with backoff so that "database is locked" does not reach
 // a user when two instances share the file.
+//
+// On PostgreSQL, which does not serialise writers as SQLite does, every write
+// transaction first takes one transaction-level advisory lock (pgWriteLock), then
+// reads at READ COMMITTED: each statement sees every write committed before the lock
+// was granted, and no other writer, on this server or another on the same
+// database, commits until this one ends. Every check-then-write (a seat, a draft's
+// version, a freeze, a setting) therefore holds as it does on SQLite, whose
+// BEGIN IMMEDIATE gives the same order. Reads take no lock. A transaction that still
+// loses to PostgreSQL (a deadlock with a migration, a serialization failure) is
+// run again from the start, so a person never sees it.
 func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if d.pg {
+		var err error
+		for attempt := 0; attempt < 20; attempt++ {
+			err = runTx(ctx, d.db, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(tx *sql.Tx) error {
+				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, pgWriteLock); err != nil {
+					return fmt.Errorf("wait for the database: %w", err)
+				}
+				return fn(tx)
+			})
+			if !pgRetry(err) {
+				return err
+			}
+			if err := sleepCtx(ctx, retryWait(attempt)); err != nil {
+				return err
+			}
+		}
+		return err
+	}
 	var err error
 	for attempt := 0; attempt < 8; attempt++ {
 		err = d.tryTx(ctx, fn)
 		if !isBusy(err) {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
+		if err := sleepCtx(ctx, time.Duration(25<<attempt)*time.Millisecond); err != nil {
+			return err
 		}
 	}
 	return err
 }
 
+// retryWait is the pause before a PostgreSQL transaction's next attempt: short
+// and growing, with jitter so that the losers of one race do not meet again.
+func retryWait(attempt int) time.Duration {
+	base := time.Millisecond << min(attempt, 7)
+	return base + time.Duration(time.Now().UnixNano()%int64(base))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
 func (d *DB) tryTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return runTx(ctx, d.db, fn)
+	return runTx(ctx, d.db, nil, fn)
 }
 
 // readTx runs fn in one read-only transaction: one consistent snapshot that takes
 // no write lock. Reads never write, so busy retries are not needed.
 func (d *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return runTx(ctx, d.rdb, fn)
+	if d.pg {
+		return runTx(ctx, d.rdb, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}, fn)
+	}
+	return runTx(ctx, d.rdb, nil, fn)
 }
 
-func runTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
+func runTx(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -186,6 +255,14 @@ func runTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// isUniqueViolation tells whether err is either engine's refusal of a duplicate key.
+func isUniqueViolation(err error) bool {
+	var se sqlite3.Error
+	var pe *pgconn.PgError
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique ||
+		errors.As(err, &pe) && pe.Code == "23505"
 }
 
 func isBusy(err error) bool {
@@ -254,11 +331,18 @@ func Message(err error) string {
 		return said.Message()
 	}
 	var driver sqlite3.Error
-	if errors.As(err, &driver) {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &driver) || errors.As(err, &pgErr) {
 		// The driver's words are for the log, not for people: keep what was being
 		// done, and say where the detail went.
 		log.Printf("benchwright: %v", err)
-		op := strings.TrimSuffix(strings.TrimSuffix(err.Error(), driver.Error()), ": ")
+		var detail string
+		if pgErr != nil {
+			detail = pgErr.Error()
+		} else {
+			detail = driver.Error()
+		}
+		op := strings.TrimSuffix(strings.TrimSuffix(err.Error(), detail), ": ")
 		if op == "" {
 			op = "that"
 		}
@@ -273,9 +357,17 @@ func Message(err error) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
-// IntegrityCheck runs SQLite's integrity check and returns its verdict ("ok" when sound).
+// IntegrityCheck runs SQLite's integrity check and returns its verdict ("ok" when
+// sound). PostgreSQL checks its pages itself; there it answers "ok" once the server
+// answers.
 func (d *DB) IntegrityCheck(ctx context.Context) (string, error) {
 	var s string
+	if d.pg {
+		if err := d.db.PingContext(ctx); err != nil {
+			return "", fmt.Errorf("integrity check: %w", err)
+		}
+		return "ok", nil
+	}
 	if err := d.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&s); err != nil {
 		return "", fmt.Errorf("integrity check: %w", err)
 	}

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -10,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // MustOpenDB opens a fresh database in a temporary folder.
 func MustOpenDB(tb testing.TB) *store.DB {
 	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "bw.db"))
+	db, err := store.Open(context.Background(), storetest.NewDatabase(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func fixtureOn(t *testing.T, db *store.DB) fixture {
 
 func auditCount(t *testing.T, path, action string) int {
 	t.Helper()
-	sdb, err := sql.Open("sqlite3", path)
+	sdb, err := store.RawSQL(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestMigrationsAndNewerSchema(t *testing.T) {
 	}
 	db.Close()
 
-	sdb, _ := sql.Open("sqlite3", path)
+	sdb, _ := store.RawSQL(path)
 	if _, err := sdb.Exec(`PRAGMA user_version = 99`); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestAuthenticate(t *testing.T) {
 
 func TestPasswordsNeverStoredInClear(t *testing.T) {
 	f := newFixture(t)
-	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	sdb, _ := store.RawSQL(f.db.Path())
 	defer sdb.Close()
 	rows, err := sdb.Query(`SELECT password_hash FROM users UNION ALL SELECT detail FROM audit_log`)
 	if err != nil {
@@ -205,7 +205,7 @@ func TestPasswordsNeverStoredInClear(t *testing.T) {
 
 func TestAuditLogIsAppendOnly(t *testing.T) {
 	f := newFixture(t)
-	sdb, _ := sql.Open("sqlite3", f.db.Path())
+	sdb, _ := store.RawSQL(f.db.Path())
 	defer sdb.Close()
 	for _, q := range []string{`UPDATE audit_log SET action = 'x'`, `DELETE FROM audit_log`} {
 		if _, err := sdb.Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {

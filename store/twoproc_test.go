@@ -132,14 +132,17 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var last string
+			var said []string // the child's test output, for a failure
 			sc := bufio.NewScanner(out)
 			for sc.Scan() {
 				if strings.HasPrefix(sc.Text(), "result ") {
 					last = sc.Text()
+				} else {
+					said = append(said, sc.Text())
 				}
 			}
 			if err := cmd.Wait(); err != nil {
-				t.Errorf("child %d: %v\n%s", i, err, stderr)
+				t.Errorf("child %d: %v\n%s%s", i, err, stderr, strings.Join(said, "\n"))
 				return
 			}
 			c := &results[i]

@@ -23,7 +23,7 @@ func IsImageName(name string) bool { return isImageName(name) }
 
 // UploadDir is the folder of project projectID's uploaded images.
 func (d *DB) UploadDir(projectID int64) string {
-	return filepath.Join(filepath.Dir(d.path), "uploads", "p"+strconv.FormatInt(projectID, 10))
+	return filepath.Join(d.files, "uploads", "p"+strconv.FormatInt(projectID, 10))
 }
 
 // UploadPath checks that actor may import images into project projectID and that

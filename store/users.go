@@ -264,12 +264,12 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 	if exists > 0 {
 		return User{}, fmt.Errorf("%w: a user named %q exists already", ErrConflict, name)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
-		name, role, group, hashed, d.now())
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		name, role, group, hashed, d.now()).Scan(&id)
 	if err != nil {
 		return User{}, err
 	}
-	id, _ := res.LastInsertId()
 	if actorID == 0 {
 		actorID = id
 	}
@@ -365,7 +365,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 		}
 		// Counted as a failure now; a right password deletes the row below.
 		_, err = tx.ExecContext(ctx, `INSERT INTO sign_in_failures (name, failures, last_at) VALUES (?, 1, ?)
-			ON CONFLICT (name) DO UPDATE SET failures = failures + 1, last_at = excluded.last_at`, name, d.now())
+			ON CONFLICT (name) DO UPDATE SET failures = sign_in_failures.failures + 1, last_at = excluded.last_at`, name, d.now())
 		return err
 	})
 	if err != nil {

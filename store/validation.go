@@ -226,15 +226,15 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		}
 		findings, _ := json.Marshal(res.Findings)
 		now := d.now()
-		r, err := tx.ExecContext(ctx, `INSERT INTO validation_batches (project_id, name, source, author_id, imported_by, imported_at, findings)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, in.ProjectID, in.Name, in.Source, author.ID, a.ID, now, string(findings))
+		var batchID int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO validation_batches (project_id, name, source, author_id, imported_by, imported_at, findings)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, in.ProjectID, in.Name, in.Source, author.ID, a.ID, now, string(findings)).Scan(&batchID)
 		if err != nil {
-			if strings.Contains(err.Error(), "UNIQUE") {
+			if isUniqueViolation(err) {
 				return fmt.Errorf("%w: the project has a batch named %q already", ErrConflict, in.Name)
 			}
 			return err
 		}
-		batchID, _ := r.LastInsertId()
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO validation_items (batch_id, line, sample_id, content, warnings) VALUES (?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
@@ -262,7 +262,7 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 				return err
 			}
 			if _, err := ins.ExecContext(ctx, batchID, rec.Line, rec.Sample.ID, string(content), strings.Join(checks[i].warns, ",")); err != nil {
-				if strings.Contains(err.Error(), "UNIQUE") {
+				if isUniqueViolation(err) {
 					return fmt.Errorf("%w: item %s was imported by another batch meanwhile; import again", ErrConflict, rec.Sample.ID)
 				}
 				return err

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
@@ -125,7 +124,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 		}
 		revID++
 		if _, err := insS.ExecContext(ctx, s.ID, projectID, imageID, string(s.Kind), string(to), author.ID, string(content), revID, now, now); err != nil {
-			if strings.Contains(err.Error(), "UNIQUE") {
+			if isUniqueViolation(err) {
 				return nil, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
 			}
 			return nil, err
@@ -158,6 +157,9 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 			return nil, err
 		}
 		ids = append(ids, s.ID)
+	}
+	if err := d.syncIdentity(ctx, tx, "revisions"); err != nil {
+		return nil, err
 	}
 	if len(ids) == 0 {
 		return ids, nil

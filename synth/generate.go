@@ -113,6 +113,9 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 		opt.Large = 0
 	}
 	opt.Large = min(opt.Large, opt.Images)
+	if opt.ImageDir == "" && db.Postgres() {
+		return res, fmt.Errorf("%w: a PostgreSQL database has no folder beside it for the generated images; name one", store.ErrInvalid)
+	}
 	if opt.ImageDir == "" {
 		opt.ImageDir = filepath.Join(filepath.Dir(db.Path()), strings.ReplaceAll(opt.Project, " ", "_")+"-images")
 	}

@@ -17,7 +17,7 @@ func init() {
 
 func runGenProject(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("gen-project", stderr)
-	dbPath := fs.String("db", "", "database file (created if needed)")
+	dbPath := fs.String("db", "", "database file, or postgres://USER@HOST/DB (created if needed)")
 	project := fs.String("project", "", "name of the new project")
 	samples := fs.Int("samples", 1000, "number of samples")
 	images := fs.Int("images", 200, "number of images")

@@ -129,7 +129,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // openDB opens the existing database named by --db; a missing flag or file is a
 // usage error (only init and demo create databases, through createDB).
 func openDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, int) {
-	if path != "" {
+	if path != "" && !store.IsPostgresURL(path) {
 		if _, err := os.Stat(path); err != nil {
 			fmt.Fprintf(stderr, "bwctl: database %s: %v (bwctl init or bwctl demo creates one)\n", path, errors.Unwrap(err))
 			return nil, exitUsage
@@ -217,7 +217,7 @@ func fail(stderr io.Writer, err error) int {
 
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("init", stderr)
-	dbPath := fs.String("db", "", "database file (created if needed)")
+	dbPath := fs.String("db", "", "database file, or postgres://USER@HOST/DB (created if needed)")
 	project := fs.String("project", "", "project name")
 	lead := fs.String("lead", "", "lead account name (password from BENCHWRIGHT_PASSWORD)")
 	if _, err := parse(fs, args); err != nil {
@@ -408,7 +408,7 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("demo", stderr)
-	dbPath := fs.String("db", "", "database file to create (must be new or empty)")
+	dbPath := fs.String("db", "", "database file to create, or postgres://USER@HOST/DB (must be new or empty)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
@@ -417,7 +417,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer db.Close()
-	imageDir := filepath.Join(filepath.Dir(*dbPath), "demo-images")
+	imageDir := filepath.Join(db.FilesDir(), "demo-images")
 	if err := demo.Seed(ctx, db, assets.Demo(), imageDir); err != nil {
 		return fail(stderr, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
@@ -19,10 +20,11 @@ func init() {
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("serve", stderr)
-	dbPath := fs.String("db", "", "database file (bwctl init or bwctl demo makes one)")
+	dbPath := fs.String("db", "", "database file or postgres://USER@HOST/DB (bwctl init or bwctl demo makes one)")
 	addr := fs.String("addr", ":"+remote.DefaultPort, "HOST:PORT to listen on")
 	certFile := fs.String("cert", "", "TLS certificate (PEM); default DB.cert.pem, made self-signed on first start")
 	keyFile := fs.String("key", "", "TLS key (PEM); default DB.key.pem")
+	filesDir := fs.String("files", "", "folder for the server's files (uploads, previews, certificate); default beside a database file, required with postgres://; servers sharing one database share it")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
@@ -32,14 +34,29 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer db.Close()
 	if has, err := db.HasUsers(ctx); err != nil || !has {
-		fmt.Fprintf(stderr, "bwctl serve: %s has no accounts yet; create the project and its lead first (bwctl init)\n", *dbPath)
+		fmt.Fprintf(stderr, "bwctl serve: %s has no accounts yet; create the project and its lead first (bwctl init)\n", store.RedactURL(*dbPath))
+		return exitUsage
+	}
+	certBase := *dbPath
+	switch {
+	case *filesDir != "":
+		if err := os.MkdirAll(*filesDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "bwctl serve: --files: %v\n", err)
+			return exitUsage
+		}
+		db.SetFilesDir(*filesDir)
+		if db.Postgres() {
+			certBase = filepath.Join(*filesDir, "server")
+		}
+	case db.Postgres():
+		fmt.Fprintln(stderr, "bwctl serve: a PostgreSQL database needs --files DIR: the folder for uploads, previews and the certificate (shared by every server of the database)")
 		return exitUsage
 	}
 	if *certFile == "" {
-		*certFile = *dbPath + ".cert.pem"
+		*certFile = certBase + ".cert.pem"
 	}
 	if *keyFile == "" {
-		*keyFile = *dbPath + ".key.pem"
+		*keyFile = certBase + ".key.pem"
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -56,7 +73,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "bwctl serve: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "Benchwright team server for %s on https://%s\n", *dbPath, ln.Addr())
+	fmt.Fprintf(stdout, "Benchwright team server for %s on https://%s\n", store.RedactURL(*dbPath), ln.Addr())
 	fmt.Fprintf(stdout, "certificate %s\n", remote.Fingerprint(cert.Certificate[0]))
 	fmt.Fprintln(stdout, "Workstations connect to this address and check that fingerprint; Ctrl-C stops the server.")
 	if f, ok := stdout.(*os.File); ok {
@@ -81,7 +98,7 @@ func whereFlags(fs interface {
 	String(name, value, usage string) *string
 }) where {
 	return where{
-		db:          fs.String("db", "", "database file"),
+		db:          fs.String("db", "", "database file or postgres://USER@HOST/DB"),
 		server:      fs.String("server", "", "team server address (HOST[:PORT]) instead of --db"),
 		fingerprint: fs.String("fingerprint", "", "the team server's certificate fingerprint, SHA256:… as bwctl serve printed it"),
 	}

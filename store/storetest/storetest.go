@@ -48,7 +48,7 @@ type Project struct {
 func Seed(t *testing.T, connect Connect) *Project {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "contract.db"))
+	db, err := store.Open(ctx, NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}

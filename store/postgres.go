@@ -1,0 +1,221 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// IsPostgresURL tells whether a --db value names a PostgreSQL database
+// (postgres://… or postgresql://…) rather than a SQLite file.
+func IsPostgresURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// pgWriteLock is the advisory lock every write transaction on PostgreSQL holds
+// (DB.inTx): writers take turns, on every server of one database, as on SQLite.
+const pgWriteLock int64 = 0x42656e6368 // "Bench"
+
+// pgBaseline is the schema version a new PostgreSQL database starts at
+// (store/migrations_pg/0017_baseline.sql); later migrations come in pairs.
+const pgBaseline = 17
+
+// openPostgres opens the PostgreSQL database at url and applies pending migrations.
+func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
+	sdb, err := openPGSQL(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
+	}
+	sdb.SetMaxOpenConns(32)
+	sdb.SetMaxIdleConns(32)
+	sdb.SetConnMaxIdleTime(5 * time.Minute)
+	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
+	if err := sdb.PingContext(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open %s: cannot reach the PostgreSQL server: %w", RedactURL(rawURL), err)
+	}
+	if err := d.migratePG(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
+	}
+	return d, nil
+}
+
+// openPGSQL opens a pool of connections to rawURL that translate the store's SQL.
+func openPGSQL(rawURL string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
+	}
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), nil
+}
+
+// pgFilesDir is the default folder of a PostgreSQL database's own files: in the
+// user's cache, named after the server and database (not the password).
+func pgFilesDir(rawURL string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(RedactURL(rawURL)))
+	return filepath.Join(base, "benchwright", "postgres-"+hex.EncodeToString(sum[:6]))
+}
+
+// RedactURL is a database address fit to show and log: a PostgreSQL URL without
+// its password; a file path as it is.
+func RedactURL(s string) string {
+	if !IsPostgresURL(s) {
+		return s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "the PostgreSQL database"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// migratePG brings a PostgreSQL database to this build's schema: a new one gets the
+// baseline, then every numbered migration of migrations_pg after its version. The
+// writers' lock (inTx) keeps two servers starting at once from migrating twice.
+func (d *DB) migratePG(ctx context.Context) error {
+	names, err := migrationNamesIn("migrations_pg")
+	if err != nil {
+		return err
+	}
+	newest := pgBaseline - 1 + len(names)
+	return d.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bw_schema_version (version BIGINT NOT NULL)`); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		have := 0
+		if err := tx.QueryRowContext(ctx, `SELECT version FROM bw_schema_version`).Scan(&have); errors.Is(err, sql.ErrNoRows) {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bw_schema_version (version) VALUES (0)`); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if have > newest {
+			return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", ErrNewerSchema, have, newest)
+		}
+		for i, name := range names {
+			n := pgBaseline + i
+			if want, err := strconv.Atoi(strings.SplitN(name[strings.LastIndex(name, "/")+1:], "_", 2)[0]); err != nil || want != n {
+				return fmt.Errorf("migration %s: files of migrations_pg are numbered %04d, %04d, … without gaps", name, pgBaseline, pgBaseline+1)
+			}
+			if n <= have {
+				continue
+			}
+			body, err := migrationFS.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", name, err)
+			}
+			if after := afterMigration[n]; after != nil && n > pgBaseline {
+				if err := after(d, ctx, tx); err != nil {
+					return fmt.Errorf("migration %s: %w", name, err)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE bw_schema_version SET version = `+strconv.Itoa(n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// pgConnector hands database/sql connections that translate the store's SQL
+// (pgTranslate).
+type pgConnector struct{ driver.Connector }
+
+func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{conn.(*stdlib.Conn)}, nil
+}
+
+type pgConn struct{ *stdlib.Conn }
+
+func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	q, a, err := pgTranslate(query, args)
+	if err != nil {
+		return nil, err
+	}
+	return c.Conn.ExecContext(ctx, q, a)
+}
+
+func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	q, a, err := pgTranslate(query, args)
+	if err != nil {
+		return nil, err
+	}
+	return c.Conn.QueryContext(ctx, q, a)
+}
+
+// PrepareContext returns a statement that translates at each use: pgx keeps its own
+// cache of prepared statements per connection, keyed by the translated text.
+func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	return &pgStmt{c, query}, nil
+}
+
+type pgStmt struct {
+	c     *pgConn
+	query string
+}
+
+func (s *pgStmt) Close() error  { return nil }
+func (s *pgStmt) NumInput() int { return -1 }
+func (s *pgStmt) Exec(args []driver.Value) (driver.Result, error) {
+	return nil, errors.New("store: use ExecContext")
+}
+func (s *pgStmt) Query(args []driver.Value) (driver.Rows, error) {
+	return nil, errors.New("store: use QueryContext")
+}
+func (s *pgStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	return s.c.ExecContext(ctx, s.query, args)
+}
+func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	return s.c.QueryContext(ctx, s.query, args)
+}
+
+func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+// pgRetry tells whether err is PostgreSQL's verdict that the transaction lost a race
+// (serialization failure, deadlock): it is run again, never shown to a person.
+func pgRetry(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// syncIdentity moves table's id sequence past the ids written explicitly (bulk
+// writes number revisions themselves); SQLite needs nothing.
+func (d *DB) syncIdentity(ctx context.Context, tx *sql.Tx, table string) error {
+	if !d.pg {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+table+`', 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM `+table+`), false)`)
+	return err
+}
