@@ -45,7 +45,11 @@ func childServer(dbPath, addrFile string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	cert, err := remote.LoadOrCreateCertificate(dbPath+".cert.pem", dbPath+".key.pem", nil)
+	// The server's own files go beside the address file: dbPath may be a
+	// PostgreSQL URL (storetest.NewDatabase).
+	files := filepath.Dir(addrFile)
+	db.SetFilesDir(files)
+	cert, err := remote.LoadOrCreateCertificate(filepath.Join(files, "server.cert.pem"), filepath.Join(files, "server.key.pem"), nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -45,11 +45,11 @@ type team struct {
 }
 
 // seedTeam writes a fresh project with annotators ann1…annN and verifiers per
-// group into a file under tb.TempDir, and closes it.
+// group into a fresh database (storetest.NewDatabase), and closes it.
 func seedTeam(tb testing.TB, annotators, perGroup, images int) team {
 	tb.Helper()
 	ctx := context.Background()
-	tm := team{path: filepath.Join(tb.TempDir(), "team.db")}
+	tm := team{path: storetest.NewDatabase(tb)} // a file, or PostgreSQL in the store suite's second run
 	db, err := store.Open(ctx, tm.path)
 	if err != nil {
 		tb.Fatal(err)
