@@ -42,8 +42,8 @@ var pgCache sync.Map // SQL text → *pgQuery
 
 // pgTranslate returns query and args as PostgreSQL takes them.
 func pgTranslate(query string, args []driver.NamedValue) (string, []driver.NamedValue, error) {
-	if len(args) == 0 {
-		return query, args, nil // schema scripts hold $$ bodies; nothing to number
+	if len(args) == 0 && strings.Contains(query, "$$") {
+		return query, args, nil // a schema script: its $$ bodies are PostgreSQL's own
 	}
 	q, ok := pgCache.Load(query)
 	if !ok {

@@ -27,8 +27,11 @@ func IsPostgresURL(s string) bool {
 }
 
 // pgWriteLock is the advisory lock every write transaction on PostgreSQL holds
-// (DB.inTx): writers take turns, on every server of one database, as on SQLite.
-const pgWriteLock int64 = 0x42656e6368 // "Bench"
+// (DB.inTx), with the hash of the schema it works in as the lock's second key:
+// writers of one Benchwright database take turns, on every server, as on SQLite;
+// Benchwright databases in other schemas of the same PostgreSQL database do not
+// wait for them.
+const pgWriteLock int32 = 0x42656e63 // "Benc"
 
 // pgBaseline is the schema version a new PostgreSQL database starts at
 // (store/migrations_pg/0017_baseline.sql); later migrations come in pairs.

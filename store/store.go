@@ -189,7 +189,7 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		var err error
 		for attempt := 0; attempt < 20; attempt++ {
 			err = runTx(ctx, d.db, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(tx *sql.Tx) error {
-				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, pgWriteLock); err != nil {
+				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, pgWriteLock); err != nil {
 					return fmt.Errorf("wait for the database: %w", err)
 				}
 				return fn(tx)

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"database/sql/driver"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// pgPos and pgNamed build the arguments database/sql hands the driver.
+func pgPos(vs ...any) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(vs))
+	for i, v := range vs {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+	}
+	return out
+}
+
+func pgNamed(args []driver.NamedValue, name string, v any) []driver.NamedValue {
+	return append(args, driver.NamedValue{Name: name, Ordinal: len(args) + 1, Value: v})
+}
+
+// TestPostgresTranslation lists the rewrites pgTranslate makes of the store's SQL
+// for PostgreSQL (store/pgsql.go), and what it leaves alone.
+func TestPostgresTranslation(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string
+		args  []driver.NamedValue
+		want  string
+		vals  []any  // the arguments PostgreSQL gets, for $1, $2, …
+		err   string // part of the error, when the query cannot be translated
+	}{{
+		name:  "placeholders are numbered in order",
+		query: `SELECT a FROM t WHERE x = ? AND y IN (?, ?)`,
+		args:  pgPos(int64(1), "b", 2.5),
+		want:  `SELECT a FROM t WHERE x = $1 AND y IN ($2, $3)`,
+		vals:  []any{int64(1), "b", 2.5},
+	}, {
+		name:  "a name used twice is one parameter",
+		query: `UPDATE t SET a = :v WHERE b = :v OR c = :w`,
+		args:  pgNamed(pgNamed(nil, "w", "second"), "v", "first"),
+		want:  `UPDATE t SET a = $1 WHERE b = $1 OR c = $2`,
+		vals:  []any{"first", "second"},
+	}, {
+		name:  "names and positions mix; positions skip the named arguments",
+		query: `SELECT ?, :n, ?, :n`,
+		args:  append(pgNamed(pgPos(int64(10)), "n", int64(20)), driver.NamedValue{Ordinal: 3, Value: int64(30)}),
+		want:  `SELECT $1, $2, $3, $2`,
+		vals:  []any{int64(10), int64(20), int64(30)},
+	}, {
+		name: "literals, quoted names, casts and comments are left alone",
+		query: `SELECT '?', 'it''s :x ?', "we?ird:y", x::text FROM t -- why? :z it's
+			WHERE y = ?`,
+		args: pgPos("v"),
+		want: `SELECT '?', 'it''s :x ?', "we?ird:y", x::text FROM t -- why? :z it's
+			WHERE y = $1`,
+		vals: []any{"v"},
+	}, {
+		name:  "json_each is the schema's bw_json_each",
+		query: `SELECT value FROM json_each(?) WHERE json_each_x = ?`,
+		args:  pgPos(`["a","b"]`, int64(1)),
+		want:  `SELECT value FROM bw_json_each($1) WHERE json_each_x = $2`,
+		vals:  []any{`["a","b"]`, int64(1)},
+	}, {
+		name:  "MATCH on sample_words searches its body; the FTS4 query becomes a tsquery",
+		query: `SELECT x.sample_id FROM sample_search x WHERE +x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?) AND x.project_id = ?`,
+		args:  pgPos(matchQuery("kitchen m-00302"), int64(3)),
+		want:  `SELECT x.sample_id FROM sample_search x WHERE x.doc IN (SELECT docid FROM sample_words WHERE bw_words(body) @@ to_tsquery('simple', $1)) AND x.project_id = $2`,
+		vals:  []any{`(kitchen:*) & (m <-> 00302:*)`, int64(3)},
+	}, {
+		name: "MATCH through an alias, and CROSS JOIN … ON is a plain JOIN",
+		query: `SELECT x.sample_id FROM sample_words w CROSS JOIN sample_search x ON x.doc = w.docid
+			WHERE w.sample_words MATCH ? AND x.project_id = ?`,
+		args: pgPos(`"cup*"`, int64(7)),
+		want: `SELECT x.sample_id FROM sample_words w JOIN sample_search x ON x.doc = w.docid
+			WHERE bw_words(w.body) @@ to_tsquery('simple', $1) AND x.project_id = $2`,
+		vals: []any{`(cup:*)`, int64(7)},
+	}, {
+		name: "CROSS JOIN in any case and across lines",
+		query: `SELECT 1 FROM claims c
+			cross
+			join samples s ON s.id = c.sample_id WHERE s.project_id = ?`,
+		args: pgPos(int64(1)),
+		want: `SELECT 1 FROM claims c
+			join samples s ON s.id = c.sample_id WHERE s.project_id = $1`,
+		vals: []any{int64(1)},
+	}, {
+		name:  "a unary + goes, a binary + stays",
+		query: `SELECT a + b, c+d, e + 1 FROM t WHERE +f = ? ORDER BY +g, (+h)`,
+		args:  pgPos(int64(1)),
+		want:  `SELECT a + b, c+d, e + 1 FROM t WHERE f = $1 ORDER BY g, (h)`,
+		vals:  []any{int64(1)},
+	}, {
+		name:  "bool arguments are the integers SQLite stores",
+		query: `INSERT INTO t (a, b, c, d) VALUES (?, ?, ?, :flag)`,
+		args:  pgNamed(pgPos(true, false, "x"), "flag", true),
+		want:  `INSERT INTO t (a, b, c, d) VALUES ($1, $2, $3, $4)`,
+		vals:  []any{int64(1), int64(0), "x", int64(1)},
+	}, {
+		name:  "too few arguments",
+		query: `SELECT a FROM t WHERE b = ? AND c = ?`,
+		args:  pgPos(int64(1)),
+		err:   "more placeholders than arguments",
+	}, {
+		name:  "a name no argument has",
+		query: `SELECT a FROM t WHERE b = :nope`,
+		args:  pgNamed(nil, "x", int64(1)),
+		err:   "names :nope",
+	}, {
+		name: "a query without arguments is passed through as it is (schema scripts' $$ bodies)",
+		query: `CREATE FUNCTION f(a text) RETURNS text LANGUAGE plpgsql AS $$
+			BEGIN RETURN CASE WHEN a ~ '?' OR a = :x THEN json_each(a) END; END $$;
+			SELECT +a FROM t CROSS JOIN u ON true WHERE sample_words MATCH ?`,
+		want: `CREATE FUNCTION f(a text) RETURNS text LANGUAGE plpgsql AS $$
+			BEGIN RETURN CASE WHEN a ~ '?' OR a = :x THEN json_each(a) END; END $$;
+			SELECT +a FROM t CROSS JOIN u ON true WHERE sample_words MATCH ?`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, args, err := pgTranslate(tt.query, tt.args)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("pgTranslate(%q) = %q, %v; want an error saying %q", tt.query, got, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("pgTranslate(%q): %v", tt.query, err)
+			}
+			if got != tt.want {
+				t.Errorf("pgTranslate(%q)\n got %q\nwant %q", tt.query, got, tt.want)
+			}
+			var vals []any
+			for i, a := range args {
+				if a.Ordinal != i+1 || a.Name != "" {
+					t.Errorf("argument %d is %+v; PostgreSQL takes positional arguments $1, $2, …", i+1, a)
+				}
+				vals = append(vals, a.Value)
+			}
+			if !reflect.DeepEqual(vals, tt.vals) {
+				t.Errorf("pgTranslate(%q) arguments %#v, want %#v", tt.query, vals, tt.vals)
+			}
+		})
+	}
+}
+
+func TestTSQuery(t *testing.T) {
+	tests := []struct{ fts, want string }{
+		{`"kitchen*"`, `(kitchen:*)`},
+		{`"m 00302*"`, `(m <-> 00302:*)`},
+		{`"red cup*" "table*"`, `(red <-> cup:*) & (table:*)`},
+		{`"Kitchen*"`, `(kitchen:*)`},
+		{`"exact"`, `(exact)`},
+		{`"Küche*"`, `(küche:*)`},
+		{`"a&b|!c:*"`, `(a <-> b <-> c:*)`}, // tsquery's operators never pass through
+		{matchQuery("  m-00302   it's "), `(m <-> 00302:*) & (it <-> s:*)`},
+		{`""`, `''`},
+		{`"***" "--"`, `''`},
+		{``, `''`},
+	}
+	for _, tt := range tests {
+		if got := tsQuery(tt.fts); got != tt.want {
+			t.Errorf("tsQuery(%q) = %q, want %q", tt.fts, got, tt.want)
+		}
+	}
+}
