@@ -13,10 +13,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"image"
 	_ "image/jpeg"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
@@ -117,6 +120,75 @@ func scaleDB(tb testing.TB) string {
 		return err
 	})
 	return filepath.Join(dir, "bench.db")
+}
+
+// envBenchPostgres moves the scale benchmarks onto PostgreSQL: a URL of a server's
+// database in which they may create schemas (scripts/bench starts a throwaway
+// cluster). The project is copied there from the SQLite one (scaleDB) once per
+// process, with store.CopyDatabase.
+const envBenchPostgres = "BENCHWRIGHT_BENCH_POSTGRES"
+
+var pgBench struct {
+	once sync.Once
+	url  string
+	err  error
+}
+
+// scaleDBOnEngine is the database the query benchmarks read: scaleDB's file, or its copy
+// on PostgreSQL when envBenchPostgres is set.
+func scaleDBOnEngine(tb testing.TB) string {
+	tb.Helper()
+	path := scaleDB(tb)
+	base := os.Getenv(envBenchPostgres)
+	if base == "" {
+		return path
+	}
+	pgBench.once.Do(func() { pgBench.url, pgBench.err = copyToPostgres(base, path) })
+	if pgBench.err != nil {
+		tb.Fatal(pgBench.err)
+	}
+	return pgBench.url
+}
+
+// copyToPostgres copies the SQLite database at path into a new schema of the
+// PostgreSQL database at base and returns the schema's URL. The schema stays: the
+// cluster scripts/bench starts is thrown away after the run.
+func copyToPostgres(base, path string) (string, error) {
+	ctx := context.Background()
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	schema := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		return "", err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	src, err := store.Open(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	dst, err := store.Open(ctx, u.String())
+	if err != nil {
+		return "", err
+	}
+	defer dst.Close()
+	if _, err := store.CopyDatabase(ctx, src, dst, nil); err != nil {
+		return "", fmt.Errorf("copy the benchmark project to PostgreSQL: %w", err)
+	}
+	// The planner's statistics, as autovacuum would gather them on a live server.
+	if _, err := admin.Exec(`SET search_path = ` + schema + `; ANALYZE`); err != nil {
+		return "", err
+	}
+	return u.String(), nil
 }
 
 // importImages is a folder of 2,000 generated images (the generator's mix: mostly
@@ -261,7 +333,7 @@ const (
 // check is a deliberate, size-independent cost (and tests lower bcrypt's cost, see
 // export_test.go).
 func BenchmarkScaleOpenProject(b *testing.B) {
-	path := scaleDB(b)
+	path := scaleDBOnEngine(b)
 	for _, role := range []string{store.RoleAnnotator, store.RoleVerifier, verifierBulk} {
 		b.Run(role, func(b *testing.B) {
 			for b.Loop() {
@@ -277,7 +349,7 @@ func BenchmarkScaleOpenProject(b *testing.B) {
 // call of bwctl and scripts), the page of 200 of each round the verifier's screen
 // reads, and the first page of 50 of all rounds (ReviewQueueLimit).
 func BenchmarkScaleReviewQueue(b *testing.B) {
-	w := openBench(b, scaleDB(b))
+	w := openBench(b, scaleDBOnEngine(b))
 	defer w.db.Close()
 	for _, c := range []struct {
 		name         string
@@ -301,7 +373,7 @@ func BenchmarkScaleReviewQueue(b *testing.B) {
 // images, and pages of the sample list (first, deep by keyset and by offset,
 // filtered, the annotator's).
 func BenchmarkScaleQueries(b *testing.B) {
-	w := openBench(b, scaleDB(b))
+	w := openBench(b, scaleDBOnEngine(b))
 	defer w.db.Close()
 	ctx := context.Background()
 	total := 0
@@ -501,6 +573,11 @@ func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
 	path := filepath.Join(tb.TempDir(), "bench.db")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		tb.Fatal(err)
+	}
+	if base := os.Getenv(envBenchPostgres); base != "" {
+		if path, err = copyToPostgres(base, path); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)

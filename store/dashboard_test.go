@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -397,7 +396,7 @@ type statsWorld struct {
 
 func openStatsWorld(b *testing.B) statsWorld {
 	b.Helper()
-	path := scaleDB(b)
+	path := scaleDBOnEngine(b)
 	w := statsWorld{benchWorld: openBench(b, path), path: path}
 	b.Cleanup(func() { w.db.Close() })
 	var err error
@@ -410,7 +409,7 @@ func openStatsWorld(b *testing.B) statsWorld {
 // floor measures a bare aggregate over the same database, without the store: the
 // least any query reading that table must pay.
 func (w statsWorld) floor(b *testing.B, query string) {
-	sdb, err := sql.Open("sqlite3", "file:"+w.path+"?mode=ro")
+	sdb, err := store.RawSQL(w.path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -467,7 +466,7 @@ func BenchmarkScaleAgreement(b *testing.B) {
 		}
 	})
 	b.Run("floor-read-reviews", func(b *testing.B) {
-		sdb, err := sql.Open("sqlite3", "file:"+w.path+"?mode=ro")
+		sdb, err := store.RawSQL(w.path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 // its total, on the big synthetic project: what the Samples screen reads per search,
 // sort or page turn. Goal: under 50 ms each at 100k samples.
 func BenchmarkScaleSampleManager(b *testing.B) {
-	w := openBench(b, scaleDB(b))
+	w := openBench(b, scaleDBOnEngine(b))
 	defer w.db.Close()
 	ctx := context.Background()
 	lead, err := w.db.UserByName(ctx, "lead")
