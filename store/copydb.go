@@ -1,0 +1,435 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Copying a whole database (bwctl copy-db): every row of every table, with its ids,
+// from one database into a new one, across engines. The copy goes table by table
+// in the order of copyTables, parents before the tables that refer to them, in
+// multi-row INSERTs, and is checked against the schemas both databases hold: a
+// table this list lacks (a new migration's) stops every copy until it is added.
+
+// copyTables is every table of the schema, each after the tables its foreign keys
+// name (TestCopyTablesFollowForeignKeys checks the order against the schema).
+// SQLite's shadow tables of sample_words and PostgreSQL's bw_schema_version are
+// the engines' own and are not copied; the destination's migrations made both.
+var copyTables = []string{
+	"users", "audit_log", "projects", "image_roots", "images", "samples", "revisions", "reviews", "claims",
+	"lineage", "augment_discards", "releases", "release_samples", "model_runs", "predictions",
+	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
+	"validation_batches", "validation_items", "sessions", "sign_in_failures", "database_info",
+	"sample_search", "sample_words",
+	"stat_activity", "stat_balance", "stat_policy", "stat_reasons", "stat_rev3", "stat_review_authors",
+	"stat_review_kinds", "stat_review_seconds", "stat_review_times", "stat_review_verifiers",
+	"stat_revisions", "stat_samples", "stat_submissions",
+}
+
+// copyBatchRows is the most rows one INSERT writes; copyBatchArgs bounds its
+// parameters below both engines' limits (SQLite 32,766, PostgreSQL 65,535).
+const (
+	copyBatchRows = 1000
+	copyBatchArgs = 30000
+)
+
+// CopyReport says what CopyDatabase copied.
+type CopyReport struct {
+	Tables  []TableCount // in the order copied
+	Rows    int64        // all tables' rows
+	Elapsed time.Duration
+}
+
+// TableCount is one table's number of rows.
+type TableCount struct {
+	Name string
+	Rows int64
+}
+
+// CopyDatabase copies every row of every table of from into to, with the same ids,
+// values and types (REAL columns bit for bit): users and their password hashes,
+// projects and their settings, images, samples with every revision, reviews,
+// claims, releases, predictions, curation, validation batches, sessions, the audit
+// log, the dashboard's summaries and the sample manager's search rows. Either may
+// be a SQLite file or a PostgreSQL database; to must be freshly opened (migrated)
+// and empty, and is refused otherwise, naming its first table that holds rows.
+//
+// The source is read in one read transaction, one consistent snapshot, so a server
+// may keep working on it meanwhile. The destination is written in one transaction
+// (on PostgreSQL holding the writers' lock, DB.inTx): a copy that fails or is
+// cancelled leaves the destination as empty as it was, never a partial project,
+// and may simply be run again. The database's files beside it (previews, a team
+// server's uploads) are not copied: previews are made again on demand; the images
+// are referenced in place by the paths the copy keeps.
+//
+// The destination's triggers hold during the copy: releases are inserted unsealed,
+// take their samples, then are sealed as a freeze seals them; the image use counts
+// that inserting samples raises are set back to the source's. On PostgreSQL the
+// identity columns' sequences are moved past the ids copied. progress, when set, is
+// called after every batch with the table and its rows copied so far, and once more
+// when the table is done (with 0 for an empty one).
+func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string, rows int64)) (CopyReport, error) {
+	start := time.Now()
+	var rep CopyReport
+	fail := func(err error) (CopyReport, error) {
+		return CopyReport{}, fmt.Errorf("copy %s to %s: %w", RedactURL(from.path), RedactURL(to.path), err)
+	}
+	if samePlace(from.path, to.path) {
+		return fail(fmt.Errorf("%w: the source and the destination are the same database", ErrInvalid))
+	}
+	err := from.readTx(ctx, func(src *sql.Tx) error {
+		srcTables, err := schemaTables(ctx, src, from.pg)
+		if err != nil {
+			return fmt.Errorf("read the tables of the source: %w", err)
+		}
+		if err := checkCopyTables(srcTables, "the source"); err != nil {
+			return err
+		}
+		return to.inTx(ctx, func(dst *sql.Tx) error {
+			rep = CopyReport{} // a PostgreSQL transaction run again starts over
+			dstTables, err := schemaTables(ctx, dst, to.pg)
+			if err != nil {
+				return fmt.Errorf("read the tables of the destination: %w", err)
+			}
+			if err := checkCopyTables(dstTables, "the destination"); err != nil {
+				return err
+			}
+			for _, t := range copyTables {
+				var one int
+				err := dst.QueryRowContext(ctx, `SELECT 1 FROM `+t+` LIMIT 1`).Scan(&one)
+				if err == nil {
+					return fmt.Errorf("%w: the destination is not empty (its table %s has rows); copy into a new file or an empty PostgreSQL database",
+						ErrInvalid, t)
+				}
+				if !errors.Is(err, sql.ErrNoRows) {
+					return fmt.Errorf("read table %s of the destination: %w", t, err)
+				}
+			}
+			c := tableCopy{ctx: ctx, src: src, dst: dst, from: from, to: to, srcTables: srcTables, progress: progress}
+			for _, t := range copyTables {
+				n, err := c.table(t)
+				if err != nil {
+					return fmt.Errorf("copy table %s: %w", t, err)
+				}
+				rep.Tables = append(rep.Tables, TableCount{Name: t, Rows: n})
+				rep.Rows += n
+			}
+			if err := c.checkImageUse(); err != nil {
+				return err
+			}
+			if to.pg {
+				if err := syncAllIdentities(ctx, dst); err != nil {
+					return fmt.Errorf("move the id sequences past the copied ids: %w", err)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fail(err)
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// samePlace tells whether two database addresses name one database.
+func samePlace(a, b string) bool {
+	if IsPostgresURL(a) || IsPostgresURL(b) {
+		return a == b
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// schemaTable is one table a database holds.
+type schemaTable struct {
+	withoutRowid bool // SQLite: a WITHOUT ROWID table, read in its key's order
+	virtual      bool // SQLite: a virtual table (sample_words, FTS4)
+}
+
+// schemaTables lists the tables of the database tx reads, without the engines' own
+// (SQLite's sqlite_* and the shadow tables of its virtual tables, PostgreSQL's
+// bw_schema_version).
+func schemaTables(ctx context.Context, tx *sql.Tx, pg bool) (map[string]schemaTable, error) {
+	out := map[string]schemaTable{}
+	if pg {
+		names, err := queryAll(ctx, tx, scanString, `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'bw_schema_version'`)
+		for _, n := range names {
+			out[n] = schemaTable{}
+		}
+		return out, err
+	}
+	type row struct{ name, sql string }
+	rows, err := queryAll(ctx, tx, func(r scanner) (row, error) {
+		var x row
+		var s sql.NullString
+		err := r.Scan(&x.name, &s)
+		x.sql = strings.ToUpper(s.String)
+		return x, err
+	}, `SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`)
+	if err != nil {
+		return nil, err
+	}
+	var virtual []string
+	for _, r := range rows {
+		if strings.HasPrefix(r.sql, "CREATE VIRTUAL TABLE") {
+			virtual = append(virtual, r.name)
+		}
+	}
+	for _, r := range rows {
+		shadow := false
+		for _, v := range virtual {
+			shadow = shadow || strings.HasPrefix(r.name, v+"_")
+		}
+		if !shadow {
+			out[r.name] = schemaTable{withoutRowid: strings.Contains(r.sql, "WITHOUT ROWID"), virtual: slices.Contains(virtual, r.name)}
+		}
+	}
+	return out, nil
+}
+
+// checkCopyTables refuses a database (which: "the source" or "the destination")
+// whose tables are not copyTables: a table this build does not copy would be lost.
+func checkCopyTables(have map[string]schemaTable, which string) error {
+	for name := range have {
+		if !slices.Contains(copyTables, name) {
+			return fmt.Errorf("%s has a table %s that copy-db does not know, and would lose", which, name)
+		}
+	}
+	for _, name := range copyTables {
+		if _, ok := have[name]; !ok {
+			return fmt.Errorf("%s has no table %s; is it a Benchwright database of this version?", which, name)
+		}
+	}
+	return nil
+}
+
+// tableCopy is one copy in progress.
+type tableCopy struct {
+	ctx       context.Context
+	src, dst  *sql.Tx
+	from, to  *DB
+	srcTables map[string]schemaTable
+	progress  func(table string, rows int64)
+
+	sealed []releaseSeal // the releases to seal once their samples are in
+}
+
+type releaseSeal struct {
+	id     any
+	sealed any
+}
+
+// columns returns the columns of table as the destination holds them, and checks
+// that the source holds the same ones.
+func (c *tableCopy) columns(table string) ([]string, error) {
+	if table == "sample_words" {
+		// SQLite's FTS4 table hides its docid from SELECT *; PostgreSQL's holds it.
+		return []string{"docid", "body"}, nil
+	}
+	names := func(tx *sql.Tx) ([]string, error) {
+		rows, err := tx.QueryContext(c.ctx, `SELECT * FROM `+table+` LIMIT 0`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		return rows.Columns()
+	}
+	dst, err := names(c.dst)
+	if err != nil {
+		return nil, fmt.Errorf("read its columns in the destination: %w", err)
+	}
+	src, err := names(c.src)
+	if err != nil {
+		return nil, fmt.Errorf("read its columns in the source: %w", err)
+	}
+	a, b := slices.Sorted(slices.Values(src)), slices.Sorted(slices.Values(dst))
+	if !slices.Equal(a, b) {
+		return nil, fmt.Errorf("the columns differ: the source has %s, the destination %s", strings.Join(a, ", "), strings.Join(b, ", "))
+	}
+	return dst, nil
+}
+
+// order is the ORDER BY that reads table in its natural order: on SQLite the
+// order of its rows (rowid, or the key of a WITHOUT ROWID table), so that a file
+// copied to a file reads back alike; on PostgreSQL, whose physical order is no
+// one's, the primary key's.
+func (c *tableCopy) order(table string) (string, error) {
+	if !c.from.pg {
+		if c.srcTables[table].withoutRowid {
+			return "", nil
+		}
+		return " ORDER BY rowid", nil
+	}
+	keys, err := queryAll(c.ctx, c.src, scanString, `SELECT a.attname FROM pg_index i
+		JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+		WHERE i.indrelid = (quote_ident(current_schema()) || '.' || quote_ident(?))::regclass AND i.indisprimary
+		ORDER BY array_position(i.indkey::int2[], a.attnum)`, table)
+	if err != nil {
+		return "", fmt.Errorf("read its primary key: %w", err)
+	}
+	if len(keys) == 0 {
+		return " ORDER BY ctid", nil
+	}
+	return " ORDER BY " + strings.Join(keys, ", "), nil
+}
+
+// table copies one table and returns its number of rows.
+func (c *tableCopy) table(table string) (int64, error) {
+	cols, err := c.columns(table)
+	if err != nil {
+		return 0, err
+	}
+	order, err := c.order(table)
+	if err != nil {
+		return 0, err
+	}
+	sealedCol, idCol := -1, -1
+	if table == "releases" {
+		sealedCol, idCol = slices.Index(cols, "sealed"), slices.Index(cols, "id")
+	}
+	perBatch := max(1, min(copyBatchRows, copyBatchArgs/len(cols)))
+	insert := func(n int) string {
+		row := "(" + strings.Repeat("?, ", len(cols)-1) + "?)"
+		return `INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES ` + strings.Repeat(row+", ", n-1) + row
+	}
+	full, err := c.dst.PrepareContext(c.ctx, insert(perBatch))
+	if err != nil {
+		return 0, err
+	}
+	defer full.Close()
+
+	rows, err := c.src.QueryContext(c.ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+table+order)
+	if err != nil {
+		return 0, fmt.Errorf("read it from the source: %w", err)
+	}
+	defer rows.Close()
+	var total int64
+	batch := make([]any, 0, perBatch*len(cols))
+	flush := func() error {
+		n := len(batch) / len(cols)
+		if n == 0 {
+			return nil
+		}
+		var err error
+		if n == perBatch {
+			_, err = full.ExecContext(c.ctx, batch...)
+		} else {
+			_, err = c.dst.ExecContext(c.ctx, insert(n), batch...)
+		}
+		if err != nil {
+			return fmt.Errorf("write its rows %d to %d: %w", total+1, total+int64(n), err)
+		}
+		total += int64(n)
+		batch = batch[:0]
+		if c.progress != nil {
+			c.progress(table, total)
+		}
+		return nil
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return 0, fmt.Errorf("read it from the source: %w", err)
+		}
+		if sealedCol >= 0 {
+			// A release takes its samples unsealed; it is sealed after them (seal).
+			c.sealed = append(c.sealed, releaseSeal{id: vals[idCol], sealed: vals[sealedCol]})
+			vals[sealedCol] = int64(0)
+		}
+		batch = append(batch, vals...)
+		if len(batch) == perBatch*len(cols) {
+			if err := flush(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read it from the source: %w", err)
+	}
+	if err := flush(); err != nil {
+		return 0, err
+	}
+	if err := c.after(table); err != nil {
+		return 0, err
+	}
+	if c.progress != nil {
+		c.progress(table, total)
+	}
+	return total, nil
+}
+
+// after does what a table's triggers need once its rows are in.
+func (c *tableCopy) after(table string) error {
+	switch table {
+	case "samples":
+		// Inserting a sample counted it on its image (trigger image_use_insert) on
+		// top of the count copied with the image: take those counts off again.
+		_, err := c.dst.ExecContext(c.ctx, `UPDATE images SET sample_count = sample_count -
+			(SELECT count(*) FROM samples WHERE samples.image_id = images.id)
+			WHERE id IN (SELECT image_id FROM samples)`)
+		if err != nil {
+			return fmt.Errorf("set the images' sample counts back: %w", err)
+		}
+	case "release_samples":
+		// Seal every release the source holds sealed, as a freeze does: the one
+		// update the releases' trigger allows, once all its samples are in.
+		for _, r := range c.sealed {
+			if r.sealed == int64(0) {
+				continue
+			}
+			if _, err := c.dst.ExecContext(c.ctx, `UPDATE releases SET sealed = ? WHERE id = ?`, r.sealed, r.id); err != nil {
+				return fmt.Errorf("seal release %v: %w", r.id, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkImageUse compares the images' sample counts with the source's.
+func (c *tableCopy) checkImageUse() error {
+	const q = `SELECT CAST(COALESCE(sum(sample_count), 0) AS BIGINT), CAST(COALESCE(sum(sample_count * (id % 1009)), 0) AS BIGINT) FROM images`
+	var a, b [2]int64
+	if err := c.src.QueryRowContext(c.ctx, q).Scan(&a[0], &a[1]); err != nil {
+		return fmt.Errorf("check the images' sample counts: %w", err)
+	}
+	if err := c.dst.QueryRowContext(c.ctx, q).Scan(&b[0], &b[1]); err != nil {
+		return fmt.Errorf("check the images' sample counts: %w", err)
+	}
+	if a != b {
+		return fmt.Errorf("the images' sample counts came out different (%v, source %v)", b, a)
+	}
+	return nil
+}
+
+// syncAllIdentities moves every identity column's sequence past its largest id.
+func syncAllIdentities(ctx context.Context, tx *sql.Tx) error {
+	type col struct{ table, column string }
+	cols, err := queryAll(ctx, tx, func(r scanner) (col, error) {
+		var c col
+		return c, r.Scan(&c.table, &c.column)
+	}, `SELECT table_name, column_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY table_name`)
+	if err != nil {
+		return err
+	}
+	for _, c := range cols {
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+c.table+`', '`+c.column+`'), (SELECT COALESCE(max(`+
+			c.column+`), 0) + 1 FROM `+c.table+`), false)`); err != nil {
+			return fmt.Errorf("table %s: %w", c.table, err)
+		}
+	}
+	return nil
+}
