@@ -65,6 +65,11 @@ func Seed(ctx context.Context, d *store.DB, files fs.FS, imageDir string) error 
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
+	for _, u := range accounts[1:] { // the accounts came before the project: each joins it
+		if err := d.AddMember(ctx, lead, p.ID, u.Name); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
 	if err := copyTree(files, "images", imageDir); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

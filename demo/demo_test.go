@@ -28,11 +28,11 @@ func TestSeed(t *testing.T) {
 	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, demo.DemoProject)
+	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := db.StatusCounts(ctx, p.ID)
+	counts, err := db.StatusCounts(ctx, store.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestSeed(t *testing.T) {
 			t.Errorf("the demo has no %s sample (%v)", s, counts)
 		}
 	}
-	if n, _ := db.CountImages(ctx, p.ID); n != 8 {
+	if n, _ := db.CountImages(ctx, store.Owner(), p.ID); n != 8 {
 		t.Errorf("the demo has %d images, want 8", n)
 	}
 	users := map[string]store.User{}
@@ -56,7 +56,7 @@ func TestSeed(t *testing.T) {
 		users[a.Name] = u
 	}
 
-	samples, err := db.Samples(ctx, p.ID, store.SampleFilter{}, 0, 100)
+	samples, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

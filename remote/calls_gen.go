@@ -24,6 +24,7 @@ var callNames = []string{
 	"SetPassword",
 	"Users",
 	"UserByName",
+	"AddUserToProject",
 	"Refusals",
 	"CreateProject",
 	"Projects",
@@ -32,6 +33,9 @@ var callNames = []string{
 	"SetSettings",
 	"GroupSettings",
 	"ProjectHistory",
+	"Members",
+	"AddMember",
+	"RemoveMember",
 	"Images",
 	"CountImages",
 	"ImageByPath",
@@ -157,8 +161,8 @@ type outUsers struct {
 	R0 []store.User `json:"r0"`
 }
 
-// Users carries store.Calls.Users to the server.
-func (c *Client) Users(ctx context.Context) ([]store.User, error) {
+// Users carries store.Calls.Users to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Users(ctx context.Context, actor store.User) ([]store.User, error) {
 	var out outUsers
 	err := c.call(ctx, "Users", inUsers{}, &out)
 	return out.R0, err
@@ -172,10 +176,29 @@ type outUserByName struct {
 	R0 store.User `json:"r0"`
 }
 
-// UserByName carries store.Calls.UserByName to the server.
-func (c *Client) UserByName(ctx context.Context, name string) (store.User, error) {
+// UserByName carries store.Calls.UserByName to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) UserByName(ctx context.Context, actor store.User, name string) (store.User, error) {
 	var out outUserByName
 	err := c.call(ctx, "UserByName", inUserByName{Name: name}, &out)
+	return out.R0, err
+}
+
+type inAddUserToProject struct {
+	ProjectID int64  `json:"projectID"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Group     string `json:"group"`
+	Password  string `json:"password"`
+}
+
+type outAddUserToProject struct {
+	R0 store.User `json:"r0"`
+}
+
+// AddUserToProject carries store.Calls.AddUserToProject to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) AddUserToProject(ctx context.Context, actor store.User, projectID int64, name string, role string, group string, password string) (store.User, error) {
+	var out outAddUserToProject
+	err := c.call(ctx, "AddUserToProject", inAddUserToProject{ProjectID: projectID, Name: name, Role: role, Group: group, Password: password}, &out)
 	return out.R0, err
 }
 
@@ -216,8 +239,8 @@ type outProjects struct {
 	R0 []store.Project `json:"r0"`
 }
 
-// Projects carries store.Calls.Projects to the server.
-func (c *Client) Projects(ctx context.Context) ([]store.Project, error) {
+// Projects carries store.Calls.Projects to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Projects(ctx context.Context, actor store.User) ([]store.Project, error) {
 	var out outProjects
 	err := c.call(ctx, "Projects", inProjects{}, &out)
 	return out.R0, err
@@ -231,8 +254,8 @@ type outProjectByName struct {
 	R0 store.Project `json:"r0"`
 }
 
-// ProjectByName carries store.Calls.ProjectByName to the server.
-func (c *Client) ProjectByName(ctx context.Context, name string) (store.Project, error) {
+// ProjectByName carries store.Calls.ProjectByName to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ProjectByName(ctx context.Context, actor store.User, name string) (store.Project, error) {
 	var out outProjectByName
 	err := c.call(ctx, "ProjectByName", inProjectByName{Name: name}, &out)
 	return out.R0, err
@@ -270,16 +293,17 @@ func (c *Client) SetSettings(ctx context.Context, actor store.User, projectID in
 }
 
 type inGroupSettings struct {
+	ProjectID int64 `json:"projectID"`
 }
 
 type outGroupSettings struct {
 	R0 []store.Setting `json:"r0"`
 }
 
-// GroupSettings carries store.Calls.GroupSettings to the server.
-func (c *Client) GroupSettings(ctx context.Context) ([]store.Setting, error) {
+// GroupSettings carries store.Calls.GroupSettings to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) GroupSettings(ctx context.Context, actor store.User, projectID int64) ([]store.Setting, error) {
 	var out outGroupSettings
-	err := c.call(ctx, "GroupSettings", inGroupSettings{}, &out)
+	err := c.call(ctx, "GroupSettings", inGroupSettings{ProjectID: projectID}, &out)
 	return out.R0, err
 }
 
@@ -298,6 +322,51 @@ func (c *Client) ProjectHistory(ctx context.Context, actor store.User, projectID
 	return out.R0, err
 }
 
+type inMembers struct {
+	ProjectID int64 `json:"projectID"`
+}
+
+type outMembers struct {
+	R0 []store.User `json:"r0"`
+}
+
+// Members carries store.Calls.Members to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Members(ctx context.Context, actor store.User, projectID int64) ([]store.User, error) {
+	var out outMembers
+	err := c.call(ctx, "Members", inMembers{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
+type inAddMember struct {
+	ProjectID int64  `json:"projectID"`
+	UserName  string `json:"userName"`
+}
+
+type outAddMember struct {
+}
+
+// AddMember carries store.Calls.AddMember to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) AddMember(ctx context.Context, actor store.User, projectID int64, userName string) error {
+	var out outAddMember
+	err := c.call(ctx, "AddMember", inAddMember{ProjectID: projectID, UserName: userName}, &out)
+	return err
+}
+
+type inRemoveMember struct {
+	ProjectID int64  `json:"projectID"`
+	UserName  string `json:"userName"`
+}
+
+type outRemoveMember struct {
+}
+
+// RemoveMember carries store.Calls.RemoveMember to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) RemoveMember(ctx context.Context, actor store.User, projectID int64, userName string) error {
+	var out outRemoveMember
+	err := c.call(ctx, "RemoveMember", inRemoveMember{ProjectID: projectID, UserName: userName}, &out)
+	return err
+}
+
 type inImages struct {
 	ProjectID int64 `json:"projectID"`
 	Offset    int   `json:"offset"`
@@ -308,8 +377,8 @@ type outImages struct {
 	R0 []store.Image `json:"r0"`
 }
 
-// Images carries store.Calls.Images to the server.
-func (c *Client) Images(ctx context.Context, projectID int64, offset int, limit int) ([]store.Image, error) {
+// Images carries store.Calls.Images to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Images(ctx context.Context, actor store.User, projectID int64, offset int, limit int) ([]store.Image, error) {
 	var out outImages
 	err := c.call(ctx, "Images", inImages{ProjectID: projectID, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -323,8 +392,8 @@ type outCountImages struct {
 	R0 int `json:"r0"`
 }
 
-// CountImages carries store.Calls.CountImages to the server.
-func (c *Client) CountImages(ctx context.Context, projectID int64) (int, error) {
+// CountImages carries store.Calls.CountImages to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) CountImages(ctx context.Context, actor store.User, projectID int64) (int, error) {
 	var out outCountImages
 	err := c.call(ctx, "CountImages", inCountImages{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -339,8 +408,8 @@ type outImageByPath struct {
 	R0 store.Image `json:"r0"`
 }
 
-// ImageByPath carries store.Calls.ImageByPath to the server.
-func (c *Client) ImageByPath(ctx context.Context, projectID int64, rel string) (store.Image, error) {
+// ImageByPath carries store.Calls.ImageByPath to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ImageByPath(ctx context.Context, actor store.User, projectID int64, rel string) (store.Image, error) {
 	var out outImageByPath
 	err := c.call(ctx, "ImageByPath", inImageByPath{ProjectID: projectID, Rel: rel}, &out)
 	return out.R0, err
@@ -355,8 +424,8 @@ type outImageBySHA256 struct {
 	R0 store.Image `json:"r0"`
 }
 
-// ImageBySHA256 carries store.Calls.ImageBySHA256 to the server.
-func (c *Client) ImageBySHA256(ctx context.Context, projectID int64, sum string) (store.Image, error) {
+// ImageBySHA256 carries store.Calls.ImageBySHA256 to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ImageBySHA256(ctx context.Context, actor store.User, projectID int64, sum string) (store.Image, error) {
 	var out outImageBySHA256
 	err := c.call(ctx, "ImageBySHA256", inImageBySHA256{ProjectID: projectID, Sum: sum}, &out)
 	return out.R0, err
@@ -372,8 +441,8 @@ type outImagesWithoutSamples struct {
 	R0 []store.Image `json:"r0"`
 }
 
-// ImagesWithoutSamples carries store.Calls.ImagesWithoutSamples to the server.
-func (c *Client) ImagesWithoutSamples(ctx context.Context, projectID int64, offset int, limit int) ([]store.Image, error) {
+// ImagesWithoutSamples carries store.Calls.ImagesWithoutSamples to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ImagesWithoutSamples(ctx context.Context, actor store.User, projectID int64, offset int, limit int) ([]store.Image, error) {
 	var out outImagesWithoutSamples
 	err := c.call(ctx, "ImagesWithoutSamples", inImagesWithoutSamples{ProjectID: projectID, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -387,8 +456,8 @@ type outCountImagesWithoutSamples struct {
 	R0 int `json:"r0"`
 }
 
-// CountImagesWithoutSamples carries store.Calls.CountImagesWithoutSamples to the server.
-func (c *Client) CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error) {
+// CountImagesWithoutSamples carries store.Calls.CountImagesWithoutSamples to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) CountImagesWithoutSamples(ctx context.Context, actor store.User, projectID int64) (int, error) {
 	var out outCountImagesWithoutSamples
 	err := c.call(ctx, "CountImagesWithoutSamples", inCountImagesWithoutSamples{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -467,8 +536,8 @@ type outSample struct {
 	R0 store.SampleInfo `json:"r0"`
 }
 
-// Sample carries store.Calls.Sample to the server.
-func (c *Client) Sample(ctx context.Context, id string) (store.SampleInfo, error) {
+// Sample carries store.Calls.Sample to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Sample(ctx context.Context, actor store.User, id string) (store.SampleInfo, error) {
 	var out outSample
 	err := c.call(ctx, "Sample", inSample{Id: id}, &out)
 	return out.R0, err
@@ -485,8 +554,8 @@ type outSamples struct {
 	R0 []store.SampleInfo `json:"r0"`
 }
 
-// Samples carries store.Calls.Samples to the server.
-func (c *Client) Samples(ctx context.Context, projectID int64, f store.SampleFilter, offset int, limit int) ([]store.SampleInfo, error) {
+// Samples carries store.Calls.Samples to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Samples(ctx context.Context, actor store.User, projectID int64, f store.SampleFilter, offset int, limit int) ([]store.SampleInfo, error) {
 	var out outSamples
 	err := c.call(ctx, "Samples", inSamples{ProjectID: projectID, F: f, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -501,8 +570,8 @@ type outCountSamples struct {
 	R0 int `json:"r0"`
 }
 
-// CountSamples carries store.Calls.CountSamples to the server.
-func (c *Client) CountSamples(ctx context.Context, projectID int64, f store.SampleFilter) (int, error) {
+// CountSamples carries store.Calls.CountSamples to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) CountSamples(ctx context.Context, actor store.User, projectID int64, f store.SampleFilter) (int, error) {
 	var out outCountSamples
 	err := c.call(ctx, "CountSamples", inCountSamples{ProjectID: projectID, F: f}, &out)
 	return out.R0, err
@@ -516,8 +585,8 @@ type outStatusCounts struct {
 	R0 map[verify.State]int `json:"r0"`
 }
 
-// StatusCounts carries store.Calls.StatusCounts to the server.
-func (c *Client) StatusCounts(ctx context.Context, projectID int64) (map[verify.State]int, error) {
+// StatusCounts carries store.Calls.StatusCounts to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) StatusCounts(ctx context.Context, actor store.User, projectID int64) (map[verify.State]int, error) {
 	var out outStatusCounts
 	err := c.call(ctx, "StatusCounts", inStatusCounts{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -791,8 +860,8 @@ type outReleases struct {
 	R0 []store.Release `json:"r0"`
 }
 
-// Releases carries store.Calls.Releases to the server.
-func (c *Client) Releases(ctx context.Context, projectID int64) ([]store.Release, error) {
+// Releases carries store.Calls.Releases to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Releases(ctx context.Context, actor store.User, projectID int64) ([]store.Release, error) {
 	var out outReleases
 	err := c.call(ctx, "Releases", inReleases{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -807,8 +876,8 @@ type outReleaseByRef struct {
 	R0 store.Release `json:"r0"`
 }
 
-// ReleaseByRef carries store.Calls.ReleaseByRef to the server.
-func (c *Client) ReleaseByRef(ctx context.Context, projectID int64, ref string) (store.Release, error) {
+// ReleaseByRef carries store.Calls.ReleaseByRef to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ReleaseByRef(ctx context.Context, actor store.User, projectID int64, ref string) (store.Release, error) {
 	var out outReleaseByRef
 	err := c.call(ctx, "ReleaseByRef", inReleaseByRef{ProjectID: projectID, Ref: ref}, &out)
 	return out.R0, err
@@ -822,8 +891,8 @@ type outReleaseItems struct {
 	R0 []store.ReleaseItem `json:"r0"`
 }
 
-// ReleaseItems carries store.Calls.ReleaseItems to the server.
-func (c *Client) ReleaseItems(ctx context.Context, releaseID int64) ([]store.ReleaseItem, error) {
+// ReleaseItems carries store.Calls.ReleaseItems to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ReleaseItems(ctx context.Context, actor store.User, releaseID int64) ([]store.ReleaseItem, error) {
 	var out outReleaseItems
 	err := c.call(ctx, "ReleaseItems", inReleaseItems{ReleaseID: releaseID}, &out)
 	return out.R0, err
@@ -1351,6 +1420,7 @@ var callTypes = map[string][2]any{
 	"SetPassword":               {inSetPassword{}, outSetPassword{}},
 	"Users":                     {inUsers{}, outUsers{}},
 	"UserByName":                {inUserByName{}, outUserByName{}},
+	"AddUserToProject":          {inAddUserToProject{}, outAddUserToProject{}},
 	"Refusals":                  {inRefusals{}, outRefusals{}},
 	"CreateProject":             {inCreateProject{}, outCreateProject{}},
 	"Projects":                  {inProjects{}, outProjects{}},
@@ -1359,6 +1429,9 @@ var callTypes = map[string][2]any{
 	"SetSettings":               {inSetSettings{}, outSetSettings{}},
 	"GroupSettings":             {inGroupSettings{}, outGroupSettings{}},
 	"ProjectHistory":            {inProjectHistory{}, outProjectHistory{}},
+	"Members":                   {inMembers{}, outMembers{}},
+	"AddMember":                 {inAddMember{}, outAddMember{}},
+	"RemoveMember":              {inRemoveMember{}, outRemoveMember{}},
 	"Images":                    {inImages{}, outImages{}},
 	"CountImages":               {inCountImages{}, outCountImages{}},
 	"ImageByPath":               {inImageByPath{}, outImageByPath{}},
@@ -1458,7 +1531,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Users(ctx)
+		r0, err := svc.Users(ctx, me)
 		return outUsers{R0: r0}, err
 	},
 	"UserByName": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1466,8 +1539,16 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.UserByName(ctx, in.Name)
+		r0, err := svc.UserByName(ctx, me, in.Name)
 		return outUserByName{R0: r0}, err
+	},
+	"AddUserToProject": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inAddUserToProject
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.AddUserToProject(ctx, me, in.ProjectID, in.Name, in.Role, in.Group, in.Password)
+		return outAddUserToProject{R0: r0}, err
 	},
 	"Refusals": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inRefusals
@@ -1490,7 +1571,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Projects(ctx)
+		r0, err := svc.Projects(ctx, me)
 		return outProjects{R0: r0}, err
 	},
 	"ProjectByName": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1498,7 +1579,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ProjectByName(ctx, in.Name)
+		r0, err := svc.ProjectByName(ctx, me, in.Name)
 		return outProjectByName{R0: r0}, err
 	},
 	"UpdateSettings": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1522,7 +1603,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.GroupSettings(ctx)
+		r0, err := svc.GroupSettings(ctx, me, in.ProjectID)
 		return outGroupSettings{R0: r0}, err
 	},
 	"ProjectHistory": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1533,12 +1614,36 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		r0, err := svc.ProjectHistory(ctx, me, in.ProjectID)
 		return outProjectHistory{R0: r0}, err
 	},
+	"Members": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inMembers
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.Members(ctx, me, in.ProjectID)
+		return outMembers{R0: r0}, err
+	},
+	"AddMember": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inAddMember
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		err := svc.AddMember(ctx, me, in.ProjectID, in.UserName)
+		return outAddMember{}, err
+	},
+	"RemoveMember": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inRemoveMember
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		err := svc.RemoveMember(ctx, me, in.ProjectID, in.UserName)
+		return outRemoveMember{}, err
+	},
 	"Images": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inImages
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Images(ctx, in.ProjectID, in.Offset, in.Limit)
+		r0, err := svc.Images(ctx, me, in.ProjectID, in.Offset, in.Limit)
 		return outImages{R0: r0}, err
 	},
 	"CountImages": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1546,7 +1651,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountImages(ctx, in.ProjectID)
+		r0, err := svc.CountImages(ctx, me, in.ProjectID)
 		return outCountImages{R0: r0}, err
 	},
 	"ImageByPath": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1554,7 +1659,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImageByPath(ctx, in.ProjectID, in.Rel)
+		r0, err := svc.ImageByPath(ctx, me, in.ProjectID, in.Rel)
 		return outImageByPath{R0: r0}, err
 	},
 	"ImageBySHA256": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1562,7 +1667,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImageBySHA256(ctx, in.ProjectID, in.Sum)
+		r0, err := svc.ImageBySHA256(ctx, me, in.ProjectID, in.Sum)
 		return outImageBySHA256{R0: r0}, err
 	},
 	"ImagesWithoutSamples": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1570,7 +1675,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImagesWithoutSamples(ctx, in.ProjectID, in.Offset, in.Limit)
+		r0, err := svc.ImagesWithoutSamples(ctx, me, in.ProjectID, in.Offset, in.Limit)
 		return outImagesWithoutSamples{R0: r0}, err
 	},
 	"CountImagesWithoutSamples": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1578,7 +1683,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountImagesWithoutSamples(ctx, in.ProjectID)
+		r0, err := svc.CountImagesWithoutSamples(ctx, me, in.ProjectID)
 		return outCountImagesWithoutSamples{R0: r0}, err
 	},
 	"ImportUploads": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1618,7 +1723,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Sample(ctx, in.Id)
+		r0, err := svc.Sample(ctx, me, in.Id)
 		return outSample{R0: r0}, err
 	},
 	"Samples": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1626,7 +1731,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Samples(ctx, in.ProjectID, in.F, in.Offset, in.Limit)
+		r0, err := svc.Samples(ctx, me, in.ProjectID, in.F, in.Offset, in.Limit)
 		return outSamples{R0: r0}, err
 	},
 	"CountSamples": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1634,7 +1739,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountSamples(ctx, in.ProjectID, in.F)
+		r0, err := svc.CountSamples(ctx, me, in.ProjectID, in.F)
 		return outCountSamples{R0: r0}, err
 	},
 	"StatusCounts": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1642,7 +1747,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.StatusCounts(ctx, in.ProjectID)
+		r0, err := svc.StatusCounts(ctx, me, in.ProjectID)
 		return outStatusCounts{R0: r0}, err
 	},
 	"Withdraw": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1786,7 +1891,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Releases(ctx, in.ProjectID)
+		r0, err := svc.Releases(ctx, me, in.ProjectID)
 		return outReleases{R0: r0}, err
 	},
 	"ReleaseByRef": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1794,7 +1899,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseByRef(ctx, in.ProjectID, in.Ref)
+		r0, err := svc.ReleaseByRef(ctx, me, in.ProjectID, in.Ref)
 		return outReleaseByRef{R0: r0}, err
 	},
 	"ReleaseItems": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
@@ -1802,7 +1907,7 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseItems(ctx, in.ReleaseID)
+		r0, err := svc.ReleaseItems(ctx, me, in.ReleaseID)
 		return outReleaseItems{R0: r0}, err
 	},
 	"ImportPredictions": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {

@@ -4,7 +4,9 @@
 // The server (Server, bwctl serve) holds the database and the image files. A
 // workstation signs in with a name and password and gets an expiring session
 // token; every request acts as the token's user, whatever the client names, and
-// the store checks the protocol's rules exactly as it does for a local file. The
+// the store checks the protocol's rules exactly as it does for a local file,
+// among them that only a project's members read or change anything of it (image
+// files included). The
 // client (Client) implements store.Service, so the screens and bwctl cannot tell a
 // server from a local file.
 //

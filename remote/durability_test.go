@@ -188,7 +188,7 @@ func TestAcknowledgedSaveSurvivesKill(t *testing.T) {
 	}
 	defer db.Close()
 	for i, st := range state {
-		got, err := db.Sample(ctx, st.id)
+		got, err := db.Sample(ctx, store.Owner(), st.id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,7 @@ func TestRefusalsCannotFloodTheAuditLog(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	lead, _ := p.DB.UserByName(ctx, "lead")
+	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
 	rows, err := p.DB.Refusals(ctx, lead, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -151,11 +151,11 @@ func TestNewPasswordEndsSessions(t *testing.T) {
 	if _, err := c.Authenticate(ctx, "ann1", storetest.Password); err != nil {
 		t.Fatal(err)
 	}
-	lead, _ := p.DB.UserByName(ctx, "lead")
+	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
 	if err := p.DB.SetPassword(ctx, lead, "ann1", "a-new-secret-1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx); !errors.Is(err, store.ErrSessionEnded) {
+	if _, err := c.Projects(ctx, store.Owner()); !errors.Is(err, store.ErrSessionEnded) {
 		t.Errorf("a call after the password changed: %v, want the session ended", err)
 	}
 }

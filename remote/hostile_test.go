@@ -8,6 +8,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +33,19 @@ func (c rawClient) post(path, token string, body []byte) (int, string) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func (c rawClient) get(path, token string) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, c.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
@@ -66,8 +81,8 @@ func TestHostileClient(t *testing.T) {
 	raw := rawClient{t: t, url: srv.URL, hc: srv.Client()}
 
 	// A sample in round 3 with one vote cast, for the blind-round read.
-	lead, _ := db.UserByName(ctx, "lead")
-	ann, _ := db.UserByName(ctx, "ann1")
+	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
+	ann, _ := db.UserByName(ctx, store.Owner(), "ann1")
 	si, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
 	if err != nil {
 		t.Fatal(err)
@@ -79,12 +94,51 @@ func TestHostileClient(t *testing.T) {
 		who   string
 		round int
 	}{{"a1", 1}, {"b1", 2}, {"a2", 3}} {
-		u, _ := db.UserByName(ctx, r.who)
+		u, _ := db.UserByName(ctx, store.Owner(), r.who)
 		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, r.round)}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// A frozen release of an accepted sample, for reads by release id.
+	acc, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc, err = db.Submit(ctx, ann, acc.ID, acc.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		who   string
+		round int
+	}{{"a1", 1}, {"b1", 2}, {"a2", 3}, {"b2", 3}, {"c1", 3}} {
+		u, _ := db.UserByName(ctx, store.Owner(), r.who)
+		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: acc.ID, Round: r.round, BasedOn: acc.Revision, Verdict: storetest.Approve(acc.Kind, r.round)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.Project.ID, Name: "hostile", Version: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := db.ImageByPath(ctx, lead, p.Project.ID, p.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Accounts of another project only: strangers to this one.
+	elsewhere, err := db.CreateProject(ctx, lead, "elsewhere")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []struct{ name, role, group string }{{"out1", store.RoleAnnotator, ""}, {"outv", store.RoleVerifier, "C"}} {
+		if _, err := db.AddUserToProject(ctx, lead, elsewhere.ID, u.name, u.role, u.group, storetest.Password); err != nil {
+			t.Fatal(err)
+		}
+	}
+	samplesBefore, _ := db.CountSamples(ctx, store.Owner(), p.Project.ID, store.SampleFilter{})
+
 	annTok := raw.signIn("ann1")
+	outTok := raw.signIn("out1")
+	outvTok := raw.signIn("outv")
 	c1Tok := raw.signIn("c1")
 	gone := raw.signIn("ann2")
 	if status, _ := raw.post("/v1/signout", gone, nil); status != http.StatusOK {
@@ -92,7 +146,7 @@ func TestHostileClient(t *testing.T) {
 	}
 	expiring := raw.signIn("ann2")
 
-	settingsBefore, _ := db.GroupSettings(ctx)
+	settingsBefore, _ := db.GroupSettings(ctx, store.Owner(), p.Project.ID)
 	cases := []struct {
 		name   string
 		path   string
@@ -100,34 +154,54 @@ func TestHostileClient(t *testing.T) {
 		body   string
 		status int
 		before func()
+		get    bool // a GET of path instead of a POST of body
 	}{
 		{"acts as the lead by naming him", "/v1/call/CreateProject", annTok,
-			`{"actor":{"ID":` + jsonInt(lead.ID) + `,"Name":"lead","Role":"lead"},"name":"stolen"}`, http.StatusBadRequest, nil},
-		{"an annotator creates a project", "/v1/call/CreateProject", annTok, `{"name":"stolen"}`, http.StatusForbidden, nil},
+			`{"actor":{"ID":` + jsonInt(lead.ID) + `,"Name":"lead","Role":"lead"},"name":"stolen"}`, http.StatusBadRequest, nil, false},
+		{"an annotator creates a project", "/v1/call/CreateProject", annTok, `{"name":"stolen"}`, http.StatusForbidden, nil, false},
 		{"an annotator freezes", "/v1/call/Freeze", annTok,
-			`{"in":{"ProjectID":` + jsonInt(p.Project.ID) + `,"Name":"r","Version":"1"}}`, http.StatusForbidden, nil},
+			`{"in":{"ProjectID":` + jsonInt(p.Project.ID) + `,"Name":"r","Version":"1"}}`, http.StatusForbidden, nil, false},
 		{"an annotator changes a setting", "/v1/call/SetSettings", annTok,
-			`{"projectID":` + jsonInt(p.Project.ID) + `,"values":{"round3.panel":"1"}}`, http.StatusForbidden, nil},
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"values":{"round3.panel":"1"}}`, http.StatusForbidden, nil, false},
 		{"an annotator withdraws someone's sample", "/v1/call/Withdraw", annTok,
-			`{"id":"` + si.ID + `","reason":"mine now"}`, http.StatusForbidden, nil},
-		{"no token", "/v1/call/Users", "", `{}`, http.StatusUnauthorized, nil},
-		{"a made-up token", "/v1/call/Users", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", `{}`, http.StatusUnauthorized, nil},
-		{"a token replayed after sign-out", "/v1/call/Users", gone, `{}`, http.StatusUnauthorized, nil},
+			`{"id":"` + si.ID + `","reason":"mine now"}`, http.StatusForbidden, nil, false},
+		{"no token", "/v1/call/Users", "", `{}`, http.StatusUnauthorized, nil, false},
+		{"a made-up token", "/v1/call/Users", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", `{}`, http.StatusUnauthorized, nil, false},
+		{"a token replayed after sign-out", "/v1/call/Users", gone, `{}`, http.StatusUnauthorized, nil, false},
 		{"an expired token", "/v1/call/Users", expiring, `{}`, http.StatusUnauthorized, func() {
 			db.Now = func() time.Time { return time.Now().UTC().Add(store.SessionTTL + time.Minute) }
-		}},
-		{"an oversized body", "/v1/call/Users", annTok, `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, http.StatusRequestEntityTooLarge, nil},
-		{"a malformed body", "/v1/call/CreateSample", annTok, `{"projectID": "one"`, http.StatusBadRequest, nil},
-		{"two bodies in one", "/v1/call/Users", annTok, `{} {}`, http.StatusBadRequest, nil},
-		{"an unknown call", "/v1/call/DropAllTables", annTok, `{}`, http.StatusNotFound, nil},
-		{"a path that is not the API", "/v1/admin", annTok, `{}`, http.StatusNotFound, nil},
+		}, false},
+		{"an oversized body", "/v1/call/Users", annTok, `{"x":"` + strings.Repeat("a", 70<<10) + `"}`, http.StatusRequestEntityTooLarge, nil, false},
+		{"a malformed body", "/v1/call/CreateSample", annTok, `{"projectID": "one"`, http.StatusBadRequest, nil, false},
+		{"two bodies in one", "/v1/call/Users", annTok, `{} {}`, http.StatusBadRequest, nil, false},
+		{"an unknown call", "/v1/call/DropAllTables", annTok, `{}`, http.StatusNotFound, nil, false},
+		{"a path that is not the API", "/v1/admin", annTok, `{}`, http.StatusNotFound, nil, false},
+		// Another project's id: every call on a project is its members' alone.
+		{"a stranger reads the review queue", "/v1/call/ReviewQueue", outvTok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"round":0}`, http.StatusForbidden, nil, false},
+		{"a stranger writes a sample", "/v1/call/CreateSample", outTok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"s":{"kind":"judgment","question":"Is it?","answer_text":"yes"}}`, http.StatusForbidden, nil, false},
+		{"a stranger lists the samples", "/v1/call/Samples", outTok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"f":{},"offset":0,"limit":10}`, http.StatusForbidden, nil, false},
+		{"a stranger reads a sample", "/v1/call/Sample", outTok, `{"id":"` + si.ID + `"}`, http.StatusForbidden, nil, false},
+		{"a stranger reads a release's items", "/v1/call/ReleaseItems", outTok,
+			`{"releaseID":` + jsonInt(rel.ID) + `}`, http.StatusForbidden, nil, false},
+		{"a stranger claims a seat", "/v1/call/ClaimReview", outvTok, `{"sampleID":"` + si.ID + `","round":3}`, http.StatusForbidden, nil, false},
+		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusForbidden, nil, true},
+		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusForbidden, nil, true},
 	}
 	for _, c := range cases {
 		if c.before != nil {
 			c.before()
 		}
 		before := deniedRows(t, db)
-		status, body := raw.post(c.path, c.token, []byte(c.body))
+		var status int
+		var body string
+		if c.get {
+			status, body = raw.get(c.path, c.token)
+		} else {
+			status, body = raw.post(c.path, c.token, []byte(c.body))
+		}
 		db.Now = func() time.Time { return time.Now().UTC() }
 		if status != c.status {
 			t.Errorf("%s: status %d (%s), want %d", c.name, status, body, c.status)
@@ -143,16 +217,19 @@ func TestHostileClient(t *testing.T) {
 	}
 
 	// Nothing changed.
-	if ps, _ := db.Projects(ctx); len(ps) != 1 {
-		t.Errorf("%d projects after the attempts, want 1", len(ps))
+	if ps, _ := db.Projects(ctx, store.Owner()); len(ps) != 2 {
+		t.Errorf("%d projects after the attempts, want 2", len(ps))
 	}
-	if rs, _ := db.Releases(ctx, p.Project.ID); len(rs) != 0 {
-		t.Errorf("%d releases after the attempts, want 0", len(rs))
+	if rs, _ := db.Releases(ctx, store.Owner(), p.Project.ID); len(rs) != 1 {
+		t.Errorf("%d releases after the attempts, want 1", len(rs))
 	}
-	if after, _ := db.GroupSettings(ctx); len(after) != len(settingsBefore) {
+	if after, _ := db.GroupSettings(ctx, store.Owner(), p.Project.ID); len(after) != len(settingsBefore) {
 		t.Errorf("settings changed: %v → %v", settingsBefore, after)
 	}
-	if got, _ := db.Sample(ctx, si.ID); got.Status != verify.StateRound3 {
+	if n, _ := db.CountSamples(ctx, store.Owner(), p.Project.ID, store.SampleFilter{}); n != samplesBefore {
+		t.Errorf("%d samples after the attempts, want %d", n, samplesBefore)
+	}
+	if got, _ := db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound3 {
 		t.Errorf("the sample is %s after the attempts, want %s", got.Status, verify.StateRound3)
 	}
 
@@ -190,3 +267,25 @@ func TestHostileClient(t *testing.T) {
 func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func deniedRows(t *testing.T, db *store.DB) int { return storetest.CountDenied(t, db) }
+
+// TestServerNeverActsAsOwner: store.Owner reads any project without an account
+// (a local file's holder); the server must act only as a session's user, so no
+// source file of package remote names Owner.
+func TestServerNeverActsAsOwner(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "Owner()") {
+			t.Errorf("%s names store.Owner: the server would read without a session's user", f)
+		}
+	}
+}

@@ -231,7 +231,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 		if turn%3 == 2 {
 			var ret []store.SampleInfo
 			if _, err := r.call(budget, "Samples", func() (err error) {
-				ret, err = p.c.Samples(ctx, tm.project.ID, store.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
+				ret, err = p.c.Samples(ctx, store.Owner(), tm.project.ID, store.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
 				return err
 			}); err != nil {
 				return
@@ -303,7 +303,7 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 			// A claim names no revision: when the author revised the sample since
 			// the queue was read, the new revision's rules answer (another group
 			// took its round 1, say). A check, not part of the load.
-			if si, e := p.c.Sample(ctx, it.SampleID); errors.Is(err, store.ErrForbidden) && e == nil && si.Revision != it.Revision {
+			if si, e := p.c.Sample(ctx, store.Owner(), it.SampleID); errors.Is(err, store.ErrForbidden) && e == nil && si.Revision != it.Revision {
 				return "revised-meanwhile"
 			}
 			return ""
@@ -434,11 +434,11 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	}
 
 	// The consistency check: every history the server wrote is one verify allows.
-	lead, err := db.UserByName(ctx, "lead")
+	lead, err := db.UserByName(ctx, store.Owner(), "lead")
 	if err != nil {
 		b.Fatal(err)
 	}
-	project, err := db.ProjectByName(ctx, tm.project.Name)
+	project, err := db.ProjectByName(ctx, store.Owner(), tm.project.Name)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -450,7 +450,7 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	counts, err := db.StatusCounts(ctx, project.ID)
+	counts, err := db.StatusCounts(ctx, store.Owner(), project.ID)
 	if err != nil {
 		b.Fatal(err)
 	}

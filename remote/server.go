@@ -50,7 +50,7 @@ func (s *Server) SetMaxBody(n int64) { s.maxBody = n }
 //	POST /v1/signin          {"name","password"} → {"token","user","expires"}
 //	POST /v1/signout         ends the request's session
 //	POST /v1/call/NAME       one of store.Calls, as the session's user
-//	GET  /v1/image/SHA256    an image's preview (?thumb=1: its thumbnail)
+//	GET  /v1/image/SHA256    an image's preview (?thumb=1: its thumbnail), for a member of a project holding it
 //	GET  /v1/changes         a number that grows whenever anyone acts (polling)
 //	POST /v1/upload/P/have   which of a workstation's image files project P lacks
 //	PUT  /v1/upload/P?path=REL&sha256=HEX   one image file, kept only if whole
@@ -200,7 +200,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 }
 
 func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
-	p, err := s.db.ImageFile(r.Context(), r.PathValue("sha"), r.URL.Query().Get("thumb") == "1")
+	p, err := s.db.ImageFile(r.Context(), me, r.PathValue("sha"), r.URL.Query().Get("thumb") == "1")
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -128,12 +128,12 @@ func TestTwoServersOneDatabase(t *testing.T) {
 		if results[k].claims > seats || results[k].votes != seats {
 			t.Errorf("%s: %d claims granted and %d votes recorded, want at most %d and exactly %d", si.ID, results[k].claims, results[k].votes, seats, seats)
 		}
-		got, err := db.Sample(ctx, si.ID)
+		got, err := db.Sample(ctx, store.Owner(), si.ID)
 		if err != nil || got.Status != verify.StateAccepted {
 			t.Errorf("%s after its panel: %s, %v; want accepted", si.ID, got.Status, err)
 		}
 	}
-	lead, err := db.UserByName(ctx, "lead")
+	lead, err := db.UserByName(ctx, store.Owner(), "lead")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			for n := range perSession * drafts {
 				k := (n + session) % drafts
 				for {
-					si, err := p.c.Sample(ctx, ids[k])
+					si, err := p.c.Sample(ctx, store.Owner(), ids[k])
 					if err != nil {
 						t.Error(err)
 						return
@@ -211,7 +211,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	close(start)
 	wg.Wait()
 	for k, id := range ids {
-		got, err := db.Sample(ctx, id)
+		got, err := db.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

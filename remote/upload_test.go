@@ -93,11 +93,11 @@ func TestUploadImages(t *testing.T) {
 	if n := puts.Load(); n != 3 {
 		t.Errorf("%d files sent, want 3 (two images and the broken one; not the text or the hidden file)", n)
 	}
-	im, err := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg")
+	im, err := c.ImageByPath(ctx, store.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg")
 	if err != nil || im.Width != 30 || im.Height != 40 {
 		t.Fatalf("the uploaded image on the server: %+v, %v", im, err)
 	}
-	if f, err := c.ImageFile(ctx, im.SHA256, true); err != nil || f == "" {
+	if f, err := c.ImageFile(ctx, store.Owner(), im.SHA256, true); err != nil || f == "" {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
 	}
 
@@ -126,7 +126,7 @@ func TestUploadImages(t *testing.T) {
 	}) {
 		t.Errorf("another file under an uploaded path: %+v", res)
 	}
-	if again, _ := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
+	if again, _ := c.ImageByPath(ctx, store.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
 		t.Error("the uploaded image was replaced")
 	}
 

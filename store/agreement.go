@@ -149,7 +149,7 @@ type (
 func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
 	var out Agreement
 	err := d.readAs(ctx, actor, "agreement.read", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeAgreement); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeAgreement); err != nil {
 			return err
 		}
 		p, err := projectByID(ctx, tx, projectID)

@@ -21,9 +21,9 @@ const withoutSamples = ` FROM images i JOIN image_roots r ON r.id = i.root_id
 
 // ImagesWithoutSamples lists a project's images that no sample uses yet (in any state),
 // by scene and path, a page at a time.
-func (d *DB) ImagesWithoutSamples(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
+func (d *DB) ImagesWithoutSamples(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error) {
 	var out []Image
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		var err error
 		out, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+withoutSamples+`
 			ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
@@ -36,9 +36,9 @@ func (d *DB) ImagesWithoutSamples(ctx context.Context, projectID int64, offset, 
 }
 
 // CountImagesWithoutSamples counts a project's images that no sample uses yet.
-func (d *DB) CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error) {
+func (d *DB) CountImagesWithoutSamples(ctx context.Context, actor User, projectID int64) (int, error) {
 	var n int
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT count(*)`+withoutSamples, projectID).Scan(&n)
 	})
 	if err != nil {
@@ -61,14 +61,11 @@ type RevisionInfo struct {
 	Content annotate.Sample
 }
 
-// SampleRevisions lists a sample's revisions, oldest first, to any signed-in user.
+// SampleRevisions lists a sample's revisions, oldest first, to any member of its project.
 func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error) {
 	var out []RevisionInfo
 	err := d.readAs(ctx, actor, "sample.revisions", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
-			return err
-		}
-		if _, err := getSample(ctx, tx, sampleID); err != nil {
+		if _, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples); err != nil {
 			return err
 		}
 		var err error

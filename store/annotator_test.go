@@ -25,7 +25,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	}
 	list := func(offset, limit int) []string {
 		t.Helper()
-		ims, err := f.db.ImagesWithoutSamples(ctx, f.project.ID, offset, limit)
+		ims, err := f.db.ImagesWithoutSamples(ctx, store.Owner(), f.project.ID, offset, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,12 +54,12 @@ func TestImagesWithoutSamples(t *testing.T) {
 		if got := list(0, 10); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
-		if n, err := f.db.CountImagesWithoutSamples(ctx, f.project.ID); err != nil || n != tt.count {
+		if n, err := f.db.CountImagesWithoutSamples(ctx, store.Owner(), f.project.ID); err != nil || n != tt.count {
 			t.Errorf("%s: count %d %v, want %d", tt.name, n, err, tt.count)
 		}
 	}
 	// A draft moved to another image frees the first and takes the other.
-	ss, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{}, 0, 10)
+	ss, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 10)
 	if err != nil || len(ss) != 2 {
 		t.Fatalf("samples: %d %v", len(ss), err)
 	}
@@ -77,7 +77,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	if got := list(0, 10); !slices.Equal(got, []string{"0001-office-1/c.jpg"}) {
 		t.Errorf("after moving the draft from c to a: %v, want [c]", got)
 	}
-	if n, _ := f.db.CountImagesWithoutSamples(ctx, f.project.ID); n != 1 {
+	if n, _ := f.db.CountImagesWithoutSamples(ctx, store.Owner(), f.project.ID); n != 1 {
 		t.Errorf("after moving the draft: count %d, want 1", n)
 	}
 	// Paging.
@@ -85,7 +85,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	if _, err := f2.db.ImportImages(ctx, f2.lead, f2.project.ID, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _ := f2.db.ImagesWithoutSamples(ctx, f2.project.ID, 1, 1)
+	page, _ := f2.db.ImagesWithoutSamples(ctx, store.Owner(), f2.project.ID, 1, 1)
 	if len(page) != 1 || page[0].RelPath != "0001-office-1/c.jpg" {
 		t.Errorf("page 2 of size 1: %+v", page)
 	}
@@ -143,7 +143,7 @@ func TestImageUseCountsAndBackfill(t *testing.T) {
 		if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`).Scan(&free); err != nil {
 			t.Fatal(err)
 		}
-		n, err := db.CountImagesWithoutSamples(ctx, res.Project.ID)
+		n, err := db.CountImagesWithoutSamples(ctx, store.Owner(), res.Project.ID)
 		if wrong != 0 || err != nil || n != free || free == 0 {
 			t.Errorf("%s: %d images with a wrong count; %d without samples, the store says %d (%v)", when, wrong, free, n, err)
 		}

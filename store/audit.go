@@ -165,7 +165,7 @@ type auditData struct {
 func (d *DB) auditInput(ctx context.Context, actor User, action string, projectID int64, filter releaseFilter) (auditData, error) {
 	var in auditData
 	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionAuditRelease); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease); err != nil {
 			return err
 		}
 		var err error

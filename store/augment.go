@@ -83,10 +83,7 @@ type Lineage struct {
 func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64, f CandidateFilter) ([]Candidate, error) {
 	var out []Candidate
 	err := d.readAs(ctx, actor, "augment.list", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionAugment); err != nil {
-			return err
-		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment); err != nil {
 			return err
 		}
 		if f.Transform != "" && !f.Transform.Valid() {
@@ -255,7 +252,7 @@ func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref Candida
 func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef, toEdit bool) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "augment.accept", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionAugment)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment)
 		if err != nil {
 			return err
 		}
@@ -340,7 +337,7 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 // for that revision of its parent. Audited on the parent ("augment.discard").
 func (d *DB) DiscardCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef) error {
 	err := d.act(ctx, actor, "augment.discard", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionAugment)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment)
 		if err != nil {
 			return err
 		}
@@ -361,13 +358,10 @@ func (d *DB) DiscardCandidate(ctx context.Context, actor User, projectID int64, 
 }
 
 // SampleLineage says where a derived sample came from; ok is false for a sample that
-// was not derived. Anyone signed in may read it.
+// was not derived. Any member of its project may read it.
 func (d *DB) SampleLineage(ctx context.Context, actor User, sampleID string) (l Lineage, ok bool, err error) {
 	err = d.readAs(ctx, actor, "sample.lineage", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
-			return err
-		}
-		if _, err := getSample(ctx, tx, sampleID); err != nil {
+		if _, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples); err != nil {
 			return err
 		}
 		var t string

@@ -41,7 +41,7 @@ func newAugmentFixture(t *testing.T) augmentFixture {
 func (f augmentFixture) verifyThrough(t *testing.T, id string) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := f.db.Sample(ctx, id)
+	si, err := f.db.Sample(ctx, store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func (f augmentFixture) verifyThrough(t *testing.T, id string) {
 			t.Fatalf("round %d by %s: %v", round, f.vs[i].Name, err)
 		}
 	}
-	if si, _ = f.db.Sample(ctx, id); si.Status != verify.StateAccepted {
+	if si, _ = f.db.Sample(ctx, store.Owner(), id); si.Status != verify.StateAccepted {
 		t.Fatalf("%s is %s after three rounds", id, si.Status)
 	}
 }

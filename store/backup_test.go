@@ -42,8 +42,8 @@ func TestBackupAndRestore(t *testing.T) {
 	if ok, err := b.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity of the backup: %q %v", ok, err)
 	}
-	want, _ := f.db.Samples(ctx, f.project.ID, store.SampleFilter{}, 0, 100)
-	got, err := b.Samples(ctx, f.project.ID, store.SampleFilter{}, 0, 100)
+	want, _ := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100)
+	got, err := b.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100)
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("samples in the backup differ:\n%+v\nwant\n%+v (%v)", got, want, err)
 	}
@@ -103,11 +103,11 @@ func TestBackupWhileWriting(t *testing.T) {
 	if ok, err := b.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity of a backup taken while writing: %q %v", ok, err)
 	}
-	n, err := b.CountSamples(ctx, f.project.ID, store.SampleFilter{})
+	n, err := b.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
 	if err != nil || n < 600 {
 		t.Errorf("the backup holds %d samples, want at least the 600 written before it (%v)", n, err)
 	}
-	counts, _ := b.StatusCounts(ctx, f.project.ID)
+	counts, _ := b.StatusCounts(ctx, store.Owner(), f.project.ID)
 	total := 0
 	for _, c := range counts {
 		total += c

@@ -235,13 +235,13 @@ func openBench(tb testing.TB, path string) benchWorld {
 		tb.Fatal(err)
 	}
 	w := benchWorld{db: db}
-	if w.project, err = db.ProjectByName(ctx, "bench"); err != nil {
+	if w.project, err = db.ProjectByName(ctx, store.Owner(), "bench"); err != nil {
 		tb.Fatal(err)
 	}
-	if w.ann, err = db.UserByName(ctx, "ann1"); err != nil {
+	if w.ann, err = db.UserByName(ctx, store.Owner(), "ann1"); err != nil {
 		tb.Fatal(err)
 	}
-	if w.ver, err = db.UserByName(ctx, "ver1"); err != nil {
+	if w.ver, err = db.UserByName(ctx, store.Owner(), "ver1"); err != nil {
 		tb.Fatal(err)
 	}
 	return w
@@ -252,11 +252,11 @@ func openBench(tb testing.TB, path string) benchWorld {
 // first page of images) or the verifier's queue.
 func (w benchWorld) firstScreen(tb testing.TB, role string) {
 	ctx := context.Background()
-	counts, err := w.db.StatusCounts(ctx, w.project.ID)
+	counts, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID)
 	if err != nil || counts[verify.StateAccepted] == 0 {
 		tb.Fatalf("status counts %v %v", counts, err)
 	}
-	if n, err := w.db.CountImages(ctx, w.project.ID); err != nil || n == 0 {
+	if n, err := w.db.CountImages(ctx, store.Owner(), w.project.ID); err != nil || n == 0 {
 		tb.Fatalf("count images %d %v", n, err)
 	}
 	switch role {
@@ -296,10 +296,10 @@ func (w benchWorld) firstScreen(tb testing.TB, role string) {
 func (w benchWorld) annotatorPart(st verify.State) error {
 	ctx := context.Background()
 	f := store.SampleFilter{Status: st, AuthorID: w.ann.ID}
-	if _, err := w.db.CountSamples(ctx, w.project.ID, f); err != nil {
+	if _, err := w.db.CountSamples(ctx, store.Owner(), w.project.ID, f); err != nil {
 		return err
 	}
-	_, err := w.db.Samples(ctx, w.project.ID, f, 0, annotatorPage)
+	_, err := w.db.Samples(ctx, store.Owner(), w.project.ID, f, 0, annotatorPage)
 	return err
 }
 
@@ -307,10 +307,10 @@ func (w benchWorld) annotatorPart(st verify.State) error {
 // images without a sample and the first page of them.
 func (w benchWorld) imagesWithoutSamples() error {
 	ctx := context.Background()
-	if _, err := w.db.CountImagesWithoutSamples(ctx, w.project.ID); err != nil {
+	if _, err := w.db.CountImagesWithoutSamples(ctx, store.Owner(), w.project.ID); err != nil {
 		return err
 	}
-	_, err := w.db.ImagesWithoutSamples(ctx, w.project.ID, 0, annotatorPage)
+	_, err := w.db.ImagesWithoutSamples(ctx, store.Owner(), w.project.ID, 0, annotatorPage)
 	return err
 }
 
@@ -377,7 +377,7 @@ func BenchmarkScaleQueries(b *testing.B) {
 	defer w.db.Close()
 	ctx := context.Background()
 	total := 0
-	counts, err := w.db.StatusCounts(ctx, w.project.ID)
+	counts, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func BenchmarkScaleQueries(b *testing.B) {
 	}
 	page := func(f store.SampleFilter, offset int) func() error {
 		return func() error {
-			ss, err := w.db.Samples(ctx, w.project.ID, f, offset, 50)
+			ss, err := w.db.Samples(ctx, store.Owner(), w.project.ID, f, offset, 50)
 			if err == nil && len(ss) == 0 {
 				err = fmt.Errorf("empty page at %d", offset)
 			}
@@ -394,7 +394,7 @@ func BenchmarkScaleQueries(b *testing.B) {
 		}
 	}
 	// The keyset page in the middle starts after the sample an offset query finds there.
-	mid, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{}, total/2-1, 1)
+	mid, err := w.db.Samples(ctx, store.Owner(), w.project.ID, store.SampleFilter{}, total/2-1, 1)
 	if err != nil || len(mid) != 1 {
 		b.Fatalf("the middle sample: %v", err)
 	}
@@ -402,9 +402,9 @@ func BenchmarkScaleQueries(b *testing.B) {
 		name string
 		run  func() error
 	}{
-		{"StatusCounts", func() error { _, err := w.db.StatusCounts(ctx, w.project.ID); return err }},
-		{"CountImages", func() error { _, err := w.db.CountImages(ctx, w.project.ID); return err }},
-		{"ImagesPage", func() error { _, err := w.db.Images(ctx, w.project.ID, 0, 200); return err }},
+		{"StatusCounts", func() error { _, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID); return err }},
+		{"CountImages", func() error { _, err := w.db.CountImages(ctx, store.Owner(), w.project.ID); return err }},
+		{"ImagesPage", func() error { _, err := w.db.Images(ctx, store.Owner(), w.project.ID, 0, 200); return err }},
 		{"SamplesFirstPage", page(store.SampleFilter{}, 0)},
 		{"SamplesMiddlePage", page(store.SampleFilter{After: &mid[0]}, 0)},
 		{"SamplesMiddlePageOffset", page(store.SampleFilter{}, total/2)},
@@ -412,7 +412,7 @@ func BenchmarkScaleQueries(b *testing.B) {
 		{"AnnotatorDrafts", func() error { return w.annotatorPart(verify.StateDraft) }},
 		{"AnnotatorImagesWithoutSamples", w.imagesWithoutSamples},
 		{"AnnotatorAllDrafts", func() error { // the whole list in one call: bwctl and scripts
-			_, err := w.db.Samples(ctx, w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1_000_000)
+			_, err := w.db.Samples(ctx, store.Owner(), w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1_000_000)
 			return err
 		}},
 	} {
@@ -589,7 +589,7 @@ func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, "freeze")
+	p, err := db.ProjectByName(ctx, store.Owner(), "freeze")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -675,14 +675,14 @@ func BenchmarkScaleFreezeExportFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	items, err := db.ReleaseItems(ctx, rel.ID)
+	items, err := db.ReleaseItems(ctx, store.Owner(), rel.ID)
 	if err != nil {
 		b.Fatal(err)
 	}
 	seen := map[string]bool{}
 	var files []string
 	for _, it := range items {
-		im, err := db.ImageByPath(ctx, p.ID, it.ImagePath)
+		im, err := db.ImageByPath(ctx, store.Owner(), p.ID, it.ImagePath)
 		if err != nil {
 			b.Fatal(err)
 		}

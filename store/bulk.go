@@ -112,6 +112,10 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 			case u.Role != w.Role:
 				return fmt.Errorf("%w: account %s exists as %s, wanted as %s", ErrConflict, u.Name, u.Role, w.Role)
 			}
+			// As AddUser: every account joins the lead's projects.
+			if _, err := d.joinProjectsOf(ctx, tx, a.ID, u.ID); err != nil {
+				return err
+			}
 			out = append(out, u)
 		}
 		if len(added) == 0 {
@@ -147,13 +151,10 @@ func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 	var res BulkResult
 	images := map[string]int64{}
 	err := d.readAs(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, lead, verify.ActionGenerate); err != nil {
+		if _, err := requireProjectAction(ctx, tx, lead, projectID, verify.ActionGenerate); err != nil {
 			return err
 		}
 		if err := requireSynthetic(ctx, tx); err != nil {
-			return err
-		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT rel_path, id FROM images WHERE project_id = ?`, projectID)
@@ -211,7 +212,7 @@ func bulkTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // is the number of samples written before it, for the audit detail.
 func (d *DB) insertBulk(ctx context.Context, lead User, projectID int64, images map[string]int64, batch []BulkSample, done int) error {
 	return d.act(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, lead, verify.ActionGenerate)
+		a, err := requireProjectAction(ctx, tx, lead, projectID, verify.ActionGenerate)
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func TestBulkWriteSamples(t *testing.T) {
 	if want := (store.BulkResult{Samples: 2, Revisions: 1, Reviews: 1}); res != want {
 		t.Errorf("result %+v, want %+v", res, want)
 	}
-	si, err := f.db.Sample(ctx, "p-b1")
+	si, err := f.db.Sample(ctx, store.Owner(), "p-b1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestBulkWriteSamples(t *testing.T) {
 		!reflect.DeepEqual(r.Judgements, verify.AllPassed(annotate.KindJudgment, 1)) || r.Seconds != 30 {
 		t.Errorf("written review %+v", r)
 	}
-	if d, err := f.db.Sample(ctx, "p-b2"); err != nil || d.Status != verify.StateDraft || d.Revision != 0 {
+	if d, err := f.db.Sample(ctx, store.Owner(), "p-b2"); err != nil || d.Status != verify.StateDraft || d.Revision != 0 {
 		t.Errorf("written draft %+v %v", d, err)
 	}
 	if n := auditCount(t, f.db.Path(), "generate.samples"); n != 2 {
@@ -105,7 +105,7 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 			if _, err := f.db.BulkWriteSamples(ctx, tt.actor, f.project.ID, tt.batches); !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
-			if _, err := f.db.Sample(ctx, tt.absent); !errors.Is(err, store.ErrNotFound) {
+			if _, err := f.db.Sample(ctx, store.Owner(), tt.absent); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("refused sample %s was written: %v", tt.absent, err)
 			}
 		})
@@ -122,10 +122,10 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 	if !errors.Is(err, planErr) || res.Samples != 1 {
 		t.Fatalf("got %+v, %v; want 1 sample and the generator's error", res, err)
 	}
-	if _, err := f.db.Sample(ctx, "p-first"); err != nil {
+	if _, err := f.db.Sample(ctx, store.Owner(), "p-first"); err != nil {
 		t.Errorf("the batch before the error: %v", err)
 	}
-	if _, err := f.db.Sample(ctx, "p-second"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.Sample(ctx, store.Owner(), "p-second"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the batch that came with the error was written: %v", err)
 	}
 }
@@ -162,7 +162,7 @@ func TestBulkAddUsers(t *testing.T) {
 	if _, err := f.db.BulkAddUsers(ctx, f.ann, []store.User{{Name: "g3", Role: store.RoleAnnotator}}, "pw-gen"); !errors.Is(err, store.ErrForbidden) {
 		t.Errorf("an annotator: got %v, want ErrForbidden", err)
 	}
-	if _, err := f.db.UserByName(ctx, "g3"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.UserByName(ctx, store.Owner(), "g3"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the refused account exists: %v", err)
 	}
 }
@@ -184,7 +184,7 @@ func TestGeneratorOnlyWritesGeneratedDatabases(t *testing.T) {
 	if _, err := f.db.BulkWriteSamples(ctx, f.lead, f.project.ID, bulkBatches(nil, []store.BulkSample{bulkJudgment("p-b1", f.ann, f.ver)})); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("BulkWriteSamples on a real database: %v, want ErrConflict", err)
 	}
-	if n, err := f.db.CountSamples(ctx, f.project.ID, store.SampleFilter{}); err != nil || n != 0 {
+	if n, err := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}); err != nil || n != 0 {
 		t.Errorf("%d samples written, %v", n, err)
 	}
 

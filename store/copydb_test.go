@@ -238,7 +238,7 @@ func TestCopyDatabaseRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps, err := src.Projects(ctx)
+			ps, err := src.Projects(ctx, lead)
 			if err != nil || len(ps) == 0 {
 				t.Fatalf("projects %v %v", ps, err)
 			}
@@ -381,14 +381,14 @@ func exportReleases(t *testing.T, db *store.DB, password string, formats []strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := db.Projects(ctx)
+	ps, err := db.Projects(ctx, lead)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][]byte{}
 	n := 0
 	for _, p := range ps {
-		rels, err := db.Releases(ctx, p.ID)
+		rels, err := db.Releases(ctx, lead, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

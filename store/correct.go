@@ -33,7 +33,7 @@ func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (Sampl
 	in.Content = annotate.TidyText(in.Content) // no stray spaces; a reworded question keeps its tags
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.correct", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionCorrect)
+		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionCorrect)
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func TestCorrectRefusals(t *testing.T) {
 			if err != nil && !strings.Contains(err.Error(), tt.message) {
 				t.Errorf("error %q lacks %q", err, tt.message)
 			}
-			if got, _ := f.db.Sample(ctx, tt.in.SampleID); tt.in.SampleID != "nope" && (got.Revision != 1 || got.Status != verify.StateRound1) {
+			if got, _ := f.db.Sample(ctx, store.Owner(), tt.in.SampleID); tt.in.SampleID != "nope" && (got.Revision != 1 || got.Status != verify.StateRound1) {
 				t.Errorf("a refused correction changed the sample: revision %d, %s", got.Revision, got.Status)
 			}
 		})
@@ -284,7 +284,7 @@ func TestCorrectInRound(t *testing.T) {
 		t.Error("round-2 queues do not follow the carried round-1 review")
 	}
 	mustReview(t, f, vs["b2"], got, 2)
-	if got, _ = f.db.Sample(ctx, si.ID); got.Status != verify.StateRound3 {
+	if got, _ = f.db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound3 {
 		t.Errorf("after round 2: %s", got.Status)
 	}
 }

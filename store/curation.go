@@ -103,7 +103,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef strin
 		if err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionCurateHard)
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (d *DB) HardSubsets(ctx context.Context, actor User, releaseRef string) ([]
 		if _, err := requireAction(ctx, tx, actor, verify.ActionCurateHard); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionCurateHard)
 		if err != nil {
 			return err
 		}
@@ -250,7 +250,7 @@ func (d *DB) HardCandidates(ctx context.Context, actor User, subsetID int64) (Ha
 		cs []HardCandidate
 	)
 	err := d.readAs(ctx, actor, "hard.read", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionCurateHard); err != nil {
+		if _, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard); err != nil {
 			return err
 		}
 		var err error
@@ -287,7 +287,7 @@ func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]HardCand
 func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int64, ds []HardDecision) (HardSubset, error) {
 	var h HardSubset
 	err := d.act(ctx, actor, "hard.decide", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
+		a, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard)
 		if err != nil {
 			return err
 		}
@@ -347,11 +347,11 @@ func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int6
 func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, name, version string) (Release, error) {
 	var rel Release
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
+		a, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard)
 		if err != nil {
 			return err
 		}
-		if _, err := requireAction(ctx, tx, actor, verify.ActionFreeze); err != nil {
+		if _, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionFreeze); err != nil {
 			return err
 		}
 		h, err := hardSubsetByID(ctx, tx, subsetID)

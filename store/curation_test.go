@@ -118,9 +118,9 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 	if rel.Samples != 2 || rel.Ref() != "bench-hard@1" {
 		t.Errorf("frozen %+v", rel)
 	}
-	parent, _ := f.db.ReleaseByRef(ctx, f.project.ID, "bench@1")
-	pItems, _ := f.db.ReleaseItems(ctx, parent.ID)
-	items, _ := f.db.ReleaseItems(ctx, rel.ID)
+	parent, _ := f.db.ReleaseByRef(ctx, store.Owner(), f.project.ID, "bench@1")
+	pItems, _ := f.db.ReleaseItems(ctx, store.Owner(), parent.ID)
+	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
 	if len(items) != 2 || items[0].SampleID != "op-1" || items[1].SampleID != "yn-1" {
 		t.Fatalf("items %+v", items)
 	}

@@ -211,7 +211,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 	var out Dashboard
 	read := func(tx *sql.Tx) error {
 		out = Dashboard{}
-		a, err := requireAction(ctx, tx, actor, verify.ActionSeeDashboard)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeDashboard)
 		if err != nil {
 			return err
 		}
@@ -273,14 +273,14 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		}
 		return nil
 	}
-	err := d.readTx(ctx, read)
+	err := d.readAs(ctx, actor, "dashboard.read", read)
 	for tries := 0; errors.Is(err, errStaleRound3) && tries < 3; tries++ {
 		// The round-3 decisions were made with another panel size: decide them again.
 		if err = d.inTx(ctx, func(tx *sql.Tx) error {
 			_, _, err := d.statsPolicy(ctx, tx, projectID)
 			return err
 		}); err == nil {
-			err = d.readTx(ctx, read)
+			err = d.readAs(ctx, actor, "dashboard.read", read)
 		}
 	}
 	if err != nil {

@@ -74,7 +74,7 @@ func dashFixture(t *testing.T) *agreeFixture {
 	f.review(t, f.p2, s0, 3, agreeApprove, 40)
 
 	f.review(t, f.v1, s1, 1, agreeReject(map[string]bool{"box_on_answer": false}), 12)
-	cur, err := f.db.Sample(ctx, s1.ID)
+	cur, err := f.db.Sample(ctx, store.Owner(), s1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestDashboardAnnotatorSeesOwnWork(t *testing.T) {
 func TestDashboardCountsRound3OnceClosed(t *testing.T) {
 	f := dashFixture(t)
 	ctx := context.Background()
-	s3, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
+	s3, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
 	if err != nil || len(s3) != 1 {
 		t.Fatalf("samples in round 3: %v %v", s3, err)
 	}
@@ -400,7 +400,7 @@ func openStatsWorld(b *testing.B) statsWorld {
 	w := statsWorld{benchWorld: openBench(b, path), path: path}
 	b.Cleanup(func() { w.db.Close() })
 	var err error
-	if w.lead, err = w.db.UserByName(context.Background(), "lead"); err != nil {
+	if w.lead, err = w.db.UserByName(context.Background(), store.Owner(), "lead"); err != nil {
 		b.Fatal(err)
 	}
 	return w

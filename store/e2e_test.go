@@ -201,7 +201,7 @@ func TestEndToEnd(t *testing.T) {
 		clk.advance(time.Minute)
 		i := active[rng.IntN(len(active))]
 		p, plan := ps[i], plans[i]
-		si, err := f.db.Sample(ctx, p.id)
+		si, err := f.db.Sample(ctx, store.Owner(), p.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +255,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// Final states, exactly.
-	counts, err := f.db.StatusCounts(ctx, f.project.ID)
+	counts, err := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestEndToEnd(t *testing.T) {
 	// Every accepted sample: rounds 1, 2 and a panel of three on its last revision,
 	// round 2 in the other group, nobody who wrote or corrected it, nobody twice.
 	for i, p := range ps {
-		si, _ := f.db.Sample(ctx, p.id)
+		si, _ := f.db.Sample(ctx, store.Owner(), p.id)
 		if plans[i].final != verify.StateAccepted {
 			continue
 		}

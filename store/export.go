@@ -85,14 +85,9 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		validation []release.SampledValidation
 	)
 	err = d.act(ctx, actor, "release.export", func(tx *sql.Tx) error {
-		if actor.ID != 0 {
-			var err error
-			if a, err = requireAction(ctx, tx, actor, verify.ActionExport); err != nil {
-				return err
-			}
-		}
+		// Owner (a local file read without an account) may export too.
 		var err error
-		if rel, err = releaseByRef(ctx, tx, in.ProjectID, in.Release); err != nil {
+		if a, rel, err = releaseFor(ctx, tx, actor, in.ProjectID, in.Release, verify.ActionExport); err != nil {
 			return err
 		}
 		if items, err = releaseItems(ctx, tx, rel.ID); err != nil {

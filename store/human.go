@@ -63,7 +63,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef strin
 		if size < 0 {
 			return fmt.Errorf("%w: the size %d is negative", ErrInvalid, size)
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionDrawHuman)
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (d *DB) HumanBaselineOf(ctx context.Context, actor User, releaseRef string)
 		if _, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionAnswerHuman)
 		if err != nil {
 			return err
 		}
@@ -244,7 +244,7 @@ func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}
@@ -296,7 +296,7 @@ func answerableBaseline(ctx context.Context, tx *sql.Tx, actor User, releaseRef 
 	if err != nil {
 		return User{}, Release{}, HumanBaseline{}, err
 	}
-	rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+	_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionAnswerHuman)
 	if err != nil {
 		return User{}, Release{}, HumanBaseline{}, err
 	}

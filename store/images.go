@@ -102,10 +102,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	var rootID int64
 	known := map[string]probe{}
 	err = d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionImportImages); err != nil {
-			return err
-		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportImages); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO image_roots (project_id, path) VALUES (?, ?) ON CONFLICT DO NOTHING`, projectID, root); err != nil {
@@ -318,7 +315,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 	var out batchOutcome
 	err := d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
 		out = batchOutcome{}
-		a, err := requireAction(ctx, tx, actor, verify.ActionImportImages)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportImages)
 		if err != nil {
 			return err
 		}
@@ -382,9 +379,14 @@ func scanImage(r scanner) (Image, error) {
 }
 
 // Images lists a project's images by scene and path, a page at a time.
-func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]Image, error) {
-	ims, err := queryAll(ctx, d.rdb, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-		WHERE i.project_id = ? ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
+func (d *DB) Images(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error) {
+	var ims []Image
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
+		var err error
+		ims, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+			WHERE i.project_id = ? ORDER BY i.scene, i.rel_path LIMIT ? OFFSET ?`, projectID, limit, offset)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list images: %w", err)
 	}
@@ -392,31 +394,52 @@ func (d *DB) Images(ctx context.Context, projectID int64, offset, limit int) ([]
 }
 
 // CountImages counts a project's images.
-func (d *DB) CountImages(ctx context.Context, projectID int64) (int, error) {
+func (d *DB) CountImages(ctx context.Context, actor User, projectID int64) (int, error) {
 	var n int
-	err := d.rdb.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
-	return n, err
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("count images: %w", err)
+	}
+	return n, nil
 }
 
 // ImageByPath finds a project's image by its relative path.
-func (d *DB) ImageByPath(ctx context.Context, projectID int64, rel string) (Image, error) {
-	im, err := scanImage(d.rdb.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-		WHERE i.project_id = ? AND i.rel_path = ?`, projectID, rel))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Image{}, fmt.Errorf("image %q: %w", rel, ErrNotFound)
+func (d *DB) ImageByPath(ctx context.Context, actor User, projectID int64, rel string) (Image, error) {
+	var im Image
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
+		var err error
+		im, err = scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+			WHERE i.project_id = ? AND i.rel_path = ?`, projectID, rel))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return Image{}, fmt.Errorf("image %q: %w", rel, err)
 	}
-	return im, err
+	return im, nil
 }
 
 // ImageBySHA256 finds a project's image by the SHA-256 of its file (lower-case hex;
 // a project holds each content once), so that an import that writes image files
 // (bwctl import-samples --format vlmevalkit) can name an image the project already
 // has by the path it has.
-func (d *DB) ImageBySHA256(ctx context.Context, projectID int64, sum string) (Image, error) {
-	im, err := scanImage(d.rdb.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-		WHERE i.project_id = ? AND i.sha256 = ?`, projectID, sum))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, ErrNotFound)
+func (d *DB) ImageBySHA256(ctx context.Context, actor User, projectID int64, sum string) (Image, error) {
+	var im Image
+	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
+		var err error
+		im, err = scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+			WHERE i.project_id = ? AND i.sha256 = ?`, projectID, sum))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, err)
 	}
-	return im, err
+	return im, nil
 }

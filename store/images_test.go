@@ -134,7 +134,7 @@ func TestImportImages(t *testing.T) {
 		t.Errorf("final progress %+v", last)
 	}
 
-	rot, err := f.db.ImageByPath(ctx, f.project.ID, "0002-kitchen-1/rotated.jpg")
+	rot, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "0002-kitchen-1/rotated.jpg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestImportImages(t *testing.T) {
 	if _, err := os.Stat(store.ThumbPath(f.db.PreviewDir(), rot.SHA256)); err != nil {
 		t.Errorf("thumbnail missing: %v", err)
 	}
-	if top, err := f.db.ImageByPath(ctx, f.project.ID, "top.jpg"); err != nil || top.Scene != "" {
+	if top, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "top.jpg"); err != nil || top.Scene != "" {
 		t.Errorf("top-level image: %+v %v", top, err)
 	}
 
@@ -153,12 +153,12 @@ func TestImportImages(t *testing.T) {
 	if err != nil || res2.Imported != 0 || res2.Unchanged != 4 {
 		t.Fatalf("re-import: %+v %v", res2, err)
 	}
-	if n, _ := f.db.CountImages(ctx, f.project.ID); n != 4 {
+	if n, _ := f.db.CountImages(ctx, store.Owner(), f.project.ID); n != 4 {
 		t.Fatalf("after re-import %d images, want 4", n)
 	}
 
 	// A referenced file that changes or vanishes is detected.
-	a, _ := f.db.ImageByPath(ctx, f.project.ID, "0001-office-1/a.jpg")
+	a, _ := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "0001-office-1/a.jpg")
 	if err := a.CheckFile(); err != nil {
 		t.Fatalf("fresh file: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestImportCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
-	n, _ := f.db.CountImages(context.Background(), f.project.ID)
+	n, _ := f.db.CountImages(context.Background(), store.Owner(), f.project.ID)
 	if n != res.Imported || n >= 40 {
 		t.Errorf("after cancel %d stored, %d reported imported", n, res.Imported)
 	}
@@ -255,7 +255,7 @@ func TestConcurrentImportsOfOneFolder(t *testing.T) {
 	if imported != n || unchanged != n {
 		t.Errorf("imported %d and already imported %d in all, want %d and %d", imported, unchanged, n, n)
 	}
-	if c, _ := f.db.CountImages(ctx, f.project.ID); c != n {
+	if c, _ := f.db.CountImages(ctx, store.Owner(), f.project.ID); c != n {
 		t.Errorf("%d images stored, want %d", c, n)
 	}
 }
@@ -279,7 +279,7 @@ func TestReimportTouchedFile(t *testing.T) {
 	if err != nil || res.Unchanged != 1 || len(res.Duplicate) != 0 || len(res.Rejected) != 0 {
 		t.Fatalf("re-import of a touched file: %+v %v", res, err)
 	}
-	im, err := f.db.ImageByPath(ctx, f.project.ID, "a.jpg")
+	im, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "a.jpg")
 	if err != nil || im.CheckFile() != nil {
 		t.Errorf("after re-import: %v, check %v", err, im.CheckFile())
 	}

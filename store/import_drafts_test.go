@@ -74,7 +74,7 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 		t.Errorf("the box past the image's edge is named: %+v", p)
 	}
 	for _, id := range res.Imported {
-		si, err := f.db.Sample(ctx, id)
+		si, err := f.db.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 			t.Errorf("%s: %s by %s", id, si.Status, si.AuthorName)
 		}
 	}
-	if si, _ := f.db.Sample(ctx, "draft-1"); si.Content.Box == nil || si.Content.Box[2] != 30 || !slices.Equal(si.Content.Tags, []string{"coco:mug"}) {
+	if si, _ := f.db.Sample(ctx, store.Owner(), "draft-1"); si.Content.Box == nil || si.Content.Box[2] != 30 || !slices.Equal(si.Content.Tags, []string{"coco:mug"}) {
 		t.Errorf("draft-1 stored as %+v", si.Content)
 	}
 	// The annotator completes the draft and submits it: the lint gate applies then.
@@ -101,12 +101,12 @@ func TestImageBySHA256(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	im, err := f.db.ImageBySHA256(ctx, f.project.ID, hex.EncodeToString(sum[:]))
+	im, err := f.db.ImageBySHA256(ctx, store.Owner(), f.project.ID, hex.EncodeToString(sum[:]))
 	if err != nil || im.RelPath != "0003-lab-1/k.jpg" || im.Width != 20 {
 		t.Errorf("got %+v, %v", im, err)
 	}
 	other := sha256.Sum256([]byte("other"))
-	if _, err := f.db.ImageBySHA256(ctx, f.project.ID, hex.EncodeToString(other[:])); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.ImageBySHA256(ctx, store.Owner(), f.project.ID, hex.EncodeToString(other[:])); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown content: %v, want ErrNotFound", err)
 	}
 }

@@ -108,14 +108,11 @@ var errImagesChanged = fmt.Errorf("%w: the size of an image changed while the re
 func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
 	var sizes map[string]imageSize
 	err := d.readAs(ctx, actor, "sample.import", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionImportSamples)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples)
 		if err != nil {
 			return err
 		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
-			return err
-		}
-		if _, err := importAuthor(ctx, tx, a, opt); err != nil {
+		if _, err := importAuthor(ctx, tx, a, projectID, opt); err != nil {
 			return err
 		}
 		if opt.AcceptLintErrors && opt.ToRound1 {
@@ -141,14 +138,11 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 	var res ImportSamplesResult
 	err = d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
 		res = ImportSamplesResult{}
-		a, err := requireAction(ctx, tx, actor, verify.ActionImportSamples)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples)
 		if err != nil {
 			return err
 		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
-			return err
-		}
-		author, err := importAuthor(ctx, tx, a, opt)
+		author, err := importAuthor(ctx, tx, a, projectID, opt)
 		if err != nil {
 			return err
 		}
@@ -257,7 +251,7 @@ func (c recordCheck) stillHolds(ctx context.Context, tx *sql.Tx, projectID int64
 }
 
 // importAuthor resolves and checks opt.Author for actor a.
-func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOptions) (User, error) {
+func importAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, opt ImportSamplesOptions) (User, error) {
 	if opt.ToRound1 {
 		if err := verify.Permit(verify.ActionImportOnBehalf, vuser(a)); err != nil {
 			return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
@@ -275,6 +269,11 @@ func importAuthor(ctx context.Context, tx *sql.Tx, a User, opt ImportSamplesOpti
 	u, err := userByName(ctx, tx, opt.Author)
 	if err != nil {
 		return User{}, fmt.Errorf("author %q: %w", opt.Author, err)
+	}
+	if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
+		return User{}, err
+	} else if !in {
+		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
 	}
 	if !verify.Permitted(verify.ActionWriteSamples, verify.Role(u.Role)) {
 		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -96,7 +97,7 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 	// The imported samples are the annotator's drafts, with their content; the taken
 	// id still holds ann2's sample.
 	for _, id := range res.Imported {
-		si, err := f.db.Sample(ctx, id)
+		si, err := f.db.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,14 +105,14 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 			t.Errorf("%s: %s by %s revision %d image %q", id, si.Status, si.AuthorName, si.Revision, si.ImagePath)
 		}
 	}
-	if si, _ := f.db.Sample(ctx, "imp-warn"); si.Content.Extra["source"] == nil {
+	if si, _ := f.db.Sample(ctx, store.Owner(), "imp-warn"); si.Content.Extra["source"] == nil {
 		t.Error("the draft lost the field its warning is about")
 	}
-	if si, _ := f.db.Sample(ctx, "taken"); si.AuthorID != f.ann2.ID {
+	if si, _ := f.db.Sample(ctx, store.Owner(), "taken"); si.AuthorID != f.ann2.ID {
 		t.Errorf("the existing sample was overwritten: author %s", si.AuthorName)
 	}
 	for _, id := range []string{"imp-lint", "imp-noimage"} {
-		if _, err := f.db.Sample(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		if _, err := f.db.Sample(ctx, store.Owner(), id); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("skipped %s: got %v, want ErrNotFound", id, err)
 		}
 	}
@@ -149,7 +150,7 @@ func TestImportSamplesToRound1(t *testing.T) {
 		t.Fatalf("imported %v", res.Imported)
 	}
 	for _, id := range res.Imported {
-		si, _ := f.db.Sample(ctx, id)
+		si, _ := f.db.Sample(ctx, store.Owner(), id)
 		if si.Status != verify.StateRound1 || si.Revision != 1 || si.AuthorID != f.ann.ID {
 			t.Errorf("%s: %s revision %d by %s; want round1 revision 1 by ann", id, si.Status, si.Revision, si.AuthorName)
 		}
@@ -201,7 +202,7 @@ func TestImportSamplesRefusals(t *testing.T) {
 			}
 		})
 	}
-	counts, _ := f.db.StatusCounts(ctx, f.project.ID)
+	counts, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
 	for s, n := range counts {
 		if n != 0 {
 			t.Errorf("refused imports left %d %s samples", n, s)
@@ -244,6 +245,7 @@ func writeLockFree(ctx context.Context, t *testing.T, raw *sql.DB) error {
 // with no transaction open, so that another user's write made meanwhile neither
 // waits nor fails; the write lock is taken afterwards, for the writes only.
 func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
+	storetest.SkipOnPostgres(t, "it watches SQLite's write lock through a second connection to the file")
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
@@ -295,7 +297,7 @@ func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
 		!strings.Contains(big.Message, "…and 26006 more step-transitive errors in this graph, not listed") {
 		t.Errorf("the 230-step record: %+v", big)
 	}
-	if si, err := f.db.Sample(ctx, meanwhile); err != nil || si.AuthorID != f.ann2.ID {
+	if si, err := f.db.Sample(ctx, store.Owner(), meanwhile); err != nil || si.AuthorID != f.ann2.ID {
 		t.Errorf("the sample written during the import: %+v, %v", si, err)
 	}
 }
@@ -305,6 +307,7 @@ func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
 // read and the write, the import checks again rather than keep a lint that could
 // not see the image's bounds.
 func TestImportSamplesImageChangedWhileChecking(t *testing.T) {
+	storetest.SkipOnPostgres(t, "it watches SQLite's write lock through a second connection to the file")
 	ctx := context.Background()
 	f := newFixture(t)
 	dir := t.TempDir()

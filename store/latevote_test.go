@@ -24,7 +24,7 @@ func inRound3(t *testing.T, f fixture, vs map[string]store.User, img string) sto
 	si := submitted(t, f, f.ann, img)
 	mustReview(t, f, vs["a1"], si, 1)
 	mustReview(t, f, vs["b1"], si, 2)
-	si, err := f.db.Sample(context.Background(), si.ID)
+	si, err := f.db.Sample(context.Background(), store.Owner(), si.ID)
 	if err != nil || si.Status != verify.StateRound3 {
 		t.Fatalf("sample in round 3: %+v, %v", si, err)
 	}
@@ -83,7 +83,7 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 	if err != nil || out.Result != verify.ResultReturned || out.State != verify.StateReturned {
 		t.Fatalf("the first reject: %+v, %v", out, err)
 	}
-	returned, _ := f.db.Sample(ctx, si.ID)
+	returned, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	statusChanges := auditCount(t, f.db.Path(), "sample.status")
 
 	// b2 and c1 hold seats and have not voted: the reject stays hidden from them.
@@ -146,7 +146,7 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 		}
 	}
 
-	got, _ := f.db.Sample(ctx, si.ID)
+	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	if got.Status != verify.StateReturned || got.Version != returned.Version {
 		t.Errorf("late votes changed the sample: %s v%d, was %s v%d", got.Status, got.Version, returned.Status, returned.Version)
 	}
@@ -194,7 +194,7 @@ func TestLateVoteClaims(t *testing.T) {
 	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3}); err != nil {
 		t.Fatal(err)
 	}
-	si, _ = f.db.Sample(ctx, si.ID)
+	si, _ = f.db.Sample(ctx, store.Owner(), si.ID)
 	if _, err := f.db.Submit(ctx, f.ann, si.ID, changedDraft(t, f.db, f.ann, si), nil); err != nil { // revision 2 enters round 1
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestLateVoteClaims(t *testing.T) {
 		{"expired claim", vs["b2"], nil, verify.ErrRoundClosed},
 		{"active claim, revision resubmitted", vs["c1"], nil, nil},
 		{"the new revision reviewed since", f.ver, func() {
-			si, _ := f.db.Sample(ctx, si.ID)
+			si, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 			mustReview(t, f, vs["b2"], si, 1)
 		}, store.ErrConflict},
 	}
@@ -230,7 +230,7 @@ func TestLateVoteClaims(t *testing.T) {
 	if got := round3Votes(t, f, f.ver, si.ID); !slices.Equal(got, want) {
 		t.Errorf("ver, whose seat ended with revision 2's review, sees %v; want %v", got, want)
 	}
-	if got, _ := f.db.Sample(ctx, si.ID); got.Status != verify.StateRound2 || got.Revision != 2 {
+	if got, _ := f.db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound2 || got.Revision != 2 {
 		t.Errorf("sample is %s at revision %d; want round2 at revision 2", got.Status, got.Revision)
 	}
 }

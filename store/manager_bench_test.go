@@ -16,7 +16,7 @@ func BenchmarkScaleSampleManager(b *testing.B) {
 	w := openBench(b, scaleDBOnEngine(b))
 	defer w.db.Close()
 	ctx := context.Background()
-	lead, err := w.db.UserByName(ctx, "lead")
+	lead, err := w.db.UserByName(ctx, store.Owner(), "lead")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func newManagerFixture(t *testing.T) managerFixture {
 		t.Fatal(err)
 	}
 	f := managerFixture{db: db, project: res.Project, users: map[string]store.User{}}
-	us, err := db.Users(ctx)
+	us, err := db.Users(ctx, store.Owner())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func newManagerFixture(t *testing.T) managerFixture {
 func (f managerFixture) all(t *testing.T) ([]store.SampleInfo, map[string][]store.ReviewRecord) {
 	t.Helper()
 	ctx := context.Background()
-	ss, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{}, 0, 100000)
+	ss, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSearchSamplesAgreesWithTheRows(t *testing.T) {
 	ann1, ann2, ver1 := f.users["ann1"], f.users["ann2"], f.users["ver1"]
 
 	// Incremental writes.
-	imgs, err := f.db.Images(ctx, f.project.ID, 0, 2)
+	imgs, err := f.db.Images(ctx, store.Owner(), f.project.ID, 0, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestSampleManagerActions(t *testing.T) {
 	if err != nil || len(res.Done) != 3 {
 		t.Fatalf("reopen: %+v, %v", res, err)
 	}
-	if s, _ := f.db.Sample(ctx, acc[0]); s.Status != verify.StateAccepted {
+	if s, _ := f.db.Sample(ctx, store.Owner(), acc[0]); s.Status != verify.StateAccepted {
 		t.Fatalf("reopened to %s", s.Status)
 	}
 
@@ -379,7 +379,7 @@ func TestSampleManagerActions(t *testing.T) {
 		t.Fatalf("reassignments audited: %d, want %d", n, moved)
 	}
 	// ann1 can now edit one of them.
-	d, _ := f.db.Sample(ctx, res.Done[0])
+	d, _ := f.db.Sample(ctx, store.Owner(), res.Done[0])
 	if _, err := f.db.SaveDraft(ctx, ann1, d.ID, d.Version, d.Content); err != nil {
 		t.Fatalf("new author's save: %v", err)
 	}
@@ -452,10 +452,10 @@ func TestDeleteDraftAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Sample(ctx, d.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.Sample(ctx, store.Owner(), d.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("deleted draft still there: %v", err)
 	}
-	if n, _ := f.db.CountSamples(ctx, f.project.ID, store.SampleFilter{}); n != 0 {
+	if n, _ := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}); n != 0 {
 		t.Fatalf("%d samples after the deletion", n)
 	}
 	page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{})

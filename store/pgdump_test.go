@@ -45,7 +45,7 @@ func TestPostgresDumpRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, demo.DemoProject)
+	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}

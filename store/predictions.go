@@ -158,7 +158,7 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		if err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionImportPredictions)
 		if err != nil {
 			return err
 		}
@@ -299,7 +299,7 @@ func (d *DB) Models(ctx context.Context, actor User, releaseRef string) ([]Model
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}
@@ -352,7 +352,7 @@ func (d *DB) Predictions(ctx context.Context, actor User, releaseRef, model stri
 		if _, err := requireAction(ctx, tx, actor, verify.ActionReadPredictions); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionReadPredictions)
 		if err != nil {
 			return err
 		}
@@ -393,7 +393,7 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
 			return err
 		}
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}

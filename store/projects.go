@@ -29,7 +29,8 @@ func validProjectName(name string) error {
 	return nil
 }
 
-// CreateProject creates a project with default settings; only a lead may.
+// CreateProject creates a project with default settings; only a lead may, and
+// becomes its first member.
 func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Project, error) {
 	var p Project
 	err := d.act(ctx, actor, "project.create", func(tx *sql.Tx) error {
@@ -59,6 +60,9 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 		if err := setStatsPolicy(ctx, tx, p.ID, p.Settings.Policy()); err != nil {
 			return err
 		}
+		if err := d.joinProject(ctx, tx, p.ID, a.ID, 0); err != nil {
+			return err
+		}
 		return d.audit(ctx, tx, a.ID, "project.create", "project", name, "")
 	})
 	if err != nil {
@@ -67,21 +71,47 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 	return p, nil
 }
 
-// Projects lists every project by name.
-func (d *DB) Projects(ctx context.Context) ([]Project, error) {
-	ps, err := queryAll(ctx, d.rdb, scanProject, `SELECT id, name, settings, created_by, created_at FROM projects ORDER BY name`)
+// Projects lists by name the projects actor is a member of (Owner: every
+// project).
+func (d *DB) Projects(ctx context.Context, actor User) ([]Project, error) {
+	var ps []Project
+	err := d.readAs(ctx, actor, "project.read", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadProject)
+		if err != nil {
+			return err
+		}
+		q, args := `SELECT id, name, settings, created_by, created_at FROM projects p`, []any(nil)
+		if !a.owner {
+			q, args = q+` WHERE `+memberProjects("p.id"), []any{a.ID}
+		}
+		ps, err = queryAll(ctx, tx, scanProject, q+` ORDER BY name`, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
 	return ps, nil
 }
 
-// ProjectByName looks a project up by name.
-func (d *DB) ProjectByName(ctx context.Context, name string) (Project, error) {
-	p, err := scanProject(d.rdb.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE name = ?`, name))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Project{}, fmt.Errorf("project %q: %w", name, ErrNotFound)
-	}
+// ProjectByName looks a project up by name: one that does not exist is
+// ErrNotFound, one actor is not a member of ErrForbidden (audited).
+func (d *DB) ProjectByName(ctx context.Context, actor User, name string) (Project, error) {
+	var p Project
+	err := d.readAs(ctx, actor, "project.read", func(tx *sql.Tx) error {
+		var err error
+		p, err = scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE name = ?`, name))
+		if errors.Is(err, sql.ErrNoRows) {
+			if _, err := requireAction(ctx, tx, actor, verify.ActionReadProject); err != nil {
+				return err
+			}
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = requireIn(ctx, tx, actor, p.ID, fmt.Sprintf("project %q", p.Name), verify.ActionReadProject)
+		return err
+	})
 	if err != nil {
 		return Project{}, fmt.Errorf("project %q: %w", name, err)
 	}

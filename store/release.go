@@ -82,7 +82,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	// Phase 1: read the selection (and refuse non-leads, audited).
 	var data auditData
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionFreeze); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionFreeze); err != nil {
 			return err
 		}
 		if err := checkFreezeInput(ctx, tx, in); err != nil {
@@ -124,7 +124,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	// Phase 2: write the release, if nothing changed meanwhile.
 	var rel Release
 	err = d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionFreeze)
+		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionFreeze)
 		if err != nil {
 			return err
 		}
@@ -304,34 +304,46 @@ func releaseByID(ctx context.Context, tx *sql.Tx, id int64) (Release, error) {
 	return rel, withSplitCounts(ctx, tx, &rel)
 }
 
-// Releases lists a project's releases, newest first. Everyone may read them.
-func (d *DB) Releases(ctx context.Context, projectID int64) ([]Release, error) {
-	rels, err := queryAll(ctx, d.rdb, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
+// Releases lists a project's releases, newest first, to any member.
+func (d *DB) Releases(ctx context.Context, actor User, projectID int64) ([]Release, error) {
+	var rels []Release
+	err := d.readProject(ctx, actor, projectID, "releases.read", func(tx *sql.Tx) error {
+		var err error
+		rels, err = queryAll(ctx, tx, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
+		if err != nil {
+			return err
+		}
+		for i := range rels {
+			if err := withSplitCounts(ctx, tx, &rels[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list releases: %w", err)
-	}
-	for i := range rels {
-		if err := withSplitCounts(ctx, d.db, &rels[i]); err != nil {
-			return nil, fmt.Errorf("list releases: %w", err)
-		}
 	}
 	return rels, nil
 }
 
 // ReleaseByRef finds a release by "NAME@VERSION" or by its numeric id, in project
-// projectID or, when it is 0, in any project (a name@version held by two projects is
-// then ErrInvalid: name the project).
-func (d *DB) ReleaseByRef(ctx context.Context, projectID int64, ref string) (Release, error) {
+// projectID or, when it is 0, in any project actor is a member of (a name@version
+// held by two of them is then ErrInvalid: name the project). A release of a
+// project actor is not a member of is refused (ErrForbidden).
+func (d *DB) ReleaseByRef(ctx context.Context, actor User, projectID int64, ref string) (Release, error) {
 	var rel Release
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "releases.read", func(tx *sql.Tx) error {
 		var err error
-		rel, err = releaseByRef(ctx, tx, projectID, ref)
+		_, rel, err = releaseFor(ctx, tx, actor, projectID, ref, verify.ActionReadProject)
 		return err
 	})
 	return rel, err
 }
 
-func releaseByRef(ctx context.Context, tx *sql.Tx, projectID int64, ref string) (Release, error) {
+// releaseByRefAmong finds a release by "NAME@VERSION" or by its numeric id, in
+// project projectID or, when it is 0, in any project of user member (member 0:
+// any project). A name@version held by two of them is ErrInvalid.
+func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref string, member int64) (Release, error) {
 	name, version, ok := strings.Cut(ref, "@")
 	if !ok {
 		id, err := strconv.ParseInt(ref, 10, 64)
@@ -349,6 +361,9 @@ func releaseByRef(ctx context.Context, tx *sql.Tx, projectID int64, ref string) 
 	if projectID != 0 {
 		q += ` AND rl.project_id = ?`
 		args = append(args, projectID)
+	} else if member != 0 {
+		q += ` AND ` + memberProjects("rl.project_id")
+		args = append(args, member)
 	}
 	rels, err := queryAll(ctx, tx, scanRelease, q+` ORDER BY p.name`, args...)
 	if err != nil {
@@ -380,10 +395,13 @@ type ReleaseItem struct {
 	Content     annotate.Sample // the frozen revision's content, Split set to the release's
 }
 
-// ReleaseItems lists a release's samples by id. Everyone may read them.
-func (d *DB) ReleaseItems(ctx context.Context, releaseID int64) ([]ReleaseItem, error) {
+// ReleaseItems lists a release's samples by id, to any member of its project.
+func (d *DB) ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]ReleaseItem, error) {
 	var items []ReleaseItem
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
+	err := d.readAs(ctx, actor, "releases.read", func(tx *sql.Tx) error {
+		if _, err := requireReleaseAction(ctx, tx, actor, releaseID, verify.ActionReadProject); err != nil {
+			return err
+		}
 		var err error
 		items, err = releaseItems(ctx, tx, releaseID)
 		return err

@@ -96,7 +96,7 @@ func (f relFixture) accept(t *testing.T, s annotate.Sample) store.SampleInfo {
 	t.Helper()
 	si := f.submit(t, s)
 	f.review(t, si, 5)
-	got, err := f.db.Sample(context.Background(), si.ID)
+	got, err := f.db.Sample(context.Background(), store.Owner(), si.ID)
 	if err != nil || got.Status != verify.StateAccepted {
 		t.Fatalf("%s: %s, %v", si.ID, got.Status, err)
 	}
@@ -156,7 +156,7 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		rel.Split != nil || rel.SplitCounts[""] != len(accepted) {
 		t.Errorf("release %+v", rel)
 	}
-	items, err := f.db.ReleaseItems(ctx, rel.ID)
+	items, err := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		if i < 0 || items[i].RevisionID != si.RevisionID || items[i].Revision != si.Revision || items[i].Content.Question != si.Content.Question {
 			t.Errorf("%s: release holds %+v, want revision %d (id %d)", si.ID, items, si.Revision, si.RevisionID)
 		}
-		im, _ := f.db.ImageByPath(ctx, f.project.ID, si.ImagePath)
+		im, _ := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, si.ImagePath)
 		if i >= 0 && (items[i].ImageSHA256 != im.SHA256 || items[i].Width != 64 || items[i].Height != 48) {
 			t.Errorf("%s: frozen image %+v, imported %+v", si.ID, items[i], im)
 		}
@@ -192,12 +192,12 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		{0, "office-bench", store.ErrInvalid},
 	}
 	for _, l := range lookups {
-		got, err := f.db.ReleaseByRef(ctx, l.project, l.ref)
+		got, err := f.db.ReleaseByRef(ctx, store.Owner(), l.project, l.ref)
 		if l.want == nil && (err != nil || got.ID != rel.ID) || l.want != nil && !errors.Is(err, l.want) {
 			t.Errorf("ReleaseByRef(%d, %q) = %d, %v; want %v", l.project, l.ref, got.ID, err, l.want)
 		}
 	}
-	rels, err := f.db.Releases(ctx, f.project.ID)
+	rels, err := f.db.Releases(ctx, store.Owner(), f.project.ID)
 	if err != nil || len(rels) != 1 || rels[0].ID != rel.ID {
 		t.Errorf("Releases: %+v %v", rels, err)
 	}
@@ -248,7 +248,7 @@ func TestFreezeRefusals(t *testing.T) {
 	if n := auditCount(t, f.db.Path(), "denied:release.freeze"); n != 2 {
 		t.Errorf("refused freezes audited %d times, want 2", n)
 	}
-	if rels, _ := f.db.Releases(ctx, f.project.ID); len(rels) != 1 {
+	if rels, _ := f.db.Releases(ctx, store.Owner(), f.project.ID); len(rels) != 1 {
 		t.Errorf("%d releases after the refusals, want 1", len(rels))
 	}
 }
@@ -287,7 +287,7 @@ func TestFreezeWithSplit(t *testing.T) {
 	if *rel.Split != *spec || rel.SplitCounts["train"]+rel.SplitCounts["test"] != 8 || rel.SplitCounts["test"] == 0 || rel.SplitCounts["train"] == 0 {
 		t.Errorf("release %+v split counts %v", rel.Split, rel.SplitCounts)
 	}
-	items, _ := f.db.ReleaseItems(ctx, rel.ID)
+	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
 	var contents []annotate.Sample
 	for _, it := range items {
 		contents = append(contents, it.Content)
@@ -345,7 +345,7 @@ func TestReleasesAreImmutable(t *testing.T) {
 	if err := f.db.Withdraw(ctx, f.lead, accepted[0].ID, "duplicate"); err != nil {
 		t.Fatal(err)
 	}
-	items, _ := f.db.ReleaseItems(ctx, rel.ID)
+	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
 	if len(items) != len(accepted) || items[0].RevisionID != accepted[0].RevisionID {
 		t.Errorf("after a withdrawal the release holds %d items", len(items))
 	}
@@ -385,7 +385,7 @@ func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
 			if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("freeze with a change during its audit: %v, want ErrConflict %q", err, tc.want)
 			}
-			if rels, err := f.db.Releases(ctx, f.project.ID); err != nil || len(rels) != 0 {
+			if rels, err := f.db.Releases(ctx, store.Owner(), f.project.ID); err != nil || len(rels) != 0 {
 				t.Fatalf("releases after the refused freeze: %v %v", rels, err)
 			}
 			if _, err := f.db.Freeze(ctx, f.lead, in); err != nil {

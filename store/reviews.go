@@ -190,7 +190,7 @@ func refusal(err error) error {
 func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
 	err := d.act(ctx, actor, "review.claim", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
+		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round
 // the claim expires. Releasing a seat one does not hold is not an error.
 func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) error {
 	err := d.act(ctx, actor, "review.release", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
+		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -263,7 +263,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) erro
 func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(ctx, actor, "review.submit", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
+		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -368,15 +368,12 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
 	var out []QueueItem
 	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReview)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
 		if round < 0 || round > 3 {
 			return fmt.Errorf("%w: there is no round %d", ErrInvalid, round)
-		}
-		if err := projectExists(ctx, tx, projectID); err != nil {
-			return err
 		}
 		p, err := projectPolicy(ctx, tx, projectID)
 		if err != nil {
@@ -424,6 +421,9 @@ type queueCandidate struct {
 // {{earlier}} and {{group}} are replaced by policy-dependent conditions. The literal
 // status list lets SQLite walk the partial index samples_queue (0003_queue.sql) in
 // queue order, so that a page stops after its limit instead of sorting every candidate.
+// The revision's number and author are read per candidate (scalar subqueries, not a
+// join), so that PostgreSQL's planner, too, walks the samples in order and stops,
+// instead of hashing every revision of the database (0.7 s at 100k samples).
 // A verifier reviews a round of a revision once (UNIQUE (revision_id, round,
 // verifier_id)), so counting a round's reviews counts its verifiers. A round 3
 // whose votes already fill a panel the lead has since shrunk has one deciding
@@ -431,11 +431,13 @@ type queueCandidate struct {
 // decides each one.
 const queueSQL = `
 WITH cand AS (
-	SELECT s.id, s.kind, s.status, s.author_id, s.updated_at, r.id AS rev_id, r.number, r.author_id AS rev_author,
+	SELECT s.id, s.kind, s.status, s.author_id, s.updated_at, s.current_rev AS rev_id,
+		(SELECT r.number FROM revisions r WHERE r.id = s.current_rev) AS number,
+		(SELECT r.author_id FROM revisions r WHERE r.id = s.current_rev) AS rev_author,
 		CASE s.status WHEN 'round1' THEN 1 WHEN 'round2' THEN 2 ELSE 3 END AS rnd
-	FROM samples s JOIN revisions r ON r.id = s.current_rev
+	FROM samples s
 	WHERE s.project_id = :project AND s.status IN ('round1', 'round2', 'round3') AND (:round = 0 OR s.status = :state)
-		AND s.author_id != :actor
+		AND s.author_id != :actor AND s.current_rev IS NOT NULL
 )
 SELECT c.id, c.kind, c.status, c.number, c.rev_id, c.rev_author, c.author_id FROM cand c
 WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.author_id = :actor)
@@ -460,8 +462,11 @@ func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a User, p
 		// checkGroup: a round-1 verifier (there is one at most) in no group or in
 		// actor's group (verify.SameGroup ignores case; names are stored trimmed),
 		// or actor in no group, keeps a round-2 sample out.
-		group = `AND (c.rnd != 2 OR NOT EXISTS (SELECT 1 FROM reviews v JOIN users u ON u.id = v.verifier_id
-			WHERE v.revision_id = c.rev_id AND v.round = 1 AND (u.grp = '' OR lower(u.grp) = lower(:grp) OR :grp = '')))`
+		// (c.rnd = 2 inside NOT EXISTS rather than "c.rnd != 2 OR NOT EXISTS": the
+		// same condition, which PostgreSQL checks per candidate instead of hashing
+		// every round-1 review of the database first.)
+		group = `AND NOT EXISTS (SELECT 1 FROM reviews v JOIN users u ON u.id = v.verifier_id
+			WHERE v.revision_id = c.rev_id AND v.round = 1 AND c.rnd = 2 AND (u.grp = '' OR lower(u.grp) = lower(:grp) OR :grp = ''))`
 	}
 	q := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
 	if limit > 0 {
@@ -594,7 +599,7 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]ReviewRecord, error) {
 	var out []ReviewRecord
 	err := d.readAs(ctx, actor, "review.read", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
+		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples)
 		if err != nil {
 			return err
 		}
@@ -690,7 +695,7 @@ type Event struct {
 func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
 	var out []Event
 	err := d.readAs(ctx, actor, "sample.history", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
+		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples)
 		if err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 	if err := review(vs["c1"], 3, 1); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := f.db.Sample(ctx, si.ID)
+	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	if got.Status != verify.StateAccepted {
 		t.Fatalf("after a unanimous panel: %s", got.Status)
 	}
@@ -351,7 +351,7 @@ func TestRound1SlotIsNeverShared(t *testing.T) {
 	if _, err := submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: taken["a1"], Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 reviews a1's slot: got %v, want ErrPanelFull", err)
 	}
-	si, _ := f.db.Sample(ctx, taken["a1"])
+	si, _ := f.db.Sample(ctx, store.Owner(), taken["a1"])
 	mustReview(t, f, vs["a1"], si, 1)
 	for _, v := range []string{"a1", "b1"} {
 		q, _ := f.db.ReviewQueue(ctx, vs[v], f.project.ID, 1)
@@ -377,7 +377,7 @@ func TestReviewQueueLimitAndRound(t *testing.T) {
 		ids = append(ids, submitted(t, f, f.ann, img).ID)
 	}
 	clk.advance(time.Second)
-	si, _ := f.db.Sample(ctx, ids[1])
+	si, _ := f.db.Sample(ctx, store.Owner(), ids[1])
 	mustReview(t, f, vs["a1"], si, 1) // ids[1] moves to round 2 and to the end of the queue
 	tests := []struct {
 		round, limit int
@@ -452,7 +452,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			}
 			for range 400 {
 				clk.advance(time.Second)
-				si, err := f.db.Sample(ctx, ids[rng.IntN(len(ids))])
+				si, err := f.db.Sample(ctx, store.Owner(), ids[rng.IntN(len(ids))])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -489,7 +489,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			// would stand between rightful ones and shorten a page below.
 			for _, k := range rng.Perm(len(ids)) {
 				clk.advance(time.Second)
-				if si, _ := f.db.Sample(ctx, ids[k]); si.Status.Round() > 0 && rng.IntN(2) == 0 {
+				if si, _ := f.db.Sample(ctx, store.Owner(), ids[k]); si.Status.Round() > 0 && rng.IntN(2) == 0 {
 					if err := f.db.Withdraw(ctx, f.lead, si.ID, "shuffle"); err != nil {
 						t.Fatal(err)
 					}
@@ -506,7 +506,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			}
 			var standing []claim
 			for range 40 {
-				si, _ := f.db.Sample(ctx, ids[rng.IntN(len(ids))])
+				si, _ := f.db.Sample(ctx, store.Owner(), ids[rng.IntN(len(ids))])
 				v := pool[rng.IntN(len(pool))]
 				if _, err := f.db.ClaimReview(ctx, v, si.ID, si.Status.Round()); err == nil {
 					standing = append(standing, claim{v, si.ID, si.Status.Round()})
@@ -540,7 +540,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 					}
 				}
 				for _, id := range ids {
-					si, _ := f.db.Sample(ctx, id)
+					si, _ := f.db.Sample(ctx, store.Owner(), id)
 					if si.Status.Round() == 0 {
 						continue
 					}
@@ -560,7 +560,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			if agreed == 0 || agreed == total {
 				t.Errorf("%d of %d verifier/sample pairs queued; the scenario is degenerate", agreed, total)
 			}
-			counts, _ := f.db.StatusCounts(ctx, f.project.ID)
+			counts, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
 			t.Logf("states %v; %d of %d pairs queued", counts, agreed, inRound)
 		})
 	}

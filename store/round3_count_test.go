@@ -90,7 +90,7 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 		}, 1, false},
 		{"the late voter claims the resubmitted revision", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
 			ctx := context.Background()
-			cur, err := f.db.Sample(ctx, si.ID)
+			cur, err := f.db.Sample(ctx, store.Owner(), si.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 		}, 1, false},
 		{"the resubmitted revision is reviewed", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
 			ctx := context.Background()
-			cur, err := f.db.Sample(ctx, si.ID)
+			cur, err := f.db.Sample(ctx, store.Owner(), si.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,7 +50,7 @@ type SampleFilter struct {
 func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionWriteSamples)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionWriteSamples)
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 // authorsSample loads sample id for its author's edit or submit: the actor must be an
 // annotator or lead, its author, and have based the change on the current version.
 func authorsSample(ctx context.Context, tx *sql.Tx, actor User, id string, baseVersion int, verb string) (User, SampleInfo, error) {
-	a, err := requireAction(ctx, tx, actor, verify.ActionWriteSamples)
+	a, err := requireSampleAction(ctx, tx, actor, id, verify.ActionWriteSamples)
 	if err != nil {
 		return User{}, SampleInfo{}, err
 	}
@@ -341,25 +341,38 @@ func getSample(ctx context.Context, tx *sql.Tx, id string) (SampleInfo, error) {
 	return si, err
 }
 
-// Sample loads one sample.
-func (d *DB) Sample(ctx context.Context, id string) (SampleInfo, error) {
-	si, err := scanSample(d.rdb.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return SampleInfo{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
+// Sample loads one sample, for a member of its project.
+func (d *DB) Sample(ctx context.Context, actor User, id string) (SampleInfo, error) {
+	var si SampleInfo
+	err := d.readAs(ctx, actor, "sample.read", func(tx *sql.Tx) error {
+		if _, err := requireSampleAction(ctx, tx, actor, id, verify.ActionReadProject); err != nil {
+			return err
+		}
+		var err error
+		si, err = getSample(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return SampleInfo{}, fmt.Errorf("read sample: %w", err)
 	}
-	return si, err
+	return si, nil
 }
 
 // Samples lists a project's samples matching f, newest first, a page at a time:
 // limit samples after skipping offset, or, with f.After, after that sample.
-func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error) {
+func (d *DB) Samples(ctx context.Context, actor User, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error) {
 	where, args := sampleWhere(projectID, f)
 	if f.After != nil {
 		where += ` AND s.updated_at <= ? AND (s.updated_at < ? OR s.id > ?)`
 		args = append(args, f.After.UpdatedAt, f.After.UpdatedAt, f.After.ID)
 	}
-	out, err := queryAll(ctx, d.rdb, scanSample, `SELECT `+sampleCols+sampleFrom+where+
-		` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	var out []SampleInfo
+	err := d.readProject(ctx, actor, projectID, "samples.read", func(tx *sql.Tx) error {
+		var err error
+		out, err = queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+
+			` ORDER BY s.updated_at DESC, s.id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list samples: %w", err)
 	}
@@ -368,10 +381,13 @@ func (d *DB) Samples(ctx context.Context, projectID int64, f SampleFilter, offse
 
 // CountSamples counts a project's samples matching f (f.After is ignored): the total
 // beside a list shown a page at a time.
-func (d *DB) CountSamples(ctx context.Context, projectID int64, f SampleFilter) (int, error) {
+func (d *DB) CountSamples(ctx context.Context, actor User, projectID int64, f SampleFilter) (int, error) {
 	where, args := sampleWhere(projectID, f)
 	var n int
-	if err := d.rdb.QueryRowContext(ctx, `SELECT count(*) FROM samples s`+where, args...).Scan(&n); err != nil {
+	err := d.readProject(ctx, actor, projectID, "samples.read", func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM samples s`+where, args...).Scan(&n)
+	})
+	if err != nil {
 		return 0, fmt.Errorf("count samples: %w", err)
 	}
 	return n, nil
@@ -401,27 +417,33 @@ func sampleWhere(projectID int64, f SampleFilter) (string, []any) {
 }
 
 // StatusCounts counts a project's samples per state (every state present, zero or not).
-func (d *DB) StatusCounts(ctx context.Context, projectID int64) (map[verify.State]int, error) {
+func (d *DB) StatusCounts(ctx context.Context, actor User, projectID int64) (map[verify.State]int, error) {
 	out := map[verify.State]int{}
 	for _, s := range verify.States {
 		out[s] = 0
 	}
 	// stat_samples (stats.go) is kept by every write of a sample: a few rows per
 	// state instead of counting every sample on each status-line refresh.
-	rows, err := d.rdb.QueryContext(ctx, `SELECT status, sum(n) FROM stat_samples WHERE project_id = ? GROUP BY status`, projectID)
+	err := d.readProject(ctx, actor, projectID, "samples.read", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT status, sum(n) FROM stat_samples WHERE project_id = ? GROUP BY status`, projectID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			var n int
+			if err := rows.Scan(&s, &n); err != nil {
+				return err
+			}
+			out[verify.State(s)] = n
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("count samples: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var s string
-		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, err
-		}
-		out[verify.State(s)] = n
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Withdraw takes a sample out of the process (kept, excluded); only a lead may.
@@ -448,9 +470,12 @@ func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Even
 	return nil
 }
 
-// leadMoveTx withdraws or reopens sample id for a, who must be allowed the move
-// (verify.Authorize), and audits it with reason.
+// leadMoveTx withdraws or reopens sample id for a, who must be a member of its
+// project and allowed the move (verify.Authorize), and audits it with reason.
 func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev verify.Event, reason string) error {
+	if _, err := requireSampleAction(ctx, tx, a, id, verify.ActionReadSamples); err != nil {
+		return err
+	}
 	cur, err := getSample(ctx, tx, id)
 	if err != nil {
 		return err

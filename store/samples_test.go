@@ -51,7 +51,7 @@ func TestDraftConflictAndSubmit(t *testing.T) {
 	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, b); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("stale save: got %v, want ErrConflict", err)
 	}
-	got, _ := f.db.Sample(ctx, si.ID)
+	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	if got.Content.Question != a.Question || got.Version != v2 {
 		t.Fatalf("after conflict: %q v%d", got.Content.Question, got.Version)
 	}
@@ -106,7 +106,7 @@ func TestWithdrawReopen(t *testing.T) {
 	if err := f.db.Reopen(ctx, f.lead, si.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := f.db.Sample(ctx, si.ID)
+	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	if got.Status != verify.StateRound1 {
 		t.Errorf("reopened to %s, want round1", got.Status)
 	}
@@ -118,7 +118,7 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, synth.Options{Samples: 400, Images: 12, Seed: 5, Large: -1})
 	pid := res.Project.ID
-	all, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, 1000)
+	all, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, 1000)
 	if err != nil || len(all) != 400 {
 		t.Fatalf("all samples: %d, %v", len(all), err)
 	}
@@ -148,14 +148,14 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	} {
 		f := tc.f
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := db.Samples(ctx, pid, f, 0, 1000)
+			want, err := db.Samples(ctx, store.Owner(), pid, f, 0, 1000)
 			if err != nil || len(want) == 0 {
 				t.Fatalf("offset list: %d, %v", len(want), err)
 			}
 			var got []store.SampleInfo
 			page := f
 			for range len(want) + 1 {
-				ss, err := db.Samples(ctx, pid, page, 0, 7)
+				ss, err := db.Samples(ctx, store.Owner(), pid, page, 0, 7)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +168,7 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 			if len(got) != len(want) {
 				t.Fatalf("keyset pages gave %d samples, offset %d", len(got), len(want))
 			}
-			if n, err := db.CountSamples(ctx, pid, f); err != nil || n != len(want) {
+			if n, err := db.CountSamples(ctx, store.Owner(), pid, f); err != nil || n != len(want) {
 				t.Errorf("CountSamples = %d, %v; the list has %d", n, err, len(want))
 			}
 			for i := range want {
@@ -197,6 +197,9 @@ func TestSampleIDsAreSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := f.db.AddMember(ctx, f.lead, p.ID, f.ann.Name); err != nil {
+		t.Fatal(err)
+	}
 	si, err := f.db.CreateSample(ctx, f.ann, p.ID, annotate.Sample{Kind: annotate.KindJudgment, Question: "Is it?", AnswerText: "yes"})
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +221,7 @@ func TestSaveTidiesSpaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := f.db.Sample(ctx, si.ID)
+	got, err := f.db.Sample(ctx, store.Owner(), si.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +233,7 @@ func TestSaveTidiesSpaces(t *testing.T) {
 	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, s); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := f.db.Sample(ctx, si.ID); got.Content.Question != "Which object is closest to the camera ?" {
+	if got, _ := f.db.Sample(ctx, store.Owner(), si.ID); got.Content.Question != "Which object is closest to the camera ?" {
 		t.Errorf("saved %q", got.Content.Question)
 	}
 }

@@ -57,7 +57,7 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 			return err
 		}
 		raw = verify.Permit(verify.ActionReadPredictions, vuser(a)) == nil
-		rel, err := releaseByRef(ctx, tx, 0, releaseRef)
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}

@@ -61,7 +61,7 @@ func TestSampleScores(t *testing.T) {
 
 	// Each sample's results are the ones Score summarizes: the same as scoring the
 	// model's whole run, sample by sample.
-	items, err := f.db.ReleaseItems(ctx, mustRelease(t, f, "bench@1").ID)
+	items, err := f.db.ReleaseItems(ctx, store.Owner(), mustRelease(t, f, "bench@1").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestSampleScoresWithoutModels(t *testing.T) {
 
 func mustRelease(t *testing.T, f relFixture, ref string) store.Release {
 	t.Helper()
-	rel, err := f.db.ReleaseByRef(context.Background(), f.project.ID, ref)
+	rel, err := f.db.ReleaseByRef(context.Background(), store.Owner(), f.project.ID, ref)
 	if err != nil {
 		t.Fatal(err)
 	}

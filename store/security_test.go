@@ -103,7 +103,7 @@ func TestSecurityForbiddenActions(t *testing.T) {
 	judged := verify.Verdict{Decision: verify.DecisionApprove}
 	content := annotate.Sample{Kind: annotate.KindJudgment, Image: "0001-office-1/a.jpg", Question: "Is the lamp off?", AnswerText: "no"}
 	version := func(id string) int {
-		si, err := db.Sample(ctx, id)
+		si, err := db.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +205,7 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			counts, _ := db.StatusCounts(ctx, w.project.ID)
+			counts, _ := db.StatusCounts(ctx, store.Owner(), w.project.ID)
 			err = tt.do()
 			if !errors.Is(err, tt.want) || tt.also != nil && !errors.Is(err, tt.also) {
 				t.Fatalf("got %v, want %v (and %v)", err, tt.want, tt.also)
@@ -229,19 +229,19 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			if tt.audit != "" && after[tt.audit] != before[tt.audit]+1 {
 				t.Errorf("audited %d times as %s, want once", after[tt.audit]-before[tt.audit], tt.audit)
 			}
-			if now, _ := db.StatusCounts(ctx, w.project.ID); !mapsEqual(now, counts) {
+			if now, _ := db.StatusCounts(ctx, store.Owner(), w.project.ID); !mapsEqual(now, counts) {
 				t.Errorf("a refused action changed the samples: %v → %v", counts, now)
 			}
 		})
 	}
 	// Nothing was done by the refused attempts.
-	if _, err := db.UserByName(ctx, "mallory"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.UserByName(ctx, store.Owner(), "mallory"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("mallory exists: %v", err)
 	}
-	if u, _ := db.UserByName(ctx, "vA1"); u.Role != store.RoleVerifier {
+	if u, _ := db.UserByName(ctx, store.Owner(), "vA1"); u.Role != store.RoleVerifier {
 		t.Errorf("vA1 became %s", u.Role)
 	}
-	if ps, _ := db.Projects(ctx); len(ps) != 1 {
+	if ps, _ := db.Projects(ctx, store.Owner()); len(ps) != 1 {
 		t.Errorf("projects %+v, want only p", ps)
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 
@@ -16,7 +17,9 @@ import (
 // package remote generates its client methods and its server's dispatch from this
 // list (go generate ./remote), so a call cannot mean one thing locally and another
 // over the network. Every parameter of type User is the person acting; the server
-// replaces it with the user of the request's session token.
+// replaces it with the user of the request's session token. Every call on a
+// project — by its id, or a sample, release or image of it — is its members'
+// alone (store/members.go), reads included.
 //
 // A method is added here when a screen or bwctl needs it; its arguments and
 // results must survive encoding/json (the contract tests in package remote run
@@ -26,36 +29,40 @@ type Calls interface {
 	AddUser(ctx context.Context, actor User, name, role, group, password string) (User, error)
 	SetRole(ctx context.Context, actor User, name, role, group string) (User, error)
 	SetPassword(ctx context.Context, actor User, name, password string) error
-	Users(ctx context.Context) ([]User, error)
-	UserByName(ctx context.Context, name string) (User, error)
+	Users(ctx context.Context, actor User) ([]User, error)
+	UserByName(ctx context.Context, actor User, name string) (User, error)
+	AddUserToProject(ctx context.Context, actor User, projectID int64, name, role, group, password string) (User, error)
 	Refusals(ctx context.Context, actor User, limit int) ([]Event, error)
 
 	// Projects and settings
 	CreateProject(ctx context.Context, actor User, name string) (Project, error)
-	Projects(ctx context.Context) ([]Project, error)
-	ProjectByName(ctx context.Context, name string) (Project, error)
+	Projects(ctx context.Context, actor User) ([]Project, error)
+	ProjectByName(ctx context.Context, actor User, name string) (Project, error)
 	UpdateSettings(ctx context.Context, actor User, projectID int64, s Settings) error
 	SetSettings(ctx context.Context, actor User, projectID int64, values map[string]string) ([]SettingChange, error)
-	GroupSettings(ctx context.Context) ([]Setting, error)
+	GroupSettings(ctx context.Context, actor User, projectID int64) ([]Setting, error)
 	ProjectHistory(ctx context.Context, actor User, projectID int64) ([]Event, error)
+	Members(ctx context.Context, actor User, projectID int64) ([]User, error)
+	AddMember(ctx context.Context, actor User, projectID int64, userName string) error
+	RemoveMember(ctx context.Context, actor User, projectID int64, userName string) error
 
 	// Images (their files: ImageFile)
-	Images(ctx context.Context, projectID int64, offset, limit int) ([]Image, error)
-	CountImages(ctx context.Context, projectID int64) (int, error)
-	ImageByPath(ctx context.Context, projectID int64, rel string) (Image, error)
-	ImageBySHA256(ctx context.Context, projectID int64, sum string) (Image, error)
-	ImagesWithoutSamples(ctx context.Context, projectID int64, offset, limit int) ([]Image, error)
-	CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error)
+	Images(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)
+	CountImages(ctx context.Context, actor User, projectID int64) (int, error)
+	ImageByPath(ctx context.Context, actor User, projectID int64, rel string) (Image, error)
+	ImageBySHA256(ctx context.Context, actor User, projectID int64, sum string) (Image, error)
+	ImagesWithoutSamples(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)
+	CountImagesWithoutSamples(ctx context.Context, actor User, projectID int64) (int, error)
 	ImportUploads(ctx context.Context, actor User, projectID int64) (ImportResult, error)
 
 	// Samples
 	CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error)
 	SaveDraft(ctx context.Context, actor User, id string, baseVersion int, s annotate.Sample) (int, error)
 	Submit(ctx context.Context, actor User, id string, baseVersion int, ack []string) (SampleInfo, error)
-	Sample(ctx context.Context, id string) (SampleInfo, error)
-	Samples(ctx context.Context, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error)
-	CountSamples(ctx context.Context, projectID int64, f SampleFilter) (int, error)
-	StatusCounts(ctx context.Context, projectID int64) (map[verify.State]int, error)
+	Sample(ctx context.Context, actor User, id string) (SampleInfo, error)
+	Samples(ctx context.Context, actor User, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error)
+	CountSamples(ctx context.Context, actor User, projectID int64, f SampleFilter) (int, error)
+	StatusCounts(ctx context.Context, actor User, projectID int64) (map[verify.State]int, error)
 	Withdraw(ctx context.Context, actor User, id, reason string) error
 	Reopen(ctx context.Context, actor User, id, reason string) error
 	SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error)
@@ -79,9 +86,9 @@ type Calls interface {
 
 	// Releases
 	Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error)
-	Releases(ctx context.Context, projectID int64) ([]Release, error)
-	ReleaseByRef(ctx context.Context, projectID int64, ref string) (Release, error)
-	ReleaseItems(ctx context.Context, releaseID int64) ([]ReleaseItem, error)
+	Releases(ctx context.Context, actor User, projectID int64) ([]Release, error)
+	ReleaseByRef(ctx context.Context, actor User, projectID int64, ref string) (Release, error)
+	ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]ReleaseItem, error)
 
 	// Models on releases
 	ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error)
@@ -143,8 +150,9 @@ type Service interface {
 	SignOut(ctx context.Context) error
 	// ImageFile returns the path of a local file holding the preview (or, thumb
 	// set, the thumbnail) of the image with content hash sha, fetching it first
-	// when the project is on a server.
-	ImageFile(ctx context.Context, sha string, thumb bool) (string, error)
+	// when the project is on a server. The image must be in a project actor is a
+	// member of.
+	ImageFile(ctx context.Context, actor User, sha string, thumb bool) (string, error)
 	// Where names the project for people: a file path or a server address.
 	Where() string
 	// ImportImages imports the images below dir, a folder on this workstation:
@@ -172,11 +180,18 @@ func (d *DB) SignOut(ctx context.Context) error { return nil }
 func (d *DB) Where() string { return RedactURL(d.path) }
 
 // ImageFile returns the path of the cached preview or thumbnail of the image with
-// content hash sha; a file the import did not make (or that was deleted) is
-// ErrImageMissing.
-func (d *DB) ImageFile(ctx context.Context, sha string, thumb bool) (string, error) {
+// content hash sha, which must be an image of a project actor is a member of
+// (ErrForbidden, audited, when it is only in others'); a file the import did
+// not make (or that was deleted), or an image in no project, is ErrImageMissing.
+func (d *DB) ImageFile(ctx context.Context, actor User, sha string, thumb bool) (string, error) {
 	if !validSHA256(sha) {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, ErrInvalid)
+	}
+	err := d.readAs(ctx, actor, "image.read", func(tx *sql.Tx) error {
+		return requireImageAction(ctx, tx, actor, sha, verify.ActionReadProject)
+	})
+	if err != nil {
+		return "", fmt.Errorf("image %s: %w", sha[:12], err)
 	}
 	p := PreviewPath(d.PreviewDir(), sha)
 	if thumb {

@@ -338,9 +338,9 @@ func (d *DB) UpdateSettings(ctx context.Context, actor User, projectID int64, s 
 }
 
 // SetSettings changes the named settings (key → value as Settings.Values shows
-// them) of a project in one transaction; only a lead may. A key group.NAME sets
-// the verifier group of account NAME (groups are per account, for every
-// project; see GroupSettings). Nothing changes unless every value is valid. It
+// them) of a project in one transaction; only a lead of the project may. A key
+// group.NAME sets the verifier group of account NAME, a member of the project
+// (groups are per account, for every project; see GroupSettings). Nothing changes unless every value is valid. It
 // returns the changes made, each audited as "project.settings" with
 // "key: old → new".
 func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, values map[string]string) ([]SettingChange, error) {
@@ -360,12 +360,13 @@ func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, value
 	}, nil, groups)
 }
 
-// GroupSettings lists the verifier group of every verifier and lead as a
-// group.NAME setting, by name.
-func (d *DB) GroupSettings(ctx context.Context) ([]Setting, error) {
-	us, err := d.Users(ctx)
+// GroupSettings lists the verifier group of every verifier and lead among the
+// members of project projectID as a group.NAME setting, by name; any member may
+// read them. A group is the account's, the same in every project it belongs to.
+func (d *DB) GroupSettings(ctx context.Context, actor User, projectID int64) ([]Setting, error) {
+	us, err := d.Members(ctx, actor, projectID)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("group settings: %w", err)
 	}
 	var out []Setting
 	for _, u := range us {
@@ -378,7 +379,7 @@ func (d *DB) GroupSettings(ctx context.Context) ([]Setting, error) {
 }
 
 // setGroups applies group.NAME changes inside a settings transaction.
-func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]SettingChange, error) {
+func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[string]string) ([]SettingChange, error) {
 	var out []SettingChange
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(groups)) {
@@ -391,8 +392,13 @@ func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]Set
 			return nil, err
 		}
 		u, err := userByName(ctx, tx, name)
-		if errors.Is(err, ErrNotFound) {
-			errs = append(errs, fmt.Errorf("group.%s: there is no account named %q", name, name))
+		in := false
+		if err == nil {
+			in, err = isMember(ctx, tx, u.ID, projectID)
+		}
+		if errors.Is(err, ErrNotFound) || err == nil && !in {
+			// An account of other projects only is named as one that does not exist.
+			errs = append(errs, fmt.Errorf("group.%s: the project has no member named %q", name, name))
 			continue
 		}
 		if err != nil {
@@ -421,7 +427,7 @@ func setGroups(ctx context.Context, tx *sql.Tx, groups map[string]string) ([]Set
 func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, edit func(*Settings) error, whole *Settings, groups map[string]string) ([]SettingChange, error) {
 	var changes []SettingChange
 	err := d.act(ctx, actor, "project.settings", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionChangeSettings)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionChangeSettings)
 		if err != nil {
 			return err
 		}
@@ -435,7 +441,7 @@ func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, ed
 			s = *whole
 		}
 		editErr := edit(&s)
-		grouped, groupErr := setGroups(ctx, tx, groups)
+		grouped, groupErr := setGroups(ctx, tx, projectID, groups)
 		if err := errors.Join(editErr, groupErr); err != nil {
 			return err
 		}
@@ -487,11 +493,11 @@ func projectPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Pol
 
 // ProjectHistory lists a project's own audit events, oldest first: its creation,
 // every settings change with old and new value, and refused attempts to change
-// its settings. Anyone signed in may read it.
+// its settings, changes of its members. Any member may read it.
 func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([]Event, error) {
 	var out []Event
 	err := d.readAs(ctx, actor, "project.history", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionReadSamples); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReadSamples); err != nil {
 			return err
 		}
 		p, err := projectByID(ctx, tx, projectID)

@@ -34,7 +34,7 @@ func TestSetSettingsValidatesEachKey(t *testing.T) {
 		{"two bad keys at once", map[string]string{"round3_panel": "0", "claim_minutes": "0"}, []string{"round3_panel", "claim_minutes"}},
 		{"one good, one bad: nothing changes", map[string]string{"round3_panel": "2", "rounds": "5"}, []string{"rounds"}},
 	}
-	before, err := f.db.ProjectByName(ctx, f.project.Name)
+	before, err := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestSetSettingsValidatesEachKey(t *testing.T) {
 			}
 		}
 	}
-	after, _ := f.db.ProjectByName(ctx, f.project.Name)
+	after, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
 	if !slices.Equal(after.Settings.Values(), before.Settings.Values()) {
 		t.Errorf("refused changes altered the settings:\n%v\n%v", before.Settings.Values(), after.Settings.Values())
 	}
@@ -77,7 +77,7 @@ func TestSetSettingsAuditsOldAndNew(t *testing.T) {
 	if !slices.Equal(changes, want) {
 		t.Errorf("changes = %+v\nwant %+v", changes, want)
 	}
-	p, _ := f.db.ProjectByName(ctx, f.project.Name)
+	p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
 	if p.Settings.Round3Panel != 2 || p.Settings.Round2OtherGroup || !slices.Equal(p.Settings.Tasks, []string{"T3", "T4"}) {
 		t.Errorf("stored settings %+v", p.Settings)
 	}
@@ -131,7 +131,7 @@ func TestSettingsRefusedForNonLeads(t *testing.T) {
 	if denied != 2 {
 		t.Errorf("project history shows %d refused attempts, want 2: %+v", denied, events)
 	}
-	if p, _ := f.db.ProjectByName(ctx, f.project.Name); p.Settings.Round3Panel != 3 {
+	if p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name); p.Settings.Round3Panel != 3 {
 		t.Errorf("a refused change was stored: panel %d", p.Settings.Round3Panel)
 	}
 }
@@ -152,7 +152,7 @@ func TestSettingsApplyToTheNextDecision(t *testing.T) {
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round3_panel": "2"}); err != nil {
 		t.Fatal(err)
 	}
-	cur, _ := f.db.Sample(ctx, si.ID)
+	cur, _ := f.db.Sample(ctx, store.Owner(), si.ID)
 	if cur.Status != verify.StateRound3 {
 		t.Fatalf("the settings change moved the sample to %s", cur.Status)
 	}
@@ -204,7 +204,7 @@ func TestApproveNeedsEveryCriterion(t *testing.T) {
 			t.Errorf("approve judging %v: got %v, want a refusal naming box_on_answer", v.Judgements, err)
 		}
 	}
-	if cur, _ := f.db.Sample(ctx, si.ID); cur.Status != verify.StateRound1 {
+	if cur, _ := f.db.Sample(ctx, store.Owner(), si.ID); cur.Status != verify.StateRound1 {
 		t.Errorf("a refused approval moved the sample to %s", cur.Status)
 	}
 	// A reject leaves unjudged criteria unjudged.
@@ -232,7 +232,7 @@ func TestMessageHidesDriverText(t *testing.T) {
 	if _, err := raw.Exec(`ALTER TABLE projects RENAME TO projects_gone`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.ProjectByName(context.Background(), "p")
+	_, err = db.ProjectByName(context.Background(), store.Owner(), "p")
 	if err == nil {
 		t.Fatal("a damaged database answered")
 	}
@@ -262,7 +262,7 @@ func TestGroupNamesAreNormalised(t *testing.T) {
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": " kitchen   team "}); err != nil {
 		t.Fatal(err)
 	}
-	if u, _ := f.db.UserByName(ctx, "ver"); u.Group != "kitchen team" {
+	if u, _ := f.db.UserByName(ctx, store.Owner(), "ver"); u.Group != "kitchen team" {
 		t.Errorf("ver's group stored as %q", u.Group)
 	}
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": "a,b"}); !errors.Is(err, store.ErrInvalid) ||
@@ -299,7 +299,7 @@ func TestMigration9TrimsGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if u, err := db.UserByName(ctx, "ver"); err != nil || u.Group != "A" {
+	if u, err := db.UserByName(ctx, store.Owner(), "ver"); err != nil || u.Group != "A" {
 		t.Errorf("after migration 9 ver's group is %q (%v), want A", u.Group, err)
 	}
 }

@@ -106,12 +106,12 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
 	f := dashFixture(t)
-	s3, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
+	s3, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
 	if err != nil || len(s3) != 1 {
 		t.Fatalf("samples in round 3: %v %v", s3, err)
 	}
 	f.review(t, f.p2, s3[0], 3, agreeApprove, 60) // closes S3's panel
-	j0, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound2}, 0, 10)
+	j0, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound2}, 0, 10)
 	if err != nil || len(j0) == 0 {
 		t.Fatalf("samples in round 2: %v %v", j0, err)
 	}
@@ -335,7 +335,7 @@ func mustTime(t *testing.T, s string) time.Time {
 func TestDashboardVerifiersMatchReviews(t *testing.T) {
 	f, sdb := statsWorkload(t)
 	ctx := context.Background()
-	synth, err := f.db.ProjectByName(ctx, "synth")
+	synth, err := f.db.ProjectByName(ctx, store.Owner(), "synth")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,7 +528,7 @@ func (w *historyWorld) step(t *testing.T) {
 	if rng.IntN(2) == 0 { // half the time one of the latest samples, so that histories meet
 		id = w.samples[max(0, len(w.samples)-1-rng.IntN(4))]
 	}
-	si, err := w.db.Sample(ctx, id)
+	si, err := w.db.Sample(ctx, store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -738,7 +738,7 @@ func TestMigration8RebuildsSummaries(t *testing.T) {
 	storetest.SkipOnPostgres(t, "migrates a SQLite file written by version 7")
 	ctx := context.Background()
 	f, sdb := statsWorkload(t)
-	synth, err := f.db.ProjectByName(ctx, "synth")
+	synth, err := f.db.ProjectByName(ctx, store.Owner(), "synth")
 	if err != nil {
 		t.Fatal(err)
 	}

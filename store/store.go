@@ -1,6 +1,8 @@
 // Package store is Benchwright's SQLite persistence: the only package that speaks SQL.
 // Every exported method runs in one transaction, takes the acting user and checks that
-// user's permissions here, below any UI, so that the rules hold for every caller.
+// user's permissions here, below any UI, so that the rules hold for every caller: the
+// role's (verify.Permit) and, for anything of a project, that the user is one of the
+// project's members (members.go).
 package store
 
 import (
@@ -323,6 +325,11 @@ func Message(err error) string {
 		return ""
 	case errors.Is(err, ErrUnauthorized):
 		return "Wrong user name or password."
+	}
+	var unreachable *pgconn.ConnectError
+	if errors.As(err, &unreachable) {
+		log.Printf("benchwright: %v", err)
+		return "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
 	}
 	// An error that already holds its sentence (a team server's refusal, worded
 	// by the server's store) is shown as it is.

@@ -224,7 +224,7 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.db.ProjectByName(ctx, f.project.Name)
+	p, err := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ = f.db.ProjectByName(ctx, f.project.Name); len(p.Settings.Balance) != 0 {
+	if p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name); len(p.Settings.Balance) != 0 {
 		t.Errorf("an emptied balance list read back as %+v", p.Settings.Balance)
 	}
 }
@@ -253,7 +253,7 @@ func TestReadsDoNotBlockWrites(t *testing.T) {
 	if err != nil || werr != nil {
 		t.Fatalf("read: %v, write during the read: %v", err, werr)
 	}
-	if _, err := f.db.UserByName(ctx, "late"); err != nil {
+	if _, err := f.db.UserByName(ctx, store.Owner(), "late"); err != nil {
 		t.Errorf("the write made during the read is not visible after it: %v", err)
 	}
 }
@@ -264,7 +264,7 @@ func TestReadsDoNotBlockWrites(t *testing.T) {
 // Tests of those rules call db.SubmitReview itself.
 func submitReview(db *store.DB, ctx context.Context, u store.User, in store.ReviewInput) (verify.Outcome, error) {
 	if in.Verdict.Decision == verify.DecisionApprove && in.Verdict.Judgements == nil {
-		if si, err := db.Sample(ctx, in.SampleID); err == nil {
+		if si, err := db.Sample(ctx, store.Owner(), in.SampleID); err == nil {
 			in.Verdict.Judgements = verify.AllPassed(si.Kind, in.Round)
 		}
 	}

@@ -48,11 +48,11 @@ func TestTwoProcChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ann, err := db.UserByName(ctx, "ann")
+	ann, err := db.UserByName(ctx, store.Owner(), "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, "p")
+	p, err := db.ProjectByName(ctx, store.Owner(), "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestTwoProcChild(t *testing.T) {
 		case x < 60:
 			id := sharedID(rng.IntN(twoProcShared))
 			for {
-				si, err := db.Sample(ctx, id)
+				si, err := db.Sample(ctx, store.Owner(), id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -115,8 +115,8 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ann, _ := db.UserByName(ctx, "ann")
-	p, _ := db.ProjectByName(ctx, "p")
+	ann, _ := db.UserByName(ctx, store.Owner(), "ann")
+	p, _ := db.ProjectByName(ctx, store.Owner(), "p")
 	for k := 0; k < twoProcShared; k++ {
 		if _, err := db.CreateSample(ctx, ann, p.ID, annotate.Sample{ID: sharedID(k), Kind: annotate.KindOpen, Image: "s/a.jpg",
 			Question: "How many increments?", AnswerText: "0"}); err != nil {
@@ -168,7 +168,7 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 	}
 	counted := 0
 	for k := 0; k < twoProcShared; k++ {
-		si, err := db.Sample(ctx, sharedID(k))
+		si, err := db.Sample(ctx, store.Owner(), sharedID(k))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 	if counted != sum.Increments {
 		t.Errorf("shared counters hold %d increments, the children made %d: updates were lost", counted, sum.Increments)
 	}
-	counts, err := db.StatusCounts(ctx, p.ID)
+	counts, err := db.StatusCounts(ctx, store.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

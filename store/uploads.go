@@ -40,10 +40,7 @@ func (d *DB) UploadPath(ctx context.Context, actor User, projectID int64, rel st
 // UploadPaths is UploadPath for many files, the permission checked once.
 func (d *DB) UploadPaths(ctx context.Context, actor User, projectID int64, rels []string) ([]string, error) {
 	err := d.readAs(ctx, actor, string(verify.ActionImportImages), func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionImportImages); err != nil {
-			return err
-		}
-		_, err := projectByID(ctx, tx, projectID)
+		_, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportImages)
 		return err
 	})
 	if err != nil {
@@ -82,6 +79,10 @@ func checkUploadPath(rel string) error {
 // exactly as ImportImages imports a folder: new files are added, unchanged ones
 // kept, bad ones listed with the reason.
 func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (ImportResult, error) {
+	// The permission first: a stranger to the project learns nothing of its uploads.
+	if _, err := d.UploadPaths(ctx, actor, projectID, nil); err != nil {
+		return ImportResult{}, fmt.Errorf("import uploads: %w", err)
+	}
 	dir := d.UploadDir(projectID)
 	res, err := d.ImportImages(ctx, actor, projectID, dir, nil)
 	// A file the import did not take is not kept on the server's disk: it would

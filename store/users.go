@@ -97,6 +97,8 @@ type User struct {
 	Name  string
 	Role  string
 	Group string
+
+	owner bool // Owner (members.go): the database's holder, not an account
 }
 
 // ValidRole reports whether r is a known role.
@@ -223,7 +225,9 @@ func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []User, password s
 	return out, nil
 }
 
-// AddUser creates an account; only a lead may.
+// AddUser creates an account; only a lead may. The account joins every project
+// the lead is a member of (none for a first lead who has not created one yet:
+// the account then belongs to no project until a lead adds it, AddMember).
 func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, password string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
@@ -231,8 +235,34 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 		if err != nil {
 			return err
 		}
-		u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword)
+		if u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword); err != nil {
+			return err
+		}
+		_, err = d.joinProjectsOf(ctx, tx, a.ID, u.ID)
 		return err
+	})
+	if err != nil {
+		return User{}, fmt.Errorf("add user %q: %w", name, err)
+	}
+	return u, nil
+}
+
+// AddUserToProject is AddUser for one project: the account joins project
+// projectID only, of which the lead must be a member.
+func (d *DB) AddUserToProject(ctx context.Context, actor User, projectID int64, name, role, group, password string) (User, error) {
+	var u User
+	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
+		if err != nil {
+			return err
+		}
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers); err != nil {
+			return err
+		}
+		if u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword); err != nil {
+			return err
+		}
+		return d.joinProject(ctx, tx, projectID, u.ID, a.ID)
 	})
 	if err != nil {
 		return User{}, fmt.Errorf("add user %q: %w", name, err)
@@ -280,8 +310,10 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 	return u, nil
 }
 
-// SetRole changes a user's role and group; only a lead may, and the last lead cannot
-// demote themselves (a project is never left without a lead).
+// SetRole changes a user's role and group; only a lead may, of an account they
+// see (Users), and the last lead cannot demote themselves, nor can a lead be
+// demoted while a project of theirs has no other lead (a project is never left
+// without a lead).
 func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.role", func(tx *sql.Tx) error {
@@ -292,7 +324,7 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 		if !ValidRole(role) {
 			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
 		}
-		u, err = userByName(ctx, tx, name)
+		u, err = visibleUser(ctx, tx, a, name)
 		if err != nil {
 			return err
 		}
@@ -306,6 +338,9 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 			}
 			if leads <= 1 {
 				return fmt.Errorf("%w: %s is the only lead; make someone else lead first", ErrForbidden, name)
+			}
+			if err := checkStillLed(ctx, tx, a, u); err != nil {
+				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET role = ?, grp = ? WHERE id = ?`, role, group, u.ID); err != nil {
@@ -407,7 +442,8 @@ func waitText(w time.Duration) string {
 
 // SetPassword gives the account name a new password, which must follow the rule
 // for passwords people choose (MinPasswordLen). Anyone may change their own (bwctl
-// checks the current one by signing in first); only a lead may set another's. The
+// checks the current one by signing in first); only a lead may set another's, of
+// an account they see (Users). The
 // name's count of wrong passwords ends with it. Audited as user.password, without
 // the password.
 func (d *DB) SetPassword(ctx context.Context, actor User, name, password string) error {
@@ -416,7 +452,7 @@ func (d *DB) SetPassword(ctx context.Context, actor User, name, password string)
 		if err != nil {
 			return err
 		}
-		u, err := userByName(ctx, tx, name)
+		u, err := visibleUser(ctx, tx, a, name)
 		if err != nil {
 			return err
 		}
@@ -447,9 +483,23 @@ func (d *DB) SetPassword(ctx context.Context, actor User, name, password string)
 	return nil
 }
 
-// Users lists all accounts by name.
-func (d *DB) Users(ctx context.Context) ([]User, error) {
-	us, err := queryAll(ctx, d.rdb, scanUser, `SELECT id, name, role, grp FROM users WHERE disabled = 0 ORDER BY name`)
+// Users lists by name the accounts actor sees: their own, every account that
+// shares a project with them, and for a lead the accounts in no project (which a
+// lead may add to one). Owner sees every account.
+func (d *DB) Users(ctx context.Context, actor User) ([]User, error) {
+	var us []User
+	err := d.readAs(ctx, actor, "users.read", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadProject)
+		if err != nil {
+			return err
+		}
+		cond, args := `1 = 1`, []any(nil)
+		if !a.owner {
+			cond, args = visibleUsers(a)
+		}
+		us, err = queryAll(ctx, tx, scanUser, `SELECT u.id, u.name, u.role, u.grp FROM users u WHERE u.disabled = 0 AND `+cond+` ORDER BY u.name`, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -462,12 +512,16 @@ func scanUser(r scanner) (User, error) {
 	return u, err
 }
 
-// UserByName looks an account up.
-func (d *DB) UserByName(ctx context.Context, name string) (User, error) {
+// UserByName looks up an account actor sees (Users); any other is not found,
+// as one that does not exist.
+func (d *DB) UserByName(ctx context.Context, actor User, name string) (User, error) {
 	var u User
-	err := d.readTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		u, err = userByName(ctx, tx, name)
+	err := d.readAs(ctx, actor, "users.read", func(tx *sql.Tx) error {
+		a, err := requireAction(ctx, tx, actor, verify.ActionReadProject)
+		if err != nil {
+			return err
+		}
+		u, err = visibleUser(ctx, tx, a, name)
 		return err
 	})
 	return u, err
@@ -486,15 +540,19 @@ func userByName(ctx context.Context, tx *sql.Tx, name string) (User, error) {
 // requireAction reloads the acting user inside the transaction (a role may have
 // changed since sign-in) and refuses unless verify's access table lets their role
 // take action a.
+//
+// It is for the actions that are not on one project (accounts, creating a
+// project); an action on a project asks requireProjectAction (members.go).
 func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action) (User, error) {
-	var u User
-	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
-		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
-	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", ErrForbidden)
-	}
+	u, err := loadActor(ctx, tx, actor)
 	if err != nil {
 		return User{}, err
+	}
+	if u.owner {
+		if !ownerMay(a) {
+			return User{}, refuseOwner(a)
+		}
+		return u, nil
 	}
 	if err := verify.Permit(a, vuser(u)); err != nil {
 		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
@@ -505,10 +563,8 @@ func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action)
 // requireSelfOrAction is requireAction, except that a user acting on their own
 // account, name, needs no role.
 func requireSelfOrAction(ctx context.Context, tx *sql.Tx, actor User, name string, a verify.Action) (User, error) {
-	var u User
-	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
-		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
-	if err == nil && u.Name == name {
+	u, err := loadActor(ctx, tx, actor)
+	if err == nil && !u.owner && u.Name == name {
 		return u, nil
 	}
 	return requireAction(ctx, tx, actor, a)

@@ -110,14 +110,11 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		taken    map[string]bool
 	)
 	err := d.readAs(ctx, actor, "batch.import", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionValidateBatches)
+		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
 		if err != nil {
 			return err
 		}
-		if err := projectExists(ctx, tx, in.ProjectID); err != nil {
-			return err
-		}
-		if _, err := batchAuthor(ctx, tx, a, in.Author); err != nil {
+		if _, err := batchAuthor(ctx, tx, a, in.ProjectID, in.Author); err != nil {
 			return err
 		}
 		if sizes, err = projectImageSizes(ctx, tx, in.ProjectID); err != nil {
@@ -216,11 +213,11 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 	slices.SortStableFunc(res.Findings, func(a, b AuditFinding) int { return cmp.Compare(lineOf(in, a), lineOf(in, b)) })
 
 	err = d.act(ctx, actor, "batch.import", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionValidateBatches)
+		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
 		if err != nil {
 			return err
 		}
-		author, err := batchAuthor(ctx, tx, a, in.Author)
+		author, err := batchAuthor(ctx, tx, a, in.ProjectID, in.Author)
 		if err != nil {
 			return err
 		}
@@ -293,13 +290,18 @@ func lineOf(in ImportBatchInput, f AuditFinding) int {
 }
 
 // batchAuthor resolves whose samples a batch's items become.
-func batchAuthor(ctx context.Context, tx *sql.Tx, a User, name string) (User, error) {
+func batchAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, name string) (User, error) {
 	if name == "" || name == a.Name {
 		return a, nil
 	}
 	u, err := userByName(ctx, tx, name)
 	if err != nil {
 		return User{}, fmt.Errorf("author %q: %w", name, err)
+	}
+	if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
+		return User{}, err
+	} else if !in {
+		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
 	}
 	if !verify.Permitted(verify.ActionWriteSamples, verify.Role(u.Role)) {
 		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))
@@ -387,7 +389,7 @@ func batchByName(ctx context.Context, tx *sql.Tx, projectID int64, name string) 
 func (d *DB) ValidationBatches(ctx context.Context, actor User, projectID int64) ([]ValidationBatch, error) {
 	var out []ValidationBatch
 	err := d.readAs(ctx, actor, "batch.list", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeValidation); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeValidation); err != nil {
 			return err
 		}
 		var err error
@@ -428,7 +430,7 @@ type DrawInput struct {
 func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (ValidationStatus, error) {
 	var st ValidationStatus
 	err := d.act(ctx, actor, "batch.draw", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionValidateBatches)
+		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
 		if err != nil {
 			return err
 		}
@@ -472,7 +474,7 @@ func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (Vali
 			size = sampling.ForMargin(in.Margin, pol.Level, in.Expected)
 		}
 		chosen := sampling.Draw(strata, size, pol.Seed)
-		author, err := batchAuthor(ctx, tx, a, b.Author)
+		author, err := batchAuthor(ctx, tx, a, in.ProjectID, b.Author)
 		if err != nil {
 			return err
 		}
@@ -601,7 +603,7 @@ type ValidationStatus struct {
 func (d *DB) ValidationStatus(ctx context.Context, actor User, projectID int64, batch string) (ValidationStatus, error) {
 	var st ValidationStatus
 	err := d.readAs(ctx, actor, "batch.status", func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeValidation); err != nil {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeValidation); err != nil {
 			return err
 		}
 		var err error
@@ -746,7 +748,7 @@ func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch 
 	var res AcceptRestResult
 	var refusal error
 	err := d.act(ctx, actor, "batch.accept_rest", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionValidateBatches)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionValidateBatches)
 		if err != nil {
 			return err
 		}
@@ -762,7 +764,7 @@ func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch 
 			return fmt.Errorf("%w: %v", ErrForbidden, err)
 		}
 		b := st.Batch
-		author, err := batchAuthor(ctx, tx, a, b.Author)
+		author, err := batchAuthor(ctx, tx, a, projectID, b.Author)
 		if err != nil {
 			return err
 		}

@@ -67,13 +67,13 @@ func TestAcceptRestSummaries(t *testing.T) {
 	if !slices.Equal(ids, bySampling) {
 		t.Errorf("the manager's accepted-by-sampling filter finds %d samples, want the %d accepted by sampling", len(ids), len(bySampling))
 	}
-	if n, _ := f.db.StatusCounts(ctx, f.project.ID); n[verify.StateAccepted] != 35 {
+	if n, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID); n[verify.StateAccepted] != 35 {
 		t.Errorf("status counts %v", n)
 	}
 
 	// One sample as the per-sample moves leave it.
 	id := res.Accepted[0]
-	si, err := f.db.Sample(ctx, id)
+	si, err := f.db.Sample(ctx, store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

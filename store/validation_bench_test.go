@@ -62,7 +62,7 @@ func BenchmarkAcceptRest(b *testing.B) {
 		if _, err := db.DrawValidation(ctx, lead, store.DrawInput{ProjectID: p.ID, Batch: name, Seed: 1, PerStratum: perStratum, Threshold: 0.5}); err != nil {
 			b.Fatal(err)
 		}
-		queue, err := db.Samples(ctx, p.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+		queue, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func TestValidationBatchFigureIsStratified(t *testing.T) {
 		Seed: 3, PerStratum: 100, Threshold: 0.06}); err != nil {
 		t.Fatal(err)
 	}
-	queue, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	queue, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

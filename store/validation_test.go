@@ -78,7 +78,7 @@ func generatedBatch(n int) []annotate.Imported {
 func (f relFixture) judge(t *testing.T, reject map[string]bool) {
 	t.Helper()
 	ctx := context.Background()
-	queue, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	queue, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 		}
 	}
 	// Nothing of the batch is a sample yet: no queue, no funnel.
-	if n, _ := f.db.StatusCounts(ctx, f.project.ID); n[verify.StateDraft]+n[verify.StateRound1] != 1 {
+	if n, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID); n[verify.StateDraft]+n[verify.StateRound1] != 1 {
 		t.Errorf("the import made samples: %v", n)
 	}
 
@@ -150,7 +150,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 
 	// 12 errors in T1's 300: T1's upper bound is above 5 %.
 	reject := map[string]bool{}
-	items, err := f.db.Samples(ctx, f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	items, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

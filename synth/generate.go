@@ -156,7 +156,7 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 	if len(imp.Rejected)+len(imp.Duplicate) > 0 {
 		return res, fmt.Errorf("generated images not all imported: %d rejected, %d duplicates", len(imp.Rejected), len(imp.Duplicate))
 	}
-	ims, err := db.Images(ctx, p.ID, 0, opt.Images)
+	ims, err := db.Images(ctx, lead, p.ID, 0, opt.Images)
 	if err != nil {
 		return res, err
 	}
@@ -191,7 +191,7 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.Counts, err = db.StatusCounts(ctx, p.ID); err != nil {
+	if res.Counts, err = db.StatusCounts(ctx, lead, p.ID); err != nil {
 		return res, err
 	}
 	return res, nil

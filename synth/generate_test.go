@@ -57,7 +57,7 @@ type world struct {
 func newWorld(t *testing.T, db *store.DB) world {
 	t.Helper()
 	ctx := context.Background()
-	users, err := db.Users(ctx)
+	users, err := db.Users(ctx, store.Owner())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestGeneratedHistoriesFollowTheProtocol(t *testing.T) {
 	const n = 700
 	db, res := generated(t, synth.Options{Samples: n, Images: 12, Seed: 11, Large: -1})
 	w := newWorld(t, db)
-	all, err := db.Samples(ctx, res.Project.ID, store.SampleFilter{}, 0, n)
+	all, err := db.Samples(ctx, store.Owner(), res.Project.ID, store.SampleFilter{}, 0, n)
 	if err != nil || len(all) != n {
 		t.Fatalf("Samples: %d, %v", len(all), err)
 	}
@@ -112,10 +112,10 @@ func TestGenerateProject(t *testing.T) {
 	if res.Samples != n || res.Images != m {
 		t.Fatalf("generated %d samples, %d images; want %d, %d", res.Samples, res.Images, n, m)
 	}
-	if c, err := db.CountImages(ctx, pid); err != nil || c != m {
+	if c, err := db.CountImages(ctx, store.Owner(), pid); err != nil || c != m {
 		t.Fatalf("CountImages = %d, %v", c, err)
 	}
-	counts, err := db.StatusCounts(ctx, pid)
+	counts, err := db.StatusCounts(ctx, store.Owner(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestGenerateProject(t *testing.T) {
 	}
 	for _, st := range verify.States {
 		for _, k := range annotate.Kinds {
-			ss, err := db.Samples(ctx, pid, store.SampleFilter{Status: st, Kind: k}, 0, 1)
+			ss, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{Status: st, Kind: k}, 0, 1)
 			if err != nil || len(ss) == 0 {
 				t.Errorf("no %s sample in state %s (%v)", k, st, err)
 			}
@@ -149,7 +149,7 @@ func TestGenerateProject(t *testing.T) {
 	}
 
 	sizes := map[string][2]int{}
-	ims, err := db.Images(ctx, pid, 0, m)
+	ims, err := db.Images(ctx, store.Owner(), pid, 0, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestGenerateProject(t *testing.T) {
 		s, ok := sizes[p]
 		return s[0], s[1], ok
 	}}
-	all, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, n)
+	all, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, n)
 	if err != nil || len(all) != n {
 		t.Fatalf("Samples: %d, %v", len(all), err)
 	}
@@ -198,7 +198,7 @@ func TestGenerateProject(t *testing.T) {
 	if !continued {
 		t.Error("no verifier has a round-3 sample in the queue")
 	}
-	ret, err := db.Samples(ctx, pid, store.SampleFilter{Status: verify.StateReturned, Kind: annotate.KindHopQA}, 0, 1)
+	ret, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{Status: verify.StateReturned, Kind: annotate.KindHopQA}, 0, 1)
 	if err != nil || len(ret) != 1 {
 		t.Fatalf("returned sample: %v", err)
 	}
@@ -219,7 +219,7 @@ func TestGenerateProject(t *testing.T) {
 func TestGenerateIsDeterministic(t *testing.T) {
 	ctx := context.Background()
 	dump := func(db *store.DB, pid int64) string {
-		ss, err := db.Samples(ctx, pid, store.SampleFilter{}, 0, 1000)
+		ss, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,8 +245,8 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	if ra.Reviews != rb.Reviews || ra.Revisions != rb.Revisions {
 		t.Errorf("the same seed gave %d/%d revisions and %d/%d reviews", ra.Revisions, rb.Revisions, ra.Reviews, rb.Reviews)
 	}
-	ia, _ := a.Images(ctx, ra.Project.ID, 0, 10)
-	ib, _ := b.Images(ctx, rb.Project.ID, 0, 10)
+	ia, _ := a.Images(ctx, store.Owner(), ra.Project.ID, 0, 10)
+	ib, _ := b.Images(ctx, store.Owner(), rb.Project.ID, 0, 10)
 	for i := range ia {
 		if ia[i].SHA256 != ib[i].SHA256 || ia[i].RelPath != ib[i].RelPath {
 			t.Errorf("image %d differs: %s %s vs %s %s", i, ia[i].RelPath, ia[i].SHA256[:8], ib[i].RelPath, ib[i].SHA256[:8])
@@ -257,7 +257,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 func TestGenerateLargeImagesAndRefusals(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, synth.Options{Samples: 5, Images: 3, Large: 1, Seed: 1})
-	ims, err := db.Images(ctx, res.Project.ID, 0, 10)
+	ims, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

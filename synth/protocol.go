@@ -36,7 +36,8 @@ type ProtocolChecker struct {
 
 // NewProtocolChecker reads the accounts of db; lead reads the histories.
 func NewProtocolChecker(ctx context.Context, db *store.DB, lead store.User) (*ProtocolChecker, error) {
-	users, err := db.Users(ctx)
+	// Every account a history may name, members of the project or not any more.
+	users, err := db.Users(ctx, store.Owner())
 	if err != nil {
 		return nil, fmt.Errorf("protocol check: %w", err)
 	}
@@ -207,7 +208,7 @@ func (c *ProtocolChecker) CheckProject(ctx context.Context, project store.Projec
 	p := project.Settings.Policy()
 	var after *store.SampleInfo
 	for {
-		page, err := c.db.Samples(ctx, project.ID, store.SampleFilter{After: after}, 0, 500)
+		page, err := c.db.Samples(ctx, c.lead, project.ID, store.SampleFilter{After: after}, 0, 500)
 		if err != nil {
 			return problems, checked, fmt.Errorf("protocol check of %s: %w", project.Name, err)
 		}

@@ -376,14 +376,14 @@ func (ws *workspace) reloadQueue() {
 		returned bool
 	}{{verify.StateReturned, "Returned to you", true}, {verify.StateDraft, "Your drafts", false}} {
 		f := store.SampleFilter{Status: part.state, AuthorID: u.user.ID}
-		total, err := u.db.CountSamples(ctx, u.project.ID, f)
+		total, err := u.db.CountSamples(ctx, u.user, u.project.ID, f)
 		if err != nil {
 			u.showError(err)
 		}
 		if total == 0 && part.returned {
 			continue
 		}
-		ss, err := u.db.Samples(ctx, u.project.ID, f, 0, max(ws.loaded[part.state], ws.pageSize))
+		ss, err := u.db.Samples(ctx, u.user, u.project.ID, f, 0, max(ws.loaded[part.state], ws.pageSize))
 		if err != nil {
 			u.showError(err)
 		}
@@ -405,11 +405,11 @@ func (ws *workspace) reloadQueue() {
 	title := "Images without samples"
 	if ws.allImages.Checked {
 		title = "All images"
-		ws.imgTotal, _ = u.db.CountImages(ctx, u.project.ID)
-		ims, err = u.db.Images(ctx, u.project.ID, 0, n)
+		ws.imgTotal, _ = u.db.CountImages(ctx, u.user, u.project.ID)
+		ims, err = u.db.Images(ctx, u.user, u.project.ID, 0, n)
 	} else {
-		ws.imgTotal, _ = u.db.CountImagesWithoutSamples(ctx, u.project.ID)
-		ims, err = u.db.ImagesWithoutSamples(ctx, u.project.ID, 0, n)
+		ws.imgTotal, _ = u.db.CountImagesWithoutSamples(ctx, u.user, u.project.ID)
+		ims, err = u.db.ImagesWithoutSamples(ctx, u.user, u.project.ID, 0, n)
 	}
 	if err != nil {
 		u.showError(err)

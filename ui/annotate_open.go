@@ -39,8 +39,8 @@ func (ws *workspace) loadImage(im store.Image) {
 // preview is the decoded cached downscaled copy, from the prefetch cache (see
 // imagecache.go) or decoded now.
 func (ws *workspace) preview(im store.Image) (image.Image, error) {
-	db := ws.u.db
-	img, err := previews.load(previewKey(db.Where(), im.SHA256), func() (image.Image, error) { return decodePreview(ws.u.ctx(), db, im.SHA256) })
+	db, user := ws.u.db, ws.u.user
+	img, err := previews.load(previewKey(db.Where(), im.SHA256), func() (image.Image, error) { return decodePreview(ws.u.ctx(), db, user, im.SHA256) })
 	if err != nil {
 		return placeholder(im), err
 	}
@@ -129,14 +129,14 @@ func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
 // openSample loads sample id into the editor.
 func (ws *workspace) openSample(id string) {
 	u := ws.u
-	si, err := u.db.Sample(u.ctx(), id)
+	si, err := u.db.Sample(u.ctx(), u.user, id)
 	if err != nil {
 		u.showError(err)
 		return
 	}
 	ws.closeSample()
 	if si.ImagePath != "" {
-		if im, err := u.db.ImageByPath(u.ctx(), u.project.ID, si.ImagePath); err == nil {
+		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, si.ImagePath); err == nil {
 			ws.loadImage(im)
 		} else {
 			ws.imageInfo.SetText(store.Message(err))

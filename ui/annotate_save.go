@@ -75,7 +75,7 @@ func (ws *workspace) saveNow() bool {
 	if err != nil && ws.offline && errors.Is(err, store.ErrConflict) {
 		// A save sent before the connection dropped may have arrived: if the
 		// stored draft is what is typed here, it is saved, not in conflict.
-		if si, gerr := ws.u.db.Sample(ws.u.ctx(), ws.sample.ID); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(ws.cur)) {
+		if si, gerr := ws.u.db.Sample(ws.u.ctx(), ws.u.user, ws.sample.ID); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(ws.cur)) {
 			v, err = si.Version, nil
 		}
 	}
@@ -143,7 +143,7 @@ func (ws *workspace) saveFailed(err error) {
 
 // overwrite saves the form's content over a newer stored version.
 func (ws *workspace) overwrite() {
-	si, err := ws.u.db.Sample(ws.u.ctx(), ws.sample.ID)
+	si, err := ws.u.db.Sample(ws.u.ctx(), ws.u.user, ws.sample.ID)
 	if err != nil {
 		ws.u.showError(err)
 		return

@@ -96,7 +96,7 @@ func imageBox(v interface {
 
 func storedSample(t *testing.T, u *App, id string) store.SampleInfo {
 	t.Helper()
-	si, err := u.db.Sample(context.Background(), id)
+	si, err := u.db.Sample(context.Background(), store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,7 +620,7 @@ func TestAnnotateGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, "demo")
+	p, _ := db.ProjectByName(ctx, store.Owner(), "demo")
 	sg, err := db.CreateSample(ctx, ann2, p.ID, annotate.Sample{Kind: annotate.KindStepGraph, Image: "0001-office-1/img_002.jpg",
 		Scene: "0001-office-1", Question: "Pick up the laptop", Steps: steps(
 			[]string{"step1", "Remove the book from the top of the laptop"},
@@ -812,7 +812,7 @@ func benchWorkspace(b *testing.B) *workspace {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, "demo")
+	p, _ := db.ProjectByName(ctx, store.Owner(), "demo")
 	u.user = user
 	u.openProject(p)
 	u.nav.Select(1)
@@ -871,7 +871,7 @@ func TestAnnotateDraftsPaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	total, err := u.db.CountSamples(ctx, u.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
+	total, err := u.db.CountSamples(ctx, store.Owner(), u.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
 	if err != nil || total < 5 {
 		t.Fatalf("ann1 has %d drafts (%v)", total, err)
 	}

@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -108,10 +109,13 @@ func (u *App) setStatus(format string, args ...any) {
 func (u *App) signedIn(user store.User) {
 	u.user = user
 	u.fyne.Preferences().SetString(prefLastUser, user.Name)
+	// The last project opened on this workstation, if it is one of this person's
+	// (looked for in their list: asking for another's would be a refusal).
 	last := u.fyne.Preferences().String(prefLastProject)
 	if last != "" {
-		if p, err := u.db.ProjectByName(u.ctx(), last); err == nil {
-			u.openProject(p)
+		ps, _ := u.db.Projects(u.ctx(), u.user)
+		if i := slices.IndexFunc(ps, func(p store.Project) bool { return p.Name == last }); i >= 0 {
+			u.openProject(ps[i])
 			return
 		}
 	}
@@ -185,12 +189,12 @@ func (u *App) show(i int) {
 
 // refreshStatus writes who is signed in and the project's counts.
 func (u *App) refreshStatus() {
-	counts, err := u.db.StatusCounts(u.ctx(), u.project.ID)
+	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
 	if err != nil {
 		u.setStatus("%s", store.Message(err))
 		return
 	}
-	n, _ := u.db.CountImages(u.ctx(), u.project.ID)
+	n, _ := u.db.CountImages(u.ctx(), u.user, u.project.ID)
 	total := 0
 	for _, c := range counts {
 		total += c

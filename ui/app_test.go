@@ -110,7 +110,7 @@ func TestSignInAndOpenProject(t *testing.T) {
 	if u.project.ID != 0 {
 		t.Fatal("a project opened before one was picked")
 	}
-	ps, _ := u.db.Projects(context.Background())
+	ps, _ := u.db.Projects(context.Background(), store.Owner())
 	u.openProject(ps[0])
 	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
 		t.Errorf("status bar: %q", u.status.Text)
@@ -195,7 +195,7 @@ func TestImportWithProgress(t *testing.T) {
 	if im.bar.Value != 1 || !strings.Contains(im.counts.Text, "4 of 4 files") || !strings.Contains(im.counts.Text, "1 rejected") {
 		t.Errorf("final progress: bar %.2f, %q", im.bar.Value, im.counts.Text)
 	}
-	if n, _ := db.CountImages(context.Background(), u.project.ID); n != 11 {
+	if n, _ := db.CountImages(context.Background(), store.Owner(), u.project.ID); n != 11 {
 		t.Errorf("after import %d images, want 11", n)
 	}
 	// The summary dialog names the rejected file and its reason.

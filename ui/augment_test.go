@@ -18,7 +18,7 @@ import (
 func acceptedDemoGraph(t *testing.T, db *store.DB) string {
 	t.Helper()
 	ctx := context.Background()
-	p, err := db.ProjectByName(ctx, "demo")
+	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func acceptedDemoGraph(t *testing.T, db *store.DB) string {
 func verifyDemoSample(t *testing.T, db *store.DB, id string) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := db.Sample(ctx, id)
+	si, err := db.Sample(ctx, store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func verifyDemoSample(t *testing.T, db *store.DB, id string) {
 			t.Fatalf("review %d by %s: %v", i, r.who, err)
 		}
 	}
-	if si, _ = db.Sample(ctx, id); si.Status != verify.StateAccepted {
+	if si, _ = db.Sample(ctx, store.Owner(), id); si.Status != verify.StateAccepted {
 		t.Fatalf("%s is %s after three rounds", id, si.Status)
 	}
 }
@@ -151,7 +151,7 @@ func TestAugmentScreen(t *testing.T) {
 
 	// The accepted draft is submitted and verified like any sample; its history names the parent.
 	ctx := context.Background()
-	si, err := db.Sample(ctx, derived)
+	si, err := db.Sample(ctx, store.Owner(), derived)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func bigImages(b *testing.B, n int) (*store.DB, store.Project, []store.Image) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ims, err := db.Images(ctx, res.Project.ID, 0, n)
+	ims, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, n)
 	if err != nil || len(ims) != n {
 		b.Fatalf("images: %d %v", len(ims), err)
 	}
@@ -139,7 +139,7 @@ func BenchmarkNextSampleCold(b *testing.B) {
 	var ts timings
 	for b.Loop() {
 		start := time.Now()
-		img, err := decodePreview(context.Background(), db, ims[0].SHA256)
+		img, err := decodePreview(context.Background(), db, store.Owner(), ims[0].SHA256)
 		ts = append(ts, time.Since(start))
 		if err != nil {
 			b.Fatal(err)

@@ -201,7 +201,7 @@ func (u *App) now() time.Time {
 // goroutine; a grid cell reused meanwhile for another image is left alone).
 func (u *App) showThumb(img *canvas.Image, sha string) {
 	if !u.onServer() {
-		p, _ := u.db.ImageFile(u.ctx(), sha, true)
+		p, _ := u.db.ImageFile(u.ctx(), u.user, sha, true)
 		img.File = p
 		img.Refresh()
 		return
@@ -212,9 +212,9 @@ func (u *App) showThumb(img *canvas.Image, sha string) {
 	u.thumbWant[img] = sha
 	img.File = ""
 	img.Refresh()
-	db := u.db
+	db, user := u.db, u.user
 	go func() {
-		p, err := db.ImageFile(context.Background(), sha, true)
+		p, err := db.ImageFile(context.Background(), user, sha, true)
 		if err != nil {
 			return
 		}

@@ -98,16 +98,16 @@ func TestTeamServerSignIn(t *testing.T) {
 	}
 	// The screens work on the server's project: a sample created in the editor
 	// lands in the server's file.
-	before, _ := serverDB.StatusCounts(context.Background(), u.project.ID)
+	before, _ := serverDB.StatusCounts(context.Background(), store.Owner(), u.project.ID)
 	si, err := u.db.CreateSample(u.ctx(), u.user, u.project.ID, annotateDemoSample(t, u))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := serverDB.Sample(context.Background(), si.ID)
+	got, err := serverDB.Sample(context.Background(), store.Owner(), si.ID)
 	if err != nil || got.AuthorName != "ann1" {
 		t.Fatalf("the server's file after a create through the app: %+v, %v", got, err)
 	}
-	after, _ := serverDB.StatusCounts(context.Background(), u.project.ID)
+	after, _ := serverDB.StatusCounts(context.Background(), store.Owner(), u.project.ID)
 	if after[verify.StateDraft] != before[verify.StateDraft]+1 {
 		t.Errorf("drafts on the server %d → %d", before[verify.StateDraft], after[verify.StateDraft])
 	}
@@ -139,7 +139,7 @@ func TestOthersWorkAppears(t *testing.T) {
 	status := u.status.Text
 	// Another workstation: ann2 starts a sample.
 	ctx := context.Background()
-	ann2, err := serverDB.UserByName(ctx, "ann2")
+	ann2, err := serverDB.UserByName(ctx, store.Owner(), "ann2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func indexOfScreen(t *testing.T, u *App, title string) int {
 // annotateDemoSample is a valid hop sample on the project's first image.
 func annotateDemoSample(t *testing.T, u *App) annotate.Sample {
 	t.Helper()
-	ims, err := u.db.Images(u.ctx(), u.project.ID, 0, 1)
+	ims, err := u.db.Images(u.ctx(), store.Owner(), u.project.ID, 0, 1)
 	if err != nil || len(ims) == 0 {
 		t.Fatalf("images: %v %v", ims, err)
 	}
@@ -188,7 +188,7 @@ func labelsText(o fyne.CanvasObject) string {
 // openDemoProject opens the demo project from the project list sign-in led to.
 func openDemoProject(t *testing.T, u *App) {
 	t.Helper()
-	p, err := u.db.ProjectByName(u.ctx(), demo.DemoProject)
+	p, err := u.db.ProjectByName(u.ctx(), store.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestOfflineSaveKeepsEditsAndRetries(t *testing.T) {
 	}
 	down.Store(false)
 	eventually(t, "the retry to save", func() bool {
-		si, err := serverDB.Sample(context.Background(), id)
+		si, err := serverDB.Sample(context.Background(), store.Owner(), id)
 		return err == nil && si.Content.Question == "Typed while the server was away?"
 	})
 	eventually(t, "the editor to say so", func() bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/store"
 )
 
 func TestCurateHardSubsetFromEvaluate(t *testing.T) {
@@ -47,7 +48,7 @@ func TestCurateHardSubsetFromEvaluate(t *testing.T) {
 		t.Fatalf("after deciding: %+v (%s)", h, cv.status.Text)
 	}
 	test.Tap(cv.freeze)
-	rel, err := u.db.ReleaseByRef(context.Background(), u.project.ID, "bench-hard@1.0")
+	rel, err := u.db.ReleaseByRef(context.Background(), store.Owner(), u.project.ID, "bench-hard@1.0")
 	if err != nil || rel.Samples != 3 {
 		t.Fatalf("frozen %+v, %v (%s)", rel, err, cv.status.Text)
 	}
@@ -60,7 +61,7 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 	u, db := demoApp(t)
 	evalRelease(t, db)
 	ctx := context.Background()
-	lead, _ := db.UserByName(ctx, "lead")
+	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
 	if _, err := db.DrawHumanBaseline(ctx, lead, "bench@1.0", 0, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 	if hv.chosen != 1 || hv.items[0].Answered != "Answer: (a) the lamp" {
 		t.Fatalf("after saving: chosen %d, stored %q (%s)", hv.chosen, hv.items[0].Answered, hv.status.Text)
 	}
-	ver, _ := db.UserByName(ctx, "ver1")
+	ver, _ := db.UserByName(ctx, store.Owner(), "ver1")
 	rep, ok, err := db.HumanReport(ctx, ver, "bench@1.0", score.Options{Draws: -1})
 	if err != nil || !ok || rep.Model != "Human (1 person, 5 items)" || rep.Overall.MCQAcc.Value != 100 {
 		t.Fatalf("report %+v %v %v", rep, ok, err)

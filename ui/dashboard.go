@@ -87,7 +87,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	for _, n := range names {
 		v.tabs.Append(container.NewTabItem(n, widget.NewLabel("Loading…")))
 	}
-	counts, err := u.db.StatusCounts(u.ctx(), u.project.ID)
+	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
 	total := 0
 	for _, n := range counts {
 		total += n

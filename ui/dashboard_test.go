@@ -189,7 +189,7 @@ func TestDashboardRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	si, err := db.Sample(ctx, "demo-hq-004")
+	si, err := db.Sample(ctx, store.Owner(), "demo-hq-004")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func (u *App) newEvaluateView() *evaluateView {
 	v := &evaluateView{u: u, status: widget.NewLabel("")}
 	v.ExtendBaseWidget(v)
 	v.status.Wrapping = fyne.TextWrapWord // on its own line under the release, never cut ("3 mod…", issue 17)
-	rels, err := u.db.Releases(u.ctx(), u.project.ID)
+	rels, err := u.db.Releases(u.ctx(), u.user, u.project.ID)
 	if err != nil {
 		v.root = widget.NewLabel(store.Message(err))
 		v.loads.Add(1)
@@ -248,7 +248,7 @@ func (v *evaluateView) setReleases(rels []store.Release) {
 // reload lists the releases again (a lead may have frozen one since) and scores
 // the chosen one again, or the newest when the chosen one is gone.
 func (v *evaluateView) reload() {
-	rels, err := v.u.db.Releases(v.u.ctx(), v.u.project.ID)
+	rels, err := v.u.db.Releases(v.u.ctx(), v.u.user, v.u.project.ID)
 	if err != nil || len(rels) == 0 { // releases are never deleted: none means an error
 		v.status.SetText(store.Message(err))
 		return
@@ -302,7 +302,7 @@ func (v *evaluateView) load() {
 		}
 		var items []store.ReleaseItem
 		if err == nil {
-			items, err = db.ReleaseItems(ctx, rel.ID)
+			items, err = db.ReleaseItems(ctx, user, rel.ID)
 		}
 		fyne.Do(func() {
 			defer v.loads.Add(1)
@@ -605,7 +605,7 @@ func (v *evaluateView) loadSample(i int) {
 		gold, results, err := db.SampleScores(context.Background(), user, evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
-			pic = loadVerifyImageFrom(db, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath})
+			pic = loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath})
 		}
 		fyne.Do(func() {
 			defer v.sampleLoads.Add(1)

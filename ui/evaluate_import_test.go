@@ -177,7 +177,7 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 			if (v.importBtn != nil) != (tc.who == "lead") {
 				t.Errorf("%s has an Import predictions button: %v", tc.who, v.importBtn != nil)
 			}
-			lead, err := u.db.UserByName(context.Background(), "lead")
+			lead, err := u.db.UserByName(context.Background(), store.Owner(), "lead")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +213,7 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 func stepRelease(t *testing.T, db store.Service, lead store.User, projectID int64) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := db.Sample(ctx, "demo-sg-002")
+	si, err := db.Sample(ctx, store.Owner(), "demo-sg-002")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func stepRelease(t *testing.T, db store.Service, lead store.User, projectID int6
 		who   []string
 	}{{1, []string{"ver1"}}, {2, []string{"ver3"}}, {3, []string{"ver5", "ver2", "ver4"}}} {
 		for _, w := range step.who {
-			u, err := db.UserByName(ctx, w)
+			u, err := db.UserByName(ctx, store.Owner(), w)
 			if err != nil {
 				t.Fatal(err)
 			}

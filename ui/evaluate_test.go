@@ -57,7 +57,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 	t.Helper()
 	ctx := context.Background()
 	user := func(name string) store.User {
-		u, err := db.UserByName(ctx, name)
+		u, err := db.UserByName(ctx, store.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 	}
 	approve := func(id string, round int, who ...string) {
 		t.Helper()
-		si, err := db.Sample(ctx, id)
+		si, err := db.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 	approve("demo-mc-001", 2, "ver3")
 	approve("demo-mc-001", 3, "ver5", "ver2", "ver4")
 	approve("demo-hq-002", 3, "ver2", "ver4")
-	p, err := db.ProjectByName(ctx, demo.DemoProject)
+	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}

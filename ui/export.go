@@ -153,7 +153,7 @@ func (u *App) newExportView() *exportView {
 	v.freezeBtn.Importance = widget.HighImportance
 	v.freezeMsg = widget.NewLabel("A release records which revision of each accepted sample went in; later edits never change it. No kind ticked takes them all.")
 	v.freezeMsg.Wrapping = fyne.TextWrapWord
-	counts, err := u.db.StatusCounts(u.ctx(), u.project.ID)
+	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
 	if err != nil {
 		u.showError(err)
 	}
@@ -204,7 +204,7 @@ func releaseDetails(r store.Release) (what, when string) {
 }
 
 func (v *exportView) loadReleases() {
-	rels, err := v.u.db.Releases(v.u.ctx(), v.u.project.ID)
+	rels, err := v.u.db.Releases(v.u.ctx(), v.u.user, v.u.project.ID)
 	if err != nil {
 		v.u.showError(err)
 	}

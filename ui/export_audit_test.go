@@ -41,7 +41,7 @@ func TestExportAuditProgressCancelAndSplit(t *testing.T) {
 		ctx := context.Background()
 		var byImage = map[string][]string{}
 		for _, id := range []string{"demo-hq-001", "demo-sg-001", "demo-yn-001"} {
-			si, err := db.Sample(ctx, id)
+			si, err := db.Sample(ctx, store.Owner(), id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -143,7 +143,7 @@ func TestExportScreenReadOnlyForAnnotators(t *testing.T) {
 	u, v := openExport(t, "ann1", func(db *store.DB) {
 		ctx := context.Background()
 		lead, _ := db.Authenticate(ctx, "lead", demo.DemoPassword)
-		p, _ := db.ProjectByName(ctx, demo.DemoProject)
+		p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
 		if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
 			t.Fatal(err)
 		}

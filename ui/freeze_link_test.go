@@ -22,7 +22,7 @@ func TestRefusedFreezeOpensTheSamplesWithErrors(t *testing.T) {
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.ImageByPath(ctx, store.Owner(), u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}

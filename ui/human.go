@@ -53,7 +53,7 @@ func (u *App) humanScreen() fyne.CanvasObject {
 	v := &humanView{u: u, status: widget.NewLabel(""), body: container.NewStack(), chosen: -1}
 	v.ExtendBaseWidget(v)
 	v.status.Wrapping = fyne.TextWrapWord
-	rels, err := u.db.Releases(u.ctx(), u.project.ID)
+	rels, err := u.db.Releases(u.ctx(), u.user, u.project.ID)
 	if err != nil || len(rels) == 0 {
 		msg := "No release is frozen yet."
 		if err != nil {

@@ -159,12 +159,12 @@ func (c *decodedCache) decodeCount() int {
 var errNoPreview = errors.New("the cached preview is missing")
 
 // decodePreview reads and decodes the cached preview of the image with SHA-256
-// sha (fetched first when the project is on a team server).
-func decodePreview(ctx context.Context, db store.Service, sha string) (image.Image, error) {
+// sha (fetched first when the project is on a team server), as user.
+func decodePreview(ctx context.Context, db store.Service, user store.User, sha string) (image.Image, error) {
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	p, err := db.ImageFile(ctx, sha, false)
+	p, err := db.ImageFile(ctx, user, sha, false)
 	if err != nil {
 		if errors.Is(err, store.ErrImageMissing) {
 			return nil, errNoPreview
@@ -192,7 +192,7 @@ type prefetchTarget struct {
 // prefetchPreviews decodes the targets' previews into cache on a goroutine of its
 // own. It is handed plain values only, never the workspace or a widget: nothing it
 // does touches the UI, so it needs no fyne.Do.
-func prefetchPreviews(ctx context.Context, db store.Service, projectID int64, cache *decodedCache, targets []prefetchTarget) {
+func prefetchPreviews(ctx context.Context, db store.Service, user store.User, projectID int64, cache *decodedCache, targets []prefetchTarget) {
 	if len(targets) == 0 {
 		return
 	}
@@ -206,7 +206,7 @@ func prefetchPreviews(ctx context.Context, db store.Service, projectID int64, ca
 			}
 			sha := t.sha
 			if sha == "" {
-				im, err := db.ImageByPath(ctx, projectID, t.path)
+				im, err := db.ImageByPath(ctx, user, projectID, t.path)
 				if err != nil {
 					continue // the open will say what is wrong
 				}
@@ -216,7 +216,7 @@ func prefetchPreviews(ctx context.Context, db store.Service, projectID int64, ca
 			if len(sha) < 2 || cache.has(key) {
 				continue
 			}
-			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(ctx, db, sha) })
+			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(ctx, db, user, sha) })
 		}
 	}()
 }
@@ -244,5 +244,5 @@ func (ws *workspace) prefetchNeighbours() {
 			}
 		}
 	}
-	prefetchPreviews(ws.u.ctx(), ws.u.db, ws.u.project.ID, previews, targets)
+	prefetchPreviews(ws.u.ctx(), ws.u.db, ws.u.user, ws.u.project.ID, previews, targets)
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"github.com/benchwright/benchwright/store"
 )
 
 func keyImage(i int) image.Image { return image.NewGray(image.Rect(0, 0, i+1, 1)) }
@@ -147,7 +149,7 @@ func neighbours(t *testing.T, ws *workspace) []string {
 			im := it.image
 			if it.kind == qSample {
 				var err error
-				if im, err = ws.u.db.ImageByPath(ws.u.ctx(), ws.u.project.ID, it.sample.ImagePath); err != nil {
+				if im, err = ws.u.db.ImageByPath(ws.u.ctx(), store.Owner(), ws.u.project.ID, it.sample.ImagePath); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -29,7 +29,7 @@ type imageBrowser struct {
 
 func (u *App) imagesScreen() fyne.CanvasObject {
 	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel("")}
-	b.count, _ = u.db.CountImages(u.ctx(), u.project.ID)
+	b.count, _ = u.db.CountImages(u.ctx(), u.user, u.project.ID)
 	b.grid = widget.NewGridWrap(
 		func() int { return b.count },
 		func() fyne.CanvasObject {
@@ -94,7 +94,7 @@ func (b *imageBrowser) image(i int) (store.Image, bool) {
 	ims, ok := b.pages[page]
 	if !ok {
 		var err error
-		ims, err = b.u.db.Images(b.u.ctx(), b.u.project.ID, page*imagePage, imagePage)
+		ims, err = b.u.db.Images(b.u.ctx(), b.u.user, b.u.project.ID, page*imagePage, imagePage)
 		if err != nil {
 			return store.Image{}, false
 		}
@@ -114,7 +114,7 @@ func (b *imageBrowser) describe(im store.Image) {
 	if err := imageFileProblem(im, b.u.onServer()); err != nil {
 		state = "WARNING: " + err.Error()
 	}
-	samples, _ := b.u.db.Samples(b.u.ctx(), b.u.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 100)
+	samples, _ := b.u.db.Samples(b.u.ctx(), b.u.user, b.u.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 100)
 	b.info.SetText(fmt.Sprintf("%s  ·  %d×%d px  ·  scene %q  ·  %s  ·  %s  ·  sha256 %s…",
 		im.RelPath, im.Width, im.Height, im.Scene, plural(len(samples), "sample"), state, im.SHA256[:12]))
 }

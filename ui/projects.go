@@ -11,7 +11,7 @@ import (
 
 // showProjects is the project picker; leads can also create a project here.
 func (u *App) showProjects() {
-	projects, err := u.db.Projects(u.ctx())
+	projects, err := u.db.Projects(u.ctx(), u.user)
 	if err != nil {
 		u.showError(err)
 	}
@@ -19,7 +19,7 @@ func (u *App) showProjects() {
 		func() int { return len(projects) },
 		func() fyne.CanvasObject { return widget.NewLabel("project name placeholder") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			n, _ := u.db.CountImages(u.ctx(), projects[i].ID)
+			n, _ := u.db.CountImages(u.ctx(), u.user, projects[i].ID)
 			o.(*widget.Label).SetText(projects[i].Name + "  —  " + plural(n, "image"))
 		},
 	)

@@ -188,7 +188,7 @@ var samplesColumns = []struct {
 
 func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	v := &samplesView{u: u, q: q, selected: map[string]bool{}, imagePaths: map[int64]string{}, quiet: true} // setQuery searches, at the end
-	v.users, _ = u.db.Users(u.ctx())
+	v.users, _ = u.db.Users(u.ctx(), u.user)
 	changed := func(string) { v.filtersChanged() }
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Search id, question, options, answer, steps…")
@@ -815,7 +815,7 @@ type sampleDetail struct {
 
 func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 	u := v.u
-	info, err := u.db.Sample(u.ctx(), id)
+	info, err := u.db.Sample(u.ctx(), u.user, id)
 	if err != nil {
 		return nil, err
 	}

@@ -131,12 +131,12 @@ func (ws *workspace) submittedItems() []queueItem {
 	n := max(ws.loaded[verify.StateAccepted], ws.pageSize)
 	for _, st := range submittedStates {
 		f := store.SampleFilter{Status: st, AuthorID: u.user.ID}
-		c, err := u.db.CountSamples(u.ctx(), u.project.ID, f)
+		c, err := u.db.CountSamples(u.ctx(), u.user, u.project.ID, f)
 		if err != nil || c == 0 {
 			continue
 		}
 		total += c
-		ss, err := u.db.Samples(u.ctx(), u.project.ID, f, 0, n)
+		ss, err := u.db.Samples(u.ctx(), u.user, u.project.ID, f, 0, n)
 		if err == nil {
 			all = append(all, ss...)
 		}
@@ -166,7 +166,7 @@ func (ws *workspace) showSubmitted(si store.SampleInfo) {
 	u := ws.u
 	ws.closeSample()
 	if si.ImagePath != "" {
-		if im, err := u.db.ImageByPath(u.ctx(), u.project.ID, si.ImagePath); err == nil {
+		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, si.ImagePath); err == nil {
 			ws.loadImage(im)
 		}
 	}

@@ -27,7 +27,7 @@ func (u *App) findingsQuery(fs []store.AuditFinding) (store.SampleQuery, bool) {
 		if f.SampleID != "" || f.Image == "" {
 			continue
 		}
-		im, err := u.db.ImageByPath(u.ctx(), u.project.ID, f.Image)
+		im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, f.Image)
 		if err != nil {
 			continue
 		}
@@ -98,7 +98,7 @@ func balanceQuery(c store.BalanceCell, col string) store.SampleQuery {
 
 // userID is the id of the account named name, or 0.
 func (u *App) userID(name string) int64 {
-	us, err := u.db.UserByName(u.ctx(), name)
+	us, err := u.db.UserByName(u.ctx(), u.user, name)
 	if err != nil {
 		return 0
 	}
@@ -132,7 +132,7 @@ func (t *tapImage) DoubleTapped(*fyne.PointEvent) {
 // (which asks its kind).
 func (u *App) openImage(im store.Image) {
 	if u.may(verify.ActionSearchSamples) {
-		if n, err := u.db.CountSamples(u.ctx(), u.project.ID, store.SampleFilter{ImageID: im.ID}); err == nil && n > 0 {
+		if n, err := u.db.CountSamples(u.ctx(), u.user, u.project.ID, store.SampleFilter{ImageID: im.ID}); err == nil && n > 0 {
 			u.openSamples(store.SampleQuery{ImageID: im.ID, Desc: true})
 			return
 		}
@@ -169,7 +169,7 @@ func (ws *workspace) openRequested() {
 	}
 	if p := u.newSampleOn; p != "" {
 		u.newSampleOn = ""
-		if im, err := u.db.ImageByPath(u.ctx(), u.project.ID, p); err == nil {
+		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, p); err == nil {
 			ws.openImage(im)
 		} else {
 			u.showError(err)

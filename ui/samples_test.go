@@ -62,7 +62,7 @@ func dialogButton(t *testing.T, u *App, text string) {
 func TestSamplesScreenSearchFilterSortSelect(t *testing.T) {
 	u, v := openSamplesScreen(t, "lead")
 	all := v.page.Total
-	counts, _ := u.db.StatusCounts(context.Background(), u.project.ID)
+	counts, _ := u.db.StatusCounts(context.Background(), store.Owner(), u.project.ID)
 	n := 0
 	for _, c := range counts {
 		n += c
@@ -145,7 +145,7 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.ImageByPath(ctx, store.Owner(), u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	}
 	test.Tap(v.open.withdraw)
 	dialogButton(t, u, "Withdraw")
-	if s, _ := u.db.Sample(ctx, first); s.Status != verify.StateWithdrawn {
+	if s, _ := u.db.Sample(ctx, store.Owner(), first); s.Status != verify.StateWithdrawn {
 		t.Fatalf("after Withdraw: %s", s.Status)
 	}
 	if !v.open.reopen.Visible() || v.open.reopen.Disabled() {

@@ -127,7 +127,7 @@ func (v *settingsView) load() {
 	if v.scroll != nil {
 		offset = v.scroll.Offset
 	}
-	p, err := v.u.db.ProjectByName(ctx, v.u.project.Name)
+	p, err := v.u.db.ProjectByName(ctx, v.u.user, v.u.project.Name)
 	if err != nil {
 		v.body.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(store.Message(err)))}
 		v.body.Refresh()
@@ -135,7 +135,7 @@ func (v *settingsView) load() {
 		return
 	}
 	v.u.project = p
-	users, err := v.u.db.Users(ctx)
+	users, err := v.u.db.Users(ctx, v.u.user)
 	if err != nil {
 		v.showMessage(store.Message(err), widget.DangerImportance)
 	}

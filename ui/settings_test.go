@@ -68,7 +68,7 @@ func retype(e *widget.Entry, text string) {
 
 func storedSettings(t *testing.T, db *store.DB) store.Settings {
 	t.Helper()
-	p, err := db.ProjectByName(context.Background(), demo.DemoProject)
+	p, err := db.ProjectByName(context.Background(), store.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestSettingsOtherTargetsGroupsAndChoices(t *testing.T) {
 	if s.Rounds != 2 || !s.Round3AllowEarlier || s.CorrectionToRound1 || !s.Round2OtherGroup || !slices.Equal(s.Tasks, []string{"T0", "T3"}) {
 		t.Errorf("stored %+v", s)
 	}
-	ver1, err := db.UserByName(ctx, "ver1")
+	ver1, err := db.UserByName(ctx, store.Owner(), "ver1")
 	if err != nil || ver1.Group != "D" || ver1.Role != store.RoleVerifier {
 		t.Errorf("ver1 is %+v, %v; want a verifier of group D", ver1, err)
 	}

@@ -54,7 +54,7 @@ func waitValidation(t *testing.T, v *validationView, n int32) {
 // image the project lacks, and a duplicate of the first question.
 func generatedFile(t *testing.T, db *store.DB, per map[string]int) string {
 	t.Helper()
-	ims, err := db.Images(context.Background(), 1, 0, 100)
+	ims, err := db.Images(context.Background(), store.Owner(), 1, 0, 100)
 	if err != nil || len(ims) == 0 {
 		t.Fatalf("demo images: %v", err)
 	}
@@ -104,7 +104,7 @@ func judgeRound1(t *testing.T, db *store.DB, reject func(store.SampleInfo) bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := db.Samples(ctx, 1, store.SampleFilter{Status: verify.StateRound1}, 0, 1000)
+	items, err := db.Samples(ctx, store.Owner(), 1, store.SampleFilter{Status: verify.StateRound1}, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,14 +222,14 @@ func TestValidationScreenLead(t *testing.T) {
 	if v.accept.Disabled() || v.verdict.Text != "The rest may be accepted by sampling: 8 items not sampled." {
 		t.Fatalf("after enlarging: %q, accept disabled %v", v.verdict.Text, v.accept.Disabled())
 	}
-	before, _ := db.StatusCounts(ctx, u.project.ID)
+	before, _ := db.StatusCounts(ctx, store.Owner(), u.project.ID)
 
 	// Accept the rest, confirmed.
 	test.Tap(v.accept)
 	loads = v.loads.Load()
 	dialogButton(t, u, "Accept the rest")
 	waitValidation(t, v, loads+3)
-	after, _ := db.StatusCounts(ctx, u.project.ID)
+	after, _ := db.StatusCounts(ctx, store.Owner(), u.project.ID)
 	if d := after[verify.StateAccepted] - before[verify.StateAccepted]; d != 8 {
 		t.Errorf("%d samples accepted, want 8 (message %q)", d, v.message.Text)
 	}

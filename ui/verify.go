@@ -243,7 +243,7 @@ func (v *verifyView) open(it store.QueueItem) {
 		v.reload()
 		return
 	}
-	info, err := v.u.db.Sample(ctx, it.SampleID)
+	info, err := v.u.db.Sample(ctx, v.u.user, it.SampleID)
 	if err != nil {
 		v.showNotice("Could not open "+it.SampleID, store.Message(err))
 		v.reload()

@@ -343,18 +343,18 @@ type verifyImage struct {
 // loadVerifyImage reads the sample's cached preview (the original file when the
 // preview is missing).
 func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
-	return loadVerifyImageFrom(u.db, u.project.ID, u.onServer(), info)
+	return loadVerifyImageFrom(u.db, u.user, u.project.ID, u.onServer(), info)
 }
 
 // loadVerifyImageFrom is loadVerifyImage with what it reads of the app passed in,
 // for goroutines. On a team server the image files are the server's: their
 // state is the server's to check (its audit does), and only the preview is read.
-func loadVerifyImageFrom(db store.Service, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
+func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
 	ctx := context.Background()
 	if info.ImagePath == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
-	im, err := db.ImageByPath(ctx, projectID, info.ImagePath)
+	im, err := db.ImageByPath(ctx, user, projectID, info.ImagePath)
 	if err != nil {
 		return verifyImage{path: info.ImagePath, warning: store.Message(err)}
 	}
@@ -362,7 +362,7 @@ func loadVerifyImageFrom(db store.Service, projectID int64, onServer bool, info 
 	if err := imageFileProblem(im, onServer); err != nil {
 		si.warning = store.Message(err)
 	}
-	p, perr := db.ImageFile(ctx, im.SHA256, false)
+	p, perr := db.ImageFile(ctx, user, im.SHA256, false)
 	if perr == nil {
 		if si.img, perr = imaging.Open(p); perr == nil {
 			return si

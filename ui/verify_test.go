@@ -89,7 +89,7 @@ func press(u *App, keys string) { test.TypeOnCanvas(u.win.Canvas(), keys) }
 
 func status(t *testing.T, db *store.DB, id string) verify.State {
 	t.Helper()
-	s, err := db.Sample(context.Background(), id)
+	s, err := db.Sample(context.Background(), store.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestCorrectionMakesANewRevision(t *testing.T) {
 	test.Type(e.comment, "Nearest reads better; box tightened.")
 	test.Tap(e.save)
 
-	s, err := db.Sample(context.Background(), "demo-hq-004")
+	s, err := db.Sample(context.Background(), store.Owner(), "demo-hq-004")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,12 @@ const (
 	ActionReassignDrafts Action = "samples.reassign" // give an author's drafts to another author
 	ActionReleaseClaims  Action = "claims.release"   // end other verifiers' claims on samples
 	ActionExportSamples  Action = "samples.export"   // write a selection of samples as CSV or JSON Lines
+
+	// Projects and their members (members.go): every action on a project is its
+	// members' alone (PermitMember); ActionReadProject is the plain reading of a
+	// project (its settings, images, samples, releases) that any member may do.
+	ActionReadProject   Action = "project.read"
+	ActionManageMembers Action = "project.members" // add accounts to a project and remove its members
 )
 
 // access is one row of the access table.
@@ -123,6 +129,8 @@ var accessTable = []access{
 	{ActionReassignDrafts, "reassign drafts", leads},
 	{ActionReleaseClaims, "release other verifiers' claims", leads},
 	{ActionExportSamples, "export a selection of samples", leads},
+	{ActionReadProject, "read a project", anyone},
+	{ActionManageMembers, "add and remove a project's members", leads},
 }
 
 // Permission is one row of the access table, for display and documentation.

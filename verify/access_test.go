@@ -32,6 +32,8 @@ func TestPermit(t *testing.T) {
 		{ActionSeeScores, []User{ver, lead}, []User{ann, nobody}},
 		{ActionValidateBatches, []User{lead}, []User{ann, ver, nobody}},
 		{ActionSeeValidation, []User{ver, lead}, []User{ann, nobody}},
+		{ActionReadProject, []User{ann, ver, lead}, []User{nobody}},
+		{ActionManageMembers, []User{lead}, []User{ann, ver, nobody}},
 	}
 	for _, tt := range tests {
 		for _, u := range tt.ok {

@@ -16,6 +16,9 @@
 //   - trail.go: the trail an accepted sample needs to be frozen (Trail).
 //   - policy.go: the settings a lead can change (Policy), and claim.go the
 //     claims that hold a seat for a while.
+//   - members.go: projects as a boundary: every action on a project is its
+//     members' alone, leads included (PermitMember), and a project keeps a lead
+//     among its members (CheckLeave).
 //
 // The protocol with DefaultPolicy:
 //
@@ -47,7 +50,8 @@
 //
 // A store calls the functions in this order:
 //
-//  1. Permit the action for the acting user's role.
+//  1. Permit the action for the acting user's role, and on a project
+//     PermitMember, which adds that they must be one of its members.
 //  2. Take a claim. Call CanReview with the other verifiers' claims, and store
 //     NewClaim only if it allows the reviewer, so nobody holds a seat they
 //     cannot fill.

@@ -34,7 +34,7 @@ func agreementDB(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, "p1")
+	p, err := db.ProjectByName(ctx, store.Owner(), "p1")
 	if err != nil {
 		t.Fatal(err)
 	}

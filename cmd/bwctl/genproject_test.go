@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -36,11 +37,11 @@ func TestGenProject(t *testing.T) {
 
 	ctx := context.Background()
 	s := openStore(t, db)
-	p, err := s.ProjectByName(ctx, "big")
+	p, err := s.ProjectByName(ctx, store.Owner(), "big")
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := s.StatusCounts(ctx, p.ID)
+	counts, err := s.StatusCounts(ctx, store.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

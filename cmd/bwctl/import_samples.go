@@ -118,7 +118,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 			return code
 		}
 	} else {
-		recs, unconverted, err = convertSamples(ctx, db, p.ID, *format, data)
+		recs, unconverted, err = convertSamples(ctx, db, actor, p.ID, *format, data)
 		if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
 			return code
 		}
@@ -128,7 +128,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 	}
 	if *format == formatCOCO || *format == formatLabelStu {
-		if err := resolveByFileName(ctx, db, p.ID, recs); err != nil {
+		if err := resolveByFileName(ctx, db, actor, p.ID, recs); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -283,7 +283,7 @@ func unquote(raw json.RawMessage) []byte {
 
 // convertSamples reads data in format. Records that cannot be converted are returned
 // as problems; err is for input that cannot be read at all.
-func convertSamples(ctx context.Context, db store.Service, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
+func convertSamples(ctx context.Context, db store.Service, actor store.User, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
 	var recs []annotate.Imported
 	var bad []problem
 	switch format {
@@ -313,7 +313,7 @@ func convertSamples(ctx context.Context, db store.Service, projectID int64, form
 		var errs []annotate.RecordError
 		var err error
 		sizes := annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
-			im, err := db.ImageByPath(ctx, projectID, path)
+			im, err := db.ImageByPath(ctx, actor, projectID, path)
 			return im.Width, im.Height, err == nil
 		}}
 		noun := "record"
@@ -407,7 +407,7 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 	for _, p := range slices.Sorted(maps.Keys(images)) {
 		sum := sha256.Sum256(images[p])
 		hexSum := hex.EncodeToString(sum[:])
-		im, err := db.ImageBySHA256(ctx, projectID, hexSum)
+		im, err := db.ImageBySHA256(ctx, actor, projectID, hexSum)
 		switch {
 		case err == nil:
 			rename[p] = im.RelPath
@@ -416,7 +416,7 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 			return fail(stderr, err), false
 		}
 		target := p
-		if _, err := db.ImageByPath(ctx, projectID, p); err == nil {
+		if _, err := db.ImageByPath(ctx, actor, projectID, p); err == nil {
 			ext := path.Ext(p)
 			target = strings.TrimSuffix(p, ext) + "-" + hexSum[:12] + ext
 			rename[p] = target
@@ -478,14 +478,14 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 // project image with the same file name, when exactly one has it: Label Studio
 // names uploads by file name only, and a COCO file_name may lack the folders the
 // images were imported with.
-func resolveByFileName(ctx context.Context, db store.Service, projectID int64, recs []annotate.Imported) error {
+func resolveByFileName(ctx context.Context, db store.Service, actor store.User, projectID int64, recs []annotate.Imported) error {
 	var byName map[string][]string
 	for i := range recs {
 		img := recs[i].Sample.Image
 		if img == "" {
 			continue
 		}
-		if _, err := db.ImageByPath(ctx, projectID, img); err == nil {
+		if _, err := db.ImageByPath(ctx, actor, projectID, img); err == nil {
 			continue
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -494,7 +494,7 @@ func resolveByFileName(ctx context.Context, db store.Service, projectID int64, r
 			byName = map[string][]string{}
 			const page = 1000
 			for off := 0; ; off += page {
-				ims, err := db.Images(ctx, projectID, off, page)
+				ims, err := db.Images(ctx, actor, projectID, off, page)
 				if err != nil {
 					return err
 				}

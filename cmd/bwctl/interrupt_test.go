@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchwright/benchwright/store"
 )
 
 // Ctrl-C reaches the long-running commands through their context: each stops,
@@ -44,7 +46,7 @@ func TestInterruptedCommandsStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := convertSamples(ctx, nil, 0, formatNative, data); !errors.Is(err, context.Canceled) {
+	if _, _, err := convertSamples(ctx, nil, store.Owner(), 0, formatNative, data); !errors.Is(err, context.Canceled) {
 		t.Fatalf("convertSamples with Ctrl-C pressed: %v, want context.Canceled", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/benchwright/benchwright/assets"
@@ -31,7 +32,7 @@ type command struct {
 
 var commands = map[string]command{
 	"init":          {runInit, "create a database, a project and its lead"},
-	"users":         {runUsers, "users add|list|passwd: manage accounts (leads), change passwords"},
+	"users":         {runUsers, "users add|list|passwd|join|leave: manage accounts and project members (leads), change passwords"},
 	"demo":          {runDemo, "write the demo project the GUI opens by default"},
 	"import-images": {runImportImages, "import a folder of images into a project"},
 	"projects":      {runProjects, "list the projects of a database"},
@@ -193,7 +194,7 @@ func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Wr
 	if db == nil {
 		return nil, store.User{}, store.Project{}, code
 	}
-	p, err := projectFor(ctx, db, project)
+	p, err := projectFor(ctx, db, actor, project)
 	if err != nil {
 		db.Close()
 		return nil, store.User{}, store.Project{}, fail(stderr, err)
@@ -259,23 +260,36 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "passwd") {
-		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G]\n"+
-			"       bwctl users list --db DB\n"+
+	if len(args) == 0 || !slices.Contains([]string{"add", "list", "passwd", "join", "leave"}, args[0]) {
+		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G] [--project P]\n"+
+			"       bwctl users list --db DB [--project P]\n"+
 			"       bwctl users passwd --db DB --as USER [--name NAME]\n"+
+			"       bwctl users join --db DB --as LEAD --project P --name NAME\n"+
+			"       bwctl users leave --db DB --as LEAD --project P --name NAME\n"+
 			"add and passwd read the acting user's password from BENCHWRIGHT_PASSWORD and the new one from\n"+
-			"BENCHWRIGHT_NEW_PASSWORD; passwd changes your own password, or a lead sets NAME's.")
+			"BENCHWRIGHT_NEW_PASSWORD; passwd changes your own password, or a lead sets NAME's. A new account\n"+
+			"joins every project of the lead who adds it, or only --project; join and leave add an existing\n"+
+			"account to a project and take a member off it (a lead of that project; it keeps a lead).")
 		return exitUsage
 	}
 	sub := args[0]
 	fs := newFlags("users "+sub, stderr)
 	at := whereFlags(fs)
-	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD); add needs a lead")
-	name := fs.String("name", "", "add: the new user's name; passwd: whose password (default: --as; another's needs a lead)")
+	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD); add, join and leave need a lead")
+	name := fs.String("name", "", "add: the new user's name; passwd: whose password (default: --as; another's needs a lead); join, leave: whose membership")
 	role := fs.String("role", "", "annotator, verifier or lead")
 	group := fs.String("group", "", "verifier group (round 2 needs a different group than round 1)")
+	project := fs.String("project", "", "add: join only this project; list: its members; join, leave: the project")
 	if _, err := parse(fs, args[1:]); err != nil {
 		return usageCode(err)
+	}
+	if (sub == "join" || sub == "leave") && (*project == "" || *name == "") {
+		fmt.Fprintf(stderr, "bwctl users %s: --project and --name are required\n", sub)
+		return exitUsage
+	}
+	if sub == "passwd" && *project != "" {
+		fmt.Fprintln(stderr, "bwctl users passwd: --project belongs to users add, list, join and leave")
+		return exitUsage
 	}
 	signInFirst := *as
 	if sub == "list" && *at.server == "" {
@@ -286,14 +300,45 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	defer closeDB()
+	var p store.Project
+	if *project != "" {
+		var err error
+		if p, err = db.ProjectByName(ctx, actor, *project); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	if sub == "list" {
-		us, err := db.Users(ctx)
+		var us []store.User
+		var err error
+		if *project != "" {
+			us, err = db.Members(ctx, actor, p.ID)
+		} else {
+			us, err = db.Users(ctx, actor)
+		}
 		if err != nil {
 			return fail(stderr, err)
 		}
 		for _, u := range us {
 			fmt.Fprintf(stdout, "%s\t%s\t%s\n", u.Name, u.Role, u.Group)
 		}
+		return exitOK
+	}
+	if actor.ID == 0 {
+		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
+		return exitUsage
+	}
+	switch sub {
+	case "join":
+		if err := db.AddMember(ctx, actor, p.ID, *name); err != nil {
+			return fail(stderr, err)
+		}
+		fmt.Fprintf(stdout, "%s joined project %s\n", *name, p.Name)
+		return exitOK
+	case "leave":
+		if err := db.RemoveMember(ctx, actor, p.ID, *name); err != nil {
+			return fail(stderr, err)
+		}
+		fmt.Fprintf(stdout, "%s left project %s\n", *name, p.Name)
 		return exitOK
 	}
 	if sub == "add" && (*name == "" || *role == "") {
@@ -308,10 +353,6 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		fmt.Fprintf(stderr, "bwctl users %s: set BENCHWRIGHT_NEW_PASSWORD to the %s password\n", sub,
 			map[string]string{"add": "new user's", "passwd": "new"}[sub])
-		return exitUsage
-	}
-	if actor.ID == 0 {
-		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
 		return exitUsage
 	}
 	if sub == "passwd" {
@@ -329,7 +370,13 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return exitOK
 	}
-	u, err := db.AddUser(ctx, actor, *name, *role, *group, pw)
+	var u store.User
+	var err error
+	if *project != "" {
+		u, err = db.AddUserToProject(ctx, actor, p.ID, *name, *role, *group, pw)
+	} else {
+		u, err = db.AddUser(ctx, actor, *name, *role, *group, pw)
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -344,17 +391,17 @@ func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	db, me, closeDB, code := readerAt(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	ps, err := db.Projects(ctx)
+	ps, err := db.Projects(ctx, me)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	for _, p := range ps {
-		n, _ := db.CountImages(ctx, p.ID)
+		n, _ := db.CountImages(ctx, me, p.ID)
 		fmt.Fprintf(stdout, "%s\t%d images\n", p.Name, n)
 	}
 	return exitOK
@@ -378,7 +425,7 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 		return code
 	}
 	defer closeDB()
-	p, err := db.ProjectByName(ctx, *project)
+	p, err := db.ProjectByName(ctx, actor, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -164,16 +164,16 @@ func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	db, me, closeDB, code := readerAt(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	p, err := projectFor(ctx, db, *project)
+	p, err := projectFor(ctx, db, me, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	rels, err := db.Releases(ctx, p.ID)
+	rels, err := db.Releases(ctx, me, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -210,7 +210,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer closeDB()
 	in := store.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {
-		p, err := db.ProjectByName(ctx, *project)
+		p, err := db.ProjectByName(ctx, actor, *project)
 		if err != nil {
 			return fail(stderr, err)
 		}

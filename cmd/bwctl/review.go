@@ -62,17 +62,21 @@ func kindNames() string {
 	return strings.Join(s, ", ")
 }
 
-// projectFor resolves --project, or the only project of the database when omitted.
-func projectFor(ctx context.Context, db store.Calls, name string) (store.Project, error) {
+// projectFor resolves --project, or when it is omitted the only project actor is
+// a member of (the only one of the database, read without an account).
+func projectFor(ctx context.Context, db store.Calls, actor store.User, name string) (store.Project, error) {
 	if name != "" {
-		return db.ProjectByName(ctx, name)
+		return db.ProjectByName(ctx, actor, name)
 	}
-	ps, err := db.Projects(ctx)
+	ps, err := db.Projects(ctx, actor)
 	if err != nil {
 		return store.Project{}, err
 	}
 	if len(ps) != 1 {
-		return store.Project{}, fmt.Errorf("%w: the database holds %d projects; name one with --project", store.ErrInvalid, len(ps))
+		if actor.IsOwner() {
+			return store.Project{}, fmt.Errorf("%w: the database holds %d projects; name one with --project", store.ErrInvalid, len(ps))
+		}
+		return store.Project{}, fmt.Errorf("%w: %s is a member of %d projects; name one with --project", store.ErrInvalid, actor.Name, len(ps))
 	}
 	return ps[0], nil
 }
@@ -157,7 +161,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer closeDB()
-	si, err := db.Sample(ctx, *sample)
+	si, err := db.Sample(ctx, actor, *sample)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -222,7 +226,7 @@ func reviewCorrect(ctx context.Context, at where, as, sample string, round, revi
 	}
 	defer closeDB()
 	if revision == 0 {
-		si, err := db.Sample(ctx, sample)
+		si, err := db.Sample(ctx, actor, sample)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -246,13 +250,13 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, _, closeDB, code := readerAt(ctx, at, *as, stderr)
+	db, me, closeDB, code := readerAt(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
 	if *sample != "" {
-		si, err := db.Sample(ctx, *sample)
+		si, err := db.Sample(ctx, me, *sample)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -264,11 +268,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitOK
 	}
-	p, err := projectFor(ctx, db, *project)
+	p, err := projectFor(ctx, db, me, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	counts, err := db.StatusCounts(ctx, p.ID)
+	counts, err := db.StatusCounts(ctx, me, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -233,7 +233,7 @@ func connectRelease(ctx context.Context, at where, as, project, rel string, stde
 	if db == nil {
 		return nil, store.User{}, "", "", nil, code
 	}
-	ref, name, err := releaseArg(ctx, db, project, rel)
+	ref, name, err := releaseArg(ctx, db, actor, project, rel)
 	if err != nil {
 		closeDB()
 		return nil, store.User{}, "", "", nil, fail(stderr, err)
@@ -241,15 +241,15 @@ func connectRelease(ctx context.Context, at where, as, project, rel string, stde
 	return db, actor, ref, name, closeDB, exitOK
 }
 
-func releaseArg(ctx context.Context, db store.Calls, project, ref string) (arg, name string, err error) {
+func releaseArg(ctx context.Context, db store.Calls, actor store.User, project, ref string) (arg, name string, err error) {
 	if project == "" {
 		return ref, ref, nil
 	}
-	p, err := db.ProjectByName(ctx, project)
+	p, err := db.ProjectByName(ctx, actor, project)
 	if err != nil {
 		return "", "", err
 	}
-	rel, err := db.ReleaseByRef(ctx, p.ID, ref)
+	rel, err := db.ReleaseByRef(ctx, actor, p.ID, ref)
 	if err != nil {
 		return "", "", err
 	}

@@ -40,7 +40,7 @@ func benchRelease(t *testing.T) string {
 	db, _ := demoDB(t)
 	s := openStore(t, db)
 	user := func(name string) store.User {
-		u, err := s.UserByName(ctx, name)
+		u, err := s.UserByName(ctx, store.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func benchRelease(t *testing.T) string {
 	}
 	approve := func(id string, round int, who ...string) {
 		t.Helper()
-		si, err := s.Sample(ctx, id)
+		si, err := s.Sample(ctx, store.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func benchRelease(t *testing.T) string {
 	approve("demo-mc-001", 2, "ver3")
 	approve("demo-mc-001", 3, "ver5", "ver2", "ver4")
 	approve("demo-hq-002", 3, "ver2", "ver4")
-	p, err := s.ProjectByName(ctx, "demo")
+	p, err := s.ProjectByName(ctx, store.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,7 +151,7 @@ func connectProjectAs(ctx context.Context, w where, as, project string, stderr i
 	if svc == nil {
 		return nil, store.User{}, store.Project{}, nil, code
 	}
-	p, err := projectFor(ctx, svc, project)
+	p, err := projectFor(ctx, svc, me, project)
 	if err != nil {
 		close()
 		return nil, store.User{}, store.Project{}, nil, fail(stderr, err)
@@ -160,8 +160,8 @@ func connectProjectAs(ctx context.Context, w where, as, project string, stderr i
 }
 
 // readerAt opens the project for a command that reads a local file without an
-// account: the file itself when neither --server nor --as is given, else a
-// signed-in session (on the file or the server) as --as.
+// account: the file itself, read as store.Owner, when neither --server nor --as
+// is given, else a signed-in session (on the file or the server) as --as.
 func readerAt(ctx context.Context, w where, as string, stderr io.Writer) (store.Service, store.User, func(), int) {
 	if *w.server == "" && as == "" {
 		if *w.fingerprint != "" {
@@ -172,7 +172,7 @@ func readerAt(ctx context.Context, w where, as string, stderr io.Writer) (store.
 		if file == nil {
 			return nil, store.User{}, nil, code
 		}
-		return file, store.User{}, func() { file.Close() }, exitOK
+		return file, store.Owner(), func() { file.Close() }, exitOK
 	}
 	return connectAs(ctx, w, as, stderr)
 }

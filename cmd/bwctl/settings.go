@@ -36,12 +36,12 @@ func settingsShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
-	db, _, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
+	db, me, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	groups, err := db.GroupSettings(ctx)
+	groups, err := db.GroupSettings(ctx, me, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}

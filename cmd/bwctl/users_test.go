@@ -94,3 +94,36 @@ func TestSignInWaitMessage(t *testing.T) {
 			wantErr: []string{"Too many wrong passwords for boss"}, emptyOut: true},
 	})
 }
+
+// TestUsersProjects: an account added with --project joins that project only,
+// one added without joins every project of the lead; join and leave change a
+// project's members (a lead of it, never its last lead); users list --project
+// lists them; projects lists the signed-in account's projects only.
+func TestUsersProjects(t *testing.T) {
+	db := initDB(t)
+	lead := map[string]string{envPW: "secret", envNewPW: "new-secret"}
+	users := func(args ...string) []string { return append([]string{"users"}, append(args, "--db", db)...) }
+	runCases(t, []cliCase{
+		{name: "second project", env: pw("secret"), args: []string{"init", "--db", db, "--project", "p2", "--lead", "boss"}, code: 0},
+		{name: "add to p2 only", env: lead, args: users("add", "--as", "boss", "--name", "ann", "--role", "annotator", "--project", "p2"), code: 0,
+			wantOut: []string{"added ann (annotator)"}},
+		{name: "add to every project", env: lead, args: users("add", "--as", "boss", "--name", "ver", "--role", "verifier", "--group", "A"), code: 0},
+		{name: "p1's members", args: users("list", "--project", "p1"), code: 0, wantOut: []string{"boss\tlead", "ver\tverifier\tA"},
+			notOut: []string{"ann"}, outLines: 2},
+		{name: "ann's projects", env: map[string]string{envPW: "new-secret"}, args: []string{"projects", "--db", db, "--as", "ann"}, code: 0,
+			wantOut: []string{"p2\t"}, notOut: []string{"p1\t"}, outLines: 1},
+		{name: "ann may not read p1", env: map[string]string{envPW: "new-secret"}, args: []string{"status", "--db", db, "--as", "ann", "--project", "p1"},
+			code: 1, wantErr: []string{"ann is not a member of project \"p1\"; one of its leads can add them."}},
+		{name: "join needs --project", env: lead, args: users("join", "--as", "boss", "--name", "ann"), code: 2,
+			wantErr: []string{"bwctl users join: --project and --name are required"}},
+		{name: "an annotator may not join others", env: map[string]string{envPW: "new-secret"}, args: users("join", "--as", "ann", "--project", "p2", "--name", "ver"),
+			code: 1, wantErr: []string{"only leads may add and remove a project's members"}},
+		{name: "join p1", env: lead, args: users("join", "--as", "boss", "--project", "p1", "--name", "ann"), code: 0,
+			wantOut: []string{"ann joined project p1"}},
+		{name: "ann reads p1", env: map[string]string{envPW: "new-secret"}, args: []string{"status", "--db", db, "--as", "ann", "--project", "p1"}, code: 0},
+		{name: "leave p1", env: lead, args: users("leave", "--as", "boss", "--project", "p1", "--name", "ann"), code: 0,
+			wantOut: []string{"ann left project p1"}},
+		{name: "the last lead stays", env: lead, args: users("leave", "--as", "boss", "--project", "p1", "--name", "boss"), code: 1,
+			wantErr: []string{"boss is the only lead of project \"p1\""}},
+	})
+}

@@ -65,7 +65,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "bwctl validation import: %v\n", err)
 			return exitUsage
 		}
-		recs, bad, err := convertSamples(ctx, db, p.ID, formatNative, data)
+		recs, bad, err := convertSamples(ctx, db, actor, p.ID, formatNative, data)
 		if err != nil {
 			fmt.Fprintf(stderr, "bwctl validation import: %s: %v\n", pos[0], err)
 			return exitUsage

@@ -34,7 +34,7 @@ const Password = "contract-secret"
 type Connect func(t *testing.T, db *store.DB) store.Service
 
 // Project is the suite's seeded project: a lead, two annotators, six verifiers in
-// groups A, B and C, and one image.
+// groups A, B and C, and one image. Every account is a member of the project.
 type Project struct {
 	DB      *store.DB
 	Project store.Project
@@ -129,6 +129,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
 	t.Run("ImportSamples", func(t *testing.T) { testImportSamples(t, connect) })
 	t.Run("ResubmitNeedsAChange", func(t *testing.T) { testResubmit(t, connect) })
+	t.Run("Membership", func(t *testing.T) { testMembership(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
@@ -201,7 +202,7 @@ func testPermissions(t *testing.T, connect Connect) {
 			t.Errorf("%s may %s: %d refusals audited, want 1", c.who, c.what, after-before)
 		}
 	}
-	if ps, err := p.DB.Projects(ctx); err != nil || len(ps) != 1 {
+	if ps, err := p.DB.Projects(ctx, store.Owner()); err != nil || len(ps) != 1 {
 		t.Errorf("after the refusals the database holds %d projects (%v), want 1", len(ps), err)
 	}
 }
@@ -261,7 +262,7 @@ func testProtocol(t *testing.T, connect Connect) {
 	if err := review("c1", 3); err != nil {
 		t.Fatal(err)
 	}
-	got, err := vs["lead"].Sample(ctx, si.ID)
+	got, err := vs["lead"].Sample(ctx, us["lead"], si.ID)
 	if err != nil || got.Status != verify.StateAccepted {
 		t.Fatalf("after a unanimous panel: %s, %v", got.Status, err)
 	}
@@ -300,7 +301,7 @@ func testConflict(t *testing.T, connect Connect) {
 	if !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("a stale save: got %v, want a conflict", err)
 	}
-	got, _ := p.DB.Sample(ctx, si.ID)
+	got, _ := p.DB.Sample(ctx, store.Owner(), si.ID)
 	if got.Content.Question != "Which object is farthest from the camera?" {
 		t.Errorf("the stale save changed the sample: %q", got.Content.Question)
 	}
@@ -384,18 +385,18 @@ func testFreeze(t *testing.T, connect Connect) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := lead.Releases(ctx, p.Project.ID)
+	rs, err := lead.Releases(ctx, ul, p.Project.ID)
 	if err != nil || len(rs) != 1 || rs[0].ID != r.ID {
 		t.Fatalf("releases: %+v, %v", rs, err)
 	}
-	items, err := lead.ReleaseItems(ctx, r.ID)
+	items, err := lead.ReleaseItems(ctx, ul, r.ID)
 	if err != nil || len(items) != 1 || items[0].SampleID != si.ID {
 		t.Fatalf("release items: %+v, %v", items, err)
 	}
 	if _, err := lead.Freeze(ctx, ul, in); !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("the same release frozen twice: got %v, want a refusal", err)
 	}
-	byRef, err := lead.ReleaseByRef(ctx, p.Project.ID, "contract-bench@1.0")
+	byRef, err := lead.ReleaseByRef(ctx, ul, p.Project.ID, "contract-bench@1.0")
 	if err != nil || byRef.ID != r.ID {
 		t.Errorf("release by reference: %+v, %v", byRef, err)
 	}
@@ -435,23 +436,23 @@ func testReads(t *testing.T, connect Connect) {
 		}
 	}
 	{
-		a, e1 := lead.Sample(ctx, si.ID)
-		b, e2 := db.Sample(ctx, si.ID)
+		a, e1 := lead.Sample(ctx, ul, si.ID)
+		b, e2 := db.Sample(ctx, ul, si.ID)
 		check("Sample", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.Samples(ctx, pid, store.SampleFilter{}, 0, 50)
-		b, e2 := db.Samples(ctx, pid, store.SampleFilter{}, 0, 50)
+		a, e1 := lead.Samples(ctx, ul, pid, store.SampleFilter{}, 0, 50)
+		b, e2 := db.Samples(ctx, ul, pid, store.SampleFilter{}, 0, 50)
 		check("Samples", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.StatusCounts(ctx, pid)
-		b, e2 := db.StatusCounts(ctx, pid)
+		a, e1 := lead.StatusCounts(ctx, ul, pid)
+		b, e2 := db.StatusCounts(ctx, ul, pid)
 		check("StatusCounts", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.Images(ctx, pid, 0, 10)
-		b, e2 := db.Images(ctx, pid, 0, 10)
+		a, e1 := lead.Images(ctx, ul, pid, 0, 10)
+		b, e2 := db.Images(ctx, ul, pid, 0, 10)
 		check("Images", a, b, e1, e2)
 	}
 	{
@@ -485,18 +486,18 @@ func testReads(t *testing.T, connect Connect) {
 		check("Audit", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.Releases(ctx, pid)
-		b, e2 := db.Releases(ctx, pid)
+		a, e1 := lead.Releases(ctx, ul, pid)
+		b, e2 := db.Releases(ctx, ul, pid)
 		check("Releases", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.Users(ctx)
-		b, e2 := db.Users(ctx)
+		a, e1 := lead.Users(ctx, ul)
+		b, e2 := db.Users(ctx, ul)
 		check("Users", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.GroupSettings(ctx)
-		b, e2 := db.GroupSettings(ctx)
+		a, e1 := lead.GroupSettings(ctx, ul, pid)
+		b, e2 := db.GroupSettings(ctx, ul, pid)
 		check("GroupSettings", a, b, e1, e2)
 	}
 	{
@@ -510,13 +511,13 @@ func testReads(t *testing.T, connect Connect) {
 		check("ReviewQueue", a, b, e1, e2)
 	}
 	// An image file the screens open: the same bytes.
-	im, err := lead.ImageByPath(ctx, pid, p.Image)
+	im, err := lead.ImageByPath(ctx, ul, pid, p.Image)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, thumb := range []bool{false, true} {
-		a, e1 := lead.ImageFile(ctx, im.SHA256, thumb)
-		b, e2 := db.ImageFile(ctx, im.SHA256, thumb)
+		a, e1 := lead.ImageFile(ctx, ul, im.SHA256, thumb)
+		b, e2 := db.ImageFile(ctx, ul, im.SHA256, thumb)
 		if e1 != nil || e2 != nil {
 			t.Fatalf("image file (thumb %v): %v, %v", thumb, e1, e2)
 		}
@@ -601,7 +602,7 @@ func testImportSamples(t *testing.T, connect Connect) {
 	if !slices.Equal(res.Imported, []string{"imp-1", "imp-2"}) || len(res.Skipped) != 1 {
 		t.Fatalf("imported %v, skipped %+v", res.Imported, res.Skipped)
 	}
-	si, err := p.DB.Sample(ctx, "imp-2")
+	si, err := p.DB.Sample(ctx, store.Owner(), "imp-2")
 	if err != nil || si.AuthorName != "ann1" || si.Status != verify.StateDraft || si.Content.Question != b.Question {
 		t.Errorf("the imported draft in the file: %+v, %v", si, err)
 	}
@@ -618,7 +619,7 @@ func testResubmit(t *testing.T, connect Connect) {
 		t.Fatal(err)
 	}
 	ann, me := p.As(t, "ann1")
-	cur, err := ann.Sample(ctx, si.ID)
+	cur, err := ann.Sample(ctx, me, si.ID)
 	if err != nil || cur.Status != verify.StateReturned {
 		t.Fatalf("after the reject: %s, %v", cur.Status, err)
 	}
@@ -633,5 +634,88 @@ func testResubmit(t *testing.T, connect Connect) {
 	}
 	if got, err := ann.Submit(ctx, me, si.ID, v, nil); err != nil || got.Status != verify.StateRound1 || got.Revision != 2 {
 		t.Errorf("resubmitted changed: %s revision %d, %v", got.Status, got.Revision, err)
+	}
+}
+
+// testMembership: a project is its members' alone. An account of another project
+// reads and writes nothing of it — by the project's id, a sample's or a release's
+// id, or an image's hash — each attempt refused and audited, nothing changed; a
+// lead adds it, and it may; a lead removes it again; a project keeps its lead.
+func testMembership(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	pid := p.Project.ID
+	si := accepted(t, p)
+	lead, ul := p.As(t, "lead")
+	r, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: pid, Name: "members", Version: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := lead.ImageByPath(ctx, ul, pid, p.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := lead.CreateProject(ctx, ul, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lead.AddUserToProject(ctx, ul, other.ID, "stranger", store.RoleVerifier, "C", Password); err != nil {
+		t.Fatal(err)
+	}
+	svc, me := p.As(t, "stranger")
+	if ps, err := svc.Projects(ctx, me); err != nil || len(ps) != 1 || ps[0].ID != other.ID {
+		t.Errorf("the stranger's projects: %+v, %v; want the other only", ps, err)
+	}
+	refusals := []struct {
+		what string
+		do   func() error
+	}{
+		{"read a sample", func() error { _, err := svc.Sample(ctx, me, si.ID); return err }},
+		{"list the samples", func() error { _, err := svc.Samples(ctx, me, pid, store.SampleFilter{}, 0, 10); return err }},
+		{"read the review queue", func() error { _, err := svc.ReviewQueue(ctx, me, pid, 0); return err }},
+		{"read a release's items", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err }},
+		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, false); return err }},
+		{"claim a seat", func() error { _, err := svc.ClaimReview(ctx, me, si.ID, 1); return err }},
+	}
+	count := func() int {
+		n, err := p.DB.CountSamples(ctx, store.Owner(), pid, store.SampleFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	samples := count()
+	for _, c := range refusals {
+		before := CountDenied(t, p.DB)
+		err := c.do()
+		if !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "not a member") {
+			t.Errorf("a stranger may %s: %v", c.what, err)
+		}
+		if after := CountDenied(t, p.DB); after != before+1 {
+			t.Errorf("a stranger may %s: %d refusals audited, want 1", c.what, after-before)
+		}
+	}
+	if n := count(); n != samples {
+		t.Errorf("%d samples after the refusals, want %d", n, samples)
+	}
+	// A lead of the project adds the account: it reads; removed, it does not.
+	if err := lead.AddMember(ctx, ul, pid, "stranger"); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := lead.Members(ctx, ul, pid)
+	if err != nil || !slices.ContainsFunc(ms, func(u store.User) bool { return u.Name == "stranger" }) {
+		t.Errorf("members after the add: %+v, %v", ms, err)
+	}
+	if got, err := svc.Sample(ctx, me, si.ID); err != nil || got.ID != si.ID {
+		t.Errorf("the new member reads the sample: %+v, %v", got.ID, err)
+	}
+	if err := lead.RemoveMember(ctx, ul, pid, "stranger"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Releases(ctx, me, pid); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("the removed member lists the releases: %v", err)
+	}
+	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "only lead") {
+		t.Errorf("the project's only lead leaves it: %v", err)
 	}
 }

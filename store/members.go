@@ -1,0 +1,444 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Project members (migration 0018): a project is a boundary. Every method that
+// acts on a project — by its id, or through a sample, a release, a hard subset or
+// an image of it — checks in its transaction that the acting user is one of the
+// project's members (requireProjectAction and the helpers below, which ask
+// verify.PermitMember); a refusal is ErrForbidden and audited like any other.
+// Leads are no exception: a lead manages the projects they belong to.
+//
+// Who becomes a member:
+//   - CreateProject: its creator.
+//   - AddUser (and BulkAddUsers): the new account joins every project the lead
+//     who adds it is a member of (the first lead, made before any project, joins
+//     the projects they create); AddUserToProject: that one project only.
+//   - AddMember: a lead of the project adds an existing account they can see
+//     (Users).
+//   - RemoveMember: a lead of the project removes a member, themselves included,
+//     unless that would leave the project without a lead (verify.CheckLeave).
+//     The member's open claims on the project's samples end with it; what they
+//     wrote and reviewed stays, under their name.
+//
+// Which accounts a user sees (Users, UserByName, and so the accounts a lead may
+// change, SetRole and SetPassword, or add to a project): their own, every account
+// that shares a project with them, and — for leads — the accounts that belong to
+// no project yet, so that a lead can add them somewhere. Accounts are the
+// server's: an account's role is the same in every project it belongs to.
+
+// Owner is the holder of the database itself: whoever opened the SQLite file or
+// holds the PostgreSQL credentials, without signing in (bwctl's reads of a local
+// file without --as, tests reading back what they stored). Anyone who can open
+// the database can read every row of it with any SQL tool, so Owner may make the
+// plain reads of any project (verify.ActionReadProject: projects, images,
+// samples, releases, accounts) and export a release, and nothing more: it takes
+// no action and reads nothing that needs a role. It is not an account: a team
+// server never acts as it, since the server fills every User parameter from the
+// request's session, and a User decoded from JSON or written as a literal is never
+// Owner.
+func Owner() User { return User{owner: true} }
+
+// IsOwner tells whether u is Owner.
+func (u User) IsOwner() bool { return u.owner }
+
+// ownerMay lists what Owner may do.
+func ownerMay(a verify.Action) bool {
+	return a == verify.ActionReadProject || a == verify.ActionExport
+}
+
+// loadActor reloads the acting user inside the transaction (a role may have
+// changed since sign-in); Owner stays Owner.
+func loadActor(ctx context.Context, tx *sql.Tx, actor User) (User, error) {
+	if actor.owner {
+		return actor, nil
+	}
+	var u User
+	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
+		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", ErrForbidden)
+	}
+	return u, err
+}
+
+// refuseOwner is Owner's refusal of action a.
+func refuseOwner(a verify.Action) error {
+	return fmt.Errorf("%w: reading the database without an account allows only reading; sign in to do that (%s)", ErrForbidden, a)
+}
+
+// requireProjectAction is requireAction for an action on project projectID: the
+// actor must also be one of its members (verify.PermitMember). A project that does
+// not exist is ErrNotFound.
+func requireProjectAction(ctx context.Context, tx *sql.Tx, actor User, projectID int64, a verify.Action) (User, error) {
+	return requireIn(ctx, tx, actor, projectID, fmt.Sprintf("project %d", projectID), a)
+}
+
+// requireIn is requireProjectAction naming the project label in the refusal
+// ("project 7" for a project given by id, which tells a stranger nothing of it;
+// `project "office"` for one given by name).
+func requireIn(ctx context.Context, tx *sql.Tx, actor User, projectID int64, label string, a verify.Action) (User, error) {
+	u, err := loadActor(ctx, tx, actor)
+	if err != nil {
+		return User{}, err
+	}
+	if u.owner {
+		if !ownerMay(a) {
+			return User{}, refuseOwner(a)
+		}
+		return u, nil
+	}
+	member, err := isMember(ctx, tx, u.ID, projectID)
+	if err != nil {
+		return User{}, err
+	}
+	if !member {
+		if err := verify.Permit(a, vuser(u)); err != nil {
+			return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+		}
+		if err := projectExists(ctx, tx, projectID); err != nil {
+			return User{}, err
+		}
+	}
+	if err := verify.PermitMember(a, vuser(u), label, member); err != nil {
+		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+	}
+	return u, nil
+}
+
+func isMember(ctx context.Context, tx *sql.Tx, userID, projectID int64) (bool, error) {
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, userID).Scan(new(int))
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// readProject runs fn in a read transaction once actor may read project
+// projectID (verify.ActionReadProject); a refusal is audited as denied:what.
+func (d *DB) readProject(ctx context.Context, actor User, projectID int64, what string, fn func(tx *sql.Tx) error) error {
+	return d.readAs(ctx, actor, what, func(tx *sql.Tx) error {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReadProject); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// requireSampleAction is requireProjectAction on the project of sample id. A
+// sample that does not exist is ErrNotFound, after the role is checked.
+func requireSampleAction(ctx context.Context, tx *sql.Tx, actor User, id string, a verify.Action) (User, error) {
+	var pid int64
+	err := tx.QueryRowContext(ctx, `SELECT project_id FROM samples WHERE id = ?`, id).Scan(&pid)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := requireAction(ctx, tx, actor, a); err != nil {
+			return User{}, err
+		}
+		return User{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	return requireProjectAction(ctx, tx, actor, pid, a)
+}
+
+// requireSubsetAction is requireReleaseAction on the release of hard subset id.
+func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
+	var rid int64
+	err := tx.QueryRowContext(ctx, `SELECT release_id FROM hard_subsets WHERE id = ?`, id).Scan(&rid)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := requireAction(ctx, tx, actor, a); err != nil {
+			return User{}, err
+		}
+		return User{}, fmt.Errorf("hard subset %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	return requireReleaseAction(ctx, tx, actor, rid, a)
+}
+
+// requireReleaseAction is requireProjectAction on the project of release id.
+func requireReleaseAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
+	var pid int64
+	err := tx.QueryRowContext(ctx, `SELECT project_id FROM releases WHERE id = ?`, id).Scan(&pid)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := requireAction(ctx, tx, actor, a); err != nil {
+			return User{}, err
+		}
+		return User{}, fmt.Errorf("release %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	return requireProjectAction(ctx, tx, actor, pid, a)
+}
+
+// requireImageAction checks action a on an image by its content hash: the image
+// must be in a project the actor is a member of. An image several projects hold
+// needs membership in one of them; one no project holds is ErrImageMissing.
+func requireImageAction(ctx context.Context, tx *sql.Tx, actor User, sha string, a verify.Action) error {
+	u, err := requireAction(ctx, tx, actor, a)
+	if err != nil || u.owner {
+		return err
+	}
+	pids, err := queryAll(ctx, tx, scanInt64, `SELECT project_id FROM images WHERE sha256 = ? ORDER BY project_id`, sha)
+	if err != nil {
+		return err
+	}
+	if len(pids) == 0 {
+		return fmt.Errorf("%w: no project holds it", ErrImageMissing)
+	}
+	for _, pid := range pids {
+		if in, err := isMember(ctx, tx, u.ID, pid); err != nil || in {
+			return err
+		}
+	}
+	_, err = requireProjectAction(ctx, tx, actor, pids[0], a)
+	return err
+}
+
+// releaseFor finds release ref (releaseByRefAmong) for the actor's action a and checks
+// it on the release's project. A NAME@VERSION without a project is looked for
+// among the actor's projects, so that a release of the same name in a project
+// they are not in neither makes theirs ambiguous nor shows; found only outside
+// them, it is refused as not theirs.
+func releaseFor(ctx context.Context, tx *sql.Tx, actor User, projectID int64, ref string, a verify.Action) (User, Release, error) {
+	if _, err := requireAction(ctx, tx, actor, a); err != nil {
+		return User{}, Release{}, err
+	}
+	var among int64 // 0: every project
+	if !actor.owner && projectID == 0 {
+		among = actor.ID
+	}
+	rel, err := releaseByRefAmong(ctx, tx, projectID, ref, among)
+	if errors.Is(err, ErrNotFound) && among != 0 {
+		if other, err2 := releaseByRefAmong(ctx, tx, 0, ref, 0); err2 == nil {
+			rel, err = other, nil // someone else's: refused below
+		}
+	}
+	if err != nil {
+		return User{}, Release{}, err
+	}
+	u, err := requireProjectAction(ctx, tx, actor, rel.ProjectID, a)
+	if err != nil {
+		return User{}, Release{}, err
+	}
+	return u, rel, nil
+}
+
+// memberProjects is the SQL condition that project id column col is one of user
+// ?'s projects.
+func memberProjects(col string) string {
+	return col + ` IN (SELECT project_id FROM project_members WHERE user_id = ?)`
+}
+
+// joinProject makes user a member of project (nothing when they are one),
+// recording who added them (0: nobody, they created it).
+func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID, userID, addedBy int64) error {
+	var by any
+	if addedBy != 0 {
+		by = addedBy
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO project_members (project_id, user_id, added_by, added_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, user_id) DO NOTHING`, projectID, userID, by, d.now())
+	return err
+}
+
+// joinProjectsOf makes user a member of every project lead is a member of, and
+// returns their names (AddUser).
+func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead, userID int64) ([]string, error) {
+	ps, err := queryAll(ctx, tx, func(r scanner) (p Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
+		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? ORDER BY p.name`, lead)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range ps {
+		if err := d.joinProject(ctx, tx, p.ID, userID, lead); err != nil {
+			return nil, err
+		}
+		names = append(names, p.Name)
+	}
+	return names, nil
+}
+
+// visibleUsers is the SQL condition that the account in alias u is one user ?
+// sees (self, sharing a project, or — second ?, 1 for a lead — in no project),
+// with its arguments for actor.
+func visibleUsers(actor User) (string, []any) {
+	lead := 0
+	if actor.Role == RoleLead {
+		lead = 1
+	}
+	return `(u.id = ? OR EXISTS (SELECT 1 FROM project_members mine JOIN project_members theirs ON theirs.project_id = mine.project_id
+			WHERE mine.user_id = ? AND theirs.user_id = u.id)
+		OR (? = 1 AND NOT EXISTS (SELECT 1 FROM project_members m WHERE m.user_id = u.id)))`, []any{actor.ID, actor.ID, lead}
+}
+
+// visibleUser looks up the account name as actor (already loaded) sees it: an
+// account they may not see is not found, exactly as one that does not exist.
+func visibleUser(ctx context.Context, tx *sql.Tx, actor User, name string) (User, error) {
+	if actor.owner {
+		return userByName(ctx, tx, name)
+	}
+	cond, args := visibleUsers(actor)
+	var u User
+	err := tx.QueryRowContext(ctx, `SELECT u.id, u.name, u.role, u.grp FROM users u WHERE u.name = ? AND u.disabled = 0 AND `+cond,
+		append([]any{name}, args...)...).Scan(&u.ID, &u.Name, &u.Role, &u.Group)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, fmt.Errorf("%w: no user named %q", ErrNotFound, name)
+	}
+	return u, err
+}
+
+// leadsBesides counts the lead members of project other than user.
+func leadsBesides(ctx context.Context, tx *sql.Tx, projectID, userID int64) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM project_members m JOIN users u ON u.id = m.user_id
+		WHERE m.project_id = ? AND m.user_id <> ? AND u.role = 'lead' AND u.disabled = 0`, projectID, userID).Scan(&n)
+	return n, err
+}
+
+// checkStillLed refuses to take the lead role from u when a project of theirs
+// would be left without a lead (verify.CheckLeave). Projects actor is not in are
+// not named.
+func checkStillLed(ctx context.Context, tx *sql.Tx, actor, u User) error {
+	ps, err := queryAll(ctx, tx, func(r scanner) (p Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
+		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? ORDER BY p.name`, u.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		n, err := leadsBesides(ctx, tx, p.ID, u.ID)
+		if err != nil {
+			return err
+		}
+		label := fmt.Sprintf("project %q", p.Name)
+		if in, err := isMember(ctx, tx, actor.ID, p.ID); err != nil {
+			return err
+		} else if !in {
+			label = "a project you are not a member of"
+		}
+		if err := verify.CheckLeave(vuser(u), label, n); err != nil {
+			return fmt.Errorf("%w: %w", ErrForbidden, err)
+		}
+	}
+	return nil
+}
+
+// Members lists the members of project projectID by name; any member may.
+func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, error) {
+	var out []User
+	err := d.readAs(ctx, actor, "project.members", func(tx *sql.Tx) error {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReadProject); err != nil {
+			return err
+		}
+		var err error
+		out, err = queryAll(ctx, tx, scanUser, `SELECT u.id, u.name, u.role, u.grp FROM users u JOIN project_members m ON m.user_id = u.id
+			WHERE m.project_id = ? AND u.disabled = 0 ORDER BY u.name`, projectID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("members of project %d: %w", projectID, err)
+	}
+	return out, nil
+}
+
+// AddMember adds the account userName to project projectID; only a lead of the
+// project may, and only an account they see (Users). Adding a member twice is
+// ErrConflict. Audited as project.member with the project's name.
+func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userName string) error {
+	err := d.act(ctx, actor, "project.member.add", func(tx *sql.Tx) error {
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
+		if err != nil {
+			return err
+		}
+		p, err := projectByID(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		u, err := visibleUser(ctx, tx, a, userName)
+		if err != nil {
+			return err
+		}
+		if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
+			return err
+		} else if in {
+			return fmt.Errorf("%w: %s is a member of project %q already", ErrConflict, u.Name, p.Name)
+		}
+		if err := d.joinProject(ctx, tx, projectID, u.ID, a.ID); err != nil {
+			return err
+		}
+		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, "added "+u.Name)
+	})
+	if err != nil {
+		return fmt.Errorf("add %s to project %d: %w", userName, projectID, err)
+	}
+	return nil
+}
+
+// RemoveMember takes the account userName off project projectID; only a lead of
+// the project may, and a lead may remove themselves, but never the project's
+// last lead (verify.CheckLeave). The member's claims on the project's samples
+// end; their samples and reviews stay. Audited as project.member.
+func (d *DB) RemoveMember(ctx context.Context, actor User, projectID int64, userName string) error {
+	err := d.act(ctx, actor, "project.member.remove", func(tx *sql.Tx) error {
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
+		if err != nil {
+			return err
+		}
+		p, err := projectByID(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		u, err := visibleUser(ctx, tx, a, userName)
+		if err != nil {
+			return err
+		}
+		if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
+			return err
+		} else if !in {
+			return fmt.Errorf("%w: %s is not a member of project %q", ErrNotFound, u.Name, p.Name)
+		}
+		others, err := leadsBesides(ctx, tx, projectID, u.ID)
+		if err != nil {
+			return err
+		}
+		if err := verify.CheckLeave(vuser(u), fmt.Sprintf("project %q", p.Name), others); err != nil {
+			return fmt.Errorf("%w: %w", ErrForbidden, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, u.ID); err != nil {
+			return err
+		}
+		claimed, err := queryAll(ctx, tx, scanString, `SELECT c.sample_id FROM claims c JOIN samples s ON s.id = c.sample_id
+			WHERE c.verifier_id = ? AND s.project_id = ? ORDER BY c.sample_id`, u.ID, projectID)
+		if err != nil {
+			return err
+		}
+		for _, id := range claimed {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE verifier_id = ? AND sample_id = ?`, u.ID, id); err != nil {
+				return err
+			}
+			if err := d.statsRound3(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		detail := "removed " + u.Name
+		if len(claimed) > 0 {
+			detail += fmt.Sprintf(" (%s ended)", plural(len(claimed), "claim"))
+		}
+		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, detail)
+	})
+	if err != nil {
+		return fmt.Errorf("remove %s from project %d: %w", userName, projectID, err)
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+// TestUsersScreenMembers: a lead takes a member off the project from the Users
+// screen, finds the account among those to add and adds it back; the store's
+// refusal to remove the project's only lead is shown and changes nothing. The
+// project list shows only the projects a person is a member of.
+func TestUsersScreenMembers(t *testing.T) {
+	ctx := context.Background()
+	u, db := demoApp(t)
+	signInAs(t, u, "lead", "demo")
+	p, err := db.ProjectByName(ctx, u.user, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.openProject(p)
+	u.show(len(u.screens) - 1)
+	members := func() []string {
+		t.Helper()
+		ms, err := db.Members(ctx, store.Owner(), p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Name)
+		}
+		return out
+	}
+	screen := func() (*widget.Table, *widget.Select, *widget.Entry) {
+		t.Helper()
+		var tb *widget.Table
+		var sel *widget.Select
+		var name *widget.Entry
+		for _, o := range test.LaidOutObjects(u.content) {
+			switch x := o.(type) {
+			case *widget.Table:
+				tb = x
+			case *widget.Select:
+				if x.PlaceHolder != "" && sel == nil {
+					sel = x
+				}
+			case *widget.Entry:
+				if name == nil {
+					name = x
+				}
+			}
+		}
+		if tb == nil || sel == nil || name == nil {
+			t.Fatal("the Users screen lacks its table, account list or name field")
+		}
+		return tb, sel, name
+	}
+
+	tb, _, name := screen()
+	tb.Select(widget.TableCellID{Row: 2, Col: 0}) // ann2 (row 0 is the header)
+	if name.Text != "ann2" {
+		t.Fatalf("selecting the second member fills in %q", name.Text)
+	}
+	test.Tap(findButton(t, u.content, "Remove from project"))
+	if got := members(); slices.Contains(got, "ann2") || len(got) != 8 {
+		t.Fatalf("members after removing ann2: %v", got)
+	}
+	_, sel, _ := screen()
+	if !slices.Equal(sel.Options, []string{"ann2"}) {
+		t.Fatalf("accounts to add: %v, want ann2", sel.Options)
+	}
+	sel.SetSelected("ann2")
+	test.Tap(findButton(t, u.content, "Add to project"))
+	if got := members(); !slices.Contains(got, "ann2") {
+		t.Fatalf("members after adding ann2 back: %v", got)
+	}
+
+	// The only lead cannot leave: the store refuses, the screen says so.
+	_, _, name = screen()
+	name.SetText("lead")
+	test.Tap(findButton(t, u.content, "Remove from project"))
+	if got := members(); !slices.Contains(got, "lead") {
+		t.Fatalf("the only lead was removed: %v", got)
+	}
+	if len(u.win.Canvas().Overlays().List()) == 0 {
+		t.Error("the refusal to remove the only lead is not shown")
+	}
+
+	// A second project the lead makes is theirs alone: ann1 does not see it.
+	if _, err := db.CreateProject(ctx, u.user, "second"); err != nil {
+		t.Fatal(err)
+	}
+	ann, err := db.Authenticate(ctx, "ann1", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.user = ann
+	u.showProjects()
+	var shown []string
+	for _, o := range test.LaidOutObjects(u.win.Content()) {
+		if l, ok := o.(*widget.List); ok {
+			for i := 0; i < l.Length(); i++ {
+				shown = append(shown, "item")
+			}
+		}
+	}
+	if ps, _ := db.Projects(ctx, ann); len(ps) != 1 || len(shown) != 1 {
+		t.Errorf("ann1's project list shows %d projects (the store lists %d), want demo only", len(shown), len(ps))
+	}
+}
