@@ -18,7 +18,8 @@ import (
 //   - json_each(?) becomes bw_json_each(?), a function of the PostgreSQL schema;
 //   - a unary + before a column (SQLite's planner hint) is dropped, and
 //     CROSS JOIN … ON (SQLite's fixed join order) becomes JOIN … ON;
-//   - "X MATCH ?" on sample_words becomes a text search on X's body, and its
+//   - "X MATCH ?" on sample_words becomes a text search on X's tsv (its body's
+//     words, a stored column of the PostgreSQL schema), and its
 //     argument, an FTS4 query from matchQuery, the same query in tsquery syntax.
 //
 // julianday, json_extract and instr exist on PostgreSQL as functions of the schema
@@ -164,7 +165,8 @@ func parsePG(query string) *pgQuery {
 			switch {
 			case strings.EqualFold(word, "json_each") && j < n && query[j] == '(':
 				b.WriteString("bw_json_each")
-			case strings.EqualFold(word, "CROSS") && strings.HasPrefix(strings.ToUpper(strings.TrimLeft(query[j:], " \t\n")), "JOIN"):
+			case strings.EqualFold(word, "CROSS") && strings.HasPrefix(strings.ToUpper(strings.TrimLeft(query[j:], " \t\n")), "JOIN") &&
+				!strings.HasPrefix(strings.ToUpper(strings.TrimLeft(strings.TrimLeft(query[j:], " \t\n")[4:], " \t\n")), "LATERAL"):
 				// SQLite's CROSS JOIN … ON fixes the join order; PostgreSQL
 				// takes it as a plain join.
 				j = n - len(strings.TrimLeft(query[j:], " \t\n"))
@@ -177,7 +179,7 @@ func parsePG(query string) *pgQuery {
 				alias := strings.TrimSuffix(table, "sample_words")
 				b.Reset()
 				b.WriteString(t[:k+1])
-				fmt.Fprintf(&b, "bw_words(%sbody) @@ to_tsquery('simple',", alias)
+				fmt.Fprintf(&b, "%stsv @@ to_tsquery('simple',", alias)
 				// the next placeholder is the query
 				rest := strings.TrimLeft(query[j:], " \t\n")
 				if strings.HasPrefix(rest, "?") {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql/driver"
 	"reflect"
 	"strings"
@@ -66,7 +67,7 @@ func TestPostgresTranslation(t *testing.T) {
 		name:  "MATCH on sample_words searches its body; the FTS4 query becomes a tsquery",
 		query: `SELECT x.sample_id FROM sample_search x WHERE +x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?) AND x.project_id = ?`,
 		args:  pgPos(matchQuery("kitchen m-00302"), int64(3)),
-		want:  `SELECT x.sample_id FROM sample_search x WHERE x.doc IN (SELECT docid FROM sample_words WHERE bw_words(body) @@ to_tsquery('simple', $1)) AND x.project_id = $2`,
+		want:  `SELECT x.sample_id FROM sample_search x WHERE x.doc IN (SELECT docid FROM sample_words WHERE tsv @@ to_tsquery('simple', $1)) AND x.project_id = $2`,
 		vals:  []any{`(kitchen:*) & (m <-> 00302:*)`, int64(3)},
 	}, {
 		name: "MATCH through an alias, and CROSS JOIN … ON is a plain JOIN",
@@ -74,8 +75,14 @@ func TestPostgresTranslation(t *testing.T) {
 			WHERE w.sample_words MATCH ? AND x.project_id = ?`,
 		args: pgPos(`"cup*"`, int64(7)),
 		want: `SELECT x.sample_id FROM sample_words w JOIN sample_search x ON x.doc = w.docid
-			WHERE bw_words(w.body) @@ to_tsquery('simple', $1) AND x.project_id = $2`,
+			WHERE w.tsv @@ to_tsquery('simple', $1) AND x.project_id = $2`,
 		vals: []any{`(cup:*)`, int64(7)},
+	}, {
+		name:  "CROSS JOIN LATERAL stays as it is",
+		query: `SELECT x.sample_id FROM sample_words w CROSS JOIN LATERAL (SELECT * FROM sample_search x WHERE x.doc = w.docid) x WHERE w.sample_words MATCH ?`,
+		args:  pgPos(`"cup*"`),
+		want:  `SELECT x.sample_id FROM sample_words w CROSS JOIN LATERAL (SELECT * FROM sample_search x WHERE x.doc = w.docid) x WHERE w.tsv @@ to_tsquery('simple', $1)`,
+		vals:  []any{`(cup:*)`},
 	}, {
 		name: "CROSS JOIN in any case and across lines",
 		query: `SELECT 1 FROM claims c
@@ -163,5 +170,22 @@ func TestTSQuery(t *testing.T) {
 		if got := tsQuery(tt.fts); got != tt.want {
 			t.Errorf("tsQuery(%q) = %q, want %q", tt.fts, got, tt.want)
 		}
+	}
+}
+
+// A PostgreSQL server that cannot be reached is said in a sentence, without the
+// driver's words; the address's password never shows.
+func TestMessageUnreachablePostgres(t *testing.T) {
+	url := "postgres://bw:hunter2-secret@/bench?host=" + t.TempDir() // no server listens there
+	_, err := Open(context.Background(), url)
+	if err == nil {
+		t.Fatal("opened a database on a server that does not exist")
+	}
+	if strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("the error shows the password: %v", err)
+	}
+	want := "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
+	if got := Message(err); got != want {
+		t.Errorf("Message = %q, want %q", got, want)
 	}
 }

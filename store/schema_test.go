@@ -35,8 +35,9 @@ import (
 //     PostgreSQL that is an identity column (both: "auto"), except for the keys in
 //     writtenKeys, which always copy another table's id;
 //   - an FTS4 table of SQLite (sample_words) is, on PostgreSQL, a plain table of its
-//     docid (the key) and its columns as text NOT NULL, searched through a GIN
-//     index of its own (sample_words_body, checked to be there, not compared);
+//     docid (the key) and its columns as text NOT NULL, searched through a stored
+//     generated tsvector column (tsv, left out) and a GIN index of its own
+//     (sample_words_body, checked to be there, not compared);
 //     SQLite's shadow tables of it (sample_words_content, …) are left out;
 //   - PostgreSQL's bw_schema_version (migratePG's bookkeeping) is left out;
 //   - the indexes that back a PRIMARY KEY or UNIQUE constraint (sqlite_autoindex_*,
@@ -526,6 +527,7 @@ func postgresSchema(ctx context.Context, db *sql.DB) (*dbSchema, error) {
 		LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 		LEFT JOIN pg_collation co ON co.oid = a.attcollation
 		WHERE c.relnamespace = `+ns+` AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+			AND NOT (c.relname = 'sample_words' AND a.attname = 'tsv' AND a.attgenerated = 's')
 		ORDER BY c.relname, a.attnum`)
 	if err != nil {
 		return nil, err
