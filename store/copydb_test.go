@@ -269,15 +269,7 @@ func engineOf(db *store.DB) string {
 // as its columns in name order with each value's type, sorted.
 func dumpTables(t *testing.T, db *store.DB) map[string][]string {
 	t.Helper()
-	sdb, err := store.RawSQL(db.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	names, err := store.TableNames(sdb, "%")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sdb, names := rawTables(t, db.Path())
 	out := map[string][]string{}
 	for _, name := range names {
 		if strings.HasPrefix(name, "sample_words_") || strings.HasPrefix(name, "sqlite_") || name == "bw_schema_version" {

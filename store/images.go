@@ -407,16 +407,7 @@ func (d *DB) CountImages(ctx context.Context, actor User, projectID int64) (int,
 
 // ImageByPath finds a project's image by its relative path.
 func (d *DB) ImageByPath(ctx context.Context, actor User, projectID int64, rel string) (Image, error) {
-	var im Image
-	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
-		var err error
-		im, err = scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-			WHERE i.project_id = ? AND i.rel_path = ?`, projectID, rel))
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		return err
-	})
+	im, err := d.imageWhere(ctx, actor, projectID, "i.rel_path = ?", rel)
 	if err != nil {
 		return Image{}, fmt.Errorf("image %q: %w", rel, err)
 	}
@@ -428,18 +419,25 @@ func (d *DB) ImageByPath(ctx context.Context, actor User, projectID int64, rel s
 // (bwctl import-samples --format vlmevalkit) can name an image the project already
 // has by the path it has.
 func (d *DB) ImageBySHA256(ctx context.Context, actor User, projectID int64, sum string) (Image, error) {
+	im, err := d.imageWhere(ctx, actor, projectID, "i.sha256 = ?", sum)
+	if err != nil {
+		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, err)
+	}
+	return im, nil
+}
+
+// imageWhere reads the image of project projectID that cond (on images i) with
+// arg selects, for a member of the project.
+func (d *DB) imageWhere(ctx context.Context, actor User, projectID int64, cond string, arg any) (Image, error) {
 	var im Image
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		var err error
 		im, err = scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
-			WHERE i.project_id = ? AND i.sha256 = ?`, projectID, sum))
+			WHERE i.project_id = ? AND `+cond, projectID, arg))
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
 		return err
 	})
-	if err != nil {
-		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, err)
-	}
-	return im, nil
+	return im, err
 }

@@ -135,14 +135,7 @@ func (d *DB) readProject(ctx context.Context, actor User, projectID int64, what 
 // requireSampleAction is requireProjectAction on the project of sample id. A
 // sample that does not exist is ErrNotFound, after the role is checked.
 func requireSampleAction(ctx context.Context, tx *sql.Tx, actor User, id string, a verify.Action) (User, error) {
-	var pid int64
-	err := tx.QueryRowContext(ctx, `SELECT project_id FROM samples WHERE id = ?`, id).Scan(&pid)
-	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := requireAction(ctx, tx, actor, a); err != nil {
-			return User{}, err
-		}
-		return User{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
-	}
+	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM samples WHERE id = ?`, id, fmt.Sprintf("sample %q", id))
 	if err != nil {
 		return User{}, err
 	}
@@ -151,14 +144,7 @@ func requireSampleAction(ctx context.Context, tx *sql.Tx, actor User, id string,
 
 // requireSubsetAction is requireReleaseAction on the release of hard subset id.
 func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
-	var rid int64
-	err := tx.QueryRowContext(ctx, `SELECT release_id FROM hard_subsets WHERE id = ?`, id).Scan(&rid)
-	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := requireAction(ctx, tx, actor, a); err != nil {
-			return User{}, err
-		}
-		return User{}, fmt.Errorf("hard subset %d: %w", id, ErrNotFound)
-	}
+	rid, err := parentOf(ctx, tx, actor, a, `SELECT release_id FROM hard_subsets WHERE id = ?`, id, fmt.Sprintf("hard subset %d", id))
 	if err != nil {
 		return User{}, err
 	}
@@ -167,18 +153,26 @@ func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor User, id int64, 
 
 // requireReleaseAction is requireProjectAction on the project of release id.
 func requireReleaseAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
-	var pid int64
-	err := tx.QueryRowContext(ctx, `SELECT project_id FROM releases WHERE id = ?`, id).Scan(&pid)
-	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := requireAction(ctx, tx, actor, a); err != nil {
-			return User{}, err
-		}
-		return User{}, fmt.Errorf("release %d: %w", id, ErrNotFound)
-	}
+	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM releases WHERE id = ?`, id, fmt.Sprintf("release %d", id))
 	if err != nil {
 		return User{}, err
 	}
 	return requireProjectAction(ctx, tx, actor, pid, a)
+}
+
+// parentOf reads the id query finds for key: the project or release a sample,
+// release or subset belongs to. One that does not exist (what names it) is
+// ErrNotFound, said only to an actor whose role may take action a at all.
+func parentOf(ctx context.Context, tx *sql.Tx, actor User, a verify.Action, query string, key any, what string) (int64, error) {
+	var parent int64
+	err := tx.QueryRowContext(ctx, query, key).Scan(&parent)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := requireAction(ctx, tx, actor, a); err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return parent, err
 }
 
 // requireImageAction checks action a on an image by its content hash: the image
@@ -357,19 +351,8 @@ func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, 
 // ErrConflict. Audited as project.member with the project's name.
 func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userName string) error {
 	err := d.act(ctx, actor, "project.member.add", func(tx *sql.Tx) error {
-		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
+		a, p, u, in, err := memberChange(ctx, tx, actor, projectID, userName)
 		if err != nil {
-			return err
-		}
-		p, err := projectByID(ctx, tx, projectID)
-		if err != nil {
-			return err
-		}
-		u, err := visibleUser(ctx, tx, a, userName)
-		if err != nil {
-			return err
-		}
-		if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
 			return err
 		} else if in {
 			return fmt.Errorf("%w: %s is a member of project %q already", ErrConflict, u.Name, p.Name)
@@ -385,25 +368,31 @@ func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userNam
 	return nil
 }
 
+// memberChange is what AddMember and RemoveMember check first: that actor (a, as
+// stored) may manage project projectID's members, the project p, the account u
+// named userName as actor sees it, and whether u is a member now.
+func memberChange(ctx context.Context, tx *sql.Tx, actor User, projectID int64, userName string) (a User, p Project, u User, in bool, err error) {
+	if a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers); err != nil {
+		return
+	}
+	if p, err = projectByID(ctx, tx, projectID); err != nil {
+		return
+	}
+	if u, err = visibleUser(ctx, tx, a, userName); err != nil {
+		return
+	}
+	in, err = isMember(ctx, tx, u.ID, projectID)
+	return
+}
+
 // RemoveMember takes the account userName off project projectID; only a lead of
 // the project may, and a lead may remove themselves, but never the project's
 // last lead (verify.CheckLeave). The member's claims on the project's samples
 // end; their samples and reviews stay. Audited as project.member.
 func (d *DB) RemoveMember(ctx context.Context, actor User, projectID int64, userName string) error {
 	err := d.act(ctx, actor, "project.member.remove", func(tx *sql.Tx) error {
-		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
+		a, p, u, in, err := memberChange(ctx, tx, actor, projectID, userName)
 		if err != nil {
-			return err
-		}
-		p, err := projectByID(ctx, tx, projectID)
-		if err != nil {
-			return err
-		}
-		u, err := visibleUser(ctx, tx, a, userName)
-		if err != nil {
-			return err
-		}
-		if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
 			return err
 		} else if !in {
 			return fmt.Errorf("%w: %s is not a member of project %q", ErrNotFound, u.Name, p.Name)

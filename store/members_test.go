@@ -66,15 +66,7 @@ func newMemberFixture(t *testing.T) memberFixture {
 // changed" compares.
 func dbRows(t *testing.T, db *store.DB) string {
 	t.Helper()
-	sdb, err := store.RawSQL(db.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	names, err := store.TableNames(sdb, "%")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sdb, names := rawTables(t, db.Path())
 	var b strings.Builder
 	for _, name := range names {
 		if name == "audit_log" || strings.HasPrefix(name, "sqlite_") || strings.HasPrefix(name, "sample_words_") {

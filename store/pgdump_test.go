@@ -131,15 +131,7 @@ func newPostgresDatabase(t *testing.T, base string) string {
 // rowCounts counts the rows of every table of the database at path.
 func rowCounts(t *testing.T, path string) map[string]int {
 	t.Helper()
-	sdb, err := store.RawSQL(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	names, err := store.TableNames(sdb, "%")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sdb, names := rawTables(t, path)
 	out := map[string]int{}
 	for _, n := range names {
 		var c int
@@ -167,4 +159,20 @@ func exportedTree(t *testing.T, db *store.DB, lead store.User, ref, format strin
 	delete(m, "created")
 	files["MANIFEST.json"], _ = json.Marshal(m)
 	return files
+}
+
+// rawTables opens the database at path to read its rows directly (closed when the
+// test ends) and lists its tables, on either engine.
+func rawTables(t *testing.T, path string) (*sql.DB, []string) {
+	t.Helper()
+	sdb, err := store.RawSQL(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	names, err := store.TableNames(sdb, "%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sdb, names
 }
