@@ -284,3 +284,36 @@ func TestReimportTouchedFile(t *testing.T) {
 		t.Errorf("after re-import: %v, check %v", err, im.CheckFile())
 	}
 }
+
+// Previews are a cache: a server started with a new --files folder, or a database
+// copied elsewhere, has none, and ImageFile makes them again from the image file —
+// but not from a file that no longer holds what was imported.
+func TestImageFileRemakesMissingPreviews(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.jpg")
+	writeFile(t, path, encodeJPEG(t, 640, 480, color.White))
+	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	im, err := f.db.ImageByPath(ctx, f.lead, f.project.ID, "a.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.db.SetFilesDir(t.TempDir()) // no previews there
+	for _, thumb := range []bool{false, true} {
+		p, err := f.db.ImageFile(ctx, f.ann, im.SHA256, thumb)
+		if err != nil {
+			t.Fatalf("thumb %v: %v", thumb, err)
+		}
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("thumb %v: %s: %v", thumb, p, err)
+		}
+	}
+	f.db.SetFilesDir(t.TempDir())
+	writeFile(t, path, encodeJPEG(t, 640, 480, color.Black)) // other bytes now
+	if _, err := f.db.ImageFile(ctx, f.ann, im.SHA256, false); !errors.Is(err, store.ErrImageMissing) {
+		t.Errorf("a changed file: %v, want ErrImageMissing", err)
+	}
+}

@@ -187,8 +187,15 @@ func (d *DB) ImageFile(ctx context.Context, actor User, sha string, thumb bool) 
 	if !validSHA256(sha) {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, ErrInvalid)
 	}
+	var files []Image // the image's files, in the projects that hold it
 	err := d.readAs(ctx, actor, "image.read", func(tx *sql.Tx) error {
-		return requireImageAction(ctx, tx, actor, sha, verify.ActionReadProject)
+		if err := requireImageAction(ctx, tx, actor, sha, verify.ActionReadProject); err != nil {
+			return err
+		}
+		var err error
+		files, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
+			WHERE i.sha256 = ? ORDER BY i.id`, sha)
+		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("image %s: %w", sha[:12], err)
@@ -198,7 +205,17 @@ func (d *DB) ImageFile(ctx context.Context, actor User, sha string, thumb bool) 
 		p = ThumbPath(d.PreviewDir(), sha)
 	}
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("preview of image %s: %w", sha[:12], ErrImageMissing)
+		// Previews are a cache: made again from the image file itself when they
+		// are not there (a server whose --files is new, a copied database), as
+		// long as the file still holds what was imported.
+		for _, im := range files {
+			if pr, err := probeImage(im.Path(), im.RelPath, d.PreviewDir()); err == nil && pr.SHA256 == sha {
+				break
+			}
+		}
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("preview of image %s: %w", sha[:12], ErrImageMissing)
+		}
 	}
 	return p, nil
 }
