@@ -203,24 +203,30 @@ func (c *Client) LastChange(ctx context.Context) (int64, error) {
 	return out.Seq, err
 }
 
-// ImageFile returns the cached preview (or thumbnail) of the image with hash
+// ImageFile returns the cached preview (thumbnail, original file) of the image with hash
 // sha, fetching it from the server when it is not cached yet. Content-addressed
 // files never change, so a cached file is used as it is. The server gives an
 // image only to a member of a project that holds it: it acts as the session's
 // user, whatever actor is passed here. The cache is kept per account, so that
 // what one account fetched is never handed to another who signs in on the same
 // workstation without the server's say.
-func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, thumb bool) (string, error) {
+func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, size store.ImageSize) (string, error) {
 	if len(sha) != 64 || strings.Trim(sha, "0123456789abcdef") != "" {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, store.ErrInvalid)
+	}
+	if !size.Valid() {
+		return "", fmt.Errorf("image %q: %w: no image size %q", sha, store.ErrInvalid, size)
 	}
 	c.mu.Lock()
 	dir := filepath.Join(c.cacheDir, "u"+strconv.FormatInt(c.user.ID, 10))
 	c.mu.Unlock()
 	p := store.PreviewPath(dir, sha)
 	q := ""
-	if thumb {
+	switch size {
+	case store.ImageThumb:
 		p, q = store.ThumbPath(dir, sha), "?thumb=1"
+	case store.ImageOriginal:
+		p, q = filepath.Join(dir, "originals", sha[:2], sha), "?original=1"
 	}
 	if _, err := os.Stat(p); err == nil {
 		return p, nil

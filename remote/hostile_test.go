@@ -189,6 +189,7 @@ func TestHostileClient(t *testing.T) {
 		{"a stranger claims a seat", "/v1/call/ClaimReview", outvTok, `{"sampleID":"` + si.ID + `","round":3}`, http.StatusForbidden, nil, false},
 		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusForbidden, nil, true},
 		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusForbidden, nil, true},
+		{"a stranger opens the original file", "/v1/image/" + im.SHA256 + "?original=1", outTok, ``, http.StatusForbidden, nil, true},
 	}
 	for _, c := range cases {
 		if c.before != nil {

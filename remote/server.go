@@ -50,7 +50,8 @@ func (s *Server) SetMaxBody(n int64) { s.maxBody = n }
 //	POST /v1/signin          {"name","password"} → {"token","user","expires"}
 //	POST /v1/signout         ends the request's session
 //	POST /v1/call/NAME       one of store.Calls, as the session's user
-//	GET  /v1/image/SHA256    an image's preview (?thumb=1: its thumbnail), for a member of a project holding it
+//	GET  /v1/image/SHA256    an image's preview (?thumb=1: its thumbnail; ?original=1: the imported file),
+//	                         for a member of a project holding it
 //	GET  /v1/changes         a number that grows whenever anyone acts (polling)
 //	POST /v1/upload/P/have   which of a workstation's image files project P lacks
 //	PUT  /v1/upload/P?path=REL&sha256=HEX   one image file, kept only if whole
@@ -200,12 +201,21 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 }
 
 func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
-	p, err := s.db.ImageFile(r.Context(), me, r.PathValue("sha"), r.URL.Query().Get("thumb") == "1")
+	size := store.ImagePreview
+	switch {
+	case r.URL.Query().Get("thumb") == "1":
+		size = store.ImageThumb
+	case r.URL.Query().Get("original") == "1":
+		size = store.ImageOriginal
+	}
+	p, err := s.db.ImageFile(r.Context(), me, r.PathValue("sha"), size)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "image/jpeg")
+	if size != store.ImageOriginal {
+		w.Header().Set("Content-Type", "image/jpeg") // an original's type is its file's (ServeFile)
+	}
 	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable") // content-addressed
 	http.ServeFile(w, r, p)
 }

@@ -97,7 +97,7 @@ func TestUploadImages(t *testing.T) {
 	if err != nil || im.Width != 30 || im.Height != 40 {
 		t.Fatalf("the uploaded image on the server: %+v, %v", im, err)
 	}
-	if f, err := c.ImageFile(ctx, store.Owner(), im.SHA256, true); err != nil || f == "" {
+	if f, err := c.ImageFile(ctx, store.Owner(), im.SHA256, store.ImageThumb); err != nil || f == "" {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
 	}
 

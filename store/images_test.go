@@ -302,7 +302,7 @@ func TestImageFileRemakesMissingPreviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.db.SetFilesDir(t.TempDir()) // no previews there
-	for _, thumb := range []bool{false, true} {
+	for _, thumb := range []store.ImageSize{store.ImagePreview, store.ImageThumb} {
 		p, err := f.db.ImageFile(ctx, f.ann, im.SHA256, thumb)
 		if err != nil {
 			t.Fatalf("thumb %v: %v", thumb, err)
@@ -313,7 +313,7 @@ func TestImageFileRemakesMissingPreviews(t *testing.T) {
 	}
 	f.db.SetFilesDir(t.TempDir())
 	writeFile(t, path, encodeJPEG(t, 640, 480, color.Black)) // other bytes now
-	if _, err := f.db.ImageFile(ctx, f.ann, im.SHA256, false); !errors.Is(err, store.ErrImageMissing) {
+	if _, err := f.db.ImageFile(ctx, f.ann, im.SHA256, store.ImagePreview); !errors.Is(err, store.ErrImageMissing) {
 		t.Errorf("a changed file: %v, want ErrImageMissing", err)
 	}
 }

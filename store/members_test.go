@@ -150,7 +150,7 @@ func TestStrangersAreRefused(t *testing.T) {
 		{"a release's scores", func() error { _, err := db.Score(ctx, f.slead, ref, nil, score.Options{}); return err }},
 		{"a release's hard subsets", func() error { _, err := db.HardSubsets(ctx, f.slead, ref); return err }},
 		{"a release's human baseline", func() error { _, _, err := db.HumanBaselineOf(ctx, f.sann, ref); return err }},
-		{"an image's preview", func() error { _, err := db.ImageFile(ctx, f.sann, f.image.SHA256, true); return err }},
+		{"an image's preview", func() error { _, err := db.ImageFile(ctx, f.sann, f.image.SHA256, store.ImageThumb); return err }},
 		// Writes.
 		{"write a sample", func() error {
 			_, err := db.CreateSample(ctx, f.sann, pid, relHop("x-1", f.image.RelPath, "Which object is right of the door?"))

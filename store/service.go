@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 
@@ -148,11 +149,11 @@ type Service interface {
 	Authenticate(ctx context.Context, name, password string) (User, error)
 	// SignOut ends the session Authenticate opened (nothing to do locally).
 	SignOut(ctx context.Context) error
-	// ImageFile returns the path of a local file holding the preview (or, thumb
-	// set, the thumbnail) of the image with content hash sha, fetching it first
-	// when the project is on a server. The image must be in a project actor is a
-	// member of.
-	ImageFile(ctx context.Context, actor User, sha string, thumb bool) (string, error)
+	// ImageFile returns the path of a local file holding the image with content
+	// hash sha in size (its preview, its thumbnail or the original file), fetching
+	// it first when the project is on a server. The image must be in a project
+	// actor is a member of.
+	ImageFile(ctx context.Context, actor User, sha string, size ImageSize) (string, error)
 	// Where names the project for people: a file path or a server address.
 	Where() string
 	// ImportImages imports the images below dir, a folder on this workstation:
@@ -179,11 +180,28 @@ func (d *DB) SignOut(ctx context.Context) error { return nil }
 // Where is the database file's path.
 func (d *DB) Where() string { return RedactURL(d.path) }
 
-// ImageFile returns the path of the cached preview or thumbnail of the image with
-// content hash sha, which must be an image of a project actor is a member of
-// (ErrForbidden, audited, when it is only in others'); a file the import did
-// not make (or that was deleted), or an image in no project, is ErrImageMissing.
-func (d *DB) ImageFile(ctx context.Context, actor User, sha string, thumb bool) (string, error) {
+// ImageSize is which file of an image ImageFile gives.
+type ImageSize string
+
+const (
+	ImagePreview  ImageSize = "preview"  // downscaled to PreviewSide, upright (a JPEG)
+	ImageThumb    ImageSize = "thumb"    // the image grid's thumbnail (a JPEG)
+	ImageOriginal ImageSize = "original" // the imported file itself, as it is
+)
+
+// Valid tells whether s names one of the sizes.
+func (s ImageSize) Valid() bool { return s == ImagePreview || s == ImageThumb || s == ImageOriginal }
+
+// ImageFile returns the path of the cached preview or thumbnail, or of the
+// original file, of the image with content hash sha, which must be an image of a
+// project actor is a member of (ErrForbidden, audited, when it is only in
+// others'). A preview the import did not make (or that was deleted) is made again
+// from the file; a file that is gone, or an image in no project, is
+// ErrImageMissing, and an original that changed since its import ErrImageChanged.
+func (d *DB) ImageFile(ctx context.Context, actor User, sha string, size ImageSize) (string, error) {
+	if !size.Valid() {
+		return "", fmt.Errorf("image %q: %w: no image size %q", sha, ErrInvalid, size)
+	}
 	if !validSHA256(sha) {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, ErrInvalid)
 	}
@@ -200,8 +218,20 @@ func (d *DB) ImageFile(ctx context.Context, actor User, sha string, thumb bool) 
 	if err != nil {
 		return "", fmt.Errorf("image %s: %w", sha[:12], err)
 	}
+	if size == ImageOriginal {
+		// The file as imported: the first of its copies that still is.
+		err := fmt.Errorf("image %s: %w", sha[:12], ErrImageMissing)
+		for _, im := range files {
+			if cerr := im.CheckFile(); cerr == nil {
+				return im.Path(), nil
+			} else if errors.Is(cerr, ErrImageChanged) {
+				err = fmt.Errorf("image %s: %w", sha[:12], cerr)
+			}
+		}
+		return "", err
+	}
 	p := PreviewPath(d.PreviewDir(), sha)
-	if thumb {
+	if size == ImageThumb {
 		p = ThumbPath(d.PreviewDir(), sha)
 	}
 	if _, err := os.Stat(p); err != nil {

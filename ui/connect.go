@@ -201,7 +201,7 @@ func (u *App) now() time.Time {
 // goroutine; a grid cell reused meanwhile for another image is left alone).
 func (u *App) showThumb(img *canvas.Image, sha string) {
 	if !u.onServer() {
-		p, _ := u.db.ImageFile(u.ctx(), u.user, sha, true)
+		p, _ := u.db.ImageFile(u.ctx(), u.user, sha, store.ImageThumb)
 		img.File = p
 		img.Refresh()
 		return
@@ -214,7 +214,7 @@ func (u *App) showThumb(img *canvas.Image, sha string) {
 	img.Refresh()
 	db, user := u.db, u.user
 	go func() {
-		p, err := db.ImageFile(context.Background(), user, sha, true)
+		p, err := db.ImageFile(context.Background(), user, sha, store.ImageThumb)
 		if err != nil {
 			return
 		}

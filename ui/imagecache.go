@@ -164,7 +164,7 @@ func decodePreview(ctx context.Context, db store.Service, user store.User, sha s
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	p, err := db.ImageFile(ctx, user, sha, false)
+	p, err := db.ImageFile(ctx, user, sha, store.ImagePreview)
 	if err != nil {
 		if errors.Is(err, store.ErrImageMissing) {
 			return nil, errNoPreview

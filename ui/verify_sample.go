@@ -362,7 +362,7 @@ func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onS
 	if err := imageFileProblem(im, onServer); err != nil {
 		si.warning = store.Message(err)
 	}
-	p, perr := db.ImageFile(ctx, user, im.SHA256, false)
+	p, perr := db.ImageFile(ctx, user, im.SHA256, store.ImagePreview)
 	if perr == nil {
 		if si.img, perr = imaging.Open(p); perr == nil {
 			return si

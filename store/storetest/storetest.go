@@ -515,17 +515,27 @@ func testReads(t *testing.T, connect Connect) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, thumb := range []bool{false, true} {
-		a, e1 := lead.ImageFile(ctx, ul, im.SHA256, thumb)
-		b, e2 := db.ImageFile(ctx, ul, im.SHA256, thumb)
+	for _, size := range []store.ImageSize{store.ImagePreview, store.ImageThumb, store.ImageOriginal} {
+		a, e1 := lead.ImageFile(ctx, ul, im.SHA256, size)
+		b, e2 := db.ImageFile(ctx, ul, im.SHA256, size)
 		if e1 != nil || e2 != nil {
-			t.Fatalf("image file (thumb %v): %v, %v", thumb, e1, e2)
+			t.Fatalf("image file (%s): %v, %v", size, e1, e2)
 		}
 		ba, _ := os.ReadFile(a)
 		bb, _ := os.ReadFile(b)
 		if len(ba) == 0 || !bytes.Equal(ba, bb) {
-			t.Errorf("image file (thumb %v): %d bytes through the service, %d from the file", thumb, len(ba), len(bb))
+			t.Errorf("image file (%s): %d bytes through the service, %d from the file", size, len(ba), len(bb))
 		}
+	}
+	// The original is the imported file itself, byte for byte.
+	orig, err := lead.ImageFile(ctx, ul, im.SHA256, store.ImageOriginal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(orig)
+	want, _ := os.ReadFile(filepath.Join(p.Dir, p.Image))
+	if len(want) == 0 || !bytes.Equal(got, want) {
+		t.Errorf("the original through the service: %d bytes, the imported file %d", len(got), len(want))
 	}
 }
 
@@ -674,7 +684,7 @@ func testMembership(t *testing.T, connect Connect) {
 		{"list the samples", func() error { _, err := svc.Samples(ctx, me, pid, store.SampleFilter{}, 0, 10); return err }},
 		{"read the review queue", func() error { _, err := svc.ReviewQueue(ctx, me, pid, 0); return err }},
 		{"read a release's items", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err }},
-		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, false); return err }},
+		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, store.ImagePreview); return err }},
 		{"claim a seat", func() error { _, err := svc.ClaimReview(ctx, me, si.ID, 1); return err }},
 	}
 	count := func() int {
