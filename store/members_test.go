@@ -376,3 +376,35 @@ func windBack(path string) string {
 	}
 	return `PRAGMA user_version = 17`
 }
+
+// A lead reads the refusals of the people they share a project with (and of no
+// account), not what another project's people were refused.
+func TestRefusalsStayInTheProject(t *testing.T) {
+	ctx := context.Background()
+	f := newMemberFixture(t)
+	// sann (project q) reaches into p: refused and audited under sann's name.
+	if _, err := f.db.Samples(ctx, f.sann, f.project.ID, store.SampleFilter{}, 0, 10); !errors.Is(err, store.ErrForbidden) {
+		t.Fatalf("a stranger read p's samples: %v", err)
+	}
+	// ann (project p) tries a lead's action: refused under ann's name.
+	if _, err := f.db.AddUser(ctx, f.ann, "eve", store.RoleAnnotator, "", "secret-long-enough"); !errors.Is(err, store.ErrForbidden) {
+		t.Fatalf("an annotator added an account: %v", err)
+	}
+	names := func(lead store.User) map[string]bool {
+		rs, err := f.db.Refusals(ctx, lead, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, r := range rs {
+			out[r.Actor] = true
+		}
+		return out
+	}
+	if got := names(f.lead); !got["ann"] || got["sann"] {
+		t.Errorf("p's lead reads refusals of %v; want ann's and not sann's", got)
+	}
+	if got := names(f.slead); !got["sann"] || got["ann"] {
+		t.Errorf("q's lead reads refusals of %v; want sann's and not ann's", got)
+	}
+}

@@ -156,22 +156,30 @@ func (d *DB) LastChange(ctx context.Context) (int64, error) {
 
 // Refusals lists the newest refused requests and actions (the audit log's
 // "denied:" rows), newest first, with who and from where: what a lead reads after
-// a hostile client tried its luck. At most limit rows (0: 200).
+// a hostile client tried its luck. A lead reads the refusals of the accounts they
+// see and of no account. At most limit rows (0: 200).
 func (d *DB) Refusals(ctx context.Context, actor User, limit int) ([]Event, error) {
 	if limit <= 0 {
 		limit = 200
 	}
 	var out []Event
 	err := d.readAs(ctx, actor, string(verify.ActionManageUsers), func(tx *sql.Tx) error {
-		if _, err := requireAction(ctx, tx, actor, verify.ActionManageUsers); err != nil {
+		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
+		if err != nil {
 			return err
 		}
-		var err error
+		// Refusals of accounts the lead sees (Users), and those of no account (a
+		// bad token, a name without an account): another project's people and
+		// what they were refused are not this lead's to read.
+		cond, args := "1 = 1", []any(nil)
+		if !a.owner {
+			cond, args = visibleUsers(a)
+		}
 		out, err = queryAll(ctx, tx, func(r scanner) (Event, error) {
 			var e Event
 			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail, &e.Client)
 		}, `SELECT l.at, COALESCE(u.name, l.entity_id), l.action, l.detail, l.client FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
-			WHERE l.action LIKE 'denied:%' ORDER BY l.id DESC LIMIT ?`, limit)
+			WHERE l.action LIKE 'denied:%' AND (u.id IS NULL OR `+cond+`) ORDER BY l.id DESC LIMIT ?`, append(args, limit)...)
 		return err
 	})
 	if err != nil {
