@@ -407,4 +407,18 @@ func TestRefusalsStayInTheProject(t *testing.T) {
 	if got := names(f.slead); !got["sann"] || got["ann"] {
 		t.Errorf("q's lead reads refusals of %v; want sann's and not ann's", got)
 	}
+	// sann tries to change q's settings: q's history says so, p's does not.
+	if err := f.db.UpdateSettings(ctx, f.sann, f.q.ID, store.DefaultSettings()); !errors.Is(err, store.ErrForbidden) {
+		t.Fatalf("an annotator changed settings: %v", err)
+	}
+	tried := func(lead store.User, project int64) bool {
+		h, err := f.db.ProjectHistory(ctx, lead, project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(h, func(e store.Event) bool { return e.Action == "denied:project.settings" && e.Actor == "sann" })
+	}
+	if !tried(f.slead, f.q.ID) || tried(f.lead, f.project.ID) {
+		t.Errorf("sann's refused settings change: in q's history %v, in p's %v; want true, false", tried(f.slead, f.q.ID), tried(f.lead, f.project.ID))
+	}
 }

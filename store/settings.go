@@ -492,8 +492,9 @@ func projectPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Pol
 }
 
 // ProjectHistory lists a project's own audit events, oldest first: its creation,
-// every settings change with old and new value, and refused attempts to change
-// its settings, changes of its members. Any member may read it.
+// every settings change with old and new value, its members' refused attempts to
+// change settings (a refusal does not record the project: another project's
+// people's attempts stay out), changes of its members. Any member may read it.
 func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([]Event, error) {
 	var out []Event
 	err := d.readAs(ctx, actor, "project.history", func(tx *sql.Tx) error {
@@ -508,7 +509,8 @@ func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([
 			var e Event
 			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail, &e.Client)
 		}, `SELECT l.at, COALESCE(u.name, ''), l.action, l.detail, l.client FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
-			WHERE (l.entity = 'project' AND l.entity_id = ?) OR l.action = 'denied:project.settings' ORDER BY l.id`, p.Name)
+			WHERE (l.entity = 'project' AND l.entity_id = ?) OR l.action = 'denied:project.settings'
+				AND EXISTS (SELECT 1 FROM project_members m WHERE m.user_id = l.actor_id AND m.project_id = ?) ORDER BY l.id`, p.Name, p.ID)
 		return err
 	})
 	if err != nil {
