@@ -1,7 +1,6 @@
 package remote_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -114,22 +112,10 @@ func TestSignInBodyIsSmall(t *testing.T) {
 // TestServerFailuresKeepTheirDetail: an unexpected failure on the server (here a
 // folder that is a file) reaches people as a sentence, not the server's paths.
 func TestServerFailuresKeepTheirDetail(t *testing.T) {
-	p, srv, raw := hardServer(t)
+	p, _, raw := hardServer(t)
 	tok := raw.signIn("ann1")
 	data := jpegBytes(t, 8, 8, color.White)
-	put := func(rel string) (int, string) {
-		sum := sha256Hex(data)
-		q := url.Values{"path": {rel}, "sha256": {sum}}
-		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/v1/upload/1?"+q.Encode(), bytes.NewReader(data))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := raw.hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	put := func(rel string) (int, string) { return raw.put(tok, rel, sha256Hex(data), data) }
 	if status, body := put("s1/a.jpg"); status != http.StatusOK {
 		t.Fatalf("upload: %d %s", status, body)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/url"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -29,23 +30,28 @@ type rawClient struct {
 
 func (c rawClient) post(path, token string, body []byte) (int, string) {
 	c.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, c.url+path, bytes.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return c.do(http.MethodPost, path, token, body)
 }
 
 func (c rawClient) get(path, token string) (int, string) {
 	c.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, c.url+path, nil)
-	req.Header.Set("Authorization", "Bearer "+token)
+	return c.do(http.MethodGet, path, token, nil)
+}
+
+// put uploads data as the file rel of project 1 under the hash sha.
+func (c rawClient) put(token, rel, sha string, data []byte) (int, string) {
+	c.t.Helper()
+	q := url.Values{"path": {rel}, "sha256": {sha}}
+	return c.do(http.MethodPut, "/v1/upload/1?"+q.Encode(), token, data)
+}
+
+// do sends one request with token (none when empty) and returns its status and body.
+func (c rawClient) do(method, path, token string, body []byte) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest(method, c.url+path, bytes.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
@@ -80,42 +86,29 @@ func TestHostileClient(t *testing.T) {
 	t.Cleanup(srv.Close)
 	raw := rawClient{t: t, url: srv.URL, hc: srv.Client()}
 
-	// A sample in round 3 with one vote cast, for the blind-round read.
 	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
 	ann, _ := db.UserByName(ctx, store.Owner(), "ann1")
-	si, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if si, err = db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []struct {
-		who   string
-		round int
-	}{{"a1", 1}, {"b1", 2}, {"a2", 3}} {
-		u, _ := db.UserByName(ctx, store.Owner(), r.who)
-		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, r.round)}); err != nil {
+	// reviewed is a sample of ann1's, submitted and approved by each of who in turn
+	// (a1 round 1, b1 round 2, the rest round 3).
+	reviewed := func(who ...string) store.SampleInfo {
+		si, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	// A frozen release of an accepted sample, for reads by release id.
-	acc, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if acc, err = db.Submit(ctx, ann, acc.ID, acc.Version, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []struct {
-		who   string
-		round int
-	}{{"a1", 1}, {"b1", 2}, {"a2", 3}, {"b2", 3}, {"c1", 3}} {
-		u, _ := db.UserByName(ctx, store.Owner(), r.who)
-		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: acc.ID, Round: r.round, BasedOn: acc.Revision, Verdict: storetest.Approve(acc.Kind, r.round)}); err != nil {
+		if si, err = db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
 			t.Fatal(err)
 		}
+		for i, name := range who {
+			round := min(i+1, 3)
+			u, _ := db.UserByName(ctx, store.Owner(), name)
+			if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, round)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return si
 	}
+	si := reviewed("a1", "b1", "a2")           // in round 3 with one vote cast, for the blind-round read
+	_ = reviewed("a1", "b1", "a2", "b2", "c1") // accepted: a frozen release of it, for reads by release id
 	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.Project.ID, Name: "hostile", Version: "1"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,18 +149,7 @@ func TestUploadRefusals(t *testing.T) {
 	data := jpegBytes(t, 10, 10, color.White)
 	sum := sha256.Sum256(data)
 	good := hex.EncodeToString(sum[:])
-	put := func(rel, sha string) (int, string) {
-		q := url.Values{"path": {rel}, "sha256": {sha}}
-		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/v1/upload/1?"+q.Encode(), bytes.NewReader(data))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		resp, err := raw.hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	put := func(rel, sha string) (int, string) { return raw.put(tok, rel, sha, data) }
 	root := filepath.Dir(p.DB.Path())
 	for _, rel := range []string{"../../escape.jpg", "/etc/escape.jpg", "a/../../escape.jpg", "a\\..\\escape.jpg", "evil.sh", ".hidden/x.jpg"} {
 		before := deniedRows(t, p.DB)

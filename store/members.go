@@ -85,24 +85,15 @@ func requireProjectAction(ctx context.Context, tx *sql.Tx, actor User, projectID
 // ("project 7" for a project given by id, which tells a stranger nothing of it;
 // `project "office"` for one given by name).
 func requireIn(ctx context.Context, tx *sql.Tx, actor User, projectID int64, label string, a verify.Action) (User, error) {
-	u, err := loadActor(ctx, tx, actor)
-	if err != nil {
-		return User{}, err
-	}
-	if u.owner {
-		if !ownerMay(a) {
-			return User{}, refuseOwner(a)
-		}
-		return u, nil
+	u, err := requireAction(ctx, tx, actor, a) // the role first: a refusal by role tells nothing of the project
+	if err != nil || u.owner {
+		return u, err
 	}
 	member, err := isMember(ctx, tx, u.ID, projectID)
 	if err != nil {
 		return User{}, err
 	}
 	if !member {
-		if err := verify.Permit(a, vuser(u)); err != nil {
-			return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
-		}
 		if err := projectExists(ctx, tx, projectID); err != nil {
 			return User{}, err
 		}

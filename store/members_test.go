@@ -11,6 +11,7 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -200,12 +201,12 @@ func TestStrangersAreRefused(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		before, denied := dbRows(t, db), countDenied(t, db)
+		before, denied := dbRows(t, db), storetest.CountDenied(t, db)
 		err := c.do()
 		if !errors.Is(err, store.ErrForbidden) || !errors.Is(err, verify.ErrNotMember) && !strings.Contains(store.Message(err), "not a member") {
 			t.Errorf("%s: got %v, want a refusal for not being a member", c.name, err)
 		}
-		if n := countDenied(t, db) - denied; n != 1 {
+		if n := storetest.CountDenied(t, db) - denied; n != 1 {
 			t.Errorf("%s: %d refusals audited, want 1", c.name, n)
 		}
 		if after := dbRows(t, db); after != before {
@@ -231,22 +232,6 @@ func TestStrangersAreRefused(t *testing.T) {
 	if _, err := db.UserByName(ctx, f.sann, f.ann.Name); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("sann looks up ann of p: %v, want not found", err)
 	}
-}
-
-// countDenied counts the audit log's refusals.
-func countDenied(t *testing.T, db *store.DB) int {
-	t.Helper()
-	m, err := db.AuditCounts(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for k, v := range m {
-		if strings.HasPrefix(k, "denied:") {
-			n += v
-		}
-	}
-	return n
 }
 
 // TestMembership: who joins a project, who may add and remove members, and the
