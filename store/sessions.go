@@ -148,7 +148,9 @@ func (d *DB) AuditRefusal(ctx context.Context, actor User, what, why string) err
 // and dashboards need reading again.
 func (d *DB) LastChange(ctx context.Context) (int64, error) {
 	var n sql.NullInt64
-	if err := d.rdb.QueryRowContext(ctx, `SELECT max(id) FROM audit_log`).Scan(&n); err != nil {
+	// A refusal changes nothing: a workstation refused a read (its user left the
+	// project) must not make every workstation reload, and itself again.
+	if err := d.rdb.QueryRowContext(ctx, `SELECT id FROM audit_log WHERE action NOT LIKE 'denied:%' ORDER BY id DESC LIMIT 1`).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("read the last change: %w", err)
 	}
 	return n.Int64, nil

@@ -34,7 +34,7 @@ type App struct {
 	db    store.Service
 	local store.Service // the project file the app was started on (sign-in offers it beside a team server)
 
-	cacheDir        string                   // where team servers' image previews are cached ("" in tests: a temporary folder)
+	cacheDir        string                   // where team servers' images are cached: tests set a temporary folder; "" is remote's default, the user's cache
 	trustDialog     dialog.Dialog            // the open "trust this server?" question, for tests
 	stopWatch       func()                   // stops polling for others' changes
 	onOthersChanged func()                   // the open screen's reload when someone else acted
@@ -171,8 +171,7 @@ func (u *App) openProject(p store.Project) {
 	split := container.NewHSplit(left, u.content)
 	split.Offset = 0.14
 	u.win.SetContent(container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), u.status), nil, nil, split))
-	u.nav.Select(0)
-	u.refreshStatus()
+	u.nav.Select(0) // shows the first screen and the status line
 	u.watchChanges()
 }
 

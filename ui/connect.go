@@ -151,12 +151,11 @@ func (u *App) onServer() bool {
 }
 
 // watchChanges polls the project's change counter while a project is open and,
-// when someone else acted, reads the status line and the open screen's data again
-// (a screen that can lose typing, the editor, reloads only its queue).
+// when someone else acted, reads the status line again and runs the open screen's
+// reload (onOthersChanged: the dashboard and the verifier's queue set one; the
+// editor, which could lose typing, sets none).
 func (u *App) watchChanges() {
-	if u.stopWatch != nil {
-		u.stopWatch()
-	}
+	u.stopWatching()
 	if changePoll <= 0 {
 		return
 	}
@@ -187,6 +186,15 @@ func (u *App) watchChanges() {
 	}()
 }
 
+// stopWatching ends watchChanges' polling and forgets the open screen's reload.
+func (u *App) stopWatching() {
+	if u.stopWatch != nil {
+		u.stopWatch()
+		u.stopWatch = nil
+	}
+	u.onOthersChanged = nil
+}
+
 // now is the project's clock: the local store's (tests set it), else this
 // machine's.
 func (u *App) now() time.Time {
@@ -196,11 +204,11 @@ func (u *App) now() time.Time {
 	return time.Now()
 }
 
-// showThumb shows the thumbnail of the image with hash sha in img: at once when
-// it is on this disk, else once fetched from the team server (off the UI
-// goroutine; a grid cell reused meanwhile for another image is left alone).
+// showThumb shows the thumbnail of the image with hash sha in img: at once from a
+// local store, else once fetched from the team server (off the UI goroutine; a
+// grid cell reused meanwhile for another image is left alone).
 func (u *App) showThumb(img *canvas.Image, sha string) {
-	if !u.onServer() {
+	if !u.onServer() { // a file on this disk (the store's query is an indexed lookup)
 		p, _ := u.db.ImageFile(u.ctx(), u.user, sha, store.ImageThumb)
 		img.File = p
 		img.Refresh()

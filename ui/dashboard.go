@@ -55,6 +55,9 @@ type dashboardView struct {
 	status  *widget.Label
 	refresh *widget.Button
 	loads   atomic.Int32 // finished loads, for tests
+	// loading: a reload runs (its agreement can take seconds); again: others
+	// changed something meanwhile, so one more follows it. UI goroutine only.
+	loading, again bool
 
 	data store.Dashboard
 	agr  *store.Agreement // nil unless the user may see agreement
@@ -145,6 +148,11 @@ func (v *dashboardView) setTab(name string, c fyne.CanvasObject) {
 // reload reads the aggregates (and, for verifiers and leads, the agreement) again in
 // the background and rebuilds every tab when done.
 func (v *dashboardView) reload() {
+	if v.loading { // the team's changes arrive every few seconds; one load at a time
+		v.again = true
+		return
+	}
+	v.loading = true
 	v.refresh.Disable()
 	v.status.SetText("Loading…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
@@ -158,6 +166,7 @@ func (v *dashboardView) reload() {
 			}
 		}
 		fyne.Do(func() {
+			v.loading = false
 			v.refresh.Enable()
 			if err != nil {
 				v.status.SetText(store.Message(err))
@@ -166,6 +175,10 @@ func (v *dashboardView) reload() {
 				v.fill()
 			}
 			v.loads.Add(1)
+			if v.again {
+				v.again = false
+				v.reload()
+			}
 		})
 	}()
 }

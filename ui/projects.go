@@ -11,6 +11,7 @@ import (
 
 // showProjects is the project picker; leads can also create a project here.
 func (u *App) showProjects() {
+	u.stopWatching() // no project is open
 	projects, err := u.db.Projects(u.ctx(), u.user)
 	if err != nil {
 		u.showError(err)

@@ -858,7 +858,9 @@ func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 		}
 	})
 	// Its author edits it while the protocol lets them submit it again (a draft, a returned sample).
-	if _, err := verify.Transition(info.Status, verify.EventSubmit); err != nil || info.AuthorID != u.user.ID {
+	_, moveErr := verify.Transition(info.Status, verify.EventSubmit)
+	whoErr := verify.Authorize(verify.EventSubmit, verify.User{Role: verify.Role(u.user.Role)}, info.AuthorID == u.user.ID)
+	if moveErr != nil || whoErr != nil {
 		d.edit.Hide()
 	}
 	bar := container.NewBorder(nil, nil, back, container.NewHBox(d.edit, d.withdraw, d.reopen), title)

@@ -21,10 +21,7 @@ type signIn struct {
 }
 
 func (u *App) showSignIn(hint string) {
-	if u.stopWatch != nil {
-		u.stopWatch()
-		u.stopWatch = nil
-	}
+	u.stopWatching()
 	if has, err := u.local.HasUsers(u.ctx()); err == nil && !has && u.fyne.Preferences().String(prefWhere) != "server" {
 		u.showFirstLead()
 		return

@@ -84,6 +84,10 @@ func (u *App) usersScreen() fyne.CanvasObject {
 			u.showError(err)
 			return
 		}
+		if name.Text == u.user.Name { // no longer a member: nothing of it is theirs to show
+			u.showProjects()
+			return
+		}
 		refresh()
 	})
 	add := widget.NewButton("Add user", func() {
