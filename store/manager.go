@@ -215,11 +215,11 @@ func searchFrom(projectID int64, q SampleQuery, walk, pg bool) (string, []any, e
 	conds := []string{"x.project_id = ?"}
 	args := []any{projectID}
 	plus := ""
-	if walk {
+	if walk && !pg { // SQLite's planner hint; PostgreSQL has no unary + on text, nor needs it
 		plus = "+"
 	}
 	if m := matchQuery(q.Text); m != "" && walk {
-		conds, args = append(conds, "+x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)"), append(args, m)
+		conds, args = append(conds, plus+"x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)"), append(args, m)
 	} else if m != "" {
 		from = " FROM sample_words w CROSS JOIN sample_search x ON x.doc = w.docid"
 		if pg {

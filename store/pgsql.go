@@ -16,8 +16,9 @@ import (
 //   - parameters: ? becomes $1, $2, …; :name (sql.Named) becomes the $n of that
 //     name; a bool argument is the integer 0 or 1, as SQLite stores it;
 //   - json_each(?) becomes bw_json_each(?), a function of the PostgreSQL schema;
-//   - a unary + before a column (SQLite's planner hint) is dropped, and
-//     CROSS JOIN … ON (SQLite's fixed join order) becomes JOIN … ON;
+//   - CROSS JOIN … ON (SQLite's fixed join order) becomes JOIN … ON (a CROSS
+//     JOIN without ON, a ? inside /* */ comments and MATCH :name are not handled:
+//     the store's SQL has none);
 //   - "X MATCH ?" on sample_words becomes a text search on X's tsv (its body's
 //     words, a stored column of the PostgreSQL schema), and its
 //     argument, an FTS4 query from matchQuery, the same query in tsquery syntax.
@@ -93,6 +94,11 @@ func pgTranslate(query string, args []driver.NamedValue) (string, []driver.Named
 		pos++
 		nums[i] = "$" + strconv.Itoa(len(out))
 	}
+	for ; pos < len(args); pos++ {
+		if args[pos].Name == "" {
+			return "", nil, fmt.Errorf("query has fewer placeholders than arguments (%d)", len(args))
+		}
+	}
 	for _, i := range pq.match {
 		n, _ := strconv.Atoi(nums[i][1:])
 		if s, ok := out[n-1].Value.(string); ok {
@@ -142,9 +148,6 @@ func parsePG(query string) *pgQuery {
 			}
 			b.WriteString(query[i : i+j])
 			i += j - 1
-		case c == '+' && i+1 < n && isNameStart(query[i+1]) && (i == 0 || query[i-1] == ' ' || query[i-1] == '(' || query[i-1] == '\t' || query[i-1] == '\n'):
-			// A unary + (SQLite's way to keep the planner off a column's index)
-			// does not apply to text on PostgreSQL, whose planner needs no hint.
 		case c == '?':
 			q.slots = append(q.slots, pgSlot{})
 			b.WriteByte(0)

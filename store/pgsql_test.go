@@ -65,7 +65,7 @@ func TestPostgresTranslation(t *testing.T) {
 		vals:  []any{`["a","b"]`, int64(1)},
 	}, {
 		name:  "MATCH on sample_words searches its body; the FTS4 query becomes a tsquery",
-		query: `SELECT x.sample_id FROM sample_search x WHERE +x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?) AND x.project_id = ?`,
+		query: `SELECT x.sample_id FROM sample_search x WHERE x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?) AND x.project_id = ?`,
 		args:  pgPos(matchQuery("kitchen m-00302"), int64(3)),
 		want:  `SELECT x.sample_id FROM sample_search x WHERE x.doc IN (SELECT docid FROM sample_words WHERE tsv @@ to_tsquery('simple', $1)) AND x.project_id = $2`,
 		vals:  []any{`(kitchen:*) & (m <-> 00302:*)`, int64(3)},
@@ -93,10 +93,10 @@ func TestPostgresTranslation(t *testing.T) {
 			join samples s ON s.id = c.sample_id WHERE s.project_id = $1`,
 		vals: []any{int64(1)},
 	}, {
-		name:  "a unary + goes, a binary + stays",
-		query: `SELECT a + b, c+d, e + 1 FROM t WHERE +f = ? ORDER BY +g, (+h)`,
+		name:  "plus signs stay as written (the store writes SQLite's unary + only for SQLite)",
+		query: `SELECT a +b, c+d, e + 1 FROM t WHERE +f = ?`,
 		args:  pgPos(int64(1)),
-		want:  `SELECT a + b, c+d, e + 1 FROM t WHERE f = $1 ORDER BY g, (h)`,
+		want:  `SELECT a +b, c+d, e + 1 FROM t WHERE +f = $1`,
 		vals:  []any{int64(1)},
 	}, {
 		name:  "bool arguments are the integers SQLite stores",
@@ -109,6 +109,11 @@ func TestPostgresTranslation(t *testing.T) {
 		query: `SELECT a FROM t WHERE b = ? AND c = ?`,
 		args:  pgPos(int64(1)),
 		err:   "more placeholders than arguments",
+	}, {
+		name:  "too many arguments",
+		query: `SELECT a FROM t WHERE b = ?`,
+		args:  pgPos(int64(1), int64(2)),
+		err:   "fewer placeholders than arguments",
 	}, {
 		name:  "a name no argument has",
 		query: `SELECT a FROM t WHERE b = :nope`,
@@ -187,5 +192,22 @@ func TestMessageUnreachablePostgres(t *testing.T) {
 	want := "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
 	if got := Message(err); got != want {
 		t.Errorf("Message = %q, want %q", got, want)
+	}
+}
+
+// Database addresses are shown without their passwords, wherever they are written.
+func TestRedactURL(t *testing.T) {
+	for _, tc := range []struct{ in, secret string }{
+		{"postgres://bw:s3cret-a@db/bench", "s3cret-a"},
+		{"postgres://bw@db/bench?password=s3cret-b&sslmode=require", "s3cret-b"},
+		{"postgresql://bw@db/bench?sslpassword=s3cret-c", "s3cret-c"},
+	} {
+		got := RedactURL(tc.in)
+		if strings.Contains(got, tc.secret) || !strings.Contains(got, "db") {
+			t.Errorf("RedactURL(%q) = %q", tc.in, got)
+		}
+	}
+	if got := RedactURL("/srv/bw/lab.db"); got != "/srv/bw/lab.db" {
+		t.Errorf("a file path: %q", got)
 	}
 }

@@ -520,7 +520,7 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, cands []queueCandidate) (qu
 		return f, err
 	}
 	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, u.grp, v.decision FROM reviews v
-		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
+		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
 	if err != nil {
 		return f, err
 	}

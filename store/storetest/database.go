@@ -36,6 +36,9 @@ func NewDatabase(tb testing.TB) string {
 	if base == "" {
 		return filepath.Join(tb.TempDir(), "bw.db")
 	}
+	// Each schema's URL names a folder of its own in the user's cache (previews):
+	// a temporary one instead, removed with the test.
+	tb.Setenv("XDG_CACHE_HOME", tb.TempDir())
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "bwt_" + hex.EncodeToString(b)
