@@ -332,7 +332,7 @@ func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, 
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("members of project %d: %w", projectID, err)
+		return nil, fmt.Errorf("the project's members: %w", err)
 	}
 	return out, nil
 }
@@ -354,7 +354,7 @@ func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userNam
 		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, "added "+u.Name)
 	})
 	if err != nil {
-		return fmt.Errorf("add %s to project %d: %w", userName, projectID, err)
+		return fmt.Errorf("add %s to the project: %w", userName, err)
 	}
 	return nil
 }
@@ -418,7 +418,7 @@ func (d *DB) RemoveMember(ctx context.Context, actor User, projectID int64, user
 		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, detail)
 	})
 	if err != nil {
-		return fmt.Errorf("remove %s from project %d: %w", userName, projectID, err)
+		return fmt.Errorf("remove %s from the project: %w", userName, err)
 	}
 	return nil
 }
