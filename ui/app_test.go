@@ -32,6 +32,8 @@ func init() {
 	// own changes arrive later and its screen reload under it. The tests of the
 	// polling turn it on (TestOthersWorkAppears).
 	changePoll = 0
+	// Loads run in place: see inBackground.
+	inBackground = func(f func()) { f() }
 }
 
 var update = flag.Bool("update", false, "rewrite the golden images under testdata/")

@@ -186,6 +186,13 @@ func (u *App) watchChanges() {
 	}()
 }
 
+// inBackground runs a screen's load off the UI goroutine; its result comes back
+// through fyne.Do. Fyne's test driver runs fyne.Do at once on the calling
+// goroutine, so a load finishing in the background would touch widgets while the
+// test taps them (a fatal concurrent map write inside fyne): the tests run loads
+// in place (app_test.go).
+var inBackground = func(f func()) { go f() }
+
 // stopWatching ends watchChanges' polling and forgets the open screen's reload.
 func (u *App) stopWatching() {
 	if u.stopWatch != nil {

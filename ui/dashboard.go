@@ -156,7 +156,7 @@ func (v *dashboardView) reload() {
 	v.refresh.Disable()
 	v.status.SetText("Loading…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
+	inBackground(func() {
 		d, err := db.Dashboard(ctx, user, pid)
 		var agr *store.Agreement
 		if err == nil && seesAgreement(user) {
@@ -180,7 +180,7 @@ func (v *dashboardView) reload() {
 				v.reload()
 			}
 		})
-	}()
+	})
 }
 
 // fill rebuilds every tab from the loaded data, keeping the selected tab.

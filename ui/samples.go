@@ -463,7 +463,7 @@ func (v *samplesView) start() {
 	seq, q := v.seq, v.q
 	v.busy++
 	db, user, pid := v.u.db, v.u.user, v.u.project.ID // read here, not on the goroutine
-	go func() {
+	inBackground(func() {
 		page, err := db.SearchSamples(context.Background(), user, pid, q)
 		fyne.Do(func() {
 			defer func() { // idle only once the newest page is on screen
@@ -489,7 +489,7 @@ func (v *samplesView) start() {
 			v.table.ScrollToTop()
 			v.showCount()
 		})
-	}()
+	})
 }
 
 func (v *samplesView) showCount() {
