@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"image"
+	_ "image/gif"
 	_ "image/jpeg" // register decoders for ImageSize
 	_ "image/png"
 	"io"

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"os"
@@ -116,6 +117,74 @@ func png16(t testing.TB, img image.Image) []byte {
 	return b.Bytes()
 }
 
+// paletted is a w×h paletted image of n colours (PNG-8 when encoded as PNG).
+func paletted(w, h, n int) *image.Paletted {
+	pal := make(color.Palette, n)
+	for i := range pal {
+		pal[i] = color.RGBA{uint8(i * 255 / max(n-1, 1)), uint8(255 - i), 40, 255}
+	}
+	m := image.NewPaletted(image.Rect(0, 0, w, h), pal)
+	for i := range m.Pix {
+		m.Pix[i] = uint8(i % n)
+	}
+	return m
+}
+
+func gifOf(t testing.TB, m *image.Paletted) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := gif.Encode(&b, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// rawPNG writes a w×h PNG of colour type ct and bit depth depth (Go's encoder never
+// writes grey+alpha, type 4) with every sample byte counting up.
+func rawPNG(t testing.TB, w, h int, ct, depth byte) []byte {
+	t.Helper()
+	channels := map[byte]int{0: 1, 2: 3, 4: 2, 6: 4}[ct]
+	row := 1 + w*channels*int(depth)/8
+	raw := make([]byte, row*h)
+	for i := range raw {
+		if i%row != 0 { // each row starts with filter type 0
+			raw[i] = byte(i * 7)
+		}
+	}
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(raw)
+	zw.Close()
+	out := []byte("\x89PNG\r\n\x1a\n")
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, depth, ct, 0, 0, 0)
+	for _, c := range []struct {
+		typ  string
+		data []byte
+	}{{"IHDR", ihdr}, {"IDAT", z.Bytes()}, {"IEND", nil}} {
+		out = binary.BigEndian.AppendUint32(out, uint32(len(c.data)))
+		body := append([]byte(c.typ), c.data...)
+		out = append(out, body...)
+		out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+	}
+	if _, err := png.Decode(bytes.NewReader(out)); err != nil {
+		t.Fatalf("crafted PNG type %d depth %d: %v", ct, depth, err)
+	}
+	return out
+}
+
+// testImage reads one of the tiny files in testdata/images (WebP: Go has no
+// encoder; made with cwebp).
+func testImage(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "images", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // TestImportBadImages imports every kind of awkward file in one folder: each either
 // loads with its displayed size or is listed with a reason, and the rest still import.
 func TestImportBadImages(t *testing.T) {
@@ -163,6 +232,15 @@ func TestImportBadImages(t *testing.T) {
 		{file: "ok/rgba16.png", data: plainPNG, w: 24, h: 18},
 		{file: "ok/png-named.jpg", data: png16(t, image.NewGray(image.Rect(0, 0, 7, 9))), w: 7, h: 9},
 		{file: "ok/plain.jpg", data: good, w: 80, h: 40}, // no EXIF: its own preview
+		// Common formats whose headers carry a palette (a slice: the header check once
+		// compared them with == and panicked) or an unusual colour type.
+		{file: "ok/palette8.png", data: png16(t, paletted(20, 10, 200)), w: 20, h: 10},
+		{file: "ok/palette1.png", data: png16(t, paletted(9, 5, 2)), w: 9, h: 5},
+		{file: "ok/palette.gif", data: gifOf(t, paletted(12, 7, 16)), w: 12, h: 7},
+		{file: "ok/gray-alpha.png", data: rawPNG(t, 6, 4, 4, 8), w: 6, h: 4},
+		{file: "ok/gray-alpha16.png", data: rawPNG(t, 5, 3, 4, 16), w: 5, h: 3},
+		{file: "ok/lossless.webp", data: testImage(t, "lossless.webp"), w: 16, h: 12},
+		{file: "ok/lossy.webp", data: testImage(t, "lossy.webp"), w: 16, h: 12},
 	}
 	for o := 1; o <= 8; o++ {
 		w, h := 80, 40

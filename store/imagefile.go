@@ -11,12 +11,15 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	_ "image/gif" // registers GIF (its first frame is the image) for DecodeConfig
 	"image/jpeg"
 	_ "image/png" // registers PNG for DecodeConfig
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,7 +43,7 @@ const (
 const maxHeaderBytes = 8 << 20
 
 // ImageExts are the file endings an import reads (case-insensitive).
-var ImageExts = []string{".jpg", ".jpeg", ".png", ".webp"}
+var ImageExts = []string{".jpg", ".jpeg", ".png", ".webp", ".gif"}
 
 // isImageName reports whether a file name has an image ending.
 func isImageName(name string) bool {
@@ -151,8 +154,7 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	if changedSince(f, abs, st) {
 		return p, errChangedDuringImport
 	}
-	if cfg2, format2, err := image.DecodeConfig(bytes.NewReader(data)); err != nil || cfg2.Width != cfg.Width ||
-		cfg2.Height != cfg.Height || cfg2.ColorModel != cfg.ColorModel || format2 != format {
+	if cfg2, format2, err := image.DecodeConfig(bytes.NewReader(data)); err != nil || !sameConfig(cfg2, cfg) || format2 != format {
 		return p, errChangedDuringImport // the same size and time, yet another header
 	}
 
@@ -181,6 +183,31 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 		return p, fmt.Errorf("preview of %s: %w", rel, err)
 	}
 	return p, nil
+}
+
+// sameConfig reports whether two decoded headers agree field by field. A colour
+// model may be a color.Palette (paletted PNG, GIF), a slice that == cannot
+// compare: two palettes agree when their colours do, in order.
+func sameConfig(a, b image.Config) bool {
+	if a.Width != b.Width || a.Height != b.Height {
+		return false
+	}
+	pa, okA := a.ColorModel.(color.Palette)
+	pb, okB := b.ColorModel.(color.Palette)
+	switch {
+	case okA != okB:
+		return false
+	case okA:
+		return slices.EqualFunc(pa, pb, func(x, y color.Color) bool {
+			xr, xg, xb, xa := x.RGBA()
+			yr, yg, yb, ya := y.RGBA()
+			return xr == yr && xg == yg && xb == yb && xa == ya
+		})
+	}
+	if va := reflect.ValueOf(a.ColorModel); va.IsValid() && !va.Comparable() {
+		return reflect.DeepEqual(a.ColorModel, b.ColorModel) // any other model that is not comparable
+	}
+	return a.ColorModel == b.ColorModel
 }
 
 // errChangedDuringImport is the reason given for a file written to while it was read:
