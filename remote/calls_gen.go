@@ -36,6 +36,7 @@ var callNames = []string{
 	"Members",
 	"AddMember",
 	"RemoveMember",
+	"SetMemberRole",
 	"Images",
 	"CountImages",
 	"ImageByPath",
@@ -365,6 +366,24 @@ func (c *Client) RemoveMember(ctx context.Context, actor store.User, projectID i
 	var out outRemoveMember
 	err := c.call(ctx, "RemoveMember", inRemoveMember{ProjectID: projectID, UserName: userName}, &out)
 	return err
+}
+
+type inSetMemberRole struct {
+	ProjectID int64  `json:"projectID"`
+	UserName  string `json:"userName"`
+	Role      string `json:"role"`
+	Group     string `json:"group"`
+}
+
+type outSetMemberRole struct {
+	R0 store.User `json:"r0"`
+}
+
+// SetMemberRole carries store.Calls.SetMemberRole to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) SetMemberRole(ctx context.Context, actor store.User, projectID int64, userName string, role string, group string) (store.User, error) {
+	var out outSetMemberRole
+	err := c.call(ctx, "SetMemberRole", inSetMemberRole{ProjectID: projectID, UserName: userName, Role: role, Group: group}, &out)
+	return out.R0, err
 }
 
 type inImages struct {
@@ -1432,6 +1451,7 @@ var callTypes = map[string][2]any{
 	"Members":                   {inMembers{}, outMembers{}},
 	"AddMember":                 {inAddMember{}, outAddMember{}},
 	"RemoveMember":              {inRemoveMember{}, outRemoveMember{}},
+	"SetMemberRole":             {inSetMemberRole{}, outSetMemberRole{}},
 	"Images":                    {inImages{}, outImages{}},
 	"CountImages":               {inCountImages{}, outCountImages{}},
 	"ImageByPath":               {inImageByPath{}, outImageByPath{}},
@@ -1637,6 +1657,14 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		err := svc.RemoveMember(ctx, me, in.ProjectID, in.UserName)
 		return outRemoveMember{}, err
+	},
+	"SetMemberRole": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inSetMemberRole
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.SetMemberRole(ctx, me, in.ProjectID, in.UserName, in.Role, in.Group)
+		return outSetMemberRole{R0: r0}, err
 	},
 	"Images": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inImages

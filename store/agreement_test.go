@@ -309,7 +309,8 @@ func TestAgreementPermissions(t *testing.T) {
 			t.Errorf("%q: %d refusals audited, want %d", tt.who.Name, got, want)
 		}
 	}
-	if _, err := f.db.Agreement(ctx, f.lead, 999); !errors.Is(err, store.ErrNotFound) {
+	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
+	if _, err := f.db.Agreement(ctx, f.lead, 999); !errors.Is(err, verify.ErrNotMember) {
 		t.Errorf("unknown project: %v", err)
 	}
 	// Without reviews every figure is undefined, with the reason.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // brief is a finding as "severity check sample-or-image".
@@ -145,7 +146,8 @@ func TestAuditOutputAndPermissions(t *testing.T) {
 	if n := auditCount(t, f.db.Path(), "denied:audit"); n != 2 {
 		t.Errorf("refused audits logged %d times, want 2", n)
 	}
-	if _, err := f.db.Audit(ctx, f.lead, 99); !errors.Is(err, store.ErrNotFound) {
+	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
+	if _, err := f.db.Audit(ctx, f.lead, 99); !errors.Is(err, verify.ErrNotMember) {
 		t.Errorf("audit of a missing project: %v", err)
 	}
 }

@@ -113,7 +113,7 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 				return fmt.Errorf("%w: account %s exists as %s, wanted as %s", ErrConflict, u.Name, u.Role, w.Role)
 			}
 			// As AddUser: every account joins the lead's projects.
-			if _, err := d.joinProjectsOf(ctx, tx, a.ID, u.ID); err != nil {
+			if err := d.joinProjectsOf(ctx, tx, a.ID, User{ID: u.ID, Role: w.Role, Group: w.Group}); err != nil {
 				return err
 			}
 			out = append(out, u)

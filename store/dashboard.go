@@ -384,6 +384,9 @@ func (q *dashQuery) rows(scan func(scanner) error, query string, args ...any) er
 	return rows.Err()
 }
 
+// dashUser is an account as the project's dashboard names it: its role and
+// group in the project ("" for those who are no longer members, whose work
+// stays).
 type dashUser struct{ name, role, group string }
 
 func (q *dashQuery) users() (map[int64]dashUser, error) {
@@ -396,7 +399,8 @@ func (q *dashQuery) users() (map[int64]dashUser, error) {
 		}
 		out[id] = u
 		return nil
-	}, `SELECT id, name, role, grp FROM users`)
+	}, `SELECT u.id, u.name, COALESCE(m.role, ''), COALESCE(m.grp, '') FROM users u
+		LEFT JOIN project_members m ON m.user_id = u.id AND m.project_id = ?`, q.project)
 	return out, err
 }
 

@@ -248,7 +248,8 @@ func TestDashboardAnnotatorSeesOwnWork(t *testing.T) {
 	if _, err := f.db.Dashboard(ctx, store.User{ID: 999}, f.project.ID); !errors.Is(err, store.ErrForbidden) {
 		t.Errorf("unknown user: %v", err)
 	}
-	if _, err := f.db.Dashboard(ctx, f.lead, 999); !errors.Is(err, store.ErrNotFound) {
+	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
+	if _, err := f.db.Dashboard(ctx, f.lead, 999); !errors.Is(err, verify.ErrNotMember) {
 		t.Errorf("unknown project: %v", err)
 	}
 }

@@ -270,15 +270,7 @@ func importAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, opt 
 	if err != nil {
 		return User{}, fmt.Errorf("author %q: %w", opt.Author, err)
 	}
-	if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
-		return User{}, err
-	} else if !in {
-		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
-	}
-	if !verify.Permitted(verify.ActionWriteSamples, verify.Role(u.Role)) {
-		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))
-	}
-	return u, nil
+	return projectAuthor(ctx, tx, u, projectID)
 }
 
 // importRecord imports one checked record inside its own savepoint. A record problem

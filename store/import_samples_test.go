@@ -189,7 +189,7 @@ func TestImportSamplesRefusals(t *testing.T) {
 		{"round 1 without an author", f.lead, f.project.ID, store.ImportSamplesOptions{ToRound1: true}, store.ErrInvalid},
 		{"unknown author", f.lead, f.project.ID, store.ImportSamplesOptions{Author: "nobody"}, store.ErrNotFound},
 		{"verifier as author", f.lead, f.project.ID, store.ImportSamplesOptions{Author: "ver"}, store.ErrInvalid},
-		{"unknown project", f.lead, 999, store.ImportSamplesOptions{}, store.ErrNotFound},
+		{"unknown project", f.lead, 999, store.ImportSamplesOptions{}, verify.ErrNotMember}, // as another project's
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

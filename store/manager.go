@@ -665,9 +665,6 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, r
 		if err != nil {
 			return err
 		}
-		if !verify.Permitted(verify.ActionWriteSamples, verify.Role(target.Role)) {
-			return fmt.Errorf("%w: %s is a %s and cannot write samples", ErrInvalid, target.Name, target.Role)
-		}
 		now := d.now()
 		for _, id := range ids {
 			cur, err := getSample(ctx, tx, id)
@@ -723,12 +720,8 @@ func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author Us
 	if _, err := requireProjectAction(ctx, tx, a, cur.ProjectID, verify.ActionReassignDrafts); err != nil {
 		return err
 	}
-	if in, err := isMember(ctx, tx, author.ID, cur.ProjectID); err != nil {
-		return err
-	} else if !in {
-		return fmt.Errorf("%w: %s is not a member of the sample's project", ErrForbidden, author.Name)
-	}
-	return nil
+	_, err := projectAuthor(ctx, tx, author, cur.ProjectID)
+	return err
 }
 
 // stateWords names a state in a sentence: "in round 2", "accepted".

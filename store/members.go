@@ -9,30 +9,77 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// Project members (migration 0018): a project is a boundary. Every method that
-// acts on a project — by its id, or through a sample, a release, a hard subset or
-// an image of it — checks in its transaction that the acting user is one of the
-// project's members (requireProjectAction and the helpers below, which ask
+// Project members (migrations 0018 and 0020): a project is a boundary, and a
+// role is a membership's. Every method that acts on a project — by its id, or
+// through a sample, a release, a hard subset or an image of it — checks in its
+// transaction that the acting user is one of the project's members and takes the
+// role and verifier group they hold *there* (requireIn, which asks
 // verify.PermitMember); a refusal is ErrForbidden and audited like any other.
-// Leads are no exception: a lead manages the projects they belong to.
+// Leads are no exception: a lead manages the projects they lead.
 //
-// Who becomes a member:
-//   - CreateProject: its creator.
+// Who becomes a member, and with which role:
+//   - CreateProject: its creator, as its lead.
 //   - AddUser (and BulkAddUsers): the new account joins every project the lead
-//     who adds it is a member of (the first lead, made before any project, joins
-//     the projects they create); AddUserToProject: that one project only.
+//     who adds it leads, with the role and group it is created with (the first
+//     lead, made before any project, joins the projects they create);
+//     AddUserToProject: that one project only.
 //   - AddMember: a lead of the project adds an existing account they can see
-//     (Users).
+//     (Users), with the account's own role and group (users.role, users.grp).
+//   - SetMemberRole: a lead of the project changes a member's role and group
+//     there, never leaving the project without a lead (verify.CheckLeave).
 //   - RemoveMember: a lead of the project removes a member, themselves included,
 //     unless that would leave the project without a lead (verify.CheckLeave).
 //     The member's open claims on the project's samples end with it; what they
 //     wrote and reviewed stays, under their name.
 //
+// An account's own role (users.role) is the role it joins projects with when
+// none is given; an account that leads any project, or whose own role is lead,
+// may create projects and accounts (the account-level actions, requireAction).
+// What an account shares with all its projects — its password, its own role and
+// group — is changed only by a lead of every one of them (verify.PermitAccount,
+// checkAccountChange), so a lead of one project cannot take over another
+// through an account both share.
+//
 // Which accounts a user sees (Users, UserByName, and so the accounts a lead may
-// change, SetRole and SetPassword, or add to a project): their own, every account
-// that shares a project with them, and — for leads — the accounts that belong to
-// no project yet, so that a lead can add them somewhere. Accounts are the
-// server's: an account's role is the same in every project it belongs to.
+// change or add to a project): their own, every account that shares a project
+// with them, and — for leads — the accounts that belong to no project yet, so
+// that a lead can add them somewhere.
+
+func init() { afterMigration[20] = addMemberRoles }
+
+// addMemberRoles is migration 20's part on SQLite (the SQL file says why): the
+// membership's role and group, filled from the account's. Re-runnable; on
+// PostgreSQL the SQL file does it all.
+func addMemberRoles(d *DB, ctx context.Context, tx *sql.Tx) error {
+	if d.pg {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('project_members') WHERE name = 'role'`).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		for _, q := range []string{
+			`ALTER TABLE project_members ADD COLUMN role TEXT NOT NULL DEFAULT 'annotator' CHECK (role IN ('annotator', 'verifier', 'lead'))`,
+			`ALTER TABLE project_members ADD COLUMN grp TEXT NOT NULL DEFAULT ''`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+	}
+	for _, q := range []string{
+		`UPDATE project_members SET role = (SELECT u.role FROM users u WHERE u.id = project_members.user_id),
+			grp = (SELECT u.grp FROM users u WHERE u.id = project_members.user_id)`,
+		// A project's leads (the last-lead rule, the account rule).
+		`CREATE INDEX IF NOT EXISTS project_members_role ON project_members (project_id, role)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Owner is the holder of the database itself: whoever opened the SQLite file or
 // holds the PostgreSQL credentials, without signing in (bwctl's reads of a local
@@ -55,19 +102,31 @@ func ownerMay(a verify.Action) bool {
 }
 
 // loadActor reloads the acting user inside the transaction (a role may have
-// changed since sign-in); Owner stays Owner.
+// changed since sign-in), at the level of the account: its role is accountRole's,
+// and roles lists every role it holds anywhere (its own and its memberships'),
+// for requireAction. Owner stays Owner.
 func loadActor(ctx context.Context, tx *sql.Tx, actor User) (User, error) {
 	if actor.owner {
 		return actor, nil
 	}
 	var u User
-	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE id = ? AND disabled = 0`, actor.ID).
+	err := tx.QueryRowContext(ctx, `SELECT u.id, u.name, `+accountRole+`, u.grp FROM users u WHERE u.id = ? AND u.disabled = 0`, actor.ID).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", ErrForbidden)
 	}
+	if err != nil {
+		return User{}, err
+	}
+	u.roles, err = queryAll(ctx, tx, scanString, `SELECT role FROM users WHERE id = ? UNION SELECT role FROM project_members WHERE user_id = ?`, u.ID, u.ID)
 	return u, err
 }
+
+// accountRole is the SQL of the role of account u at the level of the account:
+// lead when its own role is lead or it leads any project (it may create
+// projects and accounts), else its own role.
+const accountRole = `CASE WHEN u.role = 'lead' OR EXISTS (SELECT 1 FROM project_members lm WHERE lm.user_id = u.id AND lm.role = 'lead')
+	THEN 'lead' ELSE u.role END`
 
 // refuseOwner is Owner's refusal of action a.
 func refuseOwner(a verify.Action) error {
@@ -84,32 +143,40 @@ func requireProjectAction(ctx context.Context, tx *sql.Tx, actor User, projectID
 // requireIn is requireProjectAction naming the project label in the refusal
 // ("project 7" for a project given by id, which tells a stranger nothing of it;
 // `project "office"` for one given by name).
+//
+// The user it returns is the actor as a member of the project: their role and
+// verifier group are the membership's, and every rule the caller asks next
+// (verify.Authorize, CanReview, …) sees those.
 func requireIn(ctx context.Context, tx *sql.Tx, actor User, projectID int64, label string, a verify.Action) (User, error) {
-	u, err := requireAction(ctx, tx, actor, a) // the role first: a refusal by role tells nothing of the project
+	u, err := requireAction(ctx, tx, actor, a) // no role anywhere that may: a refusal that tells nothing of the project
 	if err != nil || u.owner {
 		return u, err
 	}
-	member, err := isMember(ctx, tx, u.ID, projectID)
+	m, member, err := membership(ctx, tx, u, projectID)
 	if err != nil {
 		return User{}, err
 	}
-	if !member {
-		if err := projectExists(ctx, tx, projectID); err != nil {
-			return User{}, err
-		}
-	}
-	if err := verify.PermitMember(a, vuser(u), label, member); err != nil {
+	// A stranger is refused the same way whether the project exists or not.
+	if err := verify.PermitMember(a, vuser(m), label, member); err != nil {
 		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
 	}
-	return u, nil
+	return m, nil
+}
+
+// membership is u as a member of project projectID — the role and group they
+// hold there — and whether they are one.
+func membership(ctx context.Context, tx *sql.Tx, u User, projectID int64) (User, bool, error) {
+	err := tx.QueryRowContext(ctx, `SELECT role, grp FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, u.ID).Scan(&u.Role, &u.Group)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, false, nil
+	}
+	u.roles = nil
+	return u, err == nil, err
 }
 
 func isMember(ctx context.Context, tx *sql.Tx, userID, projectID int64) (bool, error) {
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, userID).Scan(new(int))
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
+	_, in, err := membership(ctx, tx, User{ID: userID}, projectID)
+	return in, err
 }
 
 // readProject runs fn in a read transaction once actor may read project
@@ -225,34 +292,32 @@ func memberProjects(col string) string {
 	return col + ` IN (SELECT project_id FROM project_members WHERE user_id = ?)`
 }
 
-// joinProject makes user a member of project (nothing when they are one),
-// recording who added them (0: nobody, they created it).
-func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID, userID, addedBy int64) error {
+// joinProject makes member a member of project (nothing when they are one) with
+// member.Role and member.Group, recording who added them (0: nobody, they
+// created it).
+func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID int64, member User, addedBy int64) error {
 	var by any
 	if addedBy != 0 {
 		by = addedBy
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO project_members (project_id, user_id, added_by, added_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (project_id, user_id) DO NOTHING`, projectID, userID, by, d.now())
+	_, err := tx.ExecContext(ctx, `INSERT INTO project_members (project_id, user_id, added_by, added_at, role, grp) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, user_id) DO NOTHING`, projectID, member.ID, by, d.now(), member.Role, member.Group)
 	return err
 }
 
-// joinProjectsOf makes user a member of every project lead is a member of, and
-// returns their names (AddUser).
-func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead, userID int64) ([]string, error) {
-	ps, err := queryAll(ctx, tx, func(r scanner) (p Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
-		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? ORDER BY p.name`, lead)
+// joinProjectsOf makes member a member of every project lead leads, with
+// member.Role and member.Group (AddUser).
+func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead int64, member User) error {
+	ps, err := queryAll(ctx, tx, scanInt64, `SELECT project_id FROM project_members WHERE user_id = ? AND role = 'lead' ORDER BY project_id`, lead)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var names []string
 	for _, p := range ps {
-		if err := d.joinProject(ctx, tx, p.ID, userID, lead); err != nil {
-			return nil, err
+		if err := d.joinProject(ctx, tx, p, member, lead); err != nil {
+			return err
 		}
-		names = append(names, p.Name)
 	}
-	return names, nil
+	return nil
 }
 
 // visibleUsers is the SQL condition that the account in alias u is one user ?
@@ -284,20 +349,35 @@ func visibleUser(ctx context.Context, tx *sql.Tx, actor User, name string) (User
 	return u, err
 }
 
+// projectAuthor is the account u as a member of project projectID who may write
+// its samples (an import's or a batch's named author, the new author of
+// reassigned drafts): a member whose role there is annotator or lead.
+func projectAuthor(ctx context.Context, tx *sql.Tx, u User, projectID int64) (User, error) {
+	m, in, err := membership(ctx, tx, u, projectID)
+	switch {
+	case err != nil:
+		return User{}, err
+	case !in:
+		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
+	case !verify.Permitted(verify.ActionWriteSamples, verify.Role(m.Role)):
+		return User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", ErrInvalid, m.Name, article(m.Role))
+	}
+	return m, nil
+}
+
 // leadsBesides counts the lead members of project other than user.
 func leadsBesides(ctx context.Context, tx *sql.Tx, projectID, userID int64) (int, error) {
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM project_members m JOIN users u ON u.id = m.user_id
-		WHERE m.project_id = ? AND m.user_id <> ? AND u.role = 'lead' AND u.disabled = 0`, projectID, userID).Scan(&n)
+		WHERE m.project_id = ? AND m.user_id <> ? AND m.role = 'lead' AND u.disabled = 0`, projectID, userID).Scan(&n)
 	return n, err
 }
 
-// checkStillLed refuses to take the lead role from u when a project of theirs
-// would be left without a lead (verify.CheckLeave). Projects actor is not in are
-// not named.
-func checkStillLed(ctx context.Context, tx *sql.Tx, actor, u User) error {
+// checkStillLed refuses to take the lead role from u in every project they lead
+// when one of them would be left without a lead (verify.CheckLeave).
+func checkStillLed(ctx context.Context, tx *sql.Tx, u User) error {
 	ps, err := queryAll(ctx, tx, func(r scanner) (p Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
-		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? ORDER BY p.name`, u.ID)
+		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? AND m.role = 'lead' ORDER BY p.name`, u.ID)
 	if err != nil {
 		return err
 	}
@@ -306,20 +386,37 @@ func checkStillLed(ctx context.Context, tx *sql.Tx, actor, u User) error {
 		if err != nil {
 			return err
 		}
-		label := fmt.Sprintf("project %q", p.Name)
-		if in, err := isMember(ctx, tx, actor.ID, p.ID); err != nil {
-			return err
-		} else if !in {
-			label = "a project you are not a member of"
-		}
-		if err := verify.CheckLeave(vuser(u), label, n); err != nil {
+		lead := vuser(u)
+		lead.Role = verify.RoleLead
+		if err := verify.CheckLeave(lead, fmt.Sprintf("project %q", p.Name), n); err != nil {
 			return fmt.Errorf("%w: %w", ErrForbidden, err)
 		}
 	}
 	return nil
 }
 
-// Members lists the members of project projectID by name; any member may.
+// checkAccountChange checks that a (loaded by requireAction) may change what
+// account u shares with all its projects (verify.PermitAccount): a must lead
+// every project u belongs to. Changing one's own account is the caller's to
+// allow first.
+func checkAccountChange(ctx context.Context, tx *sql.Tx, a, u User, action verify.Action) error {
+	if a.owner {
+		return refuseOwner(action)
+	}
+	var notLed int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM project_members theirs WHERE theirs.user_id = ? AND NOT EXISTS
+		(SELECT 1 FROM project_members mine WHERE mine.project_id = theirs.project_id AND mine.user_id = ? AND mine.role = 'lead')`,
+		u.ID, a.ID).Scan(&notLed); err != nil {
+		return err
+	}
+	if err := verify.PermitAccount(action, vuser(a), u.Name, notLed); err != nil {
+		return fmt.Errorf("%w: %w", ErrForbidden, err)
+	}
+	return nil
+}
+
+// Members lists the members of project projectID by name, each with the role
+// and group they hold in it; any member may.
 func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, error) {
 	var out []User
 	err := d.readAs(ctx, actor, "project.members", func(tx *sql.Tx) error {
@@ -327,7 +424,7 @@ func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, 
 			return err
 		}
 		var err error
-		out, err = queryAll(ctx, tx, scanUser, `SELECT u.id, u.name, u.role, u.grp FROM users u JOIN project_members m ON m.user_id = u.id
+		out, err = queryAll(ctx, tx, scanUser, `SELECT u.id, u.name, m.role, m.grp FROM users u JOIN project_members m ON m.user_id = u.id
 			WHERE m.project_id = ? AND u.disabled = 0 ORDER BY u.name`, projectID)
 		return err
 	})
@@ -337,7 +434,8 @@ func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, 
 	return out, nil
 }
 
-// AddMember adds the account userName to project projectID; only a lead of the
+// AddMember adds the account userName to project projectID with the account's
+// own role and group (SetMemberRole changes them there); only a lead of the
 // project may, and only an account they see (Users). Adding a member twice is
 // ErrConflict. Audited as project.member with the project's name.
 func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userName string) error {
@@ -348,7 +446,10 @@ func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userNam
 		} else if in {
 			return fmt.Errorf("%w: %s is a member of project %q already", ErrConflict, u.Name, p.Name)
 		}
-		if err := d.joinProject(ctx, tx, projectID, u.ID, a.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT role, grp FROM users WHERE id = ?`, u.ID).Scan(&u.Role, &u.Group); err != nil {
+			return err
+		}
+		if err := d.joinProject(ctx, tx, projectID, u, a.ID); err != nil {
 			return err
 		}
 		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, "added "+u.Name)
@@ -359,9 +460,11 @@ func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userNam
 	return nil
 }
 
-// memberChange is what AddMember and RemoveMember check first: that actor (a, as
-// stored) may manage project projectID's members, the project p, the account u
-// named userName as actor sees it, and whether u is a member now.
+// memberChange is what AddMember, SetMemberRole and RemoveMember check first:
+// that actor (a, as a member of the project) may manage project projectID's
+// members, the project p, the account u named userName as actor sees it — with
+// the role and group it holds in the project when it is a member — and whether
+// it is one now.
 func memberChange(ctx context.Context, tx *sql.Tx, actor User, projectID int64, userName string) (a User, p Project, u User, in bool, err error) {
 	if a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers); err != nil {
 		return
@@ -372,8 +475,51 @@ func memberChange(ctx context.Context, tx *sql.Tx, actor User, projectID int64, 
 	if u, err = visibleUser(ctx, tx, a, userName); err != nil {
 		return
 	}
-	in, err = isMember(ctx, tx, u.ID, projectID)
+	u, in, err = membership(ctx, tx, u, projectID)
 	return
+}
+
+// SetMemberRole makes the member userName of project projectID a role of it
+// (annotator, verifier, lead) in verifier group group ("" for none); only a lead
+// of the project may, and never so that the project is left without a lead
+// (verify.CheckLeave). Their role in other projects and their account are
+// untouched. Audited as project.member.role with the project's name.
+func (d *DB) SetMemberRole(ctx context.Context, actor User, projectID int64, userName, role, group string) (User, error) {
+	var u User
+	err := d.act(ctx, actor, "project.member.role", func(tx *sql.Tx) error {
+		a, p, m, in, err := memberChange(ctx, tx, actor, projectID, userName)
+		if err != nil {
+			return err
+		} else if !in {
+			return fmt.Errorf("%w: %s is not a member of project %q", ErrNotFound, m.Name, p.Name)
+		}
+		if !ValidRole(role) {
+			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
+		}
+		if group, err = canonicalGroup(ctx, tx, group); err != nil {
+			return invalidIf(err, verify.ErrInvalidPolicy)
+		}
+		if role != RoleLead {
+			others, err := leadsBesides(ctx, tx, projectID, m.ID)
+			if err != nil {
+				return err
+			}
+			if err := verify.CheckLeave(vuser(m), fmt.Sprintf("project %q", p.Name), others); err != nil {
+				return fmt.Errorf("%w: %w", ErrForbidden, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE project_members SET role = ?, grp = ? WHERE project_id = ? AND user_id = ?`,
+			role, group, projectID, m.ID); err != nil {
+			return err
+		}
+		u = User{ID: m.ID, Name: m.Name, Role: role, Group: group}
+		return d.audit(ctx, tx, a.ID, "project.member.role", "project", p.Name, fmt.Sprintf("%s: role=%s group=%s (was role=%s group=%s)",
+			m.Name, role, group, m.Role, m.Group))
+	})
+	if err != nil {
+		return User{}, fmt.Errorf("set the role of %s in the project: %w", userName, err)
+	}
+	return u, nil
 }
 
 // RemoveMember takes the account userName off project projectID; only a lead of

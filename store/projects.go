@@ -17,6 +17,10 @@ type Project struct {
 	Settings  Settings
 	CreatedBy int64
 	CreatedAt string
+	// Role and Group are those of the user who read the project (Projects,
+	// ProjectByName) as its member: roles are per project. Empty for Owner.
+	Role  string
+	Group string
 }
 
 func validProjectName(name string) error {
@@ -60,7 +64,7 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 		if err := setStatsPolicy(ctx, tx, p.ID, p.Settings.Policy()); err != nil {
 			return err
 		}
-		if err := d.joinProject(ctx, tx, p.ID, a.ID, 0); err != nil {
+		if err := d.joinProject(ctx, tx, p.ID, User{ID: a.ID, Role: RoleLead}, 0); err != nil {
 			return err
 		}
 		return d.audit(ctx, tx, a.ID, "project.create", "project", name, "")
@@ -84,8 +88,17 @@ func (d *DB) Projects(ctx context.Context, actor User) ([]Project, error) {
 		if !a.owner {
 			q, args = q+` WHERE `+memberProjects("p.id"), []any{a.ID}
 		}
-		ps, err = queryAll(ctx, tx, scanProject, q+` ORDER BY name`, args...)
-		return err
+		if ps, err = queryAll(ctx, tx, scanProject, q+` ORDER BY name`, args...); err != nil || a.owner {
+			return err
+		}
+		for i := range ps {
+			m, _, err := membership(ctx, tx, a, ps[i].ID)
+			if err != nil {
+				return err
+			}
+			ps[i].Role, ps[i].Group = m.Role, m.Group
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
@@ -109,7 +122,10 @@ func (d *DB) ProjectByName(ctx context.Context, actor User, name string) (Projec
 		if err != nil {
 			return err
 		}
-		_, err = requireIn(ctx, tx, actor, p.ID, fmt.Sprintf("project %q", p.Name), verify.ActionReadProject)
+		m, err := requireIn(ctx, tx, actor, p.ID, fmt.Sprintf("project %q", p.Name), verify.ActionReadProject)
+		if !m.owner {
+			p.Role, p.Group = m.Role, m.Group
+		}
 		return err
 	})
 	if err != nil {

@@ -235,7 +235,8 @@ func TestFreezeRefusals(t *testing.T) {
 		{"ratio 1", f.lead, in(func(x *store.FreezeInput) { x.Split = &annotate.SplitSpec{TestRatio: 1} }), store.ErrInvalid, "test ratio"},
 		{"unknown kind", f.lead, in(func(x *store.FreezeInput) { x.Kinds = []annotate.Kind{"poem"} }), store.ErrInvalid, `"poem"`},
 		{"nothing matches", f.lead, in(func(x *store.FreezeInput) { x.Kinds = []annotate.Kind{annotate.KindStepGraph} }), store.ErrInvalid, "no accepted sample"},
-		{"unknown project", f.lead, in(func(x *store.FreezeInput) { x.ProjectID = 99 }), store.ErrNotFound, "project 99"},
+		// Refused as another project is: a stranger learns nothing of which exist.
+		{"unknown project", f.lead, in(func(x *store.FreezeInput) { x.ProjectID = 99 }), verify.ErrNotMember, "project 99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,8 +246,8 @@ func TestFreezeRefusals(t *testing.T) {
 			}
 		})
 	}
-	if n := auditCount(t, f.db.Path(), "denied:release.freeze"); n != 2 {
-		t.Errorf("refused freezes audited %d times, want 2", n)
+	if n := auditCount(t, f.db.Path(), "denied:release.freeze"); n != 3 {
+		t.Errorf("refused freezes audited %d times, want 3", n)
 	}
 	if rels, _ := f.db.Releases(ctx, store.Owner(), f.project.ID); len(rels) != 1 {
 		t.Errorf("%d releases after the refusals, want 1", len(rels))

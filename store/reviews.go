@@ -125,7 +125,7 @@ func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim,
 }
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
-// verifier's group now.
+// verifier's group in the sample's project now ("" once they left it).
 func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]ReviewRecord, error) {
 	return queryReviews(ctx, tx, `WHERE rv.revision_id = ? ORDER BY rv.id`, revisionID)
 }
@@ -149,9 +149,10 @@ func acceptedReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[stri
 // queryReviews reads reviews with their verifier and revision number; where is the
 // rest of the query after the joins (rv is reviews, r revisions, u users).
 func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]ReviewRecord, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, u.grp, rv.decision,
+	rows, err := tx.QueryContext(ctx, `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, COALESCE(gm.grp, ''), rv.decision,
 		rv.criteria, rv.reasons, rv.comment, rv.seconds, rv.created_at
-		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id `+where, args...)
+		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id
+		JOIN samples gs ON gs.id = r.sample_id LEFT JOIN project_members gm ON gm.project_id = gs.project_id AND gm.user_id = rv.verifier_id `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +385,7 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, 
 		if err != nil {
 			return err
 		}
-		facts, err := loadQueueFacts(ctx, tx, cands)
+		facts, err := loadQueueFacts(ctx, tx, projectID, cands)
 		if err != nil {
 			return err
 		}
@@ -465,8 +466,10 @@ func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a User, p
 		// (c.rnd = 2 inside NOT EXISTS rather than "c.rnd != 2 OR NOT EXISTS": the
 		// same condition, which PostgreSQL checks per candidate instead of hashing
 		// every round-1 review of the database first.)
-		group = `AND NOT EXISTS (SELECT 1 FROM reviews v JOIN users u ON u.id = v.verifier_id
-			WHERE v.revision_id = c.rev_id AND v.round = 1 AND c.rnd = 2 AND (u.grp = '' OR lower(u.grp) = lower(:grp) OR :grp = ''))`
+		// Groups are the project's memberships' (a round-1 verifier who left the
+		// project has none).
+		group = `AND NOT EXISTS (SELECT 1 FROM reviews v LEFT JOIN project_members u ON u.user_id = v.verifier_id AND u.project_id = :project
+			WHERE v.revision_id = c.rev_id AND v.round = 1 AND c.rnd = 2 AND (COALESCE(u.grp, '') = '' OR lower(u.grp) = lower(:grp) OR :grp = ''))`
 	}
 	q := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
 	if limit > 0 {
@@ -490,7 +493,7 @@ type queueFacts struct {
 	claims     map[string][]verify.Claim // sample id → its claims
 }
 
-func loadQueueFacts(ctx context.Context, tx *sql.Tx, cands []queueCandidate) (queueFacts, error) {
+func loadQueueFacts(ctx context.Context, tx *sql.Tx, projectID int64, cands []queueCandidate) (queueFacts, error) {
 	f := queueFacts{correctors: map[string][]string{}, reviews: map[int64][]verify.Review{}, claims: map[string][]verify.Claim{}}
 	if len(cands) == 0 {
 		return f, nil
@@ -519,8 +522,9 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, cands []queueCandidate) (qu
 	if err := closeRows(rows); err != nil {
 		return f, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, u.grp, v.decision FROM reviews v
-		JOIN users u ON u.id = v.verifier_id WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY v.id`, string(jsRevs))
+	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, COALESCE(u.grp, ''), v.decision FROM reviews v
+		LEFT JOIN project_members u ON u.user_id = v.verifier_id AND u.project_id = ?
+		WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY v.id`, projectID, string(jsRevs))
 	if err != nil {
 		return f, err
 	}

@@ -409,8 +409,9 @@ func TestReviewQueueLimitAndRound(t *testing.T) {
 	if _, err := f.db.ReviewQueueLimit(ctx, vs["b1"], f.project.ID, 4, 0); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("round 4: got %v, want ErrInvalid", err)
 	}
-	if _, err := f.db.ReviewQueue(ctx, vs["b1"], 999, 0); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("unknown project: got %v, want ErrNotFound", err)
+	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
+	if _, err := f.db.ReviewQueue(ctx, vs["b1"], 999, 0); !errors.Is(err, verify.ErrNotMember) {
+		t.Errorf("unknown project: got %v, want ErrNotMember", err)
 	}
 }
 

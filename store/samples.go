@@ -473,7 +473,8 @@ func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Even
 // leadMoveTx withdraws or reopens sample id for a, who must be a member of its
 // project and allowed the move (verify.Authorize), and audits it with reason.
 func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev verify.Event, reason string) error {
-	if _, err := requireSampleAction(ctx, tx, a, id, verify.ActionReadSamples); err != nil {
+	a, err := requireSampleAction(ctx, tx, a, id, verify.ActionReadSamples)
+	if err != nil {
 		return err
 	}
 	cur, err := getSample(ctx, tx, id)

@@ -52,15 +52,15 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
 		preds = map[string]score.Prediction{}
-		a, err := requireAction(ctx, tx, actor, verify.ActionSeeScores)
+		_, err := requireAction(ctx, tx, actor, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}
-		raw = verify.Permit(verify.ActionReadPredictions, vuser(a)) == nil
-		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
+		m, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 		if err != nil {
 			return err
 		}
+		raw = verify.Permit(verify.ActionReadPredictions, vuser(m)) == nil
 		it, err := releaseItem(ctx, tx, rel, sampleID)
 		if err != nil {
 			return err

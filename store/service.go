@@ -46,6 +46,7 @@ type Calls interface {
 	Members(ctx context.Context, actor User, projectID int64) ([]User, error)
 	AddMember(ctx context.Context, actor User, projectID int64, userName string) error
 	RemoveMember(ctx context.Context, actor User, projectID int64, userName string) error
+	SetMemberRole(ctx context.Context, actor User, projectID int64, userName, role, group string) (User, error)
 
 	// Images (their files: ImageFile)
 	Images(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)

@@ -100,7 +100,7 @@ func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
 	var expires string
 	var revoked sql.NullString
 	var disabled bool
-	err := d.rdb.QueryRowContext(ctx, `SELECT u.id, u.name, u.role, u.grp, u.disabled, s.expires_at, s.revoked_at
+	err := d.rdb.QueryRowContext(ctx, `SELECT u.id, u.name, `+accountRole+`, u.grp, u.disabled, s.expires_at, s.revoked_at
 		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_sha256 = ?`, tokenHash(token)).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group, &disabled, &expires, &revoked)
 	switch {

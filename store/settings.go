@@ -362,7 +362,8 @@ func (d *DB) SetSettings(ctx context.Context, actor User, projectID int64, value
 
 // GroupSettings lists the verifier group of every verifier and lead among the
 // members of project projectID as a group.NAME setting, by name; any member may
-// read them. A group is the account's, the same in every project it belongs to.
+// read them. A group is the membership's: the same account may be in group A in
+// one project and B in another.
 func (d *DB) GroupSettings(ctx context.Context, actor User, projectID int64) ([]Setting, error) {
 	us, err := d.Members(ctx, actor, projectID)
 	if err != nil {
@@ -394,7 +395,7 @@ func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[stri
 		u, err := userByName(ctx, tx, name)
 		in := false
 		if err == nil {
-			in, err = isMember(ctx, tx, u.ID, projectID)
+			u, in, err = membership(ctx, tx, u, projectID)
 		}
 		if errors.Is(err, ErrNotFound) || err == nil && !in {
 			// An account of other projects only is named as one that does not exist.
@@ -411,7 +412,7 @@ func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[stri
 		if u.Group == g {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET grp = ? WHERE id = ?`, g, u.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE project_members SET grp = ? WHERE project_id = ? AND user_id = ?`, g, projectID, u.ID); err != nil {
 			return nil, err
 		}
 		out = append(out, SettingChange{Key: "group." + name, Old: u.Group, New: g})

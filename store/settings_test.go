@@ -262,8 +262,9 @@ func TestGroupNamesAreNormalised(t *testing.T) {
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": " kitchen   team "}); err != nil {
 		t.Fatal(err)
 	}
-	if u, _ := f.db.UserByName(ctx, store.Owner(), "ver"); u.Group != "kitchen team" {
-		t.Errorf("ver's group stored as %q", u.Group)
+	// A group set in a project's settings is ver's group in that project.
+	if g := memberGroup(t, f.db, f.project.ID, "ver"); g != "kitchen team" {
+		t.Errorf("ver's group stored as %q", g)
 	}
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": "a,b"}); !errors.Is(err, store.ErrInvalid) ||
 		!strings.Contains(err.Error(), "group.ver: group \"a,b\": a group name has no commas") {
@@ -302,4 +303,21 @@ func TestMigration9TrimsGroups(t *testing.T) {
 	if u, err := db.UserByName(ctx, store.Owner(), "ver"); err != nil || u.Group != "A" {
 		t.Errorf("after migration 9 ver's group is %q (%v), want A", u.Group, err)
 	}
+}
+
+// memberGroup is name's verifier group in project (Members, as the project's
+// members read it).
+func memberGroup(t *testing.T, db *store.DB, project int64, name string) string {
+	t.Helper()
+	ms, err := db.Members(context.Background(), store.Owner(), project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.Name == name {
+			return m.Group
+		}
+	}
+	t.Fatalf("%s is not a member of project %d", name, project)
+	return ""
 }

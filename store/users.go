@@ -98,7 +98,8 @@ type User struct {
 	Role  string
 	Group string
 
-	owner bool // Owner (members.go): the database's holder, not an account
+	owner bool     // Owner (members.go): the database's holder, not an account
+	roles []string // loadActor: every role the account holds anywhere (requireAction)
 }
 
 // ValidRole reports whether r is a known role.
@@ -225,9 +226,11 @@ func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []User, password s
 	return out, nil
 }
 
-// AddUser creates an account; only a lead may. The account joins every project
-// the lead is a member of (none for a first lead who has not created one yet:
-// the account then belongs to no project until a lead adds it, AddMember).
+// AddUser creates an account with its own role and group; only a lead (of any
+// project, or an account whose own role is lead) may. The account joins every
+// project the lead leads, with that role and group (none for a first lead who
+// has not created one yet: the account then belongs to no project until a lead
+// adds it, AddMember).
 func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, password string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
@@ -238,8 +241,7 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 		if u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword); err != nil {
 			return err
 		}
-		_, err = d.joinProjectsOf(ctx, tx, a.ID, u.ID)
-		return err
+		return d.joinProjectsOf(ctx, tx, a.ID, u)
 	})
 	if err != nil {
 		return User{}, fmt.Errorf("add user %q: %w", name, err)
@@ -248,21 +250,18 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 }
 
 // AddUserToProject is AddUser for one project: the account joins project
-// projectID only, of which the lead must be a member.
+// projectID only, with role and group there; the lead must lead it.
 func (d *DB) AddUserToProject(ctx context.Context, actor User, projectID int64, name, role, group, password string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
-		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
 		if err != nil {
-			return err
-		}
-		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers); err != nil {
 			return err
 		}
 		if u, err = d.insertUser(ctx, tx, a.ID, name, role, group, password, hashPassword); err != nil {
 			return err
 		}
-		return d.joinProject(ctx, tx, projectID, u.ID, a.ID)
+		return d.joinProject(ctx, tx, projectID, u, a.ID)
 	})
 	if err != nil {
 		return User{}, fmt.Errorf("add user %q: %w", name, err)
@@ -310,10 +309,13 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 	return u, nil
 }
 
-// SetRole changes a user's role and group; only a lead may, of an account they
-// see (Users), and the last lead cannot demote themselves, nor can a lead be
-// demoted while a project of theirs has no other lead (a project is never left
-// without a lead).
+// SetRole changes an account's role and group everywhere: its own (the role it
+// joins projects with) and the one it holds in every project it belongs to. It
+// is a change to the whole account, so only a lead of every project the account
+// belongs to may (verify.PermitAccount), of an account they see (Users); a lead
+// of some of them changes the role in one project with SetMemberRole. No
+// project is left without a lead (verify.CheckLeave), and the last lead of the
+// database cannot demote themselves.
 func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) (User, error) {
 	var u User
 	err := d.act(ctx, actor, "user.role", func(tx *sql.Tx) error {
@@ -328,22 +330,28 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 		if err != nil {
 			return err
 		}
+		if err := checkAccountChange(ctx, tx, a, u, verify.ActionManageUsers); err != nil {
+			return err
+		}
 		if group, err = canonicalGroup(ctx, tx, group); err != nil {
 			return invalidIf(err, verify.ErrInvalidPolicy)
 		}
-		if u.Role == RoleLead && role != RoleLead {
+		if role != RoleLead {
 			var leads int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE role = 'lead' AND disabled = 0`).Scan(&leads); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users u WHERE u.disabled = 0 AND u.id <> ? AND `+accountRole+` = 'lead'`, u.ID).Scan(&leads); err != nil {
 				return err
 			}
-			if leads <= 1 {
+			if leads == 0 {
 				return fmt.Errorf("%w: %s is the only lead; make someone else lead first", ErrForbidden, name)
 			}
-			if err := checkStillLed(ctx, tx, a, u); err != nil {
+			if err := checkStillLed(ctx, tx, u); err != nil {
 				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET role = ?, grp = ? WHERE id = ?`, role, group, u.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE project_members SET role = ?, grp = ? WHERE user_id = ?`, role, group, u.ID); err != nil {
 			return err
 		}
 		u.Role, u.Group = role, group
@@ -442,8 +450,9 @@ func waitText(w time.Duration) string {
 
 // SetPassword gives the account name a new password, which must follow the rule
 // for passwords people choose (MinPasswordLen). Anyone may change their own (bwctl
-// checks the current one by signing in first); only a lead may set another's, of
-// an account they see (Users). The
+// checks the current one by signing in first); another's only a lead of every
+// project that account belongs to (verify.PermitAccount), of an account they see
+// (Users): a lead of one project must not sign in as a member of another. The
 // name's count of wrong passwords ends with it. Audited as user.password, without
 // the password.
 func (d *DB) SetPassword(ctx context.Context, actor User, name, password string) error {
@@ -455,6 +464,11 @@ func (d *DB) SetPassword(ctx context.Context, actor User, name, password string)
 		u, err := visibleUser(ctx, tx, a, name)
 		if err != nil {
 			return err
+		}
+		if u.ID != a.ID {
+			if err := checkAccountChange(ctx, tx, a, u, verify.ActionManageUsers); err != nil {
+				return err
+			}
 		}
 		hash, err := hashPassword(password)
 		if err != nil {
@@ -538,11 +552,14 @@ func userByName(ctx context.Context, tx *sql.Tx, name string) (User, error) {
 }
 
 // requireAction reloads the acting user inside the transaction (a role may have
-// changed since sign-in) and refuses unless verify's access table lets their role
-// take action a.
+// changed since sign-in) and refuses unless verify's access table lets a role
+// the account holds somewhere — its own, or in any project — take action a.
 //
-// It is for the actions that are not on one project (accounts, creating a
-// project); an action on a project asks requireProjectAction (members.go).
+// It decides the actions that are not on one project (accounts, creating a
+// project), where the account's role is accountRole's; for an action on a project
+// it is only the first sieve (no role anywhere that may: refused without a word
+// about the project), and requireProjectAction (members.go) decides with the role
+// held in that project.
 func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action) (User, error) {
 	u, err := loadActor(ctx, tx, actor)
 	if err != nil {
@@ -553,6 +570,11 @@ func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action)
 			return User{}, refuseOwner(a)
 		}
 		return u, nil
+	}
+	for _, r := range u.roles {
+		if verify.Permitted(a, verify.Role(r)) {
+			return u, nil
+		}
 	}
 	if err := verify.Permit(a, vuser(u)); err != nil {
 		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
@@ -589,7 +611,7 @@ func canonicalGroup(ctx context.Context, tx *sql.Tx, group string) (string, erro
 	if g == "" {
 		return "", nil
 	}
-	groups, err := queryAll(ctx, tx, scanString, `SELECT DISTINCT grp FROM users WHERE grp <> '' ORDER BY grp`)
+	groups, err := queryAll(ctx, tx, scanString, `SELECT grp FROM users WHERE grp <> '' UNION SELECT grp FROM project_members WHERE grp <> '' ORDER BY 1`)
 	if err != nil {
 		return "", err
 	}

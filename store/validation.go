@@ -298,15 +298,7 @@ func batchAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, name 
 	if err != nil {
 		return User{}, fmt.Errorf("author %q: %w", name, err)
 	}
-	if in, err := isMember(ctx, tx, u.ID, projectID); err != nil {
-		return User{}, err
-	} else if !in {
-		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
-	}
-	if !verify.Permitted(verify.ActionWriteSamples, verify.Role(u.Role)) {
-		return User{}, fmt.Errorf("%w: author %s is %s; samples are written by annotators and leads", ErrInvalid, u.Name, article(u.Role))
-	}
-	return u, nil
+	return projectAuthor(ctx, tx, u, projectID)
 }
 
 // projectQuestions reads the content of every sample of the project that is not

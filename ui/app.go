@@ -39,7 +39,8 @@ type App struct {
 	stopWatch       func()                   // stops polling for others' changes
 	onOthersChanged func()                   // the open screen's reload when someone else acted
 	thumbWant       map[*canvas.Image]string // which thumbnail each grid cell waits for (team server)
-	user            store.User
+	user            store.User               // as a member of the open project: its Role and Group are the project's
+	account         store.User               // as signed in: the role of the account itself (the project list)
 	project         store.Project
 
 	status  *widget.Label
@@ -107,7 +108,7 @@ func (u *App) setStatus(format string, args ...any) {
 
 // signedIn is called after a successful sign-in.
 func (u *App) signedIn(user store.User) {
-	u.user = user
+	u.user, u.account = user, user
 	u.fyne.Preferences().SetString(prefLastUser, user.Name)
 	// The last project opened on this workstation, if it is one of this person's
 	// (looked for in their list: asking for another's would be a refusal).
@@ -125,6 +126,7 @@ func (u *App) signedIn(user store.User) {
 // openProject shows the main shell on project p.
 func (u *App) openProject(p store.Project) {
 	u.project = p
+	u.user.Role, u.user.Group = p.Role, p.Group // roles are per project: the screens offer what this one allows
 	u.fyne.Preferences().SetString(prefLastProject, p.Name)
 	u.win.SetTitle("Benchwright — " + p.Name)
 	u.screens = []screen{

@@ -12,6 +12,8 @@ import (
 // showProjects is the project picker; leads can also create a project here.
 func (u *App) showProjects() {
 	u.stopWatching() // no project is open
+	// No project open: the role of the account itself (a lead of any project may create one).
+	u.user = u.account
 	projects, err := u.db.Projects(u.ctx(), u.user)
 	if err != nil {
 		u.showError(err)

@@ -188,7 +188,8 @@ var samplesColumns = []struct {
 
 func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	v := &samplesView{u: u, q: q, selected: map[string]bool{}, imagePaths: map[int64]string{}, quiet: true} // setQuery searches, at the end
-	v.users, _ = u.db.Users(u.ctx(), u.user)
+	// The project's members, with the roles they hold in it.
+	v.users, _ = u.db.Members(u.ctx(), u.user, u.project.ID)
 	changed := func(string) { v.filtersChanged() }
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Search id, question, options, answer, steps…")

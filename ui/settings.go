@@ -135,7 +135,8 @@ func (v *settingsView) load() {
 		return
 	}
 	v.u.project = p
-	users, err := v.u.db.Users(ctx, v.u.user)
+	v.u.user.Role, v.u.user.Group = p.Role, p.Group
+	users, err := v.u.db.Members(ctx, v.u.user, p.ID) // groups are the project's memberships'
 	if err != nil {
 		v.showMessage(store.Message(err), widget.DangerImportance)
 	}

@@ -11,9 +11,10 @@ import (
 	"github.com/benchwright/benchwright/store"
 )
 
-// usersScreen shows the open project's members and lets a lead add an existing
-// account to the project, take a member off it, add new accounts (they join this
-// project) and change roles and groups. The store refuses these for anyone else,
+// usersScreen shows the open project's members with their roles there and lets
+// a lead add an existing account to the project, take a member off it, add new
+// accounts (they join this project) and change members' roles and groups in this
+// project (store.SetMemberRole). The store refuses these for anyone else,
 // and decides who may be added or removed (a project keeps a lead), whatever the
 // UI shows.
 func (u *App) usersScreen() fyne.CanvasObject {
@@ -99,7 +100,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	})
 	add.Importance = widget.HighImportance
 	change := widget.NewButton("Set role and group", func() {
-		if _, err := u.db.SetRole(u.ctx(), u.user, name.Text, role.Selected, group.Text); err != nil {
+		if _, err := u.db.SetMemberRole(u.ctx(), u.user, u.project.ID, name.Text, role.Selected, group.Text); err != nil {
 			u.showError(err)
 			return
 		}
@@ -107,7 +108,8 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	})
 	form := widget.NewForm(widget.NewFormItem("Name", name), widget.NewFormItem("Role", role),
 		widget.NewFormItem("Group", group), widget.NewFormItem("Password", password))
-	help := widget.NewLabel("Only its members see and work on " + u.project.Name + ". Add user makes an account that joins " +
+	help := widget.NewLabel("Only its members see and work on " + u.project.Name + ". Roles and groups are per project: " +
+		"Set role and group changes them in " + u.project.Name + " alone. Add user makes an account that joins " +
 		u.project.Name + " alone; Remove from project takes off the member named in the form. " +
 		"Round 2 needs a verifier from another group than round 1: give verifiers groups.")
 	help.Wrapping = fyne.TextWrapWord

@@ -260,16 +260,20 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || !slices.Contains([]string{"add", "list", "passwd", "join", "leave"}, args[0]) {
+	if len(args) == 0 || !slices.Contains([]string{"add", "list", "passwd", "join", "leave", "role"}, args[0]) {
 		fmt.Fprintln(stderr, "usage: bwctl users add --db DB --as LEAD --name NAME --role annotator|verifier|lead [--group G] [--project P]\n"+
 			"       bwctl users list --db DB [--project P]\n"+
 			"       bwctl users passwd --db DB --as USER [--name NAME]\n"+
 			"       bwctl users join --db DB --as LEAD --project P --name NAME\n"+
 			"       bwctl users leave --db DB --as LEAD --project P --name NAME\n"+
-			"add and passwd read the acting user's password from BENCHWRIGHT_PASSWORD and the new one from\n"+
-			"BENCHWRIGHT_NEW_PASSWORD; passwd changes your own password, or a lead sets NAME's. A new account\n"+
-			"joins every project of the lead who adds it, or only --project; join and leave add an existing\n"+
-			"account to a project and take a member off it (a lead of that project; it keeps a lead).")
+			"       bwctl users role --db DB --as LEAD [--project P] --name NAME --role annotator|verifier|lead [--group G]\n"+
+			"Roles and verifier groups belong to project memberships: role --project sets NAME's role in P (a lead\n"+
+			"of P); without --project it sets NAME's role in every project NAME belongs to, and passwd NAME sets\n"+
+			"another's password: both need a lead of every one of those projects. add and passwd read the acting\n"+
+			"user's password from BENCHWRIGHT_PASSWORD and the new one from BENCHWRIGHT_NEW_PASSWORD. A new\n"+
+			"account joins every project the lead who adds it leads, or only --project, with its role; join and\n"+
+			"leave add an existing account to a project (with the account's own role) and take a member off it\n"+
+			"(a lead of that project; it keeps a lead).")
 		return exitUsage
 	}
 	sub := args[0]
@@ -285,6 +289,10 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if (sub == "join" || sub == "leave") && (*project == "" || *name == "") {
 		fmt.Fprintf(stderr, "bwctl users %s: --project and --name are required\n", sub)
+		return exitUsage
+	}
+	if sub == "role" && (*name == "" || *role == "") {
+		fmt.Fprintln(stderr, "bwctl users role: --name and --role are required")
 		return exitUsage
 	}
 	if sub == "passwd" && *project != "" {
@@ -340,6 +348,21 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		fmt.Fprintf(stdout, "%s left project %s\n", *name, p.Name)
 		return exitOK
+	case "role":
+		var u store.User
+		var err error
+		where := "every project of theirs"
+		if *project != "" {
+			u, err = db.SetMemberRole(ctx, actor, p.ID, *name, *role, *group)
+			where = "project " + p.Name
+		} else {
+			u, err = db.SetRole(ctx, actor, *name, *role, *group)
+		}
+		if err != nil {
+			return fail(stderr, err)
+		}
+		fmt.Fprintf(stdout, "%s is %s%s in %s\n", u.Name, u.Role, groupPhrase(u.Group), where)
+		return exitOK
 	}
 	if sub == "add" && (*name == "" || *role == "") {
 		fmt.Fprintln(stderr, "bwctl users add: --name and --role are required")
@@ -380,8 +403,16 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(stderr, err)
 	}
-	fmt.Fprintf(stdout, "added %s (%s%s)\n", u.Name, u.Role, map[bool]string{true: ", group " + u.Group}[u.Group != ""])
+	fmt.Fprintf(stdout, "added %s (%s%s)\n", u.Name, u.Role, groupPhrase(u.Group))
 	return exitOK
+}
+
+// groupPhrase is ", group G" for a verifier group, "" for none.
+func groupPhrase(g string) string {
+	if g == "" {
+		return ""
+	}
+	return ", group " + g
 }
 
 func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) int {

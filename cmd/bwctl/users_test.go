@@ -127,3 +127,37 @@ func TestUsersProjects(t *testing.T) {
 			wantErr: []string{"boss is the only lead of project \"p1\""}},
 	})
 }
+
+// TestUsersRole: roles are per project. A lead sets a member's role in a project
+// they lead (users role --project) and it holds there only; the role everywhere
+// and another's password need a lead of every project of the account; the new
+// lead of one project is still an annotator in the other.
+func TestUsersRole(t *testing.T) {
+	db := initDB(t)
+	boss := map[string]string{envPW: "secret", envNewPW: "new-secret"}
+	users := func(args ...string) []string { return append([]string{"users"}, append(args, "--db", db)...) }
+	runCases(t, []cliCase{
+		{name: "second project", env: pw("secret"), args: []string{"init", "--db", db, "--project", "p2", "--lead", "boss"}, code: 0},
+		{name: "p2's own lead", env: boss, args: users("add", "--as", "boss", "--name", "lead2", "--role", "lead", "--project", "p2"), code: 0},
+		{name: "ann in both", env: boss, args: users("add", "--as", "boss", "--name", "ann", "--role", "annotator"), code: 0},
+		{name: "boss hands p2 over", env: boss, args: users("leave", "--as", "boss", "--project", "p2", "--name", "boss"), code: 0},
+		{name: "role needs --role", env: boss, args: users("role", "--as", "boss", "--name", "ann"), code: 2,
+			wantErr: []string{"bwctl users role: --name and --role are required"}},
+		{name: "ann leads p1", env: boss, args: users("role", "--as", "boss", "--project", "p1", "--name", "ann", "--role", "lead"), code: 0,
+			wantOut: []string{"ann is lead in project p1\n"}},
+		{name: "p1's members", args: users("list", "--project", "p1"), code: 0, wantOut: []string{"ann\tlead"}},
+		{name: "p2's members", args: users("list", "--project", "p2"), code: 0, wantOut: []string{"ann\tannotator"}, notOut: []string{"ann\tlead"}},
+		{name: "boss may not make ann lead everywhere", env: boss, args: users("role", "--as", "boss", "--name", "ann", "--role", "lead"), code: 1,
+			wantErr: []string{"ann belongs to 1 project that boss does not lead"}, emptyOut: true},
+		{name: "boss may not set ann's password", env: boss, args: users("passwd", "--as", "boss", "--name", "ann"), code: 1,
+			wantErr: []string{"ann belongs to 1 project that boss does not lead"}, emptyOut: true},
+		{name: "ann may not lead p2", env: map[string]string{envPW: "new-secret"}, args: users("role", "--as", "ann", "--project", "p2", "--name", "ann", "--role", "lead"),
+			code: 1, wantErr: []string{"ann is an annotator, and only leads may add and remove a project's members"}, emptyOut: true},
+		{name: "lead2 makes ann a verifier of p2 in group B", env: map[string]string{envPW: "new-secret"},
+			args: users("role", "--as", "lead2", "--project", "p2", "--name", "ann", "--role", "verifier", "--group", "B"), code: 0,
+			wantOut: []string{"ann is verifier, group B in project p2\n"}},
+		{name: "p2's only lead stays", env: map[string]string{envPW: "new-secret"},
+			args: users("role", "--as", "lead2", "--project", "p2", "--name", "lead2", "--role", "annotator"), code: 1,
+			wantErr: []string{"lead2 is the only lead of project \"p2\""}},
+	})
+}

@@ -130,6 +130,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("ImportSamples", func(t *testing.T) { testImportSamples(t, connect) })
 	t.Run("ResubmitNeedsAChange", func(t *testing.T) { testResubmit(t, connect) })
 	t.Run("Membership", func(t *testing.T) { testMembership(t, connect) })
+	t.Run("RolesPerProject", func(t *testing.T) { testRolesPerProject(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
@@ -727,5 +728,150 @@ func testMembership(t *testing.T, connect Connect) {
 	}
 	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "only lead") {
 		t.Errorf("the project's only lead leaves it: %v", err)
+	}
+}
+
+// testRolesPerProject replays the takeover a role held by the account allowed
+// (issue 25): the lead of the contract project shares ann1 with project B, led by
+// blead. Every step that reaches into B — through ann1's role, password or
+// account — is refused at once and audited, and nothing of B changes; what the
+// lead may do, ann1's role in the contract project, still works and leaves ann1 an
+// annotator in B.
+func testRolesPerProject(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	lead, ul := p.As(t, "lead")
+	b, err := lead.CreateProject(ctx, ul, "projB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lead.AddUserToProject(ctx, ul, b.ID, "blead", store.RoleLead, "", Password); err != nil {
+		t.Fatal(err)
+	}
+	if err := lead.AddMember(ctx, ul, b.ID, "ann1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := lead.RemoveMember(ctx, ul, b.ID, "lead"); err != nil { // B is blead's now
+		t.Fatal(err)
+	}
+	settingsOfB := func() store.Settings {
+		pr, err := p.DB.ProjectByName(ctx, store.Owner(), "projB")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr.Settings
+	}
+	membersOfB := func() []store.User {
+		ms, err := p.DB.Members(ctx, store.Owner(), b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	beforeSettings, beforeMembers := settingsOfB(), membersOfB()
+	refused := func(what string, err error, kind error) {
+		t.Helper()
+		if !errors.Is(err, store.ErrForbidden) || !errors.Is(err, kind) {
+			t.Errorf("%s: %v; want a refusal (%v)", what, err, kind)
+		}
+	}
+	audited := func(what string, do func() error, kind error) {
+		t.Helper()
+		before := CountDenied(t, p.DB)
+		refused(what, do(), kind)
+		if after := CountDenied(t, p.DB); after != before+1 {
+			t.Errorf("%s: %d refusals audited, want 1", what, after-before)
+		}
+	}
+	// The first steps of the takeover: ann1's role everywhere, ann1's password.
+	audited("the lead makes ann1 a lead everywhere", func() error {
+		_, err := lead.SetRole(ctx, ul, "ann1", store.RoleLead, "")
+		return err
+	}, verify.ErrNotLeadOfAll)
+	audited("the lead resets ann1's password", func() error {
+		return lead.SetPassword(ctx, ul, "ann1", "taken-over-1234")
+	}, verify.ErrNotLeadOfAll)
+	audited("the lead makes ann1 a lead of B", func() error {
+		_, err := lead.SetMemberRole(ctx, ul, b.ID, "ann1", store.RoleLead, "")
+		return err
+	}, verify.ErrNotMember)
+	// What the lead may do: ann1's role in the lead's own project.
+	if u, err := lead.SetMemberRole(ctx, ul, p.Project.ID, "ann1", store.RoleLead, ""); err != nil || u.Role != store.RoleLead {
+		t.Fatalf("the lead makes ann1 a lead of the contract project: %+v, %v", u, err)
+	}
+	ann, ua := p.As(t, "ann1")
+	ps, err := ann.Projects(ctx, ua)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := map[string]string{}
+	for _, pr := range ps {
+		roles[pr.Name] = pr.Role
+	}
+	if want := map[string]string{"contract": store.RoleLead, "projB": store.RoleAnnotator}; !reflect.DeepEqual(roles, want) {
+		t.Errorf("ann1's roles: %v, want %v", roles, want)
+	}
+	// ann1, a lead of the contract project, is an annotator in B and nothing more.
+	for _, c := range []struct {
+		what string
+		do   func() error
+		kind error
+	}{
+		{"change B's settings", func() error { return ann.UpdateSettings(ctx, ua, b.ID, store.DefaultSettings()) }, verify.ErrNotPermitted},
+		{"add the lead to B", func() error { return ann.AddMember(ctx, ua, b.ID, "lead") }, verify.ErrNotPermitted},
+		{"make itself B's lead", func() error {
+			_, err := ann.SetMemberRole(ctx, ua, b.ID, "ann1", store.RoleLead, "")
+			return err
+		}, verify.ErrNotPermitted},
+		{"reset B's lead's password", func() error { return ann.SetPassword(ctx, ua, "blead", "taken-over-1234") }, verify.ErrNotLeadOfAll},
+		{"demote B's lead", func() error {
+			_, err := ann.SetMemberRole(ctx, ua, b.ID, "blead", store.RoleAnnotator, "")
+			return err
+		}, verify.ErrNotPermitted},
+		{"demote B's lead everywhere", func() error {
+			_, err := ann.SetRole(ctx, ua, "blead", store.RoleAnnotator, "")
+			return err
+		}, verify.ErrNotLeadOfAll},
+		{"remove B's lead", func() error { return ann.RemoveMember(ctx, ua, b.ID, "blead") }, verify.ErrNotPermitted},
+		{"review in B", func() error { _, err := ann.ReviewQueue(ctx, ua, b.ID, 0); return err }, verify.ErrNotPermitted},
+	} {
+		audited("ann1 may "+c.what, c.do, c.kind)
+	}
+	if got := settingsOfB(); !reflect.DeepEqual(got, beforeSettings) {
+		t.Errorf("B's settings changed: %+v", got)
+	}
+	if got := membersOfB(); !reflect.DeepEqual(got, beforeMembers) {
+		t.Errorf("B's members changed:\n got %+v\nwant %+v", got, beforeMembers)
+	}
+	if _, err := connect(t, p.DB).Authenticate(ctx, "blead", Password); err != nil {
+		t.Errorf("B's lead no longer signs in: %v", err)
+	}
+	// B's own lead changes ann1's role in B, and its group there, which the
+	// contract project does not see.
+	bl, ub := p.As(t, "blead")
+	if u, err := bl.SetMemberRole(ctx, ub, b.ID, "ann1", store.RoleVerifier, "Z"); err != nil || u.Role != store.RoleVerifier || u.Group != "Z" {
+		t.Fatalf("B's lead makes ann1 a verifier of B in group Z: %+v, %v", u, err)
+	}
+	for _, c := range []struct {
+		project     int64
+		role, group string
+	}{{p.Project.ID, store.RoleLead, ""}, {b.ID, store.RoleVerifier, "Z"}} {
+		ms, err := p.DB.Members(ctx, store.Owner(), c.project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(ms, func(u store.User) bool { return u.Name == "ann1" })
+		if i < 0 || ms[i].Role != c.role || ms[i].Group != c.group {
+			t.Errorf("ann1 in project %d: %+v, want %s in group %q", c.project, ms, c.role, c.group)
+		}
+	}
+	// B's only lead is never demoted, by itself either; a lead of every project
+	// of an account may change it whole.
+	audited("B's only lead steps down", func() error {
+		_, err := bl.SetMemberRole(ctx, ub, b.ID, "blead", store.RoleVerifier, "")
+		return err
+	}, verify.ErrLastLead)
+	if err := lead.SetPassword(ctx, ul, "ann2", "a-new-password-1"); err != nil {
+		t.Errorf("the lead of ann2's only project resets ann2's password: %v", err)
 	}
 }

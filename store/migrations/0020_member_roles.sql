@@ -1,0 +1,15 @@
+-- Benchwright schema, version 20: roles belong to project memberships.
+--
+-- A member is a lead, verifier or annotator *of a project*, and their verifier
+-- group is the membership's too (verify/members.go): one account may lead one
+-- project and annotate in another, and a lead of one project cannot change what
+-- someone may do in another. users.role and users.grp stay as the account's own:
+-- the role and group it joins a project with when none is given, and (a lead)
+-- whether it may create projects before it leads one.
+--
+-- SQLite has no ADD COLUMN IF NOT EXISTS, so store/members.go (addMemberRoles)
+-- adds project_members.role (annotator, verifier or lead) and project_members.grp
+-- in this migration's Go part, and gives every existing membership the account's
+-- current role and group: a database written before this version works exactly
+-- as it did.
+CREATE INDEX IF NOT EXISTS project_members_user ON project_members (user_id, project_id);
