@@ -718,7 +718,7 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, r
 // lead a unless both a and the new author are members of its project.
 func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author User, cur SampleInfo) error {
 	if _, err := requireProjectAction(ctx, tx, a, cur.ProjectID, verify.ActionReassignDrafts); err != nil {
-		return err
+		return hideStranger(err, fmt.Errorf("sample %q: %w", cur.ID, ErrNotFound))
 	}
 	_, err := projectAuthor(ctx, tx, author, cur.ProjectID)
 	return err
@@ -746,12 +746,15 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 			return err
 		}
 		for _, id := range ids {
-			if _, err := requireSampleAction(ctx, tx, a, id, verify.ActionReleaseClaims); errors.Is(err, ErrForbidden) {
-				out.Refused = append(out.Refused, Refusal{id, Message(err)})
-				denied = append(denied, out.Refused[len(out.Refused)-1])
+			if _, err := requireSampleAction(ctx, tx, a, id, verify.ActionReleaseClaims); err != nil {
+				if _, refused := auditReason(err); !refused && !errors.Is(err, ErrNotFound) {
+					return err
+				}
+				out.Refused = append(out.Refused, Refusal{id, Message(err)}) // a stranger's sample reads as a missing one
+				if why, refused := auditReason(err); refused {
+					denied = append(denied, Refusal{id, why})
+				}
 				continue
-			} else if err != nil && !errors.Is(err, ErrNotFound) {
-				return err
 			}
 			names, err := queryAll(ctx, tx, scanString, `SELECT u.name FROM claims c JOIN users u ON u.id = c.verifier_id
 				WHERE c.sample_id = ? ORDER BY u.name`, id)

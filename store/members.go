@@ -191,31 +191,78 @@ func (d *DB) readProject(ctx context.Context, actor User, projectID int64, what 
 }
 
 // requireSampleAction is requireProjectAction on the project of sample id. A
-// sample that does not exist is ErrNotFound, after the role is checked.
+// sample that does not exist is ErrNotFound, after the role is checked, and so
+// is — to the one asking — a sample of a project they are not a member of
+// (hidden: the refusal is audited as one).
 func requireSampleAction(ctx context.Context, tx *sql.Tx, actor User, id string, a verify.Action) (User, error) {
-	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM samples WHERE id = ?`, id, fmt.Sprintf("sample %q", id))
+	what := fmt.Sprintf("sample %q", id)
+	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM samples WHERE id = ?`, id, what)
 	if err != nil {
 		return User{}, err
 	}
-	return requireProjectAction(ctx, tx, actor, pid, a)
+	u, err := requireProjectAction(ctx, tx, actor, pid, a)
+	return u, hideStranger(err, fmt.Errorf("%s: %w", what, ErrNotFound))
 }
 
 // requireSubsetAction is requireReleaseAction on the release of hard subset id.
 func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
-	rid, err := parentOf(ctx, tx, actor, a, `SELECT release_id FROM hard_subsets WHERE id = ?`, id, fmt.Sprintf("hard subset %d", id))
+	what := fmt.Sprintf("hard subset %d", id)
+	rid, err := parentOf(ctx, tx, actor, a, `SELECT release_id FROM hard_subsets WHERE id = ?`, id, what)
 	if err != nil {
 		return User{}, err
 	}
-	return requireReleaseAction(ctx, tx, actor, rid, a)
+	u, err := requireReleaseAction(ctx, tx, actor, rid, a)
+	var h *hidden
+	if errors.As(err, &h) { // a stranger's: the subset, not its release, is what they did not find
+		h.shown = fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return u, err
 }
 
 // requireReleaseAction is requireProjectAction on the project of release id.
 func requireReleaseAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
-	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM releases WHERE id = ?`, id, fmt.Sprintf("release %d", id))
+	what := fmt.Sprintf("release %d", id)
+	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM releases WHERE id = ?`, id, what)
 	if err != nil {
 		return User{}, err
 	}
-	return requireProjectAction(ctx, tx, actor, pid, a)
+	u, err := requireProjectAction(ctx, tx, actor, pid, a)
+	return u, hideStranger(err, fmt.Errorf("%s: %w", what, ErrNotFound))
+}
+
+// hidden is a refusal answered as the "not found" of what it refused: a
+// stranger naming a sample, release, hard subset or image of another project
+// is told exactly what a missing one would tell them, so that ids cannot be
+// probed (issue 25.10). It is not ErrForbidden to errors.Is; act and readAs
+// still audit it, with the refusal's words.
+type hidden struct {
+	shown  error // what the caller is told: `sample "x": not found`
+	reason error // the refusal (verify.ErrNotMember), for the audit log
+}
+
+func (h *hidden) Error() string { return h.shown.Error() }
+func (h *hidden) Unwrap() error { return h.shown }
+
+// hideStranger hides err behind shown when err refuses a stranger to a project
+// (verify.ErrNotMember); any other error stays as it is.
+func hideStranger(err, shown error) error {
+	if errors.Is(err, verify.ErrNotMember) {
+		return &hidden{shown: shown, reason: err}
+	}
+	return err
+}
+
+// auditReason is the refusal err holds for the audit log, if it holds one: an
+// ErrForbidden, or a hidden one.
+func auditReason(err error) (string, bool) {
+	var h *hidden
+	switch {
+	case errors.As(err, &h):
+		return h.reason.Error(), true
+	case errors.Is(err, ErrForbidden):
+		return err.Error(), true
+	}
+	return "", false
 }
 
 // parentOf reads the id query finds for key: the project or release a sample,
@@ -245,16 +292,20 @@ func requireImageAction(ctx context.Context, tx *sql.Tx, actor User, sha string,
 	if err != nil {
 		return err
 	}
+	missing := fmt.Errorf("%w: no project holds it", ErrImageMissing)
 	if len(pids) == 0 {
-		return fmt.Errorf("%w: no project holds it", ErrImageMissing)
+		return missing
 	}
 	for _, pid := range pids {
 		if in, err := isMember(ctx, tx, u.ID, pid); err != nil || in {
+			if in {
+				_, err = requireProjectAction(ctx, tx, actor, pid, a)
+			}
 			return err
 		}
 	}
 	_, err = requireProjectAction(ctx, tx, actor, pids[0], a)
-	return err
+	return hideStranger(err, missing)
 }
 
 // releaseFor finds release ref (releaseByRefAmong) for the actor's action a and checks
@@ -271,9 +322,10 @@ func releaseFor(ctx context.Context, tx *sql.Tx, actor User, projectID int64, re
 		among = actor.ID
 	}
 	rel, err := releaseByRefAmong(ctx, tx, projectID, ref, among)
+	notFound := err
 	if errors.Is(err, ErrNotFound) && among != 0 {
 		if other, err2 := releaseByRefAmong(ctx, tx, 0, ref, 0); err2 == nil {
-			rel, err = other, nil // someone else's: refused below
+			rel, err = other, nil // someone else's: refused below, as if not found
 		}
 	}
 	if err != nil {
@@ -281,7 +333,10 @@ func releaseFor(ctx context.Context, tx *sql.Tx, actor User, projectID int64, re
 	}
 	u, err := requireProjectAction(ctx, tx, actor, rel.ProjectID, a)
 	if err != nil {
-		return User{}, Release{}, err
+		if notFound == nil {
+			notFound = fmt.Errorf("release %s: %w", ref, ErrNotFound)
+		}
+		return User{}, Release{}, hideStranger(err, notFound)
 	}
 	return u, rel, nil
 }

@@ -385,9 +385,9 @@ func (d *DB) IntegrityCheck(ctx context.Context) (string, error) {
 // work back but is itself written to the audit log, so that denied attempts are visible.
 func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
 	err := d.inTx(ctx, fn)
-	if errors.Is(err, ErrForbidden) {
+	if why, refused := auditReason(err); refused {
 		_ = d.inTx(ctx, func(tx *sql.Tx) error {
-			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, err.Error())
+			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, why)
 		})
 	}
 	return err
@@ -398,9 +398,9 @@ func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql
 // for a review queue, a verifier peeking at a blind round) are visible too.
 func (d *DB) readAs(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
 	err := d.readTx(ctx, fn)
-	if errors.Is(err, ErrForbidden) {
+	if why, refused := auditReason(err); refused {
 		_ = d.inTx(ctx, func(tx *sql.Tx) error {
-			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, err.Error())
+			return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+action, "user", actor.Name, why)
 		})
 	}
 	return err

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -699,11 +700,47 @@ func testMembership(t *testing.T, connect Connect) {
 	for _, c := range refusals {
 		before := CountDenied(t, p.DB)
 		err := c.do()
-		if !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "not a member") {
+		asStranger := errors.Is(err, store.ErrForbidden) && strings.Contains(store.Message(err), "not a member")
+		asMissing := !errors.Is(err, store.ErrForbidden) && (errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrImageMissing))
+		if !asStranger && !asMissing {
 			t.Errorf("a stranger may %s: %v", c.what, err)
 		}
 		if after := CountDenied(t, p.DB); after != before+1 {
 			t.Errorf("a stranger may %s: %d refusals audited, want 1", c.what, after-before)
+		}
+	}
+	// Named by id, another project's sample, release or image is answered exactly
+	// as a missing one: the same words, the same kind of error, whatever the
+	// error's path (a file, a server); the refusal is audited all the same.
+	for _, c := range []struct {
+		what            string
+		theirs, missing func() error
+	}{
+		{"a sample", func() error { _, err := svc.Sample(ctx, me, si.ID); return err },
+			func() error { _, err := svc.Sample(ctx, me, "no-such-sample"); return err }},
+		{"a release", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err },
+			func() error { _, err := svc.ReleaseItems(ctx, me, r.ID+1000); return err }},
+		{"a release by name", func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "members@1"); return err },
+			func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "nothing@1"); return err }},
+		{"an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, store.ImagePreview); return err },
+			func() error {
+				_, err := svc.ImageFile(ctx, me, strings.Repeat("ab", 32), store.ImagePreview)
+				return err
+			}},
+	} {
+		before := CountDenied(t, p.DB)
+		theirs := c.theirs()
+		audited := CountDenied(t, p.DB) - before
+		missing := c.missing()
+		if theirs == nil || missing == nil || theirs.Error() != strings.ReplaceAll(missing.Error(), "nothing@1", "members@1") &&
+			!sameButID(theirs.Error(), missing.Error()) || store.Message(theirs) == "" ||
+			errors.Is(theirs, store.ErrForbidden) != errors.Is(missing, store.ErrForbidden) ||
+			errors.Is(theirs, store.ErrNotFound) != errors.Is(missing, store.ErrNotFound) ||
+			errors.Is(theirs, store.ErrImageMissing) != errors.Is(missing, store.ErrImageMissing) {
+			t.Errorf("%s of another project reads %v; a missing one %v", c.what, theirs, missing)
+		}
+		if audited != 1 {
+			t.Errorf("%s of another project: %d refusals audited, want 1", c.what, audited)
 		}
 	}
 	if n := count(); n != samples {
@@ -729,6 +766,13 @@ func testMembership(t *testing.T, connect Connect) {
 	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "only lead") {
 		t.Errorf("the project's only lead leaves it: %v", err)
 	}
+}
+
+// sameButID reports whether two error texts are the same once the ids and hashes
+// they name (quoted, numbered) are set aside.
+func sameButID(a, b string) bool {
+	id := regexp.MustCompile(`"[^"]*"|[0-9a-f]{8,}|[0-9]+`)
+	return id.ReplaceAllString(a, "ID") == id.ReplaceAllString(b, "ID")
 }
 
 // testRolesPerProject replays the takeover a role held by the account allowed
