@@ -125,8 +125,15 @@ func (u *App) signedIn(user store.User) {
 
 // openProject shows the main shell on project p.
 func (u *App) openProject(p store.Project) {
+	if p.Role == "" { // read without the user's membership (as the database's owner): read it as theirs
+		if mine, err := u.db.ProjectByName(u.ctx(), u.user, p.Name); err == nil {
+			p = mine
+		}
+	}
 	u.project = p
-	u.user.Role, u.user.Group = p.Role, p.Group // roles are per project: the screens offer what this one allows
+	if p.Role != "" { // roles are per project: the screens offer what this one allows
+		u.user.Role, u.user.Group = p.Role, p.Group
+	}
 	u.fyne.Preferences().SetString(prefLastProject, p.Name)
 	u.win.SetTitle("Benchwright — " + p.Name)
 	u.screens = []screen{
