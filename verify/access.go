@@ -78,7 +78,7 @@ const (
 	// members' alone (PermitMember); ActionReadProject is the plain reading of a
 	// project (its settings, images, samples, releases) that any member may do.
 	ActionReadProject   Action = "project.read"
-	ActionManageMembers Action = "project.members" // add accounts to a project and remove its members
+	ActionManageMembers Action = "project.members" // add accounts to a project, remove its members, set their roles and groups there
 )
 
 // access is one row of the access table.
@@ -130,7 +130,7 @@ var accessTable = []access{
 	{ActionReleaseClaims, "release other verifiers' claims", leads},
 	{ActionExportSamples, "export a selection of samples", leads},
 	{ActionReadProject, "read a project", anyone},
-	{ActionManageMembers, "add and remove a project's members", leads},
+	{ActionManageMembers, "add and remove a project's members and set their roles", leads},
 }
 
 // Permission is one row of the access table, for display and documentation.
