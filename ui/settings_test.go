@@ -339,9 +339,11 @@ func TestSettingsOtherTargetsGroupsAndChoices(t *testing.T) {
 	if s.Rounds != 2 || !s.Round3AllowEarlier || s.CorrectionToRound1 || !s.Round2OtherGroup || !slices.Equal(s.Tasks, []string{"T0", "T3"}) {
 		t.Errorf("stored %+v", s)
 	}
-	ver1, err := db.UserByName(ctx, store.Owner(), "ver1")
-	if err != nil || ver1.Group != "D" || ver1.Role != store.RoleVerifier {
-		t.Errorf("ver1 is %+v, %v; want a verifier of group D", ver1, err)
+	// Groups are the project's memberships'.
+	members, err := db.Members(ctx, store.Owner(), u.project.ID)
+	if i := slices.IndexFunc(members, func(m store.User) bool { return m.Name == "ver1" }); err != nil || i < 0 ||
+		members[i].Group != "D" || members[i].Role != store.RoleVerifier {
+		t.Errorf("ver1 in %+v, %v; want a verifier of group D", members, err)
 	}
 	if len(v.extra) != 2 || v.tasks.Text != "T0,T3" || v.dirty.Visible() {
 		t.Fatalf("after Save: %d other targets, tasks %q, unsaved %q", len(v.extra), v.tasks.Text, v.dirty.Text)

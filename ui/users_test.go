@@ -100,7 +100,7 @@ func TestUsersScreenMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.user = ann
+	u.user, u.account = ann, ann // as signed in
 	u.showProjects()
 	var shown []string
 	for _, o := range test.LaidOutObjects(u.win.Content()) {
