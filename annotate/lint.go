@@ -70,7 +70,8 @@ func (l ImageLimit) String() string {
 // returns the findings, merged and sorted as MergeFindings does. The schema rule
 // covers what a Sample can show: missing required fields (id, kind, image, question;
 // options, categories, hop and view for hop_qa; options for mcq; a text answer for
-// judgment and open; steps for step_graph), an unknown kind, view, ego_subject or
+// judgment and open; steps for step_graph), a blank path among several images
+// ("images[k]"), an unknown kind, view, ego_subject or
 // split, a negative tolerance or a tolerance on a non-numeric open answer, and a
 // warning for every field kept in Extra. Wrong JSON types and a missing option
 // index are only visible to ParseRecord; lint a record with

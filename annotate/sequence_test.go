@@ -83,6 +83,7 @@ func TestSequenceRecordForms(t *testing.T) {
 		{"letters are not the labels of frames", `{"id":"x","images":["a.jpg","b.jpg"],"image_labels":["A","B"],"frames":[{"video":"v","video_sha256":"s","duration":2,"time":0,"index":0},{"video":"v","video_sha256":"s","duration":2,"time":1,"index":30}]}`,
 			[]string{"a.jpg", "b.jpg"}, "", ""},
 		{"box_image 0 is left out", `{"id":"x","images":["a.jpg","b.jpg"],"box":[1,2,3,4],"box_image":0}`, []string{"a.jpg", "b.jpg"}, `{"id":"x","images":["a.jpg","b.jpg"],"box":[1,2,3,4]}`, ""},
+		{"null image beside images is absent", `{"id":"x","image":null,"images":["a.jpg","b.jpg"]}`, []string{"a.jpg", "b.jpg"}, `{"id":"x","images":["a.jpg","b.jpg"]}`, ""},
 		{"null images is absent", `{"id":"x","image":"a.jpg","images":null}`, []string{"a.jpg"}, `{"id":"x","image":"a.jpg"}`, ""},
 		{"both keys", `{"id":"x","image":"a.jpg","images":["a.jpg","b.jpg"]}`, nil, "", `images: the record has both "image" and "images"`},
 		{"images of the wrong type", `{"id":"x","images":"a.jpg"}`, nil, "", "images: want a list of image paths"},
