@@ -24,7 +24,11 @@ const (
 	SeverityWarning = "warning"
 )
 
-// Rule ids of spec §6, plus RuleStepUnreachable (see CheckGraph).
+// Rule ids of spec §6, plus RuleStepUnreachable (see CheckGraph) and the rules of
+// samples of several images: image-count (1 to MaxImages images, and the project's
+// ImageLimits), image-duplicate (an image twice in one sample), image-labels (one
+// unique, non-blank label per image), image-frames (video provenance one per image
+// and well formed) and box-image (box_image names one of the images).
 const (
 	RuleSchema          = "schema"
 	RuleHopMismatch     = "hop-mismatch"
@@ -49,13 +53,19 @@ const (
 	RuleSceneName       = "scene-name"
 	RuleCategoryTags    = "category-tags"
 	RuleSpacing         = "text-spacing"
+	// Samples of several images (spec §1d; sequence.go).
+	RuleImageCount     = "image-count"
+	RuleImageDuplicate = "image-duplicate"
+	RuleImageLabels    = "image-labels"
+	RuleImageFrames    = "image-frames"
+	RuleBoxImage       = "box-image"
 )
 
 // Rules lists every rule id in the order of the spec §6 table; findings sort by it.
 var Rules = []string{
-	RuleSchema, RuleHopMismatch, RuleCategorySet, RuleCategoryTags, RuleEgoPhrase, RuleExoPhrase,
+	RuleSchema, RuleImageCount, RuleImageDuplicate, RuleImageLabels, RuleImageFrames, RuleHopMismatch, RuleCategorySet, RuleCategoryTags, RuleEgoPhrase, RuleExoPhrase,
 	RuleOptionCount, RuleOptionEmpty, RuleOptionDuplicate, RuleAnswerRange,
-	RuleBoxMissing, RuleBoxInvalid, RuleColourInOptions, RuleStepsCount,
+	RuleBoxMissing, RuleBoxImage, RuleBoxInvalid, RuleColourInOptions, RuleStepsCount,
 	RuleStepUnknownRef, RuleStepSelfRef, RuleStepCycle, RuleStepTransitive,
 	RuleStepFinal, RuleStepUnreachable, RuleJudgmentAnswer, RuleSceneName, RuleSpacing,
 }

@@ -3,6 +3,7 @@ package annotate
 import (
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,13 +19,59 @@ type LintEnv struct {
 	// its step graph should have 2–8 steps (steps-count warning above 8), while any
 	// step graph must have 2–10 (steps-count error outside).
 	HandWritten bool
+	// ImageLimits are the project's bounds on how many images a sample of a kind or
+	// task shows (image-count); every limit that applies to a sample is checked.
+	ImageLimits []ImageLimit
+}
+
+// ImageLimit bounds the number of images of the samples of one kind and/or task:
+// Kind "" applies to every kind, Task "" to every task; Min and Max 0 leave that
+// end open (MaxImages always holds). For LRR-Bench's sequence tasks, for example,
+// {Kind: KindJudgment, Min: 3, Max: 4}.
+type ImageLimit struct {
+	Kind Kind   `json:"kind,omitempty"`
+	Task string `json:"task,omitempty"`
+	Min  int    `json:"min,omitempty"`
+	Max  int    `json:"max,omitempty"`
+}
+
+// applies reports whether the limit covers s.
+func (l ImageLimit) applies(s Sample) bool {
+	return (l.Kind == "" || l.Kind == s.Kind) && (l.Task == "" || l.Task == s.Task)
+}
+
+// String says which samples the limit covers and what it allows: "judgment samples
+// of task T3 show 3 to 4 images".
+func (l ImageLimit) String() string {
+	who := "samples"
+	if l.Kind != "" {
+		who = string(l.Kind) + " samples"
+	}
+	if l.Task != "" {
+		who += " of task " + l.Task
+	}
+	var n string
+	switch {
+	case l.Min > 0 && l.Max > 0 && l.Min == l.Max:
+		n = strconv.Itoa(l.Min)
+	case l.Min > 0 && l.Max > 0:
+		n = fmt.Sprintf("%d to %d", l.Min, l.Max)
+	case l.Min > 0:
+		n = fmt.Sprintf("at least %d", l.Min)
+	case l.Max > 0:
+		n = fmt.Sprintf("at most %d", l.Max)
+	default:
+		n = "any number of"
+	}
+	return fmt.Sprintf("%s show %s images", who, n)
 }
 
 // Lint checks one sample against every rule of spec §6 that applies to its kind and
 // returns the findings, merged and sorted as MergeFindings does. The schema rule
 // covers what a Sample can show: missing required fields (id, kind, image, question;
 // options, categories, hop and view for hop_qa; options for mcq; a text answer for
-// judgment and open; steps for step_graph), an unknown kind, view, ego_subject or
+// judgment and open; steps for step_graph), a blank path among several images
+// ("images[k]"), an unknown kind, view, ego_subject or
 // split, a negative tolerance or a tolerance on a non-numeric open answer, and a
 // warning for every field kept in Extra. Wrong JSON types and a missing option
 // index are only visible to ParseRecord; lint a record with
@@ -69,8 +116,15 @@ func schemaFindings(s Sample) []Finding {
 	case !s.Kind.Valid():
 		add(errorf(RuleSchema, "kind", fmt.Sprintf("unknown kind %q", s.Kind), "one of "+kindNames()))
 	}
-	if s.Image == "" {
+	if s.NumImages() == 0 {
 		add(missing("image", "the image path"))
+	} else if len(s.MoreImages) > 0 {
+		for i, p := range s.AllImages() {
+			if strings.TrimSpace(p) == "" {
+				f := fmt.Sprintf("images[%d]", i)
+				add(errorf(RuleSchema, f, f+" is blank", "give the image's path, or remove it from the list"))
+			}
+		}
 	}
 	if strings.TrimSpace(s.Question) == "" {
 		add(missing("question", ""))
@@ -147,8 +201,13 @@ func ruleFindings(s Sample, env LintEnv) []Finding {
 			fs = append(fs, errorf(RuleJudgmentAnswer, "answer", fmt.Sprintf(`answer %q is not "yes" or "no"`, a), hint))
 		}
 	}
+	fs = append(fs, imageCountFindings(s, env)...)
+	fs = append(fs, imageDuplicateFindings(s)...)
+	fs = append(fs, imageLabelFindings(s)...)
+	fs = append(fs, imageFrameFindings(s)...)
+	fs = append(fs, boxImageFindings(s)...)
 	if s.Box != nil {
-		fs = append(fs, boxFindings(*s.Box, s.Image, env)...)
+		fs = append(fs, boxFindings(s, env)...)
 	}
 	fs = append(fs, tagFindings(s)...)
 	fs = append(fs, spacingFindings(s)...)
@@ -278,7 +337,9 @@ func stepFindings(s Sample, env LintEnv) []Finding {
 	return fs
 }
 
-func boxFindings(b Box, image string, env LintEnv) []Finding {
+// boxFindings checks s.Box against the size of the image it is drawn on.
+func boxFindings(s Sample, env LintEnv) []Finding {
+	b, image := *s.Box, s.BoxImagePath()
 	var w, h int
 	if env.ImageSize != nil && image != "" {
 		if iw, ih, ok := env.ImageSize(image); ok {
@@ -297,10 +358,182 @@ func boxFindings(b Box, image string, env LintEnv) []Finding {
 	if fixed.Valid(w, h) {
 		hint = "use " + formatBox(fixed)
 	}
-	msg := fmt.Sprintf("box %s: %s", formatBox(b), strings.ReplaceAll(err.Error(), "\n", "; "))
+	on := ""
+	if s.NumImages() > 1 && image != "" {
+		on = " on image " + s.Labels()[s.BoxImage]
+	}
+	msg := fmt.Sprintf("box %s%s: %s", formatBox(b), on, strings.ReplaceAll(err.Error(), "\n", "; "))
 	return []Finding{errorf(RuleBoxInvalid, "box", msg, hint)}
 }
 
 func formatBox(b Box) string {
 	return fmt.Sprintf("[%g, %g, %g, %g]", b[0], b[1], b[2], b[3])
+}
+
+// imagesField is the record field that holds the sample's images.
+func imagesField(s Sample) string {
+	if len(s.MoreImages) > 0 {
+		return "images"
+	}
+	return "image"
+}
+
+// imageCountFindings is the image-count rule: at most MaxImages images, and as many
+// as every applicable project limit allows.
+func imageCountFindings(s Sample, env LintEnv) []Finding {
+	n := s.NumImages()
+	if n == 0 { // schema reports it
+		return nil
+	}
+	var fs []Finding
+	if n > MaxImages {
+		fs = append(fs, errorf(RuleImageCount, imagesField(s),
+			fmt.Sprintf("the sample shows %d images, more than the %d a sample may show", n, MaxImages),
+			"split the sequence into several samples"))
+	}
+	for _, l := range env.ImageLimits {
+		if l.applies(s) && (n < l.Min || (l.Max > 0 && n > l.Max)) {
+			fs = append(fs, errorf(RuleImageCount, imagesField(s),
+				fmt.Sprintf("the project's %s; this one shows %d", l, n),
+				"add or remove images, or ask the lead about the project's image limits"))
+		}
+	}
+	return fs
+}
+
+// imageDuplicateFindings is the image-duplicate rule: a sequence shows each image
+// once (paths compared after path.Clean).
+func imageDuplicateFindings(s Sample) []Finding {
+	if len(s.MoreImages) == 0 {
+		return nil
+	}
+	var fs []Finding
+	labels := s.Labels()
+	seen := map[string]int{}
+	for i, p := range s.AllImages() {
+		if strings.TrimSpace(p) == "" {
+			continue // schema reports it
+		}
+		c := path.Clean(p)
+		if j, dup := seen[c]; dup {
+			fs = append(fs, errorf(RuleImageDuplicate, fmt.Sprintf("images[%d]", i),
+				fmt.Sprintf("image %s is %q again, the same as image %s", labels[i], p, labels[j]),
+				"remove the repeat, or put the image meant in its place"))
+			continue
+		}
+		seen[c] = i
+	}
+	return fs
+}
+
+// imageLabelFindings is the image-labels rule: explicit labels are one per image,
+// not blank, and distinct (ignoring case and surrounding spaces).
+func imageLabelFindings(s Sample) []Finding {
+	n := s.NumImages()
+	if s.ImageLabels == nil || n == 0 {
+		return nil
+	}
+	if len(s.ImageLabels) != n {
+		return []Finding{errorf(RuleImageLabels, "image_labels",
+			fmt.Sprintf("%d labels for %d images", len(s.ImageLabels), n),
+			"give one label per image, in the images' order, or remove image_labels for "+strings.Join(DefaultLabels(min(n, 3), s.Modality() == ModalityVideo), ", ")+"…")}
+	}
+	var fs []Finding
+	seen := map[string]int{}
+	for i, l := range s.ImageLabels {
+		f := fmt.Sprintf("image_labels[%d]", i)
+		key := strings.ToLower(strings.TrimSpace(l))
+		if key == "" {
+			fs = append(fs, errorf(RuleImageLabels, f, fmt.Sprintf("image #%d has a blank label", i+1), "name the image as annotators and models will see it"))
+			continue
+		}
+		if j, dup := seen[key]; dup {
+			fs = append(fs, errorf(RuleImageLabels, f,
+				fmt.Sprintf("image #%d's label %q is image #%d's label %q again", i+1, l, j+1, s.ImageLabels[j]),
+				"give every image a different label"))
+			continue
+		}
+		seen[key] = i
+	}
+	return fs
+}
+
+// imageFrameFindings is the image-frames rule: video provenance is one frame per
+// image; each names its video (path, SHA-256 in hex, a positive duration) and a
+// time within it and an index >= 0; frames of the same video path agree on its
+// SHA-256 and duration.
+func imageFrameFindings(s Sample) []Finding {
+	n := s.NumImages()
+	if s.Frames == nil || n == 0 {
+		return nil
+	}
+	if len(s.Frames) != n {
+		return []Finding{errorf(RuleImageFrames, "frames", fmt.Sprintf("%d frames for %d images", len(s.Frames), n),
+			"record one frame per image, in the images' order, or none")}
+	}
+	var fs []Finding
+	first := map[string]int{}
+	for i, f := range s.Frames {
+		p := fmt.Sprintf("frames[%d]", i)
+		bad := func(field, msg, hint string) { fs = append(fs, errorf(RuleImageFrames, p+"."+field, msg, hint)) }
+		if strings.TrimSpace(f.Video) == "" {
+			bad("video", fmt.Sprintf("frame #%d does not name its video", i+1), "give the video's path")
+		}
+		if !isSHA256Hex(f.VideoSHA256) {
+			bad("video_sha256", fmt.Sprintf("frame #%d's video SHA-256 %q is not 64 lower-case hex digits", i+1, f.VideoSHA256), "record the video file's SHA-256")
+		}
+		okDuration := f.Duration > 0 && !math.IsInf(f.Duration, 0)
+		if !okDuration {
+			bad("duration", fmt.Sprintf("frame #%d's video duration %g s is not positive", i+1, f.Duration), "record the video's length in seconds")
+		}
+		if f.Time < 0 || (okDuration && f.Time > f.Duration) {
+			bad("time", fmt.Sprintf("frame #%d's time %g s is outside its video (0 to %g s)", i+1, f.Time, f.Duration), "record the frame's time in seconds from the start")
+		}
+		if f.Index < 0 {
+			bad("index", fmt.Sprintf("frame #%d's index %d is negative", i+1, f.Index), "record the frame's 0-based index in the video")
+		}
+		if f.Video == "" {
+			continue
+		}
+		if j, ok := first[f.Video]; ok {
+			g := s.Frames[j]
+			if g.VideoSHA256 != f.VideoSHA256 || g.Duration != f.Duration {
+				fs = append(fs, errorf(RuleImageFrames, p, fmt.Sprintf("frame #%d names video %q with another SHA-256 or duration than frame #%d", i+1, f.Video, j+1),
+					"record the same video the same way in every frame"))
+			}
+			continue
+		}
+		first[f.Video] = i
+	}
+	return fs
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// boxImageFindings is the box-image rule: box_image is the index of one of the
+// sample's images, and is set only with a box (a warning without one).
+func boxImageFindings(s Sample) []Finding {
+	if s.BoxImage == 0 {
+		return nil
+	}
+	n := s.NumImages()
+	if n > 0 && (s.BoxImage < 0 || s.BoxImage >= n) {
+		return []Finding{errorf(RuleBoxImage, "box_image",
+			fmt.Sprintf("box_image %d is not one of the sample's %d images (0 to %d)", s.BoxImage, n, n-1),
+			"set box_image to the 0-based index of the image the box is drawn on")}
+	}
+	if s.Box == nil {
+		return []Finding{warnf(RuleBoxImage, "box_image", "box_image is set but there is no box", "draw the box, or remove box_image")}
+	}
+	return nil
 }

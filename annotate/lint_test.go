@@ -42,6 +42,39 @@ func judgment(answer string) Sample {
 
 func with(s Sample, f func(*Sample)) Sample { f(&s); return s }
 
+// sequence is an LRR-Bench-like judgment about three images labelled A, B, C.
+func sequence() Sample {
+	s := Sample{ID: "lrr-1", Kind: KindJudgment, Question: "Does the camera turn left from A to C?", AnswerText: "yes", Task: "camera-rotation"}
+	s.SetImages([]string{"rot/a.jpg", "rot/b.jpg", "rot/c.jpg"})
+	return s
+}
+
+const videoSHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+// videoFrames is an open question about three frames of one video.
+func videoFrames() Sample {
+	s := Sample{ID: "vid-1", Kind: KindOpen, Question: "How many chairs does the room hold?", AnswerText: "4"}
+	s.SetImages([]string{"v/f1.jpg", "v/f2.jpg", "v/f3.jpg"})
+	for i, t := range []float64{0, 30, 59.5} {
+		s.Frames = append(s.Frames, Frame{Video: "videos/room.mp4", VideoSHA256: videoSHA, Duration: 60, Time: t, Index: i * 900})
+	}
+	return s
+}
+
+// nImages is sequence with n images.
+func nImages(n int) Sample {
+	paths := make([]string, n)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("seq/%02d.jpg", i)
+	}
+	return with(sequence(), func(s *Sample) { s.SetImages(paths) })
+}
+
+// sizes answers ImageSize from a table.
+func sizes(m map[string][2]int) LintEnv {
+	return LintEnv{ImageSize: func(p string) (int, int, bool) { wh, ok := m[p]; return wh[0], wh[1], ok }}
+}
+
 func nSteps(n int) []string {
 	specs := []string{"step1"}
 	for i := 2; i <= n; i++ {
@@ -64,6 +97,10 @@ func TestLintValidSamples(t *testing.T) {
 			s.View, s.EgoSubject = ViewExo, ""
 			s.Question, s.Categories, s.Hop = "Which object on the desk is highest?", []Category{CatPos, CatRel}, 2
 			s.QuestionTag = "Which object <POS>on the desk</POS> is <REL>highest</REL>?"
+		}),
+		sequence(), videoFrames(), nImages(MaxImages),
+		with(sequence(), func(s *Sample) {
+			s.ImageLabels, s.Box, s.BoxImage = []string{"left", "front", "right"}, &Box{1, 1, 5, 5}, 2
 		}),
 	}
 	for _, s := range valid {
@@ -201,6 +238,49 @@ func TestLintRules(t *testing.T) {
 		{"scene-name: no k", with(graphSample(), func(s *Sample) { s.Scene = "0001-office" }), LintEnv{}, RuleSceneName, SeverityWarning, "scene"},
 		{"scene-name: hyphenated type", with(graphSample(), func(s *Sample) { s.Scene = "0022-living-room-2" }), LintEnv{}, RuleSceneName, "", ""},
 		{"scene-name: absent", with(graphSample(), func(s *Sample) { s.Scene = "" }), LintEnv{}, RuleSceneName, "", ""},
+
+		{"schema: blank image in a sequence", with(sequence(), func(s *Sample) { s.MoreImages[0] = " " }), LintEnv{}, RuleSchema, SeverityError, "images[1]"},
+		{"schema: no image at all", with(sequence(), func(s *Sample) { s.SetImages(nil) }), LintEnv{}, RuleSchema, SeverityError, "image"},
+		{"schema: a sequence", sequence(), LintEnv{}, RuleSchema, "", ""},
+
+		{"image-count: 65", nImages(65), LintEnv{}, RuleImageCount, SeverityError, "images"},
+		{"image-count: 64", nImages(64), LintEnv{}, RuleImageCount, "", ""},
+		{"image-count: above the kind's limit", sequence(), LintEnv{ImageLimits: []ImageLimit{{Kind: KindJudgment, Max: 2}}}, RuleImageCount, SeverityError, "images"},
+		{"image-count: below the task's limit", sequence(), LintEnv{ImageLimits: []ImageLimit{{Task: "camera-rotation", Min: 4, Max: 4}}}, RuleImageCount, SeverityError, "images"},
+		{"image-count: one image where a sequence is asked", judgment("yes"), LintEnv{ImageLimits: []ImageLimit{{Kind: KindJudgment, Min: 3}}}, RuleImageCount, SeverityError, "image"},
+		{"image-count: a limit of another task", sequence(), LintEnv{ImageLimits: []ImageLimit{{Kind: KindJudgment, Task: "heading", Max: 1}, {Kind: KindMCQ, Max: 1}}}, RuleImageCount, "", ""},
+		{"image-count: within the limit", sequence(), LintEnv{ImageLimits: []ImageLimit{{Kind: KindJudgment, Min: 3, Max: 4}}}, RuleImageCount, "", ""},
+
+		{"image-duplicate: the same path", with(sequence(), func(s *Sample) { s.MoreImages[1] = "rot/a.jpg" }), LintEnv{}, RuleImageDuplicate, SeverityError, "images[2]"},
+		{"image-duplicate: the same path written otherwise", with(sequence(), func(s *Sample) { s.MoreImages[0] = "rot/./a.jpg" }), LintEnv{}, RuleImageDuplicate, SeverityError, "images[1]"},
+		{"image-duplicate: distinct", sequence(), LintEnv{}, RuleImageDuplicate, "", ""},
+
+		{"image-labels: fewer than images", with(sequence(), func(s *Sample) { s.ImageLabels = []string{"left", "right"} }), LintEnv{}, RuleImageLabels, SeverityError, "image_labels"},
+		{"image-labels: blank", with(sequence(), func(s *Sample) { s.ImageLabels = []string{"left", " ", "right"} }), LintEnv{}, RuleImageLabels, SeverityError, "image_labels[1]"},
+		{"image-labels: repeated", with(sequence(), func(s *Sample) { s.ImageLabels = []string{"left", "front", " Left"} }), LintEnv{}, RuleImageLabels, SeverityError, "image_labels[2]"},
+		{"image-labels: explicit", with(sequence(), func(s *Sample) { s.ImageLabels = []string{"left", "front", "right"} }), LintEnv{}, RuleImageLabels, "", ""},
+		{"image-labels: default", sequence(), LintEnv{}, RuleImageLabels, "", ""},
+
+		{"image-frames: fewer than images", with(videoFrames(), func(s *Sample) { s.Frames = s.Frames[:2] }), LintEnv{}, RuleImageFrames, SeverityError, "frames"},
+		{"image-frames: no video", with(videoFrames(), func(s *Sample) { s.Frames[1].Video = "" }), LintEnv{}, RuleImageFrames, SeverityError, "frames[1].video"},
+		{"image-frames: bad SHA-256", with(videoFrames(), func(s *Sample) { s.Frames[0].VideoSHA256 = strings.ToUpper(videoSHA) }), LintEnv{}, RuleImageFrames, SeverityError, "frames[0].video_sha256"},
+		{"image-frames: no duration", with(videoFrames(), func(s *Sample) { s.Frames[2].Duration = 0 }), LintEnv{}, RuleImageFrames, SeverityError, "frames[2].duration"},
+		{"image-frames: time past the end", with(videoFrames(), func(s *Sample) { s.Frames[2].Time = 61 }), LintEnv{}, RuleImageFrames, SeverityError, "frames[2].time"},
+		{"image-frames: negative index", with(videoFrames(), func(s *Sample) { s.Frames[0].Index = -1 }), LintEnv{}, RuleImageFrames, SeverityError, "frames[0].index"},
+		{"image-frames: one video two ways", with(videoFrames(), func(s *Sample) { s.Frames[1].Duration = 61 }), LintEnv{}, RuleImageFrames, SeverityError, "frames[1]"},
+		{"image-frames: frames of two videos", with(videoFrames(), func(s *Sample) { s.Frames[1].Video, s.Frames[1].Duration = "videos/hall.mp4", 40 }), LintEnv{}, RuleImageFrames, "", ""},
+		{"image-frames: one video", videoFrames(), LintEnv{}, RuleImageFrames, "", ""},
+
+		{"box-image: past the last image", with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{1, 1, 5, 5}, 3 }), LintEnv{}, RuleBoxImage, SeverityError, "box_image"},
+		{"box-image: negative", with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{1, 1, 5, 5}, -1 }), LintEnv{}, RuleBoxImage, SeverityError, "box_image"},
+		{"box-image: on a single image", with(judgment("yes"), func(s *Sample) { s.Box, s.BoxImage = &Box{1, 1, 5, 5}, 1 }), LintEnv{}, RuleBoxImage, SeverityError, "box_image"},
+		{"box-image: without a box", with(sequence(), func(s *Sample) { s.BoxImage = 2 }), LintEnv{}, RuleBoxImage, SeverityWarning, "box_image"},
+		{"box-image: the last image", with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{1, 1, 5, 5}, 2 }), LintEnv{}, RuleBoxImage, "", ""},
+
+		{"box-invalid: outside its own image", with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{300, 10, 500, 50}, 2 }),
+			sizes(map[string][2]int{"rot/a.jpg": {1200, 800}, "rot/b.jpg": {1200, 800}, "rot/c.jpg": {400, 300}}), RuleBoxInvalid, SeverityError, "box"},
+		{"box-invalid: inside its own image", with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{300, 10, 500, 50}, 1 }),
+			sizes(map[string][2]int{"rot/a.jpg": {400, 300}, "rot/b.jpg": {1200, 800}, "rot/c.jpg": {400, 300}}), RuleBoxInvalid, "", ""},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

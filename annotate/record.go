@@ -19,9 +19,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // MarshalJSON writes the canonical native record (spec §5): the fields in this
 // fixed order, leaving out empty optional ones, then the Extra fields sorted by name:
 //
-//	id kind image scene question options answer tolerance categories hop view
-//	ego_subject box steps task split tags parent transform <extra...>
+//	id kind image|images image_labels frames scene question options answer
+//	tolerance categories hop view ego_subject box box_image steps task split tags
+//	parent transform <extra...>
 //
+// One image is written as "image", several as "images" (see sequence.go);
+// image_labels only when they differ from DefaultLabels, box_image only when not 0.
 // answer is written only for kinds that have one: the option index for hop_qa and
 // mcq (always, 0 included), the text for judgment and open (an open answer that was
 // a JSON number, AnswerNumber, is written back as that number). For step_graph and
@@ -35,7 +38,17 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 	w.buf.WriteByte('{')
 	w.Str("id", s.ID)
 	w.Str("kind", string(s.Kind))
-	w.Str("image", s.Image)
+	if len(s.MoreImages) > 0 {
+		w.Value("images", s.AllImages())
+	} else {
+		w.Str("image", s.Image)
+	}
+	if !s.labelsAreDefault() {
+		w.Value("image_labels", s.ImageLabels)
+	}
+	if s.Frames != nil {
+		w.Value("frames", s.Frames)
+	}
 	w.Str("scene", s.Scene)
 	w.Str("question", s.Question)
 	w.Str("question_tag", s.QuestionTag)
@@ -63,6 +76,9 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 	w.Str("ego_subject", string(s.EgoSubject))
 	if s.Box != nil {
 		w.Value("box", *s.Box)
+	}
+	if s.BoxImage != 0 {
+		w.Value("box_image", s.BoxImage)
 	}
 	if s.Steps != nil {
 		steps := slices.Clone(s.Steps)
@@ -241,7 +257,7 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 	str("kind", &kind)
 	s.Kind = Kind(kind)
 	str("id", &s.ID)
-	str("image", &s.Image)
+	d.images(&s)
 	str("scene", &s.Scene)
 	str("question", &s.Question)
 	str("question_tag", &s.QuestionTag)
@@ -290,6 +306,7 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 			d.fs = append(d.fs, errorf(RuleSchema, "box", fmt.Sprintf("box: want [x1, y1, x2, y2], got %d numbers", len(box)), ""))
 		}
 	}
+	field(d, obj, "box_image", "box_image", "an integer image index", &s.BoxImage)
 	s.Steps = d.steps()
 	str("task", &s.Task)
 	str("split", &s.Split)
@@ -300,6 +317,45 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 		s.Extra = map[string]json.RawMessage(obj)
 	}
 	return s, d.fs, answerSeen, nil
+}
+
+// images reads "image" or "images", "image_labels" and "frames". A record with both
+// "image" and "images" is a schema error on images; the list is read.
+func (d *recordDecoder) images(s *Sample) {
+	_, both := d.obj["image"]
+	var list []string
+	if field(d, d.obj, "images", "images", "a list of image paths", &list) {
+		if both && jsonType(d.obj["image"]) != "null" {
+			d.fs = append(d.fs, errorf(RuleSchema, "images", `images: the record has both "image" and "images"`,
+				`write one image as "image", several as "images", not both`))
+		}
+		delete(d.obj, "image")
+		s.SetImages(list)
+	} else {
+		field(d, d.obj, "image", "image", "a string", &s.Image)
+	}
+	field(d, d.obj, "image_labels", "image_labels", "a list of strings", &s.ImageLabels)
+	var raws []object
+	if !field(d, d.obj, "frames", "frames", "a list of frame objects", &raws) {
+		return
+	}
+	s.Frames = make([]Frame, len(raws))
+	for i, o := range raws {
+		path := fmt.Sprintf("frames[%d]", i)
+		if o == nil {
+			d.fs = append(d.fs, errorf(RuleSchema, path, path+": want a frame object, got null", ""))
+			continue
+		}
+		f := &s.Frames[i]
+		field(d, o, "video", path+".video", "a string", &f.Video)
+		field(d, o, "video_sha256", path+".video_sha256", "a string", &f.VideoSHA256)
+		field(d, o, "duration", path+".duration", "a number of seconds", &f.Duration)
+		field(d, o, "time", path+".time", "a number of seconds", &f.Time)
+		field(d, o, "index", path+".index", "an integer frame index", &f.Index)
+		for _, k := range sortedKeys(o) {
+			d.fs = append(d.fs, warnf(RuleSchema, path+"."+k, fmt.Sprintf("unknown frame field %q (dropped)", k), ""))
+		}
+	}
 }
 
 func (d *recordDecoder) steps() []Step {

@@ -82,10 +82,29 @@ type Step struct {
 // Sample is one native record (spec §5). Answer holds the 0-based option index for
 // hop_qa and mcq (AnswerIndex) or the text answer for judgment and open (AnswerText).
 // Extra keeps fields this version does not know, so that they survive a round trip.
+//
+// A sample shows an ordered list of 1 to MaxImages images (spec §1d; see
+// sequence.go). Image is the first image — the only one of the common
+// single-image sample — and MoreImages the second one onwards, nil for one image.
+// The two together are the one list, each position held once: no field can
+// disagree with another, and code written for one image (reading or rewriting
+// Image) still handles the first image of a sequence. Code that must see every
+// image uses AllImages, NumImages and SetImages instead of Image.
 type Sample struct {
-	ID       string
-	Kind     Kind
-	Image    string
+	ID    string
+	Kind  Kind
+	Image string
+	// MoreImages are the images after Image, in order (nil for one image). A sample
+	// with more images is written with "images": [Image, MoreImages...] instead of
+	// "image" (never both).
+	MoreImages []string
+	// ImageLabels are the labels annotators, verifiers and models see for each image
+	// ("image_labels", one per image); nil means DefaultLabels, and the record leaves
+	// out labels equal to them. Read them with Labels.
+	ImageLabels []string
+	// Frames says, for a sample made of frames of a video, where each image came
+	// from ("frames", one per image, in the images' order); nil for photographs.
+	Frames   []Frame
 	Question string
 	// QuestionTag is Question with the phrase of each category tagged
 	// (<ATT>…</ATT>, <POS>…</POS>, <REL>…</REL>; see ParseTagged), or "".
@@ -101,13 +120,16 @@ type Sample struct {
 	View         View
 	EgoSubject   EgoSubject
 	Box          *Box
-	Scene        string
-	Steps        []Step
-	Tolerance    *float64
-	Task         string
-	Split        string
-	Tags         []string
-	Parent       string
+	// BoxImage is the 0-based index of the image Box is drawn on ("box_image",
+	// written when not 0); see BoxImagePath.
+	BoxImage  int
+	Scene     string
+	Steps     []Step
+	Tolerance *float64
+	Task      string
+	Split     string
+	Tags      []string
+	Parent    string
 	// Transform names how a derived sample was made from Parent ("subgraph" or
 	// "expand", package augment); "" for a sample written or imported as it is.
 	Transform string

@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,6 +26,9 @@ func spacedFields(s *Sample, fn func(path string, text string, set func(string))
 	}
 	for i := range s.Steps {
 		fn(fmt.Sprintf("steps[%d].content", i), s.Steps[i].Content, func(v string) { s.Steps[i].Content = v })
+	}
+	for i := range s.ImageLabels { // shown to models beside each image, as the question is
+		fn(fmt.Sprintf("image_labels[%d]", i), s.ImageLabels[i], func(v string) { s.ImageLabels[i] = v })
 	}
 }
 
@@ -64,13 +68,14 @@ func spacingFindings(s Sample) []Finding {
 	return fs
 }
 
-// TidyText returns s with the white space of its question, options, text answer
-// and step contents tidied: none at either end, one space wherever there were
+// TidyText returns s with the white space of its question, options, text answer,
+// step contents and image labels tidied: none at either end, one space wherever there were
 // several or a tab or line break. Category tags move with the question's text
 // (CarryTags).
 func TidyText(s Sample) Sample {
 	s.Options = append([]string(nil), s.Options...)
 	s.Steps = append([]Step(nil), s.Steps...)
+	s.ImageLabels = slices.Clone(s.ImageLabels)
 	spacedFields(&s, func(_ string, text string, set func(string)) { set(tidy(text)) })
 	if tagged, ok := tidyTagged(s.QuestionTag); ok {
 		s.QuestionTag = tagged

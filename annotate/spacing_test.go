@@ -63,3 +63,22 @@ func TestTidyTagged(t *testing.T) {
 		}
 	}
 }
+
+// TestTidyLabels: image labels are text shown to models; their spaces are tidied
+// on a copy, and the rule names the label.
+func TestTidyLabels(t *testing.T) {
+	s := Sample{Kind: KindJudgment, Image: "a.jpg", MoreImages: []string{"b.jpg"}, ImageLabels: []string{" left", "right  view"}}
+	if got := brief(spacingFindings(s)); !reflect.DeepEqual(got, []string{
+		"text-spacing warning image_labels[0]: image_labels[0] starts with white space",
+		`text-spacing warning image_labels[1]: image_labels[1] has two spaces in a row after "right"`,
+	}) {
+		t.Errorf("findings %q", got)
+	}
+	got := TidyText(s)
+	if !reflect.DeepEqual(got.ImageLabels, []string{"left", "right view"}) || s.ImageLabels[0] != " left" {
+		t.Errorf("TidyText labels %q (original %q)", got.ImageLabels, s.ImageLabels)
+	}
+	if TidyText(Sample{}).ImageLabels != nil {
+		t.Error("TidyText gave labels to a sample without")
+	}
+}

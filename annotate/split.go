@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Split names.
@@ -41,17 +42,20 @@ func Stratum(s Sample) string {
 }
 
 // Split assigns every sample to SplitTrain or SplitTest and returns sample id →
-// split. All samples of one image land in the same split (image-disjoint). When every
-// image holds one sample, round(TestRatio × all samples) go to test, and in each
-// stratum TestRatio × its size rounded down or up (see testTargets); images with
-// samples of several strata may move a stratum off its target by less than their
-// sample count.
+// split. All samples of one image land in the same split (image-disjoint); a sample
+// of several images ties them together, so that two sequences sharing any image,
+// and every sample of any of their images, land on the same side (imageGroups).
+// When every image holds one sample, round(TestRatio × all samples) go to test, and
+// in each stratum TestRatio × its size rounded down or up (see testTargets); groups
+// with samples of several strata may move a stratum off its target by less than
+// their sample count.
 //
-// The order in which images are considered is the SHA-256 of the seed and the image
-// path, so the assignment depends on nothing but the seed and the samples: it is the
-// same on every machine and Go version, and adding an image leaves the others' order
-// alone. Images are then taken greedily: an image goes to test when that brings its
-// strata's test counts closer to their targets.
+// The order in which groups are considered is the SHA-256 of the seed and the
+// group's first image path in byte order (for a group of one image, that image), so
+// the assignment depends on nothing but the seed and the samples: it is the same on
+// every machine and Go version, and adding an image leaves the others' order alone.
+// Groups are then taken greedily: a group goes to test when that brings its strata's
+// test counts closer to their targets.
 func Split(samples []Sample, spec SplitSpec) (map[string]string, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -63,8 +67,6 @@ func Split(samples []Sample, spec SplitSpec) (map[string]string, error) {
 		strata  map[string]int
 		ordered []string // strata keys in order, so the cost is summed deterministically
 	}
-	byImage := map[string]*group{}
-	total := map[string]int{}
 	seen := map[string]bool{}
 	for _, s := range samples {
 		if s.ID == "" {
@@ -74,10 +76,12 @@ func Split(samples []Sample, spec SplitSpec) (map[string]string, error) {
 			return nil, fmt.Errorf("split: sample id %q appears twice", s.ID)
 		}
 		seen[s.ID] = true
-		img := s.Image
-		if img == "" {
-			img = "\x00" + s.ID // no image: a group of its own
-		}
+	}
+	groupOf, nImages := imageGroups(samples)
+	byImage := map[string]*group{}
+	total := map[string]int{}
+	for i, s := range samples {
+		img := groupOf[i]
 		g, ok := byImage[img]
 		if !ok {
 			g = &group{image: img, strata: map[string]int{}, key: sha256.Sum256([]byte(strconv.FormatUint(spec.Seed, 10) + "/" + img))}
@@ -129,12 +133,65 @@ func Split(samples []Sample, spec SplitSpec) (map[string]string, error) {
 	switch {
 	case len(out) > 0 && nTest == 0:
 		return nil, fmt.Errorf("split: a test ratio of %g leaves the test split empty (%d samples on %d images); raise the ratio or freeze without a split",
-			spec.TestRatio, len(out), len(groups))
+			spec.TestRatio, len(out), nImages)
 	case len(out) > 0 && nTest == len(out):
 		return nil, fmt.Errorf("split: a test ratio of %g leaves the train split empty (%d samples on %d images); lower the ratio or freeze without a split",
-			spec.TestRatio, len(out), len(groups))
+			spec.TestRatio, len(out), nImages)
 	}
 	return out, nil
+}
+
+// imageGroups puts samples that share an image in one group, through every image
+// of every sample (union-find): a sequence A,B and a sequence B,C are one group with
+// every sample of A, B or C. It returns each sample's group, named by the group's
+// least image path in byte order, and the number of distinct images. A sample
+// without an image (or with only blank paths) is a group of its own, named
+// "\x00"+its id and counted as one image.
+func imageGroups(samples []Sample) (groupOf []string, nImages int) {
+	parent := map[string]string{}
+	var find func(x string) string
+	find = func(x string) string {
+		p, ok := parent[x]
+		if !ok {
+			parent[x] = x
+			return x
+		}
+		if p == x {
+			return x
+		}
+		r := find(p)
+		parent[x] = r
+		return r
+	}
+	union := func(a, b string) {
+		ra, rb := find(a), find(b)
+		switch {
+		case ra < rb:
+			parent[rb] = ra
+		case rb < ra:
+			parent[ra] = rb
+		}
+	}
+	nodes := make([][]string, len(samples))
+	for i, s := range samples {
+		for _, img := range s.AllImages() {
+			if strings.TrimSpace(img) != "" {
+				nodes[i] = append(nodes[i], img)
+			}
+		}
+		if len(nodes[i]) == 0 {
+			nodes[i] = []string{"\x00" + s.ID} // no image: a group of its own
+		}
+		find(nodes[i][0])
+		for _, img := range nodes[i][1:] {
+			union(nodes[i][0], img)
+		}
+	}
+	groupOf = make([]string, len(samples))
+	for i := range samples {
+		groupOf[i] = find(nodes[i][0])
+	}
+	return groupOf, len(parent)
 }
 
 // testTargets is how many samples of each stratum go to test: the largest remainder
@@ -175,17 +232,23 @@ func absInt(x int) int {
 }
 
 // SplitOverlap returns, sorted, the images that have samples in both the train and
-// the test split (samples without a split are ignored): a split must be image-disjoint.
+// the test split (samples without a split are ignored), every image of a sample of
+// several counted: a split must be image-disjoint.
 func SplitOverlap(samples []Sample) []string {
 	splits := map[string]map[string]bool{}
 	for _, s := range samples {
-		if s.Split == "" || s.Image == "" {
+		if s.Split == "" {
 			continue
 		}
-		if splits[s.Image] == nil {
-			splits[s.Image] = map[string]bool{}
+		for _, img := range s.AllImages() {
+			if img == "" {
+				continue
+			}
+			if splits[img] == nil {
+				splits[img] = map[string]bool{}
+			}
+			splits[img][s.Split] = true
 		}
-		splits[s.Image][s.Split] = true
 	}
 	var out []string
 	for img, m := range splits {
@@ -202,11 +265,14 @@ func SplitOverlap(samples []Sample) []string {
 func NormalizeQuestion(q string) string { return normalizeOption(q) }
 
 // DuplicateQuestions returns the groups of samples (ids, sorted; groups sorted by
-// their first id) that ask the same normalised question about the same image.
+// their first id) that ask the same normalised question about the same images in
+// the same order. Samples sharing only some images, or the same images in another
+// order, are not duplicates: LRR-Bench's negatives ask a positive's question about
+// its images shuffled.
 func DuplicateQuestions(samples []Sample) [][]string {
 	by := map[[2]string][]string{}
 	for _, s := range samples {
-		k := [2]string{s.Image, NormalizeQuestion(s.Question)}
+		k := [2]string{strings.Join(s.AllImages(), "\x00"), NormalizeQuestion(s.Question)}
 		by[k] = append(by[k], s.ID)
 	}
 	var out [][]string

@@ -226,3 +226,81 @@ func TestSplitSmallStrata(t *testing.T) {
 		}
 	}
 }
+
+// seqSample is a judgment about the given images.
+func seqSample(id string, images ...string) annotate.Sample {
+	s := annotate.Sample{ID: id, Kind: annotate.KindJudgment, Task: "seq", Question: "Does the camera turn left from A to B?", AnswerText: "yes"}
+	s.SetImages(images)
+	return s
+}
+
+// TestSplitSequences: samples of several images join the groups of all their
+// images, through chains of shared images, whatever the seed and ratio.
+func TestSplitSequences(t *testing.T) {
+	var samples []annotate.Sample
+	// A chain: s0 (a,b), s1 (b,c), s2 (c,d) and a single-image sample of d: one group.
+	samples = append(samples, seqSample("chain-0", "a.jpg", "b.jpg"), seqSample("chain-1", "b.jpg", "c.jpg"),
+		seqSample("chain-2", "c.jpg", "d.jpg"), seqSample("chain-3", "d.jpg"))
+	// A sequence and its shuffled negative share every image.
+	samples = append(samples, seqSample("pos", "p1.jpg", "p2.jpg", "p3.jpg"), seqSample("neg", "p3.jpg", "p1.jpg", "p2.jpg"))
+	for i := range 30 {
+		samples = append(samples, seqSample(fmt.Sprintf("solo-%02d", i), fmt.Sprintf("s%02d-a.jpg", i), fmt.Sprintf("s%02d-b.jpg", i)))
+	}
+	groups := [][]string{{"chain-0", "chain-1", "chain-2", "chain-3"}, {"pos", "neg"}}
+	seenSplit := map[string]bool{}
+	for seed := range uint64(40) {
+		for _, ratio := range []float64{0.2, 0.5, 0.8} {
+			split, err := annotate.Split(samples, annotate.SplitSpec{TestRatio: ratio, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range groups {
+				for _, id := range g[1:] {
+					if split[id] != split[g[0]] {
+						t.Fatalf("seed %d ratio %g: %s is in %s but %s in %s", seed, ratio, id, split[id], g[0], split[g[0]])
+					}
+				}
+				seenSplit[g[0]+"/"+split[g[0]]] = true
+			}
+			labelled := slices.Clone(samples)
+			for i := range labelled {
+				labelled[i].Split = split[labelled[i].ID]
+			}
+			if o := annotate.SplitOverlap(labelled); len(o) > 0 {
+				t.Fatalf("seed %d ratio %g: images in both splits %q", seed, ratio, o)
+			}
+		}
+	}
+	// The groups do go to either side (the test would pass trivially otherwise).
+	for _, k := range []string{"chain-0/train", "chain-0/test", "pos/train", "pos/test"} {
+		if !seenSplit[k] {
+			t.Errorf("no seed put %s", k)
+		}
+	}
+	// The refusal counts images, not samples or groups.
+	_, err := annotate.Split(samples[:4], annotate.SplitSpec{TestRatio: 0.1, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "(4 samples on 4 images)") {
+		t.Errorf("Split of one chain: %v", err)
+	}
+}
+
+func TestSplitOverlapAndDuplicatesOfSequences(t *testing.T) {
+	with := func(s annotate.Sample, split, q string) annotate.Sample { s.Split, s.Question = split, q; return s }
+	samples := []annotate.Sample{
+		with(seqSample("a", "1.jpg", "2.jpg"), "train", "Is A left of B?"),
+		with(seqSample("b", "3.jpg", "2.jpg"), "test", "Is A left of B?"), // shares its second image with a's second
+		with(seqSample("c", "4.jpg", "5.jpg"), "train", "Is the cup in A?"),
+		with(seqSample("d", "4.jpg", "5.jpg"), "", "is the CUP in A"),       // c's images, same order: a duplicate
+		with(seqSample("e", "5.jpg", "4.jpg"), "train", "Is the cup in A?"), // shuffled: not a duplicate
+		with(seqSample("f", "4.jpg"), "train", "Is the cup in A?"),          // one of c's images only
+		with(seqSample("g", "6.jpg"), "test", "Is the cup in A?"),
+		with(seqSample("h", "7.jpg", "6.jpg"), "train", "Is the cup in A?"), // g's image as its second
+	}
+	if got := annotate.SplitOverlap(samples); !slices.Equal(got, []string{"2.jpg", "6.jpg"}) {
+		t.Errorf("overlap %q, want [2.jpg 6.jpg]", got)
+	}
+	want := [][]string{{"c", "d"}}
+	if got := annotate.DuplicateQuestions(samples); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("duplicates %q, want %q", got, want)
+	}
+}
