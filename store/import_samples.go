@@ -52,7 +52,7 @@ const (
 // lint warnings.
 type ImportProblem struct {
 	Line    int    // the 1-based line where the record starts
-	ID      string // the record's id, "" when it has none
+	ID      string // the record's id; for a record imported without one, the id it was given; else ""
 	Reason  SkipReason
 	Rules   []string // the lint rule ids, for lint errors and warnings
 	Message string   // what is wrong, for people
@@ -60,7 +60,7 @@ type ImportProblem struct {
 
 // ImportSamplesResult is what an import did.
 type ImportSamplesResult struct {
-	Imported []string        // the ids of the imported samples, in file order
+	Imported []string        // the ids of the imported samples (those given to records without one too), in file order
 	Skipped  []ImportProblem // the records left out, in file order
 	Warnings []ImportProblem // imported records with lint warnings (drafts keep them)
 	// Incomplete are the records imported as drafts despite lint errors, with
@@ -159,12 +159,12 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 				res.Skipped = append(res.Skipped, p)
 			case len(checks[i].errs) > 0:
 				res.Incomplete = append(res.Incomplete, p)
-				res.Imported = append(res.Imported, rec.Sample.ID)
+				res.Imported = append(res.Imported, p.ID)
 			case len(p.Rules) > 0:
 				res.Warnings = append(res.Warnings, p)
-				res.Imported = append(res.Imported, rec.Sample.ID)
+				res.Imported = append(res.Imported, p.ID)
 			default:
-				res.Imported = append(res.Imported, rec.Sample.ID)
+				res.Imported = append(res.Imported, p.ID)
 			}
 		}
 		return nil
@@ -322,7 +322,7 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT import_record`); err != nil {
 		return p, err
 	}
-	err := d.insertImported(ctx, tx, a, author, projectID, rec, warns, opt.ToRound1)
+	id, err := d.insertImportedID(ctx, tx, a, author, projectID, rec, warns, opt.ToRound1)
 	if err != nil {
 		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO import_record`); rerr != nil {
 			return p, rerr
@@ -339,6 +339,7 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 	case err != nil:
 		return p, err
 	}
+	p.ID = id // a record without an id has the one the store gave it
 	p.Rules = warns
 	if len(warns) > 0 {
 		p.Message = "imported with lint warnings: " + strings.Join(warns, ", ")
@@ -353,28 +354,35 @@ func (d *DB) importRecord(ctx context.Context, tx *sql.Tx, a, author User, proje
 // insertImported writes one checked record: the sample, and with toRound1 its first
 // revision (warnings acknowledged) and the move to round 1.
 func (d *DB) insertImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, warns []string, toRound1 bool) error {
+	_, err := d.insertImportedID(ctx, tx, a, author, projectID, rec, warns, toRound1)
+	return err
+}
+
+// insertImportedID is insertImported that returns the sample's id: the record's, or
+// the one given to a record without one.
+func (d *DB) insertImportedID(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, warns []string, toRound1 bool) (string, error) {
 	cur, err := d.createSample(ctx, tx, author, projectID, rec.Sample, verify.StateDraft)
 	if err != nil {
-		return err
+		return "", err
 	}
 	detail := fmt.Sprintf("line %d, draft of %s", rec.Line, author.Name)
 	if toRound1 {
 		to, err := verify.Transition(cur.Status, verify.EventSubmit)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return "", fmt.Errorf("%w: %v", ErrForbidden, err)
 		}
 		if err := d.addRevision(ctx, tx, author.ID, cur, cur.Content, "import", strings.Join(warns, ",")); err != nil {
-			return err
+			return "", err
 		}
 		if err := d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, to, ""); err != nil {
-			return err
+			return "", err
 		}
 		detail = fmt.Sprintf("line %d, revision 1 by %s into round 1", rec.Line, author.Name)
 		if len(warns) > 0 {
 			detail += "; lint warnings acknowledged: " + strings.Join(warns, ", ")
 		}
 	}
-	return d.audit(ctx, tx, a.ID, "sample.import", "sample", cur.ID, detail)
+	return cur.ID, d.audit(ctx, tx, a.ID, "sample.import", "sample", cur.ID, detail)
 }
 
 // dedupe drops repeated strings, keeping the first of each in order.
