@@ -40,6 +40,7 @@ var callNames = []string{
 	"Images",
 	"CountImages",
 	"ImageByPath",
+	"ImagesByPaths",
 	"ImageBySHA256",
 	"ImagesWithoutSamples",
 	"CountImagesWithoutSamples",
@@ -431,6 +432,22 @@ type outImageByPath struct {
 func (c *Client) ImageByPath(ctx context.Context, actor store.User, projectID int64, rel string) (store.Image, error) {
 	var out outImageByPath
 	err := c.call(ctx, "ImageByPath", inImageByPath{ProjectID: projectID, Rel: rel}, &out)
+	return out.R0, err
+}
+
+type inImagesByPaths struct {
+	ProjectID int64    `json:"projectID"`
+	Paths     []string `json:"paths"`
+}
+
+type outImagesByPaths struct {
+	R0 map[string]store.Image `json:"r0"`
+}
+
+// ImagesByPaths carries store.Calls.ImagesByPaths to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ImagesByPaths(ctx context.Context, actor store.User, projectID int64, paths []string) (map[string]store.Image, error) {
+	var out outImagesByPaths
+	err := c.call(ctx, "ImagesByPaths", inImagesByPaths{ProjectID: projectID, Paths: paths}, &out)
 	return out.R0, err
 }
 
@@ -1455,6 +1472,7 @@ var callTypes = map[string][2]any{
 	"Images":                    {inImages{}, outImages{}},
 	"CountImages":               {inCountImages{}, outCountImages{}},
 	"ImageByPath":               {inImageByPath{}, outImageByPath{}},
+	"ImagesByPaths":             {inImagesByPaths{}, outImagesByPaths{}},
 	"ImageBySHA256":             {inImageBySHA256{}, outImageBySHA256{}},
 	"ImagesWithoutSamples":      {inImagesWithoutSamples{}, outImagesWithoutSamples{}},
 	"CountImagesWithoutSamples": {inCountImagesWithoutSamples{}, outCountImagesWithoutSamples{}},
@@ -1689,6 +1707,14 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		r0, err := svc.ImageByPath(ctx, me, in.ProjectID, in.Rel)
 		return outImageByPath{R0: r0}, err
+	},
+	"ImagesByPaths": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inImagesByPaths
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.ImagesByPaths(ctx, me, in.ProjectID, in.Paths)
+		return outImagesByPaths{R0: r0}, err
 	},
 	"ImageBySHA256": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inImageBySHA256

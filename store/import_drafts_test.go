@@ -110,3 +110,43 @@ func TestImageBySHA256(t *testing.T) {
 		t.Errorf("unknown content: %v, want ErrNotFound", err)
 	}
 }
+
+// TestImportSamplesReportsGivenIDs: a record without an id (a COCO box has none)
+// gets one from the store, and the result names it — in Imported and in
+// Incomplete — so that the caller can find the draft it made.
+func TestImportSamplesReportsGivenIDs(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	box := annotate.Box{10, 5, 30, 15}
+	recs := []annotate.Imported{
+		{Line: 1, Sample: annotate.Sample{Kind: annotate.KindHopQA, Image: img, Box: &box}},
+		{Line: 2, Sample: annotate.Sample{ID: "named", Kind: annotate.KindHopQA, Image: img, Box: &box}},
+		{Line: 3, Sample: annotate.Sample{Kind: annotate.KindHopQA, Image: img, Box: &box}},
+	}
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Imported) != 3 || len(res.Incomplete) != 3 {
+		t.Fatalf("imported %q, incomplete %+v", res.Imported, res.Incomplete)
+	}
+	seen := map[string]bool{}
+	for i, id := range res.Imported {
+		if id == "" || seen[id] {
+			t.Errorf("record %d reported as imported under id %q", i+1, id)
+			continue
+		}
+		seen[id] = true
+		if res.Incomplete[i].ID != id {
+			t.Errorf("record %d: Incomplete names %q, Imported %q", i+1, res.Incomplete[i].ID, id)
+		}
+		si, err := f.db.Sample(ctx, store.Owner(), id)
+		if err != nil || si.AuthorID != f.ann.ID || si.Status != verify.StateDraft {
+			t.Errorf("the reported id %q: %+v, %v", id, si, err)
+		}
+	}
+	if res.Imported[1] != "named" {
+		t.Errorf("the named record was reported as %q", res.Imported[1])
+	}
+}

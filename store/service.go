@@ -52,6 +52,7 @@ type Calls interface {
 	Images(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)
 	CountImages(ctx context.Context, actor User, projectID int64) (int, error)
 	ImageByPath(ctx context.Context, actor User, projectID int64, rel string) (Image, error)
+	ImagesByPaths(ctx context.Context, actor User, projectID int64, paths []string) (map[string]Image, error)
 	ImageBySHA256(ctx context.Context, actor User, projectID int64, sum string) (Image, error)
 	ImagesWithoutSamples(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)
 	CountImagesWithoutSamples(ctx context.Context, actor User, projectID int64) (int, error)

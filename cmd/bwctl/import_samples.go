@@ -122,6 +122,9 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		if code, ok := interrupted(stderr, "import-samples", "nothing was imported", err); ok {
 			return code
 		}
+		if errors.Is(err, errImageLookup) {
+			return fail(stderr, err)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "bwctl import-samples: %s: %v\n", file, err)
 			return exitUsage
@@ -310,28 +313,85 @@ func convertSamples(ctx context.Context, db store.Service, actor store.User, pro
 		})
 		return recs, bad, err
 	case formatMultihop, formatSpatiaLQA, formatCOCO, formatLabelStu:
-		var errs []annotate.RecordError
-		var err error
-		sizes := annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
-			im, err := db.ImageByPath(ctx, actor, projectID, path)
-			return im.Width, im.Height, err == nil
-		}}
-		noun := "record"
-		switch format {
-		case formatMultihop:
-			recs, errs, err = annotate.ImportMultihop(bytes.NewReader(data), sizes)
-		case formatSpatiaLQA:
-			recs, errs, err = annotate.ImportSpatiaLQA(bytes.NewReader(data))
-		case formatCOCO:
-			noun = "annotation"
-			recs, errs, err = annotate.ImportCOCO(bytes.NewReader(data), sizes)
-		case formatLabelStu:
-			noun = "task"
-			recs, errs, err = annotate.ImportLabelStudio(bytes.NewReader(data))
+		noun := map[string]string{formatCOCO: "annotation", formatLabelStu: "task"}[format]
+		if noun == "" {
+			noun = "record"
+		}
+		convert := func(sizes annotate.ImportOptions) ([]annotate.Imported, []annotate.RecordError, error) {
+			switch format {
+			case formatMultihop:
+				return annotate.ImportMultihop(bytes.NewReader(data), sizes)
+			case formatCOCO:
+				return annotate.ImportCOCO(bytes.NewReader(data), sizes)
+			case formatSpatiaLQA:
+				return annotate.ImportSpatiaLQA(bytes.NewReader(data))
+			default:
+				return annotate.ImportLabelStudio(bytes.NewReader(data))
+			}
+		}
+		if format != formatMultihop && format != formatCOCO { // they need no image sizes
+			recs, errs, err := convert(annotate.ImportOptions{})
+			return recs, recordProblems(errs, noun), err
+		}
+		// The converter asks the size of an image per record (a COCO file, per
+		// annotation): a first pass learns which images, the project is asked for
+		// them all at once (through a team server, one request rather than one per
+		// annotation), and the second pass converts with their sizes.
+		var asked []string
+		seen := map[string]bool{}
+		if _, _, err := convert(annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
+			if !seen[path] {
+				seen[path] = true
+				asked = append(asked, path)
+			}
+			return 0, 0, false
+		}}); err != nil {
+			return nil, nil, err
+		}
+		known, err := imagesByPaths(ctx, db, actor, projectID, asked)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", errImageLookup, err)
+		}
+		var lookupErr error
+		recs, errs, err := convert(annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
+			if !seen[path] { // not asked in the first pass: ask for it alone
+				seen[path] = true
+				im, err := db.ImageByPath(ctx, actor, projectID, path)
+				switch {
+				case err == nil:
+					known[path] = im
+				case !errors.Is(err, store.ErrNotFound) && lookupErr == nil:
+					lookupErr = fmt.Errorf("%w: %w", errImageLookup, err)
+				}
+			}
+			im, ok := known[path]
+			return im.Width, im.Height, ok
+		}})
+		if err == nil {
+			err = lookupErr
 		}
 		return recs, recordProblems(errs, noun), err
 	}
 	return nil, nil, fmt.Errorf("unknown format %q", format)
+}
+
+// errImageLookup marks a failure to look the file's images up in the project
+// (not a fault of the file).
+var errImageLookup = errors.New("looking up the file's images in the project")
+
+// imagesByPaths finds the project's images at paths (each once), in as few calls
+// as store.MaxImagePaths allows: one for any file but a huge one.
+func imagesByPaths(ctx context.Context, db store.Service, actor store.User, projectID int64, paths []string) (map[string]store.Image, error) {
+	want := slices.Compact(slices.Sorted(slices.Values(paths)))
+	out := map[string]store.Image{}
+	for chunk := range slices.Chunk(want, store.MaxImagePaths) {
+		found, err := db.ImagesByPaths(ctx, actor, projectID, chunk)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, found)
+	}
+	return out, nil
 }
 
 // recordProblems reports the records a converter did not convert, each named by
@@ -404,6 +464,10 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 	rename := map[string]string{}
 	var write []string
 	contents := map[string][]byte{}
+	taken, err := imagesByPaths(ctx, db, actor, projectID, slices.Collect(maps.Keys(images)))
+	if err != nil {
+		return fail(stderr, err), false
+	}
 	for _, p := range slices.Sorted(maps.Keys(images)) {
 		sum := sha256.Sum256(images[p])
 		hexSum := hex.EncodeToString(sum[:])
@@ -416,12 +480,10 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 			return fail(stderr, err), false
 		}
 		target := p
-		if _, err := db.ImageByPath(ctx, actor, projectID, p); err == nil {
+		if _, ok := taken[p]; ok {
 			ext := path.Ext(p)
 			target = strings.TrimSuffix(p, ext) + "-" + hexSum[:12] + ext
 			rename[p] = target
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return fail(stderr, err), false
 		}
 		write = append(write, target)
 		contents[target] = images[p]
@@ -479,16 +541,21 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 // names uploads by file name only, and a COCO file_name may lack the folders the
 // images were imported with.
 func resolveByFileName(ctx context.Context, db store.Service, actor store.User, projectID int64, recs []annotate.Imported) error {
+	var paths []string
+	for _, r := range recs {
+		if r.Sample.Image != "" {
+			paths = append(paths, r.Sample.Image)
+		}
+	}
+	known, err := imagesByPaths(ctx, db, actor, projectID, paths)
+	if err != nil {
+		return err
+	}
 	var byName map[string][]string
 	for i := range recs {
 		img := recs[i].Sample.Image
-		if img == "" {
+		if _, ok := known[img]; ok || img == "" {
 			continue
-		}
-		if _, err := db.ImageByPath(ctx, actor, projectID, img); err == nil {
-			continue
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return err
 		}
 		if byName == nil {
 			byName = map[string][]string{}
