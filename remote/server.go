@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -85,8 +86,89 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, store.User{}, http.StatusNotFound, "request", fmt.Sprintf("no such request: %s %s", r.Method, r.URL.Path))
 	})
-	return mux
+	return s.guard(mux)
 }
+
+// testPanic, when a test sets it, runs before every call's store method (a
+// stand-in for a call that panics).
+var testPanic func(r *http.Request)
+
+// requestInfo is what the guard learns of a request while it runs: the
+// session's user, for the audit row of a request that panicked.
+type requestInfo struct {
+	me store.User
+}
+
+type requestInfoKey struct{}
+
+// guard makes a panic in a request's handler a refusal of that request: the
+// client gets a 500 with a sentence (unless the answer had begun), the server's
+// log gets the panic with its stack, the audit log a row with the client's
+// address, and the server goes on serving. net/http would recover too, but
+// would cut the connection without a word and leave no audit row.
+func (s *Server) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := &requestInfo{}
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler { // net/http's own way to abort a response
+				panic(v)
+			}
+			s.panicked(tw, r, info.me, v, debug.Stack())
+		}()
+		h.ServeHTTP(tw, r)
+	})
+}
+
+// panicked answers, logs and audits a request whose handler panicked with v.
+func (s *Server) panicked(w *trackingWriter, r *http.Request, me store.User, v any, stack []byte) {
+	s.log.Printf("benchwright server: panic serving %s %s from %s: %v\n%s", r.Method, clip(r.URL.Path, 200), clientAddr(r), v, stack)
+	why := "the server failed on " + clip(r.URL.Path, 120) + " (a fault in the server; the details are in its log)"
+	ctx := store.WithClientAddr(context.WithoutCancel(r.Context()), clientAddr(r))
+	if ok, skipped := s.audits.allow(limitKey(clientAddr(r))); ok {
+		if skipped > 0 {
+			why += fmt.Sprintf(" (and %d refusals before it from this address not written)", skipped)
+		}
+		if err := s.db.AuditRefusal(ctx, me, "panic", why); err != nil {
+			s.log.Printf("benchwright server: audit a panic: %v", err)
+		}
+	}
+	if w.wrote {
+		// The answer had begun: the client sees it cut off, which it reports.
+		panic(http.ErrAbortHandler)
+	}
+	writeJSON(w, http.StatusInternalServerError, wireError{Codes: []string{"server_fault"}, Text: "the server failed on this request",
+		Message: "The server failed while doing that (a fault in the server, recorded in its log); check whether it was done before trying again."})
+}
+
+// trackingWriter notes whether the answer has begun; Unwrap keeps
+// http.ResponseController (read deadlines, flushing) working through it.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *trackingWriter) Flush() {
+	w.wrote = true
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 type hello struct {
 	Server string `json:"server"`
@@ -165,6 +247,9 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, me s
 			s.fail(w, r, err)
 			return
 		}
+		if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+			info.me = me
+		}
 		h(w, r, me, token)
 	}
 }
@@ -187,6 +272,9 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 			return err
 		}
 		return nil
+	}
+	if testPanic != nil {
+		testPanic(r)
 	}
 	out, err := run(r.Context(), s.db, me, decode)
 	if badBody != nil {

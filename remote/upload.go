@@ -242,10 +242,26 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 		}
 	}
 	report(store.ImportProgress{Total: total, Done: total})
-	got, err := c.ImportUploads(ctx, actor, projectID)
+	// The import's report is asked for by pointer: an answer without one (a
+	// server that died or was cut off mid-import, a proxy's empty page) is an
+	// import that did not end, never an import of nothing.
+	var out struct {
+		R0 *store.ImportResult `json:"r0"`
+	}
+	err = c.call(ctx, "ImportUploads", inImportUploads{ProjectID: projectID}, &out)
+	if err == nil && out.R0 == nil {
+		err = fmt.Errorf("%w: its answer held no report", ErrOffline)
+	}
+	if err != nil {
+		if errors.Is(err, ErrOffline) {
+			err = fmt.Errorf("the import on the server ended without a report, so what it imported is unknown (the uploaded files are kept there; run the import again to finish it): %w", err)
+		}
+		return res, err
+	}
+	got := *out.R0
 	got.Rejected = append(res.Rejected, got.Rejected...)
 	got.Ignored += res.Ignored
-	return got, err
+	return got, nil
 }
 
 func (c *Client) upload(ctx context.Context, projectID int64, dir string, f uploadFile) error {
