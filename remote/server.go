@@ -1,13 +1,11 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -31,6 +29,10 @@ type Server struct {
 	maxBody int64
 	signIns *addrLimiter
 	audits  *auditBudget
+
+	bodyFloor time.Duration // see SetBodyPace
+	bodyRate  int64
+	bodies    *bodyBudget
 }
 
 // NewServer returns a server for db. Messages about refused requests and
@@ -39,7 +41,8 @@ func NewServer(db *store.DB, logger *log.Logger) *Server {
 	if logger == nil {
 		logger = log.Default()
 	}
-	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget()}
+	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget(),
+		bodyFloor: DefaultBodyFloor, bodyRate: DefaultBodyRate, bodies: newBodyBudget(DefaultBodyBudget, DefaultAccountBodyBudget)}
 }
 
 // SetMaxBody changes the largest request body read (tests use a small one).
@@ -96,7 +99,8 @@ var testPanic func(r *http.Request)
 // requestInfo is what the guard learns of a request while it runs: the
 // session's user, for the audit row of a request that panicked.
 type requestInfo struct {
-	me store.User
+	me    store.User
+	after []func() // run when the request ends (a body's budget given back)
 }
 
 type requestInfoKey struct{}
@@ -111,6 +115,11 @@ func (s *Server) guard(h http.Handler) http.Handler {
 		info := &requestInfo{}
 		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
 		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			for _, f := range info.after {
+				f()
+			}
+		}()
 		defer func() {
 			v := recover()
 			if v == nil {
@@ -261,24 +270,25 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 		s.refuse(w, r, me, http.StatusNotFound, "call", fmt.Sprintf("no such call %q", name))
 		return
 	}
-	body, ok := s.readBody(w, r, me, name)
+	body, ok := s.openBody(w, r, me, name, s.maxBody)
 	if !ok {
 		return
 	}
 	var badBody error
 	decode := func(v any) error {
-		if err := strictUnmarshal(body, v); err != nil {
+		err := decodeBody(body, v)
+		body.done()
+		if err != nil {
 			badBody = err
-			return err
 		}
-		return nil
+		return err
 	}
 	if testPanic != nil {
 		testPanic(r)
 	}
 	out, err := run(r.Context(), s.db, me, decode)
 	if badBody != nil {
-		s.refuse(w, r, me, http.StatusBadRequest, name, "a malformed request: "+badBody.Error())
+		s.refuseBody(w, r, me, name, s.maxBody, body, badBody)
 		return
 	}
 	if err != nil {
@@ -308,25 +318,6 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ 
 	http.ServeFile(w, r, p)
 }
 
-// readBody reads a request body of at most maxBody bytes; a larger one is refused.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, me store.User, what string) ([]byte, bool) {
-	return s.readBodyLimited(w, r, me, what, s.maxBody)
-}
-
-func (s *Server) readBodyLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, limit int64) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, what, fmt.Sprintf("a request body over %d bytes", limit))
-		return nil, false
-	case err != nil:
-		s.refuse(w, r, me, http.StatusBadRequest, what, "an unreadable request body")
-		return nil, false
-	}
-	return body, true
-}
-
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, what string, v any) bool {
 	return s.decodeLimited(w, r, me, what, v, s.maxBody)
 }
@@ -334,30 +325,20 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, w
 // maxSignInBody is the largest sign-in request read: a name and a password.
 const maxSignInBody = 4 << 10
 
+// decodeLimited decodes r's body of at most limit bytes into v (decodeBody); a
+// body refused is answered and audited.
 func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, v any, limit int64) bool {
-	body, ok := s.readBodyLimited(w, r, me, what, limit)
+	body, ok := s.openBody(w, r, me, what, limit)
 	if !ok {
 		return false
 	}
-	if err := strictUnmarshal(body, v); err != nil {
-		s.refuse(w, r, me, http.StatusBadRequest, what, "a malformed request: "+err.Error())
+	err := decodeBody(body, v)
+	body.done()
+	if err != nil {
+		s.refuseBody(w, r, me, what, limit, body, err)
 		return false
 	}
 	return true
-}
-
-// strictUnmarshal decodes one JSON value holding only the fields v has: a field
-// the call does not take (an "actor" naming someone else, say) is an error.
-func strictUnmarshal(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }
 
 // refuse answers a request refused before it reached the store, and audits it.

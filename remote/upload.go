@@ -111,7 +111,9 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(tmp, h), http.MaxBytesReader(w, r.Body, MaxUploadBytes))
+	body := s.pacedBody(w, r, MaxUploadBytes)
+	_, err = io.Copy(io.MultiWriter(tmp, h), body)
+	body.done()
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -119,6 +121,9 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	switch {
 	case errors.As(err, &tooBig):
 		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, "upload", fmt.Sprintf("%s is over %d MiB", rel, MaxUploadBytes>>20))
+		return
+	case errors.Is(body.err, errBodyTooSlow):
+		s.refuseBody(w, r, me, "upload", MaxUploadBytes, body, err)
 		return
 	case err != nil:
 		s.fail(w, r, fmt.Errorf("upload %s: the transfer broke off: %w", rel, ErrOffline))
