@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/benchwright/benchwright/verify"
@@ -50,6 +51,17 @@ func WithClientAddr(ctx context.Context, addr string) context.Context {
 func ClientAddr(ctx context.Context) string {
 	s, _ := ctx.Value(clientKey{}).(string)
 	return s
+}
+
+// signInClient is the address wrong passwords are counted under: an IPv4
+// address as it is, an IPv6 address by its /64 (one machine is usually given a
+// whole /64, and could otherwise take a fresh address for every guess).
+func signInClient(addr string) string {
+	ip := net.ParseIP(addr)
+	if ip == nil || ip.To4() != nil {
+		return addr
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
 // Session is a signed-in person's session on a team server.
