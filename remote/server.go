@@ -372,6 +372,9 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 // fail answers a request the store refused or could not do.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	we, status := encodeError(err)
+	if status == http.StatusServiceUnavailable {
+		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, clip(r.URL.Path, 200), clientAddr(r), err)
+	}
 	if status == http.StatusInternalServerError {
 		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, clip(r.URL.Path, 200), clientAddr(r), err)
 		// Its words may name the server's folders: they stay in the server's log.

@@ -125,6 +125,9 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	case errors.Is(body.err, errBodyTooSlow):
 		s.refuseBody(w, r, me, "upload", MaxUploadBytes, body, err)
 		return
+	case err != nil && body.err == nil: // the body came whole: writing it failed (a full disk, say)
+		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
+		return
 	case err != nil:
 		s.fail(w, r, fmt.Errorf("upload %s: the transfer broke off: %w", rel, ErrOffline))
 		return

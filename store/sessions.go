@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"time"
 
@@ -92,14 +93,17 @@ func (d *DB) OpenSession(ctx context.Context, name, password string) (Session, e
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
 		now := d.Now().UTC()
 		s.Expires = now.Add(SessionTTL)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_sha256, user_id, created_at, expires_at, client) VALUES (?, ?, ?, ?, ?)`,
-			tokenHash(s.Token), u.ID, now.Format(time.RFC3339Nano), s.Expires.Format(time.RFC3339Nano), ClientAddr(ctx)); err != nil {
-			return err
-		}
-		return d.audit(ctx, tx, u.ID, "session.open", "user", u.Name, "")
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_sha256, user_id, created_at, expires_at, client) VALUES (?, ?, ?, ?, ?)`,
+			tokenHash(s.Token), u.ID, now.Format(time.RFC3339Nano), s.Expires.Format(time.RFC3339Nano), ClientAddr(ctx))
+		return err
 	})
 	if err != nil {
 		return Session{}, fmt.Errorf("open a session for %s: %w", name, err)
+	}
+	// The sign-in's audit row is written after the session, on its own: a disk
+	// too full for it must not refuse a right password (the log says it is missing).
+	if err := d.inTx(ctx, func(tx *sql.Tx) error { return d.audit(ctx, tx, u.ID, "session.open", "user", u.Name, "") }); err != nil {
+		log.Printf("benchwright: the audit row of %s's sign-in was not written: %v", u.Name, err)
 	}
 	return s, nil
 }
@@ -119,7 +123,7 @@ func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return User{}, ErrSessionEnded
 	case err != nil:
-		return User{}, fmt.Errorf("check the session: %w", err)
+		return User{}, fmt.Errorf("check the session: %w", dbError(err))
 	}
 	at, err := time.Parse(time.RFC3339Nano, expires)
 	if err != nil || !d.Now().Before(at) || revoked.Valid || disabled {
@@ -163,7 +167,7 @@ func (d *DB) LastChange(ctx context.Context) (int64, error) {
 	// A refusal changes nothing: a workstation refused a read (its user left the
 	// project) must not make every workstation reload, and itself again.
 	if err := d.rdb.QueryRowContext(ctx, `SELECT id FROM audit_log WHERE action NOT LIKE 'denied:%' ORDER BY id DESC LIMIT 1`).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("read the last change: %w", err)
+		return 0, fmt.Errorf("read the last change: %w", dbError(err))
 	}
 	return n.Int64, nil
 }
