@@ -50,6 +50,7 @@ var sentinels = []struct {
 	{"incomplete_verdict", verify.ErrIncompleteVerdict, http.StatusBadRequest},
 	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
 	{"canceled", context.Canceled, 499},
+	{"quota", store.ErrQuota, http.StatusInsufficientStorage},
 	// Storage failures: nothing was done, and the same request may be sent again
 	// (the client's Error matches ErrOffline for them).
 	{"disk_full", store.ErrDiskFull, http.StatusServiceUnavailable},

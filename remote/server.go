@@ -33,6 +33,9 @@ type Server struct {
 	bodyFloor time.Duration // see SetBodyPace
 	bodyRate  int64
 	bodies    *bodyBudget
+
+	uploads UploadLimits
+	sweep   uploadSweep
 }
 
 // NewServer returns a server for db. Messages about refused requests and
@@ -42,7 +45,8 @@ func NewServer(db *store.DB, logger *log.Logger) *Server {
 		logger = log.Default()
 	}
 	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget(),
-		bodyFloor: DefaultBodyFloor, bodyRate: DefaultBodyRate, bodies: newBodyBudget(DefaultBodyBudget, DefaultAccountBodyBudget)}
+		bodyFloor: DefaultBodyFloor, bodyRate: DefaultBodyRate, bodies: newBodyBudget(DefaultBodyBudget, DefaultAccountBodyBudget),
+		uploads: DefaultUploadLimits}
 }
 
 // SetMaxBody changes the largest request body read (tests use a small one).
@@ -364,6 +368,8 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 		code = "too_many_failures"
 	case http.StatusNotFound:
 		code = "not_found"
+	case http.StatusInsufficientStorage:
+		code = "quota"
 	}
 	msg := strings.ToUpper(why[:1]) + why[1:] + "."
 	writeJSON(w, status, wireError{Codes: []string{code}, Text: why, Message: msg})
@@ -549,6 +555,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cert tls.Certificat
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          s.log,
 	}
+	s.sweepUploads(ctx, true) // uploads left from before the server started
 	done := make(chan error, 1)
 	go func() { done <- hs.ServeTLS(ln, "", "") }()
 	select {

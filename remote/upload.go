@@ -100,6 +100,22 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 		s.fail(w, r, err)
 		return
 	}
+	s.sweepUploads(r.Context(), false)
+	size := r.ContentLength
+	if size < 0 {
+		size = MaxUploadBytes
+	}
+	if !s.roomFor(w, r, rel, size) {
+		return
+	}
+	if err := s.db.CheckUploadQuota(r.Context(), me, pid, rel, size, store.UploadLimits{Bytes: s.uploads.Bytes, Files: s.uploads.Files}); err != nil {
+		if errors.Is(err, store.ErrQuota) {
+			s.refuse(w, r, me, http.StatusInsufficientStorage, "upload", strings.TrimSuffix(store.Message(err), "."))
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
 		return
@@ -112,7 +128,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
 	body := s.pacedBody(w, r, MaxUploadBytes)
-	_, err = io.Copy(io.MultiWriter(tmp, h), body)
+	landed, err := io.Copy(io.MultiWriter(tmp, h), body)
 	body.done()
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -138,6 +154,10 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 			Message: fmt.Sprintf("The upload of %s arrived damaged (its SHA-256 is %s, the workstation's %s); it was not kept.", rel, short(got), short(want))})
 		return
 	}
+	if err := probeImage(tmp.Name()); err != nil {
+		s.refuse(w, r, me, http.StatusBadRequest, "upload", fmt.Sprintf("%s is %v", rel, err))
+		return
+	}
 	// A path that already holds other bytes keeps them: an imported image that
 	// changed under the project would make every release holding it fail to
 	// export. The same bytes again are fine (a resumed upload).
@@ -148,6 +168,10 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
+		return
+	}
+	if err := s.db.RecordUpload(r.Context(), me, pid, rel, landed); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct{}{})

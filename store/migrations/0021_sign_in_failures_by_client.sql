@@ -8,13 +8,13 @@
 -- address still bounds how fast one address guesses at all names. client is the
 -- address as store.ClientAddr gives it (IPv6 by its /64), '' for local work.
 -- Existing counts are kept as local ones.
-CREATE TABLE sign_in_failures_new (
+CREATE TABLE IF NOT EXISTS sign_in_failures_new (
 	name      TEXT NOT NULL,
 	client    TEXT NOT NULL,
 	failures  INTEGER NOT NULL,
 	last_at   TEXT NOT NULL,
 	PRIMARY KEY (name, client)
 ) WITHOUT ROWID;
-INSERT INTO sign_in_failures_new (name, client, failures, last_at) SELECT name, '', failures, last_at FROM sign_in_failures;
+INSERT OR IGNORE INTO sign_in_failures_new (name, client, failures, last_at) SELECT name, '', failures, last_at FROM sign_in_failures;
 DROP TABLE sign_in_failures;
 ALTER TABLE sign_in_failures_new RENAME TO sign_in_failures;
