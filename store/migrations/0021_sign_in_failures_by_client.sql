@@ -10,7 +10,7 @@
 -- Existing counts are kept as local ones.
 CREATE TABLE IF NOT EXISTS sign_in_failures_new (
 	name      TEXT NOT NULL,
-	client    TEXT NOT NULL,
+	client    TEXT NOT NULL DEFAULT '',  -- '' for local work
 	failures  INTEGER NOT NULL,
 	last_at   TEXT NOT NULL,
 	PRIMARY KEY (name, client)

@@ -3,7 +3,7 @@
 -- builds it on SQLite (its comments say why).
 CREATE TABLE IF NOT EXISTS sign_in_failures_new (
 	name      TEXT COLLATE "C" NOT NULL,
-	client    TEXT COLLATE "C" NOT NULL,
+	client    TEXT COLLATE "C" NOT NULL DEFAULT '',  -- '' for local work
 	failures  BIGINT NOT NULL,
 	last_at   TEXT COLLATE "C" NOT NULL,
 	PRIMARY KEY (name, client)
