@@ -327,6 +327,18 @@ func (w *Writer) ReadUprightImage(r Record) ([]byte, error) {
 	return out, nil
 }
 
+// runCopy runs one image copy of the export's workers; a panic in it (a
+// decoder's, on a hostile file) fails the export instead of ending the process,
+// which on a team server is every person's.
+func runCopy(job func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("copy an image: a fault in Benchwright: %v", v)
+		}
+	}()
+	return job()
+}
+
 // orientationHead is how much of an image is read to find its EXIF orientation.
 const orientationHead = 128 << 10
 
@@ -351,7 +363,7 @@ func (w *Writer) copyImage(dest string, r Record, upright bool) error {
 					if w.copyFailed() != nil {
 						continue // drain: the export has failed
 					}
-					if err := job(); err != nil {
+					if err := runCopy(job); err != nil {
 						w.copyMu.Lock()
 						if w.copyErr == nil {
 							w.copyErr = err

@@ -335,6 +335,9 @@ func readError(resp *http.Response) error {
 	var we wireError
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err := json.Unmarshal(b, &we); err != nil || we.Message == "" {
+		if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout {
+			return fmt.Errorf("%w: it answered %s", ErrOffline, resp.Status) // a proxy's word for a server away
+		}
 		return fmt.Errorf("the server answered %s", resp.Status)
 	}
 	return we.err()

@@ -53,6 +53,19 @@ var sentinels = []struct {
 	{"incomplete_verdict", verify.ErrIncompleteVerdict, http.StatusBadRequest},
 	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
 	{"canceled", context.Canceled, 499},
+	{"quota", store.ErrQuota, http.StatusInsufficientStorage},
+	// Storage failures: nothing was done, and the same request may be sent again
+	// (the client's Error matches ErrOffline for them).
+	{"disk_full", store.ErrDiskFull, http.StatusServiceUnavailable},
+	{"unavailable", store.ErrUnavailable, http.StatusServiceUnavailable},
+}
+
+// retryable are the codes of failures after which a client may send the same
+// request again: errors.Is(err, ErrOffline) holds for them, as for a server
+// that cannot be reached.
+var retryable = map[string]string{
+	"disk_full":   "The server's disk is full; nothing was changed. Try again once room has been made on it.",
+	"unavailable": "The server's database is unreachable; nothing was changed. Retry in a moment.",
 }
 
 // wireError is an error as the server sends it.
@@ -91,6 +104,9 @@ func (e *Error) Message() string { return e.message }
 // Is reports whether the server-side error matched target.
 func (e *Error) Is(target error) bool {
 	for _, c := range e.codes {
+		if _, ok := retryable[c]; ok && target == ErrOffline {
+			return true
+		}
 		for _, s := range sentinels {
 			if s.code == c && s.err == target {
 				return true
@@ -102,6 +118,7 @@ func (e *Error) Is(target error) bool {
 
 // encodeError turns a server-side error into what is sent, and its HTTP status.
 func encodeError(err error) (wireError, int) {
+	err = store.StorageError(err)
 	w := wireError{Text: err.Error(), Message: store.Message(err)}
 	var audit *store.AuditErrors
 	if errors.As(err, &audit) {
@@ -114,6 +131,14 @@ func encodeError(err error) (wireError, int) {
 			if status == http.StatusInternalServerError {
 				status = s.status
 			}
+		}
+	}
+	for _, c := range w.Codes {
+		if msg, ok := retryable[c]; ok {
+			// The driver's words stay in the server's log; the sentence says
+			// what happened and that trying again is right.
+			w.Text, w.Message = msg, msg
+			return w, http.StatusServiceUnavailable
 		}
 	}
 	if status == http.StatusInternalServerError {

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -143,5 +144,33 @@ func TestNewPasswordEndsSessions(t *testing.T) {
 	}
 	if _, err := c.Projects(ctx, store.Owner()); !errors.Is(err, store.ErrSessionEnded) {
 		t.Errorf("a call after the password changed: %v, want the session ended", err)
+	}
+}
+
+// TestGuessesFromOneAddressDoNotLockOutAnother: wrong passwords for ann1 from
+// 127.0.0.2 make that address wait; ann1 signing in from 127.0.0.1 gets in.
+func TestGuessesFromOneAddressDoNotLockOutAnother(t *testing.T) {
+	_, srv, owner := hardServer(t)
+	tr := srv.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext
+	guesser := rawClient{t: t, url: srv.URL, hc: &http.Client{Transport: tr}}
+	signIn := func(c rawClient, password string) int {
+		body, _ := json.Marshal(map[string]string{"name": "ann1", "password": password})
+		status, _ := c.post("/v1/signin", "", body)
+		return status
+	}
+	for range 4 {
+		if s := signIn(guesser, "wrong-password"); s != http.StatusUnauthorized && s != http.StatusTooManyRequests {
+			t.Fatalf("a guess: %d", s)
+		}
+	}
+	if s := signIn(guesser, storetest.Password); s != http.StatusTooManyRequests {
+		t.Errorf("the right password from the guessing address: %d, want 429", s)
+	}
+	if s := signIn(owner, storetest.Password); s != http.StatusOK {
+		t.Errorf("the owner from another address: %d, want 200", s)
+	}
+	if s := signIn(guesser, storetest.Password); s != http.StatusTooManyRequests {
+		t.Errorf("the guessing address after the owner signed in: %d, want 429", s)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image/color"
 	"io"
 	"log"
 	"net/http"
@@ -140,6 +141,8 @@ func TestHostileClient(t *testing.T) {
 	expiring := raw.signIn("ann2")
 
 	settingsBefore, _ := db.GroupSettings(ctx, store.Owner(), p.Project.ID)
+	junk := strings.Repeat("not an image ", 100)
+	jpeg := jpegBytes(t, 8, 8, color.White)
 	cases := []struct {
 		name   string
 		path   string
@@ -183,6 +186,11 @@ func TestHostileClient(t *testing.T) {
 		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusForbidden, nil, true},
 		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusForbidden, nil, true},
 		{"a stranger opens the original file", "/v1/image/" + im.SHA256 + "?original=1", outTok, ``, http.StatusForbidden, nil, true},
+		// Uploads ("PUT " before the path): only images land in the upload folder.
+		{"random bytes uploaded as an image", "PUT /v1/upload/" + jsonInt(p.Project.ID) + "?" + url.Values{"path": {"s/x.jpg"}, "sha256": {sha256Hex([]byte(junk))}}.Encode(),
+			annTok, junk, http.StatusBadRequest, nil, false},
+		{"a stranger uploads an image", "PUT /v1/upload/" + jsonInt(p.Project.ID) + "?" + url.Values{"path": {"s/y.jpg"}, "sha256": {sha256Hex(jpeg)}}.Encode(),
+			outTok, string(jpeg), http.StatusForbidden, nil, false},
 	}
 	for _, c := range cases {
 		if c.before != nil {
@@ -191,7 +199,9 @@ func TestHostileClient(t *testing.T) {
 		before := deniedRows(t, db)
 		var status int
 		var body string
-		if c.get {
+		if method, path, ok := strings.Cut(c.path, " "); ok {
+			status, body = raw.do(method, path, c.token, []byte(c.body))
+		} else if c.get {
 			status, body = raw.get(c.path, c.token)
 		} else {
 			status, body = raw.post(c.path, c.token, []byte(c.body))

@@ -1,16 +1,15 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +29,13 @@ type Server struct {
 	maxBody int64
 	signIns *addrLimiter
 	audits  *auditBudget
+
+	bodyFloor time.Duration // see SetBodyPace
+	bodyRate  int64
+	bodies    *bodyBudget
+
+	uploads UploadLimits
+	sweep   uploadSweep
 }
 
 // NewServer returns a server for db. Messages about refused requests and
@@ -38,7 +44,9 @@ func NewServer(db *store.DB, logger *log.Logger) *Server {
 	if logger == nil {
 		logger = log.Default()
 	}
-	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget()}
+	return &Server{db: db, log: logger, maxBody: DefaultMaxBody, signIns: newAddrLimiter(), audits: newAuditBudget(),
+		bodyFloor: DefaultBodyFloor, bodyRate: DefaultBodyRate, bodies: newBodyBudget(DefaultBodyBudget, DefaultAccountBodyBudget),
+		uploads: DefaultUploadLimits}
 }
 
 // SetMaxBody changes the largest request body read (tests use a small one).
@@ -85,8 +93,95 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, store.User{}, http.StatusNotFound, "request", fmt.Sprintf("no such request: %s %s", r.Method, r.URL.Path))
 	})
-	return mux
+	return s.guard(mux)
 }
+
+// testPanic, when a test sets it, runs before every call's store method (a
+// stand-in for a call that panics).
+var testPanic func(r *http.Request)
+
+// requestInfo is what the guard learns of a request while it runs: the
+// session's user, for the audit row of a request that panicked.
+type requestInfo struct {
+	me    store.User
+	after []func() // run when the request ends (a body's budget given back)
+}
+
+type requestInfoKey struct{}
+
+// guard makes a panic in a request's handler a refusal of that request: the
+// client gets a 500 with a sentence (unless the answer had begun), the server's
+// log gets the panic with its stack, the audit log a row with the client's
+// address, and the server goes on serving. net/http would recover too, but
+// would cut the connection without a word and leave no audit row.
+func (s *Server) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := &requestInfo{}
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info))
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			for _, f := range info.after {
+				f()
+			}
+		}()
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler { // net/http's own way to abort a response
+				panic(v)
+			}
+			s.panicked(tw, r, info.me, v, debug.Stack())
+		}()
+		h.ServeHTTP(tw, r)
+	})
+}
+
+// panicked answers, logs and audits a request whose handler panicked with v.
+func (s *Server) panicked(w *trackingWriter, r *http.Request, me store.User, v any, stack []byte) {
+	s.log.Printf("benchwright server: panic serving %s %s from %s: %v\n%s", r.Method, clip(r.URL.Path, 200), clientAddr(r), v, stack)
+	why := "the server failed on " + clip(r.URL.Path, 120) + " (a fault in the server; the details are in its log)"
+	ctx := store.WithClientAddr(context.WithoutCancel(r.Context()), clientAddr(r))
+	if ok, skipped := s.audits.allow(limitKey(clientAddr(r))); ok {
+		if skipped > 0 {
+			why += fmt.Sprintf(" (and %d refusals before it from this address not written)", skipped)
+		}
+		if err := s.db.AuditRefusal(ctx, me, "panic", why); err != nil {
+			s.log.Printf("benchwright server: audit a panic: %v", err)
+		}
+	}
+	if w.wrote {
+		// The answer had begun: the client sees it cut off, which it reports.
+		panic(http.ErrAbortHandler)
+	}
+	writeJSON(w, http.StatusInternalServerError, wireError{Codes: []string{"server_fault"}, Text: "the server failed on this request",
+		Message: "The server failed while doing that (a fault in the server, recorded in its log); check whether it was done before trying again."})
+}
+
+// trackingWriter notes whether the answer has begun; Unwrap keeps
+// http.ResponseController (read deadlines, flushing) working through it.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *trackingWriter) Flush() {
+	w.wrote = true
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 type hello struct {
 	Server string `json:"server"`
@@ -165,6 +260,9 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, me s
 			s.fail(w, r, err)
 			return
 		}
+		if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+			info.me = me
+		}
 		h(w, r, me, token)
 	}
 }
@@ -176,21 +274,25 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 		s.refuse(w, r, me, http.StatusNotFound, "call", fmt.Sprintf("no such call %q", name))
 		return
 	}
-	body, ok := s.readBody(w, r, me, name)
+	body, ok := s.openBody(w, r, me, name, s.maxBody)
 	if !ok {
 		return
 	}
 	var badBody error
 	decode := func(v any) error {
-		if err := strictUnmarshal(body, v); err != nil {
+		err := decodeBody(body, v)
+		body.done()
+		if err != nil {
 			badBody = err
-			return err
 		}
-		return nil
+		return err
+	}
+	if testPanic != nil {
+		testPanic(r)
 	}
 	out, err := run(r.Context(), s.db, me, decode)
 	if badBody != nil {
-		s.refuse(w, r, me, http.StatusBadRequest, name, "a malformed request: "+badBody.Error())
+		s.refuseBody(w, r, me, name, s.maxBody, body, badBody)
 		return
 	}
 	if err != nil {
@@ -220,25 +322,6 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ 
 	http.ServeFile(w, r, p)
 }
 
-// readBody reads a request body of at most maxBody bytes; a larger one is refused.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, me store.User, what string) ([]byte, bool) {
-	return s.readBodyLimited(w, r, me, what, s.maxBody)
-}
-
-func (s *Server) readBodyLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, limit int64) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, what, fmt.Sprintf("a request body over %d bytes", limit))
-		return nil, false
-	case err != nil:
-		s.refuse(w, r, me, http.StatusBadRequest, what, "an unreadable request body")
-		return nil, false
-	}
-	return body, true
-}
-
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, what string, v any) bool {
 	return s.decodeLimited(w, r, me, what, v, s.maxBody)
 }
@@ -246,30 +329,20 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, w
 // maxSignInBody is the largest sign-in request read: a name and a password.
 const maxSignInBody = 4 << 10
 
+// decodeLimited decodes r's body of at most limit bytes into v (decodeBody); a
+// body refused is answered and audited.
 func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, v any, limit int64) bool {
-	body, ok := s.readBodyLimited(w, r, me, what, limit)
+	body, ok := s.openBody(w, r, me, what, limit)
 	if !ok {
 		return false
 	}
-	if err := strictUnmarshal(body, v); err != nil {
-		s.refuse(w, r, me, http.StatusBadRequest, what, "a malformed request: "+err.Error())
+	err := decodeBody(body, v)
+	body.done()
+	if err != nil {
+		s.refuseBody(w, r, me, what, limit, body, err)
 		return false
 	}
 	return true
-}
-
-// strictUnmarshal decodes one JSON value holding only the fields v has: a field
-// the call does not take (an "actor" naming someone else, say) is an error.
-func strictUnmarshal(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("more than one JSON value")
-	}
-	return nil
 }
 
 // refuse answers a request refused before it reached the store, and audits it.
@@ -295,6 +368,8 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 		code = "too_many_failures"
 	case http.StatusNotFound:
 		code = "not_found"
+	case http.StatusInsufficientStorage:
+		code = "quota"
 	}
 	msg := strings.ToUpper(why[:1]) + why[1:] + "."
 	writeJSON(w, status, wireError{Codes: []string{code}, Text: why, Message: msg})
@@ -303,6 +378,9 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 // fail answers a request the store refused or could not do.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	we, status := encodeError(err)
+	if status == http.StatusServiceUnavailable {
+		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, clip(r.URL.Path, 200), clientAddr(r), err)
+	}
 	if status == http.StatusInternalServerError {
 		s.log.Printf("benchwright server: %s %s from %s: %v", r.Method, clip(r.URL.Path, 200), clientAddr(r), err)
 		// Its words may name the server's folders: they stay in the server's log.
@@ -477,6 +555,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cert tls.Certificat
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          s.log,
 	}
+	s.sweepUploads(ctx, true) // uploads left from before the server started
 	done := make(chan error, 1)
 	go func() { done <- hs.ServeTLS(ln, "", "") }()
 	select {

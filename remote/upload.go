@@ -100,6 +100,22 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 		s.fail(w, r, err)
 		return
 	}
+	s.sweepUploads(r.Context(), false)
+	size := r.ContentLength
+	if size < 0 {
+		size = MaxUploadBytes
+	}
+	if !s.roomFor(w, r, rel, size) {
+		return
+	}
+	if err := s.db.CheckUploadQuota(r.Context(), me, pid, rel, size, store.UploadLimits{Bytes: s.uploads.Bytes, Files: s.uploads.Files}); err != nil {
+		if errors.Is(err, store.ErrQuota) {
+			s.refuse(w, r, me, http.StatusInsufficientStorage, "upload", strings.TrimSuffix(store.Message(err), "."))
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
 		return
@@ -111,7 +127,9 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(tmp, h), http.MaxBytesReader(w, r.Body, MaxUploadBytes))
+	body := s.pacedBody(w, r, MaxUploadBytes)
+	landed, err := io.Copy(io.MultiWriter(tmp, h), body)
+	body.done()
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -119,6 +137,12 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	switch {
 	case errors.As(err, &tooBig):
 		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, "upload", fmt.Sprintf("%s is over %d MiB", rel, MaxUploadBytes>>20))
+		return
+	case errors.Is(body.err, errBodyTooSlow):
+		s.refuseBody(w, r, me, "upload", MaxUploadBytes, body, err)
+		return
+	case err != nil && body.err == nil: // the body came whole: writing it failed (a full disk, say)
+		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
 		return
 	case err != nil:
 		s.fail(w, r, fmt.Errorf("upload %s: the transfer broke off: %w", rel, ErrOffline))
@@ -128,6 +152,10 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	if got != want {
 		writeJSON(w, http.StatusBadRequest, wireError{Codes: []string{"invalid"}, Text: "damaged upload",
 			Message: fmt.Sprintf("The upload of %s arrived damaged (its SHA-256 is %s, the workstation's %s); it was not kept.", rel, short(got), short(want))})
+		return
+	}
+	if err := probeImage(tmp.Name()); err != nil {
+		s.refuse(w, r, me, http.StatusBadRequest, "upload", fmt.Sprintf("%s is %v", rel, err))
 		return
 	}
 	// A path that already holds other bytes keeps them: an imported image that
@@ -140,6 +168,10 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		s.fail(w, r, fmt.Errorf("upload %s: %w", rel, err))
+		return
+	}
+	if err := s.db.RecordUpload(r.Context(), me, pid, rel, landed); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, struct{}{})
@@ -242,10 +274,26 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 		}
 	}
 	report(store.ImportProgress{Total: total, Done: total})
-	got, err := c.ImportUploads(ctx, actor, projectID)
+	// The import's report is asked for by pointer: an answer without one (a
+	// server that died or was cut off mid-import, a proxy's empty page) is an
+	// import that did not end, never an import of nothing.
+	var out struct {
+		R0 *store.ImportResult `json:"r0"`
+	}
+	err = c.call(ctx, "ImportUploads", inImportUploads{ProjectID: projectID}, &out)
+	if err == nil && out.R0 == nil {
+		err = fmt.Errorf("%w: its answer held no report", ErrOffline)
+	}
+	if err != nil {
+		if errors.Is(err, ErrOffline) {
+			err = fmt.Errorf("the import on the server ended without a report, so what it imported is unknown (the uploaded files are kept there; run the import again to finish it): %w", err)
+		}
+		return res, err
+	}
+	got := *out.R0
 	got.Rejected = append(res.Rejected, got.Rejected...)
 	got.Ignored += res.Ignored
-	return got, err
+	return got, nil
 }
 
 func (c *Client) upload(ctx context.Context, projectID int64, dir string, f uploadFile) error {

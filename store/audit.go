@@ -287,7 +287,8 @@ func hashImages(ctx context.Context, images map[string]Image, progress func(done
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i], errs[i] = hashImage(images[paths[i]].Path())
+				p := images[paths[i]].Path()
+				errs[i] = caught("hash "+p, func() (err error) { out[i], err = hashImage(p); return err })
 				if n := done.Add(1); progress != nil {
 					progress(int(n), len(paths))
 				}

@@ -25,7 +25,7 @@ var copyTables = []string{
 	"users", "audit_log", "projects", "project_members", "image_roots", "images", "samples", "revisions", "reviews", "claims",
 	"lineage", "augment_discards", "releases", "release_samples", "model_runs", "predictions",
 	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
-	"validation_batches", "validation_items", "sessions", "sign_in_failures", "database_info",
+	"validation_batches", "validation_items", "sessions", "pending_uploads", "sign_in_failures", "database_info",
 	"sample_search", "sample_words",
 	"stat_activity", "stat_balance", "stat_policy", "stat_reasons", "stat_rev3", "stat_review_authors",
 	"stat_review_kinds", "stat_review_seconds", "stat_review_times", "stat_review_verifiers",

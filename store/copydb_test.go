@@ -39,7 +39,8 @@ func onSQLite(t *testing.T, build func()) {
 // generated database's mark): samples in every state, a release with predictions
 // of three models, a hard subset frozen as a second release, a human baseline
 // with answers, an augmented sample and a discarded candidate, a validation batch
-// with its draw, an open claim, a session, a failed sign-in, and reviews whose
+// with its draw, an open claim, a session, a failed sign-in, an upload waiting
+// for an import, and reviews whose
 // seconds are floats of every digit.
 func everyTableProject(t *testing.T) (*store.DB, string) {
 	t.Helper()
@@ -125,6 +126,9 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	}
 	if _, err := f.db.Authenticate(ctx, "ver", "not the password"); !errors.Is(err, store.ErrUnauthorized) {
 		t.Fatalf("a wrong password: %v", err)
+	}
+	if err := f.db.RecordUpload(ctx, f.ann, f.project.ID, "uploaded/f.jpg", 1234); err != nil {
+		t.Fatal(err)
 	}
 	return f.db, "secret"
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log"
+	"net"
 	"time"
 
 	"github.com/benchwright/benchwright/verify"
@@ -52,6 +54,17 @@ func ClientAddr(ctx context.Context) string {
 	return s
 }
 
+// signInClient is the address wrong passwords are counted under: an IPv4
+// address as it is, an IPv6 address by its /64 (one machine is usually given a
+// whole /64, and could otherwise take a fresh address for every guess).
+func signInClient(addr string) string {
+	ip := net.ParseIP(addr)
+	if ip == nil || ip.To4() != nil {
+		return addr
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
 // Session is a signed-in person's session on a team server.
 type Session struct {
 	Token   string // secret; only its SHA-256 is stored
@@ -80,14 +93,17 @@ func (d *DB) OpenSession(ctx context.Context, name, password string) (Session, e
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
 		now := d.Now().UTC()
 		s.Expires = now.Add(SessionTTL)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_sha256, user_id, created_at, expires_at, client) VALUES (?, ?, ?, ?, ?)`,
-			tokenHash(s.Token), u.ID, now.Format(time.RFC3339Nano), s.Expires.Format(time.RFC3339Nano), ClientAddr(ctx)); err != nil {
-			return err
-		}
-		return d.audit(ctx, tx, u.ID, "session.open", "user", u.Name, "")
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_sha256, user_id, created_at, expires_at, client) VALUES (?, ?, ?, ?, ?)`,
+			tokenHash(s.Token), u.ID, now.Format(time.RFC3339Nano), s.Expires.Format(time.RFC3339Nano), ClientAddr(ctx))
+		return err
 	})
 	if err != nil {
 		return Session{}, fmt.Errorf("open a session for %s: %w", name, err)
+	}
+	// The sign-in's audit row is written after the session, on its own: a disk
+	// too full for it must not refuse a right password (the log says it is missing).
+	if err := d.inTx(ctx, func(tx *sql.Tx) error { return d.audit(ctx, tx, u.ID, "session.open", "user", u.Name, "") }); err != nil {
+		log.Printf("benchwright: the audit row of %s's sign-in was not written: %v", u.Name, err)
 	}
 	return s, nil
 }
@@ -107,7 +123,7 @@ func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return User{}, ErrSessionEnded
 	case err != nil:
-		return User{}, fmt.Errorf("check the session: %w", err)
+		return User{}, fmt.Errorf("check the session: %w", dbError(err))
 	}
 	at, err := time.Parse(time.RFC3339Nano, expires)
 	if err != nil || !d.Now().Before(at) || revoked.Valid || disabled {
@@ -151,7 +167,7 @@ func (d *DB) LastChange(ctx context.Context) (int64, error) {
 	// A refusal changes nothing: a workstation refused a read (its user left the
 	// project) must not make every workstation reload, and itself again.
 	if err := d.rdb.QueryRowContext(ctx, `SELECT id FROM audit_log WHERE action NOT LIKE 'denied:%' ORDER BY id DESC LIMIT 1`).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("read the last change: %w", err)
+		return 0, fmt.Errorf("read the last change: %w", dbError(err))
 	}
 	return n.Int64, nil
 }

@@ -250,13 +250,17 @@ func (d *DB) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func runTx(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(tx *sql.Tx) error) error {
 	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
-		return err
+		return dbError(err)
 	}
 	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
+		// A full disk or a lost server is said as such (storageerr.go); a
+		// rollback that fails too means the connection is gone.
+		if rerr := tx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+			return dbError(err)
+		}
+		return StorageError(err)
 	}
-	return tx.Commit()
+	return dbError(tx.Commit())
 }
 
 // isUniqueViolation tells whether err is either engine's refusal of a duplicate key.
@@ -336,6 +340,14 @@ func Message(err error) string {
 	var said interface{ Message() string }
 	if errors.As(err, &said) {
 		return said.Message()
+	}
+	switch {
+	case errors.Is(err, ErrDiskFull):
+		log.Printf("benchwright: %v", err)
+		return "The disk holding the database is full; nothing was changed. Make room on it, then try again (the details are in the log)."
+	case errors.Is(err, ErrUnavailable):
+		log.Printf("benchwright: %v", err)
+		return "The database cannot be reached or is overloaded; retry in a moment (the details are in the log)."
 	}
 	var driver sqlite3.Error
 	var pgErr *pgconn.PgError

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/benchwright/benchwright/verify"
 )
@@ -84,6 +86,7 @@ func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (Im
 		return ImportResult{}, fmt.Errorf("import uploads: %w", err)
 	}
 	dir := d.UploadDir(projectID)
+	start := d.Now().Unix()
 	res, err := d.ImportImages(ctx, actor, projectID, dir, nil)
 	// A file the import did not take is not kept on the server's disk: it would
 	// only take room (the workstation still has it, and the result names it).
@@ -92,5 +95,117 @@ func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (Im
 			os.Remove(filepath.Join(dir, filepath.FromSlash(r.RelPath)))
 		}
 	}
+	if err == nil {
+		// Everything that had landed when the import began was imported or
+		// removed: no longer pending, whoever uploaded it.
+		if cerr := d.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `DELETE FROM pending_uploads WHERE project_id = ? AND at_unix <= ?`, projectID, start)
+			return err
+		}); cerr != nil {
+			return res, fmt.Errorf("import uploads: %w", cerr)
+		}
+	}
 	return res, err
+}
+
+// ErrQuota is wrapped by the refusal of an upload beyond its account's share of
+// the server's upload folder (UploadLimits).
+var ErrQuota = errors.New("over the upload quota")
+
+// UploadLimits bound what one account may keep uploaded and not imported yet.
+type UploadLimits struct {
+	Bytes int64 // pending bytes, all projects together
+	Files int   // pending files
+}
+
+// CheckUploadQuota tells whether actor may upload size more bytes as rel of
+// project projectID (replacing what they uploaded there before) within lim;
+// beyond it the error wraps ErrQuota and says what to do. Call it after
+// UploadPath, which checks the permission.
+func (d *DB) CheckUploadQuota(ctx context.Context, actor User, projectID int64, rel string, size int64, lim UploadLimits) error {
+	var bytes int64
+	var files int
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(size_bytes), 0), COUNT(*) FROM pending_uploads
+			WHERE user_id = ? AND NOT (project_id = ? AND rel_path = ?)`, actor.ID, projectID, rel).Scan(&bytes, &files)
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("upload %s: %w", rel, err)
+	case bytes+size > lim.Bytes:
+		return fmt.Errorf("upload %s: %w: %d MiB of %s's uploads wait for an import, at most %d MiB may; import them first",
+			rel, ErrQuota, bytes>>20, actor.Name, lim.Bytes>>20)
+	case files+1 > lim.Files:
+		return fmt.Errorf("upload %s: %w: %d files of %s's uploads wait for an import, the most one account may have; import them first",
+			rel, ErrQuota, files, actor.Name)
+	}
+	return nil
+}
+
+// RecordUpload notes that actor's upload of size bytes landed at rel of project
+// projectID: pending until an import of the project's uploads.
+func (d *DB) RecordUpload(ctx context.Context, actor User, projectID int64, rel string, size int64) error {
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO pending_uploads (project_id, rel_path, user_id, size_bytes, at_unix) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (project_id, rel_path) DO UPDATE SET user_id = excluded.user_id, size_bytes = excluded.size_bytes, at_unix = excluded.at_unix`,
+			projectID, rel, actor.ID, size, d.Now().Unix())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("upload %s: %w", rel, err)
+	}
+	return nil
+}
+
+// ExpireUploads deletes the uploads that landed before cutoff and were not
+// imported since, and forgets them; it returns how many files it deleted. A
+// file an import of the folder holds is kept (its row only is dropped).
+func (d *DB) ExpireUploads(ctx context.Context, cutoff time.Time) (int, error) {
+	type pending struct {
+		project int64
+		rel     string
+	}
+	var old []pending
+	err := d.readTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		old, err = queryAll(ctx, tx, func(r scanner) (pending, error) {
+			var p pending
+			return p, r.Scan(&p.project, &p.rel)
+		}, `SELECT project_id, rel_path FROM pending_uploads WHERE at_unix < ? ORDER BY project_id, rel_path`, cutoff.Unix())
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("expire uploads: %w", err)
+	}
+	removed := 0
+	for _, p := range old {
+		dir := d.UploadDir(p.project)
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			abs = dir
+		}
+		var imported int
+		var dropped int64
+		err = d.inTx(ctx, func(tx *sql.Tx) error {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM images i JOIN image_roots r ON r.id = i.root_id
+				WHERE i.project_id = ? AND i.rel_path = ? AND r.path IN (?, ?)`, p.project, p.rel, abs, dir).Scan(&imported); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM pending_uploads WHERE project_id = ? AND rel_path = ? AND at_unix < ?`, p.project, p.rel, cutoff.Unix())
+			if err == nil {
+				dropped, err = res.RowsAffected()
+			}
+			return err
+		})
+		if err != nil {
+			return removed, fmt.Errorf("expire uploads: %w", err)
+		}
+		// Landed again meanwhile (dropped 0): the new file stays.
+		if dropped > 0 && imported == 0 && checkUploadPath(p.rel) == nil {
+			if os.Remove(filepath.Join(dir, filepath.FromSlash(p.rel))) == nil {
+				removed++
+			}
+		}
+	}
+	return removed, nil
 }

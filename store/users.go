@@ -374,6 +374,12 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 // counted in the database before its comparison, so the wait holds across processes
 // and restarts and parallel attempts cannot share one; success ends the count.
 //
+// The count is kept per name and client address (ClientAddr, an IPv6 address by
+// its /64; local work is one address): the wait holds for the address that typed
+// the wrong passwords, and a right password from an address that has not been
+// guessing signs in, so that nobody can lock another out by guessing at their
+// name. A team server also limits each address across all names.
+//
 // The comparison is slow on purpose, so it runs between two short write
 // transactions rather than holding the write lock.
 func (d *DB) Authenticate(ctx context.Context, name, password string) (User, error) {
@@ -381,6 +387,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 	var hash []byte
 	var known, disabled bool
 	var wait time.Duration
+	client := signInClient(ClientAddr(ctx))
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		var h string
 		err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp, password_hash, disabled FROM users WHERE name = ?`, name).
@@ -396,7 +403,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 		}
 		var failures int
 		var last string
-		err = tx.QueryRowContext(ctx, `SELECT failures, last_at FROM sign_in_failures WHERE name = ?`, name).Scan(&failures, &last)
+		err = tx.QueryRowContext(ctx, `SELECT failures, last_at FROM sign_in_failures WHERE name = ? AND client = ?`, name, client).Scan(&failures, &last)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -407,8 +414,8 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 			}
 		}
 		// Counted as a failure now; a right password deletes the row below.
-		_, err = tx.ExecContext(ctx, `INSERT INTO sign_in_failures (name, failures, last_at) VALUES (?, 1, ?)
-			ON CONFLICT (name) DO UPDATE SET failures = sign_in_failures.failures + 1, last_at = excluded.last_at`, name, d.now())
+		_, err = tx.ExecContext(ctx, `INSERT INTO sign_in_failures (name, client, failures, last_at) VALUES (?, ?, 1, ?)
+			ON CONFLICT (name, client) DO UPDATE SET failures = sign_in_failures.failures + 1, last_at = excluded.last_at`, name, client, d.now())
 		return err
 	})
 	if err != nil {
@@ -422,7 +429,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 	}
 	if compareHash(hash, []byte(password)) == nil && known && !disabled {
 		err := d.inTx(ctx, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `DELETE FROM sign_in_failures WHERE name = ?`, name)
+			_, err := tx.ExecContext(ctx, `DELETE FROM sign_in_failures WHERE name = ? AND client = ?`, name, client)
 			return err
 		})
 		if err != nil {

@@ -1,0 +1,30 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"runtime/debug"
+)
+
+// ErrFault is wrapped by the error of work that panicked (a fault in
+// Benchwright, not in what was asked): the panic and its stack are in the log.
+var ErrFault = errors.New("a fault in Benchwright (the details are in the log)")
+
+// catchPanic, deferred in a goroutine the store starts for a request, turns a
+// panic there into *err instead of ending the process (a server would take
+// every other person's work down with it). what names the work for the log.
+func catchPanic(err *error, what string) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	log.Printf("benchwright: panic in %s: %v\n%s", what, v, debug.Stack())
+	*err = fmt.Errorf("%s: %w", what, ErrFault)
+}
+
+// caught runs fn, turning a panic in it into an error (catchPanic).
+func caught(what string, fn func() error) (err error) {
+	defer catchPanic(&err, what)
+	return fn()
+}

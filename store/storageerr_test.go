@@ -1,0 +1,50 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"syscall"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mattn/go-sqlite3"
+)
+
+// TestStorageErrorKinds: the failures of disk and database server are told
+// apart from every other error, wherever they sit in the chain.
+func TestStorageErrorKinds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want error // nil: not a storage failure
+	}{
+		{"SQLite full", fmt.Errorf("save: %w", sqlite3.Error{Code: sqlite3.ErrFull}), ErrDiskFull},
+		{"no space writing a file", fmt.Errorf("upload: %w", &fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}), ErrDiskFull},
+		{"PostgreSQL disk_full", &pgconn.PgError{Code: "53100"}, ErrDiskFull},
+		{"PostgreSQL too many connections", &pgconn.PgError{Code: "53300"}, ErrUnavailable},
+		{"PostgreSQL shutting down", &pgconn.PgError{Code: "57P01"}, ErrUnavailable},
+		{"a connection exception", &pgconn.PgError{Code: "08006"}, ErrUnavailable},
+		{"a unique violation", &pgconn.PgError{Code: "23505"}, nil},
+		{"SQLite busy", sqlite3.Error{Code: sqlite3.ErrBusy}, nil},
+		{"a domain error", fmt.Errorf("freeze: %w", ErrConflict), nil},
+		{"a short file", io.ErrUnexpectedEOF, nil},
+	} {
+		got := StorageError(c.err)
+		for _, kind := range []error{ErrDiskFull, ErrUnavailable} {
+			if errors.Is(got, kind) != (kind == c.want) {
+				t.Errorf("%s: %v is %v: %v", c.name, got, kind, errors.Is(got, kind))
+			}
+		}
+		if !errors.Is(got, c.err) {
+			t.Errorf("%s: the original error is lost: %v", c.name, got)
+		}
+		if c.want == nil && got != c.err {
+			t.Errorf("%s: changed to %v", c.name, got)
+		}
+	}
+	if !errors.Is(dbError(fmt.Errorf("read: %w", io.ErrUnexpectedEOF)), ErrUnavailable) {
+		t.Error("a connection cut mid-message from the driver is not ErrUnavailable")
+	}
+}
