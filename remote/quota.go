@@ -102,7 +102,7 @@ func probeImage(p string) error {
 	}
 	defer f.Close()
 	if _, _, err := image.DecodeConfig(bufio.NewReader(io.LimitReader(f, 8<<20))); err != nil {
-		return fmt.Errorf("not an image the import reads (JPEG, PNG or WebP)")
+		return fmt.Errorf("not an image the import reads (JPEG, PNG, WebP or GIF)")
 	}
 	return nil
 }

@@ -199,7 +199,13 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 						continue
 					}
 				}
-				p, err := probeImage(abs, rel, previews)
+				// A fault in reading one file (a decoder's panic) rejects that
+				// file, and the import — and a team server — go on.
+				p := probe{RelPath: filepath.ToSlash(rel)}
+				err := caught("probe "+p.RelPath, func() (err error) {
+					p, err = probeImage(abs, rel, previews)
+					return err
+				})
 				results <- result{j.i, p, err}
 			}
 		}()
