@@ -52,7 +52,7 @@ func (d *DB) CreateProject(ctx context.Context, actor User, name string) (Projec
 		if n > 0 {
 			return fmt.Errorf("%w: a project named %q exists already", ErrConflict, name)
 		}
-		p = Project{Name: name, Settings: DefaultSettings(), CreatedBy: a.ID, CreatedAt: d.now()}
+		p = Project{Name: name, Settings: DefaultSettings(), CreatedBy: a.ID, CreatedAt: d.now(), Role: RoleLead} // its creator leads it
 		js, _ := json.Marshal(p.Settings)
 		err = tx.QueryRowContext(ctx, `INSERT INTO projects (name, settings, created_by, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
 			p.Name, string(js), p.CreatedBy, p.CreatedAt).Scan(&p.ID)
