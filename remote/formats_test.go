@@ -7,13 +7,9 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
-	"io"
-	"log"
-	"net/http/httptest"
 	"os"
 	"testing"
 
-	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -24,13 +20,8 @@ import (
 func TestUploadCommonFormats(t *testing.T) {
 	ctx := context.Background()
 	p := storetest.Seed(t, nil)
-	srv := httptest.NewTLSServer(remote.NewServer(p.DB, log.New(io.Discard, "", 0)).Handler())
-	t.Cleanup(srv.Close)
-	c, err := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	_, dial := serve(t, p.DB)
+	c := dial(t)
 	me, err := c.Authenticate(ctx, "ann1", storetest.Password)
 	if err != nil {
 		t.Fatal(err)
