@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/video"
 )
@@ -143,4 +144,38 @@ func TestImportVideoWithoutFFmpeg(t *testing.T) {
 			args: []string{"import-video", "--db", db, "--project", "p1", "--as", "boss", "clip.mp4"}, code: exitUsage,
 			wantErr: []string{"import-video needs ffmpeg: install Debian's ffmpeg package"}, emptyOut: true},
 	})
+}
+
+// TestImportVideoThroughServer: the frames are written on the workstation,
+// uploaded, imported on the server, and their provenance recorded there.
+func TestImportVideoThroughServer(t *testing.T) {
+	needFFmpeg(t)
+	dbPath, addr, fp := startServer(t)
+	setPasswords(t, pw("demo"))
+	clip := filepath.Join(t.TempDir(), "lab tour.mp4")
+	testVideo(t, clip, "duration=2:size=160x120:rate=10")
+	on := []string{"--server", addr, "--fingerprint", fp, "--as", "lead", "--project", demo.DemoProject}
+	code, out, errOut := bwctl(append([]string{"import-video", "--frames", "3", clip}, on...)...)
+	if code != exitUsage || !strings.Contains(errOut, "give --to DIR") {
+		t.Errorf("without --to over a server: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, errOut = bwctl(append([]string{"import-video", "--frames", "3", "--to", t.TempDir(), clip}, on...)...)
+	want := "lab tour/frame-01.jpg\nlab tour/frame-02.jpg\nlab tour/frame-03.jpg\n"
+	if code != exitOK || out != want {
+		t.Fatalf("import-video over the server: exit %d, %q %q; want %q", code, out, errOut, want)
+	}
+	s := openStore(t, dbPath)
+	ctx := context.Background()
+	lead, err := s.UserByName(ctx, store.Owner(), "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.ProjectByName(ctx, lead, demo.DemoProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.VideoFrames(ctx, lead, p.ID, strings.Split(strings.TrimSpace(out), "\n"))
+	if err != nil || len(got) != 3 || got[2].Index != 19 || got[1].Index != 9 || got[0].Video != clip {
+		t.Errorf("the server's file holds %+v (%v), want frames 0, 9 and 19 of %s", got, err, clip)
+	}
 }
