@@ -264,8 +264,23 @@ func Extract(ctx context.Context, path string, times []float64, dir string) ([]s
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	// The first failure in frame order, counting the others: one sentence per file.
+	var first error
+	more := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case first == nil:
+			first = err
+		default:
+			more++
+		}
+	}
+	if first != nil && more > 0 {
+		return nil, fmt.Errorf("%w, nor %d later frames", first, more)
+	}
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }

@@ -218,11 +218,28 @@ func TestDamagedVideos(t *testing.T) {
 	if err := os.WriteFile(truncated, b[:len(b)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A file whose header (moved to the front) promises 100 frames but that
+	// stops halfway: it probes, but its later frames cannot be decoded.
+	half := filepath.Join(dir, "half.mp4")
+	if out, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=4:size=320x240:rate=25",
+		"-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-y", good+".fs.mp4").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	fs, err := os.ReadFile(good + ".fs.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(half, fs[:len(fs)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Probe(context.Background(), half); err != nil {
+		t.Fatalf("the half file should probe: %v", err)
+	}
 	text := filepath.Join(dir, "notes.mp4")
 	if err := os.WriteFile(text, []byte("not a video\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{random, truncated, text, filepath.Join(dir, "missing.mp4")} {
+	for _, p := range []string{random, truncated, half, text, filepath.Join(dir, "missing.mp4")} {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			info, err := Probe(context.Background(), p)
 			if err == nil {

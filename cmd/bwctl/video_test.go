@@ -55,6 +55,20 @@ func TestImportVideo(t *testing.T) {
 	if err := os.WriteFile(truncated, b[:len(b)/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A video whose header is at the front and promises 100 frames, cut halfway:
+	// it probes, and its first frames can be taken, but not the later ones.
+	fast := filepath.Join(t.TempDir(), "fast.mp4")
+	if out, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-i", clip, "-c", "copy", "-movflags", "+faststart", "-y", fast).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	fb, err := os.ReadFile(fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(src, "half.mp4")
+	if err := os.WriteFile(half, fb[:len(fb)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	to := filepath.Join(t.TempDir(), "frames")
 	as := func(extra ...string) []string {
 		return append([]string{"import-video", "--db", db, "--project", "p1", "--as", "boss", "--to", to}, extra...)
@@ -77,9 +91,10 @@ func TestImportVideo(t *testing.T) {
 		{name: "again: the same frames, nothing new", env: pw("secret"), args: as(clip), code: exitOK,
 			wantOut: frames("clip", 8), outLines: 8, emptyStErr: true},
 		{name: "damaged files are named and skipped, good ones imported", env: pw("secret"),
-			args: as("--frames", "4", "--sampling", "uniform-tail", random, walk, truncated), code: exitFindings,
+			args: as("--frames", "4", "--sampling", "uniform-tail", random, walk, truncated, half), code: exitFindings,
 			wantOut: frames("walk", 4), outLines: 4,
 			wantErr: []string{"import-video: " + random + ": not a readable video", "import-video: " + truncated + ": not a readable video",
+				"import-video: " + half + ": not a readable video: the frame at",
 				"nothing of it was imported"}},
 	})
 
