@@ -45,6 +45,8 @@ var callNames = []string{
 	"ImagesWithoutSamples",
 	"CountImagesWithoutSamples",
 	"ImportUploads",
+	"RecordVideoFrames",
+	"VideoFrames",
 	"CreateSample",
 	"SaveDraft",
 	"Submit",
@@ -511,6 +513,37 @@ type outImportUploads struct {
 func (c *Client) ImportUploads(ctx context.Context, actor store.User, projectID int64) (store.ImportResult, error) {
 	var out outImportUploads
 	err := c.call(ctx, "ImportUploads", inImportUploads{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
+type inRecordVideoFrames struct {
+	ProjectID int64              `json:"projectID"`
+	Frames    []store.VideoFrame `json:"frames"`
+}
+
+type outRecordVideoFrames struct {
+}
+
+// RecordVideoFrames carries store.Calls.RecordVideoFrames to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) RecordVideoFrames(ctx context.Context, actor store.User, projectID int64, frames []store.VideoFrame) error {
+	var out outRecordVideoFrames
+	err := c.call(ctx, "RecordVideoFrames", inRecordVideoFrames{ProjectID: projectID, Frames: frames}, &out)
+	return err
+}
+
+type inVideoFrames struct {
+	ProjectID int64    `json:"projectID"`
+	Paths     []string `json:"paths"`
+}
+
+type outVideoFrames struct {
+	R0 []store.VideoFrame `json:"r0"`
+}
+
+// VideoFrames carries store.Calls.VideoFrames to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) VideoFrames(ctx context.Context, actor store.User, projectID int64, paths []string) ([]store.VideoFrame, error) {
+	var out outVideoFrames
+	err := c.call(ctx, "VideoFrames", inVideoFrames{ProjectID: projectID, Paths: paths}, &out)
 	return out.R0, err
 }
 
@@ -1477,6 +1510,8 @@ var callTypes = map[string][2]any{
 	"ImagesWithoutSamples":      {inImagesWithoutSamples{}, outImagesWithoutSamples{}},
 	"CountImagesWithoutSamples": {inCountImagesWithoutSamples{}, outCountImagesWithoutSamples{}},
 	"ImportUploads":             {inImportUploads{}, outImportUploads{}},
+	"RecordVideoFrames":         {inRecordVideoFrames{}, outRecordVideoFrames{}},
+	"VideoFrames":               {inVideoFrames{}, outVideoFrames{}},
 	"CreateSample":              {inCreateSample{}, outCreateSample{}},
 	"SaveDraft":                 {inSaveDraft{}, outSaveDraft{}},
 	"Submit":                    {inSubmit{}, outSubmit{}},
@@ -1747,6 +1782,22 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		r0, err := svc.ImportUploads(ctx, me, in.ProjectID)
 		return outImportUploads{R0: r0}, err
+	},
+	"RecordVideoFrames": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inRecordVideoFrames
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		err := svc.RecordVideoFrames(ctx, me, in.ProjectID, in.Frames)
+		return outRecordVideoFrames{}, err
+	},
+	"VideoFrames": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inVideoFrames
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.VideoFrames(ctx, me, in.ProjectID, in.Paths)
+		return outVideoFrames{R0: r0}, err
 	},
 	"CreateSample": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inCreateSample

@@ -22,7 +22,7 @@ import (
 // SQLite's shadow tables of sample_words and PostgreSQL's bw_schema_version are
 // the engines' own and are not copied; the destination's migrations made both.
 var copyTables = []string{
-	"users", "audit_log", "projects", "project_members", "image_roots", "images", "samples", "revisions", "reviews", "claims",
+	"users", "audit_log", "projects", "project_members", "image_roots", "images", "video_frames", "samples", "revisions", "reviews", "claims",
 	"lineage", "augment_discards", "releases", "release_samples", "model_runs", "predictions",
 	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
 	"validation_batches", "validation_items", "sessions", "pending_uploads", "sign_in_failures", "database_info",

@@ -121,6 +121,11 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, relHop("dr-1", "misc/e.jpg", "Which object is under the table?")); err != nil {
 		t.Fatal(err)
 	}
+	// An image recorded as a frame of a video, at a time of every digit.
+	if err := f.db.RecordVideoFrames(ctx, f.lead, f.project.ID, []store.VideoFrame{{Path: "misc/e.jpg",
+		Frame: annotate.Frame{Video: "/videos/walk.mp4", VideoSHA256: strings.Repeat("0f", 32), Duration: 60.06, Time: 1.0 / 3, Index: 10}}}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.db.OpenSession(ctx, "ann", "secret"); err != nil {
 		t.Fatal(err)
 	}

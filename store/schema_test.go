@@ -55,6 +55,7 @@ var writtenKeys = map[string]bool{
 	"stat_policy.project_id":     true,
 	"stat_rev3.revision_id":      true,
 	"stat_revisions.revision_id": true,
+	"video_frames.image_id":      true,
 }
 
 var (

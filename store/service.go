@@ -57,6 +57,8 @@ type Calls interface {
 	ImagesWithoutSamples(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error)
 	CountImagesWithoutSamples(ctx context.Context, actor User, projectID int64) (int, error)
 	ImportUploads(ctx context.Context, actor User, projectID int64) (ImportResult, error)
+	RecordVideoFrames(ctx context.Context, actor User, projectID int64, frames []VideoFrame) error
+	VideoFrames(ctx context.Context, actor User, projectID int64, paths []string) ([]VideoFrame, error)
 
 	// Samples
 	CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error)

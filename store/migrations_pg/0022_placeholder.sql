@@ -1,0 +1,3 @@
+-- Placeholder for schema version 22, another branch's migration, replaced at merge: it
+-- keeps the numbering without gaps.
+SELECT 1;
