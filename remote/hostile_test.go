@@ -179,13 +179,15 @@ func TestHostileClient(t *testing.T) {
 			`{"projectID":` + jsonInt(p.Project.ID) + `,"s":{"kind":"judgment","question":"Is it?","answer_text":"yes"}}`, http.StatusForbidden, nil, false},
 		{"a stranger lists the samples", "/v1/call/Samples", outTok,
 			`{"projectID":` + jsonInt(p.Project.ID) + `,"f":{},"offset":0,"limit":10}`, http.StatusForbidden, nil, false},
-		{"a stranger reads a sample", "/v1/call/Sample", outTok, `{"id":"` + si.ID + `"}`, http.StatusForbidden, nil, false},
+		// Named by id, another project's sample, release or image answers as a
+		// missing one (404), so ids cannot be probed; the refusal is audited.
+		{"a stranger reads a sample", "/v1/call/Sample", outTok, `{"id":"` + si.ID + `"}`, http.StatusNotFound, nil, false},
 		{"a stranger reads a release's items", "/v1/call/ReleaseItems", outTok,
-			`{"releaseID":` + jsonInt(rel.ID) + `}`, http.StatusForbidden, nil, false},
-		{"a stranger claims a seat", "/v1/call/ClaimReview", outvTok, `{"sampleID":"` + si.ID + `","round":3}`, http.StatusForbidden, nil, false},
-		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusForbidden, nil, true},
-		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusForbidden, nil, true},
-		{"a stranger opens the original file", "/v1/image/" + im.SHA256 + "?original=1", outTok, ``, http.StatusForbidden, nil, true},
+			`{"releaseID":` + jsonInt(rel.ID) + `}`, http.StatusNotFound, nil, false},
+		{"a stranger claims a seat", "/v1/call/ClaimReview", outvTok, `{"sampleID":"` + si.ID + `","round":3}`, http.StatusNotFound, nil, false},
+		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusNotFound, nil, true},
+		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusNotFound, nil, true},
+		{"a stranger opens the original file", "/v1/image/" + im.SHA256 + "?original=1", outTok, ``, http.StatusNotFound, nil, true},
 		// Uploads ("PUT " before the path): only images land in the upload folder.
 		{"random bytes uploaded as an image", "PUT /v1/upload/" + jsonInt(p.Project.ID) + "?" + url.Values{"path": {"s/x.jpg"}, "sha256": {sha256Hex([]byte(junk))}}.Encode(),
 			annTok, junk, http.StatusBadRequest, nil, false},

@@ -156,7 +156,7 @@ func (imp *evalImport) start() {
 	imp.message.SetText("Reading " + imp.fileList.Text + "…")
 	v, model, files, rel := imp.v, imp.model.Text, append([]fyne.URI(nil), imp.files...), imp.rel
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	go func() {
+	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their taps
 		var preds []score.Prediction
 		var locs []evalPredLoc
 		var names []string
@@ -190,7 +190,7 @@ func (imp *evalImport) start() {
 			imp.dlg.Hide()
 			v.showImportReport(evalImportReport(res, strings.Join(names, ", "), preds, locs))
 		})
-	}()
+	})
 }
 
 // finish ends a run, showing msg in the dialog.

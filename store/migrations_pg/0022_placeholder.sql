@@ -1,3 +1,0 @@
--- Placeholder for schema version 22, another branch's migration, replaced at merge: it
--- keeps the numbering without gaps.
-SELECT 1;
