@@ -3,11 +3,13 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image/color"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/synth"
@@ -123,6 +125,43 @@ func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
 	}
 	if _, err := f.db.SampleRevisions(ctx, f.ann, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown sample: %v", err)
+	}
+}
+
+// TestImageUseCountsOnEveryEngine: images.sample_count agrees with the samples
+// after a generated project's bulk writes, an import of many records onto few
+// images (PostgreSQL counts an insert once per statement, migrations_pg/0024),
+// and a deleted draft; the store's "images without samples" agrees too.
+func TestImageUseCountsOnEveryEngine(t *testing.T) {
+	ctx := context.Background()
+	db, res := generated(t, synth.Options{Samples: 200, Images: 60, Seed: 5, Large: -1})
+	lead, err := db.Authenticate(ctx, "lead", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, 3)
+	if err != nil || len(imgs) < 3 {
+		t.Fatalf("images: %v, %v", imgs, err)
+	}
+	var recs []annotate.Imported
+	for i := range 30 {
+		s := annotate.Sample{Kind: annotate.KindJudgment, Image: imgs[i%3].RelPath, Question: fmt.Sprintf("Is object %d left of the lamp?", i), AnswerText: "yes"}
+		recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
+	}
+	if _, err := db.ImportSamples(ctx, lead, res.Project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+		t.Fatal(err)
+	}
+	raw := relRaw(t, db.Path())
+	var wrong, free int
+	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE sample_count != (SELECT count(*) FROM samples s WHERE s.image_id = i.id)`).Scan(&wrong); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`).Scan(&free); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.CountImagesWithoutSamples(ctx, store.Owner(), res.Project.ID)
+	if wrong != 0 || err != nil || n != free {
+		t.Errorf("%d images with a wrong count; %d without samples, the store says %d (%v)", wrong, free, n, err)
 	}
 }
 

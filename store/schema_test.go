@@ -47,7 +47,13 @@ import (
 //     PostgreSQL's "x = ANY (ARRAY[a, b])" and "x >= a AND x <= b" read as SQLite's
 //     "x IN (a, b)" and "x BETWEEN a AND b";
 //   - triggers are compared by name, table, timing and events; their bodies are in
-//     different languages (SQLite's RAISE, PostgreSQL's plpgsql functions).
+//     different languages (SQLite's RAISE, PostgreSQL's plpgsql functions); those of
+//     perStatementOnPG run per statement on PostgreSQL and read as per row.
+
+// perStatementOnPG are the triggers PostgreSQL runs once per statement where
+// SQLite runs them per row (SQLite has no other kind): the same effect, without
+// rewriting one row once per inserted row (migrations_pg/0024).
+var perStatementOnPG = map[string]bool{"image_use_insert": true}
 
 // writtenKeys are the INTEGER PRIMARY KEY columns of SQLite that the store always
 // writes (they hold another table's id), so PostgreSQL needs no identity for them.
@@ -658,6 +664,9 @@ func postgresSchema(ctx context.Context, db *sql.DB) (*dbSchema, error) {
 		level := "row"
 		if m := eachRow.FindStringSubmatch(x.def); m != nil {
 			level = strings.ToLower(m[1])
+		}
+		if perStatementOnPG[x.name] && level == "statement" {
+			level = "row" // the same count, made once per statement (migrations_pg/0024)
 		}
 		v, err := triggerFact(x.def, x.table, level)
 		if err != nil {
