@@ -34,6 +34,28 @@ type Record struct {
 	// BySampling marks a sample accepted by sampling (SampledValidation), counted
 	// in the manifest.
 	BySampling bool
+	// More describes the images after the first (Sample.MoreImages), in the same
+	// order; it is empty for a sample of one image.
+	More []ImageFacts
+}
+
+// ImageFacts is what a release knows of one image of a sample: its path in the
+// project, its displayed size (EXIF orientation applied) and the hex SHA-256 it had
+// when the release was frozen (empty skips the check).
+type ImageFacts struct {
+	Path          string
+	Width, Height int
+	SHA256        string
+}
+
+// Images returns the facts of every image of the record in order: the first from
+// Sample.Image, Width, Height and ImageSHA256, then More. It is nil for a record
+// without an image.
+func (r Record) Images() []ImageFacts {
+	if r.Sample.Image == "" {
+		return nil
+	}
+	return append([]ImageFacts{{Path: r.Sample.Image, Width: r.Width, Height: r.Height, SHA256: r.ImageSHA256}}, r.More...)
 }
 
 // Sink receives the files of an export. Names are slash-separated paths relative
