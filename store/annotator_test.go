@@ -192,7 +192,8 @@ func TestImageUseCountsAndBackfill(t *testing.T) {
 	db.Close()
 	raw := relRaw(t, path)
 	for _, q := range []string{`DROP INDEX images_unused`, `DROP TRIGGER image_use_insert`, `DROP TRIGGER image_use_delete`,
-		`DROP TRIGGER image_use_update`, `ALTER TABLE images DROP COLUMN sample_count`, `PRAGMA user_version = 6`} {
+		`DROP TRIGGER image_use_update`, `DROP TRIGGER sample_images_use_insert`, `DROP TRIGGER sample_images_use_delete`,
+		`ALTER TABLE images DROP COLUMN sample_count`, `PRAGMA user_version = 6`} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -222,8 +222,10 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 			s.Sampled = &a
 		}
 		in.samples = append(in.samples, s)
-		if im, ok := images[s.Content.Image]; ok {
-			in.images[s.Content.Image] = im
+		for _, p := range s.Content.AllImages() {
+			if im, ok := images[p]; ok {
+				in.images[p] = im
+			}
 		}
 	}
 	return in, nil
@@ -344,12 +346,13 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 	contents := make([]annotate.Sample, len(in.samples))
 	for i, s := range in.samples {
 		contents[i] = s.Content
-		img := s.Content.Image
-		if img != "" {
-			usedBy[img] = append(usedBy[img], s.ID)
+		for _, img := range s.Content.AllImages() {
+			if img != "" && !slices.Contains(usedBy[img], s.ID) {
+				usedBy[img] = append(usedBy[img], s.ID)
+			}
 		}
-		im, known := in.images[img]
-		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(string) (int, int, bool) {
+		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(p string) (int, int, bool) {
+			im, known := in.images[p]
 			return im.Width, im.Height, known
 		}}
 		for _, f := range annotate.Lint(s.Content, env) {
@@ -382,13 +385,13 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 	}
 	for _, ids := range annotate.DuplicateQuestions(contents) {
 		byID := in.sample(ids[0])
-		add(SeverityError, CheckDuplicate, ids[0], byID.Content.Image, "the same question as %s on image %s: %q",
-			strings.Join(ids[1:], ", "), byID.Content.Image, byID.Content.Question)
+		add(SeverityError, CheckDuplicate, ids[0], byID.Content.Image, "the same question as %s on %s: %q",
+			strings.Join(ids[1:], ", "), imagesPhrase(byID.Content), byID.Content.Question)
 	}
 	for _, img := range annotate.SplitOverlap(contents) {
 		var train, test []string
 		for _, s := range in.samples {
-			if s.Content.Image == img {
+			if slices.Contains(s.Content.AllImages(), img) {
 				switch s.Content.Split {
 				case annotate.SplitTrain:
 					train = append(train, s.ID)
@@ -462,4 +465,14 @@ func trailProblems(p verify.Policy, s auditSample) []string {
 		return verify.SampledTrail(*s.Sampled, reviews)
 	}
 	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, reviews)
+}
+
+// imagesPhrase names a sample's images in a finding: "image a.jpg", or "images
+// a.jpg, b.jpg in this order" for a sequence.
+func imagesPhrase(s annotate.Sample) string {
+	all := s.AllImages()
+	if len(all) <= 1 {
+		return "image " + s.Image
+	}
+	return "images " + strings.Join(all, ", ") + " in this order"
 }

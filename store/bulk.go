@@ -238,8 +238,13 @@ func (d *DB) insertBulk(ctx context.Context, lead User, projectID int64, images 
 			return err
 		}
 		defer insRv.Close()
+		insMore, err := tx.PrepareContext(ctx, `INSERT INTO sample_images (sample_id, pos, image_id) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer insMore.Close()
 		for _, s := range batch {
-			if err := insertBulkSample(ctx, insS, insRev, insRv, projectID, images, s, &revID); err != nil {
+			if err := insertBulkSample(ctx, bulkStmts{insS, insRev, insRv, insMore}, projectID, images, s, &revID); err != nil {
 				return fmt.Errorf("sample %s: %w", s.Draft.ID, err)
 			}
 		}
@@ -251,9 +256,13 @@ func (d *DB) insertBulk(ctx context.Context, lead User, projectID int64, images 
 	})
 }
 
-// insertBulkSample writes one sample, its revisions (ids from *revID on) and its
+// bulkStmts are a bulk batch's prepared inserts.
+type bulkStmts struct{ sample, revision, review, more *sql.Stmt }
+
+// insertBulkSample writes one sample, its further images, its revisions (ids from *revID on) and its
 // reviews with the batch's prepared statements.
-func insertBulkSample(ctx context.Context, insS, insRev, insRv *sql.Stmt, projectID int64, images map[string]int64, s BulkSample, revID *int64) error {
+func insertBulkSample(ctx context.Context, st bulkStmts, projectID int64, images map[string]int64, s BulkSample, revID *int64) error {
+	insS, insRev, insRv := st.sample, st.revision, st.review
 	switch {
 	case s.Draft.ID == "":
 		return fmt.Errorf("%w: a sample needs an id", ErrInvalid)
@@ -274,6 +283,17 @@ func insertBulkSample(ctx context.Context, insS, insRev, insRv *sql.Stmt, projec
 		}
 		imageID = id
 	}
+	if err := checkImageCount(s.Draft); err != nil {
+		return err
+	}
+	more := make([]int64, len(s.Draft.MoreImages))
+	for i, p := range s.Draft.MoreImages {
+		id, ok := images[p]
+		if !ok {
+			return fmt.Errorf("%w: image %q is not in the project", ErrInvalid, p)
+		}
+		more[i] = id
+	}
 	draft, err := json.Marshal(s.Draft)
 	if err != nil {
 		return fmt.Errorf("encode draft: %w", err)
@@ -286,6 +306,11 @@ func insertBulkSample(ctx context.Context, insS, insRev, insRv *sql.Stmt, projec
 	if _, err := insS.ExecContext(ctx, s.Draft.ID, projectID, imageID, string(s.Draft.Kind), string(s.Status), string(s.PrevStatus),
 		s.Author, string(draft), cur, s.Version, bulkTime(s.Created), bulkTime(s.Updated)); err != nil {
 		return err
+	}
+	for i, id := range more {
+		if _, err := st.more.ExecContext(ctx, s.Draft.ID, i+1, id); err != nil {
+			return err
+		}
 	}
 	for k, r := range s.Revisions {
 		content, err := json.Marshal(r.Content)

@@ -22,8 +22,8 @@ import (
 // SQLite's shadow tables of sample_words and PostgreSQL's bw_schema_version are
 // the engines' own and are not copied; the destination's migrations made both.
 var copyTables = []string{
-	"users", "audit_log", "projects", "project_members", "image_roots", "images", "video_frames", "samples", "revisions", "reviews", "claims",
-	"lineage", "augment_discards", "releases", "release_samples", "model_runs", "predictions",
+	"users", "audit_log", "projects", "project_members", "image_roots", "images", "video_frames", "samples", "sample_images", "revisions", "reviews", "claims",
+	"lineage", "augment_discards", "releases", "release_samples", "release_images", "model_runs", "predictions",
 	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
 	"validation_batches", "validation_items", "sessions", "pending_uploads", "sign_in_failures", "database_info",
 	"sample_search", "sample_words",
@@ -383,9 +383,18 @@ func (c *tableCopy) after(table string) error {
 		if err != nil {
 			return fmt.Errorf("set the images' sample counts back: %w", err)
 		}
-	case "release_samples":
+	case "sample_images":
+		// The same for the images after a sequence's first (trigger sample_images_use_insert).
+		_, err := c.dst.ExecContext(c.ctx, `UPDATE images SET sample_count = sample_count -
+			(SELECT count(*) FROM sample_images WHERE sample_images.image_id = images.id)
+			WHERE id IN (SELECT image_id FROM sample_images)`)
+		if err != nil {
+			return fmt.Errorf("set the images' sample counts back: %w", err)
+		}
+	case "release_images":
 		// Seal every release the source holds sealed, as a freeze does: the one
-		// update the releases' trigger allows, once all its samples are in.
+		// update the releases' trigger allows, once all its samples and their
+		// further images are in.
 		for _, r := range c.sealed {
 			if r.sealed == int64(0) {
 				continue

@@ -94,6 +94,14 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 		t.Fatal(err)
 	}
 
+	// A yes/no question about a sequence of three images (LRR-Bench's kind),
+	// accepted and frozen in a release of its own.
+	f.accept(t, annotate.Sample{ID: "yn-seq", Kind: annotate.KindJudgment, Image: "0001-office-1/a.jpg",
+		MoreImages: []string{"0002-kitchen-1/d.jpg", "0002-kitchen-1/c.jpg"}, Question: "Does the camera turn left from A to C?", AnswerText: "yes"})
+	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "sequences", Version: "1"}); err != nil {
+		t.Fatal(err)
+	}
+
 	// A generated batch, drawn: its sampled items wait in round 1.
 	if _, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "gen-1", Source: "gen1.jsonl",
 		Records: generatedBatch(40)}); err != nil {

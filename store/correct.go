@@ -75,6 +75,9 @@ func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (Sampl
 		if _, err := tx.ExecContext(ctx, `UPDATE samples SET image_id = ? WHERE id = ?`, imageID, cur.ID); err != nil {
 			return err
 		}
+		if err := setSampleImages(ctx, tx, cur.ProjectID, cur.ID, s); err != nil {
+			return err
+		}
 		if err := carryReviews(ctx, tx, cur, carried); err != nil {
 			return err
 		}

@@ -401,6 +401,12 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 			WHERE rs.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`, id, parent.ID, subsetID); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO release_images (release_id, sample_id, pos, image_path, image_sha256, width, height)
+			SELECT ?, ri.sample_id, ri.pos, ri.image_path, ri.image_sha256, ri.width, ri.height
+			FROM release_images ri JOIN hard_candidates c ON c.sample_id = ri.sample_id
+			WHERE ri.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`, id, parent.ID, subsetID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE releases SET sealed = 1 WHERE id = ?`, id); err != nil {
 			return err
 		}

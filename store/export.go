@@ -97,8 +97,10 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 			return err
 		}
 		for _, it := range items {
-			if _, ok := roots[it.ImagePath]; !ok {
-				return fmt.Errorf("image %s of %s: %w: no longer in the project", it.ImagePath, it.SampleID, ErrNotFound)
+			for _, im := range it.Record().Images() {
+				if _, ok := roots[im.Path]; !ok {
+					return fmt.Errorf("image %s of %s: %w: no longer in the project", im.Path, it.SampleID, ErrNotFound)
+				}
 			}
 		}
 		if summary, err = releaseAgreement(ctx, tx, rel.ID); err != nil {
@@ -116,7 +118,8 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 
 	recs := make([]release.Record, len(items))
 	for i, it := range items {
-		recs[i] = release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256, BySampling: bySampling[it.SampleID]}
+		recs[i] = it.Record()
+		recs[i].BySampling = bySampling[it.SampleID]
 	}
 	req := release.ExportRequest{
 		Format:  format,
@@ -233,10 +236,12 @@ func moveInto(tmp, out string) error {
 // releaseRoots maps each image path of a release to the folder it was imported from,
 // in one query.
 func releaseRoots(ctx context.Context, tx *sql.Tx, releaseID int64) (map[string]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT rs.image_path, r.path FROM release_samples rs
-		JOIN releases rl ON rl.id = rs.release_id
-		JOIN images i ON i.project_id = rl.project_id AND i.rel_path = rs.image_path
-		JOIN image_roots r ON r.id = i.root_id WHERE rs.release_id = ?`, releaseID)
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT x.image_path, r.path
+		FROM (SELECT release_id, image_path FROM release_samples WHERE release_id = ?
+			UNION SELECT release_id, image_path FROM release_images WHERE release_id = ?) x
+		JOIN releases rl ON rl.id = x.release_id
+		JOIN images i ON i.project_id = rl.project_id AND i.rel_path = x.image_path
+		JOIN image_roots r ON r.id = i.root_id`, releaseID, releaseID)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,11 @@ type HumanItem struct {
 	ImagePath string
 	Width     int
 	Height    int
+	// More and Labels are a sequence's further images (their project paths, in
+	// order) and every image's label (annotate.Sample.Labels); both are empty for
+	// one image. A person answers a sequence seeing all of it, as a model does.
+	More   []string
+	Labels []string
 	// Answered is the person's own answer so far (HumanResponse text), "" when
 	// they have not answered the item.
 	Answered string
@@ -163,7 +168,7 @@ func (d *DB) HumanItems(ctx context.Context, actor User, releaseRef string) ([]H
 			}
 			s := it.Content
 			return HumanItem{SampleID: it.SampleID, Kind: s.Kind, Question: s.Question, Options: s.Options, Hop: s.Hop,
-				ImagePath: it.ImagePath, Width: it.Width, Height: it.Height, Answered: ans.String}, nil
+				ImagePath: it.ImagePath, Width: it.Width, Height: it.Height, More: s.MoreImages, Labels: sequenceLabels(s), Answered: ans.String}, nil
 		}, `SELECT `+releaseItemCols+`, x.response`+releaseItemFrom+`
 			JOIN human_items hi ON hi.sample_id = rs.sample_id AND hi.baseline_id = ?
 			LEFT JOIN human_answers x ON x.baseline_id = hi.baseline_id AND x.sample_id = hi.sample_id AND x.user_id = ?
@@ -257,6 +262,9 @@ func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt
 		if err != nil {
 			return err
 		}
+		if err := releaseMoreImages(ctx, tx, rel.ID, items); err != nil {
+			return err
+		}
 		gs = golds(items)
 		type row struct {
 			person string
@@ -308,4 +316,12 @@ func answerableBaseline(ctx context.Context, tx *sql.Tx, actor User, releaseRef 
 		return User{}, Release{}, HumanBaseline{}, fmt.Errorf("%w: no human baseline is drawn on %s", ErrNotFound, rel.Ref())
 	}
 	return a, rel, b, nil
+}
+
+// sequenceLabels is the labels of a sequence's images, nil for one image.
+func sequenceLabels(s annotate.Sample) []string {
+	if len(s.MoreImages) == 0 {
+		return nil
+	}
+	return s.Labels()
 }

@@ -60,8 +60,8 @@ func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, 
 				plan.used[u.path] = u
 			}
 		}
-		if img := rec.Sample.Image; img != "" {
-			if _, ok := plan.used[img]; !ok {
+		for _, img := range rec.Sample.AllImages() {
+			if _, ok := plan.used[img]; !ok && img != "" {
 				size, known := sizes[img]
 				plan.used[img] = usedSize{img, size, known}
 			}
@@ -207,8 +207,11 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 		case s.ID != "" && (taken[s.ID] || written[s.ID]):
 			skip(SkipExists, nil, "a sample with id %q exists already; it is kept as it is", s.ID)
 			continue
-		case s.Image != "" && !plan.used[s.Image].known:
-			skip(SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", s.Image)
+		case unknownImage(s, plan.used) != "":
+			skip(SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", unknownImage(s, plan.used))
+			continue
+		case checkImageCount(s) != nil:
+			skip(SkipInvalid, nil, "%v", checkImageCount(s))
 			continue
 		case len(r.check.errs) > 0 && !opt.AcceptLintErrors:
 			skip(SkipLint, r.check.errs, "%s", strings.Join(r.check.msgs, "; "))
@@ -348,7 +351,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		return err
 	}
 	client := ClientAddr(ctx)
-	var samples, revisions, statRevs, search, words, audit [][]any
+	var samples, more, revisions, statRevs, search, words, audit [][]any
 	kinds := map[string]int{}
 	type balanceKey struct {
 		kind, view, task string
@@ -369,6 +372,9 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 			cur = revID
 		}
 		samples = append(samples, []any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, e.draft, cur, version, now, now})
+		for i, p := range s.MoreImages {
+			more = append(more, []any{s.ID, i + 1, images[p]})
+		}
 		kinds[string(s.Kind)]++
 		audit = append(audit, []any{now, author.ID, "sample.create", "sample", s.ID, string(s.Kind), client})
 		detail := fmt.Sprintf("line %d, draft of %s", r.rec.Line, author.Name)
@@ -401,6 +407,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		rows  [][]any
 	}{
 		{"samples", []string{"id", "project_id", "image_id", "kind", "status", "author_id", "draft", "current_rev", "version", "created_at", "updated_at"}, samples},
+		{"sample_images", []string{"sample_id", "pos", "image_id"}, more},
 		{"revisions", []string{"id", "sample_id", "number", "content", "author_id", "change", "reason", "created_at"}, revisions},
 		{"stat_revisions", []string{"revision_id", "project_id", "kind", "author_id", "categories", "balanced", "hop", "view", "task"}, statRevs},
 		{"sample_search", []string{"doc", "project_id", "kind", "status", "author_id", "image_id", "hop", "view", "categories", "task", "split",
@@ -460,4 +467,15 @@ func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, ro
 		}
 	}
 	return nil
+}
+
+// unknownImage returns the first of s's images the import's plan does not know in
+// the project, or "".
+func unknownImage(s annotate.Sample, used map[string]usedSize) string {
+	for _, p := range s.AllImages() {
+		if p != "" && !used[p].known {
+			return p
+		}
+	}
+	return ""
 }

@@ -251,7 +251,7 @@ func searchFrom(projectID int64, q SampleQuery, walk, pg bool) (string, []any, e
 		add(col("author_id")+" = ?", q.AuthorID)
 	}
 	if q.ImageID != 0 {
-		add(col("image_id")+" = ?", q.ImageID)
+		add("("+col("image_id")+" = ? OR x.sample_id IN (SELECT sample_id FROM sample_images WHERE image_id = ?))", q.ImageID, q.ImageID) // any position
 	}
 	if q.Hop != 0 {
 		add(col("hop")+" = ?", q.Hop)

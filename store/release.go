@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 )
 
 // Release is a frozen, versioned selection of a project's accepted samples.
@@ -156,10 +157,22 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 			return err
 		}
 		defer ins.Close()
+		insMore, err := tx.PrepareContext(ctx, `INSERT INTO release_images (release_id, sample_id, pos, image_path, image_sha256, width, height)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer insMore.Close()
 		for _, s := range data.samples {
 			im := data.images[s.Content.Image]
 			if _, err := ins.ExecContext(ctx, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 				return err
+			}
+			for i, p := range s.Content.MoreImages {
+				im := data.images[p]
+				if _, err := insMore.ExecContext(ctx, id, s.ID, i+1, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
+					return err
+				}
 			}
 		}
 		// Sealing checks the count once; from now on the release takes no rows.
@@ -393,6 +406,14 @@ type ReleaseItem struct {
 	Width       int
 	Height      int
 	Content     annotate.Sample // the frozen revision's content, Split set to the release's
+	// More describes the images after the first (Content.MoreImages) as they were
+	// frozen, in order; empty for a sample of one image.
+	More []release.ImageFacts
+}
+
+// Record is the item as release formats read it.
+func (it ReleaseItem) Record() release.Record {
+	return release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256, More: it.More}
 }
 
 // ReleaseItems lists a release's samples by id, to any member of its project.
@@ -413,7 +434,38 @@ func (d *DB) ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]R
 }
 
 func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]ReleaseItem, error) {
-	return queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
+	items, err := queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
+	if err != nil {
+		return nil, err
+	}
+	return items, releaseMoreImages(ctx, tx, releaseID, items)
+}
+
+// releaseMoreImages fills the More of a release's items (any subset of them) from
+// release_images, in position order.
+func releaseMoreImages(ctx context.Context, tx *sql.Tx, releaseID int64, items []ReleaseItem) error {
+	type row struct {
+		sample string
+		pos    int
+		facts  release.ImageFacts
+	}
+	rows, err := queryAll(ctx, tx, func(r scanner) (row, error) {
+		var x row
+		return x, r.Scan(&x.sample, &x.pos, &x.facts.Path, &x.facts.SHA256, &x.facts.Width, &x.facts.Height)
+	}, `SELECT sample_id, pos, image_path, image_sha256, width, height FROM release_images WHERE release_id = ? ORDER BY sample_id, pos`, releaseID)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	at := make(map[string]int, len(items))
+	for i, it := range items {
+		at[it.SampleID] = i
+	}
+	for _, x := range rows {
+		if i, ok := at[x.sample]; ok {
+			items[i].More = append(items[i].More, x.facts)
+		}
+	}
+	return nil
 }
 
 // releaseItemCols and releaseItemFrom select what scanReleaseItem reads.

@@ -45,8 +45,8 @@ type SampleFilter struct {
 }
 
 // CreateSample starts a draft by the acting annotator or lead. An empty s.ID gets a
-// generated one; an existing id is a conflict. s.Image, when set, must name one of
-// the project's images.
+// generated one; an existing id is a conflict. s.Image, when set, and every path of
+// s.MoreImages must name one of the project's images.
 func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error) {
 	var out SampleInfo
 	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
@@ -73,6 +73,9 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectI
 	}
 	imageID, err := imageIDFor(ctx, tx, projectID, s.Image)
 	if err != nil {
+		return SampleInfo{}, err
+	}
+	if _, err := moreImageIDs(ctx, tx, projectID, s); err != nil {
 		return SampleInfo{}, err
 	}
 	if s.ID == "" {
@@ -106,6 +109,9 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectI
 	now := d.now()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now); err != nil {
+		return SampleInfo{}, err
+	}
+	if err := setSampleImages(ctx, tx, projectID, s.ID, s); err != nil {
 		return SampleInfo{}, err
 	}
 	if err := statsSample(ctx, tx, s.ID, 1); err != nil {
@@ -158,6 +164,9 @@ func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion i
 		version = cur.Version + 1
 		if _, err = tx.ExecContext(ctx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
 			string(content), imageID, version, d.now(), id, baseVersion); err != nil {
+			return err
+		}
+		if err := setSampleImages(ctx, tx, cur.ProjectID, id, s); err != nil {
 			return err
 		}
 		return indexSample(ctx, tx, id) // the sample manager's row (manager.go)
@@ -409,9 +418,9 @@ func sampleWhere(projectID int64, f SampleFilter) (string, []any) {
 		q += ` AND s.kind = ?`
 		args = append(args, string(f.Kind))
 	}
-	if f.ImageID != 0 {
-		q += ` AND s.image_id = ?`
-		args = append(args, f.ImageID)
+	if f.ImageID != 0 { // in any position of a sequence
+		q += ` AND (s.image_id = ? OR s.id IN (SELECT sample_id FROM sample_images WHERE image_id = ?))`
+		args = append(args, f.ImageID, f.ImageID)
 	}
 	return q, args
 }

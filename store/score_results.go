@@ -112,7 +112,7 @@ func releaseItem(ctx context.Context, tx *sql.Tx, rel Release, sampleID string) 
 	if len(items) == 0 {
 		return ReleaseItem{SampleID: sampleID}, fmt.Errorf("sample %s: %w in release %s", sampleID, ErrNotFound, rel.Ref())
 	}
-	return items[0], nil
+	return items[0], releaseMoreImages(ctx, tx, rel.ID, items)
 }
 
 // samplePrediction reads model's prediction for one sample; ok is false when it has none.

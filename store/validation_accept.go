@@ -78,6 +78,11 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 		return nil, err
 	}
 	defer insAudit.Close()
+	insMore, err := prep(`INSERT INTO sample_images (sample_id, pos, image_id) VALUES (?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer insMore.Close()
 	client := ClientAddr(ctx)
 	audit := func(actor int64, action, id, detail string) error {
 		if _, err := insAudit.ExecContext(ctx, now, actor, action, id, detail, client); err != nil {
@@ -118,6 +123,17 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 			}
 			imageID = id
 		}
+		if err := checkImageCount(s); err != nil {
+			return nil, fmt.Errorf("item %s: %w", x.id, err)
+		}
+		more := make([]int64, len(s.MoreImages))
+		for i, p := range s.MoreImages {
+			id, ok := images[p]
+			if !ok {
+				return nil, fmt.Errorf("item %s: %w: image %q is not in the project", x.id, ErrInvalid, p)
+			}
+			more[i] = id
+		}
 		content, err := json.Marshal(s)
 		if err != nil {
 			return nil, fmt.Errorf("encode item %s: %w", x.id, err)
@@ -128,6 +144,11 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 				return nil, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
 			}
 			return nil, err
+		}
+		for i, id := range more {
+			if _, err := insMore.ExecContext(ctx, s.ID, i+1, id); err != nil {
+				return nil, fmt.Errorf("item %s: %w", x.id, err)
+			}
 		}
 		if _, err := insRev.ExecContext(ctx, revID, s.ID, string(content), author.ID, x.warns, now); err != nil {
 			return nil, fmt.Errorf("item %s: %w", x.id, err)

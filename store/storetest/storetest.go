@@ -132,6 +132,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("ResubmitNeedsAChange", func(t *testing.T) { testResubmit(t, connect) })
 	t.Run("Membership", func(t *testing.T) { testMembership(t, connect) })
 	t.Run("RolesPerProject", func(t *testing.T) { testRolesPerProject(t, connect) })
+	t.Run("Sequences", func(t *testing.T) { testSequences(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
