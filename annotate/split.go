@@ -270,9 +270,9 @@ func NormalizeQuestion(q string) string { return normalizeOption(q) }
 // order, are not duplicates: LRR-Bench's negatives ask a positive's question about
 // its images shuffled.
 func DuplicateQuestions(samples []Sample) [][]string {
-	by := map[[2]string][]string{}
+	by := map[string][]string{}
 	for _, s := range samples {
-		k := [2]string{strings.Join(s.AllImages(), "\x00"), NormalizeQuestion(s.Question)}
+		k := QuestionKey(s)
 		by[k] = append(by[k], s.ID)
 	}
 	var out [][]string
@@ -284,4 +284,11 @@ func DuplicateQuestions(samples []Sample) [][]string {
 	}
 	slices.SortFunc(out, func(a, b []string) int { return cmp.Compare(a[0], b[0]) })
 	return out
+}
+
+// QuestionKey is what makes two samples the same question: their images in order
+// and the normalised question (NormalizeQuestion). The same question over the same
+// images in another order is another question (LRR-Bench's shuffled negatives).
+func QuestionKey(s Sample) string {
+	return strings.Join(s.AllImages(), "\x00") + "\x00\x00" + NormalizeQuestion(s.Question)
 }

@@ -1,5 +1,6 @@
-// Package augment derives new step-graph samples from verified ones, as SpatiaLQA
-// grew its set (spatialqa.txt §3.2, lines 98–104; spec §1b):
+// Package augment derives candidate samples from verified ones: new step graphs as
+// SpatiaLQA grew its set (spatialqa.txt §3.2, lines 98–104; spec §1b), and
+// LRR-Bench's negatives of yes/no questions about image sequences (shuffle.go):
 //
 //   - subgraph extraction (Subgraph): every step with at least one ancestor gives a
 //     sample made of that step and all its ancestors, preconditions kept, whose
@@ -7,7 +8,9 @@
 //   - graph expansion (Expand): a final step "Pick up B" and an intermediate step
 //     "Remove A (from …)" give the question "Place B on A": "Remove A" becomes
 //     "Pick up A", and "Put down A" (after "Pick up A") and "Place B on A" (after
-//     "Pick up B" and "Put down A") are appended.
+//     "Pick up B" and "Put down A") are appended;
+//   - shuffled order (Shuffle): a yes/no question about a sequence of images, shown
+//     in another order drawn from a seed, with the answer flipped.
 //
 // A derived sample keeps its parent's image, scene, task and split, records its
 // parent and transform, and is a candidate only: a person accepts, edits or discards
@@ -21,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,24 +34,34 @@ import (
 // Transform is how a candidate was derived from its parent.
 type Transform string
 
-// The transforms of spatialqa.txt §3.2.
+// The transforms of spatialqa.txt §3.2, and LRR-Bench's shuffled negative.
 const (
 	Subgraph Transform = "subgraph"
 	Expand   Transform = "expand"
+	Shuffle  Transform = "shuffle"
 )
 
 // Transforms lists every transform in a stable order.
-var Transforms = []Transform{Subgraph, Expand}
+var Transforms = []Transform{Subgraph, Expand, Shuffle}
 
 // Valid reports whether t is a known transform.
-func (t Transform) Valid() bool { return t == Subgraph || t == Expand }
+func (t Transform) Valid() bool { return t == Subgraph || t == Expand || t == Shuffle }
 
 // ParseTransform reads a transform name; "" is not one.
 func ParseTransform(s string) (Transform, error) {
 	if t := Transform(strings.TrimSpace(s)); t.Valid() {
 		return t, nil
 	}
-	return "", fmt.Errorf("unknown transform %q: use subgraph or expand", s)
+	return "", fmt.Errorf("unknown transform %q: use subgraph, expand or shuffle", s)
+}
+
+// Applies reports whether t derives from samples of kind k: the step-graph
+// transforms from step graphs, Shuffle from yes/no questions.
+func (t Transform) Applies(k annotate.Kind) bool {
+	if t == Shuffle {
+		return k == annotate.KindJudgment
+	}
+	return k == annotate.KindStepGraph
 }
 
 // MaxSteps is the most steps a derived step graph may have (spatialqa.txt: the
@@ -76,13 +90,31 @@ type Candidate struct {
 func (c Candidate) Key() string { return string(c.Transform) + ":" + c.Anchor }
 
 // ErrParent is returned for a parent that cannot be augmented: not a step graph,
-// or a graph with lint errors.
-var ErrParent = errors.New("not an augmentable step graph")
+// or a graph with lint errors; for Shuffle, not a yes/no question about a sequence.
+var ErrParent = errors.New("not an augmentable sample")
 
-// Derive returns the candidates of the given transforms (all of them when none is
-// given) for parent, in transform order, then in the parent's step order. parent
-// must be a step graph that annotate.CheckGraph finds no error in.
+// Derive returns the candidates of the given transforms (all of them that apply to
+// the parent's kind when none is given) for parent, in transform order, then in
+// the parent's step order. A step-graph transform needs a step graph that
+// annotate.CheckGraph finds no error in; Shuffle a yes/no question about two or
+// more images.
 func Derive(parent annotate.Sample, ts ...Transform) ([]Candidate, error) {
+	if len(ts) == 0 {
+		for _, t := range Transforms {
+			if t.Applies(parent.Kind) {
+				ts = append(ts, t)
+			}
+		}
+	}
+	if slices.Contains(ts, Shuffle) {
+		if why := shuffleParent(parent); why != "" {
+			return nil, fmt.Errorf("%w: %s", ErrParent, why)
+		}
+		if len(ts) > 1 {
+			return nil, fmt.Errorf("%w: %s: shuffle derives from yes/no questions, the other transforms from step graphs", ErrParent, parent.ID)
+		}
+		return shuffles(parent), nil
+	}
 	if parent.Kind != annotate.KindStepGraph {
 		return nil, fmt.Errorf("%w: %s is a %s sample", ErrParent, parent.ID, parent.Kind)
 	}
@@ -92,9 +124,6 @@ func Derive(parent annotate.Sample, ts ...Transform) ([]Candidate, error) {
 				return nil, fmt.Errorf("%w: %s: %s", ErrParent, parent.ID, f.Message)
 			}
 		}
-	}
-	if len(ts) == 0 {
-		ts = Transforms
 	}
 	var out []Candidate
 	for _, t := range ts {

@@ -14,7 +14,8 @@ import (
 )
 
 // Augmentation: candidates derived (package augment) from a project's accepted step
-// graphs, which an annotator or lead accepts (a draft, or straight into round 1 as the
+// graphs and yes/no questions about image sequences (LRR-Bench's shuffled
+// negatives), which an annotator or lead accepts (a draft, or straight into round 1 as the
 // project's settings say), takes to the editor, or discards. An accepted candidate is
 // a sample like any other, verified through the rounds; the lineage table records its
 // parent, the parent's revision and the transform.
@@ -25,7 +26,7 @@ type CandidateRef struct {
 	Parent         string            `json:"parent"`
 	ParentRevision int               `json:"parent_revision"`
 	Transform      augment.Transform `json:"transform"`
-	Anchor         string            `json:"anchor"` // the parent's step the candidate was made from
+	Anchor         string            `json:"anchor"` // the parent's step the candidate was made from, or the shuffled order
 }
 
 // String is "office-00004 r2 subgraph:step3".
@@ -47,8 +48,8 @@ type Candidate struct {
 	// Edit, when set, says why the candidate must be edited before it can be
 	// accepted; it can still be taken to the editor as a draft.
 	Edit string
-	// Duplicate, when set, names the sample on the same image that asks the same
-	// question (or "candidate …" for an earlier candidate of this list); such a
+	// Duplicate, when set, names the sample on the same images (in the same order)
+	// that asks the same question (or "candidate …" for an earlier candidate of this list); such a
 	// candidate cannot be accepted.
 	Duplicate string
 	// Findings are the lint findings of the derived sample (errors block acceptance).
@@ -77,7 +78,8 @@ type Lineage struct {
 	At             string            `json:"at"`
 }
 
-// AugmentCandidates lists the candidates of a project's accepted step graphs not yet
+// AugmentCandidates lists the candidates of a project's accepted step graphs and yes/no
+// sequences not yet
 // accepted or discarded, parents by id, each parent's in augment.Derive's order.
 // Annotators and leads may.
 func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64, f CandidateFilter) ([]Candidate, error) {
@@ -87,7 +89,7 @@ func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64,
 			return err
 		}
 		if f.Transform != "" && !f.Transform.Valid() {
-			return fmt.Errorf("%w: unknown transform %q: use subgraph or expand", ErrInvalid, f.Transform)
+			return fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", ErrInvalid, f.Transform)
 		}
 		var err error
 		out, err = candidates(ctx, tx, projectID, f)
@@ -100,35 +102,66 @@ func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64,
 }
 
 // candidates derives, filters and checks the candidates of a project's accepted step
-// graphs.
+// graphs and yes/no questions.
 func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f CandidateFilter) ([]Candidate, error) {
-	where, args := sampleWhere(projectID, SampleFilter{Status: verify.StateAccepted, Kind: annotate.KindStepGraph})
-	if f.Parent != "" {
+	var ts []augment.Transform
+	if f.Transform != "" {
+		ts = []augment.Transform{f.Transform}
+	}
+	var out []Candidate
+	for _, kind := range []annotate.Kind{annotate.KindStepGraph, annotate.KindJudgment} {
+		if !slices.ContainsFunc(cmpOr(ts, augment.Transforms), func(t augment.Transform) bool { return t.Applies(kind) }) {
+			continue
+		}
+		var kts []augment.Transform
+		for _, t := range ts {
+			if t.Applies(kind) {
+				kts = append(kts, t)
+			}
+		}
+		cs, err := kindCandidates(ctx, tx, projectID, kind, f.Parent, kts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	slices.SortStableFunc(out, func(a, b Candidate) int { return strings.Compare(a.Parent, b.Parent) })
+	return out, nil
+}
+
+// cmpOr is a unless it is empty, else b.
+func cmpOr[T any](a, b []T) []T {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+// kindCandidates derives the candidates of the project's accepted samples of kind.
+func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annotate.Kind, parent string, ts []augment.Transform) ([]Candidate, error) {
+	where, args := sampleWhere(projectID, SampleFilter{Status: verify.StateAccepted, Kind: kind})
+	if parent != "" {
 		where += ` AND s.id = ?`
-		args = append(args, f.Parent)
+		args = append(args, parent)
 	}
 	parents, err := queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+` ORDER BY s.id`, args...)
-	if err != nil {
+	if err != nil || len(parents) == 0 {
 		return nil, err
 	}
 	decided, err := decidedCandidates(ctx, tx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	questions, err := imageQuestions(ctx, tx, projectID)
+	questions, err := imageQuestions(ctx, tx, projectID, kind)
 	if err != nil {
 		return nil, err
 	}
-	var ts []augment.Transform
-	if f.Transform != "" {
-		ts = []augment.Transform{f.Transform}
-	}
-	offered := map[string]string{} // image + question → the candidate offering it
+	offered := map[string]string{} // images + question → the candidate offering it
 	var out []Candidate
 	for _, p := range parents {
 		cs, err := augment.Derive(p.Content, ts...)
 		if errors.Is(err, augment.ErrParent) {
-			continue // an accepted graph with lint errors (older rules): nothing to derive
+			continue // an accepted graph with lint errors (older rules), a yes/no of one image: nothing to derive
 		}
 		if err != nil {
 			return nil, err
@@ -139,7 +172,7 @@ func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f CandidateFil
 				continue
 			}
 			cand := newCandidate(ref, p.Content, c)
-			key := c.Sample.Image + "\x00" + annotate.NormalizeQuestion(c.Sample.Question)
+			key := annotate.QuestionKey(c.Sample)
 			switch {
 			case questions[key] != "":
 				cand.Duplicate = questions[key]
@@ -185,11 +218,11 @@ func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[Ca
 	return out, nil
 }
 
-// imageQuestions maps image + normalised question to the sample asking it, for the
-// project's step graphs that are not withdrawn (the audit's duplicate-question rule
-// over the samples a candidate would join).
-func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]string, error) {
-	where, args := sampleWhere(projectID, SampleFilter{Kind: annotate.KindStepGraph})
+// imageQuestions maps images + normalised question (annotate.QuestionKey) to the
+// sample asking it, for the project's samples of kind that are not withdrawn (the
+// audit's duplicate-question rule over the samples a candidate would join).
+func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64, kind annotate.Kind) (map[string]string, error) {
+	where, args := sampleWhere(projectID, SampleFilter{Kind: kind})
 	ss, err := queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+` AND s.status != ? ORDER BY s.id`,
 		append(args, string(verify.StateWithdrawn))...)
 	if err != nil {
@@ -197,7 +230,7 @@ func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64) (map[strin
 	}
 	out := map[string]string{}
 	for _, s := range ss {
-		key := s.Content.Image + "\x00" + annotate.NormalizeQuestion(s.Content.Question)
+		key := annotate.QuestionKey(s.Content)
 		if out[key] == "" {
 			out[key] = s.ID
 		}
@@ -208,7 +241,7 @@ func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64) (map[strin
 // findCandidate derives ref again from its parent's current revision.
 func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref CandidateRef) (Candidate, SampleInfo, error) {
 	if !ref.Transform.Valid() {
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: unknown transform %q: use subgraph or expand", ErrInvalid, ref.Transform)
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", ErrInvalid, ref.Transform)
 	}
 	p, err := getSample(ctx, tx, ref.Parent)
 	if err != nil {
@@ -217,8 +250,9 @@ func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref Candida
 	switch {
 	case p.ProjectID != projectID:
 		return Candidate{}, SampleInfo{}, fmt.Errorf("sample %q: %w in this project", ref.Parent, ErrNotFound)
-	case p.Kind != annotate.KindStepGraph || p.Status != verify.StateAccepted:
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is a %s sample in %s; candidates come from accepted step graphs", ErrInvalid, p.ID, p.Kind, p.Status)
+	case !ref.Transform.Applies(p.Kind) || p.Status != verify.StateAccepted:
+		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is a %s sample in %s; %s candidates come from accepted %s", ErrInvalid, p.ID, p.Kind, p.Status,
+			ref.Transform, map[bool]string{true: "yes/no questions about image sequences", false: "step graphs"}[ref.Transform == augment.Shuffle])
 	case p.Revision != ref.ParentRevision:
 		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is at revision %d, the candidate was made from revision %d; list the candidates again", ErrConflict, p.ID, p.Revision, ref.ParentRevision)
 	}
@@ -260,12 +294,12 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 		if err != nil {
 			return err
 		}
-		questions, err := imageQuestions(ctx, tx, projectID)
+		questions, err := imageQuestions(ctx, tx, projectID, c.Sample.Kind)
 		if err != nil {
 			return err
 		}
-		if dup := questions[c.Sample.Image+"\x00"+annotate.NormalizeQuestion(c.Sample.Question)]; dup != "" {
-			return fmt.Errorf("%w: %s asks the same question about the same image: %q", ErrConflict, dup, c.Sample.Question)
+		if dup := questions[annotate.QuestionKey(c.Sample)]; dup != "" {
+			return fmt.Errorf("%w: %s asks the same question about the same images: %q", ErrConflict, dup, c.Sample.Question)
 		}
 		if !toEdit && c.Edit != "" {
 			return fmt.Errorf("%w: the candidate needs editing (%s); open it in the editor instead", ErrInvalid, c.Edit)

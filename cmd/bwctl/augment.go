@@ -15,7 +15,7 @@ func init() {
 	commands["augment"] = command{runAugment, "derive step graphs from accepted ones (SpatiaLQA subgraphs and expansions) and accept them"}
 }
 
-const augmentUsage = "usage: bwctl augment --db DB [--project P] --as USER [--transform subgraph|expand] [--dry-run]"
+const augmentUsage = "usage: bwctl augment --db DB [--project P] --as USER [--transform subgraph|expand|shuffle] [--dry-run]"
 
 // runAugment accepts every candidate derived from the project's accepted step graphs
 // that can be taken as it is (store.AcceptCandidate: a draft of USER, or round 1 when
@@ -29,7 +29,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	at := whereFlags(fs)
 	as := fs.String("as", "", "annotator or lead (password from BENCHWRIGHT_PASSWORD)")
 	project := fs.String("project", "", "project (default: the only one)")
-	transform := fs.String("transform", "", "only this transform: subgraph or expand (default: both)")
+	transform := fs.String("transform", "", "only this transform: subgraph, expand or shuffle (default: all)")
 	dryRun := fs.Bool("dry-run", false, "print the candidates as native JSONL and accept nothing")
 	pos, err := parse(fs, args)
 	if err != nil {
