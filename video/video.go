@@ -168,10 +168,15 @@ const (
 	// lmms_eval/tasks/vsibench/multi_image_input/utils.py,
 	// vsibench_doc_to_visual_as_images) and SpatialScore with n = 8.
 	Uniform = "uniform"
-	// UniformTail takes n-1 frames spread as VLMEvalKit's VideoBaseDataset does
-	// (open-compass/VLMEvalKit, vlmeval/dataset/video_base.py, save_video_frames:
-	// step = total/(k+1), indices int(i*step) for i = 1…k, here with k = n-1) and
-	// appends the video's last frame.
+	// UniformTail is VLMEvalKit's uniform_tail (open-compass/VLMEvalKit at
+	// e8e78f05, vlmeval/dataset/vsibench.py, VSIBench.save_video_frames): the
+	// indices np.linspace(0, total-1, n, dtype=int), then the last frame appended
+	// when they do not end on it. Asked for n frames they always do for n ≥ 2, and
+	// for n = 1 the appended frame has no file to go to (the frames are zipped with
+	// n paths) — so by a frame count it takes exactly Uniform's frames; its tail
+	// matters only when sampling by frame rate, which import-video does not. It is
+	// kept so that a team can say it follows VLMEvalKit, and so that the frames'
+	// provenance records the sampling asked for.
 	UniformTail = "uniform-tail"
 )
 
@@ -205,12 +210,7 @@ func Indices(info Info, n int, sampling string) []int {
 			out = append(out, int(float64(i)*step))
 		}
 	case UniformTail:
-		k := n - 1
-		step := float64(total) / float64(k+1)
-		for i := 1; i <= k; i++ {
-			out = append(out, int(float64(i)*step))
-		}
-		out = append(out, total-1)
+		return Indices(info, n, Uniform) // see UniformTail
 	default:
 		return nil
 	}
