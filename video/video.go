@@ -175,8 +175,7 @@ const (
 	// for n = 1 the appended frame has no file to go to (the frames are zipped with
 	// n paths) — so by a frame count it takes exactly Uniform's frames; its tail
 	// matters only when sampling by frame rate, which import-video does not. It is
-	// kept so that a team can say it follows VLMEvalKit, and so that the frames'
-	// provenance records the sampling asked for.
+	// kept so that a script written for VLMEvalKit's option names works as there.
 	UniformTail = "uniform-tail"
 )
 
