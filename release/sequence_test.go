@@ -1,6 +1,10 @@
 package release
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -60,5 +64,114 @@ func sequenceRecords(t *testing.T, images map[string][]byte) []Record {
 		rec(annotate.Sample{ID: "seq-vid-01", Kind: annotate.KindOpen, Image: frames[0], MoreImages: frames[1:],
 			Frames: []annotate.Frame{frame(0, 0), frame(150, 6), frame(299, 11.96)}, Question: "How many people walk through the door?",
 			AnswerText: "2", AnswerNumber: true, Split: annotate.SplitTest}),
+	}
+}
+
+// seqPrediction is a perfect answer to a sample VLMEvalKit holds, as its scorer reads it.
+func seqPrediction(s annotate.Sample) string {
+	if s.Kind == annotate.KindJudgment {
+		return map[string]string{"yes": "Yes", "no": "No"}[strings.ToLower(s.AnswerText)]
+	}
+	return annotate.AnswerLetter(s.AnswerIndex)
+}
+
+// A VLMEvalKit export of sequences loads as VLMEvalKit loads it (toliststr on the
+// image and image_path cells, dump_image writing each image of a row under its name,
+// in order): every image of a sample arrives, in its order, at its displayed size, a
+// perfect prediction file scores 100 %, and bbox_1000 is on the box's image.
+func TestVLMEvalKitSequencesThroughVLMEvalKit(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	dir, _ := exportTo(t, vlmEvalKit{}, recs, images)
+	byID := map[string]Record{}
+	var mcqPreds, ynPreds []string
+	for _, r := range recs {
+		if !(vlmEvalKit{}).Holds(r.Sample) {
+			continue
+		}
+		byID[r.Sample.ID] = r
+		line := mustJSON(map[string]string{"id": r.Sample.ID, "prediction": seqPrediction(r.Sample)})
+		if r.Sample.Kind == annotate.KindJudgment {
+			ynPreds = append(ynPreds, line)
+		} else {
+			mcqPreds = append(mcqPreds, line)
+		}
+	}
+	type seq struct {
+		Names []string `json:"names"`
+		Sizes [][2]int `json:"sizes"`
+	}
+	type result struct {
+		Rows      int            `json:"rows"`
+		Overall   any            `json:"Overall"`
+		Sequences map[string]seq `json:"sequences"`
+	}
+	seen := map[string]bool{}
+	for _, file := range []struct {
+		kind, name string
+		preds      []string
+	}{
+		{"mcq", "office-bench_MCQ.tsv", mcqPreds}, {"yorn", "office-bench_YN.tsv", ynPreds},
+	} {
+		predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+		if err := os.WriteFile(predFile, []byte(strings.Join(file.preds, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got result
+		runConsumer(t, "vlmevalkit_scorer.py", &got, file.kind, filepath.Join(dir, file.name), predFile)
+		if got.Rows != len(file.preds) {
+			t.Errorf("%s: %d rows scored, want %d", file.name, got.Rows, len(file.preds))
+		}
+		switch o := got.Overall.(type) {
+		case float64:
+			if o != 100 {
+				t.Errorf("%s: Overall %v, want 100", file.name, o)
+			}
+		case map[string]any:
+			for sp, v := range o {
+				if v != 1.0 {
+					t.Errorf("%s: Overall[%s] = %v, want 1", file.name, sp, v)
+				}
+			}
+		}
+		for id, sq := range got.Sequences {
+			seen[id] = true
+			r := byID[id]
+			want := r.Images()
+			if len(sq.Sizes) != len(want) || len(sq.Names) != len(want) {
+				t.Errorf("%s %s: VLMEvalKit writes %d images (%v), the sample shows %d", file.name, id, len(sq.Sizes), sq.Names, len(want))
+				continue
+			}
+			for i, f := range want {
+				if sq.Sizes[i] != [2]int{f.Width, f.Height} {
+					t.Errorf("%s %s: image %d (%s) arrives %v, displayed size of %s is %dx%d", file.name, id, i+1, sq.Names[i], sq.Sizes[i], f.Path, f.Width, f.Height)
+				}
+			}
+			if len(slices.Compact(slices.Sorted(slices.Values(sq.Names)))) != len(sq.Names) {
+				t.Errorf("%s %s: images share a name %v: dump_image would show one image twice", file.name, id, sq.Names)
+			}
+		}
+	}
+	for id, r := range byID {
+		if r.Sample.NumImages() > 1 && !seen[id] {
+			t.Errorf("%s shows %d images but VLMEvalKit reads one", id, r.Sample.NumImages())
+		}
+	}
+
+	// bbox_1000 of the hop question is on its second image (1200×800), not its first.
+	b, err := os.ReadFile(filepath.Join(dir, "office-bench_MCQ.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rows := readTSV(t, b)
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	for _, row := range rows {
+		if row[col["id"]] == "seq-mh-01" {
+			if got, want := row[col["bbox_1000"]], "[500,125,917,875]"; got != want {
+				t.Errorf("seq-mh-01 bbox_1000 %s, want %s (on its box image, 1200×800)", got, want)
+			}
+		}
 	}
 }
