@@ -143,6 +143,10 @@ var roundTrips = []struct {
 		"question_tag": "no column", "ego_subject": "no column", "scene": "no column", "steps": "step graphs are not held",
 		"tolerance": "open answers are not held", "tags": "no column", "parent": "no column", "transform": "no column",
 	}},
+	{spatialScore{}, map[string]string{
+		"question_tag": "no field", "scene": "no field", "steps": "step graphs are not held", "tolerance": "no field",
+		"tags": "no field", "parent": "no field", "transform": "no field",
+	}},
 	{hfImageFolder{}, map[string]string{
 		"tolerance": "no column (a float column must never be null)", "tags": "no column (a list empty in every row of a split types as list<null>)", "transform": "no column",
 	}},
