@@ -1,6 +1,7 @@
 package release
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,6 +172,68 @@ func TestVLMEvalKitSequencesThroughVLMEvalKit(t *testing.T) {
 		if row[col["id"]] == "seq-mh-01" {
 			if got, want := row[col["bbox_1000"]], "[500,125,917,875]"; got != want {
 				t.Errorf("seq-mh-01 bbox_1000 %s, want %s (on its box image, 1200×800)", got, want)
+			}
+		}
+	}
+}
+
+// A spatialscore export loads as SpatialScore's evaluation loads it: every item's
+// img_paths opened in order from the export's folder, each image at its displayed
+// size, input_modality as the sample's, and a perfect prediction file scoring 100 %
+// overall and in every category and modality; what it cannot score is counted out.
+func TestSpatialScoreThroughItsEvaluation(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	dir, m := exportTo(t, spatialScore{}, recs, images)
+	var preds []string
+	held := map[string]Record{}
+	for _, r := range recs {
+		if !(spatialScore{}).Holds(r.Sample) {
+			continue
+		}
+		held[r.Sample.ID] = r
+		p := r.Sample.AnswerText
+		if r.Sample.Kind.IndexAnswer() {
+			p = annotate.AnswerLetter(r.Sample.AnswerIndex)
+		}
+		preds = append(preds, mustJSON(map[string]string{"id": r.Sample.ID, "prediction": p}))
+	}
+	if want := map[string]int{"step_graph": 3, "open": 1}; !mapsEqual(m.Skipped, want) {
+		t.Errorf("skipped %v, want %v (step graphs and the text answer)", m.Skipped, want)
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	if err := os.WriteFile(predFile, []byte(strings.Join(preds, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Total      int                 `json:"total"`
+		Accuracy   float64             `json:"accuracy"`
+		ByCategory map[string]float64  `json:"by_category"`
+		ByModality map[string]float64  `json:"by_modality"`
+		Images     map[string][][2]int `json:"images"`
+		Errors     []string            `json:"errors"`
+	}
+	runConsumer(t, "spatialscore_eval.py", &got, dir, "./dataset/office-bench.json", predFile)
+	if len(got.Errors) > 0 || got.Total != len(held) || got.Accuracy != 100 {
+		t.Errorf("%d items scored, accuracy %v, errors %q; want %d, 100, none", got.Total, got.Accuracy, got.Errors, len(held))
+	}
+	for name, v := range got.ByCategory {
+		if v != 100 {
+			t.Errorf("category %s: %v, want 100", name, v)
+		}
+	}
+	if want := []string{"multi-images", "single-image", "video"}; !slices.Equal(slices.Sorted(maps.Keys(got.ByModality)), want) {
+		t.Errorf("modalities %v, want %v", slices.Sorted(maps.Keys(got.ByModality)), want)
+	}
+	for id, r := range held {
+		want := r.Images()
+		sizes := got.Images[id]
+		if len(sizes) != len(want) {
+			t.Errorf("%s: %d images opened, the sample shows %d", id, len(sizes), len(want))
+			continue
+		}
+		for i, f := range want {
+			if sizes[i] != [2]int{f.Width, f.Height} {
+				t.Errorf("%s: image %d opens at %v, %s is displayed %dx%d", id, i+1, sizes[i], f.Path, f.Width, f.Height)
 			}
 		}
 	}
