@@ -1,6 +1,7 @@
 package release
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -236,5 +237,55 @@ func TestSpatialScoreThroughItsEvaluation(t *testing.T) {
 				t.Errorf("%s: image %d opens at %v, %s is displayed %dx%d", id, i+1, sizes[i], f.Path, f.Width, f.Height)
 			}
 		}
+	}
+}
+
+// COCO annotates a sample of several images on the image its box is drawn on, with
+// that image's size; a sample without a box is left out as before.
+func TestCOCOSequenceBoxOnItsImage(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	var seq []Record
+	for _, r := range recs {
+		if r.Sample.NumImages() > 1 {
+			seq = append(seq, r)
+		}
+	}
+	dir, m := exportTo(t, coco{}, seq, images)
+	if m.Counts.Samples != 1 || m.Skipped["mcq"] != 1 || m.Skipped["judgment"] != 1 || m.Skipped["open"] != 1 {
+		t.Fatalf("held %d, skipped %v; want the hop question with its box, the others left out", m.Counts.Samples, m.Skipped)
+	}
+	var got struct {
+		Images []struct {
+			ID            int    `json:"id"`
+			FileName      string `json:"file_name"`
+			Width, Height int
+		} `json:"images"`
+		Annotations []struct {
+			ImageID int `json:"image_id"`
+		} `json:"annotations"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "annotations", "instances_test.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Images) != 1 || got.Images[0].FileName != "0002-kitchen-1/b.jpg" || got.Images[0].Width != 1200 || got.Images[0].Height != 800 {
+		t.Errorf("images %+v; want only the box's image 0002-kitchen-1/b.jpg, 1200×800", got.Images)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "images", "0001-office-1", "a.jpg")); err == nil {
+		t.Errorf("the sample's first image, which holds no box, was copied")
+	}
+}
+
+// hf-imagefolder leaves samples of several images out, counted apart, rather than
+// writing their first image alone.
+func TestHFImageFolderLeavesSequencesOut(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	_, m := exportTo(t, hfImageFolder{}, recs, images)
+	want := map[string]int{"mcq" + SkippedSequence: 1, "judgment" + SkippedSequence: 1, "hop_qa" + SkippedSequence: 1, "open" + SkippedSequence: 1}
+	if !mapsEqual(m.Skipped, want) {
+		t.Errorf("skipped %v, want %v", m.Skipped, want)
 	}
 }
