@@ -2,6 +2,7 @@ package release
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -287,5 +288,55 @@ func TestHFImageFolderLeavesSequencesOut(t *testing.T) {
 	want := map[string]int{"mcq" + SkippedSequence: 1, "judgment" + SkippedSequence: 1, "hop_qa" + SkippedSequence: 1, "open" + SkippedSequence: 1}
 	if !mapsEqual(m.Skipped, want) {
 		t.Errorf("skipped %v, want %v", m.Skipped, want)
+	}
+}
+
+// The lmms-eval task shows every image of a sample of several images, in order
+// (doc_to_visual), and scores the box on the image box_image names: a perfect
+// answer, its box on the 0–1 scale of that image, scores 100 on every metric.
+func TestLMMSEvalTaskShowsSequences(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	dir, _ := exportTo(t, lmmsEval{}, recs, images)
+	var preds []string
+	held := map[string]Record{}
+	for _, r := range recs {
+		if !(lmmsEval{}).Holds(r.Sample) {
+			continue
+		}
+		held[r.Sample.ID] = r
+		w, h := r.boxSize()
+		u := r.Sample.Box.ToUnit(w, h)
+		resp := fmt.Sprintf("Answer: (%c) %s\nBounding Box: [%.4f, %.4f, %.4f, %.4f]", 'a'+r.Sample.AnswerIndex, r.Sample.Options[r.Sample.AnswerIndex], u[0], u[1], u[2], u[3])
+		preds = append(preds, mustJSON(map[string]string{"id": r.Sample.ID, "response": resp}))
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	if err := os.WriteFile(predFile, []byte(strings.Join(preds, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Metrics   map[string]float64  `json:"metrics"`
+		Documents int                 `json:"documents"`
+		Sizes     map[string][][2]int `json:"visual_sizes"`
+	}
+	runConsumer(t, "lmms_eval_task.py", &got, dir, LMMSTaskName(fixtureInfo(fixedTime)), predFile)
+	if got.Documents != len(held) || got.Metrics["mcq_acc"] != 100 || got.Metrics["acc50iou"] != 100 || got.Metrics["avg_iou"] < 99 {
+		// avg_iou: the 4-decimal answers of the tiny boxes cost a little.
+		t.Errorf("lmms-eval run: %+v, want %d documents scoring 100", got, len(held))
+	}
+	if _, ok := held["seq-mh-01"]; !ok {
+		t.Fatal("the hop question of two images is not held")
+	}
+	for id, r := range held {
+		want := r.Images()
+		sizes := got.Sizes[id]
+		if len(sizes) != len(want) {
+			t.Errorf("%s: doc_to_visual gives %d images, the sample shows %d", id, len(sizes), len(want))
+			continue
+		}
+		for i, f := range want {
+			if sizes[i] != [2]int{f.Width, f.Height} {
+				t.Errorf("%s: visual %d is %v, %s is displayed %dx%d", id, i+1, sizes[i], f.Path, f.Width, f.Height)
+			}
+		}
 	}
 }
