@@ -340,3 +340,25 @@ func TestLMMSEvalTaskShowsSequences(t *testing.T) {
 		}
 	}
 }
+
+// The native export copies every image of every sample once, however many samples
+// show it, and MANIFEST.json lists each file once.
+func TestNativeCopiesEveryImageOnce(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	dir, m := exportTo(t, native{}, recs, images)
+	listed := map[string]int{}
+	for _, f := range m.Files {
+		listed[f.Path]++
+	}
+	for _, r := range recs {
+		for _, f := range r.Images() {
+			name := "images/" + f.Path
+			if listed[name] != 1 {
+				t.Errorf("%s (of %s) is listed %d times in the manifest, want once", name, r.Sample.ID, listed[name])
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || sha(b) != f.SHA256 {
+				t.Errorf("%s: not copied byte for byte (%v)", name, err)
+			}
+		}
+	}
+}
