@@ -51,10 +51,14 @@ var integerCell = regexp.MustCompile(`^[+-]?[0-9]+$`)
 //   - index (required): the row's key. When every index is an integer it is read as
 //     one ("007" is 7), as pandas does.
 //   - image: the image as base64, or, when the cell is 1 to 64 characters long, the
-//     index of the row that holds it. A JPEG, PNG or WebP is required.
+//     index of the row that holds it. A JPEG, PNG or WebP is required. A cell in
+//     brackets is a Python list of base64 images, ['…', '…'], as VLMEvalKit's
+//     toliststr reads it: the sample shows them in that order (a sample of several
+//     images); a reference then stands for the whole list.
 //   - image_path: with an image, the file name VLMEvalKit saves it under (used for
-//     the extracted file when it is a safe relative path with the right ending);
-//     without an image column, the sample's image path as it is.
+//     the extracted file when it is a safe relative path with the right ending), a
+//     list of names for a list of images; without an image column, the sample's
+//     image path as it is, or a list of paths.
 //   - question (required), hint (kept in Extra).
 //   - A, B, … Z: the options, the non-empty cells in letter order; a missing letter
 //     before a present one is an error.
@@ -71,7 +75,9 @@ var integerCell = regexp.MustCompile(`^[+-]?[0-9]+$`)
 //     export writes for a sample without one: the kind, or on a hop_qa row its
 //     categories (without a categories column: a category made of att, pos and rel
 //     only). An l2-category that follows from these columns is left out of Extra.
-//     source_image, the image's path in the project, is kept in Extra.
+//     source_image, the image's path in the project, is kept in Extra. A file with
+//     samples of several images adds image_labels (JSON list), box_image and frames
+//     (JSON), read into the sample.
 //
 // A cell pandas would read as missing (empty, "NA", "N/A", "null", "NaN", "None", …)
 // in index, question or answer, or standing for an option, is an error: VLMEvalKit
@@ -169,8 +175,8 @@ func ImportVLMEvalKitTSV(r io.Reader, opt VLMEvalKitOptions) (samples []Imported
 			continue
 		}
 		used[s.ID] = row
-		if img := t.imageOf(row); img != nil {
-			images[s.Image] = img.data
+		for _, img := range t.imageOf(row) {
+			images[img.path] = img.data
 		}
 		samples = append(samples, Imported{Line: row.line, Sample: s})
 	}
@@ -196,7 +202,7 @@ type vlmRow struct {
 	err   error // the row could not be read
 
 	index    string
-	img      *vlmImage // the image the row holds itself
+	imgs     []*vlmImage // the images the row holds itself: one, or a list in order
 	imgErr   error
 	refIndex string // a short image cell: the index of the row holding the image
 }
@@ -273,31 +279,111 @@ func (t *vlmTable) extractImages() {
 			continue
 		}
 		cell, ok := t.cell(row, "image")
+		cells := []string{cell}
 		switch {
 		case !ok:
 			row.imgErr = vlmNoImage(cell)
 			continue
-		case len(cell) > 1 && cell[0] == '[' && cell[len(cell)-1] == ']':
-			row.imgErr = errors.New("image: the cell is a list of images; a sample holds one image")
-			continue
 		case utf8.RuneCountInString(cell) <= vlmRefMax:
 			row.refIndex = cell
 			continue
+		case len(cell) > 1 && cell[0] == '[' && cell[len(cell)-1] == ']':
+			// A list of images, as VLMEvalKit's toliststr reads it (vlmeval/smp/misc.py:
+			// a cell in brackets is eval()ed), each saved by dump_image under the name
+			// at its position in image_path (vlmeval/dataset/image_base.py).
+			list, err := pythonStrings(cell)
+			switch {
+			case err != nil:
+				row.imgErr = fmt.Errorf("image: the cell is in brackets, so VLMEvalKit reads it as a Python list, but %v", err)
+			case len(list) == 0:
+				row.imgErr = errors.New("image: the cell is an empty list; VLMEvalKit would show no image")
+			case len(list) > MaxImages:
+				row.imgErr = fmt.Errorf("image: the cell lists %d images; a sample shows at most %d", len(list), MaxImages)
+			}
+			if row.imgErr != nil {
+				continue
+			}
+			cells = list
 		}
-		data, format, err := decodeImageCell(cell)
-		if err != nil {
-			row.imgErr = fmt.Errorf("image: %w", err)
-			continue
+		names := t.imagePaths(row, len(cells))
+		var imgs []*vlmImage
+		for k, c := range cells {
+			data, format, err := decodeImageCell(c)
+			if err != nil {
+				if len(cells) > 1 {
+					err = fmt.Errorf("image %d of the list: %w", k+1, err)
+				}
+				row.imgErr = fmt.Errorf("image: %w", err)
+				break
+			}
+			sum := sha256.Sum256(data)
+			if img, ok := t.bySum[sum]; ok {
+				imgs = append(imgs, img)
+				continue
+			}
+			img := &vlmImage{path: t.imagePath(row, names[k], k, len(cells), format), data: data, sum: sum}
+			t.bySum[sum], t.byPath[img.path] = img, img
+			imgs = append(imgs, img)
 		}
-		sum := sha256.Sum256(data)
-		if img, ok := t.bySum[sum]; ok {
-			row.img = img
-			continue
+		if row.imgErr == nil {
+			row.imgs = imgs
 		}
-		img := &vlmImage{path: t.imagePath(row, format), data: data, sum: sum}
-		t.bySum[sum], t.byPath[img.path] = img, img
-		row.img = img
 	}
+}
+
+// imagePaths are the names image_path gives a row's n images: its text for one
+// image, the items of its list (toliststr) for several, "" where it names none.
+func (t *vlmTable) imagePaths(row *vlmRow, n int) []string {
+	out := make([]string, n)
+	p, ok := t.cell(row, "image_path")
+	if !ok {
+		return out
+	}
+	if len(p) > 1 && p[0] == '[' && p[len(p)-1] == ']' {
+		if list, err := pythonStrings(p); err == nil && len(list) == n {
+			copy(out, list)
+		}
+		return out
+	}
+	if n == 1 {
+		out[0] = p
+	}
+	return out
+}
+
+// pythonStrings reads a Python list literal of strings, ['a', "b"], as eval() does
+// for the cells VLMEvalKit writes (toliststr): quoted strings separated by commas,
+// with backslash escapes of a quote or a backslash.
+func pythonStrings(cell string) ([]string, error) {
+	rest := strings.TrimSpace(cell[1 : len(cell)-1])
+	var out []string
+	for rest != "" {
+		q := rest[0]
+		if q != '\'' && q != '"' {
+			return nil, fmt.Errorf("item %d is not a quoted string", len(out)+1)
+		}
+		var b strings.Builder
+		i := 1
+		for ; i < len(rest) && rest[i] != q; i++ {
+			if rest[i] == '\\' && i+1 < len(rest) {
+				i++
+			}
+			b.WriteByte(rest[i])
+		}
+		if i >= len(rest) {
+			return nil, fmt.Errorf("item %d has no closing quote", len(out)+1)
+		}
+		out = append(out, b.String())
+		rest = strings.TrimSpace(rest[i+1:])
+		if rest == "" {
+			break
+		}
+		if rest[0] != ',' {
+			return nil, fmt.Errorf("item %d is not followed by a comma", len(out))
+		}
+		rest = strings.TrimSpace(rest[1:])
+	}
+	return out, nil
 }
 
 func vlmNoImage(cell string) error {
@@ -310,13 +396,14 @@ func vlmNoImage(cell string) error {
 // imageExt is the file ending of each image format image.DecodeConfig names.
 var imageExt = map[string]string{"jpeg": "jpg", "png": "png", "webp": "webp"}
 
-// imagePath names a row's extracted image: image_path when it is a safe relative
-// path whose ending fits the content, else <index>.<ext>; a path already taken by
-// another image gets a -2, -3, … suffix.
-func (t *vlmTable) imagePath(row *vlmRow, format string) string {
+// imagePath names image k of a row's n extracted images: its image_path name p when
+// it is a safe relative path whose ending fits the content, else <index>.<ext> (one
+// image) or <index>_<k>.<ext> (several, as dump_image names them); a path already
+// taken by another image gets a -2, -3, … suffix.
+func (t *vlmTable) imagePath(row *vlmRow, p string, k, n int, format string) string {
 	ext := imageExt[format]
 	name := ""
-	if p, ok := t.cell(row, "image_path"); ok && safeImagePath(p) && extFits(path.Ext(p), format) {
+	if safeImagePath(p) && extFits(path.Ext(p), format) {
 		name = p
 	}
 	if name == "" {
@@ -324,9 +411,12 @@ func (t *vlmTable) imagePath(row *vlmRow, format string) string {
 		if stem == "" || !isIDText(stem) {
 			stem = fmt.Sprintf("row%d", row.pos+1)
 		}
+		if n > 1 {
+			stem += "_" + strconv.Itoa(k)
+		}
 		name = stem + "." + ext
 	}
-	p := t.folder + "/" + name
+	p = t.folder + "/" + name
 	if t.folder == "" {
 		p = name
 	}
@@ -441,15 +531,25 @@ func sniffKind(b []byte) string {
 	return "not an image this reader knows"
 }
 
-// imageOf is the image row shows, its own or the one its image cell refers to.
-func (t *vlmTable) imageOf(row *vlmRow) *vlmImage {
-	if row.img != nil {
-		return row.img
+// imageOf is the images row shows, its own or those of the row its image cell
+// refers to.
+func (t *vlmTable) imageOf(row *vlmRow) []*vlmImage {
+	if row.imgs != nil {
+		return row.imgs
 	}
 	if target := t.byIndex[row.refIndex]; row.refIndex != "" && target != nil {
-		return target.img
+		return target.imgs
 	}
 	return nil
+}
+
+// imagePathsOf are the paths of imgs, in order.
+func imagePathsOf(imgs []*vlmImage) []string {
+	out := make([]string, len(imgs))
+	for i, img := range imgs {
+		out[i] = img.path
+	}
+	return out
 }
 
 // convert turns one row into a sample.
@@ -471,8 +571,8 @@ func (t *vlmTable) convert(row *vlmRow) (Sample, error) {
 		switch {
 		case row.imgErr != nil:
 			errs = append(errs, row.imgErr)
-		case row.img != nil:
-			s.Image = row.img.path
+		case row.imgs != nil:
+			s.SetImages(imagePathsOf(row.imgs))
 		default:
 			target := t.byIndex[row.refIndex]
 			switch {
@@ -485,11 +585,23 @@ func (t *vlmTable) convert(row *vlmRow) (Sample, error) {
 			case target.imgErr != nil:
 				errs = append(errs, fmt.Errorf("image: the cell refers to row %d (line %d), whose image cannot be used", target.pos+1, target.line))
 			default:
-				s.Image = target.img.path
+				s.SetImages(imagePathsOf(target.imgs))
 			}
 		}
 	} else if p, ok := t.cell(row, "image_path"); ok {
 		s.Image = p
+		if len(p) > 1 && p[0] == '[' && p[len(p)-1] == ']' {
+			// Paths only, as toliststr reads them (dump_image without an image column).
+			list, err := pythonStrings(p)
+			switch {
+			case err != nil:
+				errs = append(errs, fmt.Errorf("image_path: the cell is in brackets, so VLMEvalKit reads it as a Python list, but %v", err))
+			case len(list) == 0 || len(list) > MaxImages:
+				errs = append(errs, fmt.Errorf("image_path: the cell lists %d images; a sample shows 1 to %d", len(list), MaxImages))
+			default:
+				s.SetImages(list)
+			}
+		}
 	} else {
 		errs = append(errs, missingCell("image_path", p))
 	}
@@ -641,6 +753,7 @@ func (t *vlmTable) benchwright(row *vlmRow, s *Sample, kind Kind, options bool, 
 	if v, ok := t.cell(row, "split"); ok {
 		s.Split = v
 	}
+	errs = append(errs, t.sequenceColumns(row, s, used)...)
 	l2 := string(kind)
 	switch {
 	case kind != KindHopQA:
@@ -651,6 +764,41 @@ func (t *vlmTable) benchwright(row *vlmRow, s *Sample, kind Kind, options bool, 
 	}
 	if v, _ := t.cell(row, "l2-category"); v == l2 {
 		used["l2-category"] = true
+	}
+	return errs
+}
+
+// sequenceColumns reads the columns Benchwright's export adds to a file holding
+// samples of several images: image_labels (a JSON list), box_image (an integer) and
+// frames (the native record's frame objects, as JSON).
+func (t *vlmTable) sequenceColumns(row *vlmRow, s *Sample, used map[string]bool) []error {
+	var errs []error
+	if v, ok := t.cell(row, "image_labels"); ok {
+		used["image_labels"] = true
+		if err := json.Unmarshal([]byte(v), &s.ImageLabels); err != nil {
+			errs = append(errs, fmt.Errorf("image_labels: %q is not a JSON list of labels", v))
+		}
+	} else if _, col := t.cols["image_labels"]; col {
+		used["image_labels"] = true
+	}
+	if v, ok := t.cell(row, "box_image"); ok {
+		used["box_image"] = true
+		f, err := strconv.ParseFloat(v, 64) // a float such as 1.0 where some rows have none
+		if err != nil || f < 0 || f >= MaxImages || f != math.Trunc(f) {
+			errs = append(errs, fmt.Errorf("box_image: %q is not the index of one of the sample's images", v))
+		} else {
+			s.BoxImage = int(f)
+		}
+	} else if _, col := t.cols["box_image"]; col {
+		used["box_image"] = true
+	}
+	if v, ok := t.cell(row, "frames"); ok {
+		used["frames"] = true
+		if err := json.Unmarshal([]byte(v), &s.Frames); err != nil {
+			errs = append(errs, fmt.Errorf("frames: %q is not a JSON list of frames", v))
+		}
+	} else if _, col := t.cols["frames"]; col {
+		used["frames"] = true
 	}
 	return errs
 }

@@ -157,7 +157,7 @@ func TestImportVLMEvalKitRoundTrip(t *testing.T) {
 		{"16", "not base64 at all, longer than sixty-four characters, so it is no reference", "Q?", "a", "b", "", "A", "", "", "", "", ""},
 		{"17", b64(gifBuf.Bytes()), "Q?", "a", "b", "", "A", "", "", "", "", ""},
 		{"10", b64(blue), "Same index?", "a", "b", "", "A", "", "", "", "", ""},
-		{"18", "['a', 'b']", "Two images?", "a", "b", "", "A", "", "", "", "", ""},
+		{"18", "['" + b64(red) + "', 7]", "Two images?", "a", "b", "", "A", "", "", "", "", ""},
 		{"19", b64(red), "None", "a", "None", "", "A", "", "", "", "", ""},
 		{"20", "13", "Copy of 13", "a", "b", "", "B", "", "", "", "given-id", ""},
 	}
@@ -185,12 +185,52 @@ func TestImportVLMEvalKitRoundTrip(t *testing.T) {
 		`record 7 (line 9): image: the cell is not base64 (character 18, ',')`,
 		`record 8 (line 10): image: the decoded file is a GIF, not a JPEG, PNG or WebP image`,
 		`record 9 (line 11): index: 10 is already the index of row 1 (line 2)`,
-		`record 10 (line 12): image: the cell is a list of images; a sample holds one image`,
+		`record 10 (line 12): image: the cell is in brackets, so VLMEvalKit reads it as a Python list, but item 2 is not a quoted string`,
 		"record 11 (line 13): question: VLMEvalKit would read this as missing: pandas takes the cell \"None\" for no value (pandas 2.0 and later)\n" +
 			"option B: VLMEvalKit would read this as missing: pandas takes the cell \"None\" for no value (pandas 2.0 and later)",
 		`record 12 (line 14): id "given-id" is already used by row 2 (line 3)`,
 	})
 	wantImages := map[string][]byte{"vlmevalkit/bench/10.png": red, "vlmevalkit/bench/pics/g.png": green, "vlmevalkit/bench/13.png": blue}
+	if !reflect.DeepEqual(images, wantImages) {
+		t.Errorf("images %v, want %v", keysOf(images), keysOf(wantImages))
+	}
+}
+
+// A row of several images holds the list of their base64 and image_path the list of
+// names, as VLMEvalKit's toliststr and dump_image read them: the sample shows them
+// in that order; a reference stands for the whole list; names missing from
+// image_path are <index>_<i>.<ext>; an image already extracted is reused.
+func TestImportVLMEvalKitSequences(t *testing.T) {
+	red := testPNG(t, color.RGBA{200, 0, 0, 255}, 30, 20)
+	green := testPNG(t, color.RGBA{0, 200, 0, 255}, 12, 10)
+	blue := testPNG(t, color.RGBA{0, 0, 200, 255}, 5, 5)
+	list := func(items ...string) string { return "['" + strings.Join(items, "', '") + "']" }
+	rows := [][]string{
+		{"index", "image", "image_path", "question", "A", "B", "answer"},
+		{"1", list(b64(green), b64(red)), "['g.png', 'x/r.png']", "Which picture is red?", "the first", "the second", "B"},
+		{"2", "1", "['2_0.png', '2_1.png']", "Which picture is green?", "the first", "the second", "A"},
+		{"3", list(b64(blue), b64(red), b64(green)), "", "Was the second picture taken last?", "", "", "no"},
+		{"4", b64(blue), "4.png", "Is it blue?", "", "", "yes"},
+		{"5", list(b64(red), "bm90IGFuIGltYWdl"), "", "Q?", "a", "b", "A"},
+	}
+	got, images, bad, err := ImportVLMEvalKitTSV(strings.NewReader(dumpTSV(rows)), VLMEvalKitOptions{Folder: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Imported{
+		{Line: 2, Sample: Sample{ID: "vlm-1", Kind: KindMCQ, Image: "v/g.png", MoreImages: []string{"v/x/r.png"},
+			Question: "Which picture is red?", Options: []string{"the first", "the second"}, AnswerIndex: 1}},
+		{Line: 3, Sample: Sample{ID: "vlm-2", Kind: KindMCQ, Image: "v/g.png", MoreImages: []string{"v/x/r.png"},
+			Question: "Which picture is green?", Options: []string{"the first", "the second"}, AnswerIndex: 0}},
+		{Line: 4, Sample: Sample{ID: "vlm-3", Kind: KindJudgment, Image: "v/3_0.png", MoreImages: []string{"v/x/r.png", "v/g.png"},
+			Question: "Was the second picture taken last?", AnswerText: "no"}},
+		{Line: 5, Sample: Sample{ID: "vlm-4", Kind: KindJudgment, Image: "v/3_0.png", Question: "Is it blue?", AnswerText: "yes"}},
+	}
+	compareImported(t, got, want)
+	checkRecordErrors(t, bad, []string{
+		`record 5 (line 6): image: image 2 of the list: the decoded file is not an image this reader knows, not a JPEG, PNG or WebP image`,
+	})
+	wantImages := map[string][]byte{"v/g.png": green, "v/x/r.png": red, "v/3_0.png": blue}
 	if !reflect.DeepEqual(images, wantImages) {
 		t.Errorf("images %v, want %v", keysOf(images), keysOf(wantImages))
 	}

@@ -38,12 +38,25 @@ func (coco) Holds(s annotate.Sample) bool { return s.Box != nil }
 
 func (coco) Layout() string {
 	return "annotations/instances_<split>.json; images/ holds the images, turned upright (width and height are the stored size), " +
-		"and file_name is relative to it; each annotation's segmentation is its box as a rectangle polygon. " +
+		"and file_name is relative to it; each annotation's segmentation is its box as a rectangle polygon; " +
+		"a sample of several images is annotated on the image its box is drawn on (box_image), the only one of its images listed. " +
 		"The format is box-only: an annotation holds a sample's box, the object's name as its category and sample_id, " +
 		"not the question, options or answer, so the samples cannot be read back from it"
 }
 
 func (coco) Write(_ context.Context, w *Writer, recs []Record) error {
+	// An annotation lies on one image: a sample of several images is written as its
+	// box's image (Sample.BoxImage), the one its coordinates and that image's size
+	// refer to; its other images hold no box and are not listed.
+	recs = slices.Clone(recs)
+	for i, r := range recs {
+		br, err := r.imageRecord(r.Sample.BoxImage)
+		if err != nil {
+			return err
+		}
+		br.Sample.MoreImages, br.Sample.ImageLabels, br.Sample.Frames, br.Sample.BoxImage, br.More = nil, nil, nil, 0, nil
+		recs[i] = br
+	}
 	// Ids are shared by every split's file: images by path, categories by name.
 	imageID, catID := map[string]int{}, map[string]int{}
 	var paths, names []string

@@ -58,6 +58,60 @@ func (r Record) Images() []ImageFacts {
 	return append([]ImageFacts{{Path: r.Sample.Image, Width: r.Width, Height: r.Height, SHA256: r.ImageSHA256}}, r.More...)
 }
 
+// imageRecord is r seen through its image i (0 is the first): a record whose
+// Sample.Image, size and frozen hash are that image's, so that the Writer's image
+// methods copy or read it. It fails when r has no facts for image i (More is
+// shorter than Sample.MoreImages) or they name another path.
+func (r Record) imageRecord(i int) (Record, error) {
+	if i == 0 {
+		return r, nil
+	}
+	paths := r.Sample.AllImages()
+	if i < 0 || i >= len(paths) {
+		return Record{}, fmt.Errorf("sample %s: it has no image %d", r.Sample.ID, i)
+	}
+	if i-1 >= len(r.More) || r.More[i-1].Path != paths[i] {
+		return Record{}, fmt.Errorf("sample %s: the release has no size and hash of image %d (%s)", r.Sample.ID, i+1, paths[i])
+	}
+	f := r.More[i-1]
+	out := r
+	out.Sample.Image, out.Width, out.Height, out.ImageSHA256 = f.Path, f.Width, f.Height, f.SHA256
+	return out, nil
+}
+
+// imageRecords is imageRecord of every image of r, in order.
+func (r Record) imageRecords() ([]Record, error) {
+	n := r.Sample.NumImages()
+	out := make([]Record, 0, n)
+	for i := range n {
+		ir, err := r.imageRecord(i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ir)
+	}
+	return out, nil
+}
+
+// boxSize is the displayed size of the image a sample's box is drawn on
+// (Sample.BoxImage, 0 for the first): every format that writes box coordinates
+// normalises them by it. It is 0×0 when the release does not know it.
+func (r Record) boxSize() (w, h int) {
+	ims := r.Images()
+	if i := r.Sample.BoxImage; i >= 0 && i < len(ims) {
+		return ims[i].Width, ims[i].Height
+	}
+	return 0, 0
+}
+
+// single is s with only its first image: the sample a format that holds one image
+// per sample would hold in its place (Export uses it to name why a sequence is left
+// out).
+func single(s annotate.Sample) annotate.Sample {
+	s.MoreImages, s.ImageLabels, s.Frames, s.BoxImage = nil, nil, nil, 0
+	return s
+}
+
 // Sink receives the files of an export. Names are slash-separated paths relative
 // to the export's root. Export creates image files from a few goroutines at once, so
 // Create must be safe for concurrent use; each writer it returns is used by one
@@ -137,6 +191,11 @@ type ExportRequest struct {
 	Progress func(done, total int)
 }
 
+// SkippedSequence ends the Manifest.Skipped key of the samples of a kind a format
+// left out only because they show several images ("hop_qa, several images"): the
+// format holds one image per sample.
+const SkippedSequence = ", several images"
+
 // ErrImageChanged is wrapped when an image's bytes differ from the frozen hash.
 var ErrImageChanged = errors.New("image content differs from the frozen release")
 
@@ -160,9 +219,13 @@ func Export(ctx context.Context, sink Sink, req ExportRequest) (Manifest, error)
 		if i > 0 && r.Sample.ID == recs[i-1].Sample.ID {
 			return Manifest{}, fmt.Errorf("export: sample id %q appears twice", r.Sample.ID)
 		}
-		if f.Holds(r.Sample) {
+		switch {
+		case f.Holds(r.Sample):
 			kept = append(kept, r)
-		} else {
+		case r.Sample.NumImages() > 1 && f.Holds(single(r.Sample)):
+			// Left out for its images alone: counted apart, so the manifest says so.
+			skipped[string(r.Sample.Kind)+SkippedSequence]++
+		default:
 			skipped[string(r.Sample.Kind)]++
 		}
 	}

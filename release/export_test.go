@@ -619,11 +619,11 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	// The order bwctl, the GUI and the golden folders list them in.
-	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder", "coco"}; !slices.Equal(names, want) {
+	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder", "coco", "spatialscore"}; !slices.Equal(names, want) {
 		t.Errorf("Formats() = %q, want %q", names, want)
 	}
 	_, err := Lookup("csv")
-	if want := `unknown export format "csv" (one of native, multihopspatial, lmms-eval, spatialqa, vlmevalkit, hf-imagefolder, coco)`; err == nil || err.Error() != want {
+	if want := `unknown export format "csv" (one of native, multihopspatial, lmms-eval, spatialqa, vlmevalkit, hf-imagefolder, coco, spatialscore)`; err == nil || err.Error() != want {
 		t.Errorf("Lookup(csv): %v, want %s", err, want)
 	}
 	// The formats that can be read back.
@@ -633,7 +633,7 @@ func TestLookup(t *testing.T) {
 			readers = append(readers, f.Name())
 		}
 	}
-	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder"}; !slices.Equal(readers, want) {
+	if want := []string{"native", "multihopspatial", "lmms-eval", "spatialqa", "vlmevalkit", "hf-imagefolder", "spatialscore"}; !slices.Equal(readers, want) {
 		t.Errorf("readers %q, want %q", readers, want)
 	}
 }

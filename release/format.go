@@ -38,7 +38,7 @@ type Reader interface {
 
 // formats lists every format in the order Formats gives them: add a new format's
 // value here.
-var formats = []Format{native{}, multihop{}, lmmsEval{}, spatialQA{}, vlmEvalKit{}, hfImageFolder{}, coco{}}
+var formats = []Format{native{}, multihop{}, lmmsEval{}, spatialQA{}, vlmEvalKit{}, hfImageFolder{}, coco{}, spatialScore{}}
 
 // Formats lists every export format, in a fixed order: native first.
 func Formats() []Format { return slices.Clone(formats) }

@@ -53,8 +53,10 @@ type hfImageFolder struct{}
 
 func (hfImageFolder) Name() string { return "hf-imagefolder" }
 
-// Holds takes every kind.
-func (hfImageFolder) Holds(annotate.Sample) bool { return true }
+// Holds takes every kind, of one image: a row's file_name is one image. Samples of
+// several images are left out and counted ("KIND, several images") until the export
+// writes them as datasets' file_names lists (issue 26).
+func (hfImageFolder) Holds(s annotate.Sample) bool { return s.NumImages() <= 1 }
 
 func (hfImageFolder) Layout() string {
 	return `README.md declares the splits and column types for datasets.load_dataset("<this folder>"); ` +

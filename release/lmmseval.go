@@ -29,11 +29,15 @@ var lmmsUtils []byte
 
 func (lmmsEval) Name() string { return "lmms-eval" }
 
-// Holds takes what multihopspatial holds: hop QA with at most 4 options.
-func (lmmsEval) Holds(s annotate.Sample) bool { return multihop{}.Holds(s) }
+// Holds takes hop QA with at most 4 options (what the scorers read), of one image or
+// several: utils.py's doc_to_visual returns every image of the record's "images",
+// in order, and lmms-eval hands the list to the model as the document's visuals
+// (api/task.py ConfigurableTask.doc_to_visual, models' generate_until).
+func (lmmsEval) Holds(s annotate.Sample) bool { return hopHeld(s) }
 
 func (lmmsEval) Layout() string {
-	return "TASK/TASK.yaml, TASK/utils.py, TASK/test.jsonl (multihopspatial records, one per line) and TASK/images/ (upright); " +
+	return "TASK/TASK.yaml, TASK/utils.py, TASK/test.jsonl (multihopspatial records, one per line; a sample of several images adds images, " +
+		"its paths in order, which doc_to_visual shows, and image_labels, box_image, frames; image_resolution is the size of the image the box is on) and TASK/images/ (upright); " +
 		"run `lmms-eval --include_path DIR --tasks TASK` from TASK/ (lmms-eval before #1378 resolves data_files against the working folder)"
 }
 
@@ -90,7 +94,7 @@ func (f lmmsEval) Write(_ context.Context, w *Writer, recs []Record) error {
 	task := LMMSTaskName(w.Info())
 	var lines [][]byte
 	for _, r := range recs {
-		b, err := multihopRecord(r)
+		b, err := multihopRecord(r, true)
 		if err != nil {
 			return err
 		}
@@ -113,8 +117,14 @@ func (f lmmsEval) Write(_ context.Context, w *Writer, recs []Record) error {
 		}
 	}
 	for _, r := range recs {
-		if err := w.CopyUprightImage(task+"/images/"+r.Sample.Image, r); err != nil {
+		ims, err := r.imageRecords()
+		if err != nil {
 			return err
+		}
+		for _, ir := range ims {
+			if err := w.CopyUprightImage(task+"/images/"+ir.Sample.Image, ir); err != nil {
+				return err
+			}
 		}
 		if err := w.Step(); err != nil {
 			return err
@@ -124,7 +134,7 @@ func (f lmmsEval) Write(_ context.Context, w *Writer, recs []Record) error {
 }
 
 // Read imports TASK/test.jsonl, the multihopspatial records as JSON Lines, with
-// annotate.ImportMultihop; TASK is the one folder of dir holding TASK.yaml and
+// annotate.ImportLMMSEval (ImportMultihop and the sequence fields); TASK is the one folder of dir holding TASK.yaml and
 // test.jsonl. Image paths are relative to TASK/images/.
 func (lmmsEval) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
 	entries, err := os.ReadDir(dir)
@@ -154,7 +164,7 @@ func (lmmsEval) Read(ctx context.Context, dir string) ([]annotate.Sample, error)
 		return nil, err // a release without hop questions
 	}
 	return readImported(ctx, dir, name, func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
-		return annotate.ImportMultihop(r, annotate.ImportOptions{})
+		return annotate.ImportLMMSEval(r, annotate.ImportOptions{})
 	})
 }
 

@@ -98,7 +98,7 @@ type Manifest struct {
 	Creator    string            `json:"creator"`
 	AppVersion string            `json:"app_version"`
 	Counts     Counts            `json:"counts"`
-	Skipped    map[string]int    `json:"skipped,omitempty"` // samples per kind the format cannot hold
+	Skipped    map[string]int    `json:"skipped,omitempty"` // samples per kind the format cannot hold; "KIND, several images" (SkippedSequence) counts those left out only for showing several images
 	Agreement  *AgreementSummary `json:"agreement,omitempty"`
 	Files      []FileEntry       `json:"files"`
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,10 +24,18 @@ type multihop struct{}
 
 func (multihop) Name() string { return "multihopspatial" }
 
-// Holds takes hop QA with 2 to 4 options: every parser of the official scorer and
-// of lmms-eval reads letters a–d only (`\(([a-d])\)`), so a fifth option could
-// never be scored.
+// Holds takes hop QA with 2 to 4 options on one image: every parser of the official
+// scorer and of lmms-eval reads letters a–d only (`\(([a-d])\)`), so a fifth option
+// could never be scored, and run_benchmark opens one image_path per record
+// (Image.open(os.path.join(image_root, item["image_path"]))), so a sample of several
+// images is left out (counted in the manifest as "hop_qa, several images").
 func (multihop) Holds(s annotate.Sample) bool {
+	return hopHeld(s) && s.NumImages() <= 1
+}
+
+// hopHeld is what the MultihopSpatial scorers can score, whatever the images: hop
+// QA with at most 4 options.
+func hopHeld(s annotate.Sample) bool {
 	return s.Kind == annotate.KindHopQA && len(s.Options) <= maxMultihopOptions
 }
 
@@ -46,7 +55,7 @@ const multihopSuffix = " And provide the bounding box coordinate of the region r
 func (multihop) Layout() string {
 	return MultihopFile + " is a JSON list in the official MultihopSpatial schema (answer \"(x) option\", bbox pixel [x, y, w, h] on the stored image, " +
 		"image_resolution \"WxH\", hop \"Nhop\"); " + MultihopImages + "/ holds the images upright (EXIF orientation applied), and image_path is relative to it. " +
-		"Score with the official eval/benchmark_qwen_vllm.py run_benchmark(json_path, image_root, …) or lmms-eval; hop QA with more than 4 options is left out (the scorers read a–d)"
+		"Score with the official eval/benchmark_qwen_vllm.py run_benchmark(json_path, image_root, …) or lmms-eval; hop QA with more than 4 options is left out (the scorers read a–d), and so are samples of several images (run_benchmark opens one image_path)"
 }
 
 // MultihopQuestion is a hop question as the official release writes it: the
@@ -80,8 +89,12 @@ func pixelNumber(v float64) []byte {
 	return strconv.AppendFloat(nil, v, 'f', 2, 64)
 }
 
-// multihopRecord is one record of the official schema.
-func multihopRecord(r Record) ([]byte, error) {
+// multihopRecord is one record of the official schema. image_resolution is the size
+// of the image the box is drawn on (Sample.BoxImage): the scorers turn a model's 0–1
+// box into pixels with it. With sequence (lmms-eval), a sample of several images
+// also carries the native record's images (all of them, in order; image_path is the
+// first), image_labels, box_image and frames (annotate.TakeSequenceFields).
+func multihopRecord(r Record, sequence bool) ([]byte, error) {
 	s := r.Sample
 	if s.AnswerIndex < 0 || s.AnswerIndex >= len(s.Options) {
 		return nil, fmt.Errorf("sample %s: answer %d is not one of its %d options", s.ID, s.AnswerIndex, len(s.Options))
@@ -89,13 +102,26 @@ func multihopRecord(r Record) ([]byte, error) {
 	if s.Box == nil {
 		return nil, fmt.Errorf("sample %s: a MultihopSpatial record needs its box", s.ID)
 	}
-	if r.Width <= 0 || r.Height <= 0 {
-		return nil, fmt.Errorf("sample %s: the size of image %s is unknown", s.ID, s.Image)
+	bw, bh := r.boxSize()
+	if bw <= 0 || bh <= 0 {
+		return nil, fmt.Errorf("sample %s: the size of image %s, which the box is on, is unknown", s.ID, s.BoxImagePath())
 	}
 	b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
 		o.Value("id", s.ID)
 		o.Value("image_path", s.Image)
-		o.Value("image_resolution", fmt.Sprintf("%dx%d", r.Width, r.Height))
+		if sequence && s.NumImages() > 1 {
+			o.Value("images", s.AllImages())
+			if labels := s.Labels(); !slices.Equal(labels, annotate.DefaultLabels(len(labels), s.Modality() == annotate.ModalityVideo)) {
+				o.Value("image_labels", labels)
+			}
+			if s.BoxImage != 0 {
+				o.Value("box_image", s.BoxImage)
+			}
+			if len(s.Frames) > 0 {
+				o.Value("frames", s.Frames)
+			}
+		}
+		o.Value("image_resolution", fmt.Sprintf("%dx%d", bw, bh))
 		o.Value("view", s.View)
 		o.Value("hop", fmt.Sprintf("%dhop", s.Hop))
 		o.Value("question", MultihopQuestion(s.Question, s.Options))
@@ -127,7 +153,7 @@ func multihopRecord(r Record) ([]byte, error) {
 func (multihop) Write(_ context.Context, w *Writer, recs []Record) error {
 	items := make([][]byte, 0, len(recs))
 	for _, r := range recs {
-		b, err := multihopRecord(r)
+		b, err := multihopRecord(r, false)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,8 @@ func (native) Name() string { return "native" }
 func (native) Holds(annotate.Sample) bool { return true }
 
 func (native) Layout() string {
-	return "samples.jsonl holds one spec §5 record per line; images/ holds the images, and record image paths are relative to it"
+	return "samples.jsonl holds one spec §5 record per line (a sequence's images in order under images, with image_labels, " +
+		"box_image and each video frame's provenance in frames); images/ holds every image once, and record image paths are relative to it"
 }
 
 func (native) Write(_ context.Context, w *Writer, recs []Record) error {
@@ -40,8 +41,14 @@ func (native) Write(_ context.Context, w *Writer, recs []Record) error {
 		return err
 	}
 	for _, r := range recs {
-		if r.Sample.Image != "" {
-			if err := w.CopyImage("images/"+r.Sample.Image, r); err != nil {
+		// Every image of a sequence, each once however many samples show it
+		// (CopyImage writes a destination once), so MANIFEST.json lists it once.
+		ims, err := r.imageRecords()
+		if err != nil {
+			return err
+		}
+		for _, ir := range ims {
+			if err := w.CopyImage("images/"+ir.Sample.Image, ir); err != nil {
 				return err
 			}
 		}

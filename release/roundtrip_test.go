@@ -33,9 +33,8 @@ var sampleFields = []sampleField{
 	{"id", []string{"ID"}, func(g, w annotate.Sample) bool { return g.ID == w.ID }, func(s annotate.Sample) any { return s.ID }},
 	{"kind", []string{"Kind"}, func(g, w annotate.Sample) bool { return g.Kind == w.Kind }, func(s annotate.Sample) any { return s.Kind }},
 	{"image", []string{"Image"}, func(g, w annotate.Sample) bool { return g.Image == w.Image }, func(s annotate.Sample) any { return s.Image }},
-	// Samples of several images (issue 26): the fixture has none yet, so every format
-	// passes these trivially until the formats adopt sequences and the fixture gains
-	// some; they are listed so that a format that loses them then says so in drops.
+	// Samples of several images (issue 26): sequenceRecords. A format that holds one
+	// image per sample leaves them out (Export counts them), so it passes trivially.
 	{"images", []string{"MoreImages"}, func(g, w annotate.Sample) bool { return slices.Equal(g.MoreImages, w.MoreImages) },
 		func(s annotate.Sample) any { return s.MoreImages }},
 	{"image_labels", []string{"ImageLabels"}, func(g, w annotate.Sample) bool { return slices.Equal(g.Labels(), w.Labels()) },
@@ -143,6 +142,10 @@ var roundTrips = []struct {
 	{vlmEvalKit{}, map[string]string{
 		"question_tag": "no column", "ego_subject": "no column", "scene": "no column", "steps": "step graphs are not held",
 		"tolerance": "open answers are not held", "tags": "no column", "parent": "no column", "transform": "no column",
+	}},
+	{spatialScore{}, map[string]string{
+		"question_tag": "no field", "scene": "no field", "steps": "step graphs are not held", "tolerance": "no field",
+		"tags": "no field", "parent": "no field", "transform": "no field",
 	}},
 	{hfImageFolder{}, map[string]string{
 		"tolerance": "no column (a float column must never be null)", "tags": "no column (a list empty in every row of a split types as list<null>)", "transform": "no column",
@@ -254,6 +257,7 @@ func roundTripRelease(t *testing.T) ([]Record, map[string][]byte) {
 				{ID: "move", Content: "Open the drawer", Precondition: []string{"open", "pick"}},
 			}, Task: "kitchen", Split: annotate.SplitTest, Tags: []string{"drawer", "pan"}}),
 	)
+	recs = append(recs, sequenceRecords(t, images)...)
 	return recs, images
 }
 

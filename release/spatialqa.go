@@ -38,13 +38,17 @@ type spatialQA struct{}
 
 func (spatialQA) Name() string { return "spatialqa" }
 
-// Holds takes step graphs.
-func (spatialQA) Holds(s annotate.Sample) bool { return s.Kind == annotate.KindStepGraph }
+// Holds takes step graphs of one image: a SpatiaLQA record embeds one image (its
+// image data URI, which answer.py sends as the one image of the prompt), so a step
+// graph of several images is left out (counted as "step_graph, several images").
+func (spatialQA) Holds(s annotate.Sample) bool {
+	return s.Kind == annotate.KindStepGraph && s.NumImages() <= 1
+}
 
 func (spatialQA) Layout() string {
 	return "spatialqa.json is a JSON list; each record's image is the image as a data: URI (what SpatiaLQA's answer.py sends), " +
 		"image_path the same file under images/, which holds the images upright in scene folders NNNN-<type>-<k>. " +
-		"In SpatiaLQA's split scoring mode a sample without any precondition scores precondition 0, so such samples keep a perfect answer below 100 there"
+		"In SpatiaLQA's split scoring mode a sample without any precondition scores precondition 0, so such samples keep a perfect answer below 100 there. A record holds one image: step graphs of several images are left out"
 }
 
 func (spatialQA) Write(_ context.Context, w *Writer, recs []Record) error {

@@ -69,14 +69,18 @@ func (vlmEvalKit) Layout() string {
 		"(when replacing a file, delete $LMUData/images/<Name>_MCQ/ and _YN/: VLMEvalKit reuses the images there). " +
 		"Open answers and step graphs are left out: VLMEvalKit cannot score them with exact matching. " +
 		"The columns kind, hop, view, categories, bbox (pixel [x1, y1, x2, y2]), bbox_1000, id and source_image (the image's path in the project) " +
-		"are Benchwright's, for reading the samples back; VLMEvalKit ignores them"
+		"are Benchwright's, for reading the samples back; VLMEvalKit ignores them. A file holding a sample of several images has an image_path column: " +
+		"such a row's image cell is the list ['<base64>', …] of its images in order and its image_path the list of names VLMEvalKit saves them under " +
+		"(<index>_<i>.png; <index>.png for a row of one image), which build_prompt shows the model in that order; its source_image is the JSON list of the project paths, " +
+		"and image_labels, box_image (bbox and bbox_1000 are on that image) and frames are Benchwright's"
 }
 
 // Read imports <Name>_MCQ.tsv and <Name>_YN.tsv with annotate.ImportVLMEvalKitTSV,
 // which gives the samples back from Benchwright's columns; a row it cannot convert
 // is an error. The images are embedded in the files, so each sample's Image is its
-// source_image, the image's path in the project; the embedded images are decoded and
-// checked, not returned. A sample exported without a split comes back in test, and a
+// source_image, the image's path in the project (for a sample of several images the
+// JSON list of them, in order); the embedded images are decoded and checked, not
+// returned. A sample exported without a split comes back in test, and a
 // judgment answered "Yes" as "yes".
 func (vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
 	files, err := vlmFiles(dir)
@@ -98,7 +102,14 @@ func (vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, erro
 			if err := json.Unmarshal(s.Extra["source_image"], &p); err != nil || p == "" {
 				return nil, fmt.Errorf("read %s: sample %s has no source_image", filepath.Join(dir, name), s.ID)
 			}
-			s.Image = p
+			paths := []string{p}
+			if strings.HasPrefix(p, "[") {
+				// A sample of several images: the JSON list of their project paths.
+				if err := json.Unmarshal([]byte(p), &paths); err != nil || len(paths) != s.NumImages() {
+					return nil, fmt.Errorf("read %s: sample %s: source_image does not list its %d images", filepath.Join(dir, name), s.ID, s.NumImages())
+				}
+			}
+			s.SetImages(paths)
 			delete(s.Extra, "source_image")
 			if len(s.Extra) == 0 {
 				s.Extra = nil
@@ -141,14 +152,21 @@ func vlmFiles(dir string) ([]string, error) {
 	return nil, fmt.Errorf("read %s: the TSVs of several releases (%s)", dir, strings.Join(bases, ", "))
 }
 
-// vlmTable is one TSV being built: its header and rows. Index and image cells are
-// filled in when the file is written.
+// vlmTable is one TSV being built: its header and rows. Index and image cells (and
+// image_path in a file with sequences) are filled in when the file is written.
 type vlmTable struct {
 	suffix string   // "_MCQ" or "_YN"
-	header []string // index, image, then the columns the rows fill
+	header []string // index, image, [image_path,] then the columns the rows fill
 	labels []string // what an error calls each column's cell: "question", "option B", ...
 	rows   []vlmRow
+	// seq is set when a row shows several images: the file then has an image_path
+	// column (the names VLMEvalKit saves each image under) and Benchwright's
+	// image_labels, box_image and frames.
+	seq bool
 }
+
+// vlmSeqColumns are Benchwright's columns of a file with sequences, after its others.
+var vlmSeqColumns = []string{"image_labels", "box_image", "frames"}
 
 type vlmRow struct {
 	rec   Record
@@ -159,7 +177,7 @@ type vlmRow struct {
 // from 1), image (base64, or the index of the row that holds it:
 // ImageBaseDataset.__init__ turns it back with str()) and hop (a number; a float such
 // as 2.0 where some rows have none).
-var vlmUnchecked = map[string]bool{"index": true, "image": true, "hop": true}
+var vlmUnchecked = map[string]bool{"index": true, "image": true, "hop": true, "image_path": true, "box_image": true}
 
 func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 	base := tsvName(w.Info())
@@ -180,16 +198,35 @@ func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 			}
 		}
 	}
-	mcq := &vlmTable{suffix: "_MCQ", header: []string{"index", "image", "question"}, labels: []string{"index", "image", "question"}}
+	var mcqSeq, ynSeq bool
+	for _, r := range recs {
+		if r.Sample.NumImages() > 1 {
+			mcqSeq = mcqSeq || r.Sample.Kind != annotate.KindJudgment
+			ynSeq = ynSeq || r.Sample.Kind == annotate.KindJudgment
+		}
+	}
+	lead := func(seq bool) []string {
+		if seq {
+			return []string{"index", "image", "image_path", "question"}
+		}
+		return []string{"index", "image", "question"}
+	}
+	mcq := &vlmTable{suffix: "_MCQ", header: lead(mcqSeq), labels: lead(mcqSeq), seq: mcqSeq}
 	for i := range options {
 		mcq.header = append(mcq.header, annotate.AnswerLetter(i))
 		mcq.labels = append(mcq.labels, "option "+annotate.AnswerLetter(i))
 	}
 	extra := []string{"answer", "category", "l2-category", "split", "hop", "view", "categories", "bbox", "bbox_1000", "kind", "id", "source_image"}
+	if mcqSeq {
+		extra = append(extra, vlmSeqColumns...)
+	}
 	mcq.header = append(mcq.header, extra...)
 	mcq.labels = append(mcq.labels, extra...)
-	yn := &vlmTable{suffix: "_YN",
-		header: []string{"index", "image", "question", "answer", "category", "l2-category", "split", "kind", "id", "source_image"}}
+	yn := &vlmTable{suffix: "_YN", seq: ynSeq,
+		header: append(lead(ynSeq), "answer", "category", "l2-category", "split", "kind", "id", "source_image")}
+	if ynSeq {
+		yn.header = append(yn.header, vlmSeqColumns...)
+	}
 	yn.labels = yn.header
 	for _, r := range recs {
 		var err error
@@ -221,11 +258,51 @@ func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 
 func (t *vlmTable) add(r Record, cells func(Record) *vlmCells) error {
 	c := cells(r)
+	if t.seq {
+		seqCells(c, r)
+	}
 	if c.err != nil {
 		return c.err
 	}
-	t.rows = append(t.rows, vlmRow{rec: r, cells: append([]string{"", ""}, c.cells...)})
+	lead := []string{"", ""}
+	if t.seq {
+		lead = append(lead, "")
+	}
+	t.rows = append(t.rows, vlmRow{rec: r, cells: append(lead, c.cells...)})
 	return nil
+}
+
+// seqCells adds Benchwright's image_labels (JSON, empty for the default labels),
+// box_image (empty for the first image) and frames (JSON, empty without) cells.
+func seqCells(c *vlmCells, r Record) {
+	s := r.Sample
+	labels := ""
+	if l := s.Labels(); s.NumImages() > 1 && !slices.Equal(l, annotate.DefaultLabels(len(l), s.Modality() == annotate.ModalityVideo)) {
+		b, _ := annotate.MarshalPlain(l)
+		labels = string(b)
+	}
+	box := ""
+	if s.BoxImage != 0 {
+		box = strconv.Itoa(s.BoxImage)
+	}
+	frames := ""
+	if len(s.Frames) > 0 {
+		b, _ := annotate.MarshalPlain(s.Frames)
+		frames = string(b)
+	}
+	c.may("image_labels", labels, vlmLost[""])
+	c.may("box_image", box, vlmLost[""])
+	c.may("frames", frames, vlmLost[""])
+}
+
+// sourceImages is the source_image cell: the image's path in the project, or for a
+// sample of several images the JSON list of their paths in order.
+func sourceImages(s annotate.Sample) string {
+	if s.NumImages() <= 1 {
+		return s.Image
+	}
+	b, _ := annotate.MarshalPlain(s.AllImages())
+	return string(b)
 }
 
 // write writes the table. Indices are 1, 2, ... (the file's own: an image reference
@@ -233,34 +310,68 @@ func (t *vlmTable) add(r Record, cells func(Record) *vlmCells) error {
 // image holds its base64, turned upright because VLMEvalKit decodes it with PIL and
 // re-saves it without applying EXIF orientation (vlmeval/smp/vlm.py
 // decode_base64_to_image), and the later rows hold that row's index.
+//
+// A row of several images holds the list of their base64, in order, written as a
+// Python list ['…', '…'] (base64 has no quote): ImageBaseDataset.__init__ turns the
+// cell into a list with toliststr (vlmeval/smp/misc.py: a cell starting with [ and
+// ending with ] is eval()ed), and dump_image writes each image of the list under the
+// name at the same position of image_path, also a list (image_base.py dump_image:
+// zip(line['image'], line['image_path'])), in order, and build_prompt gives the
+// model the images in that order. A reference stands for a whole cell, so a row
+// refers only to an earlier row with the same images in the same order. The names
+// are <index>_<i>.png (what dump_image names them without image_path), and a row of
+// one image in such a file is named <index>.png: with an image_path column
+// dump_image saves a single image under its image_path, which must be a string.
 func (t *vlmTable) write(w *Writer, out io.Writer) error {
 	cw := csv.NewWriter(out) // quotes only where needed; pandas reads either way (smp/file.py dump_tsv quotes all)
 	cw.Comma = '\t'
 	if err := cw.Write(t.header); err != nil {
 		return err
 	}
-	firstRow := map[string]int{} // project image → index of the row holding its base64
+	firstRow := map[string]int{} // project image(s) → index of the row holding their base64
 	for i, row := range t.rows {
 		index := i + 1
 		s := row.rec.Sample
+		key := strings.Join(s.AllImages(), "\x00")
 		var image string
-		if j, ok := firstRow[s.Image]; ok {
+		if j, ok := firstRow[key]; ok {
 			image = strconv.Itoa(j)
 		} else {
-			b, err := w.ReadUprightImage(row.rec)
+			ims, err := row.rec.imageRecords()
 			if err != nil {
 				return err
 			}
-			image = base64.StdEncoding.EncodeToString(b)
-			if len(image) <= 64 {
-				// ImageBaseDataset.__init__ takes an image cell of at most 64 characters
-				// for the index of another row.
-				return fmt.Errorf("sample %s: image %s is only %d bytes; VLMEvalKit would take its base64 for a row index",
-					s.ID, s.Image, len(b))
+			cells := make([]string, len(ims))
+			for k, ir := range ims {
+				b, err := w.ReadUprightImage(ir)
+				if err != nil {
+					return err
+				}
+				cells[k] = base64.StdEncoding.EncodeToString(b)
+				if len(ims) == 1 && len(cells[k]) <= 64 {
+					// ImageBaseDataset.__init__ takes an image cell of at most 64 characters
+					// for the index of another row.
+					return fmt.Errorf("sample %s: image %s is only %d bytes; VLMEvalKit would take its base64 for a row index",
+						s.ID, ir.Sample.Image, len(b))
+				}
 			}
-			firstRow[s.Image] = index
+			image = cells[0]
+			if len(cells) > 1 {
+				image = pythonList(cells)
+			}
+			firstRow[key] = index
 		}
 		row.cells[0], row.cells[1] = strconv.Itoa(index), image
+		if t.seq {
+			row.cells[2] = strconv.Itoa(index) + ".png"
+			if n := s.NumImages(); n > 1 {
+				names := make([]string, n)
+				for k := range names {
+					names[k] = fmt.Sprintf("%d_%d.png", index, k)
+				}
+				row.cells[2] = pythonList(names)
+			}
+		}
 		if err := cw.Write(row.cells); err != nil {
 			return err
 		}
@@ -270,6 +381,23 @@ func (t *vlmTable) write(w *Writer, out io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// pythonList writes items (free of quotes and backslashes: base64 and file names) as
+// the Python list literal toliststr eval()s: ['a', 'b'].
+func pythonList(items []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('\'')
+		b.WriteString(it)
+		b.WriteByte('\'')
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // mcqCells are a hop_qa or mcq sample's cells after index and image, in the MCQ
@@ -309,8 +437,9 @@ func mcqCells(r Record, options int) *vlmCells {
 	if s.Hop != 0 {
 		hop = strconv.Itoa(s.Hop)
 	}
-	if s.Box != nil && r.Width > 0 && r.Height > 0 {
-		v := s.Box.To1000(r.Width, r.Height)
+	if bw, bh := r.boxSize(); s.Box != nil && bw > 0 && bh > 0 {
+		// On the image the box is drawn on (images[box_image]).
+		v := s.Box.To1000(bw, bh)
 		b1000 = boxText(&v)
 	}
 	c.may("hop", hop, vlmLost[""])
@@ -320,7 +449,7 @@ func mcqCells(r Record, options int) *vlmCells {
 	c.may("bbox_1000", b1000, vlmLost[""])
 	c.need("kind", string(s.Kind), vlmLost[""])
 	c.need("id", s.ID, vlmLost["id"])
-	c.need("source_image", s.Image, vlmLost[""])
+	c.need("source_image", sourceImages(s), vlmLost[""])
 	return c
 }
 
@@ -346,7 +475,7 @@ func ynCells(r Record) *vlmCells {
 	c.need("split", splitOf(s), vlmLost["split"])
 	c.need("kind", string(s.Kind), vlmLost[""])
 	c.need("id", s.ID, vlmLost["id"])
-	c.need("source_image", s.Image, vlmLost[""])
+	c.need("source_image", sourceImages(s), vlmLost[""])
 	return c
 }
 

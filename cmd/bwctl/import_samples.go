@@ -34,14 +34,15 @@ const (
 	formatVLMEval   = "vlmevalkit"
 	formatCOCO      = "coco"
 	formatLabelStu  = "labelstudio"
+	formatSpatialSc = "spatialscore"
 )
 
 // formats lists the values of --format.
-var formats = []string{formatAuto, formatNative, formatMultihop, formatSpatiaLQA, formatVLMEval, formatCOCO, formatLabelStu}
+var formats = []string{formatAuto, formatNative, formatMultihop, formatSpatiaLQA, formatVLMEval, formatCOCO, formatLabelStu, formatSpatialSc}
 
 // importSamplesUsage is import-samples' usage line.
 const importSamplesUsage = "usage: bwctl import-samples --db DB --project NAME --as USER [--author USER] [--to-round1] " +
-	"[--format auto|native|multihopspatial|spatialqa|vlmevalkit|coco|labelstudio] [--images-to DIR] FILE"
+	"[--format auto|native|multihopspatial|spatialqa|vlmevalkit|coco|labelstudio|spatialscore] [--images-to DIR] FILE"
 
 // problem is one line of import-samples' report: a record skipped, or imported with
 // warnings.
@@ -61,7 +62,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	author := fs.String("author", "", "user name the samples are attributed to (default: --as; others: leads only)")
 	toRound1 := fs.Bool("to-round1", false, "submit the samples into round 1, warnings acknowledged (leads only; needs --author)")
 	format := fs.String("format", formatAuto, "auto, native (JSONL), multihopspatial or spatialqa (JSON array), vlmevalkit (MCQ TSV), "+
-		"coco (instances JSON) or labelstudio (JSON export)")
+		"coco (instances JSON), labelstudio (JSON export) or spatialscore (SpatialScore JSON, its Hard file too)")
 	imagesTo := fs.String("images-to", "", "vlmevalkit: a new or empty folder to write the TSV's images into; they are imported into the project from there")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -239,8 +240,9 @@ var stepKey = regexp.MustCompile(`"?step\d+"?\s*:`)
 // detectFormat guesses a file's format: .jsonl is native; .tsv is VLMEvalKit; a JSON
 // object with "images", "annotations" and "categories" is COCO; a JSON array whose
 // records have "data" and "annotations" (Label Studio tasks) is Label Studio; a JSON
-// array (or object) whose records answer with step1, step2, … is SpatiaLQA; anything
-// else is taken for MultihopSpatial.
+// array (or object) whose records answer with step1, step2, … is SpatiaLQA; one whose
+// records have img_paths and question_type is SpatialScore (its benchmark and Hard
+// files, Benchwright's spatialscore export); anything else is taken for MultihopSpatial.
 func detectFormat(name string, data []byte) string {
 	switch ext := filepath.Ext(name); {
 	case strings.EqualFold(ext, ".jsonl"):
@@ -262,6 +264,11 @@ func detectFormat(name string, data []byte) string {
 	for _, r := range recs {
 		if r["data"] != nil && (r["annotations"] != nil || r["completions"] != nil) {
 			return formatLabelStu
+		}
+	}
+	for _, r := range recs {
+		if r["img_paths"] != nil && r["question_type"] != nil {
+			return formatSpatialSc
 		}
 	}
 	for _, r := range recs {
@@ -312,6 +319,11 @@ func convertSamples(ctx context.Context, db store.Service, actor store.User, pro
 			return nil
 		})
 		return recs, bad, err
+	case formatSpatialSc:
+		// img_paths as written, without their leading "./": relative to the folder the
+		// project's images were imported from.
+		recs, errs, err := annotate.ImportSpatialScore(bytes.NewReader(data), annotate.SpatialScoreOptions{})
+		return recs, recordProblems(errs, "item"), err
 	case formatMultihop, formatSpatiaLQA, formatCOCO, formatLabelStu:
 		noun := map[string]string{formatCOCO: "annotation", formatLabelStu: "task"}[format]
 		if noun == "" {

@@ -388,3 +388,60 @@ func TestImportSamplesBoxSources(t *testing.T) {
 		t.Errorf("ls-2 = %+v %v", yn, err)
 	}
 }
+
+// TestImportSamplesSpatialScore: items shaped as SpatialScore's released Hard file
+// (version_0/dataset/SpatialScore-Hard.json: index, category, subcategory,
+// question_type, input_modality, question with its options, answer, img_paths,
+// source, index_origin, category_origin) are found by their fields and imported,
+// every image in order; an item whose modality and images disagree is reported.
+func TestImportSamplesSpatialScore(t *testing.T) {
+	db := importDB(t)
+	file := filepath.Join(t.TempDir(), "SpatialScore-Hard.json")
+	cliWriteFile(t, file, []byte(`[
+  {"index": 258, "category": "Others", "subcategory": "Miscellaneous", "question_type": "multi-choice", "input_modality": "single-image",
+   "question": "In the picture, are the elderly people moving to the left or to the right?\n(a) Left (b) Right", "answer": "(a)",
+   "img_paths": ["./0001-office-1/a.jpg"], "source": "MMVP", "index_origin": 259, "category_origin": "unknown"},
+  {"index": 8740, "category": "Point and Object Tracking", "subcategory": "Point Correspondence", "question_type": "multi-choice",
+   "input_modality": "multi-images", "question": "Which point on the second image corresponds to the point in the first image?\nA: Point A\nB: Point B\nC: Point C",
+   "answer": "C", "img_paths": ["./0002-kitchen-1/c.jpeg", "./0001-office-1/a.jpg"], "source": "MMIU", "index_origin": 0, "category_origin": "visual_correspondence_scannet"},
+  {"index": 16375, "category": "Counting", "subcategory": "Object Counting", "question_type": "open-ended", "input_modality": "video",
+   "question": "How many ceiling light(s) are in this room?", "answer": "4",
+   "img_paths": ["./0001-office-1/a.jpg", "./0002-kitchen-1/c.jpeg"], "source": "VSI-Bench_8", "index_origin": 2494, "category_origin": "object_counting"},
+  {"index": 11365, "category": "3D Positional Relation", "subcategory": "Orientation", "question_type": "judgment", "input_modality": "single-image",
+   "question": "Is this statement true based on the image: 'The parking meter is behind the car.'? Answer with Yes or No.", "answer": "No",
+   "img_paths": ["./0002-kitchen-1/c.jpeg"], "source": "VSR-ZeroShot", "index_origin": "000000550019.jpg", "category_origin": "unknown"},
+  {"index": 9, "category": "Counting", "subcategory": "Object Counting", "question_type": "open-ended", "input_modality": "video",
+   "question": "How many?", "answer": "2", "img_paths": ["./0001-office-1/a.jpg"], "source": "VSI-Bench_8", "index_origin": 1, "category_origin": "x"}
+]`))
+	runCases(t, []cliCase{
+		{name: "hard file", env: pw("userpw"), args: []string{"import-samples", "--db", db, "--project", "p1", "--as", "ann", file}, code: 1,
+			wantOut: []string{"imported 4"}, wantErr: []string{`input_modality: "video", but img_paths lists 1 images`}},
+	})
+	s := openStore(t, db)
+	want := map[string]struct {
+		kind   annotate.Kind
+		images []string
+		answer string
+		task   string
+	}{
+		"ss-258":   {annotate.KindMCQ, []string{"0001-office-1/a.jpg"}, "A", "Others"},
+		"ss-8740":  {annotate.KindMCQ, []string{"0002-kitchen-1/c.jpeg", "0001-office-1/a.jpg"}, "C", "Point and Object Tracking"},
+		"ss-16375": {annotate.KindOpen, []string{"0001-office-1/a.jpg", "0002-kitchen-1/c.jpeg"}, "4", "Counting"},
+		"ss-11365": {annotate.KindJudgment, []string{"0002-kitchen-1/c.jpeg"}, "no", "3D Positional Relation"},
+	}
+	for id, w := range want {
+		got, err := s.Sample(context.Background(), store.Owner(), id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		c := got.Content
+		answer := c.AnswerText
+		if c.Kind == annotate.KindMCQ {
+			answer = annotate.AnswerLetter(c.AnswerIndex)
+		}
+		if c.Kind != w.kind || !slices.Equal(c.AllImages(), w.images) || answer != w.answer || c.Task != w.task {
+			t.Errorf("%s: kind %s, images %q, answer %s, task %q; want %s, %q, %s, %q", id, c.Kind, c.AllImages(), answer, c.Task, w.kind, w.images, w.answer, w.task)
+		}
+	}
+}

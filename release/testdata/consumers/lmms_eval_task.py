@@ -98,15 +98,17 @@ def main():
                 p = json.loads(line)
                 preds[str(p["id"])] = p["response"]
     results = {m["metric"]: [] for m in cfg["metric_list"]}
+    sizes = {}
     for d in docs:
         visuals = cfg["doc_to_visual"](d)
         assert visuals and all(v.size[0] > 0 for v in visuals)
+        sizes[str(d["id"])] = [list(v.size) for v in visuals]
         assert isinstance(cfg["doc_to_text"](d), str)
         out = cfg["process_results"](d, [preds.get(str(d["id"]), "")])
         for m in results:
             results[m].append(out[m])
     metrics = {m["metric"]: m["aggregation"](results[m["metric"]]) for m in cfg["metric_list"]}
-    print(json.dumps({"metrics": metrics, "documents": len(docs)}, sort_keys=True))
+    print(json.dumps({"metrics": metrics, "documents": len(docs), "visual_sizes": sizes}, sort_keys=True))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,17 @@ Written for Benchwright's tests from reading open-compass/VLMEvalKit @ e8e78f05
     characters is the index of the row holding the base64 (no chains).
   - vlmeval/smp/vlm.py decode_base64_to_image: the base64 is opened with PIL as is
     (no EXIF transpose); RGBA/P/LA become RGB. `sizes` reports PIL's size.
+  - image_base.py ImageBaseDataset.__init__ again: after references are resolved
+    each image cell and each image_path goes through vlmeval/smp/misc.py toliststr
+    (a str in brackets is eval()ed into a list of str; a one-item list becomes its
+    item); dump_image then writes a list of images each under the image_path name at
+    its position (zip(line['image'], line['image_path']), or {index}_{i}.png without
+    image_path), a single image under image_path when the row has that column (which
+    must then be a str), else {index}.png, with decode_base64_to_image_file (PIL
+    save, the format from the extension). build_prompt (image_mcq.py and
+    image_base.py) gives the model the written paths in that order. `sequences`
+    reports, for each row of several images, the names and the size of each image
+    as written, re-opened from the files.
   - vlmeval/dataset/image_mcq.py build_prompt / evaluate_heuristic: the options are
     the columns A..Z that are not NaN; utils/multiple_choice.py mcq_vanilla_eval +
     extract_answer_from_item: vlmeval/utils/matching_util.py can_infer_option then
@@ -62,6 +73,69 @@ def prepare(data):
         resolved.append(im)
     data["image"] = resolved
     return data
+
+
+def toliststr(s):
+    """vlmeval/smp/misc.py toliststr."""
+    if isinstance(s, str) and len(s) > 1 and s[0] == "[" and s[-1] == "]":
+        return [str(x) for x in eval(s)]
+    elif isinstance(s, str):
+        return [s]
+    elif isinstance(s, list):
+        return [str(x) for x in s]
+    raise NotImplementedError
+
+
+def decode(b64):
+    image = Image.open(io.BytesIO(base64.b64decode(b64)))
+    if image.mode in ("RGBA", "P", "LA"):
+        image = image.convert("RGB")
+    return image
+
+
+def dump_image(line, img_root):
+    """ImageBaseDataset.dump_image @ e8e78f05: the paths the model is shown, in order."""
+    os.makedirs(img_root, exist_ok=True)
+    if isinstance(line["image"], list):
+        if "image_path" in line:
+            names = line["image_path"]
+        else:
+            names = ["%s_%d.png" % (line["index"], i) for i in range(len(line["image"]))]
+        out = []
+        for img, name in zip(line["image"], names):
+            path = os.path.join(img_root, name)
+            if not os.path.exists(path):
+                decode(img).save(path)
+            out.append(path)
+        return out
+    if isinstance(line["image"], str) and "image_path" in line:
+        assert isinstance(line["image_path"], str), "a single image's image_path must be a str"
+        path = os.path.join(img_root, line["image_path"])
+    else:
+        path = os.path.join(img_root, "%s.png" % line["index"])
+    if not os.path.exists(path):
+        decode(line["image"]).save(path)
+    return [path]
+
+
+def sequences(data):
+    """Rows of several images: the images as dump_image writes them, in order."""
+    import tempfile
+    root = tempfile.mkdtemp()
+    rows = data.copy()
+    rows["image"] = [x[0] if len(x) == 1 else x for x in (toliststr(v) for v in rows["image"])]
+    if "image_path" in rows:
+        rows["image_path"] = [x[0] if len(x) == 1 else x for x in (toliststr(v) for v in rows["image_path"])]
+    out = {}
+    for _, line in rows.iterrows():
+        line = dict(line)
+        paths = dump_image(line, root)
+        if isinstance(line["image"], list):
+            out[str(line["id"])] = {
+                "names": [os.path.relpath(p, root) for p in paths],
+                "sizes": [list(Image.open(p).size) for p in paths],
+            }
+    return out
 
 
 def image_size(b64):
@@ -216,7 +290,8 @@ def main():
                 preds[str(p["id"])] = p["prediction"]
     out = mcq(data, preds) if kind == "mcq" else yorn(data, preds)
     out["dtypes"] = {c: str(t) for c, t in raw.dtypes.items() if c != "image"}
-    out["sizes"] = {str(i): image_size(im) for i, im in zip(data["id"], data["image"])}
+    out["sizes"] = {str(i): image_size(im) for i, im in zip(data["id"], data["image"]) if not im.startswith("[")}
+    out["sequences"] = sequences(data)
     print(json.dumps(out, sort_keys=True, default=str))
 
 

@@ -5,7 +5,8 @@ The task scores hop questions as lmms-eval's own multihopspatial task does
 the answer letter is read by the official MultihopSpatial patterns, the box from
 "bbox_2d", "Bounding Box:" or a bare list (values over 1 are on the 0-1000 scale),
 IoU only for a valid 0-1 box, against the gold pixel [x, y, w, h] on the
-image_resolution "WxH"; mcq_acc and acc50iou count every document, avg_iou is the
+image_resolution "WxH" (the size of the image the box is on: images[box_image] for a
+sample of several images); mcq_acc and acc50iou count every document, avg_iou is the
 mean IoU of the correctly answered ones, all in percent. The images are read from
 images/ beside this file (the json builder gives no image column).
 """
@@ -21,8 +22,10 @@ FOUR = r"\[\s*" + r"\s*,\s*".join([NUM] * 4) + r"\s*\]"
 
 
 def doc_to_visual(doc):
-    path = os.path.join(HERE, "images", doc["image_path"].lstrip("/\\"))
-    return [Image.open(path).convert("RGB")]
+    """Every image of the document, in order: "images" for a sample of several
+    (the box is on images[box_image]), else image_path."""
+    paths = doc.get("images") or [doc["image_path"]]
+    return [Image.open(os.path.join(HERE, "images", p.lstrip("/\\"))).convert("RGB") for p in paths]
 
 
 def doc_to_text(doc, lmms_eval_specific_kwargs=None):
