@@ -41,6 +41,7 @@ type augmentView struct {
 
 	parentTitle, derivedTitle *widget.Label
 	parentGraph, derivedGraph *stepGraph
+	parentSeq, derivedSeq     *widget.Label // a shuffled sequence's images in order, and its answer
 	note                      *widget.Label
 	accept, edit, discard     *widget.Button
 	status                    *widget.Label
@@ -88,9 +89,11 @@ func newAugmentView(u *App) *augmentView {
 	v.parentTitle, v.derivedTitle = heading(""), heading("")
 	v.parentTitle.Truncation, v.derivedTitle.Truncation = fyne.TextTruncateEllipsis, fyne.TextTruncateEllipsis
 	v.parentGraph, v.derivedGraph = newStepGraph(), newStepGraph()
+	v.parentSeq, v.derivedSeq = widget.NewLabel(""), widget.NewLabel("")
+	v.parentSeq.Wrapping, v.derivedSeq.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 	graphs := container.NewHSplit(
-		container.NewBorder(v.parentTitle, nil, nil, nil, container.NewScroll(v.parentGraph)),
-		container.NewBorder(v.derivedTitle, nil, nil, nil, container.NewScroll(v.derivedGraph)))
+		container.NewBorder(v.parentTitle, nil, nil, nil, container.NewScroll(container.NewVBox(v.parentSeq, v.parentGraph))),
+		container.NewBorder(v.derivedTitle, nil, nil, nil, container.NewScroll(container.NewVBox(v.derivedSeq, v.derivedGraph))))
 	graphs.Offset = 0.42
 	v.note = caption("")
 	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.take(false) })
@@ -100,7 +103,7 @@ func newAugmentView(u *App) *augmentView {
 	v.status = caption("")
 	right := container.NewBorder(nil, container.NewVBox(v.note, container.NewHBox(v.accept, v.edit, v.discard), v.status), nil, nil, graphs)
 
-	left := container.NewBorder(container.NewVBox(heading("Candidates from accepted step graphs"), v.show), nil, nil, nil, v.list)
+	left := container.NewBorder(container.NewVBox(heading("Candidates from accepted samples"), v.show), nil, nil, nil, v.list)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.3
 	v.root = split
@@ -175,7 +178,9 @@ func (v *augmentView) showCandidate() {
 		v.derivedTitle.SetText("Derived")
 		v.parentGraph.SetSteps(nil)
 		v.derivedGraph.SetSteps(nil)
-		v.note.SetText("No candidate selected. Candidates come from accepted step graphs: subgraphs of their steps, and expansions of \"Pick up B\" with a \"Remove A\" step.")
+		v.parentSeq.SetText("")
+		v.derivedSeq.SetText("")
+		v.note.SetText("No candidate selected. Candidates come from accepted step graphs (subgraphs of their steps, and expansions of \"Pick up B\" with a \"Remove A\" step) and from yes/no questions about image sequences (the images in another order, the answer flipped).")
 		v.accept.Disable()
 		v.edit.Disable()
 		v.discard.Disable()
@@ -186,12 +191,14 @@ func (v *augmentView) showCandidate() {
 	v.derivedTitle.SetText(fmt.Sprintf("Derived by %s from %s: %s", c.Transform, c.Anchor, c.Sample.Question))
 	v.parentGraph.SetSteps(c.ParentSample.Steps)
 	v.derivedGraph.SetSteps(c.Sample.Steps)
+	v.parentSeq.SetText(sequenceText(c.ParentSample))
+	v.derivedSeq.SetText(sequenceText(c.Sample))
 	var notes []string
 	if c.Edit != "" {
 		notes = append(notes, "Needs editing before it can be accepted: "+c.Edit+". Edit takes it to the editor as your draft.")
 	}
 	if c.Duplicate != "" {
-		notes = append(notes, "The same question as "+c.Duplicate+" on this image: it cannot be accepted.")
+		notes = append(notes, "The same question as "+c.Duplicate+" on the same images: it cannot be accepted.")
 	}
 	for _, f := range c.Findings {
 		if f.Severity == annotate.SeverityError {
@@ -276,4 +283,20 @@ func (u *App) openInEditor(id string) {
 	if ws := lastWorkspace[u]; ws != nil {
 		ws.openSample(id)
 	}
+}
+
+// sequenceText lists a sample of several images as the candidate shows it: each
+// image with its label, in order, then the answer; "" for a step graph or a sample
+// of one image, whose steps say what it is.
+func sequenceText(s annotate.Sample) string {
+	if s.NumImages() < 2 || s.Kind == annotate.KindStepGraph {
+		return ""
+	}
+	labels := s.Labels()
+	var b strings.Builder
+	for i, p := range s.AllImages() {
+		fmt.Fprintf(&b, "%s  %s\n", labels[i], p)
+	}
+	fmt.Fprintf(&b, "Answer: %s", s.AnswerText)
+	return b.String()
 }

@@ -178,3 +178,64 @@ func TestAugmentScreenIsForAuthors(t *testing.T) {
 		t.Fatal("a verifier sees the Augment screen")
 	}
 }
+
+// TestAugmentScreenShowsShuffledSequence: an accepted yes/no question about a
+// sequence offers LRR-Bench's negative, shown as both orders with their labels and
+// answers, and accepting it makes a sample of the new order.
+func TestAugmentScreenShowsShuffledSequence(t *testing.T) {
+	ctx := context.Background()
+	u, db := demoApp(t)
+	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := db.Authenticate(ctx, "ann1", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := []string{"0001-office-1/img_001.jpg", "0001-office-1/img_002.jpg", "0002-kitchen-1/img_001.jpg"}
+	s := annotate.Sample{Kind: annotate.KindJudgment, Question: "Does the camera move forward from A to C?", AnswerText: "yes", Task: "camera-movement"}
+	s.SetImages(seq)
+	si, err := db.CreateSample(ctx, ann, p.ID, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	verifyDemoSample(t, db, si.ID)
+
+	v := openAugment(t, u, "ann2")
+	i := slices.IndexFunc(v.cands, func(c store.Candidate) bool { return c.Parent == si.ID })
+	if i < 0 {
+		t.Fatalf("no candidate of %s among %v", si.ID, keys(v))
+	}
+	v.list.Select(i)
+	c := v.cands[i]
+	if c.Transform != "shuffle" {
+		t.Fatalf("candidate %s:%s, want a shuffle", c.Transform, c.Anchor)
+	}
+	if got := v.parentSeq.Text; !strings.Contains(got, "A  "+seq[0]) || !strings.Contains(got, "C  "+seq[2]) || !strings.HasSuffix(got, "Answer: yes") {
+		t.Errorf("the parent shows %q", got)
+	}
+	now := c.Sample.AllImages()
+	if got := v.derivedSeq.Text; !strings.Contains(got, "A  "+now[0]) || !strings.Contains(got, "B  "+now[1]) || !strings.HasSuffix(got, "Answer: no") {
+		t.Errorf("the candidate shows %q for the order %v", got, now)
+	}
+	n := v.loads.Load()
+	test.Tap(v.accept)
+	waitFor(t, "the list again", func() bool { return v.loads.Load() > n })
+	list, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{}, 0, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, x := range list {
+		if x.Content.Parent == si.ID && slices.Equal(x.Content.AllImages(), now) && x.Content.AnswerText == "no" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no sample of the shuffled order %v after Accept (status %q)", now, v.status.Text)
+	}
+}
