@@ -48,22 +48,43 @@ import (
 //     dataset_info.features, written too for the Hub's viewer, is overridden by the
 //     folder builder unless configs[].features is set (builder.py 370–380).
 //   - features/features.py Features._from_yaml_list: "list: <type>" reads as a list
-//     both in 3.x (a Python list feature) and from 4.0 (List).
+//     both in 3.x (a Python list feature) and from 4.0 (List); "list:" over a list of
+//     named fields is a list of structs (frames).
+//
+// Samples of several images (issue 26) follow the same builder at 3.4.0
+// (14fb15ade27dd8a2cdc4e5992e8d1b9fd1347f1c, where #7424 added file_names) and at
+// b7cb10b0: _split_generators' _set_feature (lines 213–243 at b7cb10b0, 198– at
+// 3.4.0) turns a metadata column file_names of type list<string> into images, a
+// list of Image features, and file_name of type string into image; _generate_examples'
+// set_feature (lines 393–435) fills each from its column, every path relative to the
+// metadata file's folder, in the list's order. The columns come from the Arrow
+// schema of the whole chunk, so a file whose rows mix file_name and file_names has
+// both, and each row misses one: at 3.4.0 os.path.normpath(None) (line 373) raises
+// TypeError for the missing file_name, at b7cb10b0 _nested_apply's len(None) (line
+// 469) for the missing file_names. And the splits' metadata must type alike. So when a release holds any
+// sample of several images, every row of every split is written with file_names
+// (a one-image sample as a list of one), and the per-image columns become lists:
+// widths, heights, source_images, with image_labels, box_image and frames (one per
+// image, video "" when the image is no video frame, so the column types alike in
+// every split). Up to 3.3.x datasets knows no file_names ("`file_name` ... must be
+// present"): such a release needs datasets 3.4 or later; one without sequences is
+// written as before, with file_name.
 type hfImageFolder struct{}
 
 func (hfImageFolder) Name() string { return "hf-imagefolder" }
 
-// Holds takes every kind, of one image: a row's file_name is one image. Samples of
-// several images are left out and counted ("KIND, several images") until the export
-// writes them as datasets' file_names lists (issue 26).
-func (hfImageFolder) Holds(s annotate.Sample) bool { return s.NumImages() <= 1 }
+// Holds takes every kind, of one image or several (a row's file_names list).
+func (hfImageFolder) Holds(annotate.Sample) bool { return true }
 
 func (hfImageFolder) Layout() string {
 	return `README.md declares the splits and column types for datasets.load_dataset("<this folder>"); ` +
 		"one folder per split (train, validation, test) holds metadata.jsonl and images/NNNNNN.<ext>, one image file per row " +
 		"(an image shared by several samples is written once for each), turned upright so width and height are the stored size; " +
 		"file_name is relative to the split folder, source_image is the image's path in the project, objects.bbox is [x, y, width, height] in pixels; " +
-		"the other columns are the sample's fields (split is the release's split, empty when unsplit), from which the samples can be read back"
+		"the other columns are the sample's fields (split is the release's split, empty when unsplit), from which the samples can be read back; " +
+		"a release holding samples of several images writes every row with file_names (the images in order, loaded as the images column; datasets 3.4 or later), " +
+		"widths, heights, source_images, image_labels, box_image (objects.bbox is in pixels of that image) and frames (one per image, video empty when not a video frame), " +
+		"images/NNNNNN-K.<ext> for the K-th image of a row of several"
 }
 
 // hfSplitFolders maps a release's split to the folder datasets reads as that split
@@ -104,6 +125,81 @@ var hfColumns = []struct{ name, feature string }{
 	{"objects", "struct:\n- name: bbox\n  list:\n    list: float64\n- name: category\n  list: string"},
 }
 
+// hfSequenceColumns are hfColumns for a release holding a sample of several images:
+// file_names becomes the images column (a list of images, datasets 3.4 or later),
+// the per-image columns are lists in the images' order, and the sequence's fields
+// follow.
+var hfSequenceColumns = func() []struct{ name, feature string } {
+	out := make([]struct{ name, feature string }, 0, len(hfColumns)+3)
+	for _, c := range hfColumns {
+		switch c.name {
+		case "image":
+			c = struct{ name, feature string }{"images", "list: image"}
+		case "width", "height", "source_image":
+			c.name += "s"
+			c.feature = "list: " + strings.TrimPrefix(c.feature, "dtype: ")
+		}
+		out = append(out, c)
+		if c.name == "source_images" {
+			out = append(out,
+				struct{ name, feature string }{"image_labels", "list: string"},
+				struct{ name, feature string }{"box_image", "dtype: int32"},
+				struct{ name, feature string }{"frames", "list:\n- name: video\n  dtype: string\n- name: video_sha256\n  dtype: string\n" +
+					"- name: duration\n  dtype: float64\n- name: time\n  dtype: float64\n- name: index\n  dtype: int64"})
+		}
+	}
+	return out
+}()
+
+// hfFrame is a frames entry: annotate.Frame, or the zero frame (video "") for an
+// image that is not a video frame.
+type hfFrame struct {
+	Video       string  `json:"video"`
+	VideoSHA256 string  `json:"video_sha256"`
+	Duration    float64 `json:"duration"`
+	Time        float64 `json:"time"`
+	Index       int     `json:"index"`
+}
+
+// hfFrames is the frames column of s: one object per image, in order, floats with a
+// fraction so that pyarrow types them double in every split.
+func hfFrames(s annotate.Sample) ([]byte, error) {
+	n := s.NumImages()
+	if len(s.Frames) != 0 && len(s.Frames) != n {
+		return nil, fmt.Errorf("%d frames for %d images", len(s.Frames), n)
+	}
+	b := []byte{'['}
+	for i := range n {
+		var f annotate.Frame
+		if len(s.Frames) > 0 {
+			f = s.Frames[i]
+		}
+		dur, err := floatJSON(f.Duration)
+		if err != nil {
+			return nil, fmt.Errorf("frame %d duration: %w", i+1, err)
+		}
+		at, err := floatJSON(f.Time)
+		if err != nil {
+			return nil, fmt.Errorf("frame %d time: %w", i+1, err)
+		}
+		obj, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
+			o.Value("video", f.Video)
+			o.Value("video_sha256", f.VideoSHA256)
+			o.Raw("duration", dur)
+			o.Raw("time", at)
+			o.Value("index", f.Index)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, obj...)
+	}
+	return append(b, ']'), nil
+}
+
 func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 	bySplit := map[string][]Record{}
 	from := map[string]string{} // folder → the release's split written there
@@ -125,14 +221,40 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 			folders = append(folders, f)
 		}
 	}
+	// One sample of several images makes every row of every split a file_names
+	// row (see hfImageFolder).
+	seq := slices.ContainsFunc(recs, func(r Record) bool { return r.Sample.NumImages() > 1 })
+	columns := hfColumns
+	if seq {
+		columns = hfSequenceColumns
+	}
 	metadata := map[string][]byte{}
-	names := map[string][]string{} // folder → file_name of each record
+	names := map[string][][]string{}  // folder → the file names of each record's images
+	images := map[string][][]Record{} // folder → each record's images (imageRecord)
 	for _, folder := range folders {
 		var lines bytes.Buffer
 		for i, r := range bySplit[folder] {
 			s := r.Sample
-			name := hfImageName(i, s.Image)
-			names[folder] = append(names[folder], name)
+			ims, err := r.imageRecords()
+			if err != nil {
+				return err
+			}
+			var files []string
+			for k, ir := range ims {
+				name := hfImageName(i, ir.Sample.Image)
+				if len(ims) > 1 {
+					name = hfSequenceImageName(i, k, ir.Sample.Image)
+				}
+				files = append(files, name)
+			}
+			names[folder] = append(names[folder], files)
+			images[folder] = append(images[folder], ims)
+			var frames []byte
+			if seq {
+				if frames, err = hfFrames(s); err != nil {
+					return fmt.Errorf("sample %s: %w", s.ID, err)
+				}
+			}
 			answer, err := answerString(s)
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", s.ID, err)
@@ -157,7 +279,11 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 				return err
 			}
 			b, err := annotate.JSONObject(func(o *annotate.ObjectWriter) {
-				o.Value("file_name", name)
+				if seq {
+					o.Value("file_names", files)
+				} else {
+					o.Value("file_name", files[0])
+				}
 				o.Value("id", s.ID)
 				o.Value("kind", s.Kind)
 				o.Value("question", s.Question)
@@ -173,9 +299,22 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 				o.Value("task", s.Task)
 				o.Value("split", s.Split)
 				o.Value("parent", s.Parent)
-				o.Value("width", r.Width)
-				o.Value("height", r.Height)
-				o.Value("source_image", s.Image)
+				if seq {
+					var ws, hs []int
+					for _, f := range r.Images() {
+						ws, hs = append(ws, f.Width), append(hs, f.Height)
+					}
+					o.Value("widths", ws)
+					o.Value("heights", hs)
+					o.Value("source_images", s.AllImages())
+					o.Value("image_labels", s.Labels())
+					o.Value("box_image", s.BoxImage)
+					o.Raw("frames", frames)
+				} else {
+					o.Value("width", r.Width)
+					o.Value("height", r.Height)
+					o.Value("source_image", s.Image)
+				}
 				o.Raw("objects", objects)
 			})
 			if err != nil {
@@ -190,7 +329,7 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 		return err
 	}
 	if err := w.WriteFile("README.md", func(out io.Writer) error {
-		_, err := io.WriteString(out, hfReadme(w.Info(), folders))
+		_, err := io.WriteString(out, hfReadme(w.Info(), folders, columns))
 		return err
 	}); err != nil {
 		return err
@@ -202,9 +341,11 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 		}); err != nil {
 			return err
 		}
-		for i, r := range bySplit[folder] {
-			if err := w.CopyUprightImage(folder+"/"+names[folder][i], r); err != nil {
-				return err
+		for i := range bySplit[folder] {
+			for k, ir := range images[folder][i] {
+				if err := w.CopyUprightImage(folder+"/"+names[folder][i][k], ir); err != nil {
+					return err
+				}
 			}
 			if err := w.Step(); err != nil {
 				return err
@@ -219,9 +360,11 @@ func (hfImageFolder) Write(_ context.Context, w *Writer, recs []Record) error {
 // the answer (the option letter, the text with answer_number, or the step graph's
 // SpatiaLQA object, whose steps come back as step1…stepN), categories, hop, view,
 // ego_subject, scene, task, split (else the folder's name), parent and the box from
-// objects.bbox. Image is source_image, the image's path in the project. Columns
-// other than the export's are kept in Extra. A row that cannot be read is an error
-// naming its file and line.
+// objects.bbox. Image is source_image, the image's path in the project; a row of a
+// release holding samples of several images (file_names) gives the images from
+// source_images in order, image_labels (when not the default ones), box_image and
+// frames (none when no entry names a video). Columns other than the export's are
+// kept in Extra. A row that cannot be read is an error naming its file and line.
 func (hfImageFolder) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
 	var out []annotate.Sample
 	found := false
@@ -261,6 +404,7 @@ func hfSample(raw []byte, folder string) (annotate.Sample, error) {
 	}
 	var row struct {
 		FileName     string              `json:"file_name"`
+		FileNames    []string            `json:"file_names"`
 		ID           string              `json:"id"`
 		Kind         annotate.Kind       `json:"kind"`
 		Question     string              `json:"question"`
@@ -277,6 +421,10 @@ func hfSample(raw []byte, folder string) (annotate.Sample, error) {
 		Split        *string             `json:"split"`
 		Parent       string              `json:"parent"`
 		SourceImage  string              `json:"source_image"`
+		SourceImages []string            `json:"source_images"`
+		ImageLabels  []string            `json:"image_labels"`
+		BoxImage     int                 `json:"box_image"`
+		Frames       []hfFrame           `json:"frames"`
 		Objects      struct {
 			BBox [][]float64 `json:"bbox"`
 		} `json:"objects"`
@@ -289,6 +437,36 @@ func hfSample(raw []byte, folder string) (annotate.Sample, error) {
 		Split: folder, Parent: row.Parent}
 	if s.ID == "" {
 		return s, errors.New("the row has no id")
+	}
+	if row.FileNames != nil {
+		// A row of a release holding samples of several images (hfSequenceColumns).
+		images := row.SourceImages
+		if len(images) == 0 {
+			for _, f := range row.FileNames {
+				images = append(images, folder+"/"+f)
+			}
+		}
+		switch {
+		case len(images) == 0:
+			return s, fmt.Errorf("sample %s: file_names lists no image", s.ID)
+		case len(images) != len(row.FileNames):
+			return s, fmt.Errorf("sample %s: %d source_images for %d file_names", s.ID, len(images), len(row.FileNames))
+		case len(images) > annotate.MaxImages:
+			return s, fmt.Errorf("sample %s: %d images; a sample shows at most %d", s.ID, len(images), annotate.MaxImages)
+		}
+		s.SetImages(images)
+		if len(row.Frames) != 0 && len(row.Frames) != len(images) {
+			return s, fmt.Errorf("sample %s: %d frames for %d images", s.ID, len(row.Frames), len(images))
+		}
+		if slices.ContainsFunc(row.Frames, func(f hfFrame) bool { return f.Video != "" }) {
+			for _, f := range row.Frames {
+				s.Frames = append(s.Frames, annotate.Frame(f))
+			}
+		}
+		if labels := row.ImageLabels; len(labels) > 0 && !slices.Equal(labels, annotate.DefaultLabels(len(images), s.Modality() == annotate.ModalityVideo)) {
+			s.ImageLabels = labels
+		}
+		s.BoxImage = row.BoxImage
 	}
 	if s.Image == "" {
 		s.Image = folder + "/" + row.FileName
@@ -333,7 +511,8 @@ func hfSample(raw []byte, folder string) (annotate.Sample, error) {
 		return s, fmt.Errorf("sample %s: %d boxes; a sample has one", s.ID, len(row.Objects.BBox))
 	}
 	for k, v := range obj {
-		if !slices.ContainsFunc(hfColumns, func(c struct{ name, feature string }) bool { return c.name == k }) && k != "file_name" {
+		isColumn := func(c struct{ name, feature string }) bool { return c.name == k }
+		if !slices.ContainsFunc(hfColumns, isColumn) && !slices.ContainsFunc(hfSequenceColumns, isColumn) && k != "file_name" && k != "file_names" {
 			if s.Extra == nil {
 				s.Extra = map[string]json.RawMessage{}
 			}
@@ -397,12 +576,22 @@ func hfImageName(i int, image string) string {
 
 var imageExt = regexp.MustCompile(`^\.[a-z0-9]{1,5}$`)
 
+// hfSequenceImageName is the file of the k-th image (0-based) of the i-th row of a
+// split when the row shows several: images/NNNNNN-K plus the extension as
+// hfImageName writes it, digits and a dash only.
+func hfSequenceImageName(i, k int, image string) string {
+	base := hfImageName(i, image)
+	ext := path.Ext(base)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(base, ext), k+1, ext)
+}
+
 // hfReadme is the dataset card: YAML front matter with the splits' data_files and the
 // column types (configs[].features, which load_dataset("<folder>") applies, and
 // dataset_info.features for the Hub), then how to load it.
-func hfReadme(info ExportInfo, folders []string) string {
+func hfReadme(info ExportInfo, folders []string, columns []struct{ name, feature string }) string {
+	seq := len(columns) > 0 && columns[0].name == "images"
 	var features strings.Builder
-	for _, c := range hfColumns {
+	for _, c := range columns {
 		features.WriteString("- name: " + c.name + "\n")
 		for _, l := range strings.Split(c.feature, "\n") {
 			features.WriteString("  " + l + "\n")
@@ -439,6 +628,13 @@ func hfReadme(info ExportInfo, folders []string) string {
 	b.WriteString("or for a step graph the SpatiaLQA answer object as JSON; `answer_number` marks an open answer that is a number.\n")
 	b.WriteString("`source_image` is the image's path in the project: samples that share it share an image. `split` is the\n")
 	b.WriteString("release's split, empty when the release is unsplit (its samples are in the test folder).\n")
+	if seq {
+		b.WriteString("\nSome samples show several images: every row lists its images in order in `file_names`, loaded as the\n")
+		b.WriteString("`images` column (a list of images; needs `datasets` 3.4 or later). `widths`, `heights` and `source_images`\n")
+		b.WriteString("follow the same order, `image_labels` names each image as the question does, `objects.bbox` is drawn on\n")
+		b.WriteString("image `box_image` (0 is the first), and `frames` says for each image which video frame it is (`video` empty\n")
+		b.WriteString("when it is none).\n")
+	}
 	return b.String()
 }
 

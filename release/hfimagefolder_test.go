@@ -3,6 +3,7 @@ package release
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -29,10 +30,14 @@ type hfResult struct {
 	DatasetInfoDeclared map[string]string `json:"dataset_info_declared"`
 	Images              []struct {
 		Split, ID                  string
+		Index                      int
 		FileName                   string `json:"file_name"`
 		Listed, Stored, Transposed [2]int
+		SHA256                     string
 	}
-	Errors []string
+	ImageColumns map[string][]string `json:"image_columns"`
+	V33Error     *string             `json:"v33_error"`
+	Errors       []string
 }
 
 // loadHF exports recs as an imagefolder and loads it with the datasets port.
@@ -47,9 +52,12 @@ func loadHF(t *testing.T, recs []Record, images map[string][]byte) (hfResult, st
 // checkHF asserts what every imagefolder export must give: no load error, the same
 // splits and files with and without the README, one row per sample, the same column
 // types in every split, every value of the declared type, and images stored at the
-// listed size whether or not EXIF is applied.
+// listed size whether or not EXIF is applied. A release holding a sample of several
+// images loads every row's images as the images column (datasets 3.4 or later);
+// others the image column, also with datasets 3.3.
 func checkHF(t *testing.T, got hfResult, recs []Record) {
 	t.Helper()
+	seq := slices.ContainsFunc(recs, func(r Record) bool { return r.Sample.NumImages() > 1 })
 	if len(got.Errors) > 0 {
 		t.Errorf("load errors: %q", got.Errors)
 	}
@@ -70,9 +78,16 @@ func checkHF(t *testing.T, got hfResult, recs []Record) {
 	for folder, want := range ids {
 		s := got.Splits[folder]
 		slices.Sort(want)
-		if s.Rows != len(want) || s.RowsV33 != len(want) || !slices.Equal(s.IDs, want) || !s.FileNamesUnique {
+		if s.Rows != len(want) || (!seq && s.RowsV33 != len(want)) || !slices.Equal(s.IDs, want) || !s.FileNamesUnique {
 			t.Errorf("%s: %d rows (%d up to datasets 3.3), ids %v, unique file names %v; want one row per sample %v",
 				folder, s.Rows, s.RowsV33, s.IDs, s.FileNamesUnique, want)
+		}
+		wantColumn := "image"
+		if seq {
+			wantColumn = "images"
+		}
+		if cols := got.ImageColumns[folder]; !slices.Equal(cols, []string{wantColumn}) {
+			t.Errorf("%s: the builder makes image columns %v of the metadata, want %s", folder, cols, wantColumn)
 		}
 		if first == nil {
 			first = s.Types
@@ -90,11 +105,29 @@ func checkHF(t *testing.T, got hfResult, recs []Record) {
 		"options": "list<string>", "answer": "string", "answer_number": "bool", "categories": "list<string>", "hop": "int32", "view": "string",
 		"ego_subject": "string", "scene": "string", "task": "string", "split": "string", "parent": "string", "width": "int32",
 		"height": "int32", "source_image": "string", "objects": "struct<bbox: list<list<float64>>, category: list<string>>"}
+	if seq {
+		delete(want, "image")
+		for _, c := range []string{"width", "height", "source_image"} {
+			want[c+"s"] = "list<" + want[c] + ">"
+			delete(want, c)
+		}
+		want["images"], want["image_labels"], want["box_image"] = "list<image>", "list<string>", "int32"
+		want["frames"] = "list<struct<video: string, video_sha256: string, duration: float64, time: float64, index: int64>>"
+		if got.V33Error == nil {
+			t.Error("datasets 3.3, which knows no file_names, is said to load it")
+		}
+	} else if got.V33Error != nil {
+		t.Errorf("datasets 3.3 cannot load it: %s", *got.V33Error)
+	}
 	if !maps.Equal(got.Declared, want) || !maps.Equal(got.DatasetInfoDeclared, want) {
 		t.Errorf("declared features %v, dataset_info %v; want %v", got.Declared, got.DatasetInfoDeclared, want)
 	}
-	if len(got.Images) != len(recs) {
-		t.Errorf("%d images opened, want %d", len(got.Images), len(recs))
+	n := 0
+	for _, r := range recs {
+		n += r.Sample.NumImages()
+	}
+	if len(got.Images) != n {
+		t.Errorf("%d images opened, want %d", len(got.Images), n)
 	}
 	for _, im := range got.Images {
 		if im.Stored != im.Listed || im.Transposed != im.Listed {
@@ -212,3 +245,112 @@ func TestFloatList(t *testing.T) {
 }
 
 func posInf() float64 { var z float64; return 1 / z }
+
+// A release holding samples of several images loads, through the folder builder's
+// file_names logic (datasets 3.4+), with every image of each sample in its order:
+// the row's images are the sample's images (the files' bytes, or for the
+// EXIF-rotated JPEG its upright size), each at its listed size, and the box is on
+// image box_image, in that image's pixels.
+func TestHFImageFolderSequences(t *testing.T) {
+	recs, images := roundTripRelease(t)
+	got, dir := loadHF(t, recs, images)
+	checkHF(t, got, recs)
+	type loaded struct {
+		listed, stored [2]int
+		sha            string
+	}
+	byID := map[string][]loaded{}
+	for _, im := range got.Images {
+		l := byID[im.ID]
+		if im.Index != len(l) {
+			t.Errorf("%s: image %d loaded at position %d", im.ID, im.Index, len(l))
+		}
+		byID[im.ID] = append(l, loaded{im.Listed, im.Stored, im.SHA256})
+	}
+	for _, r := range recs {
+		want, l := r.Images(), byID[r.Sample.ID]
+		if len(l) != len(want) {
+			t.Errorf("%s: %d images loaded, the sample shows %d", r.Sample.ID, len(l), len(want))
+			continue
+		}
+		for i, f := range want {
+			size := [2]int{f.Width, f.Height}
+			if l[i].listed != size || l[i].stored != size {
+				t.Errorf("%s: image %d listed %v, stored %v; %s is %v", r.Sample.ID, i+1, l[i].listed, l[i].stored, f.Path, size)
+			}
+			// A JPEG stored sideways is re-encoded upright; every other image is its bytes.
+			if annotate.JPEGOrientation(images[f.Path]) <= 1 && l[i].sha != f.SHA256 {
+				t.Errorf("%s: image %d is not %s", r.Sample.ID, i+1, f.Path)
+			}
+		}
+	}
+	// seq-mh-01's box (600–1100 × 100–700) is on its second image, b.jpg (1200×800):
+	// box_image says so, and the pixels are that image's.
+	b, err := os.ReadFile(filepath.Join(dir, "test", "metadata.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var row struct {
+			ID       string
+			BoxImage int `json:"box_image"`
+			Widths   []int
+			Objects  struct{ BBox [][4]float64 }
+		}
+		if err := json.Unmarshal(line, &row); err != nil {
+			t.Fatal(err)
+		}
+		if row.ID != "seq-mh-01" {
+			continue
+		}
+		found = true
+		if row.BoxImage != 1 || len(row.Objects.BBox) != 1 || row.Objects.BBox[0] != [4]float64{600, 100, 500, 600} || row.Widths[row.BoxImage] != 1200 {
+			t.Errorf("seq-mh-01: box_image %d, bbox %v, widths %v; want the box [600 100 500 600] on image 1, 1200 wide", row.BoxImage, row.Objects.BBox, row.Widths)
+		}
+	}
+	if !found {
+		t.Error("seq-mh-01 is not in the test split")
+	}
+}
+
+// One sample of several images in the test split makes the train split's rows
+// file_names rows too: the builder requires the splits' metadata to type alike. The
+// loader, following the builder, fails on a file mixing file_name and file_names
+// rows, which is why the export never writes one.
+func TestHFImageFolderSequencesInOneSplit(t *testing.T) {
+	recs, images := realFixture(t)
+	for _, r := range sequenceRecords(t, images) {
+		if r.Sample.ID == "seq-mc-01" {
+			recs = append(recs, r)
+		}
+	}
+	got, dir := loadHF(t, recs, images)
+	checkHF(t, got, recs)
+	// Mixed: the one-image rows of the test split written with file_name.
+	p := filepath.Join(dir, "test", "metadata.jsonl")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mixed []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var row map[string]any
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		if names := row["file_names"].([]any); len(names) == 1 {
+			delete(row, "file_names")
+			row["file_name"] = names[0]
+		}
+		mixed = append(mixed, mustJSON(row))
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(mixed, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var broken hfResult
+	runConsumer(t, "hf_imagefolder_loader.py", &broken, dir)
+	if !slices.ContainsFunc(broken.Errors, func(e string) bool { return strings.Contains(e, "datasets raises TypeError") }) {
+		t.Errorf("a metadata file mixing file_name and file_names rows loads: %q", broken.Errors)
+	}
+}

@@ -280,17 +280,6 @@ func TestCOCOSequenceBoxOnItsImage(t *testing.T) {
 	}
 }
 
-// hf-imagefolder leaves samples of several images out, counted apart, rather than
-// writing their first image alone.
-func TestHFImageFolderLeavesSequencesOut(t *testing.T) {
-	recs, images := roundTripRelease(t)
-	_, m := exportTo(t, hfImageFolder{}, recs, images)
-	want := map[string]int{"mcq" + SkippedSequence: 1, "judgment" + SkippedSequence: 1, "hop_qa" + SkippedSequence: 1, "open" + SkippedSequence: 1}
-	if !mapsEqual(m.Skipped, want) {
-		t.Errorf("skipped %v, want %v", m.Skipped, want)
-	}
-}
-
 // The lmms-eval task shows every image of a sample of several images, in order
 // (doc_to_visual), and scores the box on the image box_image names: a perfect
 // answer, its box on the 0–1 scale of that image, scores 100 on every metric.

@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	commands["import-samples"] = command{runImportSamples, "import samples (native JSONL, MultihopSpatial, SpatiaLQA, VLMEvalKit TSV, COCO, Label Studio) as drafts or into round 1"}
+	commands["import-samples"] = command{runImportSamples, "import samples (native JSONL, MultihopSpatial, lmms-eval test.jsonl, SpatiaLQA, VLMEvalKit TSV, COCO, Label Studio, SpatialScore) as drafts or into round 1"}
 }
 
 // The formats import-samples reads.
@@ -35,14 +35,15 @@ const (
 	formatCOCO      = "coco"
 	formatLabelStu  = "labelstudio"
 	formatSpatialSc = "spatialscore"
+	formatLMMSEval  = "lmms-eval"
 )
 
 // formats lists the values of --format.
-var formats = []string{formatAuto, formatNative, formatMultihop, formatSpatiaLQA, formatVLMEval, formatCOCO, formatLabelStu, formatSpatialSc}
+var formats = []string{formatAuto, formatNative, formatMultihop, formatLMMSEval, formatSpatiaLQA, formatVLMEval, formatCOCO, formatLabelStu, formatSpatialSc}
 
 // importSamplesUsage is import-samples' usage line.
 const importSamplesUsage = "usage: bwctl import-samples --db DB --project NAME --as USER [--author USER] [--to-round1] " +
-	"[--format auto|native|multihopspatial|spatialqa|vlmevalkit|coco|labelstudio|spatialscore] [--images-to DIR] FILE"
+	"[--format auto|native|multihopspatial|lmms-eval|spatialqa|vlmevalkit|coco|labelstudio|spatialscore] [--images-to DIR] FILE"
 
 // problem is one line of import-samples' report: a record skipped, or imported with
 // warnings.
@@ -61,7 +62,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
 	author := fs.String("author", "", "user name the samples are attributed to (default: --as; others: leads only)")
 	toRound1 := fs.Bool("to-round1", false, "submit the samples into round 1, warnings acknowledged (leads only; needs --author)")
-	format := fs.String("format", formatAuto, "auto, native (JSONL), multihopspatial or spatialqa (JSON array), vlmevalkit (MCQ TSV), "+
+	format := fs.String("format", formatAuto, "auto, native (JSONL), multihopspatial or spatialqa (JSON array), lmms-eval (a task's test.jsonl), vlmevalkit (MCQ TSV), "+
 		"coco (instances JSON), labelstudio (JSON export) or spatialscore (SpatialScore JSON, its Hard file too)")
 	imagesTo := fs.String("images-to", "", "vlmevalkit: a new or empty folder to write the TSV's images into; they are imported into the project from there")
 	pos, err := parse(fs, args)
@@ -237,7 +238,9 @@ func importSummary(imported int, skipped map[store.SkipReason]int, warned, draft
 // stepKey is a SpatiaLQA step key: "step1", "step12".
 var stepKey = regexp.MustCompile(`"?step\d+"?\s*:`)
 
-// detectFormat guesses a file's format: .jsonl is native; .tsv is VLMEvalKit; a JSON
+// detectFormat guesses a file's format: .jsonl is native, or lmms-eval when its first
+// record has image_path and no kind (the MultihopSpatial records of a lmms-eval task's
+// test.jsonl, release/lmmseval.go); .tsv is VLMEvalKit; a JSON
 // object with "images", "annotations" and "categories" is COCO; a JSON array whose
 // records have "data" and "annotations" (Label Studio tasks) is Label Studio; a JSON
 // array (or object) whose records answer with step1, step2, … is SpatiaLQA; one whose
@@ -246,6 +249,9 @@ var stepKey = regexp.MustCompile(`"?step\d+"?\s*:`)
 func detectFormat(name string, data []byte) string {
 	switch ext := filepath.Ext(name); {
 	case strings.EqualFold(ext, ".jsonl"):
+		if lmmsEvalRecord(data) {
+			return formatLMMSEval
+		}
 		return formatNative
 	case strings.EqualFold(ext, ".tsv"):
 		return formatVLMEval
@@ -279,6 +285,24 @@ func detectFormat(name string, data []byte) string {
 		}
 	}
 	return formatMultihop
+}
+
+// lmmsEvalRecord reports whether the first line of JSON Lines holding an object is
+// a MultihopSpatial record (image_path) rather than a native one (kind, image).
+func lmmsEvalRecord(data []byte) bool {
+	for line := range bytes.Lines(bytes.TrimPrefix(data, []byte("\ufeff"))) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r map[string]json.RawMessage
+		if json.Unmarshal(line, &r) != nil {
+			return false
+		}
+		_, path := r["image_path"]
+		_, kind := r["kind"]
+		return path && !kind
+	}
+	return false
 }
 
 // unquote returns the text of a JSON string (an answer written as a string holding
@@ -319,6 +343,13 @@ func convertSamples(ctx context.Context, db store.Service, actor store.User, pro
 			return nil
 		})
 		return recs, bad, err
+	case formatLMMSEval:
+		// The MultihopSpatial records with the sequence fields (images, image_labels,
+		// box_image, frames). No project image sizes: a record's image_resolution is
+		// the size of the image its box is on, which for a sample of several images
+		// need not be image_path, the first.
+		recs, errs, err := annotate.ImportLMMSEval(bytes.NewReader(data), annotate.ImportOptions{})
+		return recs, recordProblems(errs, "record"), err
 	case formatSpatialSc:
 		// img_paths as written, without their leading "./": relative to the folder the
 		// project's images were imported from.

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -443,5 +445,81 @@ func TestImportSamplesSpatialScore(t *testing.T) {
 		if c.Kind != w.kind || !slices.Equal(c.AllImages(), w.images) || answer != w.answer || c.Task != w.task {
 			t.Errorf("%s: kind %s, images %q, answer %s, task %q; want %s, %q, %s, %q", id, c.Kind, c.AllImages(), answer, c.Task, w.kind, w.images, w.answer, w.task)
 		}
+	}
+}
+
+// lmmsEvalTestJSONL exports samples as a lmms-eval task, as `bwctl export --format
+// lmms-eval` does, on importDB's images, and returns its test.jsonl: a hop question
+// on one image, and one on two images (kitchen, then office) whose box is on the
+// second.
+func lmmsEvalTestJSONL(t *testing.T) string {
+	t.Helper()
+	images := map[string][]byte{
+		"0001-office-1/a.jpg":   cliJPEG(t, 64, 48, color.RGBA{200, 0, 0, 255}),
+		"0002-kitchen-1/c.jpeg": cliJPEG(t, 40, 40, color.RGBA{0, 200, 0, 255}),
+	}
+	hop := func(id string, box annotate.Box) annotate.Sample {
+		return annotate.Sample{ID: id, Kind: annotate.KindHopQA, Question: "Which object is left of the lamp?",
+			Options: []string{"the cup", "the pen", "the book", "the lamp"}, AnswerIndex: 1, Categories: []annotate.Category{annotate.CatPos},
+			Hop: 1, View: annotate.ViewExo, Box: &box, Split: annotate.SplitTest}
+	}
+	one := hop("lm-one", annotate.Box{2, 3, 30, 40})
+	one.Image = "0001-office-1/a.jpg"
+	two := hop("lm-two", annotate.Box{10, 5, 60, 45})
+	two.SetImages([]string{"0002-kitchen-1/c.jpeg", "0001-office-1/a.jpg"})
+	two.ImageLabels, two.BoxImage = []string{"kitchen", "office"}, 1
+	recs := []release.Record{
+		{Sample: one, Width: 64, Height: 48},
+		{Sample: two, Width: 40, Height: 40, More: []release.ImageFacts{{Path: "0001-office-1/a.jpg", Width: 64, Height: 48}}},
+	}
+	f, err := release.Lookup("lmms-eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := release.Export(context.Background(), release.DirSink(dir), release.ExportRequest{Format: f, Records: recs,
+		Open: func(p string) (io.ReadCloser, error) {
+			b, ok := images[p]
+			if !ok {
+				return nil, os.ErrNotExist
+			}
+			return io.NopCloser(bytes.NewReader(b)), nil
+		},
+		Info: release.ExportInfo{Release: release.ReleaseInfo{Name: "office", Version: "1.0"}}}); err != nil {
+		t.Fatal(err)
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "*", "test.jsonl"))
+	if len(found) != 1 {
+		t.Fatalf("the lmms-eval export holds test.jsonl files %v", found)
+	}
+	return found[0]
+}
+
+// A lmms-eval task's test.jsonl imports, with --format lmms-eval or detected as
+// such (not as native JSONL): a sample of several images comes back with its images
+// in order, its labels and the image its box is on.
+func TestImportSamplesLMMSEval(t *testing.T) {
+	file := lmmsEvalTestJSONL(t)
+	for _, format := range []string{"lmms-eval", "auto"} {
+		t.Run(format, func(t *testing.T) {
+			db := importDB(t)
+			runCases(t, []cliCase{{name: "import", env: pw("userpw"),
+				args: []string{"import-samples", "--db", db, "--project", "p1", "--as", "ann", "--format", format, file},
+				code: 0, wantOut: []string{"imported 2"}}})
+			s := openStore(t, db)
+			got, err := s.Sample(context.Background(), store.Owner(), "lm-two")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := got.Content
+			if want := []string{"0002-kitchen-1/c.jpeg", "0001-office-1/a.jpg"}; !slices.Equal(c.AllImages(), want) ||
+				!slices.Equal(c.Labels(), []string{"kitchen", "office"}) || c.BoxImage != 1 || c.Box == nil || *c.Box != (annotate.Box{10, 5, 60, 45}) {
+				t.Errorf("lm-two: images %q, labels %q, box %v on image %d; want %q, [kitchen office], [10 5 60 45] on image 1",
+					c.AllImages(), c.Labels(), c.Box, c.BoxImage, want)
+			}
+			if one, err := s.Sample(context.Background(), store.Owner(), "lm-one"); err != nil || !slices.Equal(one.Content.AllImages(), []string{"0001-office-1/a.jpg"}) {
+				t.Errorf("lm-one: %v, %v", one.Content.AllImages(), err)
+			}
+		})
 	}
 }

@@ -24,6 +24,17 @@ Written for Benchwright's tests from reading (no code copied):
       3.4.0; file_name relative to the metadata file's folder, no "://", absolute
       paths or ".." escapes; up to 3.3.x one row per image file, metadata keyed by
       file_name so rows sharing one collapse, an image without a row an error).
+    - the same file for samples of several images, at 3.4.0
+      (14fb15ade27dd8a2cdc4e5992e8d1b9fd1347f1c, #7424 added file_names) and
+      b7cb10b0: _split_generators' _set_feature makes a column file_name of type
+      string the `image` column and file_names of type list<string> the `images`
+      column (a list of Image); with neither, "`file_name`, `*_file_name`,
+      `file_names` or `*_file_names` must be present". _generate_examples'
+      set_feature fills each from its column, every path relative to the metadata
+      file's folder, in order. A row missing one of the file columns of its file
+      fails: at 3.4.0 os.path.normpath(None) raises TypeError for file_name, at
+      b7cb10b0 _nested_apply's len(None) for file_names. Up to 3.3.x only file_name
+      exists.
     - packaged_modules/imagefolder/imagefolder.py IMAGE_EXTENSIONS (PIL's readable
       extensions, computed here the way its comment says).
     - features/image.py Image.decode_example: ImageOps.exif_transpose from 2.19.
@@ -34,8 +45,13 @@ Written for Benchwright's tests from reading (no code copied):
 usage: hf_imagefolder_loader.py EXPORT_DIR
 Prints one JSON object: the splits from the README and as inferred without it,
 per split the rows (3.4+ and 3.3 behaviour), ids, inferred column types, and the
-declared features; "errors" lists what load_dataset would fail on or change.
+declared features; "images" every image each row loads, in order (index, the
+listed size, the stored and EXIF-transposed sizes, the file's SHA-256);
+"image_columns" the columns the builder makes of file_name/file_names; "v33_error"
+why datasets <= 3.3 cannot load it, if so; "errors" lists what load_dataset would
+fail on or change.
 """
+import hashlib
 import json
 import os
 import re
@@ -122,8 +138,10 @@ def feature_type(f):
     for key in ("list", "sequence", "large_list"):
         if key in f:
             inner = f[key]
-            if isinstance(inner, list):  # sequence of a struct
+            if isinstance(inner, list) and key == "sequence":  # sequence of a struct: a struct of lists
                 return "struct<%s>" % ", ".join("%s: list<%s>" % (g["name"], feature_type(g)) for g in inner)
+            if isinstance(inner, list):  # list of a struct (from_yaml_inner: [{name: feature}])
+                return "list<struct<%s>>" % ", ".join("%s: %s" % (g["name"], feature_type(g)) for g in inner)
             return "list<%s>" % feature_type(inner)
     if "struct" in f:
         return "struct<%s>" % ", ".join("%s: %s" % (g["name"], feature_type(g)) for g in f["struct"])
@@ -345,7 +363,7 @@ def main(argv):
     info_declared = {f["name"]: feature_type(f) for f in info.get("features", [])} if isinstance(info, dict) else {}
 
     exts = image_extensions()
-    out_splits, first_types, images = {}, {}, []
+    out_splits, first_types, images, image_columns, v33_error = {}, {}, [], {}, None
     for split, sfiles in splits.items():
         metas = [f for f in sfiles if f.split("/")[-1] in METADATA_FILENAMES]
         imgs = [f for f in sfiles if os.path.splitext(f)[1].lower() in exts]
@@ -368,32 +386,57 @@ def main(argv):
                     errors.append("%s: column %s reads as %s: datasets hands on datetimes, not the text" % (split, col, t))
             rows.extend(chunk_rows)
         res["types"] = first_types.get(split, {})
-        # 3.4+: one row per metadata row, file_name relative to the metadata's folder.
+        # _set_feature: the file columns of this file's schema.
+        types = res["types"]
+        cols = {}
+        if types.get("file_name") == "string":
+            cols["file_name"] = "image"
+        if types.get("file_names") == "list<string>":
+            cols["file_names"] = "images"
+        image_columns[split] = sorted(cols.values())
+        if not cols:
+            errors.append("%s: `file_name`, `*_file_name`, `file_names` or `*_file_names` must be present" % split)
+        # 3.4+: one row per metadata row, file names relative to the metadata's folder.
         res["rows"] = len(rows)
         res["ids"] = [r.get("id") for r in rows]
-        names = [r.get("file_name") for r in rows]
+        names = [n for r in rows for n in ([r.get("file_name")] if "file_name" in cols else []) + (r.get("file_names") or [])]
         res["file_names_unique"] = len(set(names)) == len(names)
         for r in rows:
-            fn = r.get("file_name")
-            if not isinstance(fn, str) or "://" in fn or os.path.isabs(fn):
-                errors.append("%s: file_name %r is refused" % (split, fn))
-                continue
-            rel = os.path.normpath(fn).replace("\\", "/")
-            if rel == ".." or rel.startswith("../"):
-                errors.append("%s: file_name %r leaves the metadata folder" % (split, fn))
-                continue
-            full = os.path.join(root, meta_dir, rel)
-            if not os.path.isfile(full):
-                errors.append("%s: %s does not exist" % (split, fn))
-                continue
-            with Image.open(full) as im:
-                stored = list(im.size)
-                shown = list(ImageOps.exif_transpose(im).size)
-            images.append({"split": split, "id": r.get("id"), "file_name": fn, "listed": [r.get("width"), r.get("height")],
-                           "stored": stored, "transposed": shown})
-            # The declared features take every value (file_name becomes the image).
+            files = []
+            for col in sorted(cols):
+                v = r.get(col)
+                if v is None:
+                    # 3.4.0: normpath(None); b7cb10b0: len(None) in _nested_apply.
+                    errors.append("%s: row %s has no %s while its file has that column: datasets raises TypeError" % (split, r.get("id"), col))
+                    continue
+                files.extend([v] if col == "file_name" else v)
+            if "file_names" in cols:
+                listed = list(zip(r.get("widths") or [], r.get("heights") or []))
+            else:
+                listed = [(r.get("width"), r.get("height"))]
+            for k, fn in enumerate(files):
+                if not isinstance(fn, str) or "://" in fn or os.path.isabs(fn):
+                    errors.append("%s: file name %r is refused" % (split, fn))
+                    continue
+                rel = os.path.normpath(fn).replace("\\", "/")
+                if rel == ".." or rel.startswith("../"):
+                    errors.append("%s: file name %r leaves the metadata folder" % (split, fn))
+                    continue
+                full = os.path.join(root, meta_dir, rel)
+                if not os.path.isfile(full):
+                    errors.append("%s: %s does not exist" % (split, fn))
+                    continue
+                with open(full, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+                with Image.open(full) as im:
+                    stored = list(im.size)
+                    shown = list(ImageOps.exif_transpose(im).size)
+                images.append({"split": split, "id": r.get("id"), "index": k, "file_name": fn,
+                               "listed": list(listed[k]) if k < len(listed) else None,
+                               "stored": stored, "transposed": shown, "sha256": digest})
+            # The declared features take every value (the file columns become images).
             for k, v in r.items():
-                if k == "file_name":
+                if k in cols:
                     continue
                 if k not in declared:
                     errors.append("%s: column %s is not declared" % (split, k))
@@ -401,12 +444,17 @@ def main(argv):
                     errors.append("%s: row %s: %s=%r is not a %s" % (split, r.get("id"), k, v, declared[k]))
         if declared:
             for k in declared:
-                if k != "image" and rows and k not in rows[0]:
+                if k not in cols.values() and rows and k not in rows[0]:
                     errors.append("%s: declared column %s is missing" % (split, k))
-        # 3.3: one row per image file; metadata keyed by file_name.
+        # 3.3: one row per image file; metadata keyed by file_name, which must exist.
+        if "file_name" not in cols:
+            v33_error = "datasets <= 3.3 knows no file_names: `file_name` or `*_file_name` must be present"
+            res["rows_v33"] = 0
+            continue
         by_name = {}
         for r in rows:
-            by_name[os.path.normpath(r["file_name"]).replace("\\", "/")] = r
+            if isinstance(r.get("file_name"), str):
+                by_name[os.path.normpath(r["file_name"]).replace("\\", "/")] = r
         v33 = 0
         for f in imgs:
             key = os.path.relpath(f, meta_dir or ".").replace("\\", "/")
@@ -428,6 +476,8 @@ def main(argv):
         "declared": declared,
         "dataset_info_declared": info_declared,
         "images": images,
+        "image_columns": image_columns,
+        "v33_error": v33_error,
         "errors": errors,
     }))
     return 0
