@@ -17,9 +17,9 @@ BEGIN
 	END IF;
 	RETURN NULL;
 END $$;
-CREATE TRIGGER sample_images_use_insert AFTER INSERT ON sample_images
+CREATE OR REPLACE TRIGGER sample_images_use_insert AFTER INSERT ON sample_images
 	FOR EACH ROW EXECUTE FUNCTION bw_sample_images_use();
-CREATE TRIGGER sample_images_use_delete AFTER DELETE ON sample_images
+CREATE OR REPLACE TRIGGER sample_images_use_delete AFTER DELETE ON sample_images
 	FOR EACH ROW EXECUTE FUNCTION bw_sample_images_use();
 
 CREATE TABLE IF NOT EXISTS release_images (
@@ -41,11 +41,11 @@ BEGIN
 	END IF;
 	RETURN NEW;
 END $$;
-CREATE TRIGGER release_images_sealed BEFORE INSERT ON release_images
+CREATE OR REPLACE TRIGGER release_images_sealed BEFORE INSERT ON release_images
 	FOR EACH ROW EXECUTE FUNCTION bw_release_images_sealed();
-CREATE TRIGGER release_images_immutable_update BEFORE UPDATE ON release_images
+CREATE OR REPLACE TRIGGER release_images_immutable_update BEFORE UPDATE ON release_images
 	FOR EACH ROW EXECUTE FUNCTION bw_refuse('releases are frozen');
-CREATE TRIGGER release_images_immutable_delete BEFORE DELETE ON release_images
+CREATE OR REPLACE TRIGGER release_images_immutable_delete BEFORE DELETE ON release_images
 	FOR EACH ROW EXECUTE FUNCTION bw_refuse('releases are frozen');
 
 -- LRR-Bench's shuffled negatives (augment.Shuffle): a third transform.
