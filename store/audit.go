@@ -351,7 +351,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		im, known := in.images[img]
 		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(string) (int, int, bool) {
 			return im.Width, im.Height, known
-		}}
+		}, ImageLimits: in.project.Settings.ImageLimits}
 		for _, f := range annotate.Lint(s.Content, env) {
 			if f.Severity == annotate.SeverityError {
 				add(SeverityError, CheckLint, s.ID, "", "%s", f.Text())
