@@ -101,6 +101,7 @@ type Report struct {
 	Denominator Denominator    `json:"denominator"`
 	StepMode    StepMode       `json:"step_mode"`
 	StepSkip    StepSkip       `json:"step_skip"`
+	YesNo       YesNoRule      `json:"yes_no"` // how judgment responses were read
 	Bootstrap   *BootstrapInfo `json:"bootstrap,omitempty"`
 	Overall     Figures        `json:"overall"`
 	// By holds a breakdown per dimension (every key of Dimensions is present):
@@ -708,7 +709,7 @@ func Summarize(ctx context.Context, model string, golds []Gold, results []Result
 	}
 	rep := &Report{
 		Model: model, N: len(results), Denominator: opt.Denominator, StepMode: opt.StepMode,
-		StepSkip: opt.StepSkip, By: map[string][]Group{},
+		StepSkip: opt.StepSkip, YesNo: opt.YesNo, By: map[string][]Group{},
 	}
 	if opt.Draws > 0 {
 		rep.Bootstrap = &BootstrapInfo{Draws: opt.Draws, Seed: opt.Seed, Level: 95}
