@@ -13,7 +13,7 @@ import (
 // benchRelease is n gold samples, a fifth of each kind, with a model's
 // responses: right about 60 % of the time, in the formats models use, with
 // some unparsable ones. Labels cover every breakdown: hop 1–3, both views,
-// the six category sets, tasks T0–T7, two splits.
+// the six category sets, tasks T0–T7, two splits, one image and several.
 func benchRelease(n int) ([]Gold, []Prediction) {
 	r := rand.New(rand.NewPCG(11, 12))
 	letters := "abcdef"
@@ -25,6 +25,9 @@ func benchRelease(n int) ([]Gold, []Prediction) {
 	for i := range n {
 		id := fmt.Sprintf("s%06d", i)
 		s := annotate.Sample{ID: id, Task: fmt.Sprintf("T%d", r.IntN(8)), Split: []string{"test", "train"}[r.IntN(2)]}
+		if i%15 == 2 { // a judgment on a sequence: every third one
+			s.Image, s.MoreImages = "a.jpg", []string{"b.jpg", "c.jpg"}
+		}
 		var resp string
 		good := r.Float64() < 0.6
 		switch i % 5 {
@@ -180,6 +183,12 @@ func TestBenchRelease(t *testing.T) {
 	}
 	for _, name := range MetricNames {
 		m := rep.Overall.Metric(name)
+		if name == "lrr_score" { // points out of lrr_score_max, not a percentage
+			if m == nil || m.Value <= 0 || rep.Overall.LRRScoreMax == nil || m.Value >= *rep.Overall.LRRScoreMax {
+				t.Errorf("lrr_score = %+v of %v: the benchmark data should give a figure strictly between 0 and its maximum", m, rep.Overall.LRRScoreMax)
+			}
+			continue
+		}
 		if m == nil || m.Value <= 0 || m.Value >= 100 {
 			t.Errorf("%s = %+v: the benchmark data should give a figure strictly between 0 and 100", name, m)
 		}

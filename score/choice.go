@@ -245,9 +245,33 @@ func scoreMCQ(g Gold, r *Result, response string) {
 	}
 }
 
-// scoreJudgment scores a judgment response with YesNo.
-func scoreJudgment(g Gold, r *Result, response string) {
-	a := YesNo(response)
+// LRRYesNo reads yes or no from a response as LRR-Bench §III-D (Kong et al.,
+// ../shared/seeds/lrr-bench.txt:195) describes it for its "answer Yes or No"
+// prompting: the response is "no" when it contains the word No, "yes" otherwise —
+// every response, the empty one too, reads as an answer. The paper says only that
+// it detects the word "No"; Benchwright reads that as: any case, as a whole word,
+// a word being a maximal run of letters and digits, so "No.", "no", "NO" and
+// "No, it is not" are "no", while "not", "Nope", "Know", "none" and "Norway" are
+// "yes", and "no-go" is "no" (the hyphen ends the word, as a regular expression's
+// \bno\b would read it).
+func LRRYesNo(response string) string {
+	for w := range strings.FieldsFuncSeq(response, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if strings.EqualFold(w, "no") {
+			return "no"
+		}
+	}
+	return "yes"
+}
+
+// scoreJudgment scores a judgment response with YesNo, or with LRRYesNo under
+// rule YesNoLRR.
+func scoreJudgment(g Gold, r *Result, response string, rule YesNoRule) {
+	var a string
+	if rule == YesNoLRR {
+		a = LRRYesNo(response)
+	} else {
+		a = YesNo(response)
+	}
 	if a == "" {
 		r.ParseError = "neither or both of the words yes and no (VLMEvalKit \"Unknown\")"
 		return

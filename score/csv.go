@@ -13,7 +13,8 @@ func csvNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // WriteCSV writes reports as one row per model × group × figure: model,
 // dimension ("overall" or a key of Dimensions), group label, metric name (of
-// MetricNames), value, the interval's ends (empty without one) and n.
+// MetricNames, and lrr_score_max after lrr_score), value, the interval's ends
+// (empty without one) and n.
 func WriteCSV(w io.Writer, reports []*Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"model", "dimension", "group", "metric", "value", "ci_low", "ci_high", "n"})
@@ -28,6 +29,9 @@ func WriteCSV(w io.Writer, reports []*Report) error {
 				lo, hi = csvNumber(m.CI[0]), csvNumber(m.CI[1])
 			}
 			cw.Write([]string{model, dim, group, name, csvNumber(m.Value), lo, hi, strconv.Itoa(m.N)})
+		}
+		if f.LRRScoreMax != nil {
+			cw.Write([]string{model, dim, group, "lrr_score_max", csvNumber(*f.LRRScoreMax), "", "", strconv.Itoa(f.LRRScore.N)})
 		}
 	}
 	for _, r := range reports {

@@ -1,7 +1,8 @@
 // Package score evaluates models on a frozen release: it reads each raw model
 // response the way the benchmark's own scorer does, scores it against the gold
 // sample, and summarizes a model's results into the figures the papers print —
-// overall, broken down by kind, hop, view, category set, task and split, each
+// overall, broken down by kind, hop, view, category set, task, split and
+// modality (image, images, video), each
 // with a seeded 95 % percentile bootstrap interval — and ranks models on a
 // leaderboard that marks ties where intervals overlap.
 //
@@ -29,6 +30,17 @@
 //     can_infer_option, can_infer_text), vlmeval/dataset/utils/multiple_choice.py
 //     (extract_answer_from_item under exact_matching), vlmeval/dataset/utils/yorn.py
 //     (YOrN_Extraction) and vlmeval/smp/misc.py (process_punctuation). No judge model.
+//     Options.YesNo = YesNoLRR reads judgments by LRRYesNo instead: LRR-Bench §III-D
+//     (../shared/seeds/lrr-bench.txt:195) — "no" when the word No is in the
+//     response (any case, a whole word), "yes" otherwise.
+//   - lrr_score — LRRTaskScore, lrrFigures (lrr.go): LRR-Bench §III-D eq. 1
+//     (lrr-bench.txt:187), Σ_i w_i · 2(p_i − 50) · 1[p_i ≥ 50] over the tasks (the
+//     samples' Task labels) of the set's judgment samples, p_i the task's yes/no
+//     accuracy in percent, w_i from Options.LRRWeights (default 1); judgments
+//     without a task are left out; lrr_score_max = 100 · Σ_i w_i. The paper defines
+//     w_i but prints S = Σ_i s_i; its total of 1050 over 12 tasks fits weights
+//     below 1 for some tasks, so the weights multiply s_i here. Its interval is a
+//     bootstrap stratified by task.
 //   - open — ExtractOpenAnswer, NormalizeAnswer, ExtractNumber, MRA,
 //     WithinTolerance (open.go): extraction per PCSR-Bench §4.2
 //     (../shared/seeds/pcsr-bench.txt:114); strict match after SQuAD-style
@@ -57,5 +69,6 @@
 // Evaluate runs ScoreAll then Summarize. Figures are percentages; a Report has
 // stable JSON names: model, n, overall (mcq_acc, acc50iou, mean_iou,
 // mcq_acc_parsed_denominator, content_p, content_r, content_f1, precond_p,
-// precond_r, precond_f1 and the others of MetricNames), by.
+// precond_r, precond_f1, lrr_score and the others of MetricNames, and
+// lrr_score_max), by.
 package score

@@ -25,7 +25,7 @@ func ScoreSample(g Gold, p Prediction, opt Options) (Result, error) {
 	case annotate.KindMCQ:
 		scoreMCQ(g, &r, p.Response)
 	case annotate.KindJudgment:
-		scoreJudgment(g, &r, p.Response)
+		scoreJudgment(g, &r, p.Response, opt.YesNo)
 	case annotate.KindOpen:
 		scoreOpen(g, &r, p.Response)
 	case annotate.KindStepGraph:

@@ -57,6 +57,13 @@ type Figures struct {
 	PrecondP  *Metric `json:"precond_p,omitempty"`
 	PrecondR  *Metric `json:"precond_r,omitempty"`
 	PrecondF1 *Metric `json:"precond_f1,omitempty"`
+	// LRRScore is LRR-Bench's score (§III-D, eq. 1) over the set's judgment
+	// samples that have a task: Σ_i w_i · 2(p_i − 50) · 1[p_i ≥ 50], p_i the yes/no
+	// accuracy in percent of task i's samples in the set, w_i its weight
+	// (Options.LRRWeights); points, not a percentage. N is the samples counted.
+	// LRRScoreMax is its maximum, 100 · Σ_i w_i over the same tasks.
+	LRRScore    *Metric  `json:"lrr_score,omitempty"`
+	LRRScoreMax *float64 `json:"lrr_score_max,omitempty"`
 }
 
 // Group is the figures of the samples that share one label of a breakdown.
@@ -74,10 +81,11 @@ const (
 	ByTask       = "task"
 	BySplit      = "split"
 	ByHopView    = "hop_view" // hop and view together, "2/ego": the papers' per-hop × view table
+	ByModality   = "modality" // what the model is shown: "image", "images" or "video" (annotate.Sample.Modality)
 )
 
 // Dimensions lists the breakdown dimensions in report order.
-var Dimensions = []string{ByKind, ByHop, ByView, ByCategories, ByTask, BySplit, ByHopView}
+var Dimensions = []string{ByKind, ByHop, ByView, ByCategories, ByTask, BySplit, ByHopView, ByModality}
 
 // BootstrapInfo says how the confidence intervals were drawn.
 type BootstrapInfo struct {
@@ -93,6 +101,7 @@ type Report struct {
 	Denominator Denominator    `json:"denominator"`
 	StepMode    StepMode       `json:"step_mode"`
 	StepSkip    StepSkip       `json:"step_skip"`
+	YesNo       YesNoRule      `json:"yes_no"` // how judgment responses were read
 	Bootstrap   *BootstrapInfo `json:"bootstrap,omitempty"`
 	Overall     Figures        `json:"overall"`
 	// By holds a breakdown per dimension (every key of Dimensions is present):
@@ -105,7 +114,7 @@ type Report struct {
 var MetricNames = []string{
 	"parsed", "mcq_acc", "mcq_acc_parsed_denominator", "acc50iou", "acc50iou_parsed_denominator",
 	"mean_iou", "judgment_acc", "strict_acc", "relaxed_acc", "mra",
-	"content_p", "content_r", "content_f1", "precond_p", "precond_r", "precond_f1",
+	"content_p", "content_r", "content_f1", "precond_p", "precond_r", "precond_f1", "lrr_score",
 }
 
 // Metric returns the figure with the given JSON name, nil when absent or unknown.
@@ -150,6 +159,8 @@ func (f *Figures) slot(name string) **Metric {
 		return &f.PrecondR
 	case "precond_f1":
 		return &f.PrecondF1
+	case "lrr_score":
+		return &f.LRRScore
 	}
 	return nil
 }
@@ -599,8 +610,8 @@ func (u *universe) figures(ctx context.Context, g *groupPlan, du *universe, draw
 }
 
 // labels gives a gold sample's label in each breakdown dimension ("" for none).
-func labels(s annotate.Sample) [7]string {
-	var l [7]string
+func labels(s annotate.Sample) [8]string {
+	var l [8]string
 	l[0] = string(s.Kind)
 	if s.Hop > 0 {
 		l[1] = strconv.Itoa(s.Hop)
@@ -621,13 +632,21 @@ func labels(s annotate.Sample) [7]string {
 	if l[1] != "" && l[2] != "" {
 		l[6] = l[1] + "/" + l[2] // hops are 1–3, so text order is hop order
 	}
+	l[7] = string(s.Modality())
 	return l
 }
 
 // labelOrder sorts a dimension's labels: kinds in annotate.Kinds order, hops
-// numerically, the rest by text.
+// numerically, modalities as image, images, video, the rest by text.
 func labelOrder(dim int) func(a, b string) int {
 	switch dim {
+	case 7:
+		return func(a, b string) int {
+			rank := func(m string) int {
+				return slices.Index([]annotate.Modality{annotate.ModalityImage, annotate.ModalityImages, annotate.ModalityVideo}, annotate.Modality(m))
+			}
+			return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
+		}
 	case 0:
 		return func(a, b string) int {
 			ia := slices.Index(annotate.Kinds, annotate.Kind(a))
@@ -690,7 +709,7 @@ func Summarize(ctx context.Context, model string, golds []Gold, results []Result
 	}
 	rep := &Report{
 		Model: model, N: len(results), Denominator: opt.Denominator, StepMode: opt.StepMode,
-		StepSkip: opt.StepSkip, By: map[string][]Group{},
+		StepSkip: opt.StepSkip, YesNo: opt.YesNo, By: map[string][]Group{},
 	}
 	if opt.Draws > 0 {
 		rep.Bootstrap = &BootstrapInfo{Draws: opt.Draws, Seed: opt.Seed, Level: 95}
@@ -754,6 +773,10 @@ func Summarize(ctx context.Context, model string, golds []Gold, results []Result
 					}
 				}
 				f, err := u.figures(ctx, g, du, draw, defs, opt.Draws, newRNG(opt.Seed, h.Sum64()))
+				if err == nil {
+					h.Write([]byte("\x00lrr_score"))
+					err = lrrFigures(ctx, &f, golds, results, j.idx, opt, newRNG(opt.Seed, h.Sum64()))
+				}
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -132,8 +133,29 @@ const (
 	SkipUnmatched StepSkip = "unmatched"
 )
 
+// YesNoRule says how a judgment (yes/no) response is read.
+type YesNoRule string
+
+const (
+	// YesNoVLMEvalKit reads "yes" or "no" when exactly one of the two words is in
+	// the response, else nothing (YesNo; VLMEvalKit's YOrN_Extraction).
+	YesNoVLMEvalKit YesNoRule = "vlmevalkit"
+	// YesNoLRR reads "no" when the word No is in the response and "yes" otherwise
+	// (LRRYesNo; LRR-Bench §III-D).
+	YesNoLRR YesNoRule = "lrr"
+)
+
+// YesNoRules lists the rules, the default first.
+var YesNoRules = []YesNoRule{YesNoVLMEvalKit, YesNoLRR}
+
 // Options tune scoring and summarizing. The zero value is the default.
 type Options struct {
+	// YesNo is how judgment responses are read: YesNoVLMEvalKit (default) or YesNoLRR.
+	YesNo YesNoRule
+	// LRRWeights are the task weights w_i of lrr_score (task label → weight > 0); a
+	// task not named weighs 1. The store fills them from the project's settings
+	// when they are nil.
+	LRRWeights map[string]float64
 	// Denominator of mcq_acc and acc50iou: DenomAll (default) or DenomParsed.
 	// Both are always reported under their own names as well.
 	Denominator Denominator
@@ -162,6 +184,18 @@ func (o Options) withDefaults() (Options, error) {
 	case DenomAll, DenomParsed:
 	default:
 		return o, fmt.Errorf("score: unknown denominator %q (want %q or %q)", o.Denominator, DenomAll, DenomParsed)
+	}
+	switch o.YesNo {
+	case "":
+		o.YesNo = YesNoVLMEvalKit
+	case YesNoVLMEvalKit, YesNoLRR:
+	default:
+		return o, fmt.Errorf("score: unknown yes/no rule %q (want %q or %q)", o.YesNo, YesNoVLMEvalKit, YesNoLRR)
+	}
+	for t, w := range o.LRRWeights {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return o, fmt.Errorf("score: the lrr_score weight of task %q must be a number above 0, got %v", t, w)
+		}
 	}
 	switch o.StepMode {
 	case "":

@@ -354,7 +354,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(p string) (int, int, bool) {
 			im, known := in.images[p]
 			return im.Width, im.Height, known
-		}}
+		}, ImageLimits: in.project.Settings.ImageLimits}
 		for _, f := range annotate.Lint(s.Content, env) {
 			if f.Severity == annotate.SeverityError {
 				add(SeverityError, CheckLint, s.ID, "", "%s", f.Text())

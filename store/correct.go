@@ -127,7 +127,7 @@ func lintEnv(ctx context.Context, tx *sql.Tx, projectID int64) annotate.LintEnv 
 		var w, h int
 		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, path).Scan(&w, &h)
 		return w, h, err == nil
-	}}
+	}, ImageLimits: projectImageLimits(ctx, tx, projectID)}
 }
 
 // carryReviews copies the reviews verify.Correct carried over from cur's revision onto

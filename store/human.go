@@ -253,6 +253,9 @@ func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt
 		if err != nil {
 			return err
 		}
+		if opt, err = withLRRWeights(ctx, tx, rel.ProjectID, opt); err != nil { // store/settings.go
+			return err
+		}
 		b, has, err := humanBaseline(ctx, tx, rel)
 		if err != nil || !has || b.Answers == 0 {
 			return err

@@ -139,6 +139,7 @@ var (
 func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
 	var sizes map[string]imageSize
 	var prefix string
+	var limits []annotate.ImageLimit // the project's (store/settings.go)
 	err := d.readAs(ctx, actor, "sample.import", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples)
 		if err != nil {
@@ -155,6 +156,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 			return err
 		}
 		prefix = annotate.IDPrefix(pname)
+		limits = projectImageLimits(ctx, tx, projectID)
 		sizes, err = projectImageSizes(ctx, tx, projectID)
 		return err
 	})
@@ -166,7 +168,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 		if err := ctx.Err(); err != nil {
 			return ImportSamplesResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(recs), err)
 		}
-		checks[i] = checkRecord(rec.Sample, sizes)
+		checks[i] = checkRecordLimits(rec.Sample, sizes, limits)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(recs))
 		}
@@ -237,13 +239,18 @@ type usedSize struct {
 
 // checkRecord lints a converted record against the project's image sizes.
 func checkRecord(s annotate.Sample, sizes map[string]imageSize) recordCheck {
+	return checkRecordLimits(s, sizes, nil)
+}
+
+// checkRecordLimits is checkRecord with the project's image limits.
+func checkRecordLimits(s annotate.Sample, sizes map[string]imageSize, limits []annotate.ImageLimit) recordCheck {
 	var c recordCheck
 	env := annotate.LintEnv{HandWritten: false, // converted from another benchmark, not written here
 		ImageSize: func(path string) (int, int, bool) {
 			size, known := sizes[path]
 			c.used = append(c.used, usedSize{path, size, known})
 			return size.w, size.h, known
-		}}
+		}, ImageLimits: limits}
 	var errs []string
 	for _, f := range annotate.Lint(s, env) {
 		if f.Severity == annotate.SeverityError {

@@ -397,6 +397,9 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 		if err != nil {
 			return err
 		}
+		if opt, err = withLRRWeights(ctx, tx, rel.ProjectID, opt); err != nil { // store/settings.go
+			return err
+		}
 		items, err := releaseItems(ctx, tx, rel.ID)
 		if err != nil {
 			return err

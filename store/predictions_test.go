@@ -101,6 +101,9 @@ func TestImportPredictionsAndScorePerfect(t *testing.T) {
 	// kind, which package score counts as 0, so their intervals reach down.)
 	for _, name := range score.MetricNames {
 		m := reports[0].Overall.Metric(name)
+		if m == nil && name == "lrr_score" { // the release's judgment has no task: no lrr_score
+			continue
+		}
 		if m.CI == nil || m.CI[1] != 100 || name == "parsed" && m.CI[0] != 100 {
 			t.Errorf("%s interval %v, want [100 100] (parsed) or [x 100]", name, m.CI)
 		}

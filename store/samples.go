@@ -247,7 +247,7 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 		var w, h int
 		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, path).Scan(&w, &h)
 		return w, h, err == nil
-	}}
+	}, ImageLimits: projectImageLimits(ctx, tx, projectID)}
 	var problems []string
 	for _, f := range annotate.Lint(s, env) {
 		if f.Severity == annotate.SeverityError || !slices.Contains(ack, f.Rule) {

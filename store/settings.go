@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -44,7 +45,16 @@ type Settings struct {
 	// straight to round 1 as the accepting user's revision 1; false leaves it as
 	// their draft.
 	AugmentToRound1 bool `json:"augment_to_round1,omitempty"`
+	// LRRWeights are the task weights w_i of LRR-Bench's lrr_score (package
+	// score): task label → weight above 0; a task not named weighs 1.
+	LRRWeights map[string]float64 `json:"lrr_weights,omitempty"`
+	// ImageLimits bound how many images the samples of a kind and/or task show
+	// (annotate's image-count lint rule, run wherever the store lints).
+	ImageLimits []annotate.ImageLimit `json:"image_limits,omitempty"`
 }
+
+// MaxLRRWeight is the largest lrr_score task weight a project may set.
+const MaxLRRWeight = 1000
 
 // BalanceTarget is one cell of the balance grid: samples of Kind with Hop and View (hop
 // QA) or Task (other kinds) that should be accepted.
@@ -111,6 +121,22 @@ func (s Settings) Validate() error {
 			errs = append(errs, fmt.Errorf("tasks: %w", err))
 		}
 	}
+	for _, t := range slices.Sorted(maps.Keys(s.LRRWeights)) {
+		if err := validLRRWeight(t, s.LRRWeights[t]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, l := range s.ImageLimits {
+		key := imageLimitKey(l)
+		if seen[key] {
+			errs = append(errs, fmt.Errorf("%s: set twice", key))
+		}
+		seen[key] = true
+		if err := validImageLimit(l); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
@@ -122,6 +148,113 @@ func validTask(t string) error {
 		return fmt.Errorf("task label %q must be 1–40 characters without spaces, commas or =", t)
 	}
 	return nil
+}
+
+// validLRRWeight checks a task's lrr_score weight; the error names its key.
+func validLRRWeight(task string, w float64) error {
+	key := "lrr_weight." + task
+	if err := validTask(task); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	if !(w > 0) || w > MaxLRRWeight {
+		return fmt.Errorf("%s: a task's weight is a number above 0 and at most %d, got %s", key, MaxLRRWeight, formatWeight(w))
+	}
+	return nil
+}
+
+func formatWeight(w float64) string { return strconv.FormatFloat(w, 'g', -1, 64) }
+
+// imageLimitKey is an image limit's settings key: images.KIND, images.KIND.TASK,
+// images.any.TASK (every kind) or images.any.
+func imageLimitKey(l annotate.ImageLimit) string {
+	key := "images." + cmp.Or(string(l.Kind), "any")
+	if l.Task != "" {
+		key += "." + l.Task
+	}
+	return key
+}
+
+// imageLimitValue is an image limit's value: "3" (exactly), "3-4", "3-" (at
+// least), "-4" (at most).
+func imageLimitValue(l annotate.ImageLimit) string {
+	switch {
+	case l.Min > 0 && l.Min == l.Max:
+		return strconv.Itoa(l.Min)
+	case l.Max == 0:
+		return strconv.Itoa(l.Min) + "-"
+	case l.Min == 0:
+		return "-" + strconv.Itoa(l.Max)
+	}
+	return strconv.Itoa(l.Min) + "-" + strconv.Itoa(l.Max)
+}
+
+// validImageLimit checks an image limit; the error names its key.
+func validImageLimit(l annotate.ImageLimit) error {
+	key := imageLimitKey(l)
+	switch {
+	case l.Kind != "" && !l.Kind.Valid():
+		return fmt.Errorf("%s: %q is not a sample kind", key, l.Kind)
+	case l.Task != "" && validTask(l.Task) != nil:
+		return fmt.Errorf("%s: %w", key, validTask(l.Task))
+	case l.Min < 0 || l.Max < 0:
+		return fmt.Errorf("%s: image counts cannot be negative", key)
+	case l.Min == 0 && l.Max == 0:
+		return fmt.Errorf("%s: give at least a minimum or a maximum number of images", key)
+	case l.Min > annotate.MaxImages || l.Max > annotate.MaxImages:
+		return fmt.Errorf("%s: a sample shows at most %d images", key, annotate.MaxImages)
+	case l.Max > 0 && l.Min > l.Max:
+		return fmt.Errorf("%s: the minimum %d is above the maximum %d", key, l.Min, l.Max)
+	}
+	return nil
+}
+
+// parseImageLimit reads images.KIND[.TASK] = N, MIN-MAX, MIN- or -MAX (rest is
+// the key after "images."); an empty value (or "any") is a limit of 0–0, which
+// Set takes as removing it.
+func parseImageLimit(key, rest, value string) (annotate.ImageLimit, error) {
+	kind, task, _ := strings.Cut(rest, ".")
+	var l annotate.ImageLimit
+	if kind != "any" {
+		if !annotate.Kind(kind).Valid() {
+			return l, fmt.Errorf("%w: %s: %q is not a sample kind (or any, for every kind)", ErrInvalid, key, kind)
+		}
+		l.Kind = annotate.Kind(kind)
+	}
+	if strings.Contains(rest, ".") {
+		if err := validTask(task); err != nil {
+			return l, fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+		}
+		l.Task = task
+	}
+	if value == "" || value == "any" {
+		return l, nil
+	}
+	bad := fmt.Errorf("%w: %s takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got %q", ErrInvalid, key, value)
+	lo, hi, ranged := strings.Cut(value, "-")
+	n := func(t string) (int, bool) {
+		if t == "" {
+			return 0, ranged
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(t))
+		return v, err == nil && v >= 0
+	}
+	var ok1, ok2 bool
+	l.Min, ok1 = n(lo)
+	if ranged {
+		l.Max, ok2 = n(hi)
+		if lo == "" && hi == "" {
+			ok2 = false
+		}
+	} else {
+		l.Max, ok2 = l.Min, true
+	}
+	if !ok1 || !ok2 {
+		return annotate.ImageLimit{}, bad
+	}
+	if l.Min == 0 && l.Max == 0 {
+		return annotate.ImageLimit{}, fmt.Errorf("%w: %s: give at least a minimum or a maximum number of images, or an empty value to remove the limit", ErrInvalid, key)
+	}
+	return l, nil
 }
 
 // Key is the balance target's settings key: balance.hop_qa.2.ego, balance.hop_qa.1.any
@@ -170,6 +303,14 @@ func (s Settings) Values() []Setting {
 	for _, b := range s.Balance {
 		out = append(out, Setting{Key: b.Key(), Value: strconv.Itoa(b.Count), Help: "accepted samples this cell should reach (0 removes it)"})
 	}
+	for _, t := range slices.Sorted(maps.Keys(s.LRRWeights)) {
+		out = append(out, Setting{Key: "lrr_weight." + t, Value: formatWeight(s.LRRWeights[t]),
+			Help: "weight of task " + t + " in lrr_score, a number above 0 (empty: the default, 1)"})
+	}
+	for _, l := range s.ImageLimits {
+		out = append(out, Setting{Key: imageLimitKey(l), Value: imageLimitValue(l),
+			Help: l.String() + " (N, MIN-MAX, MIN- or -MAX; empty removes it)"})
+	}
 	return out
 }
 
@@ -195,6 +336,16 @@ func (s Settings) get(key string) (string, bool) {
 	for _, b := range s.Balance {
 		if b.Key() == key {
 			return strconv.Itoa(b.Count), true
+		}
+	}
+	if t, ok := strings.CutPrefix(key, "lrr_weight."); ok {
+		if w, ok := s.LRRWeights[t]; ok {
+			return formatWeight(w), true
+		}
+	}
+	for _, l := range s.ImageLimits {
+		if imageLimitKey(l) == key {
+			return imageLimitValue(l), true
 		}
 	}
 	return "", false
@@ -244,6 +395,46 @@ func (s *Settings) Set(key, value string) error {
 		}
 		return nil
 	}
+	if task, ok := strings.CutPrefix(key, "lrr_weight."); ok {
+		if err := validTask(task); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+		}
+		if value == "" {
+			s.LRRWeights = maps.Clone(s.LRRWeights) // the stored settings may share the map
+			delete(s.LRRWeights, task)
+			if len(s.LRRWeights) == 0 {
+				s.LRRWeights = nil
+			}
+			return nil
+		}
+		w, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return fmt.Errorf("%w: %s must be a number above 0 (or empty for the default, 1), got %q", ErrInvalid, key, value)
+		}
+		if err := validLRRWeight(task, w); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+		s.LRRWeights = maps.Clone(s.LRRWeights)
+		if s.LRRWeights == nil {
+			s.LRRWeights = map[string]float64{}
+		}
+		s.LRRWeights[task] = w
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(key, "images."); ok {
+		l, err := parseImageLimit(key, rest, value)
+		if err != nil {
+			return err
+		}
+		s.ImageLimits = slices.DeleteFunc(slices.Clone(s.ImageLimits), func(x annotate.ImageLimit) bool { return imageLimitKey(x) == key })
+		if l.Min != 0 || l.Max != 0 {
+			if err := validImageLimit(l); err != nil {
+				return fmt.Errorf("%w: %w", ErrInvalid, err)
+			}
+			s.ImageLimits = append(s.ImageLimits, l)
+		}
+		return nil
+	}
 	if rest, ok := strings.CutPrefix(key, "balance."); ok {
 		b, err := parseBalanceKey(key, rest)
 		if err != nil {
@@ -264,7 +455,7 @@ func (s *Settings) Set(key, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: there is no setting %q; the settings are %s and balance.KIND[.HOP.VIEW|.TASK]", ErrInvalid, key, settingNames())
+	return fmt.Errorf("%w: there is no setting %q; the settings are %s, balance.KIND[.HOP.VIEW|.TASK], lrr_weight.TASK and images.KIND[.TASK]", ErrInvalid, key, settingNames())
 }
 
 func settingNames() string {
@@ -481,6 +672,30 @@ func projectByID(ctx context.Context, tx *sql.Tx, id int64) (Project, error) {
 		return Project{}, fmt.Errorf("project %d: %w", id, ErrNotFound)
 	}
 	return p, err
+}
+
+// withLRRWeights fills opt.LRRWeights, when nil, with the task weights of the
+// project's settings: how lrr_score weighs a project's tasks is the lead's choice.
+func withLRRWeights(ctx context.Context, tx *sql.Tx, projectID int64, opt score.Options) (score.Options, error) {
+	if opt.LRRWeights != nil {
+		return opt, nil
+	}
+	p, err := projectByID(ctx, tx, projectID)
+	if err != nil {
+		return opt, err
+	}
+	opt.LRRWeights = p.Settings.LRRWeights
+	return opt, nil
+}
+
+// projectImageLimits are a project's image limits, for annotate.LintEnv; none
+// when the project cannot be read (the caller's own reads report that).
+func projectImageLimits(ctx context.Context, tx *sql.Tx, projectID int64) []annotate.ImageLimit {
+	p, err := projectByID(ctx, tx, projectID)
+	if err != nil {
+		return nil
+	}
+	return p.Settings.ImageLimits
 }
 
 // projectPolicy is the verification policy of a project's settings.

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"image/color"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -320,4 +322,239 @@ func memberGroup(t *testing.T, db *store.DB, project int64, name string) string 
 	}
 	t.Fatalf("%s is not a member of project %d", name, project)
 	return ""
+}
+
+// The LRR task weights and image limits: each bad value is refused naming its key
+// and what it takes, and nothing changes.
+func TestLRRWeightsAndImageLimitsValidate(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	for _, tc := range []struct {
+		name   string
+		values map[string]string
+		want   []string
+	}{
+		{"weight zero", map[string]string{"lrr_weight.T1": "0"}, []string{"lrr_weight.T1: a task's weight is a number above 0 and at most 1000, got 0"}},
+		{"weight negative", map[string]string{"lrr_weight.T1": "-2"}, []string{"lrr_weight.T1: a task's weight is a number above 0"}},
+		{"weight not a number", map[string]string{"lrr_weight.T1": "heavy"}, []string{`lrr_weight.T1 must be a number above 0 (or empty for the default, 1), got "heavy"`}},
+		{"weight NaN", map[string]string{"lrr_weight.T1": "NaN"}, []string{"lrr_weight.T1: a task's weight is a number above 0"}},
+		{"weight too large", map[string]string{"lrr_weight.T1": "1e300"}, []string{"lrr_weight.T1: a task's weight is a number above 0 and at most 1000"}},
+		{"weight of a bad task", map[string]string{"lrr_weight.a b": "2"}, []string{`lrr_weight.a b: task label "a b" must be 1–40 characters`}},
+		{"weight of no task", map[string]string{"lrr_weight.": "2"}, []string{`lrr_weight.: task label "" must be`}},
+		{"limit of an unknown kind", map[string]string{"images.essay": "2"}, []string{`images.essay: "essay" is not a sample kind (or any, for every kind)`}},
+		{"limit not a count", map[string]string{"images.judgment": "three"}, []string{`images.judgment takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got "three"`}},
+		{"limit reversed", map[string]string{"images.judgment.T1": "4-3"}, []string{"images.judgment.T1: the minimum 4 is above the maximum 3"}},
+		{"limit above the most a sample shows", map[string]string{"images.any": "-65"}, []string{"images.any: a sample shows at most 64 images"}},
+		{"limit of nothing", map[string]string{"images.judgment": "0"}, []string{"images.judgment: give at least a minimum or a maximum number of images"}},
+		{"limit of a bad task", map[string]string{"images.any.a=b": "2"}, []string{`images.any.a=b: task label "a=b"`}},
+		{"limit only a dash", map[string]string{"images.mcq": "-"}, []string{`images.mcq takes a number of images`}},
+		{"two bad keys", map[string]string{"images.mcq": "x", "lrr_weight.T2": "0"}, []string{"images.mcq", "lrr_weight.T2"}},
+	} {
+		_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tc.values)
+		if !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", tc.name, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tc.name, err, w)
+			}
+		}
+	}
+	// A whole Settings value is validated the same way (the settings screen saves one).
+	for _, tc := range []struct {
+		name string
+		edit func(*store.Settings)
+		want string
+	}{
+		{"weight zero", func(s *store.Settings) { s.LRRWeights = map[string]float64{"T1": 0} }, "lrr_weight.T1: a task's weight is a number above 0"},
+		{"limit twice", func(s *store.Settings) {
+			s.ImageLimits = []annotate.ImageLimit{{Kind: annotate.KindJudgment, Min: 2}, {Kind: annotate.KindJudgment, Max: 3}}
+		}, "images.judgment: set twice"},
+		{"limit empty", func(s *store.Settings) { s.ImageLimits = []annotate.ImageLimit{{Task: "T1"}} }, "images.any.T1: give at least a minimum or a maximum"},
+		{"limit of a bad kind", func(s *store.Settings) { s.ImageLimits = []annotate.ImageLimit{{Kind: "essay", Max: 2}} }, `images.essay: "essay" is not a sample kind`},
+	} {
+		s := store.DefaultSettings()
+		tc.edit(&s)
+		err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s)
+		if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("whole settings, %s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	if p.Settings.LRRWeights != nil || p.Settings.ImageLimits != nil {
+		t.Errorf("refused changes were stored: %+v %+v", p.Settings.LRRWeights, p.Settings.ImageLimits)
+	}
+}
+
+// Weights and limits are stored (on either engine), read back, shown as keys,
+// audited with old and new value, removed by an empty value, and refused to
+// annotators and verifiers (audited).
+func TestLRRWeightsAndImageLimitsPersist(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	changes, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{
+		"lrr_weight.T1": "2", "lrr_weight.T2": "0.5", "images.judgment": "3-4", "images.any.T3": "-2", "images.mcq.T1": "2",
+		"images.open": "5-",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.SettingChange{
+		{Key: "lrr_weight.T1", Old: "", New: "2"}, {Key: "lrr_weight.T2", Old: "", New: "0.5"},
+		{Key: "images.any.T3", Old: "", New: "-2"}, {Key: "images.judgment", Old: "", New: "3-4"},
+		{Key: "images.mcq.T1", Old: "", New: "2"}, {Key: "images.open", Old: "", New: "5-"},
+	}
+	if !slices.Equal(changes, want) {
+		t.Errorf("changes %+v\nwant %+v", changes, want)
+	}
+	p, err := f.db.ProjectByName(ctx, f.ver, f.project.Name) // a fresh read, from the database
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Settings.LRRWeights; len(w) != 2 || w["T1"] != 2 || w["T2"] != 0.5 {
+		t.Errorf("stored weights %v", w)
+	}
+	limits := map[string]annotate.ImageLimit{}
+	for _, l := range p.Settings.ImageLimits {
+		limits[string(l.Kind)+"/"+l.Task] = l
+	}
+	wantLimits := map[string]annotate.ImageLimit{
+		"judgment/": {Kind: annotate.KindJudgment, Min: 3, Max: 4}, "/T3": {Task: "T3", Max: 2},
+		"mcq/T1": {Kind: annotate.KindMCQ, Task: "T1", Min: 2, Max: 2}, "open/": {Kind: annotate.KindOpen, Min: 5},
+	}
+	if len(limits) != len(wantLimits) {
+		t.Errorf("stored limits %+v", p.Settings.ImageLimits)
+	}
+	for k, w := range wantLimits {
+		if limits[k] != w {
+			t.Errorf("limit %s = %+v, want %+v", k, limits[k], w)
+		}
+	}
+	shown := map[string]string{}
+	for _, v := range p.Settings.Values() {
+		shown[v.Key] = v.Value
+	}
+	for k, v := range map[string]string{"lrr_weight.T1": "2", "lrr_weight.T2": "0.5", "images.judgment": "3-4", "images.any.T3": "-2", "images.mcq.T1": "2", "images.open": "5-"} {
+		if shown[k] != v {
+			t.Errorf("Values shows %s = %q, want %q", k, shown[k], v)
+		}
+	}
+	// Change one, remove two.
+	changes, err = f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.T1": "3", "lrr_weight.T2": "", "images.judgment": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []store.SettingChange{{Key: "lrr_weight.T1", Old: "2", New: "3"}, {Key: "lrr_weight.T2", Old: "0.5", New: ""}, {Key: "images.judgment", Old: "3-4", New: ""}}
+	if !slices.Equal(changes, want) {
+		t.Errorf("changes %+v\nwant %+v", changes, want)
+	}
+	p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	if w := p.Settings.LRRWeights; len(w) != 1 || w["T1"] != 3 || len(p.Settings.ImageLimits) != 3 {
+		t.Errorf("after removing: weights %v limits %+v", w, p.Settings.ImageLimits)
+	}
+	events, err := f.db.ProjectHistory(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range events {
+		if e.Action == "project.settings" {
+			got = append(got, e.Detail)
+		}
+	}
+	for _, w := range []string{"lrr_weight.T1:  → 2", "images.judgment:  → 3-4", "lrr_weight.T1: 2 → 3", "lrr_weight.T2: 0.5 → ", "images.judgment: 3-4 → "} {
+		if !slices.Contains(got, w) {
+			t.Errorf("audit log %q lacks %q", got, w)
+		}
+	}
+	// Removing the last weight alone is a change too (the stored map is not shared).
+	changes, err = f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.T1": ""})
+	if err != nil || !slices.Equal(changes, []store.SettingChange{{Key: "lrr_weight.T1", Old: "3", New: ""}}) {
+		t.Errorf("removing the last weight: %+v, %v", changes, err)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.T1": "3"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []store.User{f.ann, f.ver} {
+		counts := func() int {
+			c, err := f.db.AuditCounts(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c["denied:project.settings"]
+		}
+		before := counts()
+		if _, err := f.db.SetSettings(ctx, u, f.project.ID, map[string]string{"lrr_weight.T1": "9", "images.any": "1"}); !errors.Is(err, store.ErrForbidden) {
+			t.Errorf("%s: %v, want a refusal", u.Name, err)
+		}
+		if got := counts(); got != before+1 {
+			t.Errorf("%s's refusal was not audited", u.Name)
+		}
+	}
+	p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	if p.Settings.LRRWeights["T1"] != 3 {
+		t.Errorf("a refused change was stored: %v", p.Settings.LRRWeights)
+	}
+}
+
+// The project's image limits reach lint wherever the store runs it: a sample
+// submitted, a record imported, a correction.
+func TestImageLimitsReachLint(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		writeFile(t, filepath.Join(dir, "0001-office-1", n+".jpg"), encodeJPEG(t, 64, 48, color.White))
+	}
+	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	seq := annotate.Sample{Kind: annotate.KindJudgment, Question: "Does the camera turn left from A to C?", AnswerText: "yes", Task: "cam",
+		Image: "0001-office-1/a.jpg", MoreImages: []string{"0001-office-1/b.jpg", "0001-office-1/c.jpg"}}
+	set := func(v map[string]string) {
+		t.Helper()
+		if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		limit map[string]string
+		clean bool
+	}{
+		{"no limit", nil, true},
+		{"judgments show one image", map[string]string{"images.judgment": "1"}, false},
+		{"task cam shows 4 to 6", map[string]string{"images.any.cam": "4-6"}, false},
+		{"another task's limit", map[string]string{"images.judgment.pos": "1"}, true},
+		{"judgments show 3 or more", map[string]string{"images.judgment": "3-"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set(map[string]string{"images.judgment": "", "images.any.cam": "", "images.judgment.pos": ""})
+			if tc.limit != nil {
+				set(tc.limit)
+			}
+			si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.db.Submit(ctx, f.ann, si.ID, si.Version, []string{"image-labels"})
+			if tc.clean && err != nil {
+				t.Errorf("submit: %v", err)
+			}
+			if !tc.clean && (!errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "image-count")) {
+				t.Errorf("submit: %v, want an image-count refusal", err)
+			}
+			rec := seq
+			rec.ID = "imp-" + strings.ReplaceAll(tc.name, " ", "-")
+			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1, Sample: rec}}, store.ImportSamplesOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			skipped := len(res.Skipped) == 1 && slices.Contains(res.Skipped[0].Rules, "image-count")
+			if skipped == tc.clean {
+				t.Errorf("import: imported %v, skipped %+v", res.Imported, res.Skipped)
+			}
+		})
+	}
 }

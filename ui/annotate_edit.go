@@ -151,7 +151,7 @@ func (ws *workspace) lintEnv() annotate.LintEnv {
 			return im.Width, im.Height, true
 		}
 		return 0, 0, false
-	}}
+	}, ImageLimits: ws.u.project.Settings.ImageLimits} // the project's, as the store lints
 }
 
 // relint checks cur and updates the lint panel and the Submit button.

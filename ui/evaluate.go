@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -35,13 +36,15 @@ import (
 const (
 	evalTabBoard   = "Leaderboard"
 	evalTabChart   = "By hop × view"
+	evalTabModal   = "By modality"
 	evalTabSamples = "Samples"
 )
 
 // evalFigures are the leaderboard's columns, in order, where a model has them:
 // hop QA's, then the option questions', judgment's, open answers', step graphs'
-// and last the share of responses an answer was read from.
-var evalFigures = []string{"mcq_acc", "acc50iou", "mean_iou", "judgment_acc", "strict_acc", "mra", "content_f1", "precond_f1", "parsed"}
+// LRR-Bench's score of the yes/no samples with a task, and last the share of
+// responses an answer was read from.
+var evalFigures = []string{"mcq_acc", "acc50iou", "mean_iou", "judgment_acc", "strict_acc", "mra", "content_f1", "precond_f1", "lrr_score", "parsed"}
 
 // Chart size of the hop × view chart, in pixels.
 const evalChartW, evalChartH = 720, 260
@@ -57,6 +60,7 @@ type evaluateView struct {
 	denom    *widget.Select
 	stepMode *widget.Select // score.StepMode
 	stepSkip *widget.Select // the labels of evalSkips
+	yesNo    *widget.Select // score.YesNoRule
 	refresh  *widget.Button
 	status   *widget.Label
 	tabs     *container.AppTabs
@@ -87,6 +91,11 @@ type evaluateView struct {
 	chartModel   *widget.CheckGroup
 	chartFig     *widget.Select
 	chartBox     *fyne.Container
+
+	// By modality: a row per model and modality (score.ByModality).
+	modalBox  *fyne.Container
+	modalHead []string   // the table's header, for tests
+	modalRows [][]string // its rows, for tests
 
 	// Samples.
 	sampleList *widget.List
@@ -133,6 +142,11 @@ func (u *App) newEvaluateView() *evaluateView {
 		v.stepSkip.Options = append(v.stepSkip.Options, s.label)
 	}
 	v.stepSkip.PlaceHolder = evalSkips[2].label + "  "
+	v.yesNo = widget.NewSelect(nil, func(string) { v.load() })
+	for _, r := range score.YesNoRules {
+		v.yesNo.Options = append(v.yesNo.Options, string(r))
+	}
+	v.yesNo.PlaceHolder = string(score.YesNoVLMEvalKit) + "  "
 	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
 	v.importNote = widget.NewLabel("")
 	v.importNote.Wrapping = fyne.TextWrapWord
@@ -179,6 +193,7 @@ func (u *App) newEvaluateView() *evaluateView {
 	v.tabs = container.NewAppTabs(
 		container.NewTabItem(evalTabBoard, container.NewPadded(split)),
 		container.NewTabItem(evalTabChart, container.NewPadded(chart)),
+		container.NewTabItem(evalTabModal, container.NewPadded(v.modalityTab())),
 		container.NewTabItem(evalTabSamples, container.NewPadded(samples)),
 	)
 	tools := container.NewHBox(v.refresh)
@@ -192,10 +207,13 @@ func (u *App) newEvaluateView() *evaluateView {
 	top := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Release"), v.release), tools)
 	options := container.NewHBox(widget.NewLabel("Denominator"), v.denom, widget.NewLabel("Step figures"), v.stepMode,
 		widget.NewLabel("Step answers not read"), v.stepSkip)
-	v.root = container.NewBorder(container.NewVBox(top, v.status, options), nil, nil, nil, v.tabs)
+	rule := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Yes/no answers"), v.yesNo), nil,
+		container.NewVBox(layout.NewSpacer(), note("vlmevalkit: exactly one of the words yes and no; lrr: LRR-Bench's rule, No when the word No is there, else Yes"), layout.NewSpacer()))
+	v.root = container.NewBorder(container.NewVBox(top, v.status, options, rule), nil, nil, nil, v.tabs)
 	v.denom.SetSelected(string(score.DenomAll))
 	v.stepMode.SetSelected(string(score.StepMicro))
 	v.stepSkip.SetSelected(evalSkips[0].label)
+	v.yesNo.SetSelected(string(score.YesNoVLMEvalKit))
 	v.release.SetSelected(v.release.Options[0]) // newest first: loads it
 	return v
 }
@@ -223,7 +241,8 @@ func evalSkipLabel(s score.StepSkip) string {
 
 // options are the scoring options chosen above the tabs.
 func (v *evaluateView) options() score.Options {
-	opt := score.Options{Denominator: score.Denominator(v.denom.Selected), StepMode: score.StepMode(v.stepMode.Selected)}
+	opt := score.Options{Denominator: score.Denominator(v.denom.Selected), StepMode: score.StepMode(v.stepMode.Selected),
+		YesNo: score.YesNoRule(v.yesNo.Selected)}
 	if i := v.stepSkip.SelectedIndex(); i >= 0 {
 		opt.StepSkip = evalSkips[i].skip
 	}
@@ -278,7 +297,7 @@ func evalRef(r store.Release) string { return strconv.FormatInt(r.ID, 10) }
 // off the UI goroutine (scoring bootstraps every figure), then fills the tabs.
 func (v *evaluateView) load() {
 	rel, ok := v.selectedRelease()
-	if !ok || v.denom.Selected == "" || v.stepMode.Selected == "" || v.stepSkip.Selected == "" {
+	if !ok || v.denom.Selected == "" || v.stepMode.Selected == "" || v.stepSkip.Selected == "" || v.yesNo.Selected == "" {
 		return
 	}
 	v.gen++
@@ -382,6 +401,8 @@ func (v *evaluateView) fill() {
 		v.fillChart()
 	}
 
+	v.fillModality()
+
 	v.sampleList.UnselectAll()
 	v.sampleList.Refresh()
 	v.cmp = nil
@@ -458,7 +479,11 @@ func (v *evaluateView) fillBoard() {
 	}
 	v.boardBox.Objects = []fyne.CanvasObject{dashTable(append([]string{"Rank", "Model"}, v.cols...), v.boardRows)}
 	v.boardBox.Refresh()
-	v.boardNote.SetText(evalNote(v.rel, v.reports[0], slices.Contains(v.cols, "content_f1"), metric, ties))
+	note := evalNote(v.rel, v.reports[0], slices.Contains(v.cols, "content_f1"), metric, ties)
+	if slices.Contains(v.cols, "lrr_score") {
+		note += " " + evalLRRNote(v.reports)
+	}
+	v.boardNote.SetText(note)
 	v.boardSection.Refresh() // the note's height follows its text
 	v.exportBtn.Enable()
 }

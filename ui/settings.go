@@ -87,6 +87,14 @@ type settingsView struct {
 	addRow       *fyne.Container
 	history      *fyne.Container
 
+	// Scoring and image counts (ui/settings_scoring.go).
+	keyRows                 []*keyRow
+	weightBox, limitBox     *fyne.Container
+	weightTask, weightValue *widget.Entry
+	limitTask, limitValue   *widget.Entry
+	limitKind               *widget.Select
+	addWeight, addLimit     *widget.Button
+
 	// The bar above the form, kept across loads.
 	save, revert *widget.Button
 	dirty        *widget.Label // the unsaved changes
@@ -149,12 +157,14 @@ func (v *settingsView) load() {
 	}
 	v.fields = nil
 	v.extra = nil
+	v.keyRows = nil
 
 	left := container.NewVBox(v.verificationSection(help), widget.NewSeparator(), v.balanceSection())
 	v.scroll = container.NewVScroll(container.NewPadded(left))
 	v.scroll.Offset = offset
 	right := container.NewVScroll(container.NewPadded(container.NewVBox(
 		v.tasksSection(help), widget.NewSeparator(),
+		v.scoringSection(help), widget.NewSeparator(),
 		heading("Verifier groups"), v.groupsSection(), widget.NewSeparator(),
 		heading("Recent changes"), v.historySection())))
 	split := container.NewHSplit(v.scroll, right)

@@ -26,7 +26,7 @@ const (
 		"       bwctl predictions list --db DB [--project P] --release NAME@VERSION --as USER [--model NAME]"
 	scoreUsage = "usage: bwctl score --db DB [--project P] --release NAME@VERSION --as USER [--model NAME]... [--json|--csv|--markdown|--latex]\n" +
 		"                  [--denominator all|parsed] [--seed S] [--draws N] [--step-mode micro|macro] [--step-skip none|unparsed|unmatched]\n" +
-		"                  [--rank-by FIGURE] [--columns FIGURE,...]"
+		"                  [--yes-no vlmevalkit|lrr] [--rank-by FIGURE] [--columns FIGURE,...]"
 )
 
 // predLoc is where a prediction was read: a file and the 1-based line its record
@@ -285,6 +285,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	draws := fs.Int("draws", 1000, "bootstrap replicates (0 or less: no intervals)")
 	stepMode := fs.String("step-mode", string(score.StepMicro), "step-graph figures: micro (pooled counts, SpatiaLQA's total) or macro (mean per sample)")
 	stepSkip := fs.String("step-skip", string(score.SkipNone), "step graphs left out of the step figures: none, unparsed or unmatched")
+	yesNo := fs.String("yes-no", string(score.YesNoVLMEvalKit), "how yes/no answers are read: vlmevalkit (exactly one of the words yes and no) or lrr (LRR-Bench: No when the word No is there, else Yes)")
 	rankBy := fs.String("rank-by", "", "--markdown/--latex: the figure models are ranked by (default: the first one they have of "+strings.Join(score.MetricNames[1:], ", ")+")")
 	columns := fs.String("columns", "", "--markdown/--latex: the figures shown, comma-separated (default: every figure a model has)")
 	pm := fs.Bool("pm", false, "--markdown/--latex: write value ± half the interval's width instead of value [low, high] (percentile intervals need not be symmetric)")
@@ -311,7 +312,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	opt := score.Options{Denominator: score.Denominator(*denom), StepMode: score.StepMode(*stepMode),
-		StepSkip: score.StepSkip(*stepSkip), Draws: *draws, Seed: *seed}
+		StepSkip: score.StepSkip(*stepSkip), YesNo: score.YesNoRule(*yesNo), Draws: *draws, Seed: *seed}
 	if opt.Draws <= 0 {
 		opt.Draws = -1 // score.Options: 0 would mean the default
 	}
@@ -322,6 +323,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		{"denominator", *denom, []string{string(score.DenomAll), string(score.DenomParsed)}},
 		{"step-mode", *stepMode, []string{string(score.StepMicro), string(score.StepMacro)}},
 		{"step-skip", *stepSkip, []string{string(score.SkipNone), string(score.SkipUnparsed), string(score.SkipUnmatched)}},
+		{"yes-no", *yesNo, []string{string(score.YesNoVLMEvalKit), string(score.YesNoLRR)}},
 	} {
 		if !slices.Contains(c.ok, c.v) {
 			fmt.Fprintf(stderr, "bwctl score: --%s %q: want %s\n", c.flag, c.v, strings.Join(c.ok, ", "))
@@ -393,6 +395,7 @@ func settingsText(r *score.Report) string {
 			"the *_parsed_denominator figures by those whose answer letter was read")
 	}
 	fmt.Fprintf(&b, "; step figures %s, step graphs left out: %s", r.StepMode, r.StepSkip)
+	fmt.Fprintf(&b, "; yes/no answers read by the %s rule (--yes-no)", r.YesNo)
 	if bs := r.Bootstrap; bs != nil {
 		fmt.Fprintf(&b, "; %d %% percentile bootstrap intervals, %d draws, seed %d", bs.Level, bs.Draws, bs.Seed)
 	} else {
@@ -418,6 +421,9 @@ func writeScoreText(w io.Writer, rel string, reports []*score.Report) error {
 			}
 			fmt.Fprintf(tw, "  %s\t%5.1f\t%s\t%d\n", name, m.Value, ci, m.N)
 		}
+		if mx := r.Overall.LRRScoreMax; mx != nil {
+			fmt.Fprintf(tw, "  lrr_score_max\t%5.1f\t-\t%d\n", *mx, r.Overall.LRRScore.N)
+		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
@@ -432,7 +438,7 @@ var figureLabels = map[string]string{
 	"acc50iou": "Acc@50IoU", "acc50iou_parsed_denominator": "Acc@50IoU (parsed)", "mean_iou": "mIoU",
 	"judgment_acc": "Y/N Acc", "strict_acc": "Open strict", "relaxed_acc": "Open relaxed", "mra": "MRA",
 	"content_p": "Step P", "content_r": "Step R", "content_f1": "Step F1",
-	"precond_p": "Precond P", "precond_r": "Precond R", "precond_f1": "Precond F1",
+	"precond_p": "Precond P", "precond_r": "Precond R", "precond_f1": "Precond F1", "lrr_score": "LRR score",
 }
 
 func figureLabel(name string) string {
@@ -532,6 +538,9 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	} else {
 		note += "; MCQ Acc and Acc@50IoU divide by all their samples"
 	}
+	if slices.Contains(cols, "lrr_score") {
+		note += "; " + lrrNote(reports)
+	}
 	note += fmt.Sprintf(". Ranked by %s: rank is 1 + the number of models whose interval lies wholly above", figureLabel(rankBy))
 	if len(ties) > 0 {
 		note += "; * tied (the intervals overlap): " + strings.Join(ties, "; ")
@@ -563,6 +572,18 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	}
 	fmt.Fprintf(w, "\n%s\n", strings.Replace(esc(note), "* tied", `\* tied`, 1))
 	return nil
+}
+
+// lrrNote says what the LRR score is and its maximum, for a leaderboard's note.
+func lrrNote(reports []*score.Report) string {
+	most := 0.0
+	for _, r := range reports {
+		if m := r.Overall.LRRScoreMax; m != nil {
+			most = max(most, *m)
+		}
+	}
+	return fmt.Sprintf("LRR score is LRR-Bench's points, not a percentage: per task of the yes/no samples w·2(p − 50) if its accuracy p ≥ 50 %%, else 0, summed (at most %s)",
+		strconv.FormatFloat(most, 'f', -1, 64))
 }
 
 // texEscape escapes LaTeX's special characters in text.

@@ -91,3 +91,35 @@ func TestReviewSubmitNeedsEveryCriterion(t *testing.T) {
 			wantOut: []string{"round 3 stays blind until the panel is complete"}, notOut: []string{"of 3"}},
 	})
 }
+
+// The lrr_score task weights and the image limits go through bwctl settings like
+// every key: a lead sets them (each bad value named), everyone reads them, the
+// history shows each change (store's TestImageLimitsReachLint: the limits reach lint).
+func TestSettingsWeightsAndImageLimits(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	if code, _, errOut := bwctl("demo", "--db", db); code != 0 {
+		t.Fatalf("demo: %s", errOut)
+	}
+	pw := map[string]string{envPW: "demo"}
+	set := func(kv ...string) []string {
+		return append([]string{"settings", "set", "--db", db, "--as", "lead"}, kv...)
+	}
+	runCases(t, []cliCase{
+		{name: "weight and limits", env: pw, args: set("lrr_weight.T1=0.5", "images.judgment=3-4", "images.any.cam=-2"), code: 0,
+			wantOut: []string{"lrr_weight.T1:  → 0.5", "images.judgment:  → 3-4", "images.any.cam:  → -2"}, outLines: 3},
+		{name: "bad weight", env: pw, args: set("lrr_weight.T1=0"), code: 1,
+			wantErr: []string{"lrr_weight.T1: a task's weight is a number above 0 and at most 1000, got 0"}, emptyOut: true},
+		{name: "bad limit", env: pw, args: set("images.judgment=5-3"), code: 1,
+			wantErr: []string{"images.judgment: the minimum 5 is above the maximum 3"}, emptyOut: true},
+		{name: "bad kind", env: pw, args: set("images.essay=2"), code: 1,
+			wantErr: []string{`images.essay: "essay" is not a sample kind`}, emptyOut: true},
+		{name: "a verifier may not", env: pw, args: []string{"settings", "set", "--db", db, "--as", "ver1", "lrr_weight.T1=2"}, code: 1,
+			wantErr: []string{"only leads may change project settings"}, emptyOut: true},
+		{name: "show lists them", env: pw, args: []string{"settings", "show", "--db", db, "--as", "ann1"}, code: 0,
+			wantOut: []string{"lrr_weight.T1            = 0.5", "images.judgment          = 3-4", "# judgment samples show 3 to 4 images",
+				"images.any.cam           = -2"}},
+		{name: "remove one", env: pw, args: set("images.any.cam="), code: 0, wantOut: []string{"images.any.cam: -2 → \n"}},
+		{name: "history", env: pw, args: []string{"history", "--db", db, "--project", "demo", "--as", "ver1"}, code: 0,
+			wantOut: []string{"lead\tproject.settings\tlrr_weight.T1:  → 0.5", "lead\tproject.settings\timages.any.cam: -2 → ", "ver1\tdenied:project.settings\t"}},
+	})
+}
