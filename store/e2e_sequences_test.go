@@ -18,6 +18,7 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
 	"github.com/benchwright/benchwright/release"
+	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -294,5 +295,62 @@ func runConsumerScript(t *testing.T, script string, out any, args ...string) {
 	}
 	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
 		t.Fatalf("%s printed %q: %v", script, stdout.String(), err)
+	}
+}
+
+// TestSequencesScored: a model's answers on the LRR-Bench task and the SpatialScore
+// slice, scored with LRR-Bench's yes/no rule: lrr_score per task with the project's
+// weights (camera rotation counts twice), and every figure by modality.
+func TestSequencesScored(t *testing.T) {
+	ctx := context.Background()
+	f := newSeqE2E(t)
+	items, err := f.db.ReleaseItems(ctx, f.lead, f.release.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.camera-rotation": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	var preds []score.Prediction
+	for _, it := range items {
+		c := it.Content
+		var r string
+		switch {
+		case c.Task == "camera-rotation": // both right: 100 %
+			r = map[string]string{"yes": "Yes, it turns clockwise.", "no": "No."}[c.AnswerText]
+		case c.Task == "camera-movement": // the positive right, the negative wrong: 50 %, which scores 0
+			r = "Yes."
+		case c.Modality() == annotate.ModalityImages: // the pair: wrong
+			r = "Answer: C"
+		default: // the single image and the video: right
+			r = "Answer: " + string(rune('A'+c.AnswerIndex))
+		}
+		preds = append(preds, score.Prediction{SampleID: it.SampleID, Response: r})
+	}
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "lrr-ss@1", "model-x", preds, "test"); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := f.db.Score(ctx, f.lead, "lrr-ss@1", []string{"model-x"}, score.Options{YesNo: score.YesNoLRR, Draws: -1})
+	if err != nil || len(reps) != 1 {
+		t.Fatalf("score: %v, %v", reps, err)
+	}
+	r := reps[0]
+	// lrr_score = 2·2(100−50) + 1·0 = 200 of 100·(2+1) = 300.
+	if m := r.Overall.LRRScore; m == nil || m.Value != 200 || r.Overall.LRRScoreMax == nil || *r.Overall.LRRScoreMax != 300 || r.YesNo != score.YesNoLRR {
+		t.Errorf("lrr_score %+v of %v (rule %s), want 200 of 300", r.Overall.LRRScore, r.Overall.LRRScoreMax, r.YesNo)
+	}
+	byModality := map[string]score.Figures{}
+	for _, g := range r.By["modality"] {
+		byModality[g.Label] = g.Figures
+	}
+	mcq := func(m string) float64 {
+		if f, ok := byModality[m]; ok && f.MCQAcc != nil {
+			return f.MCQAcc.Value
+		}
+		return -1
+	}
+	judg := byModality["images"].JudgmentAcc
+	if mcq("image") != 100 || mcq("images") != 0 || mcq("video") != 100 || judg == nil || judg.Value != 75 || judg.N != 4 {
+		t.Errorf("by modality: mcq image %v images %v video %v, judgment on images %+v", mcq("image"), mcq("images"), mcq("video"), judg)
 	}
 }
