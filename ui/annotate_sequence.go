@@ -95,7 +95,7 @@ func (ws *workspace) initSequence(single fyne.CanvasObject) {
 		btn("", theme.NavigateNextIcon(), func() { ws.moveShown(1) }),
 		btn("", theme.ContentRemoveIcon(), ws.removeShown),
 		btn("Add…", theme.ContentAddIcon(), ws.askAddImage),
-		btn("Grid", theme.GridIcon(), ws.toggleGrid),
+		btn("", theme.GridIcon(), ws.toggleGrid), // G
 	}
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(toObjects(sv.buttons)...), sv.info)
 	sv.area = container.NewVBox(bar, sv.strip.scroll)
@@ -219,39 +219,35 @@ func (ws *workspace) refreshStrip() {
 	}
 	switch {
 	case n == 1:
-		sv.info.SetText("1 image · Add… makes a sequence")
+		sv.info.SetText("One image · Add… for a sequence")
 	default:
 		sv.info.SetText(fmt.Sprintf("%s: %d of %d %s · [ ] previous/next · { } move", labels[sv.shown], sv.shown+1, n, what))
 	}
 	edit := ws.editable()
 	for i, b := range sv.buttons {
-		on := edit
+		visible, enabled := edit && n > 1, true
 		switch i {
 		case 0:
-			on = edit && sv.shown > 0
+			enabled = sv.shown > 0
 		case 1:
-			on = edit && sv.shown < n-1
-		case 2:
-			on = edit && n > 1
-		case 4:
-			on = n > 1
+			enabled = sv.shown < n-1
+		case 3: // Add…
+			visible = edit
+		case 4: // Grid
+			visible = n > 1
 		}
-		if on {
+		if enabled {
 			b.Enable()
 		} else {
 			b.Disable()
 		}
-	}
-	if edit {
-		sv.buttons[0].Show()
-		sv.buttons[1].Show()
-		sv.buttons[2].Show()
-		sv.buttons[3].Show()
-	} else {
-		sv.buttons[0].Hide()
-		sv.buttons[1].Hide()
-		sv.buttons[2].Hide()
-		sv.buttons[3].Hide()
+		if visible != b.Visible() {
+			if visible {
+				b.Show()
+			} else {
+				b.Hide()
+			}
+		}
 	}
 }
 

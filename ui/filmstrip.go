@@ -25,8 +25,8 @@ import (
 // 16 images at once, its cells' zoom and pan kept in step through boxcanvas.View.
 
 const (
-	filmThumbW float32 = 96
-	filmThumbH float32 = 64
+	filmThumbW float32 = 92
+	filmThumbH float32 = 56
 )
 
 var (
@@ -57,7 +57,7 @@ type filmstrip struct {
 func newFilmstrip(readOnly bool) *filmstrip {
 	f := &filmstrip{readOnly: readOnly, row: container.NewHBox()}
 	f.scroll = container.NewHScroll(f.row)
-	f.scroll.SetMinSize(fyne.NewSize(filmThumbW*2, filmThumbH+2*theme.TextSize()+2*theme.Padding()))
+	f.scroll.SetMinSize(fyne.NewSize(filmThumbW*2, filmThumbH+theme.TextSize()+4*theme.Padding()))
 	return f
 }
 
@@ -142,7 +142,6 @@ func newFilmCell(f *filmstrip, i int) *filmCell {
 	c.img.FillMode = canvas.ImageFillContain
 	c.img.SetMinSize(fyne.NewSize(filmThumbW, filmThumbH))
 	c.label = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	c.label.Truncation = fyne.TextTruncateEllipsis
 	c.name = small("")
 	c.name.Truncation = fyne.TextTruncateEllipsis
 	c.ExtendBaseWidget(c)
@@ -150,7 +149,7 @@ func newFilmCell(f *filmstrip, i int) *filmCell {
 }
 
 func (c *filmCell) CreateRenderer() fyne.WidgetRenderer {
-	text := container.New(&tightLines{}, c.label, c.name)
+	text := container.New(&tightLines{}, container.NewBorder(nil, nil, c.label, nil, c.name))
 	return widget.NewSimpleRenderer(container.NewStack(c.bg, container.NewPadded(container.NewBorder(nil, text, nil, nil, c.img))))
 }
 

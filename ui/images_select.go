@@ -177,7 +177,7 @@ func (m *pickMark) set(place int) {
 		m.Hide()
 		return
 	}
-	m.text.Text = fmt.Sprint(place + 1)
+	m.text.Text = annotate.DefaultLabels(place+1, false)[place] // the image's label in the sample: A, B, C…
 	m.Show()
 	m.Refresh()
 }
