@@ -62,6 +62,7 @@ func placeholder(im store.Image) image.Image {
 func (ws *workspace) openImage(im store.Image) {
 	ws.closeSample()
 	ws.seq.newOnes = nil
+	ws.refreshStrip() // no sample: no strip
 	ws.loadImage(im)
 	ws.canvas.ReadOnly = true
 	kinds := make([]string, len(annotate.Kinds))
@@ -195,6 +196,10 @@ func (ws *workspace) closeSample() {
 // showNothing empties the editor and the image area.
 func (ws *workspace) showNothing() {
 	ws.lint.clear()
+	if ws.seq.area != nil {
+		ws.cur = annotate.Sample{}
+		ws.refreshStrip()
+	}
 	ws.hasImage, ws.image = false, store.Image{}
 	ws.canvas.ReadOnly = true
 	ws.canvas.SetImage(nil, 1, 1)

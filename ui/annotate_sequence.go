@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -58,11 +59,21 @@ func (sv *seqView) setAreaVisible(on bool) {
 }
 
 // relayout lays the strip and the image area out again after a part came or went.
+// Only the layouts run: a container's Refresh would refresh every widget below it,
+// and every thumbnail would be read and decoded again.
 func (sv *seqView) relayout() {
-	sv.area.Refresh()
+	layoutOnly(sv.area)
 	if sv.outer != nil {
-		sv.outer.Refresh()
+		layoutOnly(sv.outer)
 	}
+}
+
+// layoutOnly lays c's objects out again in its size, without refreshing them.
+func layoutOnly(c *fyne.Container) {
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	canvas.Refresh(c)
 }
 
 // initSequence makes the filmstrip and its buttons; single is the canvas stack.
@@ -98,7 +109,7 @@ func (ws *workspace) initSequence(single fyne.CanvasObject) {
 		btn("", theme.GridIcon(), ws.toggleGrid), // G
 	}
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(toObjects(sv.buttons)...), sv.info)
-	sv.area = container.NewVBox(bar, sv.strip.scroll)
+	sv.area = container.NewVBox(bar)
 	sv.area.Hide()
 }
 
@@ -200,16 +211,18 @@ func (ws *workspace) refreshStrip() {
 	}
 	sv.sig = sig.String()
 	sv.strip.readOnly = !ws.editable()
+	// The strip joins and leaves the area as an object, never by Show/Hide: a Show
+	// refreshes every cell, and every thumbnail would be read and decoded again.
 	if n > 1 {
 		sv.strip.set(frames, sv.shown)
-		if !sv.strip.scroll.Visible() {
-			sv.strip.scroll.Show()
+		if len(sv.area.Objects) == 1 {
+			sv.area.Objects = append(sv.area.Objects, sv.strip.scroll)
 			sv.relayout()
 		}
 	} else {
 		sv.strip.set(nil, -1)
-		if sv.strip.scroll.Visible() {
-			sv.strip.scroll.Hide()
+		if len(sv.area.Objects) == 2 {
+			sv.area.Objects = sv.area.Objects[:1]
 			sv.relayout()
 		}
 	}
@@ -497,7 +510,8 @@ func (ws *workspace) closeSequence() {
 		sv.view.Objects = []fyne.CanvasObject{sv.single}
 		sv.view.Refresh()
 	}
-	sv.setAreaVisible(false)
+	// The strip stays until the next item says what it shows (refreshStrip): hiding
+	// and showing it again would refresh every cell.
 }
 
 // openImages shows the images chosen in the gallery, in order, with the choice of

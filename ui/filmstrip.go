@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"path"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -73,8 +74,14 @@ func (f *filmstrip) set(frames []filmFrame, shown int) {
 		f.cells[i].show(fr, i == shown)
 		objs[i] = f.cells[i]
 	}
-	f.row.Objects = objs
-	f.row.Refresh()
+	if !slices.Equal(f.row.Objects, objs) {
+		f.row.Objects = objs
+		// Each cell refreshed itself; a Refresh of the row or the scroll would read
+		// every thumbnail again: the row only takes its new width and lays out.
+		m, sz := f.row.MinSize(), f.scroll.Size()
+		f.row.Resize(fyne.NewSize(max(m.Width, sz.Width), max(m.Height, sz.Height)))
+		layoutOnly(f.row)
+	}
 	if shown >= 0 && shown < len(frames) {
 		f.scrollTo(shown)
 	}
@@ -202,7 +209,7 @@ func (c *filmCell) DragEnd() {
 	c.dragging, c.dragX = false, 0
 	slots := int(math.Round(float64(dx / c.strip.pitch())))
 	to := max(0, min(len(c.strip.frames)-1, c.index+slots))
-	c.strip.row.Refresh() // puts the cell back in its place
+	layoutOnly(c.strip.row) // puts the cell back in its place
 	if to != c.index && c.strip.onMove != nil {
 		c.strip.onMove(c.index, to)
 	}
