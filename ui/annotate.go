@@ -101,6 +101,8 @@ type workspace struct {
 	undoBtn     *widget.Button
 	deleted     *annotate.Sample // the last deleted draft, for Undo
 	returnedRev *annotate.Sample // the revision a returned sample came back with
+
+	seq seqView // the open sample's sequence of images (annotate_sequence.go)
 }
 
 type queueKind int
@@ -174,13 +176,15 @@ func newWorkspace(u *App) *workspace {
 	}
 	tools := container.NewHBox(
 		widget.NewButtonWithIcon("New box (N)", theme.ContentClearIcon(), ws.newBox),
-		tool(theme.ZoomInIcon(), ws.canvas.ZoomIn), tool(theme.ZoomOutIcon(), ws.canvas.ZoomOut),
-		tool(theme.ZoomFitIcon(), ws.canvas.FitToWindow),
+		tool(theme.ZoomInIcon(), ws.zoomIn), tool(theme.ZoomOutIcon(), ws.zoomOut),
+		tool(theme.ZoomFitIcon(), ws.fit),
 		zoomButton(ws.canvas),
 	)
 	backdrop := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x33, A: 0xff})
-	imageArea := container.NewBorder(ws.imageInfo, container.NewBorder(nil, nil, tools, nil, ws.readout), nil, nil,
-		container.NewStack(backdrop, ws.canvas, ws.host))
+	ws.initSequence(container.NewStack(backdrop, ws.canvas, ws.host))
+	imageArea := container.NewBorder(ws.imageInfo, container.NewVBox(ws.seq.area, container.NewBorder(nil, nil, tools, nil, ws.readout)), nil, nil,
+		ws.seq.view)
+	ws.seq.outer = imageArea
 	ws.lint = newLintPanel(ws)
 	centre := container.NewVSplit(imageArea, ws.lint.obj)
 	centre.Offset = 0.7
@@ -287,7 +291,7 @@ func (ws *workspace) shortcut(s fyne.Shortcut) bool {
 		case sc.Modifier == ctrl|fyne.KeyModifierShift && sc.KeyName == fyne.KeyZ:
 			ws.redo()
 		case sc.Modifier == ctrl|fyne.KeyModifierShift && (sc.KeyName == fyne.KeyEqual || sc.KeyName == fyne.KeyPlus):
-			ws.canvas.ZoomIn() // Ctrl++ typed with Shift
+			ws.zoomIn() // Ctrl++ typed with Shift
 		case sc.Modifier != ctrl:
 			return false
 		case sc.KeyName == fyne.KeyS:
@@ -295,11 +299,11 @@ func (ws *workspace) shortcut(s fyne.Shortcut) bool {
 		case sc.KeyName == fyne.KeyReturn || sc.KeyName == fyne.KeyEnter:
 			ws.submit()
 		case sc.KeyName == fyne.KeyEqual || sc.KeyName == fyne.KeyPlus:
-			ws.canvas.ZoomIn()
+			ws.zoomIn()
 		case sc.KeyName == fyne.KeyMinus:
-			ws.canvas.ZoomOut()
+			ws.zoomOut()
 		case sc.KeyName == fyne.Key0:
-			ws.canvas.FitToWindow()
+			ws.fit()
 		default:
 			return false
 		}
@@ -322,6 +326,16 @@ func (ws *workspace) typedRune(r rune) {
 		ws.move(1)
 	case '1', '2', '3', '4', '5', '6':
 		ws.pickAnswer(int(r - '1'))
+	case '[':
+		ws.stepImage(-1)
+	case ']':
+		ws.stepImage(1)
+	case '{':
+		ws.moveShown(-1)
+	case '}':
+		ws.moveShown(1)
+	case 'g', 'G':
+		ws.toggleGrid()
 	case '?':
 		ws.showShortcuts()
 	}
@@ -343,6 +357,9 @@ var shortcutHelp = [][2]string{
 	{"N or R", "new box: clear the box, then drag to draw"},
 	{"A / D", "previous / next queue item"},
 	{"1 – 4 (1 – 6)", "mark the correct option (judgment: 1 yes, 2 no)"},
+	{"[ / ]", "previous / next image of a sample's sequence (the box goes on the image shown)"},
+	{"{ / } (Shift+[ / Shift+])", "move the image shown earlier / later in the sequence"},
+	{"G", "grid of the whole sequence (zoom and pan move every cell); again: one image"},
 	{"Ctrl+S", "save the draft (it also saves itself while you work)"},
 	{"Ctrl+Enter", "submit for review and open the next item"},
 	{"Ctrl+Z / Ctrl+Shift+Z", "undo / redo box and text edits"},

@@ -45,6 +45,7 @@ func (ws *workspace) changed() {
 			ws.formScroll.Base.Refresh() // re-lays out the content without redrawing every widget
 		}
 	}
+	ws.refreshStrip()
 	ws.relint()
 	ws.scheduleSave()
 }
@@ -73,8 +74,15 @@ func (ws *workspace) redo() {
 
 // syncCanvas shows cur's box on the canvas.
 func (ws *workspace) syncCanvas() {
+	paths := ws.cur.AllImages()
+	ws.seq.shown = max(0, min(ws.seq.shown, len(paths)-1))
+	if len(paths) > 1 { // undo may have changed the image at the place shown
+		if im, ok := ws.seq.images[paths[ws.seq.shown]]; ok && (!ws.hasImage || ws.image.RelPath != im.RelPath) {
+			ws.loadImage(im)
+		}
+	}
 	var boxes []annotate.Box
-	if ws.cur.Box != nil {
+	if ws.cur.Box != nil && ws.cur.BoxImage == ws.seq.shown {
 		boxes = []annotate.Box{*ws.cur.Box}
 	}
 	ws.canvas.SetBoxes(boxes)
@@ -98,7 +106,13 @@ func (ws *workspace) boxesChanged(boxes []annotate.Box) {
 			ws.canvas.Select(0)
 		}
 	}
-	ws.edit("", func(s *annotate.Sample) { s.Box = box })
+	shown := ws.seq.shown
+	ws.edit("", func(s *annotate.Sample) {
+		s.Box, s.BoxImage = box, 0
+		if box != nil {
+			s.BoxImage = shown // the box is on the image shown
+		}
+	})
 }
 
 // newBox clears the box, ready for a new one to be drawn (N or R).
@@ -106,7 +120,7 @@ func (ws *workspace) newBox() {
 	if ws.sample == nil {
 		return
 	}
-	ws.edit("", func(s *annotate.Sample) { s.Box = nil })
+	ws.edit("", func(s *annotate.Sample) { s.Box, s.BoxImage = nil, 0 })
 	ws.canvas.SetBoxes(nil)
 	ws.u.setStatus("Drag on the image to draw the box.")
 	ws.host.takeFocus()

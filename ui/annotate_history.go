@@ -65,6 +65,9 @@ func (h *sampleHistory) reset() {
 // cloneSample deep-copies a sample, so that snapshots never share slices with the form.
 func cloneSample(s annotate.Sample) annotate.Sample {
 	s.Options = slices.Clone(s.Options)
+	s.MoreImages = slices.Clone(s.MoreImages)
+	s.ImageLabels = slices.Clone(s.ImageLabels)
+	s.Frames = slices.Clone(s.Frames)
 	s.Categories = slices.Clone(s.Categories)
 	if s.Box != nil {
 		b := *s.Box

@@ -61,6 +61,8 @@ func placeholder(im store.Image) image.Image {
 // openImage shows an image without opening a sample, with the choice of a new one.
 func (ws *workspace) openImage(im store.Image) {
 	ws.closeSample()
+	ws.seq.newOnes = nil
+	ws.refreshStrip() // no sample: no strip
 	ws.loadImage(im)
 	ws.canvas.ReadOnly = true
 	kinds := make([]string, len(annotate.Kinds))
@@ -93,11 +95,16 @@ func (ws *workspace) createSample(kind annotate.Kind) {
 		return
 	}
 	ws.lastKind = kind
-	si, err := ws.u.db.CreateSample(ws.u.ctx(), ws.u.user, ws.u.project.ID, newSampleOf(kind, ws.image))
+	s := newSampleOf(kind, ws.image)
+	if len(ws.seq.newOnes) > 1 {
+		s = ws.newSequenceSample(s, ws.seq.newOnes)
+	}
+	si, err := ws.u.db.CreateSample(ws.u.ctx(), ws.u.user, ws.u.project.ID, s)
 	if err != nil {
 		ws.u.showError(err)
 		return
 	}
+	ws.seq.newOnes = nil
 	ws.u.refreshStatus()
 	ws.reloadQueue()
 	for i, it := range ws.items {
@@ -160,6 +167,7 @@ func (ws *workspace) openSample(id string) {
 		}
 	}
 	ws.canvas.ReadOnly = false
+	ws.openSequence()
 	ws.syncCanvas()
 	ws.form = newSampleForm(ws, si.Kind)
 	ws.quietly(func() { ws.form.show(ws.cur) })
@@ -179,6 +187,7 @@ func (ws *workspace) closeSample() {
 	ws.cur = annotate.Sample{}
 	ws.dirty, ws.conflict = false, false
 	ws.history.reset()
+	ws.closeSequence()
 	clear(ws.acks)
 	ws.banner.RemoveAll()
 	ws.lint.clear()
@@ -187,6 +196,10 @@ func (ws *workspace) closeSample() {
 // showNothing empties the editor and the image area.
 func (ws *workspace) showNothing() {
 	ws.lint.clear()
+	if ws.seq.area != nil {
+		ws.cur = annotate.Sample{}
+		ws.refreshStrip()
+	}
 	ws.hasImage, ws.image = false, store.Image{}
 	ws.canvas.ReadOnly = true
 	ws.canvas.SetImage(nil, 1, 1)

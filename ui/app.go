@@ -55,6 +55,7 @@ type App struct {
 	samplesQuery *store.SampleQuery // the search the Samples screen opens with next (a link; samples.go)
 	editSample   string             // the sample the Annotate screen opens next (samples.go)
 	newSampleOn  string             // the image the Annotate screen offers a new sample on next (samples_links.go)
+	newSampleOf  []string           // the images, in order, the Annotate screen offers a new sample of next (images.go)
 }
 
 // screen is one entry of the navigation bar.

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 )
@@ -171,4 +172,79 @@ func BenchmarkDecode12MP(b *testing.B) {
 		}
 	}
 	ts.report(b)
+}
+
+// BenchmarkOpenSequence16 opens a draft of 16 images in the Annotate screen with its
+// filmstrip (the images' records and 16 thumbnails read, the strip filled, the first
+// image on the canvas), alternating with a one-image draft of the same project: its
+// floor, measured in the same run (floor-p95-ms). Target (issue 26): p95 < 100 ms.
+// Background reads run in place (as in every test of this package), so the time
+// includes them.
+func BenchmarkOpenSequence16(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	res, err := synth.Generate(ctx, db, synth.Options{Project: "bench", Password: "bench-pw", Images: 16, Large: -1, Seed: 1,
+		ImageDir: filepath.Join(dir, "images")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	user, err := db.Authenticate(ctx, "ann1", "bench-pw")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ims, err := db.Images(ctx, user, res.Project.ID, 0, 16)
+	if err != nil || len(ims) != 16 {
+		b.Fatalf("images: %d %v", len(ims), err)
+	}
+	paths := make([]string, len(ims))
+	for i, im := range ims {
+		paths[i] = im.RelPath
+	}
+	seq := newSampleOf(annotate.KindHopQA, ims[0])
+	seq.SetImages(paths)
+	many, err := db.CreateSample(ctx, user, res.Project.ID, seq)
+	if err != nil {
+		b.Fatal(err)
+	}
+	one, err := db.CreateSample(ctx, user, res.Project.ID, newSampleOf(annotate.KindHopQA, ims[1]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	u := New(test.NewTempApp(b), db, "")
+	u.win.Resize(fyne.NewSize(1280, 800))
+	u.user = user
+	u.openProject(res.Project)
+	u.nav.Select(1)
+	ws := lastWorkspace[u]
+	if ws == nil {
+		b.Fatal("no Annotate screen")
+	}
+	ws.autosaveDelay = time.Hour
+	open := func(id string) time.Duration {
+		prefetches.Wait()
+		start := time.Now()
+		ws.openSample(id)
+		return time.Since(start)
+	}
+	open(many.ID) // warm: previews and thumbnails made once
+	open(one.ID)
+	var ts, floor timings
+	for b.Loop() {
+		ts = append(ts, open(many.ID))
+		if n := len(ws.seq.strip.frames); n != 16 || ws.seq.strip.frames[15].thumb == "" {
+			b.Fatalf("the strip shows %d images (last thumbnail %q), want 16 with thumbnails", n, ws.seq.strip.frames[n-1].thumb)
+		}
+		floor = append(floor, open(one.ID))
+	}
+	ts.report(b)
+	if len(floor) > 0 {
+		s := slices.Clone(floor)
+		slices.Sort(s)
+		b.ReportMetric(float64(s[min(len(s)-1, int(0.95*float64(len(s))))])/1e6, "floor-p95-ms")
+	}
 }

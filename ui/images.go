@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/store"
@@ -25,10 +26,13 @@ type imageBrowser struct {
 	pages map[int][]store.Image
 	grid  *widget.GridWrap
 	info  *widget.Label
+
+	sel imageSelection // the images chosen for a sample of several (images_select.go)
 }
 
 func (u *App) imagesScreen() fyne.CanvasObject {
 	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel("")}
+	b.info.Truncation = fyne.TextTruncateEllipsis
 	b.count, _ = u.db.CountImages(u.ctx(), u.user, u.project.ID)
 	b.grid = widget.NewGridWrap(
 		func() int { return b.count },
@@ -38,17 +42,21 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 			img.SetMinSize(fyne.NewSize(160, 110))
 			l := widget.NewLabel("0000-scene-1/image.jpg")
 			l.Truncation = fyne.TextTruncateEllipsis
-			// A double tap opens the image's samples or a new sample on it (samples_links.go).
-			return newTapImage(container.NewBorder(nil, l, nil, nil, img))
+			// A double tap opens the image's samples or a new sample on it (samples_links.go);
+			// a tap chooses it, Ctrl and Shift add to the choice (images_select.go).
+			return newTapImage(container.NewStack(container.NewBorder(nil, l, nil, nil, img), newPickMark()))
 		},
 		func(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			im, ok := b.image(i)
 			t := o.(*tapImage)
-			t.onDouble = nil
+			t.onDouble, t.onTap = nil, nil
 			if ok {
 				t.onDouble = func() { u.openImage(im) }
+				t.onTap = func(mod fyne.KeyModifier) { b.tap(i, im, mod) }
 			}
-			c := t.content.(*fyne.Container)
+			stack := t.content.(*fyne.Container)
+			c := stack.Objects[0].(*fyne.Container)
+			b.sel.mark(stack.Objects[1].(*pickMark), im, ok)
 			img, l := c.Objects[0].(*canvas.Image), c.Objects[1].(*widget.Label)
 			if !ok {
 				l.SetText("")
@@ -61,8 +69,11 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 		},
 	)
 	b.grid.OnSelected = func(i widget.GridWrapItemID) {
+		// Space on the focused image (the keyboard's way) adds it to the choice or
+		// takes it out, as a Ctrl+click does.
+		b.grid.UnselectAll()
 		if im, ok := b.image(i); ok {
-			b.describe(im)
+			b.tap(i, im, fyne.KeyModifierShortcutDefault)
 		}
 	}
 	importBtn := widget.NewButton("Import folder…", func() {
@@ -80,8 +91,15 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 	if !u.may(verify.ActionImportImages) {
 		importBtn.Disable()
 	}
-	head := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn,
-		widget.NewLabel("Double-click an image for its samples or a new sample on it."))
+	videoBtn := widget.NewButtonWithIcon("Import video…", theme.MediaVideoIcon(), u.askImportVideo)
+	if !u.may(verify.ActionImportImages) {
+		videoBtn.Disable()
+	}
+	hint := caption("Double-click an image for its samples or a new sample on it. Ctrl+click adds an image to a sample of several, Shift+click a range; Space on the focused image adds it.")
+	hint.Wrapping = fyne.TextWrapWord
+	head := container.NewVBox(
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn, videoBtn), nil, hint),
+		b.sel.bar(b))
 	if b.count == 0 {
 		b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
 	}

@@ -171,11 +171,9 @@ func (ws *workspace) showSubmitted(si store.SampleInfo) {
 		}
 	}
 	ws.canvas.ReadOnly = true
-	if b := si.Content.Box; b != nil {
-		ws.canvas.SetBoxes([]annotate.Box{*b})
-	} else {
-		ws.canvas.SetBoxes(nil)
-	}
+	ws.cur = cloneSample(si.Content) // read-only: no sample is open for edits
+	ws.openSequence()
+	ws.syncCanvas()
 	body := container.NewVBox(heading(fmt.Sprintf("%s · %s · %s", si.ID, kindTitle(si.Kind), stateTitle(si.Status))),
 		reviewNote(fmt.Sprintf("Revision %d. Submitted samples are read-only; a returned one comes back to “Returned to you”.", si.Revision)))
 	for _, o := range sampleBody(si.Kind, si.Content) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -105,12 +106,14 @@ func (u *App) userID(name string) int64 {
 	return us.ID
 }
 
-// tapImage is a gallery cell that reports a double tap; single taps go on to the
-// grid (selection).
+// tapImage is a gallery cell that reports a double tap, and a single tap with the
+// modifier keys held when the button went down (Ctrl or Shift: several images).
 type tapImage struct {
 	widget.BaseWidget
 	content  fyne.CanvasObject
 	onDouble func()
+	onTap    func(mod fyne.KeyModifier)
+	mod      fyne.KeyModifier // of the last MouseDown
 }
 
 func newTapImage(content fyne.CanvasObject) *tapImage {
@@ -120,6 +123,19 @@ func newTapImage(content fyne.CanvasObject) *tapImage {
 }
 
 func (t *tapImage) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }
+
+// MouseDown records the modifiers held, for the tap that follows.
+func (t *tapImage) MouseDown(ev *desktop.MouseEvent) { t.mod = ev.Modifier }
+
+func (t *tapImage) MouseUp(*desktop.MouseEvent) {}
+
+func (t *tapImage) Tapped(*fyne.PointEvent) {
+	mod := t.mod
+	t.mod = 0
+	if t.onTap != nil {
+		t.onTap(mod)
+	}
+}
 
 func (t *tapImage) DoubleTapped(*fyne.PointEvent) {
 	if t.onDouble != nil {
@@ -143,15 +159,37 @@ func (u *App) openImage(im store.Image) {
 // newSampleOnImage shows the Annotate screen on image im, asking the kind of a new
 // sample on it.
 func (u *App) newSampleOnImage(im store.Image) {
+	u.newSampleOnImages([]store.Image{im})
+}
+
+// newSampleOnImages shows the Annotate screen on images ims, in order, asking the
+// kind of a new sample of them all.
+func (u *App) newSampleOnImages(ims []store.Image) {
+	paths := make([]string, len(ims))
+	for i, im := range ims {
+		paths[i] = im.RelPath
+	}
+	u.newSampleOfPaths(paths)
+}
+
+// newSampleOfPaths is newSampleOnImages for the images' project paths.
+func (u *App) newSampleOfPaths(paths []string) {
 	if !u.may(verify.ActionWriteSamples) {
 		u.setStatus("Only annotators and leads write samples.")
 		return
 	}
-	u.newSampleOn = im.RelPath
+	if len(paths) == 0 {
+		return
+	}
+	if len(paths) == 1 {
+		u.newSampleOn = paths[0]
+	} else {
+		u.newSampleOf = slices.Clone(paths)
+	}
 	for i, s := range u.screens {
 		if s.title == "Annotate" {
 			u.nav.Select(i)
-			if u.newSampleOn != "" { // Annotate was already showing
+			if u.newSampleOn != "" || len(u.newSampleOf) > 0 { // Annotate was already showing
 				u.show(i)
 			}
 		}
@@ -166,6 +204,23 @@ func (ws *workspace) openRequested() {
 	if id := u.editSample; id != "" {
 		u.editSample = ""
 		ws.openSample(id)
+	}
+	if paths := u.newSampleOf; len(paths) > 0 {
+		u.newSampleOf = nil
+		m, err := u.db.ImagesByPaths(u.ctx(), u.user, u.project.ID, paths)
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		ims := make([]store.Image, 0, len(paths))
+		for _, p := range paths {
+			if im, ok := m[p]; ok {
+				ims = append(ims, im)
+			}
+		}
+		if len(ims) > 0 {
+			ws.openImages(ims)
+		}
 	}
 	if p := u.newSampleOn; p != "" {
 		u.newSampleOn = ""

@@ -93,7 +93,7 @@ func newVerifyView(u *App) *verifyView {
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Importance = widget.LowImportance
 
-	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked")
+	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked\n[ / ]  image of a sequence · g grid")
 	keys.Importance = widget.LowImportance
 	filters := container.NewGridWithColumns(2)
 	for _, b := range v.filters {
@@ -399,6 +399,10 @@ func (v *verifyView) typedRune(r rune) {
 		v.step(-1)
 	case r >= '1' && r <= '9' && v.cur != nil:
 		v.cur.checks.cycle(int(r - '1'))
+	case (r == '[' || r == ']') && v.cur != nil && v.cur.seq != nil:
+		v.cur.seq.step(map[rune]int{'[': -1, ']': 1}[r])
+	case (r == 'g' || r == 'G') && v.cur != nil && v.cur.seq != nil:
+		v.cur.seq.toggleGrid()
 	}
 }
 

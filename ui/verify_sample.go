@@ -39,8 +39,10 @@ type openSample struct {
 
 	approveBtn, rejectBtn, correctBtn, skipBtn *widget.Button
 
-	centre fyne.CanvasObject
-	panel  *fyne.Container
+	centre  fyne.CanvasObject
+	caption *widget.Label   // under the picture
+	seq     *verifySequence // a sample of several images: its filmstrip and grid (verify_sequence.go)
+	panel   *fyne.Container
 }
 
 func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl verify.Claim) *openSample {
@@ -48,7 +50,7 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	o.image = loadVerifyImage(v.u, info)
 	o.canvas = boxcanvas.New(o.image.img, o.image.width, o.image.height)
 	o.canvas.ReadOnly = true
-	if b := info.Content.Box; b != nil {
+	if b := info.Content.Box; b != nil && info.Content.BoxImage == 0 {
 		o.canvas.SetBoxes([]annotate.Box{*b})
 	}
 	readout := widget.NewLabel("")
@@ -56,7 +58,12 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 		readout.SetText(s)
 		v.releaseFocus() // a click on the picture must not swallow the screen's keys
 	}
-	o.centre = verifyImagePane(o.canvas, readout, o.image.caption(info.Content.Box))
+	o.centre, o.caption = verifyImagePaneCaption(o.canvas, readout, o.image.caption(info.Content.Box))
+	if info.Content.NumImages() > 1 {
+		o.seq = newVerifySequence(o)
+		o.caption.SetText(o.seq.caption(o.image))
+		o.centre = o.seq.obj
+	}
 	if info.Kind == annotate.KindStepGraph {
 		o.graph = newStepGraph()
 		o.graph.SetSteps(info.Content.Steps)
@@ -350,13 +357,18 @@ func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
 // for goroutines. On a team server the image files are the server's: their
 // state is the server's to check (its audit does), and only the preview is read.
 func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
+	return loadVerifyImagePath(db, user, projectID, onServer, info.ImagePath)
+}
+
+// loadVerifyImagePath is loadVerifyImageFrom for the image at project path rel.
+func loadVerifyImagePath(db store.Service, user store.User, projectID int64, onServer bool, rel string) verifyImage {
 	ctx := context.Background()
-	if info.ImagePath == "" {
+	if rel == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
-	im, err := db.ImageByPath(ctx, user, projectID, info.ImagePath)
+	im, err := db.ImageByPath(ctx, user, projectID, rel)
 	if err != nil {
-		return verifyImage{path: info.ImagePath, warning: store.Message(err)}
+		return verifyImage{path: rel, warning: store.Message(err)}
 	}
 	si := verifyImage{width: im.Width, height: im.Height, path: im.RelPath}
 	if err := imageFileProblem(im, onServer); err != nil {
@@ -406,6 +418,13 @@ func (si verifyImage) caption(box *annotate.Box) string {
 // imagePane is a canvas with zoom, fit and 100% buttons above it, the pixel readout
 // beside them and a caption below.
 func verifyImagePane(c *boxcanvas.Canvas, readout *widget.Label, text string) fyne.CanvasObject {
+	pane, _ := verifyImagePaneCaption(c, readout, text)
+	return pane
+}
+
+// verifyImagePaneCaption is verifyImagePane that also gives its caption, which a
+// sequence changes with the image shown.
+func verifyImagePaneCaption(c *boxcanvas.Canvas, readout *widget.Label, text string) (fyne.CanvasObject, *widget.Label) {
 	bar := container.NewHBox(
 		widget.NewButtonWithIcon("", theme.ZoomOutIcon(), c.ZoomOut),
 		widget.NewButtonWithIcon("", theme.ZoomInIcon(), c.ZoomIn),
@@ -416,7 +435,7 @@ func verifyImagePane(c *boxcanvas.Canvas, readout *widget.Label, text string) fy
 	cap := reviewNote(text)
 	cap.Wrapping = fyne.TextWrapOff
 	cap.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(container.NewBorder(nil, nil, bar, nil, readout), cap, nil, nil, c)
+	return container.NewBorder(container.NewBorder(nil, nil, bar, nil, readout), cap, nil, nil, c), cap
 }
 
 // tightVBox stacks labels as consecutive lines, without the gap of a VBox.

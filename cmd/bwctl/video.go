@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
@@ -24,13 +22,10 @@ func init() {
 
 const importVideoUsage = "usage: bwctl import-video --db DB --project NAME --as USER [--frames N] [--sampling uniform|uniform-tail] [--to DIR] FILE…"
 
-// runImportVideo takes --frames frames of each video, writes them as
-// <to>/<video name>/frame-01.jpg … and imports <to> as ordinary project images,
-// recording for each frame its video and its time (store.RecordVideoFrames). It
-// prints the frames' project paths, one a line, in order. A video whose frames
-// cannot all be taken is reported by name and leaves nothing behind: the frames
-// are extracted into a hidden folder below <to> (which imports skip) and moved in
-// place only when all of them are there.
+// runImportVideo takes --frames frames of each video and imports them below <to>
+// (store.ImportVideo, which the app's "Import video…" calls too), and prints the
+// frames' project paths, one a line, in order. A video whose frames cannot all be
+// taken is reported by name and leaves nothing behind.
 func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("import-video", stderr)
 	at := whereFlags(fs)
@@ -81,7 +76,7 @@ func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	exit := exitOK
 	for _, file := range pos {
-		paths, err := importVideo(ctx, db, actor, p.ID, file, *frames, *sampling, root)
+		paths, err := store.ImportVideo(ctx, db, actor, p.ID, file, store.VideoImportOptions{Frames: *frames, Sampling: *sampling, Root: root})
 		if code, ok := interrupted(stderr, "import-video", "the frames of "+file+" were not imported", err); ok {
 			return code
 		}
@@ -109,116 +104,8 @@ func videoMessage(file string, err error) string {
 	return file + ": " + err.Error()
 }
 
-// importVideo imports one video's frames and returns their project paths.
-func importVideo(ctx context.Context, db store.Service, actor store.User, projectID int64, file string, n int, sampling, root string) ([]string, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := fileSHA256(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", file, video.ErrNotVideo, errors.Unwrap(err))
-	}
-	info, err := video.Probe(ctx, file)
-	if err != nil {
-		return nil, err
-	}
-	idx := video.Indices(info, n, sampling)
-	times := video.Times(info, n, sampling)
-	tmp, err := os.MkdirTemp(root, ".import-video-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	files, err := video.Extract(ctx, file, times, tmp)
-	if err != nil {
-		return nil, err
-	}
-	name, err := frameFolder(root, file, sum, files)
-	if err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(root, name)
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.Rename(tmp, dir); err != nil {
-			return nil, err
-		}
-	}
-	res, err := db.ImportImages(ctx, actor, projectID, root, nil)
-	if err != nil {
-		return nil, err
-	}
-	rejected := map[string]string{}
-	for _, r := range res.Rejected {
-		rejected[r.RelPath] = r.Reason
-	}
-	paths := make([]string, len(files))
-	rec := make([]store.VideoFrame, len(files))
-	for i, f := range files {
-		rel := path.Join(name, filepath.Base(f))
-		if why, ok := rejected[rel]; ok {
-			return nil, fmt.Errorf("frame %s was not imported: %s", rel, why)
-		}
-		im, err := db.ImageByPath(ctx, actor, projectID, rel)
-		if errors.Is(err, store.ErrNotFound) {
-			// The same picture is in the project already (a still scene, or a frame
-			// imported before): images are kept once, by content.
-			var fsum string
-			if fsum, err = fileSHA256(filepath.Join(dir, filepath.Base(f))); err == nil {
-				im, err = db.ImageBySHA256(ctx, actor, projectID, fsum)
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("frame %s: %w", rel, err)
-		}
-		paths[i] = im.RelPath
-		rec[i] = store.VideoFrame{Path: im.RelPath, Frame: annotate.Frame{Video: abs, VideoSHA256: sum,
-			Duration: info.Duration, Time: times[i], Index: idx[i]}}
-	}
-	if err := db.RecordVideoFrames(ctx, actor, projectID, rec); err != nil {
-		return nil, err
-	}
-	return paths, nil
-}
-
-// frameFolder chooses the folder below root for a video's frames: the video's
-// name without its extension, or with the start of its SHA-256 appended when
-// another video's frames have that name. A folder holding exactly these frames
-// already (the same video imported again the same way) is used again.
-func frameFolder(root, file, sum string, frames []string) (string, error) {
-	base := strings.TrimLeft(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), ".")
-	if base == "" {
-		base = "video"
-	}
-	for _, name := range []string{base, base + "-" + sum[:12]} {
-		dir := filepath.Join(root, name)
-		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-			return name, nil
-		}
-		if sameFiles(dir, frames) {
-			return name, nil
-		}
-	}
-	return "", fmt.Errorf("%s: the folders %s and %s-%s in %s hold other files; move them away or give another --to", file, base, base, sum[:12], root)
-}
-
-// sameFiles reports whether dir holds exactly the files frames (by name and
-// content).
-func sameFiles(dir string, frames []string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != len(frames) {
-		return false
-	}
-	for _, f := range frames {
-		a, err1 := fileSHA256(f)
-		b, err2 := fileSHA256(filepath.Join(dir, filepath.Base(f)))
-		if err1 != nil || err2 != nil || a != b {
-			return false
-		}
-	}
-	return true
-}
-
+// fileSHA256 is the SHA-256 of a file in lower-case hex (the tests compare the
+// recorded provenance with it).
 func fileSHA256(p string) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {

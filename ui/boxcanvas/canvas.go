@@ -77,6 +77,11 @@ type Canvas struct {
 	// OnZoom, if set, is called with the zoom in percent of the image's pixels
 	// whenever the view's zoom changes (zoom in or out, fit, actual size, a new image).
 	OnZoom func(percent float32)
+	// OnView, if set, is called after the person changes the view: zoom (wheel,
+	// ZoomIn, ZoomOut, ActualSize), fit, or a pan once its drag ends and while it
+	// moves. It is not called by SetView, SetImage or a resize. A grid of canvases
+	// uses it to keep its cells in step (View.Follow).
+	OnView func(v View)
 	// ReadOnly shows the boxes for inspection: zoom, pan and selection work, but
 	// dragging never draws, moves or resizes, and keys never nudge or delete.
 	ReadOnly bool
@@ -307,6 +312,30 @@ func (c *Canvas) FitToWindow() {
 	c.setView(c.view.Fit(c.size))
 	c.fitted = true
 	c.Refresh()
+	c.viewChanged()
+}
+
+// SetView shows the image through v (its ImageW and ImageH are the canvas's own),
+// as another canvas asked; it does not call OnView. The view stays where it is on
+// a resize.
+func (c *Canvas) SetView(v View) {
+	v.ImageW, v.ImageH = c.fullW, c.fullH
+	c.setView(v)
+	c.fitted = false
+	c.Refresh()
+}
+
+// ViewSize is the size of the widget the view maps into (its last layout).
+func (c *Canvas) ViewSize() fyne.Size { return c.size }
+
+// Fitted reports whether the view follows the widget's size (FitToWindow, a new
+// image), rather than a zoom or pan of the person's.
+func (c *Canvas) Fitted() bool { return c.fitted }
+
+func (c *Canvas) viewChanged() {
+	if c.OnView != nil {
+		c.OnView(c.view)
+	}
 }
 
 // ActualSize shows the image at 100%, one image pixel per Fyne unit, keeping
@@ -315,6 +344,7 @@ func (c *Canvas) ActualSize() {
 	c.setView(c.view.Actual(c.centre()))
 	c.fitted = false
 	c.Refresh()
+	c.viewChanged()
 }
 
 func (c *Canvas) centre() fyne.Position {
@@ -334,6 +364,7 @@ func (c *Canvas) zoomAt(at fyne.Position, factor float32) {
 	c.setView(c.view.ZoomAt(at, factor))
 	c.fitted = false
 	c.Refresh()
+	c.viewChanged()
 }
 
 // hitHandle returns the handle of the selected box at widget position p, or -1.
@@ -422,6 +453,9 @@ func (c *Canvas) Dragged(ev *fyne.DragEvent) {
 	c.updateDrag()
 	c.Refresh()
 	c.readoutChanged()
+	if d.mode == dragPan {
+		c.viewChanged()
+	}
 }
 
 func (c *Canvas) beginDrag(anchor fyne.Position) {

@@ -92,3 +92,22 @@ func (v View) zoom() float32 {
 }
 
 func clampZoom(z float32) float32 { return max(MinZoom, min(z, MaxZoom)) }
+
+// Follow returns the view of this image (v's ImageW and ImageH) in a widget of size
+// size that matches src, another image's view in a widget of size srcSize: the same
+// zoom relative to each one's fit, and the same point, in proportions of the image,
+// at the centre of each widget. A grid of canvases showing the frames of a sequence
+// keeps its cells in step with it, whatever their images' sizes.
+func (v View) Follow(src View, srcSize, size fyne.Size) View {
+	if src.ImageW <= 0 || src.ImageH <= 0 || v.ImageW <= 0 || v.ImageH <= 0 {
+		return v.Fit(size)
+	}
+	srcFit := src.Fit(srcSize)
+	rel := src.zoom() / srcFit.zoom()
+	cx, cy := src.ToImage(fyne.NewPos(srcSize.Width/2, srcSize.Height/2))
+	px, py := cx/float64(src.ImageW)*float64(v.ImageW), cy/float64(src.ImageH)*float64(v.ImageH)
+	centre := fyne.NewPos(size.Width/2, size.Height/2)
+	out := v.Fit(size).ZoomAt(centre, rel)
+	at := out.ToScreen(px, py)
+	return out.Pan(fyne.NewDelta(centre.X-at.X, centre.Y-at.Y))
+}

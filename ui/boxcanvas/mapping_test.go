@@ -148,3 +148,46 @@ func ExampleView() {
 	// image corner is at 400 350
 	// zoom 1 offset -200 -100 centre 400 300
 }
+
+// Follow puts the same point of the image, in proportions, at the centre of the
+// other widget, at the same zoom relative to each one's fit; a fitted source gives
+// a fitted follower, and following oneself changes nothing.
+func TestViewFollow(t *testing.T) {
+	srcSize := fyne.NewSize(400, 300)
+	fitted := View{ImageW: 800, ImageH: 600}.Fit(srcSize)
+	zoomed := fitted.ZoomAt(fyne.NewPos(100, 80), 3).Pan(fyne.NewDelta(-37, 12))
+	for _, tc := range []struct {
+		name      string
+		src       View
+		dst       View
+		size      fyne.Size
+		wantRel   float32 // dst zoom / dst fit zoom
+		sameAsSrc bool
+	}{
+		{"fitted → fitted", fitted, View{ImageW: 1600, ImageH: 1200}, fyne.NewSize(200, 150), 1, false},
+		{"zoomed, same size", zoomed, View{ImageW: 800, ImageH: 600}, srcSize, 3, true},
+		{"zoomed, other image and cell", zoomed, View{ImageW: 320, ImageH: 240}, fyne.NewSize(180, 120), 3, false},
+		{"zoomed, portrait image", zoomed, View{ImageW: 300, ImageH: 900}, fyne.NewSize(250, 250), 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.dst.Follow(tc.src, srcSize, tc.size)
+			if got.ImageW != tc.dst.ImageW || got.ImageH != tc.dst.ImageH {
+				t.Fatalf("image size changed to %d×%d", got.ImageW, got.ImageH)
+			}
+			rel := got.Zoom / tc.dst.Fit(tc.size).Zoom
+			if math.Abs(float64(rel-tc.wantRel)) > 1e-3 {
+				t.Errorf("relative zoom %g, want %g", rel, tc.wantRel)
+			}
+			sx, sy := tc.src.ToImage(fyne.NewPos(srcSize.Width/2, srcSize.Height/2))
+			gx, gy := got.ToImage(fyne.NewPos(tc.size.Width/2, tc.size.Height/2))
+			fx, fy := sx/float64(tc.src.ImageW), sy/float64(tc.src.ImageH)
+			hx, hy := gx/float64(got.ImageW), gy/float64(got.ImageH)
+			if math.Abs(fx-hx) > 1e-4 || math.Abs(fy-hy) > 1e-4 {
+				t.Errorf("centre at (%.4f,%.4f) of the image, want (%.4f,%.4f)", hx, hy, fx, fy)
+			}
+			if tc.sameAsSrc && (math.Abs(float64(got.Offset.X-tc.src.Offset.X)) > 1e-3 || math.Abs(float64(got.Offset.Y-tc.src.Offset.Y)) > 1e-3) {
+				t.Errorf("following itself moved the view: %v, want %v", got.Offset, tc.src.Offset)
+			}
+		})
+	}
+}
