@@ -7,7 +7,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
@@ -94,5 +96,64 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 	rep, ok, err := db.HumanReport(ctx, ver, "bench@1.0", score.Options{Draws: -1})
 	if err != nil || !ok || rep.Model != "Human (1 person, 5 items)" || rep.Overall.MCQAcc.Value != 100 {
 		t.Fatalf("report %+v %v %v", rep, ok, err)
+	}
+}
+
+// TestHumanBaselineShowsSequences: a person answering an item of several images
+// sees each of them, by its label, in the sample's order.
+func TestHumanBaselineShowsSequences(t *testing.T) {
+	u, db := demoApp(t)
+	ctx := context.Background()
+	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, _ := db.UserByName(ctx, store.Owner(), "ann1")
+	seq := []string{"0001-office-1/img_001.jpg", "0002-kitchen-1/img_001.jpg", "0003-livingroom-1/img_001.jpg"}
+	s := annotate.Sample{ID: "demo-seq-001", Kind: annotate.KindJudgment, Question: "Does the camera move forward from A to C?", AnswerText: "yes"}
+	s.SetImages(seq)
+	si, err := db.CreateSample(ctx, ann, p.ID, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	verifyDemoSample(t, db, si.ID)
+	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
+	if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "seq", Version: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DrawHumanBaseline(ctx, lead, "seq@1", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, "ann2", demo.DemoPassword)
+	i := slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Human baseline" })
+	if i < 0 {
+		t.Fatal("no Human baseline screen")
+	}
+	u.nav.Select(i)
+	hv := u.content.Objects[0].(*humanView)
+	k := slices.IndexFunc(hv.items, func(it store.HumanItem) bool { return it.SampleID == "demo-seq-001" })
+	if k < 0 {
+		t.Fatalf("the sequence is not among the items of %v", hv.items)
+	}
+	if it := hv.items[k]; !slices.Equal(append([]string{it.ImagePath}, it.More...), seq) || !slices.Equal(it.Labels, []string{"A", "B", "C"}) {
+		t.Fatalf("the item holds %s + %v labelled %v", it.ImagePath, it.More, it.Labels)
+	}
+	hv.show(k)
+	if len(hv.seqButtons) != 3 || hv.seqButtons[2].Text != "C" {
+		t.Fatalf("%d image buttons", len(hv.seqButtons))
+	}
+	test.Tap(hv.seqButtons[2])
+	waitFor(t, "image C", func() bool { return hv.seqShown.Load() >= 1 })
+	if hv.seqButtons[2].Importance != widget.HighImportance || hv.seqButtons[0].Importance == widget.HighImportance {
+		t.Errorf("the shown image's button is not the one marked")
+	}
+	other := slices.IndexFunc(hv.items, func(it store.HumanItem) bool { return len(it.More) == 0 })
+	hv.show(other)
+	if len(hv.seqButtons) != 0 {
+		t.Errorf("an item of one image shows %d image buttons", len(hv.seqButtons))
 	}
 }

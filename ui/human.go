@@ -40,9 +40,13 @@ type humanView struct {
 	list     *widget.List
 	chosen   int
 
-	canvas  *boxcanvas.Canvas
-	options *widget.RadioGroup
-	text    *widget.Entry
+	canvas *boxcanvas.Canvas
+	// seqButtons show the images of a sequence item; seqShown counts the images
+	// shown by them (for tests).
+	seqButtons []*widget.Button
+	seqShown   atomic.Int64
+	options    *widget.RadioGroup
+	text       *widget.Entry
 
 	loads atomic.Int32 // finished loads, for tests
 }
@@ -216,7 +220,11 @@ func (v *humanView) show(i int) {
 	save.Importance = widget.HighImportance
 	lines = append(lines, save)
 	side := container.NewVScroll(container.NewVBox(lines...))
-	body := container.NewHSplit(verifyImagePane(v.canvas, widget.NewLabel(""), pic.caption(nil)), side)
+	pane, caption := verifyImagePaneCaption(v.canvas, widget.NewLabel(""), pic.caption(nil))
+	if seq := v.sequenceBar(it, caption, pic); seq != nil {
+		pane = container.NewBorder(nil, seq, nil, nil, pane)
+	}
+	body := container.NewHSplit(pane, side)
 	body.Offset = 0.62
 	split := v.body.Objects[0].(*container.Split)
 	split.Trailing = body
@@ -286,4 +294,55 @@ func (v *humanView) saveAnswer() {
 	if i+1 < len(v.items) {
 		v.list.Select(i + 1)
 	}
+}
+
+// sequenceBar is the row of an item of several images: one button per image, by
+// its label, that shows it on the canvas (read off the UI goroutine), so a person
+// answers seeing the whole sequence in its order as a model does. It is nil for an
+// item of one image.
+func (v *humanView) sequenceBar(it store.HumanItem, capt *widget.Label, first verifyImage) fyne.CanvasObject {
+	v.seqButtons = nil
+	if len(it.More) == 0 {
+		return nil
+	}
+	paths := append([]string{it.ImagePath}, it.More...)
+	labels := it.Labels
+	if len(labels) != len(paths) {
+		labels = annotate.DefaultLabels(len(paths), false)
+	}
+	shown := 0
+	row := container.NewHBox(caption(fmt.Sprintf("%d images, in this order:", len(paths))))
+	label := func(i int, pic verifyImage) string {
+		return fmt.Sprintf("%s (%d of %d) · %s", labels[i], i+1, len(paths), pic.caption(nil))
+	}
+	capt.SetText(label(0, first))
+	u, canvas, item := v.u, v.canvas, v.chosen
+	for i := range paths {
+		b := widget.NewButton(labels[i], nil)
+		b.OnTapped = func() {
+			shown = i
+			for j, o := range v.seqButtons {
+				o.Importance = map[bool]widget.Importance{true: widget.HighImportance, false: widget.MediumImportance}[j == i]
+				o.Refresh()
+			}
+			db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer()
+			inBackground(func() {
+				pic := loadVerifyImagePath(db, user, pid, onServer, paths[i])
+				fyne.Do(func() {
+					if v.chosen != item || shown != i || v.canvas != canvas {
+						return
+					}
+					canvas.SetImage(pic.img, max(pic.width, 1), max(pic.height, 1))
+					capt.SetText(label(i, pic))
+					v.seqShown.Add(1)
+				})
+			})
+		}
+		if i == 0 {
+			b.Importance = widget.HighImportance
+		}
+		v.seqButtons = append(v.seqButtons, b)
+		row.Add(b)
+	}
+	return container.NewHScroll(row)
 }
