@@ -308,8 +308,8 @@ func (ws *workspace) moveImage(from, to int) {
 	if !ws.editable() || from < 0 || to < 0 || from >= n || to >= n || from == to {
 		return
 	}
-	ws.edit("", func(s *annotate.Sample) { moveImage(s, from, to) })
-	ws.seq.shown = movedIndex(ws.seq.shown, from, to)
+	ws.edit("", func(s *annotate.Sample) { s.MoveImage(from, to) })
+	ws.seq.shown = annotate.MovedIndex(ws.seq.shown, from, to)
 	ws.refreshStrip()
 }
 
@@ -320,7 +320,7 @@ func (ws *workspace) removeShown() {
 	}
 	i := ws.seq.shown
 	gone := ws.cur.AllImages()[i]
-	ws.edit("", func(s *annotate.Sample) { removeImage(s, i) })
+	ws.edit("", func(s *annotate.Sample) { s.RemoveImage(i) })
 	ws.syncCanvas()
 	ws.u.setStatus("Removed %s from the sequence (Ctrl+Z puts it back).", path.Base(gone))
 }
@@ -335,7 +335,7 @@ func (ws *workspace) addImage(im store.Image) {
 		return
 	}
 	ws.seq.images[im.RelPath] = im
-	ws.edit("", func(s *annotate.Sample) { addImages(s, im.RelPath) })
+	ws.edit("", func(s *annotate.Sample) { s.AddImages(im.RelPath) })
 	ws.readSequence(ws.cur.AllImages())
 	ws.showImage(ws.cur.NumImages() - 1)
 }

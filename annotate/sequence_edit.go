@@ -1,22 +1,18 @@
-package ui
+package annotate
 
-import (
-	"slices"
-
-	"github.com/benchwright/benchwright/annotate"
-)
+import "slices"
 
 // Editing a sample's sequence of images: moving, removing and adding an image moves
 // its label and its video frame with it, and keeps the box on the image it was drawn
-// on. What is allowed (1 to annotate.MaxImages images, frames for every image of a
-// video, …) is the lint's to say, not these.
+// on. What is allowed (1 to MaxImages images, frames for every image of a
+// video, …) is the lint's to say, not these. The editor's filmstrip calls them.
 
-// perImage reports whether a per-image list (labels, frames) has one entry per image
-// of s: only then does it follow the images.
+// perImage reports whether a per-image list (labels, frames) has one entry for each
+// of n images: only then does it follow the images.
 func perImage[T any](list []T, n int) bool { return len(list) == n && n > 0 }
 
-// moveImage moves image from to position to (0-based, both within the sequence).
-func moveImage(s *annotate.Sample, from, to int) {
+// MoveImage moves image from to position to (0-based, both within the sequence).
+func (s *Sample) MoveImage(from, to int) {
 	paths := s.AllImages()
 	n := len(paths)
 	if from < 0 || from >= n || to < 0 || to >= n || from == to {
@@ -31,12 +27,12 @@ func moveImage(s *annotate.Sample, from, to int) {
 		s.Frames = moveItem(s.Frames, from, to)
 	}
 	if s.Box != nil {
-		s.BoxImage = movedIndex(s.BoxImage, from, to)
+		s.BoxImage = MovedIndex(s.BoxImage, from, to)
 	}
 }
 
-// movedIndex is where the item at i is after the item at from moved to to.
-func movedIndex(i, from, to int) int {
+// MovedIndex is where the item at i is after the item at from moved to to.
+func MovedIndex(i, from, to int) int {
 	switch {
 	case i == from:
 		return to
@@ -55,8 +51,8 @@ func moveItem[T any](list []T, from, to int) []T {
 	return slices.Insert(out, to, v)
 }
 
-// removeImage removes image i; the box goes with it when it was drawn on it.
-func removeImage(s *annotate.Sample, i int) {
+// RemoveImage removes image i; the box goes with it when it was drawn on it.
+func (s *Sample) RemoveImage(i int) {
 	paths := s.AllImages()
 	n := len(paths)
 	if i < 0 || i >= n {
@@ -81,15 +77,15 @@ func removeImage(s *annotate.Sample, i int) {
 	}
 }
 
-// addImages appends paths to the sequence. Labels written by hand get the default
+// AddImages appends paths to the sequence. Labels written by hand get the default
 // label of each new position.
-func addImages(s *annotate.Sample, paths ...string) {
+func (s *Sample) AddImages(paths ...string) {
 	n := s.NumImages()
 	labels := perImage(s.ImageLabels, n) && n > 0
 	all := append(s.AllImages(), paths...)
 	s.SetImages(all)
 	if labels {
-		def := annotate.DefaultLabels(len(all), false)
+		def := DefaultLabels(len(all), false)
 		s.ImageLabels = append(slices.Clone(s.ImageLabels), def[n:]...)
 	}
 }
