@@ -106,7 +106,7 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 	var err error
 	for attempt := 1; ; attempt++ {
 		res, err = d.importSamples(ctx, actor, projectID, recs, opt)
-		if !errors.Is(err, errImagesChanged) || attempt == 3 {
+		if !importRetry(err) || attempt == 3 {
 			break
 		}
 	}
@@ -133,6 +133,10 @@ var (
 	// importWriteTook, when set (by benchmarks), is told how long the import's
 	// write transaction took, from asking for the write lock to its commit.
 	importWriteTook func(time.Duration)
+	// importBesideWritten, when set (by tests), runs on PostgreSQL when the
+	// import's rows are written and it is about to ask for the write lock
+	// (importBeside).
+	importBesideWritten func()
 )
 
 // importSamples is one attempt at ImportSamples; errImagesChanged asks for another.
@@ -175,18 +179,17 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 	if err != nil {
 		return ImportSamplesResult{}, err
 	}
+	if d.pg {
+		return d.importBeside(ctx, actor, projectID, plan, opt)
+	}
 	var res ImportSamplesResult
 	start := time.Now()
 	err = d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
-		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples)
+		a, author, err := importActors(ctx, tx, actor, projectID, opt)
 		if err != nil {
 			return err
 		}
-		author, err := importAuthor(ctx, tx, a, projectID, opt)
-		if err != nil {
-			return err
-		}
-		res, err = d.importWrite(ctx, tx, a, author, projectID, plan, opt)
+		res, _, err = d.importWrite(ctx, tx, a, author, projectID, plan, opt, false)
 		if err == nil && importBeforeCommit != nil {
 			err = importBeforeCommit()
 		}
@@ -196,6 +199,18 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 		importWriteTook(time.Since(start))
 	}
 	return res, err
+}
+
+// importActors checks, in a transaction, that actor may import into the project
+// as opt says, and returns the actor and the samples' author as they are now.
+func importActors(ctx context.Context, tx *sql.Tx, actor User, projectID int64, opt ImportSamplesOptions) (a, author User, err error) {
+	if a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples); err != nil {
+		return User{}, User{}, err
+	}
+	if author, err = importAuthor(ctx, tx, a, projectID, opt); err != nil {
+		return User{}, User{}, err
+	}
+	return a, author, nil
 }
 
 // imageSize is an image's displayed size as the images table holds it.
