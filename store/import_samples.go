@@ -189,7 +189,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 		if err != nil {
 			return err
 		}
-		res, _, err = d.importWrite(ctx, tx, a, author, projectID, plan, opt, false)
+		res, _, err = d.importWrite(ctx, tx, a, author, projectID, plan, opt, false, nil)
 		if err == nil && importBeforeCommit != nil {
 			err = importBeforeCommit()
 		}

@@ -177,7 +177,11 @@ func (r *importRow) encode(projectID int64, toRound1 bool) error {
 // update too — the summaries, the images' counts — is left in the importSums
 // returned, for applyImportSums under the lock. Otherwise the summaries are
 // written too.
-func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, beside bool) (ImportSamplesResult, importSums, error) {
+//
+// between, when set, runs before each statement that writes the rows; an error
+// it returns stops the import (importBeside yields with it to a writer its rows
+// stand in the way of).
+func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, beside bool, between func() error) (ImportSamplesResult, importSums, error) {
 	images, err := d.importImagesStillHold(ctx, tx, projectID, plan.used)
 	if err != nil {
 		return ImportSamplesResult{}, importSums{}, err
@@ -262,7 +266,7 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 	if len(write) == 0 {
 		return res, importSums{}, nil
 	}
-	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, beside)
+	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, beside, between)
 	if err != nil {
 		return ImportSamplesResult{}, importSums{}, err
 	}
@@ -368,7 +372,8 @@ type importBalance struct {
 // take them from the tables' sequences, the images' counts are left to the
 // importSums (importBeside sets benchwright.import_counts_images, which the
 // trigger image_use_insert obeys), and so is the last audit row.
-func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1, beside bool) (importSums, error) {
+func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1, beside bool,
+	between func() error) (importSums, error) {
 	now := d.now()
 	status, version := verify.StateDraft, 1
 	if toRound1 {
@@ -469,7 +474,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		{"sample_words", []string{"docid", "body"}, words},
 		{"audit_log", importAuditCols, audit},
 	} {
-		if err := insertMany(ctx, tx, w.table, w.cols, w.rows); err != nil {
+		if err := insertMany(ctx, tx, w.table, w.cols, w.rows, between); err != nil {
 			return importSums{}, err
 		}
 	}
@@ -528,18 +533,24 @@ func (d *DB) applyImportSums(ctx context.Context, tx *sql.Tx, projectID int64, s
 			return fmt.Errorf("activity of the imported samples: %w", err)
 		}
 	}
-	return insertMany(ctx, tx, "audit_log", importAuditCols, sums.audit)
+	return insertMany(ctx, tx, "audit_log", importAuditCols, sums.audit, nil)
 }
 
 // insertMany inserts rows (each a value per column of cols) into table in
-// multi-row INSERTs, each within both engines' limits of parameters.
-func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+// multi-row INSERTs, each within both engines' limits of parameters; between,
+// when set, runs before each of them, and an error it returns stops the writing.
+func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, between func() error) error {
 	per := max(1, min(importInList, copyBatchArgs/len(cols)))
 	row := "(" + placeholders(len(cols)) + ")"
 	for chunk := range slices.Chunk(rows, per) {
 		args := make([]any, 0, len(chunk)*len(cols))
 		for _, r := range chunk {
 			args = append(args, r...)
+		}
+		if between != nil {
+			if err := between(); err != nil {
+				return err
+			}
 		}
 		q := `INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES ` + strings.Repeat(row+", ", len(chunk)-1) + row
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
