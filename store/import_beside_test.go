@@ -133,10 +133,14 @@ func TestImportWritesBesideOthers(t *testing.T) {
 	}
 }
 
+// errAny stands for any error a test wants.
+var errAny = errors.New("any error")
+
 // TestImportBesideChecksAgainUnderTheLock: what happens while an import's rows are
 // written beside others counts at its commit: its user leaving the project refuses
 // it (audited), a sample it skipped as existing that is deleted meanwhile is
-// imported after all, a cancellation leaves nothing; readers never see a part.
+// imported after all, a cancellation or a lost connection leaves nothing, here and
+// after the database is opened again; readers never see a part.
 func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -152,6 +156,23 @@ func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 			return err
 		}, imported: []string{"imp-0", "dup", "imp-2"}},
 		{name: "cancelled", meanwhile: func(_ fixture, cancel func(), _ store.SampleInfo) error { cancel(); return nil }, want: context.Canceled},
+		{name: "connection lost", meanwhile: func(f fixture, _ func(), _ store.SampleInfo) error {
+			// The import's server process ends, as in a crash of either side: its
+			// transaction is the only one open on this schema's samples, waiting
+			// for the hook.
+			sdb, err := store.RawSQL(f.db.Path())
+			if err != nil {
+				return err
+			}
+			defer sdb.Close()
+			var n int
+			err = sdb.QueryRow(`SELECT count(pg_terminate_backend(a.pid)) FROM pg_stat_activity a WHERE a.state = 'idle in transaction'
+				AND a.pid IN (SELECT l.pid FROM pg_locks l WHERE l.relation = 'samples'::regclass) AND a.pid <> pg_backend_pid()`).Scan(&n)
+			if err == nil && n != 1 {
+				err = fmt.Errorf("%d transactions open, want the import's", n)
+			}
+			return err
+		}, want: errAny},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,11 +216,19 @@ func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 				t.Fatal("the import never wrote beside others")
 			}
 			if tt.want != nil {
-				if !errors.Is(err, tt.want) {
+				if err == nil || tt.want != errAny && !errors.Is(err, tt.want) {
 					t.Fatalf("got %v (imported %v), want %v", err, res.Imported, tt.want)
 				}
 				if got := importVisible(t, f, sdb); got != before {
 					t.Errorf("after the failed import readers see\n%s\nwant\n%s", got, before)
+				}
+				again, err := store.Open(context.Background(), f.db.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer again.Close()
+				if got := importVisible(t, fixture{db: again, lead: f.lead, project: f.project}, sdb); got != before {
+					t.Errorf("after the failed import, opened again, readers see\n%s\nwant\n%s", got, before)
 				}
 				if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == store.ErrForbidden) != (denied > 0) {
 					t.Errorf("%d refusals audited", denied)

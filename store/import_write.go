@@ -1,9 +1,10 @@
 package store
 
 // The write half of ImportSamples (import_samples.go): the records are prepared
-// with no write lock held (prepareImport), then written by one short write
-// transaction in multi-row statements (importWrite), which is all a team's other
-// writers wait for. What it writes is what createSample, and with ToRound1
+// with no write lock held (prepareImport), then written by one write transaction
+// in multi-row statements (importWrite), which is all a team's other writers wait
+// for on SQLite; on PostgreSQL they wait only for its last step (importBeside,
+// import_beside.go). What it writes is what createSample, and with ToRound1
 // addRevision and setStatus, write for each record — the sample, its revision, the
 // summaries (stats.go), the sample manager's search row and words (manager.go) and
 // the audit rows — added up over the records instead of one record at a time.
