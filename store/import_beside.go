@@ -159,6 +159,9 @@ func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor User, project
 			}
 		}
 	}
+	if err := importSequencesPast(ctx, tx); err != nil {
+		return res, locked, err
+	}
 	if err := d.applyImportSums(ctx, tx, projectID, sums); err != nil {
 		return res, locked, err
 	}
@@ -168,6 +171,25 @@ func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor User, project
 		}
 	}
 	return res, locked, nil
+}
+
+// importSequencesPast moves the sequences of the revisions' and search rows' ids
+// past the largest there (the import's own among them), never back. The import
+// took its ids from them with no lock held; a bulk write that numbers revisions
+// itself after the largest committed id and then moves the sequence to follow
+// (syncIdentity) may have moved it back among the import's ids meanwhile, and
+// the next revision would take one of them.
+func importSequencesPast(ctx context.Context, tx *sql.Tx) error {
+	for _, seq := range [][2]string{{"revisions", "id"}, {"sample_search", "doc"}} {
+		var name string
+		if err := tx.QueryRowContext(ctx, `SELECT pg_get_serial_sequence('`+seq[0]+`', '`+seq[1]+`')`).Scan(&name); err != nil {
+			return fmt.Errorf("move the %s ids on: %w", seq[0], err)
+		}
+		if _, err := tx.ExecContext(ctx, `SELECT setval('`+name+`', GREATEST((SELECT COALESCE(max(`+seq[1]+`), 1) FROM `+seq[0]+`), (SELECT last_value FROM `+name+`)))`); err != nil {
+			return fmt.Errorf("move the %s ids on: %w", seq[0], err)
+		}
+	}
+	return nil
 }
 
 // yieldToWaiters returns errImportYield when another transaction waits for

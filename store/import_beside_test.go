@@ -317,3 +317,41 @@ func TestImportYieldsToAWriterItBlocks(t *testing.T) {
 		t.Errorf("the import wrote its rows %d times; want it to roll back for the waiting writer and write them again", calls)
 	}
 }
+
+// TestImportBesideLeavesTheIdsAfterItsOwn: an import into round 1 numbers its
+// revisions from the sequence with no lock held; a bulk write meanwhile numbers
+// its own after the largest committed id and moves the sequence back to follow
+// them (here the sequence is moved back by hand). At its commit the import moves
+// the sequence past its revisions, so the next revision (a submit) takes an id
+// of its own.
+func TestImportBesideLeavesTheIdsAfterItsOwn(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	needsBeside(t, f.db)
+	img := withImage(t, f)
+	sdb := rawDB(t, f.db.Path())
+	var recs []annotate.Imported
+	for i := range 5 {
+		s := hopSample(img)
+		s.ID = fmt.Sprintf("r1-%d", i)
+		recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
+	}
+	store.SetImportHooks(t, store.ImportHooks{Written: func() {
+		for _, q := range []string{`SELECT setval(pg_get_serial_sequence('revisions', 'id'), 1, false)`,
+			`SELECT setval(pg_get_serial_sequence('sample_search', 'doc'), 1, false)`} {
+			if _, err := sdb.Exec(q); err != nil {
+				t.Error(err)
+			}
+		}
+	}})
+	if _, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, store.ImportSamplesOptions{Author: "ann", ToRound1: true}); err != nil {
+		t.Fatal(err)
+	}
+	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); err != nil {
+		t.Errorf("a sample written after the import: %v", err)
+	}
+}
