@@ -146,18 +146,26 @@ func TestImageUseCountsOnEveryEngine(t *testing.T) {
 	var recs []annotate.Imported
 	for i := range 30 {
 		s := annotate.Sample{Kind: annotate.KindJudgment, Image: imgs[i%3].RelPath, Question: fmt.Sprintf("Is object %d left of the lamp?", i), AnswerText: "yes"}
+		if i%3 == 1 { // a sequence: its further images count too
+			s.SetImages([]string{imgs[1].RelPath, imgs[2].RelPath, imgs[0].RelPath})
+		}
 		recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
 	}
 	if _, err := db.ImportSamples(ctx, lead, res.Project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
 		t.Fatal(err)
 	}
 	raw := relRaw(t, db.Path())
-	var wrong, free int
-	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE sample_count != (SELECT count(*) FROM samples s WHERE s.image_id = i.id)`).Scan(&wrong); err != nil {
+	var wrong, free, seqs int
+	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE sample_count != (SELECT count(*) FROM samples s WHERE s.image_id = i.id)
+		+ (SELECT count(*) FROM sample_images x WHERE x.image_id = i.id)`).Scan(&wrong); err != nil {
 		t.Fatal(err)
 	}
-	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`).Scan(&free); err != nil {
+	if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)
+		AND NOT EXISTS (SELECT 1 FROM sample_images x WHERE x.image_id = i.id)`).Scan(&free); err != nil {
 		t.Fatal(err)
+	}
+	if err := raw.QueryRow(`SELECT count(*) FROM sample_images`).Scan(&seqs); err != nil || seqs != 20 {
+		t.Errorf("%d rows of further images after importing ten sequences of three (%v), want 20", seqs, err)
 	}
 	n, err := db.CountImagesWithoutSamples(ctx, store.Owner(), res.Project.ID)
 	if wrong != 0 || err != nil || n != free {

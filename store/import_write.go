@@ -1,9 +1,10 @@
 package store
 
 // The write half of ImportSamples (import_samples.go): the records are prepared
-// with no write lock held (prepareImport), then written by one short write
-// transaction in multi-row statements (importWrite), which is all a team's other
-// writers wait for. What it writes is what createSample, and with ToRound1
+// with no write lock held (prepareImport), then written by one write transaction
+// in multi-row statements (importWrite), which is all a team's other writers wait
+// for on SQLite; on PostgreSQL they wait only for its last step (importBeside,
+// import_beside.go). What it writes is what createSample, and with ToRound1
 // addRevision and setStatus, write for each record — the sample, its revision, the
 // summaries (stats.go), the sample manager's search row and words (manager.go) and
 // the audit rows — added up over the records instead of one record at a time.
@@ -171,10 +172,20 @@ func (r *importRow) encode(projectID int64, toRound1 bool) error {
 // importWrite is an import's write transaction: it decides each record's fate
 // against the database as it is now, then writes the samples to import in a few
 // multi-row statements. a is the acting user, author the samples'.
-func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions) (ImportSamplesResult, error) {
+//
+// beside says the transaction does not hold the write lock (PostgreSQL,
+// importBeside): the rows' ids come from the sequences, and what other writers
+// update too — the summaries, the images' counts — is left in the importSums
+// returned, for applyImportSums under the lock. Otherwise the summaries are
+// written too.
+//
+// between, when set, runs before each statement that writes the rows; an error
+// it returns stops the import (importBeside yields with it to a writer its rows
+// stand in the way of).
+func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, beside bool, between func() error) (ImportSamplesResult, importSums, error) {
 	images, err := d.importImagesStillHold(ctx, tx, projectID, plan.used)
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return ImportSamplesResult{}, importSums{}, err
 	}
 	var ids []string
 	planned := map[string]bool{} // every id of the plan: a given id must not take one
@@ -186,7 +197,7 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 	}
 	taken, err := takenSampleIDs(ctx, tx, ids)
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return ImportSamplesResult{}, importSums{}, err
 	}
 
 	// Each record's fate, in file order, with the precedence a record-by-record
@@ -224,16 +235,16 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 			// The id given while preparing was taken meanwhile: give another.
 			if next < 0 {
 				if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&next); err != nil {
-					return ImportSamplesResult{}, err
+					return ImportSamplesResult{}, importSums{}, err
 				}
 			}
 			id, err := freeSampleID(ctx, tx, plan.prefix, &next, planned)
 			if err != nil {
-				return ImportSamplesResult{}, err
+				return ImportSamplesResult{}, importSums{}, err
 			}
 			r.sample.ID = id
 			if err := r.encode(projectID, opt.ToRound1); err != nil {
-				return ImportSamplesResult{}, err
+				return ImportSamplesResult{}, importSums{}, err
 			}
 		}
 		written[r.sample.ID] = true
@@ -257,12 +268,19 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 		write = append(write, r)
 	}
 	if len(write) == 0 {
-		return res, nil
+		return res, importSums{}, nil
 	}
-	if err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1); err != nil {
-		return ImportSamplesResult{}, err
+	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, beside, between)
+	if err != nil {
+		return ImportSamplesResult{}, importSums{}, err
 	}
-	return res, nil
+	if !beside {
+		if err := d.applyImportSums(ctx, tx, projectID, sums); err != nil {
+			return ImportSamplesResult{}, importSums{}, err
+		}
+		sums = importSums{}
+	}
+	return res, sums, nil
 }
 
 // importImagesStillHold checks, in the write transaction, that the images the
@@ -329,35 +347,77 @@ func takenSampleIDs(ctx context.Context, tx *sql.Tx, ids []string) (map[string]b
 	return taken, nil
 }
 
+// importSums is what an import adds to rows other writers update too: the
+// summaries (stats.go), and on PostgreSQL, when the import writes beside others,
+// its samples' counts on their images and its last audit row. applyImportSums
+// writes it, in the transaction that holds the write lock.
+type importSums struct {
+	status  verify.State
+	author  int64
+	n       int // samples written
+	kinds   map[string]int
+	balance map[importBalance]int
+	images  map[int64]int // samples per image, when the trigger left them uncounted
+	audit   [][]any       // audit rows to write last (LastChange must move on at the commit)
+	day     string
+	round1  bool
+}
+
+type importBalance struct {
+	kind, view, task string
+	hop              int
+}
+
 // writeImported writes the rows of an import's samples to import (write, in file
 // order): what createSample, addRevision and setStatus would write for each, in
-// multi-row statements, with one time for all of them. The revisions and search
-// rows get the ids after the largest there (the transaction holds the write lock).
-func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1 bool) error {
+// multi-row statements, with one time for all of them, but for the summaries,
+// returned. Holding the write lock (SQLite; beside false) the revisions and search
+// rows get the ids after the largest there; beside others' writes (PostgreSQL) they
+// take them from the tables' sequences, the images' counts are left to the
+// importSums (importBeside sets benchwright.import_counts_images, which the
+// trigger image_use_insert obeys), and so is the last audit row.
+func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1, beside bool,
+	between func() error) (importSums, error) {
 	now := d.now()
 	status, version := verify.StateDraft, 1
 	if toRound1 {
 		to, err := verify.Transition(verify.StateDraft, verify.EventSubmit)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return importSums{}, fmt.Errorf("%w: %v", ErrForbidden, err)
 		}
 		status, version = to, 2 // created, then moved (setStatus)
 	}
-	var revBase, docBase int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM revisions`).Scan(&revBase); err != nil {
-		return err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(doc), 0) FROM sample_search`).Scan(&docBase); err != nil {
-		return err
+	var revIDs, docs []int64
+	if beside {
+		var err error
+		if toRound1 {
+			if revIDs, err = nextIDs(ctx, tx, "revisions", "id", len(write)); err != nil {
+				return importSums{}, err
+			}
+		}
+		if docs, err = nextIDs(ctx, tx, "sample_search", "doc", len(write)); err != nil {
+			return importSums{}, err
+		}
+	} else {
+		var revBase, docBase int64
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM revisions`).Scan(&revBase); err != nil {
+			return importSums{}, err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(doc), 0) FROM sample_search`).Scan(&docBase); err != nil {
+			return importSums{}, err
+		}
+		for k := range write {
+			revIDs = append(revIDs, revBase+int64(k)+1)
+			docs = append(docs, docBase+int64(k)+1)
+		}
 	}
 	client := ClientAddr(ctx)
 	var samples, more, revisions, statRevs, search, words, audit [][]any
-	kinds := map[string]int{}
-	type balanceKey struct {
-		kind, view, task string
-		hop              int
+	sums := importSums{status: status, author: author.ID, n: len(write), kinds: map[string]int{}, balance: map[importBalance]int{},
+		day: statDay(now), round1: toRound1}
+	if beside {
+		sums.images = map[int64]int{}
 	}
-	balance := map[balanceKey]int{}
 	for k, r := range write {
 		s, e := r.sample, r.enc
 		var imageID any
@@ -365,17 +425,24 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		if s.Image != "" {
 			image = images[s.Image]
 			imageID = image
+			if beside {
+				sums.images[image]++
+			}
 		}
 		var cur any
-		revID := revBase + int64(k) + 1
+		var revID int64
 		if toRound1 {
+			revID = revIDs[k]
 			cur = revID
 		}
 		samples = append(samples, []any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, e.draft, cur, version, now, now})
 		for i, p := range s.MoreImages {
 			more = append(more, []any{s.ID, i + 1, images[p]})
+			if beside {
+				sums.images[images[p]]++
+			}
 		}
-		kinds[string(s.Kind)]++
+		sums.kinds[string(s.Kind)]++
 		audit = append(audit, []any{now, author.ID, "sample.create", "sample", s.ID, string(s.Kind), client})
 		detail := fmt.Sprintf("line %d, draft of %s", r.rec.Line, author.Name)
 		if toRound1 {
@@ -385,7 +452,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 			revisions = append(revisions, []any{revID, s.ID, 1, e.draft, author.ID, "import", reason, now})
 			statRevs = append(statRevs, []any{revID, projectID, sr.kind, author.ID, sr.categories, boolInt(sr.balanced), sr.hop, sr.view, sr.task})
 			if sr.balanced {
-				balance[balanceKey{sr.kind, sr.view, sr.task, sr.hop}]++
+				sums.balance[importBalance{sr.kind, sr.view, sr.task, sr.hop}]++
 			}
 			audit = append(audit, []any{now, author.ID, "revision.import", "sample", s.ID, "revision 1", client},
 				[]any{now, a.ID, "sample.status", "sample", s.ID, string(verify.StateDraft) + " → " + string(status), client})
@@ -396,10 +463,13 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		}
 		audit = append(audit, []any{now, a.ID, "sample.import", "sample", s.ID, detail, client})
 		x := e.search
-		doc := docBase + int64(k) + 1
+		doc := docs[k]
 		search = append(search, []any{doc, projectID, x.kind, string(status), author.ID, image, x.hop, x.view, x.cats, x.task, x.split, "",
 			boolInt(x.acked), boolInt(x.derived), now, now, s.ID})
 		words = append(words, []any{doc, x.words})
+	}
+	if beside {
+		audit, sums.audit = audit[:len(audit)-1], audit[len(audit)-1:]
 	}
 	for _, w := range []struct {
 		table string
@@ -413,53 +483,85 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		{"sample_search", []string{"doc", "project_id", "kind", "status", "author_id", "image_id", "hop", "view", "categories", "task", "split",
 			"reasons", "acked", "derived", "created_at", "updated_at", "sample_id"}, search},
 		{"sample_words", []string{"docid", "body"}, words},
-		{"audit_log", []string{"at", "actor_id", "action", "entity", "entity_id", "detail", "client"}, audit},
+		{"audit_log", importAuditCols, audit},
 	} {
-		if err := insertMany(ctx, tx, w.table, w.cols, w.rows); err != nil {
-			return err
+		if err := insertMany(ctx, tx, w.table, w.cols, w.rows, between); err != nil {
+			return importSums{}, err
 		}
 	}
-	if d.pg {
+	if d.pg && !beside {
 		for _, seq := range [][2]string{{"revisions", "id"}, {"sample_search", "doc"}} {
 			if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+seq[0]+`', '`+seq[1]+`'), (SELECT COALESCE(max(`+seq[1]+`), 0) + 1 FROM `+seq[0]+`), false)`); err != nil {
-				return fmt.Errorf("move the %s ids on: %w", seq[0], err)
+				return importSums{}, fmt.Errorf("move the %s ids on: %w", seq[0], err)
 			}
 		}
 	}
-	// The summaries, added up: the samples in their state, their balance (into round
-	// 1, where the revision is read), and the day's activity: every create, and
-	// every move into round 1.
-	for _, kind := range slices.Sorted(maps.Keys(kinds)) {
-		if _, err := tx.ExecContext(ctx, upStatSamples, projectID, kind, string(status), author.ID, kinds[kind]); err != nil {
+	return sums, nil
+}
+
+var importAuditCols = []string{"at", "actor_id", "action", "entity", "entity_id", "detail", "client"}
+
+// nextIDs takes n values of the sequence of table's column (PostgreSQL).
+func nextIDs(ctx context.Context, tx *sql.Tx, table, col string, n int) ([]int64, error) {
+	ids, err := queryAll(ctx, tx, func(r scanner) (int64, error) {
+		var id int64
+		return id, r.Scan(&id)
+	}, `SELECT nextval(pg_get_serial_sequence('`+table+`', '`+col+`')) FROM generate_series(1, ?)`, n)
+	if err != nil {
+		return nil, fmt.Errorf("number the %s: %w", table, err)
+	}
+	return ids, nil
+}
+
+// applyImportSums writes what an import adds to the rows others update too (see
+// importSums): the samples in their state, their balance (into round 1, where
+// the revision is read), and the day's activity — every create, and every move
+// into round 1 —, and where left to it the images' counts and the last audit row.
+func (d *DB) applyImportSums(ctx context.Context, tx *sql.Tx, projectID int64, sums importSums) error {
+	if sums.n == 0 {
+		return nil
+	}
+	for _, id := range slices.Sorted(maps.Keys(sums.images)) {
+		if _, err := tx.ExecContext(ctx, `UPDATE images SET sample_count = sample_count + ? WHERE id = ?`, sums.images[id], id); err != nil {
+			return fmt.Errorf("count the imported samples on their images: %w", err)
+		}
+	}
+	for _, kind := range slices.Sorted(maps.Keys(sums.kinds)) {
+		if _, err := tx.ExecContext(ctx, upStatSamples, projectID, kind, string(sums.status), sums.author, sums.kinds[kind]); err != nil {
 			return fmt.Errorf("summary of the imported samples: %w", err)
 		}
 	}
-	for key, n := range balance {
-		if _, err := tx.ExecContext(ctx, upStatBalance, projectID, key.kind, key.hop, key.view, key.task, string(status), n); err != nil {
+	for key, n := range sums.balance {
+		if _, err := tx.ExecContext(ctx, upStatBalance, projectID, key.kind, key.hop, key.view, key.task, string(sums.status), n); err != nil {
 			return fmt.Errorf("balance of the imported samples: %w", err)
 		}
 	}
-	day := statDay(now)
-	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, day, string(verify.StateDraft), len(write)); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, sums.day, string(verify.StateDraft), sums.n); err != nil {
 		return fmt.Errorf("activity of the imported samples: %w", err)
 	}
-	if toRound1 {
-		if _, err := tx.ExecContext(ctx, upStatActivity, projectID, day, string(status), len(write)); err != nil {
+	if sums.round1 {
+		if _, err := tx.ExecContext(ctx, upStatActivity, projectID, sums.day, string(sums.status), sums.n); err != nil {
 			return fmt.Errorf("activity of the imported samples: %w", err)
 		}
 	}
-	return nil
+	return insertMany(ctx, tx, "audit_log", importAuditCols, sums.audit, nil)
 }
 
 // insertMany inserts rows (each a value per column of cols) into table in
-// multi-row INSERTs, each within both engines' limits of parameters.
-func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+// multi-row INSERTs, each within both engines' limits of parameters; between,
+// when set, runs before each of them, and an error it returns stops the writing.
+func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, between func() error) error {
 	per := max(1, min(importInList, copyBatchArgs/len(cols)))
 	row := "(" + placeholders(len(cols)) + ")"
 	for chunk := range slices.Chunk(rows, per) {
 		args := make([]any, 0, len(chunk)*len(cols))
 		for _, r := range chunk {
 			args = append(args, r...)
+		}
+		if between != nil {
+			if err := between(); err != nil {
+				return err
+			}
 		}
 		q := `INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES ` + strings.Repeat(row+", ", len(chunk)-1) + row
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {

@@ -8,8 +8,13 @@ CREATE TABLE IF NOT EXISTS sample_images (
 );
 CREATE INDEX IF NOT EXISTS sample_images_image ON sample_images (image_id);
 
+-- An import writing beside others counts its samples' images itself (migration
+-- 0026, store/import_write.go); so it does its sequences' further images.
 CREATE OR REPLACE FUNCTION bw_sample_images_use() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+	IF TG_OP = 'INSERT' AND current_setting('benchwright.import_counts_images', true) = 'on' THEN
+		RETURN NULL;
+	END IF;
 	IF TG_OP = 'DELETE' THEN
 		UPDATE images SET sample_count = sample_count - 1 WHERE id = OLD.image_id;
 	ELSE
