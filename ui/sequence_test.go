@@ -398,3 +398,63 @@ func TestVerifierSeesReadOnlyFilmstrip(t *testing.T) {
 	}
 	_ = verify.StateRound1
 }
+
+// TestCorrectionOfASequenceKeepsTheBoxOnItsImage: a verifier correcting a sequence
+// while image A is shown sees no box there (it is on C) and is told so; the
+// correction keeps the box on C.
+func TestCorrectionOfASequenceKeepsTheBoxOnItsImage(t *testing.T) {
+	u, db := demoApp(t)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	ctx := context.Background()
+	ann1, err := db.Authenticate(ctx, "ann1", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.ProjectByName(ctx, ann1, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ims, _ := db.Images(ctx, ann1, p.ID, 0, 10)
+	paths := []string{ims[4].RelPath, ims[1].RelPath, ims[2].RelPath}
+	s := newSampleOf(annotate.KindHopQA, ims[4])
+	s.SetImages(paths)
+	s.Question = "Is the chair in image C to the left of the table in image A?"
+	s.Options = []string{"yes", "no", "only in B", "cannot tell"}
+	s.AnswerIndex = 0
+	s.Categories = []annotate.Category{annotate.CatPos}
+	s.Hop = 1
+	box := annotate.Box{10, 20, 110, 120}
+	s.Box, s.BoxImage = &box, 2
+	si, err := db.CreateSample(ctx, ann1, p.ID, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acks []string
+	for _, f := range annotate.Lint(s, annotate.LintEnv{}) {
+		acks = append(acks, f.Rule)
+	}
+	if _, err := db.Submit(ctx, ann1, si.ID, si.Version, acks); err != nil {
+		t.Fatal(err)
+	}
+	v := openVerify(t, u, "ver1")
+	o := openItem(t, v, si.ID)
+	if o.seq == nil || o.seq.shown != 0 {
+		t.Fatal("the sequence is not shown from A")
+	}
+	test.Tap(o.correctBtn)
+	e := v.editor
+	if e == nil {
+		t.Fatal("Correct opened no editor")
+	}
+	if n := len(e.canvas.Boxes()); n != 0 {
+		t.Errorf("the editor shows %d boxes on A; the box is on C", n)
+	}
+	e.question.SetText("")
+	test.Type(e.question, "Is the chair in C left of the table in A?")
+	test.Type(e.comment, "Shorter question.")
+	test.Tap(e.save)
+	got := storedSample(t, u, si.ID).Content
+	if got.Question != "Is the chair in C left of the table in A?" || got.Box == nil || *got.Box != box || got.BoxImage != 2 {
+		t.Errorf("after the correction: %q, box %v on image %d; want the box kept on C (editor: %q)", got.Question, got.Box, got.BoxImage, e.message.Text)
+	}
+}

@@ -34,10 +34,13 @@ type correctionEditor struct {
 	stepAfter  []*widget.Entry
 	graph      *stepGraph
 	canvas     *boxcanvas.Canvas // nil when the sample has no box to edit
-	comment    *typingEntry
-	message    *widget.Label
-	save       *widget.Button
-	dlg        *dialog.CustomDialog
+	// shown is the image of a sequence the canvas shows (0 for one image): the box
+	// is edited there, and one drawn there moves the box to it.
+	shown   int
+	comment *typingEntry
+	message *widget.Label
+	save    *widget.Button
+	dlg     *dialog.CustomDialog
 }
 
 // openCorrection shows the correction editor on the open sample.
@@ -112,9 +115,12 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 	form.Add(e.message)
 
 	var picture fyne.CanvasObject
+	if o.seq != nil {
+		e.shown = o.seq.shown
+	}
 	if s.Kind == annotate.KindHopQA || s.Box != nil {
 		e.canvas = boxcanvas.New(o.image.img, o.image.width, o.image.height)
-		if s.Box != nil {
+		if s.Box != nil && s.BoxImage == e.shown {
 			e.canvas.SetBoxes([]annotate.Box{*s.Box})
 			e.canvas.Select(0)
 		}
@@ -127,6 +133,10 @@ func newCorrectionEditor(v *verifyView, o *openSample) *correctionEditor {
 		readout := widget.NewLabel("")
 		e.canvas.OnReadout = readout.SetText
 		hint := reviewNote("Drag on the picture to draw a new box; drag the box or its handles to move or resize it; arrows nudge it.")
+		if labels := s.Labels(); s.Box != nil && s.BoxImage != e.shown && s.BoxImage < len(labels) && e.shown < len(labels) {
+			hint.SetText(fmt.Sprintf("The box is on image %s, not on %s shown here: show %s to edit it, or draw a box here to move it to %s.",
+				labels[s.BoxImage], labels[e.shown], labels[s.BoxImage], labels[e.shown]))
+		}
 		picture = container.NewBorder(nil, hint, nil, nil, verifyImagePane(e.canvas, readout, o.image.caption(nil)))
 	} else {
 		ro := boxcanvas.New(o.image.img, o.image.width, o.image.height)
@@ -173,10 +183,11 @@ func (e *correctionEditor) content() annotate.Sample {
 		s.Steps[i].Precondition = splitIDs(e.stepAfter[i].Text)
 	}
 	if e.canvas != nil {
-		s.Box = nil
 		if boxes := e.canvas.Boxes(); len(boxes) > 0 {
 			b := boxes[len(boxes)-1]
-			s.Box = &b
+			s.Box, s.BoxImage = &b, e.shown
+		} else if s.BoxImage == e.shown {
+			s.Box = nil // removed from the image it was on; a box on another image stays
 		}
 	}
 	return s
