@@ -218,7 +218,8 @@ func (ws *workspace) editor() fyne.CanvasObject {
 	newSample := widget.NewButtonWithIcon("New sample…", theme.ContentAddIcon(), ws.askNewSample)
 	newSample.Importance = widget.LowImportance
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, newSample, ws.title), ws.saveState, ws.returnedBanner(), ws.banner)
-	bottom := container.NewVBox(widget.NewSeparator(), ws.submitWhy, container.NewHBox(ws.saveBtn, ws.submitBtn, layout.NewSpacer(), ws.deleteButton()))
+	bottom := container.NewVBox(widget.NewSeparator(), ws.submitWhy, container.NewHBox(ws.saveBtn, ws.submitBtn),
+		container.NewHBox(layout.NewSpacer(), ws.deleteButton())) // two rows: one would widen the window past 1024 px
 	ws.formScroll = container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, 0, 0, theme.Padding()*2), ws.form.object()))
 	ws.formMin = ws.form.object().MinSize()
 	return container.NewBorder(top, bottom, nil, nil, ws.formScroll)
