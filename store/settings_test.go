@@ -504,8 +504,8 @@ func TestImageLimitsReachLint(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	dir := t.TempDir()
-	for _, n := range []string{"a", "b", "c"} {
-		writeFile(t, filepath.Join(dir, "0001-office-1", n+".jpg"), encodeJPEG(t, 64, 48, color.White))
+	for i, n := range []string{"a", "b", "c"} { // three images, not one and two duplicates of it
+		writeFile(t, filepath.Join(dir, "0001-office-1", n+".jpg"), encodeJPEG(t, 64, 48, color.Gray{uint8(60 * (i + 1))}))
 	}
 	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
 		t.Fatal(err)
