@@ -195,7 +195,7 @@ func newWorkspace(u *App) *workspace {
 	ws.saveState = caption("")
 	ws.banner = container.NewVBox()
 	ws.saveBtn = widget.NewButtonWithIcon("Save (Ctrl+S)", theme.DocumentSaveIcon(), func() { ws.saveNow() })
-	ws.submitBtn = widget.NewButtonWithIcon("Submit for review (Ctrl+Enter)", theme.MailSendIcon(), ws.submit)
+	ws.submitBtn = widget.NewButtonWithIcon("Submit (Ctrl+Enter)", theme.MailSendIcon(), ws.submit)
 	ws.submitBtn.Importance = widget.HighImportance
 	ws.submitWhy = caption("")
 	ws.right = container.NewStack()
