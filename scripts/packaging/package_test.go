@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -294,6 +295,24 @@ func TestWindowsPrograms(t *testing.T) {
 			t.Errorf("%s is not a 64-bit x86 program (machine %#x)", c.file, f.Machine)
 		case oh.Subsystem != c.subsystem:
 			t.Errorf("%s: subsystem %d, want %d", c.file, oh.Subsystem, c.subsystem)
+		}
+		// Only Windows' own DLLs: mingw-w64's (libssp-0.dll, libwinpthread-1.dll, …)
+		// are on no workstation.
+		syms, err := f.ImportedSymbols() // "symbol:DLL" (ImportedLibraries lists none)
+		if err != nil || len(syms) == 0 {
+			t.Errorf("%s imports no symbols: %v", c.file, err)
+		}
+		libs := map[string]bool{}
+		for _, s := range syms {
+			if _, dll, ok := strings.Cut(s, ":"); ok {
+				libs[dll] = true
+			}
+		}
+		for l := range libs {
+			if !slices.Contains([]string{"advapi32.dll", "gdi32.dll", "kernel32.dll", "msvcrt.dll", "opengl32.dll",
+				"shell32.dll", "user32.dll", "ws2_32.dll", "winmm.dll", "ole32.dll", "imm32.dll", "ntdll.dll"}, strings.ToLower(l)) {
+				t.Errorf("%s needs %s, which Windows does not have", c.file, l)
+			}
 		}
 		f.Close()
 	}
