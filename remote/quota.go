@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/benchwright/benchwright/store"
@@ -62,15 +61,6 @@ func (s *Server) sweepUploads(ctx context.Context, force bool) {
 	case n > 0:
 		s.log.Printf("benchwright server: deleted %d uploads not imported within %s", n, s.uploads.TTL)
 	}
-}
-
-// diskFree is the free and total bytes of the disk holding dir.
-func diskFree(dir string) (free, total uint64, err error) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		return 0, 0, err
-	}
-	return st.Bavail * uint64(st.Bsize), st.Blocks * uint64(st.Bsize), nil
 }
 
 // roomFor checks that size more bytes leave the margin free on the disk of the

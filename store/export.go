@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/benchwright/benchwright/agreement"
@@ -200,12 +199,6 @@ func removeStalePartials(out string) []string {
 		}
 	}
 	return removed
-}
-
-// processRuns reports whether a process with this id exists on this machine.
-func processRuns(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // checkOutDir accepts a folder that does not exist or is empty.

@@ -577,6 +577,9 @@ func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
 type SelectionResult struct {
 	Done    []string
 	Refused []Refusal
+	// Withdrawn: samples a withdrawal found withdrawn already. Nothing was left
+	// undone there, so they are neither changed nor refused (nor audited).
+	Withdrawn []string
 }
 
 // Refusal is a sample an action left unchanged and the reason, in words.
@@ -588,6 +591,9 @@ type Refusal struct {
 // Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
 func (r SelectionResult) Summary(verb string) string {
 	s := verb + " " + plural(len(r.Done), "sample")
+	if len(r.Withdrawn) > 0 {
+		s += fmt.Sprintf("; %s withdrawn already", plural(len(r.Withdrawn), "sample"))
+	}
 	if len(r.Refused) > 0 {
 		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
 	}
@@ -596,7 +602,9 @@ func (r SelectionResult) Summary(verb string) string {
 
 // WithdrawSamples withdraws each of ids (a lead's move, verify.Authorize), in one
 // transaction: a sample the protocol does not let move is refused with the reason
-// and the others still move. Each move is audited with reason.
+// and the others still move. A sample withdrawn already is named in the result's
+// Withdrawn, not refused: a script withdrawing a list twice has done its work. Each
+// move is audited with reason.
 func (d *DB) WithdrawSamples(ctx context.Context, actor User, ids []string, reason string) (SelectionResult, error) {
 	return d.moveSelection(ctx, actor, ids, verify.EventWithdraw, reason)
 }
@@ -620,6 +628,8 @@ func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev ver
 			switch {
 			case err == nil:
 				out.Done = append(out.Done, id)
+			case errors.Is(err, errWithdrawnAlready):
+				out.Withdrawn = append(out.Withdrawn, id)
 			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
 				out.Refused = append(out.Refused, Refusal{id, Message(err)})
 			default:

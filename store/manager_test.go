@@ -332,17 +332,29 @@ func TestSampleManagerActions(t *testing.T) {
 		t.Fatalf("denied searches audited: %d", n)
 	}
 
-	// Withdraw three accepted samples and one already withdrawn: three move, one is refused.
+	// Withdraw three accepted samples and one already withdrawn: three move, and the
+	// fourth is reported as withdrawn already, neither refused nor audited as a denial.
 	acc, wd := ids(verify.StateAccepted, 3), ids(verify.StateWithdrawn, 1)
+	denied := auditCount(t, f.db.Path(), "denied:samples.withdraw") // the verifier's, above
 	res, err := f.db.WithdrawSamples(ctx, f.lead, append(slices.Clone(acc), wd...), "duplicate of another")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Done, acc) || len(res.Refused) != 1 || res.Refused[0].SampleID != wd[0] {
+	if !slices.Equal(res.Done, acc) || len(res.Refused) != 0 || !slices.Equal(res.Withdrawn, wd) {
 		t.Fatalf("withdraw: %+v", res)
+	}
+	if got := res.Summary("withdrew"); got != "withdrew 3 samples; 1 sample withdrawn already" {
+		t.Fatalf("summary: %q", got)
 	}
 	if n := auditCount(t, f.db.Path(), "sample.withdraw"); n != 3 {
 		t.Fatalf("withdrawals audited: %d", n)
+	}
+	if n := auditCount(t, f.db.Path(), "denied:samples.withdraw"); n != denied {
+		t.Fatalf("a sample withdrawn already was audited as refused %d times", n-denied)
+	}
+	// One by one (the sample's own screen) it is still refused: nothing moved.
+	if err := f.db.Withdraw(ctx, f.lead, wd[0], "again"); !errors.Is(err, store.ErrForbidden) {
+		t.Fatalf("withdrawing a withdrawn sample alone: %v", err)
 	}
 	page, _ := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{IDs: acc})
 	for _, r := range page.Rows {

@@ -479,6 +479,9 @@ func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Even
 	return nil
 }
 
+// errWithdrawnAlready is a withdrawal of a withdrawn sample.
+var errWithdrawnAlready = errors.New("it is withdrawn already")
+
 // leadMoveTx withdraws or reopens sample id for a, who must be a member of its
 // project and allowed the move (verify.Authorize), and audits it with reason.
 func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev verify.Event, reason string) error {
@@ -492,6 +495,9 @@ func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev v
 	}
 	if err := verify.Authorize(ev, vuser(a), cur.AuthorID == a.ID); err != nil {
 		return fmt.Errorf("%w: %w", ErrForbidden, err)
+	}
+	if ev == verify.EventWithdraw && cur.Status == verify.StateWithdrawn {
+		return fmt.Errorf("%w: %w", ErrForbidden, errWithdrawnAlready) // refused by Withdraw, reported by WithdrawSamples
 	}
 	var to, prev verify.State
 	if ev == verify.EventWithdraw {
