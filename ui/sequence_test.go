@@ -329,38 +329,7 @@ func cellPos(u *App, o fyne.CanvasObject) fyne.Position {
 // moves nothing; [ and ] step through it with the box on its image, g shows the grid.
 func TestVerifierSeesReadOnlyFilmstrip(t *testing.T) {
 	u, db := demoApp(t)
-	ctx := context.Background()
-	ann1, err := db.Authenticate(ctx, "ann1", "demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := db.ProjectByName(ctx, ann1, "demo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ims, _ := db.Images(ctx, ann1, p.ID, 0, 10)
-	paths := []string{ims[4].RelPath, ims[1].RelPath, ims[2].RelPath}
-	s := newSampleOf(annotate.KindHopQA, ims[4])
-	s.SetImages(paths)
-	s.Question = "Is the chair in image C to the left of the table in image A?"
-	s.Options = []string{"yes", "no", "only in B", "cannot tell"}
-	s.AnswerIndex = 0
-	s.Categories = []annotate.Category{annotate.CatPos}
-	s.Hop = 1
-	box := annotate.Box{10, 20, 110, 120}
-	s.Box, s.BoxImage = &box, 2
-	si, err := db.CreateSample(ctx, ann1, p.ID, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lint := annotate.Lint(s, annotate.LintEnv{})
-	var acks []string
-	for _, f := range lint {
-		acks = append(acks, f.Rule)
-	}
-	if _, err := db.Submit(ctx, ann1, si.ID, si.Version, acks); err != nil {
-		t.Fatalf("submit: %v (lint %v)", err, lint)
-	}
+	si, paths, box := submittedSequence(t, db)
 	v := openVerify(t, u, "ver1")
 	o := openItem(t, v, si.ID)
 	if o.seq == nil {
@@ -405,6 +374,35 @@ func TestVerifierSeesReadOnlyFilmstrip(t *testing.T) {
 func TestCorrectionOfASequenceKeepsTheBoxOnItsImage(t *testing.T) {
 	u, db := demoApp(t)
 	u.win.Resize(fyne.NewSize(1280, 800))
+	si, _, box := submittedSequence(t, db)
+	v := openVerify(t, u, "ver1")
+	o := openItem(t, v, si.ID)
+	if o.seq == nil || o.seq.shown != 0 {
+		t.Fatal("the sequence is not shown from A")
+	}
+	test.Tap(o.correctBtn)
+	e := v.editor
+	if e == nil {
+		t.Fatal("Correct opened no editor")
+	}
+	if n := len(e.canvas.Boxes()); n != 0 {
+		t.Errorf("the editor shows %d boxes on A; the box is on C", n)
+	}
+	e.question.SetText("")
+	test.Type(e.question, "Is the chair in C left of the table in A?")
+	test.Type(e.comment, "Shorter question.")
+	test.Tap(e.save)
+	got := storedSample(t, u, si.ID).Content
+	if got.Question != "Is the chair in C left of the table in A?" || got.Box == nil || *got.Box != box || got.BoxImage != 2 {
+		t.Errorf("after the correction: %q, box %v on image %d; want the box kept on C (editor: %q)", got.Question, got.Box, got.BoxImage, e.message.Text)
+	}
+}
+
+// submittedSequence submits, as ann1, a hop question on three demo images (the
+// project's fifth, second and third) whose box is on the third, and returns it
+// with its images and box.
+func submittedSequence(t *testing.T, db *store.DB) (store.SampleInfo, []string, annotate.Box) {
+	t.Helper()
 	ctx := context.Background()
 	ann1, err := db.Authenticate(ctx, "ann1", "demo")
 	if err != nil {
@@ -433,28 +431,8 @@ func TestCorrectionOfASequenceKeepsTheBoxOnItsImage(t *testing.T) {
 	for _, f := range annotate.Lint(s, annotate.LintEnv{}) {
 		acks = append(acks, f.Rule)
 	}
-	if _, err := db.Submit(ctx, ann1, si.ID, si.Version, acks); err != nil {
-		t.Fatal(err)
+	if si, err = db.Submit(ctx, ann1, si.ID, si.Version, acks); err != nil {
+		t.Fatalf("submit: %v", err)
 	}
-	v := openVerify(t, u, "ver1")
-	o := openItem(t, v, si.ID)
-	if o.seq == nil || o.seq.shown != 0 {
-		t.Fatal("the sequence is not shown from A")
-	}
-	test.Tap(o.correctBtn)
-	e := v.editor
-	if e == nil {
-		t.Fatal("Correct opened no editor")
-	}
-	if n := len(e.canvas.Boxes()); n != 0 {
-		t.Errorf("the editor shows %d boxes on A; the box is on C", n)
-	}
-	e.question.SetText("")
-	test.Type(e.question, "Is the chair in C left of the table in A?")
-	test.Type(e.comment, "Shorter question.")
-	test.Tap(e.save)
-	got := storedSample(t, u, si.ID).Content
-	if got.Question != "Is the chair in C left of the table in A?" || got.Box == nil || *got.Box != box || got.BoxImage != 2 {
-		t.Errorf("after the correction: %q, box %v on image %d; want the box kept on C (editor: %q)", got.Question, got.Box, got.BoxImage, e.message.Text)
-	}
+	return si, paths, box
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -102,19 +100,4 @@ func videoMessage(file string, err error) string {
 		return file + ": " + store.Message(err)
 	}
 	return file + ": " + err.Error()
-}
-
-// fileSHA256 is the SHA-256 of a file in lower-case hex (the tests compare the
-// recorded provenance with it).
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

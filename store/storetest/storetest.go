@@ -364,8 +364,16 @@ func (p *Project) Submitted(t *testing.T, author string) store.SampleInfo {
 // accepted makes a sample by ann1 and has it accepted through the three rounds.
 func accepted(t *testing.T, p *Project) store.SampleInfo {
 	t.Helper()
-	ctx := context.Background()
 	si := p.Submitted(t, "ann1")
+	p.ApproveThrough(t, si)
+	return si
+}
+
+// ApproveThrough approves a submitted sample in its three rounds (a1, b1, then the
+// panel a2, b2, c1), through the Services the suite connects.
+func (p *Project) ApproveThrough(t *testing.T, si store.SampleInfo) {
+	t.Helper()
+	ctx := context.Background()
 	for _, r := range []struct {
 		who   string
 		round int
@@ -375,7 +383,6 @@ func accepted(t *testing.T, p *Project) store.SampleInfo {
 			t.Fatalf("%s in round %d: %v", r.who, r.round, err)
 		}
 	}
-	return si
 }
 
 func testFreeze(t *testing.T, connect Connect) {
