@@ -306,7 +306,7 @@ func (v *evaluateView) load() {
 	v.status.SetText(fmt.Sprintf("Scoring the models on %s…", rel.Ref()))
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
 	opt := v.options()
-	go func() {
+	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their layout (a fresh-clone run crashed in fyne's table)
 		runs, err := db.Models(ctx, user, evalRef(rel))
 		var reports []*score.Report
 		if err == nil && len(runs) > 0 {
@@ -336,7 +336,7 @@ func (v *evaluateView) load() {
 			v.rel, v.runs, v.reports, v.items = rel, runs, reports, items
 			v.fill()
 		})
-	}()
+	})
 }
 
 // fill lays out everything loaded.
@@ -626,7 +626,7 @@ func (v *evaluateView) loadSample(i int) {
 	v.cmpBox.Refresh()
 	u, rel := v.u, v.rel
 	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer() // read here, not on the goroutine
-	go func() {
+	inBackground(func() {
 		gold, results, err := db.SampleScores(context.Background(), user, evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
@@ -646,7 +646,7 @@ func (v *evaluateView) loadSample(i int) {
 			}
 			v.cmpBox.Refresh()
 		})
-	}()
+	})
 }
 
 // evalComparison is one sample with every model's answer to it: the picture with
