@@ -812,6 +812,7 @@ type sampleDetail struct {
 	edit               *widget.Button
 	historyLabel       *widget.Label
 	reviews, revisions []string // lines shown, for tests
+	shown              string   // the image on the canvas: a sequence's box image (for tests)
 }
 
 func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
@@ -867,14 +868,35 @@ func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 	bar := container.NewBorder(nil, nil, back, container.NewHBox(d.edit, d.withdraw, d.reopen), title)
 
 	// The picture and the content.
-	img := loadVerifyImage(u, info)
+	// A sequence shows the image its box is on (the first without a box) and lists
+	// the others by label.
+	c := info.Content
+	d.shown = info.ImagePath
+	var seqNote string
+	if all := c.AllImages(); len(all) > 1 {
+		k := 0
+		if c.Box != nil && c.BoxImage >= 0 && c.BoxImage < len(all) {
+			k = c.BoxImage
+		}
+		labels := c.Labels()
+		d.shown = all[k]
+		var parts []string
+		for i, p := range all {
+			parts = append(parts, labels[i]+" "+p)
+		}
+		seqNote = fmt.Sprintf("%d images in this order: %s. Shown: %s.", len(all), strings.Join(parts, " · "), labels[k])
+	}
+	img := loadVerifyImagePath(u.db, u.user, u.project.ID, u.onServer(), d.shown)
 	canvas := boxcanvas.New(img.img, img.width, img.height)
 	canvas.ReadOnly = true
-	if b := info.Content.Box; b != nil {
+	if b := c.Box; b != nil {
 		canvas.SetBoxes([]annotate.Box{*b})
 	}
-	pane := verifyImagePane(canvas, widget.NewLabel(""), img.caption(info.Content.Box))
+	pane := verifyImagePane(canvas, widget.NewLabel(""), img.caption(c.Box))
 	body := container.NewVBox(sampleBody(info.Kind, info.Content)...)
+	if seqNote != "" {
+		body.Add(reviewNote(seqNote))
+	}
 	left := container.NewVSplit(pane, container.NewVScroll(container.NewPadded(body)))
 	left.Offset = 0.5
 

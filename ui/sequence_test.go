@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
@@ -435,4 +436,23 @@ func submittedSequence(t *testing.T, db *store.DB) (store.SampleInfo, []string, 
 		t.Fatalf("submit: %v", err)
 	}
 	return si, paths, box
+}
+
+// TestManagerPreviewShowsTheBoxImage: the lead's sample manager previews a
+// sequence on the image its box is on, and lists the images in order.
+func TestManagerPreviewShowsTheBoxImage(t *testing.T) {
+	u, db := demoApp(t)
+	si, paths, _ := submittedSequence(t, db)
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, "lead", demo.DemoPassword)
+	delete(lastSamples, u)
+	u.openSamples(store.SampleQuery{Desc: true})
+	v := samplesOf(t, u)
+	d, err := newSampleDetail(v, si.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.shown != paths[2] {
+		t.Errorf("the preview shows %s, want the box's image %s", d.shown, paths[2])
+	}
 }
