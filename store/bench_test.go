@@ -600,35 +600,14 @@ func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
 // of one image different splits, which the audit refuses unless the freeze re-splits.
 var freezeSplit = &annotate.SplitSpec{TestRatio: 0.2, Seed: 1}
 
-// withdrawAuditErrors withdraws, as the lead, every accepted sample the audit finds a
-// sample-level error in (the generator's repeated questions); the image-level split
-// overlaps are left to the freeze's split.
+// withdrawAuditErrors withdraws the accepted samples the audit finds a
+// sample-level error in (synth.WithdrawAuditErrors), as the lead.
 func withdrawAuditErrors(ctx context.Context, db *store.DB, projectID int64) error {
 	lead, err := db.Authenticate(ctx, "lead", benchPassword)
 	if err != nil {
 		return err
 	}
-	// Withdrawing one sample of a repeated pair can leave another pair of the same
-	// question listed next time: audit again until no sample-level error is left.
-	for range 5 {
-		rep, err := db.Audit(ctx, lead, projectID)
-		if err != nil {
-			return err
-		}
-		done := map[string]bool{}
-		for _, f := range rep.Findings {
-			if f.Severity == store.SeverityError && f.SampleID != "" && f.Check != "split-overlap" && !done[f.SampleID] {
-				done[f.SampleID] = true
-				if err := db.Withdraw(ctx, lead, f.SampleID, "benchmark set-up: "+f.Check); err != nil {
-					return err
-				}
-			}
-		}
-		if len(done) == 0 {
-			return nil
-		}
-	}
-	return fmt.Errorf("the audit still finds repeated questions after five rounds of withdrawals")
+	return synth.WithdrawAuditErrors(ctx, db, lead, projectID)
 }
 
 // BenchmarkScaleFreezeExport freezes every accepted sample of the freeze project

@@ -103,7 +103,7 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 			format = s
 		}
 	}
-	if overlay == nil || format == nil || format.Selected != "native" || len(format.Options) != len(release.Formats()) {
+	if overlay == nil || format == nil || format.Selected != "native" || len(format.Options) != len(release.Formats())+1 || format.Options[len(format.Options)-1] != everyFormat {
 		t.Fatalf("export dialog: %v", format)
 	}
 	format.SetSelected("vlmevalkit")
