@@ -120,6 +120,20 @@ var (
 // float() raises there, which fails the whole sample; here only the box is lost).
 // Digits are ASCII; Python's \d would also take other scripts' digits.
 func ParseHopBox(response string) ([4]float64, error) {
+	b, err := hopBoxRaw(response)
+	if err != nil {
+		return b, err
+	}
+	if b[0] > 1 || b[1] > 1 || b[2] > 1 || b[3] > 1 {
+		for i := range b {
+			b[i] /= 1000
+		}
+	}
+	return b, nil
+}
+
+// hopBoxRaw is ParseHopBox's box as the response writes it, not scaled.
+func hopBoxRaw(response string) ([4]float64, error) {
 	var b [4]float64
 	for i, re := range hopBoxRes {
 		var from int // where a match can first start (see ParseHopAnswer)
@@ -138,19 +152,12 @@ func ParseHopBox(response string) ([4]float64, error) {
 		if m == nil {
 			continue
 		}
-		scale := false
 		for i := range b {
 			v, err := strconv.ParseFloat(m[i+1], 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) { // Python's float overflows to inf
 				return b, fmt.Errorf("%w: %q", ErrMalformedBox, m[i+1])
 			}
 			b[i] = v
-			scale = scale || v > 1
-		}
-		if scale {
-			for i := range b {
-				b[i] /= 1000
-			}
 		}
 		return b, nil
 	}

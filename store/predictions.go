@@ -65,6 +65,10 @@ type ImportPredictionsResult struct {
 	// (of a duplicated id the first prediction is). Missing are the release's
 	// samples without a prediction, which Score scores as empty responses.
 	Unknown, Duplicate, Missing SomeIDs
+	// PixelBoxes are the stored hop_qa predictions whose box looks like pixel
+	// coordinates (score.PixelBoxes): they are stored and scored as read, on the
+	// 0–1 or 0–1000 scale, as the toolkits read them, so their IoU is near 0.
+	PixelBoxes SomeIDs
 }
 
 // validModelName checks a model's name: 1–128 characters of UTF-8 text without
@@ -206,6 +210,9 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 				res.Missing.add(g.Sample.ID)
 			}
 		}
+		for _, id := range score.PixelBoxes(gs, kept) {
+			res.PixelBoxes.add(id)
+		}
 		// Whatever package score would refuse when scoring is refused now.
 		if _, err := score.ScoreAll(ctx, gs, kept, score.Options{}); err != nil {
 			return scoreError(ctx, err)
@@ -253,6 +260,9 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		res.Imported = len(kept)
 		detail := fmt.Sprintf("model %s: %d predictions from %s; %d for unknown samples, %d duplicates, %d samples missing",
 			model, len(kept), source, res.Unknown.Count, res.Duplicate.Count, res.Missing.Count)
+		if n := res.PixelBoxes.Count; n > 0 {
+			detail += fmt.Sprintf("; %d boxes look like pixel coordinates", n)
+		}
 		if r := res.Replaced; r != nil {
 			detail += fmt.Sprintf("; replaced %d predictions imported by %s at %s from %s", r.Predictions, r.ImportedBy, r.ImportedAt, r.Source)
 		}
@@ -444,4 +454,23 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 		reports[i] = rep
 	}
 	return reports, nil
+}
+
+// BoxScales says how the scorers read a predicted box, for people importing
+// predictions.
+const BoxScales = "boxes are read as 0–1, or as 0–1000 when a coordinate exceeds 1 (as MultihopSpatial's benchmark_qwen.py and lmms-eval read them), never as pixels"
+
+// PixelBoxesWarning says, in one sentence, that the predictions named in b give
+// boxes that look like pixel coordinates, and how boxes are read.
+func PixelBoxesWarning(b SomeIDs) string {
+	more := ""
+	if n := b.Count - len(b.IDs); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	n, they := fmt.Sprintf("%d boxes look", b.Count), "they score"
+	if b.Count == 1 {
+		n, they = "1 box looks", "it scores"
+	}
+	return fmt.Sprintf("%s like pixel coordinates (%s%s); %s, so %s an IoU near 0: convert boxes to 0–1000 of the image's width and height and import again",
+		n, strings.Join(b.IDs, ", "), more, BoxScales, they)
 }

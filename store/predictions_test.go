@@ -337,3 +337,32 @@ func TestPredictionsRefusals(t *testing.T) {
 		t.Errorf("models of bench@2: %+v %v", runs, err)
 	}
 }
+
+// A model that answers boxes in pixels is imported and scored as the toolkits read
+// it (0–1000: an IoU near 0), and the import says so (issue 27 item 16).
+func TestImportPredictionsWarnsOfPixelBoxes(t *testing.T) {
+	ctx := context.Background()
+	f := scoreRelease(t)
+	for _, tc := range []struct {
+		name string
+		box  string
+		n    int
+	}{
+		{"pixels", "[10, 10, 40, 30]", 1},
+		{"the 0-1 scale", "[0.15625, 0.20833333333333334, 0.625, 0.625]", 0},
+		{"the 0-1000 scale", "[156, 208, 625, 625]", 0},
+	} {
+		preds := perfectPredictions()
+		preds[0].Response = "Answer: (b) the lamp\nBounding Box: " + tc.box
+		res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m-"+tc.name, preds, "p.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PixelBoxes.Count != tc.n || tc.n == 1 && !slices.Equal(res.PixelBoxes.IDs, []string{"hq-1"}) {
+			t.Errorf("%s: pixel boxes %+v, want %d", tc.name, res.PixelBoxes, tc.n)
+		}
+		if tc.n == 1 && !strings.Contains(store.PixelBoxesWarning(res.PixelBoxes), "1 box looks like pixel coordinates (hq-1); boxes are read as 0–1, or as 0–1000") {
+			t.Errorf("warning %q", store.PixelBoxesWarning(res.PixelBoxes))
+		}
+	}
+}

@@ -74,7 +74,7 @@ func (v *evaluateView) openImport() *evalImport {
 	imp.cancel = widget.NewButton("Cancel", func() { imp.dlg.Hide() })
 	hint := widget.NewLabel("A JSON Lines file with one {\"id\": …, \"response\": \"the model's raw text\"} per line, " +
 		"or the VLMEvalKit result files (PRED_FORMAT=tsv) of this release's vlmevalkit export — one per dataset: add each. " +
-		"Importing a model's name again replaces its predictions.")
+		"Importing a model's name again replaces its predictions. Hop answers' "+store.BoxScales+"; the import warns of boxes that look like pixels.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	form := widget.NewForm(
@@ -268,6 +268,9 @@ func evalImportReport(res store.ImportPredictionsResult, source string, preds []
 	if m := res.Missing; m.Count > 0 {
 		fmt.Fprintf(&b, "\n%s of %s %s no prediction and %s scored as %s: %s%s.", plural(m.Count, "sample"), ref,
 			isAre(m.Count, "has", "have"), isAre(m.Count, "is", "are"), isAre(m.Count, "an empty answer", "empty answers"), strings.Join(m.IDs, ", "), more(m))
+	}
+	if res.PixelBoxes.Count > 0 {
+		b.WriteString("\nWarning: " + store.PixelBoxesWarning(res.PixelBoxes) + ".")
 	}
 	if res.Unknown.Count+res.Duplicate.Count+res.Missing.Count == 0 {
 		fmt.Fprintf(&b, " Every sample of %s has exactly one.", ref)

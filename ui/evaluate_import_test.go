@@ -355,3 +355,20 @@ func TestEvaluateComparisonColours(t *testing.T) {
 		t.Errorf("a judgment's legend: %d items", len(c.legend))
 	}
 }
+
+// Boxes in pixels are imported as the toolkits read them, and the import says so;
+// the dialog says how boxes are read (issue 27 item 16).
+func TestEvaluateImportWarnsOfPixelBoxes(t *testing.T) {
+	u, v := openEvaluate(t, "lead", fyne.NewSize(1280, 800))
+	test.Tap(v.importBtn)
+	imp := v.imp
+	if labels := strings.Join(evalLabels(u.win.Canvas().Overlays().Top()), "\n"); !strings.Contains(labels, store.BoxScales) {
+		t.Errorf("the dialog does not say how boxes are read: %q", labels)
+	}
+	// demo-hq-002's gold box in pixels of its 960×640 image.
+	imp.addFile(writeFile(t, t.TempDir(), "pixels.jsonl", `{"id": "demo-hq-002", "response": "Answer: (A) Bounding Box: [160, 280, 230, 360]"}`+"\n"))
+	runImport(t, v, imp)
+	if got := v.importNote.Text; !strings.Contains(got, "Warning: 1 box looks like pixel coordinates (demo-hq-002); boxes are read as 0–1, or as 0–1000") {
+		t.Errorf("the import's note: %q", got)
+	}
+}

@@ -143,6 +143,9 @@ func reportPredictionProblems(w io.Writer, in predInput, res store.ImportPredict
 	if more := res.Duplicate.Count - len(res.Duplicate.IDs); more > 0 {
 		fmt.Fprintf(w, "... and %d more second predictions for a sample; not imported\n", more)
 	}
+	if b := res.PixelBoxes; b.Count > 0 {
+		fmt.Fprintf(w, "warning: %s\n", store.PixelBoxesWarning(b))
+	}
 	if m := res.Missing; m.Count > 0 {
 		more := ""
 		if n := m.Count - len(m.IDs); n > 0 {
