@@ -79,6 +79,7 @@ var callNames = []string{
 	"Models",
 	"Score",
 	"SampleScores",
+	"ReleaseOutcomes",
 	"SearchSamples",
 	"SampleIDs",
 	"WithdrawSamples",
@@ -1050,6 +1051,21 @@ func (c *Client) SampleScores(ctx context.Context, actor store.User, releaseRef 
 	return out.R0, out.R1, err
 }
 
+type inReleaseOutcomes struct {
+	ReleaseRef string `json:"releaseRef"`
+}
+
+type outReleaseOutcomes struct {
+	R0 []store.SampleOutcome `json:"r0"`
+}
+
+// ReleaseOutcomes carries store.Calls.ReleaseOutcomes to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ReleaseOutcomes(ctx context.Context, actor store.User, releaseRef string) ([]store.SampleOutcome, error) {
+	var out outReleaseOutcomes
+	err := c.call(ctx, "ReleaseOutcomes", inReleaseOutcomes{ReleaseRef: releaseRef}, &out)
+	return out.R0, err
+}
+
 type inSearchSamples struct {
 	ProjectID int64             `json:"projectID"`
 	Q         store.SampleQuery `json:"q"`
@@ -1544,6 +1560,7 @@ var callTypes = map[string][2]any{
 	"Models":                    {inModels{}, outModels{}},
 	"Score":                     {inScore{}, outScore{}},
 	"SampleScores":              {inSampleScores{}, outSampleScores{}},
+	"ReleaseOutcomes":           {inReleaseOutcomes{}, outReleaseOutcomes{}},
 	"SearchSamples":             {inSearchSamples{}, outSearchSamples{}},
 	"SampleIDs":                 {inSampleIDs{}, outSampleIDs{}},
 	"WithdrawSamples":           {inWithdrawSamples{}, outWithdrawSamples{}},
@@ -2054,6 +2071,14 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		r0, r1, err := svc.SampleScores(ctx, me, in.ReleaseRef, in.SampleID)
 		return outSampleScores{R0: r0, R1: r1}, err
+	},
+	"ReleaseOutcomes": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inReleaseOutcomes
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.ReleaseOutcomes(ctx, me, in.ReleaseRef)
+		return outReleaseOutcomes{R0: r0}, err
 	},
 	"SearchSamples": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inSearchSamples

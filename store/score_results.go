@@ -124,3 +124,69 @@ func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampl
 	}
 	return preds[0], true, nil
 }
+
+// SampleOutcome is how the models run on a release did on one of its samples.
+type SampleOutcome struct {
+	SampleID string
+	Wrong    []string // the models that did not get it right (score.Result.Correct false; a missing prediction is wrong), by name
+	Models   int      // the models run on the release
+}
+
+// ReleaseOutcomes scores every model run on a release on each of its samples and
+// says, per sample in the release's order, which models did not get it right: what
+// the Evaluate screen's "wrong only" filter shows. Results are computed as
+// SampleScores computes them (score's default options); the same people may
+// (verify.ActionSeeScores), and a refusal is audited. A release without models gives
+// every sample with no model.
+func (d *DB) ReleaseOutcomes(ctx context.Context, actor User, releaseRef string) ([]SampleOutcome, error) {
+	var (
+		gs    []score.Gold
+		runs  []ModelRun
+		preds [][]score.Prediction
+	)
+	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
+		gs, runs, preds = nil, nil, nil
+		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
+			return err
+		}
+		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
+		if err != nil {
+			return err
+		}
+		items, err := releaseItems(ctx, tx, rel.ID)
+		if err != nil {
+			return err
+		}
+		gs = golds(items)
+		if runs, err = modelRuns(ctx, tx, rel, ""); err != nil {
+			return err
+		}
+		for _, r := range runs {
+			ps, err := modelPredictions(ctx, tx, rel, r.Model)
+			if err != nil {
+				return err
+			}
+			preds = append(preds, ps)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
+	}
+	out := make([]SampleOutcome, len(gs))
+	for i, g := range gs {
+		out[i] = SampleOutcome{SampleID: g.Sample.ID, Models: len(runs)}
+	}
+	for k, r := range runs {
+		results, err := score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1})
+		if err != nil {
+			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, r.Model, scoreError(ctx, err))
+		}
+		for i, res := range results {
+			if !res.Correct {
+				out[i].Wrong = append(out[i].Wrong, r.Model)
+			}
+		}
+	}
+	return out, nil
+}

@@ -135,3 +135,61 @@ func mustRelease(t *testing.T, f relFixture, ref string) store.Release {
 	}
 	return rel
 }
+
+// ReleaseOutcomes names, per sample, the models that did not get it right: the
+// results SampleScores gives, for the whole release at once.
+func TestReleaseOutcomes(t *testing.T) {
+	ctx := context.Background()
+	f := scoreRelease(t)
+	out, err := f.db.ReleaseOutcomes(ctx, f.ver, "bench@1")
+	if err != nil || len(out) != 5 || out[0].Models != 0 || len(out[0].Wrong) != 0 {
+		t.Fatalf("no models: %+v %v", out, err)
+	}
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	wrong := perfectPredictions()
+	wrong[1].Response = "A" // mc-1
+	wrong = wrong[:4]       // no prediction for yn-1: a missing answer is wrong
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "sloppy", wrong, "sloppy.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	out, err = f.db.ReleaseOutcomes(ctx, f.ver, "bench@1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, o := range out {
+		if o.Models != 2 {
+			t.Errorf("%s: %d models", o.SampleID, o.Models)
+		}
+		got[o.SampleID] = o.Wrong
+	}
+	want := map[string][]string{"hq-1": nil, "mc-1": {"sloppy"}, "op-1": nil, "sg-1": nil, "yn-1": {"sloppy"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("wrong by: %v, want %v", got, want)
+	}
+	// Each agrees with SampleScores.
+	for _, o := range out {
+		_, res, err := f.db.SampleScores(ctx, f.lead, "bench@1", o.SampleID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w []string
+		for _, r := range res {
+			if !r.Result.Correct {
+				w = append(w, r.Model)
+			}
+		}
+		if !reflect.DeepEqual(w, o.Wrong) {
+			t.Errorf("%s: SampleScores says wrong by %v, ReleaseOutcomes %v", o.SampleID, w, o.Wrong)
+		}
+	}
+	// An annotator may not; the refusal is audited.
+	if _, err := f.db.ReleaseOutcomes(ctx, f.ann, "bench@1"); !errors.Is(err, store.ErrForbidden) {
+		t.Errorf("an annotator: %v", err)
+	}
+	if counts, _ := f.db.AuditCounts(ctx); counts["denied:scores.read"] != 1 {
+		t.Errorf("audit counts %v", counts)
+	}
+}

@@ -101,6 +101,7 @@ type Calls interface {
 	Models(ctx context.Context, actor User, releaseRef string) ([]ModelRun, error)
 	Score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error)
 	SampleScores(ctx context.Context, actor User, releaseRef string, sampleID string) (score.Gold, []ModelResult, error)
+	ReleaseOutcomes(ctx context.Context, actor User, releaseRef string) ([]SampleOutcome, error)
 
 	// The lead's sample manager
 	SearchSamples(ctx context.Context, actor User, projectID int64, q SampleQuery) (SamplePage, error)

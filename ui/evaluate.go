@@ -76,6 +76,8 @@ type evaluateView struct {
 	runs    []store.ModelRun
 	reports []*score.Report
 	items   []store.ReleaseItem
+	// outcomes are the models' results per sample, by sample id (nil without models).
+	outcomes map[string]store.SampleOutcome
 
 	// Leaderboard.
 	rankBy       *widget.Select
@@ -97,8 +99,10 @@ type evaluateView struct {
 	modalHead []string   // the table's header, for tests
 	modalRows [][]string // its rows, for tests
 
-	// Samples.
-	sampleList *widget.List
+	// Samples: the list shows the items the filter keeps (ui/evaluate_filter.go).
+	sampleFilter evalFilterBar
+	shown        []int // indexes into items of the samples listed
+	sampleList   *widget.List
 	cmpBox     *fyne.Container
 	cmp        *evalComparison // the sample shown, nil before one is chosen
 	sampleGen  int
@@ -174,20 +178,26 @@ func (u *App) newEvaluateView() *evaluateView {
 	chart := container.NewBorder(chartTop, nil, nil, nil, v.chartBox)
 
 	v.sampleList = widget.NewList(
-		func() int { return len(v.items) },
+		func() int { return len(v.shown) },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("demo-hq-000 · step_graph")
+			l := widget.NewLabel("demo-hq-000 · step_graph · wrong by 2 of 3")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			it := v.items[i]
-			o.(*widget.Label).SetText(it.SampleID + " · " + string(it.Content.Kind))
+			if i < len(v.shown) {
+				o.(*widget.Label).SetText(v.sampleLine(v.items[v.shown[i]]))
+			}
 		},
 	)
-	v.sampleList.OnSelected = func(i widget.ListItemID) { v.loadSample(i) }
+	v.sampleList.OnSelected = func(i widget.ListItemID) {
+		if i < len(v.shown) {
+			v.loadSample(v.shown[i])
+		}
+	}
 	v.cmpBox = container.NewStack(widget.NewLabel("Choose a sample to see each model's answer to it."))
-	samples := container.NewHSplit(container.NewBorder(heading("Samples of the release"), nil, nil, nil, v.sampleList), v.cmpBox)
+	v.sampleFilter = v.newEvalFilterBar()
+	samples := container.NewHSplit(container.NewBorder(container.NewVBox(heading("Samples of the release"), v.sampleFilter.root), nil, nil, nil, v.sampleList), v.cmpBox)
 	samples.Offset = 0.24
 
 	v.tabs = container.NewAppTabs(
@@ -323,6 +333,16 @@ func (v *evaluateView) load() {
 		if err == nil {
 			items, err = db.ReleaseItems(ctx, user, rel.ID)
 		}
+		var outcomes map[string]store.SampleOutcome // for the Samples tab's "wrong only"
+		if err == nil && len(runs) > 0 {
+			var out []store.SampleOutcome
+			if out, err = db.ReleaseOutcomes(ctx, user, evalRef(rel)); err == nil {
+				outcomes = make(map[string]store.SampleOutcome, len(out))
+				for _, o := range out {
+					outcomes[o.SampleID] = o
+				}
+			}
+		}
 		fyne.Do(func() {
 			defer v.loads.Add(1)
 			if gen != v.gen {
@@ -333,7 +353,7 @@ func (v *evaluateView) load() {
 				v.status.SetText(store.Message(err))
 				return
 			}
-			v.rel, v.runs, v.reports, v.items = rel, runs, reports, items
+			v.rel, v.runs, v.reports, v.items, v.outcomes = rel, runs, reports, items, outcomes
 			v.fill()
 		})
 	})
@@ -403,8 +423,7 @@ func (v *evaluateView) fill() {
 
 	v.fillModality()
 
-	v.sampleList.UnselectAll()
-	v.sampleList.Refresh()
+	v.filterSamples()
 	v.cmp = nil
 	v.cmpBox.Objects = []fyne.CanvasObject{widget.NewLabel("Choose a sample to see each model's answer to it.")}
 	v.cmpBox.Refresh()

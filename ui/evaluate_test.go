@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -134,8 +135,8 @@ func openEvaluate(t *testing.T, name string, size fyne.Size) (*App, *evaluateVie
 // showSample chooses sample id on the Samples tab and waits for its comparison.
 func showSample(t *testing.T, v *evaluateView, id string) *evalComparison {
 	t.Helper()
-	v.tabs.SelectIndex(2)
-	i := slices.IndexFunc(v.items, func(it store.ReleaseItem) bool { return it.SampleID == id })
+	v.tabs.SelectIndex(slices.IndexFunc(v.tabs.Items, func(ti *container.TabItem) bool { return ti.Text == evalTabSamples }))
+	i := slices.IndexFunc(v.shown, func(k int) bool { return v.items[k].SampleID == id })
 	if i < 0 {
 		t.Fatalf("%s is not listed", id)
 	}
