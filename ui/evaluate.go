@@ -103,9 +103,9 @@ type evaluateView struct {
 	sampleFilter evalFilterBar
 	shown        []int // indexes into items of the samples listed
 	sampleList   *widget.List
-	cmpBox     *fyne.Container
-	cmp        *evalComparison // the sample shown, nil before one is chosen
-	sampleGen  int
+	cmpBox       *fyne.Container
+	cmp          *evalComparison // the sample shown, nil before one is chosen
+	sampleGen    int
 
 	loads       atomic.Int32 // finished release loads, for tests
 	sampleLoads atomic.Int32 // finished sample loads, for tests

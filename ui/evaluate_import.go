@@ -74,7 +74,7 @@ func (v *evaluateView) openImport() *evalImport {
 	imp.cancel = widget.NewButton("Cancel", func() { imp.dlg.Hide() })
 	hint := widget.NewLabel("A JSON Lines file with one {\"id\": …, \"response\": \"the model's raw text\"} per line, " +
 		"or the VLMEvalKit result files (PRED_FORMAT=tsv) of this release's vlmevalkit export — one per dataset: add each. " +
-		"Importing a model's name again replaces its predictions. Hop answers' "+store.BoxScales+"; the import warns of boxes that look like pixels.")
+		"Importing a model's name again replaces its predictions. Hop answers' " + store.BoxScales + "; the import warns of boxes that look like pixels.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	form := widget.NewForm(
