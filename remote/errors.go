@@ -54,6 +54,10 @@ var sentinels = []struct {
 	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
 	{"canceled", context.Canceled, 499},
 	{"quota", store.ErrQuota, http.StatusInsufficientStorage},
+	{"newer_schema", store.ErrNewerSchema, http.StatusConflict},
+	// A panic turned into a refusal (store.Recover): a fault, not the caller's;
+	// the detail stays in the server's log.
+	{"fault", store.ErrFault, http.StatusInternalServerError},
 	// Storage failures: nothing was done, and the same request may be sent again
 	// (the client's Error matches ErrOffline for them).
 	{"disk_full", store.ErrDiskFull, http.StatusServiceUnavailable},

@@ -66,7 +66,8 @@ func TestPanicIsARefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx, me); err == nil || !strings.Contains(store.Message(err), "fault in the server") || errors.Is(err, remote.ErrOffline) {
+	if _, err := c.Projects(ctx, me); err == nil || !strings.Contains(store.Message(err), "fault in the server") || errors.Is(err, remote.ErrOffline) ||
+		!errors.Is(err, store.ErrFault) {
 		t.Errorf("the client's error for a call that panics: %v", err)
 	}
 	if _, err := c.Users(ctx, me); err != nil {

@@ -155,7 +155,7 @@ func (s *Server) panicked(w *trackingWriter, r *http.Request, me store.User, v a
 		// The answer had begun: the client sees it cut off, which it reports.
 		panic(http.ErrAbortHandler)
 	}
-	writeJSON(w, http.StatusInternalServerError, wireError{Codes: []string{"server_fault"}, Text: "the server failed on this request",
+	writeJSON(w, http.StatusInternalServerError, wireError{Codes: []string{"fault"}, Text: "the server failed on this request",
 		Message: "The server failed while doing that (a fault in the server, recorded in its log); check whether it was done before trying again."})
 }
 
