@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // VLMEvalKitOptions configures ImportVLMEvalKitTSV.
@@ -504,7 +506,7 @@ func decodeImageCell(cell string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("the decoded file is %s, not a JPEG, PNG or WebP image", sniffKind(data))
 	}
 	if format == "jpeg" {
-		if o := jpegOrientation(data); o > 1 {
+		if o := imagefile.Orientation(data); o > 1 {
 			return nil, "", fmt.Errorf("the JPEG's EXIF orientation is %d: VLMEvalKit shows the pixels as stored, Benchwright turns them upright, "+
 				"so left and right would differ; save the image upright without the orientation tag", o)
 		}

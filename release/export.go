@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // Record is one sample of a frozen release as an export sees it.
@@ -472,7 +473,7 @@ func (w *Writer) copyImage(dest string, r Record, upright bool) error {
 			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 				return err
 			}
-			if annotate.JPEGOrientation(head) > 1 {
+			if imagefile.Orientation(head) > 1 {
 				data, err := io.ReadAll(br)
 				if err != nil {
 					return err

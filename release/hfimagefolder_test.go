@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // hfResult is what testdata/consumers/hf_imagefolder_loader.py prints.
@@ -279,7 +280,7 @@ func TestHFImageFolderSequences(t *testing.T) {
 				t.Errorf("%s: image %d listed %v, stored %v; %s is %v", r.Sample.ID, i+1, l[i].listed, l[i].stored, f.Path, size)
 			}
 			// A JPEG stored sideways is re-encoded upright; every other image is its bytes.
-			if annotate.JPEGOrientation(images[f.Path]) <= 1 && l[i].sha != f.SHA256 {
+			if imagefile.Orientation(images[f.Path]) <= 1 && l[i].sha != f.SHA256 {
 				t.Errorf("%s: image %d is not %s", r.Sample.ID, i+1, f.Path)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // uprightQuality is the JPEG quality of an image re-encoded upright.
@@ -23,7 +23,7 @@ const uprightQuality = 95
 // other image comes back unchanged with changed false. Re-encoding is
 // deterministic: the same bytes in give the same bytes out.
 func Upright(data []byte) (out []byte, changed bool, err error) {
-	if o := annotate.JPEGOrientation(data); o <= 1 {
+	if o := imagefile.Orientation(data); o <= 1 {
 		return data, false, nil
 	}
 	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))

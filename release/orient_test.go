@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // exifJPEG is a w×h JPEG whose left half is black and right half white, with an
@@ -78,8 +79,8 @@ func TestUpright(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != tt.w || b.Dy() != tt.h || b.Dx() != dw || b.Dy() != dh {
 			t.Errorf("orientation %d: stored %v, want %d×%d = the displayed %d×%d", tt.orientation, b, tt.w, tt.h, dw, dh)
 		}
-		if changed && annotate.JPEGOrientation(out) > 1 {
-			t.Errorf("orientation %d: the result still carries EXIF orientation %d", tt.orientation, annotate.JPEGOrientation(out))
+		if changed && imagefile.Orientation(out) > 1 {
+			t.Errorf("orientation %d: the result still carries EXIF orientation %d", tt.orientation, imagefile.Orientation(out))
 		}
 		if tt.orientation == 6 || tt.orientation == 8 {
 			top, _, _, _ := img.At(10, 5).RGBA()

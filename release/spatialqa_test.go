@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // spatialQAScore is what testdata/consumers/spatialqa_metric.py prints.
@@ -187,8 +188,8 @@ func TestSpatialQAImagesUpright(t *testing.T) {
 	}
 	file := sink["images/0001-hall-1/rot.jpg"]
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(file))
-	if err != nil || cfg.Width != 40 || cfg.Height != 60 || annotate.JPEGOrientation(file) > 1 {
-		t.Errorf("stored %d×%d (%v), orientation %d; want 40×60 upright", cfg.Width, cfg.Height, err, annotate.JPEGOrientation(file))
+	if err != nil || cfg.Width != 40 || cfg.Height != 60 || imagefile.Orientation(file) > 1 {
+		t.Errorf("stored %d×%d (%v), orientation %d; want 40×60 upright", cfg.Width, cfg.Height, err, imagefile.Orientation(file))
 	}
 	var items []struct{ Image string }
 	json.Unmarshal(sink["spatialqa.json"], &items)

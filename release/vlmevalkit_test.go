@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // vlmImages are real images for the VLMEvalKit tests, which decode them: a JPEG
@@ -269,9 +270,9 @@ func TestVLMEvalKitUprightImage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", r.Sample.ID, err)
 			}
-			if cfg.Width != r.Width || cfg.Height != r.Height || annotate.JPEGOrientation(b) > 1 {
+			if cfg.Width != r.Width || cfg.Height != r.Height || imagefile.Orientation(b) > 1 {
 				t.Errorf("%s in %s: stored %d×%d with orientation %d, want the displayed %d×%d upright",
-					r.Sample.ID, name, cfg.Width, cfg.Height, annotate.JPEGOrientation(b), r.Width, r.Height)
+					r.Sample.ID, name, cfg.Width, cfg.Height, imagefile.Orientation(b), r.Width, r.Height)
 			}
 			if r.Sample.Image != "0001-office-1/rot6.jpg" && !bytes.Equal(b, images[r.Sample.Image]) {
 				t.Errorf("%s: an upright image was not copied byte for byte", r.Sample.ID)

@@ -3,11 +3,11 @@ package store
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 	"image"
 	"image/color"
 	"image/draw"
@@ -515,50 +515,8 @@ func jpegFrame(head []byte) (progressive bool, num, den int64, ok bool) {
 }
 
 // exifTurns reports whether imaging's EXIF orientation turns or flips a JPEG (which
-// copies it); EXIF it cannot read counts as turning.
-func exifTurns(head []byte) bool {
-	if !hasExif(head) {
-		return false
-	}
-	turns := true
-	jpegWalk(head, func(marker byte, seg []byte) bool {
-		if marker != 0xE1 || !bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
-			return false
-		}
-		o, ok := tiffOrientation(seg[6:])
-		turns = !ok || o >= 2 && o <= 8
-		return true
-	})
-	return turns
-}
-
-// tiffOrientation reads the orientation tag of the first image directory of EXIF's
-// TIFF structure.
-func tiffOrientation(tiff []byte) (int, bool) {
-	if len(tiff) < 8 {
-		return 0, false
-	}
-	var order binary.ByteOrder
-	switch string(tiff[:2]) {
-	case "II":
-		order = binary.LittleEndian
-	case "MM":
-		order = binary.BigEndian
-	default:
-		return 0, false
-	}
-	off := int64(order.Uint32(tiff[4:]))
-	if off+2 > int64(len(tiff)) {
-		return 0, false
-	}
-	n := int64(order.Uint16(tiff[off:]))
-	for e := off + 2; e+12 <= int64(len(tiff)) && e < off+2+12*n; e += 12 {
-		if order.Uint16(tiff[e:]) == 0x0112 && order.Uint16(tiff[e+2:]) == 3 { // Orientation, SHORT
-			return int(order.Uint16(tiff[e+8:])), true
-		}
-	}
-	return 1, true // no orientation tag: shown as stored
-}
+// copies it), as imagefile.Orientation reads it.
+func exifTurns(head []byte) bool { return imagefile.Orientation(head) >= 2 }
 
 // jpegWalk calls visit with the marker and the payload of each of a JPEG's marker
 // segments in head, up to the scan, until visit returns true; it reports whether
