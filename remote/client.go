@@ -163,7 +163,7 @@ func (c *Client) Close() error {
 // acts in.
 func (c *Client) Authenticate(ctx context.Context, name, password string) (store.User, error) {
 	var out signInResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/signin", signInRequest{Name: name, Password: password}, &out); err != nil {
+	if err := c.do(ctx, http.MethodPost, "/v1/signin", signInRequest{Name: name, Password: password, Contract: Contract, Version: store.AppVersion}, &out); err != nil {
 		return store.User{}, err
 	}
 	c.mu.Lock()

@@ -54,6 +54,7 @@ var sentinels = []struct {
 	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
 	{"canceled", context.Canceled, 499},
 	{"quota", store.ErrQuota, http.StatusInsufficientStorage},
+	{"other_build", ErrOtherBuild, http.StatusUpgradeRequired},
 	{"newer_schema", store.ErrNewerSchema, http.StatusConflict},
 	// A panic turned into a refusal (store.Recover): a fault, not the caller's;
 	// the detail stays in the server's log.

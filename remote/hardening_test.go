@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,7 +59,7 @@ func TestRefusalsCannotFloodTheAuditLog(t *testing.T) {
 func TestSignInGuessesAreCountedWhenTheyStart(t *testing.T) {
 	_, _, raw := hardServer(t)
 	signIn := func(name, password string) int {
-		body, _ := json.Marshal(map[string]string{"name": name, "password": password})
+		body, _ := json.Marshal(map[string]string{"name": name, "password": password, "contract": remote.Contract})
 		status, resp := raw.post("/v1/signin", "", body)
 		if status == http.StatusTooManyRequests {
 			t.Logf("%s: %s", name, resp)
@@ -155,7 +156,7 @@ func TestGuessesFromOneAddressDoNotLockOutAnother(t *testing.T) {
 	tr.DialContext = (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext
 	guesser := rawClient{t: t, url: srv.URL, hc: &http.Client{Transport: tr}}
 	signIn := func(c rawClient, password string) int {
-		body, _ := json.Marshal(map[string]string{"name": "ann1", "password": password})
+		body, _ := json.Marshal(map[string]string{"name": "ann1", "password": password, "contract": remote.Contract})
 		status, _ := c.post("/v1/signin", "", body)
 		return status
 	}
@@ -172,5 +173,47 @@ func TestGuessesFromOneAddressDoNotLockOutAnother(t *testing.T) {
 	}
 	if s := signIn(guesser, storetest.Password); s != http.StatusTooManyRequests {
 		t.Errorf("the guessing address after the owner signed in: %d, want 429", s)
+	}
+}
+
+// TestSignInRefusesAnotherBuild: a client whose contract (remote.Contract) is not
+// the server's — another build, or one older than the check, which sends none — is
+// refused before its password is looked at, in a sentence naming both builds, and
+// the refusal is audited; it is not a wrong guess (issue 28 item 5).
+func TestSignInRefusesAnotherBuild(t *testing.T) {
+	p, _, raw := hardServer(t)
+	for i, contract := range []string{"", "0123456789abcdef", "", "x", "", "y", "", "z"} {
+		body, _ := json.Marshal(map[string]string{"name": "ann1", "password": "wrong", "contract": contract, "version": "0.0.9"})
+		status, resp := raw.post("/v1/signin", "", body)
+		var w struct {
+			Codes   []string `json:"codes"`
+			Message string   `json:"message"`
+		}
+		_ = json.Unmarshal([]byte(resp), &w)
+		if status != http.StatusUpgradeRequired || !slices.Equal(w.Codes, []string{"other_build"}) ||
+			!strings.Contains(w.Message, "different builds would misread each other's requests") ||
+			!strings.Contains(w.Message, "protocol "+remote.Contract) || !strings.Contains(w.Message, "Benchwright 0.0.9") {
+			t.Fatalf("sign-in %d with contract %q: %d %s", i, contract, status, resp)
+		}
+	}
+	// Eight refusals, none a guess: the right password signs in at once.
+	body, _ := json.Marshal(map[string]string{"name": "ann1", "password": storetest.Password, "contract": remote.Contract})
+	if status, resp := raw.post("/v1/signin", "", body); status != http.StatusOK {
+		t.Errorf("the same build's sign-in: %d %s", status, resp)
+	}
+	ctx := context.Background()
+	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
+	rows, err := p.DB.Refusals(ctx, lead, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rows {
+		if strings.Contains(r.Detail, "different builds") {
+			n++
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d refusals of another build audited, want 8", n)
 	}
 }

@@ -64,7 +64,7 @@ func (c rawClient) do(method, path, token string, body []byte) (int, string) {
 
 func (c rawClient) signIn(name string) string {
 	c.t.Helper()
-	body, _ := json.Marshal(map[string]string{"name": name, "password": storetest.Password})
+	body, _ := json.Marshal(map[string]string{"name": name, "password": storetest.Password, "contract": remote.Contract})
 	status, resp := c.post("/v1/signin", "", body)
 	if status != http.StatusOK {
 		c.t.Fatalf("sign in %s: %d %s", name, status, resp)

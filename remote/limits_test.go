@@ -250,7 +250,7 @@ func BenchmarkConcurrentLargeBodies(b *testing.B) {
 }
 
 func signInB(b *testing.B, srv *httptest.Server) string {
-	body, _ := json.Marshal(map[string]string{"name": "ann1", "password": teamPassword})
+	body, _ := json.Marshal(map[string]string{"name": "ann1", "password": teamPassword, "contract": remote.Contract})
 	resp, err := srv.Client().Post(srv.URL+"/v1/signin", "application/json", bytes.NewReader(body))
 	if err != nil {
 		b.Fatal(err)

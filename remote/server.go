@@ -195,6 +195,10 @@ type changes struct {
 type signInRequest struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
+	// Contract and Version are the client's build (Contract, store.AppVersion); a
+	// client older than them sends neither, and is refused as another build.
+	Contract string `json:"contract,omitempty"`
+	Version  string `json:"version,omitempty"`
 }
 
 type signInResponse struct {
@@ -218,6 +222,10 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(ctx)
 	var in signInRequest
 	if !s.decodeLimited(w, r, store.User{}, "signin", &in, maxSignInBody) {
+		return
+	}
+	if in.Contract != Contract { // before the password: not a guess, and nothing said about it
+		s.refuse(w, r, store.User{}, http.StatusUpgradeRequired, "signin", otherBuild(clip(in.Version, 40), clip(in.Contract, 40)))
 		return
 	}
 	// The attempt counts as a failure before the password is checked (as the
@@ -370,6 +378,8 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, s
 		code = "not_found"
 	case http.StatusInsufficientStorage:
 		code = "quota"
+	case http.StatusUpgradeRequired:
+		code = "other_build"
 	}
 	msg := strings.ToUpper(why[:1]) + why[1:] + "."
 	writeJSON(w, status, wireError{Codes: []string{code}, Text: why, Message: msg})

@@ -158,7 +158,7 @@ func TestUnreachableDatabaseIsSaidAndRetryable(t *testing.T) {
 	}
 	px.close()
 
-	signIn, _ := json.Marshal(map[string]string{"name": "lead", "password": storetest.Password})
+	signIn, _ := json.Marshal(map[string]string{"name": "lead", "password": storetest.Password, "contract": remote.Contract})
 	for _, req := range []struct{ path, token, body string }{
 		{"/v1/call/Projects", lead, `{}`},
 		{"/v1/call/CreateProject", lead, `{"name":"later"}`},

@@ -1,0 +1,107 @@
+package remote
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/benchwright/benchwright/store"
+)
+
+// Contract is a digest of what a client and a server say to each other: every
+// call of store.Calls with the types of its arguments and results, each type as
+// JSON writes it (field names and tags, element types, all the way down). Two
+// builds with the same digest read each other's requests and answers alike. A
+// client sends its digest at sign-in and the server refuses another one with
+// ErrOtherBuild and a sentence naming both builds (issue 28 item 5): a call whose
+// types changed would otherwise be misread in silence.
+var Contract = contractDigest(reflect.TypeOf((*store.Calls)(nil)).Elem())
+
+// ErrOtherBuild is the refusal of a sign-in from a client whose Contract is not
+// the server's.
+var ErrOtherBuild = errors.New("the workstation and the server are different builds of Benchwright")
+
+// contractDigest hashes the method set of the interface calls.
+func contractDigest(calls reflect.Type) string {
+	var b strings.Builder
+	seen := map[reflect.Type]bool{}
+	for i := 0; i < calls.NumMethod(); i++ {
+		m := calls.Method(i)
+		b.WriteString(m.Name + "(")
+		for k := 0; k < m.Type.NumIn(); k++ {
+			describeType(&b, m.Type.In(k), seen)
+			b.WriteString(",")
+		}
+		b.WriteString(")(")
+		for k := 0; k < m.Type.NumOut(); k++ {
+			describeType(&b, m.Type.Out(k), seen)
+			b.WriteString(",")
+		}
+		b.WriteString(")\n")
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
+}
+
+var jsonMarshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+
+// describeType writes t as JSON encodes it. A type met again is written by name
+// only (recursive types end there); a type that encodes itself is written by name.
+func describeType(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
+	if t.Name() != "" {
+		name := t.PkgPath() + "." + t.Name()
+		if seen[t] || t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) || t.Kind() == reflect.Interface {
+			b.WriteString(name)
+			return
+		}
+		seen[t] = true
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		b.WriteString("*")
+		describeType(b, t.Elem(), seen)
+	case reflect.Slice:
+		b.WriteString("[]")
+		describeType(b, t.Elem(), seen)
+	case reflect.Array:
+		fmt.Fprintf(b, "[%d]", t.Len())
+		describeType(b, t.Elem(), seen)
+	case reflect.Map:
+		b.WriteString("map[")
+		describeType(b, t.Key(), seen)
+		b.WriteString("]")
+		describeType(b, t.Elem(), seen)
+	case reflect.Struct:
+		b.WriteString("{")
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			fmt.Fprintf(b, "%s %q ", f.Name, f.Tag.Get("json"))
+			describeType(b, f.Type, seen)
+			b.WriteString(";")
+		}
+		b.WriteString("}")
+	case reflect.Func:
+		b.WriteString("func") // not sent (a progress callback); json leaves it out
+	default:
+		b.WriteString(t.Kind().String())
+	}
+}
+
+// otherBuild is the sentence of a refused sign-in from another build.
+func otherBuild(clientVersion, clientContract string) string {
+	if clientContract == "" {
+		clientContract = "an older one"
+	}
+	if clientVersion == "" {
+		clientVersion = "an older version"
+	}
+	return fmt.Sprintf("this workstation runs Benchwright %s (protocol %s) and the team server %s (protocol %s): different builds would misread each other's requests, so the server refuses to sign in; install on this workstation the build the server runs, or update the server",
+		clientVersion, clientContract, store.AppVersion, Contract)
+}
