@@ -156,7 +156,7 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		if err != nil {
 			return err
 		}
-		revs, err := visibleReviews(ctx, tx, projectID, p.Settings.Policy(), d.Now())
+		revs, err := visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now())
 		if err != nil {
 			return err
 		}
@@ -166,7 +166,7 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		if out.Verifiers, err = verifierAlphas(ctx, revs); err != nil {
 			return err
 		}
-		out.Boxes, err = boxAgreement(ctx, tx, projectID)
+		out.Boxes, err = boxAgreement(ctx, tx, d.dialect(), projectID)
 		return err
 	})
 	if err != nil {
@@ -385,19 +385,19 @@ type round3Info struct {
 
 // round3Infos reads round3Info for the revisions that from (a FROM clause naming
 // them r) and where pick, in revision order.
-func round3Infos(ctx context.Context, tx *sql.Tx, from, where string, arg any) ([]round3Info, error) {
+func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string, arg any) ([]round3Info, error) {
 	return queryAll(ctx, tx, func(r scanner) (i round3Info, err error) {
 		err = r.Scan(&i.revision, &i.number, &i.current, &i.currentReviewed, &i.sample)
 		return i, err
 	}, `SELECT r.id, r.number, COALESCE(cur.number, 0), EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev), s.id
-		FROM `+from+` CROSS JOIN samples s ON s.id = r.sample_id LEFT JOIN revisions cur ON cur.id = s.current_rev
+		FROM `+from+` `+dl.fixedJoin()+` samples s ON s.id = r.sample_id LEFT JOIN revisions cur ON cur.id = s.current_rev
 		WHERE `+where+` ORDER BY r.id`, arg)
 }
 
 // visibleReviews loads the project's reviews of settled rounds in one pass over them
 // in revision order (the reviews' revision index), and the revisions' round-3 facts
 // in a second ordered pass that the first walks along.
-func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.Policy, now time.Time) (*judgements, error) {
+func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (*judgements, error) {
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
@@ -407,7 +407,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 		cl.Round, cl.Verifier = 3, uid(vid)
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 		return cl, err
-	}, `SELECT c.sample_id, c.verifier_id, c.expires_at FROM claims c CROSS JOIN samples s ON s.id = c.sample_id
+	}, `SELECT c.sample_id, c.verifier_id, c.expires_at FROM claims c `+dl.fixedJoin()+` samples s ON s.id = c.sample_id
 		WHERE s.project_id = ? AND c.round = 3 ORDER BY c.sample_id, c.verifier_id`, projectID)
 	if err != nil {
 		return nil, err
@@ -425,14 +425,14 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 	}
 	// The revisions with round-3 votes are those of stat_rev3 (migration 0008, kept
 	// by stats.go).
-	infos, err := round3Infos(ctx, tx, `stat_rev3 t CROSS JOIN revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
+	infos, err := round3Infos(ctx, tx, dl, `stat_rev3 t `+dl.fixedJoin()+` revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
 	}
 	// Should stat_rev3 miss a revision with round-3 votes, its facts are read from
 	// the revisions themselves, here: no query may run while the reviews below are
 	// read (a PostgreSQL connection answers one query at a time).
-	missed, err := round3Infos(ctx, tx, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
+	missed, err := round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
 		AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
@@ -455,7 +455,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, projectID int64, p verify.P
 	// kind come from the covering index stat_samples_of (migration 0004).
 	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, s.kind, rv.round, rv.verifier_id, rv.decision = 'reject',
 			rv.criteria, NULLIF(rv.reasons, '[]')
-		FROM reviews rv CROSS JOIN samples s ON s.id = rv.sample_id
+		FROM reviews rv `+dl.fixedJoin()+` samples s ON s.id = rv.sample_id
 		WHERE s.project_id = ? ORDER BY rv.revision_id`, projectID)
 	if err != nil {
 		return nil, err
@@ -761,10 +761,10 @@ func verifierAlphas(ctx context.Context, js *judgements) (VerifierAlphaTable, er
 // boxAgreement compares, on every sample whose revisions carry boxes by two or more
 // people, each person's latest box. Only the revisions of samples with two or more
 // authors are read (found through the index stat_revisions_author).
-func boxAgreement(ctx context.Context, tx *sql.Tx, projectID int64) (BoxAgreement, error) {
+func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (BoxAgreement, error) {
 	rows, err := tx.QueryContext(ctx, `WITH multi AS (SELECT sample_id FROM revisions GROUP BY sample_id HAVING count(DISTINCT author_id) >= 2)
 		SELECT r.sample_id, r.author_id, u.name, json_extract(r.content, '$.box') FROM multi m
-			CROSS JOIN samples s ON s.id = m.sample_id JOIN revisions r ON r.sample_id = m.sample_id
+			`+dl.fixedJoin()+` samples s ON s.id = m.sample_id JOIN revisions r ON r.sample_id = m.sample_id
 			LEFT JOIN users u ON u.id = r.author_id
 		WHERE s.project_id = ? AND json_extract(r.content, '$.box') IS NOT NULL
 		ORDER BY r.sample_id, r.number`, projectID)

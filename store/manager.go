@@ -119,9 +119,9 @@ func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q S
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSearchSamples); err != nil {
 			return err
 		}
-		// The count joins as the planner likes (pg false); the page below, unless it
-		// walks, finds the words first.
-		from, args, err := searchFrom(projectID, q, false, false)
+		// The count joins as the planner likes (lateral false); the page below, unless
+		// it walks, finds the words first.
+		from, args, err := searchFrom(projectID, q, false, false, d.dialect())
 		if err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q S
 		// index (no row read): walking pays off well below a quarter there.
 		onlyWords := len(args) == 2 && matchQuery(q.Text) != ""
 		walk := len(args) > 1 && (out.Total*4 >= all || onlyWords && out.Total*32 >= all) // a broad filter
-		if from, args, err = searchFrom(projectID, q, walk, d.pg); err != nil {
+		if from, args, err = searchFrom(projectID, q, walk, true, d.dialect()); err != nil {
 			return err
 		}
 		limit := q.Limit
@@ -149,7 +149,7 @@ func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q S
 		if err != nil {
 			return err
 		}
-		out.Rows, err = sampleRows(ctx, tx, ids)
+		out.Rows, err = sampleRows(ctx, tx, d.dialect(), ids)
 		return err
 	})
 	if err != nil {
@@ -166,7 +166,7 @@ func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q Sampl
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSearchSamples); err != nil {
 			return err
 		}
-		from, args, err := searchFrom(projectID, q, false, d.pg)
+		from, args, err := searchFrom(projectID, q, false, true, d.dialect())
 		if err != nil {
 			return err
 		}
@@ -205,47 +205,49 @@ func searchOrder(q SampleQuery) string {
 // the list of their docs): it then walks the index of the ORDER BY and stops at the
 // page's LIMIT.
 //
-// On PostgreSQL (pg) the words-first join is a LATERAL one: the planner cannot tell
+// On PostgreSQL the words-first join is, with lateral, a LATERAL one: the planner cannot tell
 // a rare prefix from a common one (it guesses 2 % of the rows for any "word:*"), and
 // would walk the sort index testing every sample's words, as SQLite's CROSS JOIN
 // forbids; a LATERAL subquery it cannot flatten (OFFSET 0) forbids it there
 // (0.18 s → 2 ms for a rare id at 100k samples).
-func searchFrom(projectID int64, q SampleQuery, walk, pg bool) (string, []any, error) {
+func searchFrom(projectID int64, q SampleQuery, walk, lateral bool, dl dialect) (string, []any, error) {
 	from := " FROM sample_search x"
 	conds := []string{"x.project_id = ?"}
 	args := []any{projectID}
 	plus := ""
-	if walk && !pg { // SQLite's planner hint; PostgreSQL has no unary + on text, nor needs it
+	if walk && !dl.pg { // SQLite's planner hint; PostgreSQL has no unary + on text, nor needs it
 		plus = "+"
 	}
 	if m := matchQuery(q.Text); m != "" && walk {
-		conds, args = append(conds, plus+"x.doc IN (SELECT docid FROM sample_words WHERE sample_words MATCH ?)"), append(args, m)
+		match, arg := dl.wordsMatch("", m)
+		conds, args = append(conds, plus+"x.doc IN (SELECT docid FROM sample_words WHERE "+match+")"), append(args, arg)
 	} else if m != "" {
-		from = " FROM sample_words w CROSS JOIN sample_search x ON x.doc = w.docid"
-		if pg {
+		from = " FROM sample_words w " + dl.fixedJoin() + " sample_search x ON x.doc = w.docid"
+		if lateral && dl.pg {
 			from = " FROM sample_words w CROSS JOIN LATERAL (SELECT * FROM sample_search x WHERE x.doc = w.docid OFFSET 0) x"
 		}
-		conds, args = []string{"w.sample_words MATCH ?", "x.project_id = ?"}, []any{m, projectID}
+		match, arg := dl.wordsMatch("w.", m)
+		conds, args = []string{match, "x.project_id = ?"}, []any{arg, projectID}
 	}
 	add := func(cond string, a ...any) { conds = append(conds, cond); args = append(args, a...) }
 	col := func(name string) string { return plus + "x." + name } // a filtered column
 	jsonList := func(vs []string) string { b, _ := json.Marshal(vs); return string(b) }
 	if len(q.IDs) > 0 {
-		add(col("sample_id")+" IN (SELECT value FROM json_each(?))", jsonList(q.IDs))
+		add(col("sample_id")+" IN (SELECT value FROM "+dl.jsonEach()+"(?))", jsonList(q.IDs))
 	}
 	if len(q.States) > 0 {
 		ss := make([]string, len(q.States))
 		for i, s := range q.States {
 			ss[i] = string(s)
 		}
-		add(col("status")+" IN (SELECT value FROM json_each(?))", jsonList(ss))
+		add(col("status")+" IN (SELECT value FROM "+dl.jsonEach()+"(?))", jsonList(ss))
 	}
 	if len(q.Kinds) > 0 {
 		ks := make([]string, len(q.Kinds))
 		for i, k := range q.Kinds {
 			ks[i] = string(k)
 		}
-		add(col("kind")+" IN (SELECT value FROM json_each(?))", jsonList(ks))
+		add(col("kind")+" IN (SELECT value FROM "+dl.jsonEach()+"(?))", jsonList(ks))
 	}
 	if q.AuthorID != 0 {
 		add(col("author_id")+" = ?", q.AuthorID)
@@ -345,7 +347,7 @@ func matchQuery(text string) string {
 }
 
 // sampleRows loads the manager rows of ids, in that order.
-func sampleRows(ctx context.Context, tx *sql.Tx, ids []string) ([]SampleRow, error) {
+func sampleRows(ctx context.Context, tx *sql.Tx, dl dialect, ids []string) ([]SampleRow, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -356,7 +358,7 @@ func sampleRows(ctx context.Context, tx *sql.Tx, ids []string) ([]SampleRow, err
 	}
 	rows := map[string]SampleRow{}
 	r, err := tx.QueryContext(ctx, `SELECT `+sampleCols+`, x.categories, x.reasons, x.acked, x.derived, s.created_at`+sampleFrom+`
-		JOIN sample_search x ON x.sample_id = s.id WHERE s.id IN (SELECT value FROM json_each(?))`, string(b))
+		JOIN sample_search x ON x.sample_id = s.id WHERE s.id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(b))
 	if err != nil {
 		return nil, err
 	}
@@ -824,7 +826,7 @@ func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids
 		}
 		var rows []SampleRow
 		for chunk := range slices.Chunk(ids, 1000) {
-			rs, err := sampleRows(ctx, tx, chunk)
+			rs, err := sampleRows(ctx, tx, d.dialect(), chunk)
 			if err != nil {
 				return err
 			}

@@ -6,33 +6,24 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 )
 
 // The store's SQL is written once, in the dialect SQLite and PostgreSQL share.
-// Where they differ, the SQL says it SQLite's way and pgSQL rewrites it for
-// PostgreSQL, at the driver, so that no store method has two versions:
-//
-//   - parameters: ? becomes $1, $2, …; :name (sql.Named) becomes the $n of that
-//     name; a bool argument is the integer 0 or 1, as SQLite stores it;
-//   - json_each(?) becomes bw_json_each(?), a function of the PostgreSQL schema;
-//   - CROSS JOIN … ON (SQLite's fixed join order) becomes JOIN … ON (a CROSS
-//     JOIN without ON, a ? inside /* */ comments and MATCH :name are not handled:
-//     the store's SQL has none);
-//   - "X MATCH ?" on sample_words becomes a text search on X's tsv (its body's
-//     words, a stored column of the PostgreSQL schema), and its
-//     argument, an FTS4 query from matchQuery, the same query in tsquery syntax.
-//
-// julianday, json_extract and instr exist on PostgreSQL as functions of the schema
-// (store/migrations_pg). Everything else the store writes is SQL both engines read
-// alike; TestPostgresTranslation lists the rewrites.
+// The driver changes only how parameters are written, what sqlx and xorm do too:
+// ? becomes $1, $2, …; :name (sql.Named) becomes the $n of that name; a bool
+// argument is the integer 0 or 1, as SQLite stores it (a ? inside /* */ comments is
+// not handled: the store's SQL has none). Where the engines' SQL differs in
+// meaning — the JSON array table function, a join in a fixed order, a full-text
+// match — the query says so where it is built, through a dialect call
+// (store/dialect.go). julianday, json_extract and instr exist on PostgreSQL as
+// functions of the schema (store/migrations_pg). TestPostgresTranslation lists
+// what the driver does.
 
 // pgQuery is a statement prepared for translation: its text with placeholders
 // numbered, and which argument each placeholder takes.
 type pgQuery struct {
 	text  string
 	slots []pgSlot // in order of appearance
-	match []int    // indexes into slots whose argument is an FTS4 query
 }
 
 // pgSlot is one placeholder: positional (name "") or named.
@@ -99,12 +90,6 @@ func pgTranslate(query string, args []driver.NamedValue) (string, []driver.Named
 			return "", nil, fmt.Errorf("query has fewer placeholders than arguments (%d)", len(args))
 		}
 	}
-	for _, i := range pq.match {
-		n, _ := strconv.Atoi(nums[i][1:])
-		if s, ok := out[n-1].Value.(string); ok {
-			out[n-1].Value = tsQuery(s)
-		}
-	}
 	// Fill the numbers into the text: each placeholder was left as \x00.
 	var b strings.Builder
 	k := 0
@@ -119,7 +104,7 @@ func pgTranslate(query string, args []driver.NamedValue) (string, []driver.Named
 }
 
 // parsePG finds the placeholders of query outside literals, quoted names and
-// comments, marks each with \x00, and applies the rewrites above.
+// comments and marks each with \x00.
 func parsePG(query string) *pgQuery {
 	var b strings.Builder
 	q := &pgQuery{}
@@ -164,36 +149,7 @@ func parsePG(query string) *pgQuery {
 			for j < n && isNamePart(query[j]) {
 				j++
 			}
-			word := query[i:j]
-			switch {
-			case strings.EqualFold(word, "json_each") && j < n && query[j] == '(':
-				b.WriteString("bw_json_each")
-			case strings.EqualFold(word, "CROSS") && strings.HasPrefix(strings.ToUpper(strings.TrimLeft(query[j:], " \t\n")), "JOIN") &&
-				!strings.HasPrefix(strings.ToUpper(strings.TrimLeft(strings.TrimLeft(query[j:], " \t\n")[4:], " \t\n")), "LATERAL"):
-				// SQLite's CROSS JOIN … ON fixes the join order; PostgreSQL
-				// takes it as a plain join.
-				j = n - len(strings.TrimLeft(query[j:], " \t\n"))
-			case strings.EqualFold(word, "MATCH"):
-				// "<alias.>sample_words MATCH ?": the table's name stands for its text.
-				s := b.String()
-				t := strings.TrimRight(s, " \t\n")
-				k := strings.LastIndexAny(t, " \t\n(")
-				table := t[k+1:]
-				alias := strings.TrimSuffix(table, "sample_words")
-				b.Reset()
-				b.WriteString(t[:k+1])
-				fmt.Fprintf(&b, "%stsv @@ to_tsquery('simple',", alias)
-				// the next placeholder is the query
-				rest := strings.TrimLeft(query[j:], " \t\n")
-				if strings.HasPrefix(rest, "?") {
-					q.match = append(q.match, len(q.slots))
-					q.slots = append(q.slots, pgSlot{})
-					b.WriteString(" \x00)")
-					j = n - len(rest) + 1
-				}
-			default:
-				b.WriteString(word)
-			}
+			b.WriteString(query[i:j]) // a name: a : or ? inside it is not a placeholder
 			i = j - 1
 		default:
 			b.WriteByte(c)
@@ -205,28 +161,3 @@ func parsePG(query string) *pgQuery {
 
 func isNameStart(c byte) bool { return c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isNamePart(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
-
-// tsQuery turns an FTS4 query of matchQuery's form ("w1 w2*" "w3*": phrases whose
-// last word is a prefix, all required) into PostgreSQL's tsquery syntax.
-func tsQuery(fts string) string {
-	var phrases []string
-	for _, p := range strings.Split(fts, `"`) {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		prefix := strings.HasSuffix(p, "*")
-		words := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if len(words) == 0 {
-			continue
-		}
-		if prefix {
-			words[len(words)-1] += ":*"
-		}
-		phrases = append(phrases, "("+strings.Join(words, " <-> ")+")")
-	}
-	if len(phrases) == 0 {
-		return "''"
-	}
-	return strings.Join(phrases, " & ")
-}

@@ -385,7 +385,7 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, 
 		if err != nil {
 			return err
 		}
-		facts, err := loadQueueFacts(ctx, tx, projectID, cands)
+		facts, err := loadQueueFacts(ctx, tx, d.dialect(), projectID, cands)
 		if err != nil {
 			return err
 		}
@@ -493,7 +493,7 @@ type queueFacts struct {
 	claims     map[string][]verify.Claim // sample id → its claims
 }
 
-func loadQueueFacts(ctx context.Context, tx *sql.Tx, projectID int64, cands []queueCandidate) (queueFacts, error) {
+func loadQueueFacts(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, cands []queueCandidate) (queueFacts, error) {
 	f := queueFacts{correctors: map[string][]string{}, reviews: map[int64][]verify.Review{}, claims: map[string][]verify.Claim{}}
 	if len(cands) == 0 {
 		return f, nil
@@ -506,7 +506,7 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, projectID int64, cands []qu
 	}
 	jsIDs, _ := json.Marshal(ids)
 	jsRevs, _ := json.Marshal(revs)
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM json_each(?))`, string(jsIDs))
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(jsIDs))
 	if err != nil {
 		return f, err
 	}
@@ -524,7 +524,7 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, projectID int64, cands []qu
 	}
 	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, COALESCE(u.grp, ''), v.decision FROM reviews v
 		LEFT JOIN project_members u ON u.user_id = v.verifier_id AND u.project_id = ?
-		WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY v.id`, projectID, string(jsRevs))
+		WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM `+dl.jsonEach()+`(?)) ORDER BY v.id`, projectID, string(jsRevs))
 	if err != nil {
 		return f, err
 	}
@@ -542,7 +542,7 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, projectID int64, cands []qu
 	if err := closeRows(rows); err != nil {
 		return f, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM json_each(?))`, string(jsIDs))
+	rows, err = tx.QueryContext(ctx, `SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(jsIDs))
 	if err != nil {
 		return f, err
 	}

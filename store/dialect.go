@@ -1,0 +1,73 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+)
+
+// dialect is where the store's SQL says something differently to SQLite and to
+// PostgreSQL beyond placeholders (which the driver renumbers, store/pgsql.go): each
+// difference is a call made where the query is built, so a query reads as what
+// runs, as grafana's migrator/dialect.go does it (issue 28 item 3). The three such
+// differences were once rewritten in every statement at the driver, changing
+// meaning at a distance.
+type dialect struct{ pg bool }
+
+func (d *DB) dialect() dialect { return dialect{pg: d.pg} }
+
+// jsonEach is the table function over a JSON array of values (one column, value):
+// SQLite's json_each, or bw_json_each of the PostgreSQL schema
+// (store/migrations_pg).
+func (dl dialect) jsonEach() string {
+	if dl.pg {
+		return "bw_json_each"
+	}
+	return "json_each"
+}
+
+// fixedJoin joins the next table in the order written. SQLite's planner keeps the
+// order of a CROSS JOIN (the store uses it where SQLite would start from the wrong
+// table); PostgreSQL's CROSS JOIN takes no ON clause, and its planner chooses well.
+func (dl dialect) fixedJoin() string {
+	if dl.pg {
+		return "JOIN"
+	}
+	return "CROSS JOIN"
+}
+
+// wordsMatch is the condition that the sample_words row (alias, with its dot, or
+// "") holds every word of an FTS4 query of matchQuery's form, and the argument its
+// one placeholder takes: SQLite's FTS4 MATCH, or on PostgreSQL a text search of the
+// row's tsv column (its body's words, stored by the schema) with the query in
+// tsquery syntax (tsQuery).
+func (dl dialect) wordsMatch(alias, fts string) (cond string, arg any) {
+	if dl.pg {
+		return alias + "tsv @@ to_tsquery('simple', ?)", tsQuery(fts)
+	}
+	return alias + "sample_words MATCH ?", fts
+}
+
+// tsQuery turns an FTS4 query of matchQuery's form ("w1 w2*" "w3*": phrases whose
+// last word is a prefix, all required) into PostgreSQL's tsquery syntax.
+func tsQuery(fts string) string {
+	var phrases []string
+	for _, p := range strings.Split(fts, `"`) {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		prefix := strings.HasSuffix(p, "*")
+		words := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(words) == 0 {
+			continue
+		}
+		if prefix {
+			words[len(words)-1] += ":*"
+		}
+		phrases = append(phrases, "("+strings.Join(words, " <-> ")+")")
+	}
+	if len(phrases) == 0 {
+		return "''"
+	}
+	return strings.Join(phrases, " & ")
+}
