@@ -470,7 +470,7 @@ func imageLabelFindings(s Sample) []Finding {
 	if len(s.ImageLabels) != n {
 		return []Finding{errorf(RuleImageLabels, "image_labels",
 			fmt.Sprintf("%d labels for %d images", len(s.ImageLabels), n),
-			"give one label per image, in the images' order, or remove image_labels for "+strings.Join(DefaultLabels(min(n, 3), s.Modality() == ModalityVideo), ", ")+"…")}
+			"give one label per image, in the images' order, or remove the labels to use "+strings.Join(DefaultLabels(min(n, 3), s.Modality() == ModalityVideo), ", ")+"…")}
 	}
 	var fs []Finding
 	seen := map[string]int{}
