@@ -19,7 +19,7 @@ func ExampleLint() {
 		fmt.Printf("%s %s %s: %s\n", f.Severity, f.Rule, f.Field, f.Message)
 	}
 	// Output:
-	// error hop-mismatch hop: hop is 3 but there are 2 distinct categories (att, rel)
+	// error hop-mismatch hop: the hop count is 3 but there are 2 distinct categories (att, rel)
 	// error ego-phrase question: an ego question must start with a subject phrase
 	// error option-duplicate options[3]: option D "The mug." repeats option A "the mug"
 	// error box-invalid box: box [412, 188, 1300, 240]: box extends past the 1200×800 image
@@ -41,7 +41,7 @@ func ExampleFinding_Place() {
 	// Output:
 	// options[2] → option C is blank
 	// steps[1].precondition → step #2's preconditions: step2 lists itself as a precondition
-	// ego_subject → the ego subject: ego_subject is real but the question opens with the virtual-person phrase
+	// ego_subject → the viewpoint's person: ego_subject is real but the question opens with the virtual-person phrase
 	//  → the whole sample: unknown kind
 }
 

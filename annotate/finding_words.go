@@ -73,6 +73,12 @@ func words(field string) string {
 	switch field {
 	case "question_tag":
 		return "tagged question"
+	case "hop":
+		return "hop count" // the editor counts the categories; there is no hop field
+	case "ego_subject":
+		return "viewpoint's person"
+	case "box_image":
+		return "box's image"
 	}
 	return strings.ReplaceAll(field, "_", " ")
 }

@@ -72,7 +72,8 @@ func (l ImageLimit) String() string {
 // options, categories, hop and view for hop_qa; options for mcq; a text answer for
 // judgment and open; steps for step_graph), a blank path among several images
 // ("images[k]"), an unknown kind, view, ego_subject or
-// split, a negative tolerance or a tolerance on a non-numeric open answer, and a
+// split, a tolerance that is not a number >= 0 (ToleranceText included), an open
+// answer that is marked numeric or has a tolerance but is not a number, and a
 // warning for every field kept in Extra. Wrong JSON types and a missing option
 // index are only visible to ParseRecord; lint a record with
 // MergeFindings(ParseRecord findings, Lint findings).
@@ -127,21 +128,23 @@ func schemaFindings(s Sample) []Finding {
 		}
 	}
 	if strings.TrimSpace(s.Question) == "" {
-		add(missing("question", ""))
+		add(missing("question", "write the question"))
 	}
 	switch s.Kind {
 	case KindHopQA:
 		if len(s.Options) == 0 {
 			add(missing("options", "four options"))
 		}
+		// The editor has no hop field: the hop count is the number of categories
+		// ticked, so a missing hop is said only when the categories are there.
 		if len(s.Categories) == 0 {
-			add(missing("categories", "att, pos and/or rel"))
-		}
-		if s.Hop == 0 {
-			add(errorf(RuleSchema, "hop", "hop is missing or 0", "set hop to the number of categories"))
+			add(errorf(RuleSchema, "categories", "no reasoning category is chosen", "tick the categories the question uses: att, pos and/or rel"))
+		} else if s.Hop == 0 {
+			add(errorf(RuleSchema, "hop", "the hop count is missing or 0",
+				fmt.Sprintf("tick or untick a category: the hop count is the number of categories (%d)", len(distinct(s.Categories)))))
 		}
 		if s.View == "" {
-			add(missing("view", `"ego" or "exo"`))
+			add(errorf(RuleSchema, "view", "no viewpoint is chosen", "choose Exo or Ego under Viewpoint"))
 		}
 	case KindMCQ:
 		if len(s.Options) == 0 {
@@ -151,28 +154,25 @@ func schemaFindings(s Sample) []Finding {
 		if len(s.Steps) == 0 {
 			add(missing("steps", "2 to 10 steps"))
 		}
-	case KindJudgment, KindOpen:
+	case KindJudgment:
 		if s.AnswerText == "" {
-			add(missing("answer", ""))
+			add(missing("answer", "choose Yes or No"))
+		}
+	case KindOpen:
+		if s.AnswerText == "" {
+			add(missing("answer", "write the answer: a word or a number"))
 		}
 	}
 	if s.View != "" && s.View != ViewEgo && s.View != ViewExo {
-		add(errorf(RuleSchema, "view", fmt.Sprintf("unknown view %q", s.View), `"ego" or "exo"`))
+		add(errorf(RuleSchema, "view", fmt.Sprintf("unknown view %q", s.View), `choose Exo or Ego under Viewpoint ("exo" or "ego")`))
 	}
 	if s.EgoSubject != "" && s.EgoSubject != EgoReal && s.EgoSubject != EgoVirtual {
-		add(errorf(RuleSchema, "ego_subject", fmt.Sprintf("unknown ego_subject %q", s.EgoSubject), `"real" or "virtual"`))
+		add(errorf(RuleSchema, "ego_subject", fmt.Sprintf("unknown ego person %q", s.EgoSubject), `choose Real person or Virtual person under Viewpoint ("real" or "virtual")`))
 	}
 	if s.Split != "" && s.Split != "train" && s.Split != "test" {
 		add(errorf(RuleSchema, "split", fmt.Sprintf("unknown split %q", s.Split), `"train" or "test"`))
 	}
-	if t := s.Tolerance; t != nil {
-		if !(*t >= 0) || math.IsInf(*t, 0) {
-			add(errorf(RuleSchema, "tolerance", fmt.Sprintf("tolerance %g is not a number >= 0", *t), ""))
-		}
-		if _, err := strconv.ParseFloat(strings.TrimSpace(s.AnswerText), 64); s.Kind == KindOpen && s.AnswerText != "" && err != nil {
-			add(errorf(RuleSchema, "answer", fmt.Sprintf("answer %q is not a number but a tolerance is set", s.AnswerText), "give a numeric answer or drop the tolerance"))
-		}
-	}
+	fs = append(fs, numberFindings(s)...)
 	for _, k := range sortedKeys(s.Extra) {
 		add(warnf(RuleSchema, k, fmt.Sprintf("unknown field %q (kept as is)", k), "remove it if it is a typo"))
 	}
@@ -219,42 +219,40 @@ func hopFindings(s Sample) []Finding {
 	cats := distinct(s.Categories)
 	if s.Hop != 0 && len(cats) > 0 && s.Hop != len(cats) {
 		fs = append(fs, errorf(RuleHopMismatch, "hop",
-			fmt.Sprintf("hop is %d but there are %d distinct categories (%s)", s.Hop, len(cats), joinCats(cats)),
-			fmt.Sprintf("set hop to %d, or change the categories", len(cats))))
+			fmt.Sprintf("the hop count is %d but there are %d distinct categories (%s)", s.Hop, len(cats), joinCats(cats)),
+			fmt.Sprintf("tick or untick a category: the hop count is the number of categories (%d)", len(cats))))
 	}
 	if len(cats) > 0 && !AllowedCategorySet(cats) {
-		var msg string
+		msg, hint := "att alone is not an allowed set: a 1-hop question uses pos or rel", "tick pos or rel as well as att, or instead of it"
 		for _, c := range cats {
 			if _, ok := categoryBits[c]; !ok {
-				msg = fmt.Sprintf("unknown category %q", c)
+				msg, hint = fmt.Sprintf("unknown category %q", c), "use att, pos and rel only: tick them under Reasoning categories"
 				break
 			}
 		}
-		if msg == "" {
-			msg = "att alone is not an allowed set: a 1-hop question uses pos or rel"
-		}
-		fs = append(fs, errorf(RuleCategorySet, "categories", msg,
-			"use {pos} or {rel}; {att,pos}, {att,rel} or {pos,rel}; or {att,pos,rel}"))
+		fs = append(fs, errorf(RuleCategorySet, "categories", msg, hint))
 	}
 
 	subject, body, has := cutSubjectPhrase(s.Question)
 	switch {
 	case s.View == ViewEgo && !has:
 		fs = append(fs, errorf(RuleEgoPhrase, "question", "an ego question must start with a subject phrase",
-			`start with "`+SubjectPhrase(EgoReal, "<person>")+`" or "`+SubjectPhrase(EgoVirtual, "<where>")+`"`))
+			`start with "`+SubjectPhrase(EgoReal, "<person>")+`" or "`+SubjectPhrase(EgoVirtual, "<where>")+`" (Insert phrase under Viewpoint writes it)`))
 	case s.View == ViewEgo && s.EgoSubject != "" && subject != s.EgoSubject:
 		fs = append(fs, errorf(RuleEgoPhrase, "ego_subject",
-			fmt.Sprintf("ego_subject is %s but the question opens with the %s-person phrase", s.EgoSubject, subject),
-			fmt.Sprintf("set ego_subject to %s, or reword the opening", subject)))
+			fmt.Sprintf("the viewpoint is a %s person but the question opens with the %s-person phrase", s.EgoSubject, subject),
+			fmt.Sprintf("choose %s person under Viewpoint, or reword the opening", capitalize(string(subject)))))
 	case s.View == ViewExo && has:
 		fs = append(fs, warnf(RuleExoPhrase, "question", "an exo question starts with a subject phrase",
-			`set view to "ego", or drop the phrase`))
+			"choose Ego under Viewpoint, or remove the phrase"))
 	}
 
-	// The subject phrase describes the viewer ("the man in the blue shirt"), not the
-	// att condition, so only the rest of the question is searched for colours.
+	// The att condition is the phrase tagged ATT: a colour elsewhere ("on the blue
+	// table", tagged POS) is no colour condition (multihopspatial.txt:270, "if the
+	// att condition is color"). Untagged, the question after its subject phrase
+	// (which describes the viewer, "the man in the blue shirt") is searched.
 	if slices.Contains(cats, CatAtt) {
-		if qc := ColourWords(body); len(qc) > 0 {
+		if qc := attColours(s, body); len(qc) > 0 {
 			for i, o := range s.Options {
 				if oc := ColourWords(o); len(oc) > 0 {
 					fs = append(fs, warnf(RuleColourInOptions, fmt.Sprintf("options[%d]", i),
@@ -265,6 +263,41 @@ func hopFindings(s Sample) []Finding {
 		}
 	}
 	return fs
+}
+
+// attColours returns the colour words of a hop question's att condition: those of
+// the phrases tagged ATT (leaving out phrases tagged with another category inside
+// them) when the question is tagged — none when no phrase is tagged ATT yet, which
+// category-tags reports — else those of body, the question after its subject
+// phrase.
+func attColours(s Sample, body string) []string {
+	if s.QuestionTag == "" {
+		return ColourWords(body)
+	}
+	plain, spans, err := ParseTagged(s.QuestionTag)
+	if err != nil {
+		return ColourWords(body)
+	}
+	var out []string
+	for _, sp := range spans {
+		if sp.Category != CatAtt {
+			continue
+		}
+		text := []byte(plain[sp.Start:sp.End])
+		for _, in := range spans {
+			if in.Category != CatAtt && sp.Start <= in.Start && in.End <= sp.End && in.End-in.Start < sp.End-sp.Start {
+				for i := in.Start; i < in.End; i++ {
+					text[i-sp.Start] = ' '
+				}
+			}
+		}
+		for _, w := range ColourWords(string(text)) {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 func joinCats(cats []Category) string {
@@ -332,7 +365,8 @@ func stepFindings(s Sample, env LintEnv) []Finding {
 	}
 	fs = append(fs, graph...)
 	if s.Scene != "" && !ValidSceneName(s.Scene) {
-		fs = append(fs, warnf(RuleSceneName, "scene", fmt.Sprintf("scene %q does not match NNNN-<scenetype>-<k>", s.Scene), `e.g. "0001-office-1"`))
+		fs = append(fs, warnf(RuleSceneName, "scene", fmt.Sprintf("scene %q does not match NNNN-<scenetype>-<k>", s.Scene),
+			`the scene is the image's folder: ask the lead to name it like "0001-office-1"`))
 	}
 	return fs
 }
@@ -436,7 +470,7 @@ func imageLabelFindings(s Sample) []Finding {
 	if len(s.ImageLabels) != n {
 		return []Finding{errorf(RuleImageLabels, "image_labels",
 			fmt.Sprintf("%d labels for %d images", len(s.ImageLabels), n),
-			"give one label per image, in the images' order, or remove image_labels for "+strings.Join(DefaultLabels(min(n, 3), s.Modality() == ModalityVideo), ", ")+"…")}
+			"give one label per image, in the images' order, or remove the labels to use "+strings.Join(DefaultLabels(min(n, 3), s.Modality() == ModalityVideo), ", ")+"…")}
 	}
 	var fs []Finding
 	seen := map[string]int{}
@@ -529,11 +563,28 @@ func boxImageFindings(s Sample) []Finding {
 	n := s.NumImages()
 	if n > 0 && (s.BoxImage < 0 || s.BoxImage >= n) {
 		return []Finding{errorf(RuleBoxImage, "box_image",
-			fmt.Sprintf("box_image %d is not one of the sample's %d images (0 to %d)", s.BoxImage, n, n-1),
-			"set box_image to the 0-based index of the image the box is drawn on")}
+			fmt.Sprintf("the box is on image #%d, but the sample has %s (box_image %d)", s.BoxImage+1, plural(n, "image"), s.BoxImage),
+			"show the image the box belongs on and draw the box again")}
 	}
 	if s.Box == nil {
-		return []Finding{warnf(RuleBoxImage, "box_image", "box_image is set but there is no box", "draw the box, or remove box_image")}
+		return []Finding{warnf(RuleBoxImage, "box_image", fmt.Sprintf("the box is said to be on image %s, but there is no box", s.Labels()[s.BoxImage]),
+			"show the image the box belongs on and draw it, or draw it on the first image")}
 	}
 	return nil
+}
+
+// capitalize upper-cases the first letter of an ASCII word.
+func capitalize(w string) string {
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// plural is n and the noun, with an s unless n is 1: "3 images".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

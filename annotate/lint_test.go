@@ -202,10 +202,36 @@ func TestLintRules(t *testing.T) {
 		{"colour-in-options", with(hopQA(), func(s *Sample) { s.Options[0] = "the light-blue mug" }), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[0]"},
 		{"colour-in-options: -ish", with(hopQA(), func(s *Sample) { s.Options[2] = "the reddish apple" }), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[2]"},
 		{"colour-in-options: att not a colour", with(hopQA(), func(s *Sample) {
-			s.Question, s.Options[0] = "From the perspective of the man, which round object is closest to him?", "the red mug"
+			s.Question, s.QuestionTag, s.Options[0] = "From the perspective of the man, which round object is closest to him?", "", "the red mug"
 		}), LintEnv{}, RuleColourInOptions, "", ""},
 		{"colour-in-options: colour only in the subject phrase", with(hopQA(), func(s *Sample) {
-			s.Question, s.Options[0] = "From the perspective of the man in the blue shirt, which round object is closest?", "the blue mug"
+			s.Question, s.QuestionTag, s.Options[0] = "From the perspective of the man in the blue shirt, which round object is closest?", "", "the blue mug"
+		}), LintEnv{}, RuleColourInOptions, "", ""},
+		// Tagged, the att condition is the ATT phrase and nothing else (issue 27).
+		{"colour-in-options: colour in the POS phrase", with(hopQA(), func(s *Sample) {
+			s.Question = "Which round object on the blue table is closest to the door?"
+			s.QuestionTag = "Which <ATT>round</ATT> object <POS>on the blue table</POS> is <REL>closest</REL> to the door?"
+			s.Categories, s.Hop, s.View, s.EgoSubject, s.Options[0] = []Category{CatAtt, CatPos, CatRel}, 3, ViewExo, "", "the blue mug"
+		}), LintEnv{}, RuleColourInOptions, "", ""},
+		{"colour-in-options: colour in the ATT phrase", with(hopQA(), func(s *Sample) {
+			s.Question = "Which blue object on the wooden table is closest to the door?"
+			s.QuestionTag = "Which <ATT>blue</ATT> object <POS>on the wooden table</POS> is <REL>closest</REL> to the door?"
+			s.Categories, s.Hop, s.View, s.EgoSubject, s.Options[1] = []Category{CatAtt, CatPos, CatRel}, 3, ViewExo, "", "the green mug"
+		}), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[1]"},
+		{"colour-in-options: colour in a POS phrase inside the ATT one", with(hopQA(), func(s *Sample) {
+			s.Question = "Which round object on the blue tray is closest?"
+			s.QuestionTag = "Which <ATT>round object <POS>on the blue tray</POS></ATT> is <REL>closest</REL>?"
+			s.Categories, s.Hop, s.View, s.EgoSubject, s.Options[0] = []Category{CatAtt, CatPos, CatRel}, 3, ViewExo, "", "the blue mug"
+		}), LintEnv{}, RuleColourInOptions, "", ""},
+		{"colour-in-options: colour in the ATT phrase, POS inside", with(hopQA(), func(s *Sample) {
+			s.Question = "Which red object on the tray is closest?"
+			s.QuestionTag = "Which <ATT>red object <POS>on the tray</POS></ATT> is <REL>closest</REL>?"
+			s.Categories, s.Hop, s.View, s.EgoSubject, s.Options[0] = []Category{CatAtt, CatPos, CatRel}, 3, ViewExo, "", "the blue mug"
+		}), LintEnv{}, RuleColourInOptions, SeverityWarning, "options[0]"},
+		{"colour-in-options: tagged, ATT not tagged yet", with(hopQA(), func(s *Sample) {
+			s.Question = "Which object on the blue table is closest?"
+			s.QuestionTag = "Which object <POS>on the blue table</POS> is closest?"
+			s.Categories, s.Hop, s.View, s.EgoSubject, s.Options[0] = []Category{CatAtt, CatPos}, 2, ViewExo, "", "the blue mug"
 		}), LintEnv{}, RuleColourInOptions, "", ""},
 		{"colour-in-options: no att", with(hopQA(), func(s *Sample) { s.Categories, s.Options[0] = []Category{CatPos, CatRel}, "the red mug" }), LintEnv{}, RuleColourInOptions, "", ""},
 		{"colour-in-options: colourless options", hopQA(), LintEnv{}, RuleColourInOptions, "", ""},
@@ -474,5 +500,47 @@ func TestMergeFindings(t *testing.T) {
 	// A record that is not an object hides everything else about it.
 	if got := MergeFindings([]Finding{e(RuleSchema, "")}, []Finding{e(RuleHopMismatch, "hop")}); len(got) != 1 {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// The editor has no hop, ego_subject, box_image or question_tag field: the hop
+// count follows the ticked categories, the person is chosen under Viewpoint, the
+// box goes on the image shown and tags are made with buttons. Findings on samples
+// the editor makes say what to do there, never to set such a field (issue 27).
+func TestLintSaysWhatToDoInTheEditor(t *testing.T) {
+	samples := []Sample{
+		{ID: "h1", Kind: KindHopQA, Image: "a.jpg", Options: make([]string, 4), AnswerIndex: -1, View: ViewExo}, // a new hop question
+		with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatAtt}, 1 }),
+		with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatPos, CatRel}, 3 }),
+		with(hopQA(), func(s *Sample) { s.EgoSubject = EgoVirtual }),
+		with(hopQA(), func(s *Sample) { s.View, s.EgoSubject = ViewExo, "" }),
+		with(hopQA(), func(s *Sample) { s.View, s.EgoSubject = "", "" }),
+		with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatRel}, 1 }),
+		with(hopQA(), func(s *Sample) { s.Categories, s.Hop = []Category{CatAtt, CatPos, CatRel}, 3 }),
+		with(hopQA(), func(s *Sample) { s.QuestionTag = strings.Replace(s.QuestionTag, "</ATT>", "", 1) }),
+		with(hopQA(), func(s *Sample) { s.Question += " Or not?" }),
+		with(sequence(), func(s *Sample) { s.Box, s.BoxImage = &Box{1, 1, 5, 5}, 3 }),
+		with(sequence(), func(s *Sample) { s.BoxImage = 2 }),
+		openAnswer("1,5", true, nil, "0,5"),
+		judgment(""),
+	}
+	for _, s := range samples {
+		for _, f := range Lint(s, LintEnv{}) {
+			text := f.Text() + " " + f.Hint
+			for _, raw := range []string{"set hop", "hop is", "ego_subject", "set box_image", "box_image is", "question_tag", "{", "0-based", "set view"} {
+				if strings.Contains(text, raw) {
+					t.Errorf("%s: %q names %q", s.ID, text, raw)
+				}
+			}
+			if f.Hint == "" && f.Rule != RuleBoxInvalid {
+				t.Errorf("%s: %q says nothing to do", s.ID, f.Text())
+			}
+		}
+	}
+	// A new hop question with no category says so once: no second finding on a
+	// hop count nobody can set.
+	fs := Lint(samples[0], LintEnv{})
+	if slices.ContainsFunc(fs, func(f Finding) bool { return f.Field == "hop" }) {
+		t.Errorf("a hop finding on a sample without categories: %q", brief(fs))
 	}
 }

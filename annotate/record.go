@@ -63,8 +63,11 @@ func (s Sample) MarshalJSON() ([]byte, error) {
 	case s.Kind.textAnswer():
 		w.Value("answer", s.AnswerText)
 	}
-	if s.Tolerance != nil {
+	switch {
+	case s.Tolerance != nil:
 		w.Value("tolerance", *s.Tolerance)
+	case s.ToleranceText != "":
+		w.Value("tolerance", s.ToleranceText) // as typed; lint reports it
 	}
 	if s.Categories != nil {
 		w.Value("categories", s.Categories)
@@ -282,9 +285,16 @@ func decodeRecord(data []byte) (s Sample, fs []Finding, answerSeen bool, err err
 			}
 		}
 	}
-	var tol float64
-	if field(d, obj, "tolerance", "tolerance", "a number", &tol) {
-		s.Tolerance = &tol
+	if raw, ok := obj["tolerance"]; ok && jsonType(raw) == "string" {
+		// Text where a number belongs is kept for lint to report (and for the
+		// editor to show as it was typed), not dropped.
+		delete(obj, "tolerance")
+		s.ToleranceText, _ = decodeAs[string](raw, "")
+	} else {
+		var tol float64
+		if field(d, obj, "tolerance", "tolerance", "a number", &tol) {
+			s.Tolerance = &tol
+		}
 	}
 	var cats []string
 	if field(d, obj, "categories", "categories", "a list of strings", &cats) {

@@ -119,9 +119,8 @@ func TestParseRecord(t *testing.T) {
 		{"missing hop_qa fields", `{"id":"x","kind":"hop_qa","image":"i","question":"q"}`, []string{
 			"schema error answer: answer is missing",
 			"schema error options: options is missing",
-			"schema error categories: categories is missing",
-			"schema error hop: hop is missing or 0",
-			"schema error view: view is missing",
+			"schema error categories: no reasoning category is chosen",
+			"schema error view: no viewpoint is chosen",
 		}},
 		{"null is absent", `{"id":"x","kind":"mcq","image":"i","question":"q","options":["a","b"],"answer":null}`, []string{
 			"schema error answer: answer is missing",
@@ -130,15 +129,15 @@ func TestParseRecord(t *testing.T) {
 			`schema error answer: answer: want "yes" or "no", got true`,
 		}},
 		{"open", `{"id":"x","kind":"open","image":"i","question":"q","answer":"far","tolerance":-1}`, []string{
-			"schema error tolerance: tolerance -1 is not a number >= 0",
-			`schema error answer: answer "far" is not a number but a tolerance is set`,
+			"schema error tolerance: the tolerance -1 is negative",
+			`schema error answer: the answer "far" is not a number, but a tolerance is set`,
 		}},
 		{"open without answer", `{"id":"x","kind":"open","image":"i","question":"q"}`, []string{
 			"schema error answer: answer is missing",
 		}},
 		{"bad enums", `{"id":"x","kind":"hop_qa","image":"i","question":"q","options":["a"],"answer":0,"categories":["pos"],"hop":1,"view":"side","ego_subject":"robot","split":"val"}`, []string{
 			`schema error view: unknown view "side"`,
-			`schema error ego_subject: unknown ego_subject "robot"`,
+			`schema error ego_subject: unknown ego person "robot"`,
 			`schema error split: unknown split "val"`,
 		}},
 		{"steps", `{"id":"x","kind":"step_graph","image":"i","question":"q","steps":[{"id":"step1","content":"c","precondition":"step0","note":1},null,{"id":2}]}`, []string{

@@ -126,10 +126,15 @@ type Sample struct {
 	Scene     string
 	Steps     []Step
 	Tolerance *float64
-	Task      string
-	Split     string
-	Tags      []string
-	Parent    string
+	// ToleranceText is a tolerance written as text that is not a number — "1,5"
+	// typed in the editor, a string in a record — while Tolerance is nil. It is
+	// kept, and written back as that string, so that nothing typed is lost on
+	// saving; lint reports it as an error until it is a number (ParseTolerance).
+	ToleranceText string
+	Task          string
+	Split         string
+	Tags          []string
+	Parent        string
 	// Transform names how a derived sample was made from Parent ("subgraph" or
 	// "expand", package augment); "" for a sample written or imported as it is.
 	Transform string

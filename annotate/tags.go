@@ -115,8 +115,10 @@ func boolRank(open bool) int {
 }
 
 // AddTag tags plain[start:end] of a tagged question with cat and returns the new
-// tagged question. Leading and trailing spaces of the range are left outside the
-// tag. It refuses an empty range and one that crosses an existing tag.
+// tagged question. The range snaps to whole words: spaces and punctuation at its
+// ends are left outside the tag, and a word it starts or ends inside is taken in
+// whole ("und obj" of "round object" tags "round object"). It refuses a range
+// with no word and one that crosses an existing tag.
 func AddTag(tagged string, cat Category, start, end int) (string, error) {
 	plain, spans, err := ParseTagged(tagged)
 	if err != nil {
@@ -125,11 +127,17 @@ func AddTag(tagged string, cat Category, start, end int) (string, error) {
 	if start < 0 || end > len(plain) || start > end {
 		return "", fmt.Errorf("the range %d–%d is not in the question", start, end)
 	}
-	for start < end && plain[start] == ' ' {
+	for start < end && !isWordByte(plain[start]) && isEdgeByte(plain[start]) {
 		start++
 	}
-	for end > start && plain[end-1] == ' ' {
+	for end > start && !isWordByte(plain[end-1]) && isEdgeByte(plain[end-1]) {
 		end--
+	}
+	for start > 0 && start < end && isWordByte(plain[start-1]) && isWordByte(plain[start]) {
+		start--
+	}
+	for end < len(plain) && end > start && isWordByte(plain[end-1]) && isWordByte(plain[end]) {
+		end++
 	}
 	if start == end {
 		return "", fmt.Errorf("select the phrase that carries the %s category first", TagName(cat))
@@ -146,6 +154,43 @@ func AddTag(tagged string, cat Category, start, end int) (string, error) {
 		}
 	}
 	return FormatTagged(plain, append(spans, TagSpan{cat, start, end})), nil
+}
+
+// isEdgeByte reports whether c is left outside a tag at the ends of a selection:
+// white space and ASCII punctuation ("table?" tags "table").
+func isEdgeByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c < 0x80 && strings.IndexByte(`.,;:!?"'()[]{}`, c) >= 0
+}
+
+// TagPhrase tags plain[start:end] of s's question with cat, as AddTag does, and
+// ticks cat among s's categories when it is not there yet — tagging the phrase of a
+// category says the question uses it — with the hop count following (the number of
+// distinct categories, in att, pos, rel order).
+func TagPhrase(s Sample, cat Category, start, end int) (Sample, error) {
+	tagged := s.QuestionTag
+	if tagged == "" {
+		tagged = s.Question
+	}
+	next, err := AddTag(tagged, cat, start, end)
+	if err != nil {
+		return s, err
+	}
+	s.QuestionTag = next
+	if !slices.Contains(s.Categories, cat) {
+		cats := append(slices.Clone(s.Categories), cat)
+		slices.SortStableFunc(cats, func(a, b Category) int { return cmp.Compare(categoryOrder(a), categoryOrder(b)) })
+		s.Categories = cats
+		s.Hop = len(distinct(cats))
+	}
+	return s, nil
+}
+
+// categoryOrder puts att, pos and rel first, in that order.
+func categoryOrder(c Category) int {
+	if i := slices.Index([]Category{CatAtt, CatPos, CatRel}, c); i >= 0 {
+		return i
+	}
+	return 3
 }
 
 // RemoveTags removes the tags whose phrase contains the byte offset at of the
@@ -220,13 +265,13 @@ func Retag(oldTagged, newPlain string) string {
 }
 
 // tagFindings checks a hop question's tags: QuestionTag parses and reads as
-// Question once stripped, every category of the set is tagged at least once, no
-// other category is tagged, and the hop is the number of categories tagged. A hop
-// question with categories and no tags gets one warning.
+// Question once stripped, every category of the set is tagged at least once and no
+// other category is tagged. A hop question with categories and no tags gets one
+// warning.
 func tagFindings(s Sample) []Finding {
 	if s.Kind != KindHopQA {
 		if s.QuestionTag != "" {
-			return []Finding{warnf(RuleCategoryTags, "question_tag", "only hop questions carry category tags", "remove question_tag")}
+			return []Finding{warnf(RuleCategoryTags, "question_tag", "only hop questions carry category tags", "remove the <ATT>, <POS> and <REL> tags")}
 		}
 		return nil
 	}
@@ -239,11 +284,11 @@ func tagFindings(s Sample) []Finding {
 	}
 	plain, spans, err := ParseTagged(s.QuestionTag)
 	if err != nil {
-		return []Finding{errorf(RuleCategoryTags, "question_tag", "question_tag: "+err.Error(), "")}
+		return []Finding{errorf(RuleCategoryTags, "question_tag", "the tags are broken: "+err.Error(), "untag the phrases and tag them again")}
 	}
 	var fs []Finding
 	if plain != s.Question {
-		fs = append(fs, errorf(RuleCategoryTags, "question_tag", "question_tag does not read as the question once its tags are removed",
+		fs = append(fs, errorf(RuleCategoryTags, "question_tag", "the tagged question no longer reads as the question",
 			"tag the phrases again in the question as it is now"))
 	}
 	var tagged []Category
@@ -254,19 +299,17 @@ func tagFindings(s Sample) []Finding {
 		if !slices.Contains(s.Categories, sp.Category) {
 			fs = append(fs, errorf(RuleCategoryTags, "question_tag",
 				fmt.Sprintf("<%s> tags %q, but %s is not in the category set", TagName(sp.Category), safeSlice(plain, sp.Start, sp.End), sp.Category),
-				"remove the tag or add the category"))
+				fmt.Sprintf("untag it, or tick %s", sp.Category)))
 		}
 	}
 	for _, c := range distinct(s.Categories) {
 		if !slices.Contains(tagged, c) {
 			fs = append(fs, errorf(RuleCategoryTags, "question_tag", fmt.Sprintf("no phrase is tagged %s", TagName(c)),
-				"select the phrase that carries "+string(c)+" and tag it"))
+				fmt.Sprintf("select the phrase that carries %s in the question and press %s", c, TagName(c))))
 		}
 	}
-	if s.Hop != 0 && len(tagged) != s.Hop {
-		fs = append(fs, errorf(RuleCategoryTags, "hop", fmt.Sprintf("hop %d, but the tags mark %d categories", s.Hop, len(tagged)),
-			fmt.Sprintf("set hop to %d", len(tagged))))
-	}
+	// No finding on the hop: tags that mark other categories than the set are
+	// said above, and a hop that is not the number of categories is hop-mismatch.
 	return fs
 }
 

@@ -3,6 +3,7 @@ package annotate
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,5 +110,63 @@ func ExampleAddTag() {
 func TestRemoveTheLastTag(t *testing.T) {
 	if got := RemoveTags("Which <ATT>red</ATT> mug?", 7); got != "" {
 		t.Errorf("RemoveTags of the only tag = %q, want \"\"", got)
+	}
+}
+
+// A selection snaps to whole words: a tag never cuts a word, and spaces and
+// punctuation at its ends stay outside (issue 27).
+func TestAddTagSnapsToWords(t *testing.T) {
+	q := "Which round object on the table is closest to the door?"
+	for _, tt := range []struct{ sel, want string }{
+		{"und obj", "Which <ATT>round object</ATT> on the table is closest to the door?"},
+		{"r", "Which <ATT>round</ATT> object on the table is closest to the door?"},
+		{"d object o", "Which <ATT>round object on</ATT> the table is closest to the door?"},
+		{"the door?", "Which round object on the table is closest to <ATT>the door</ATT>?"},
+		{" table is", "Which round object on the <ATT>table is</ATT> closest to the door?"},
+		{"round", "Which <ATT>round</ATT> object on the table is closest to the door?"},
+	} {
+		i := strings.Index(q, tt.sel)
+		got, err := AddTag(q, CatAtt, i, i+len(tt.sel))
+		if err != nil || got != tt.want {
+			t.Errorf("AddTag(%q) = %q, %v; want %q", tt.sel, got, err, tt.want)
+		}
+	}
+	if _, err := AddTag(q, CatAtt, len(q)-1, len(q)); err == nil {
+		t.Errorf("tagging only the question mark worked")
+	}
+}
+
+// Tagging a phrase ticks its category (issue 27), the hop count following.
+func TestTagPhraseTicksItsCategory(t *testing.T) {
+	s := Sample{Kind: KindHopQA, Question: "Which round object on the table is closest?", Categories: []Category{CatRel}, Hop: 1}
+	at := func(p string) (int, int) { i := strings.Index(s.Question, p); return i, i + len(p) }
+	a, b := at("on the table")
+	s, err := TagPhrase(s, CatPos, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b = at("round")
+	s, err = TagPhrase(s, CatAtt, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b = at("closest")
+	s, err = TagPhrase(s, CatRel, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Category{CatAtt, CatPos, CatRel}; !reflect.DeepEqual(s.Categories, want) || s.Hop != 3 {
+		t.Errorf("categories %v hop %d, want %v and 3", s.Categories, s.Hop, want)
+	}
+	if want := "Which <ATT>round</ATT> object <POS>on the table</POS> is <REL>closest</REL>?"; s.QuestionTag != want {
+		t.Errorf("tagged %q, want %q", s.QuestionTag, want)
+	}
+	if fs := Lint(s, LintEnv{}); slices.ContainsFunc(fs, func(f Finding) bool { return f.Rule == RuleCategoryTags || f.Rule == RuleHopMismatch }) {
+		t.Errorf("tags and categories disagree: %q", brief(fs))
+	}
+	// A failed tag changes nothing.
+	before := s
+	if s, err = TagPhrase(s, CatPos, 0, 0); err == nil || !reflect.DeepEqual(s, before) {
+		t.Errorf("an empty selection: %v, %+v", err, s)
 	}
 }

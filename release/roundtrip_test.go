@@ -74,14 +74,19 @@ var sampleFields = []sampleField{
 	{"scene", []string{"Scene"}, func(g, w annotate.Sample) bool { return g.Scene == w.Scene }, func(s annotate.Sample) any { return s.Scene }},
 	{"steps", []string{"Steps"}, func(g, w annotate.Sample) bool { return slices.Equal(stepShape(g.Steps), stepShape(w.Steps)) },
 		func(s annotate.Sample) any { return stepShape(s.Steps) }},
-	{"tolerance", []string{"Tolerance"}, func(g, w annotate.Sample) bool {
+	// ToleranceText (a tolerance typed as text, which lint refuses) never reaches
+	// an export; compared so that a format that made one up would be caught.
+	{"tolerance", []string{"Tolerance", "ToleranceText"}, func(g, w annotate.Sample) bool {
+		if g.ToleranceText != w.ToleranceText {
+			return false
+		}
 		if g.Tolerance == nil || w.Tolerance == nil {
 			return g.Tolerance == nil && w.Tolerance == nil
 		}
 		return *g.Tolerance == *w.Tolerance
 	}, func(s annotate.Sample) any {
 		if s.Tolerance == nil {
-			return "none"
+			return "none " + s.ToleranceText
 		}
 		return *s.Tolerance
 	}},

@@ -278,6 +278,9 @@ func (ws *workspace) keyUp(ev *fyne.KeyEvent) {
 
 // shortcut runs a Ctrl shortcut and reports whether it is one of the workspace's.
 func (ws *workspace) shortcut(s fyne.Shortcut) bool {
+	if ws.tagShortcut(s) { // Alt keys of the tags and the view (annotate_tags.go)
+		return true
+	}
 	switch sc := s.(type) {
 	case *fyne.ShortcutUndo:
 		ws.undo()
@@ -360,6 +363,8 @@ var shortcutHelp = [][2]string{
 	{"[ / ]", "previous / next image of a sample's sequence (the box goes on the image shown)"},
 	{"{ / } (Shift+[ / Shift+])", "move the image shown earlier / later in the sequence"},
 	{"G", "grid of the whole sequence (zoom and pan move every cell); again: one image"},
+	{"Alt+A / Alt+P / Alt+R", "in the question: tag the selected phrase ATT / POS / REL (Alt+U untags)"},
+	{"Alt+E / Alt+X", "hop question: ego / exo viewpoint"},
 	{"Ctrl+S", "save the draft (it also saves itself while you work)"},
 	{"Ctrl+Enter", "submit for review and open the next item"},
 	{"Ctrl+Z / Ctrl+Shift+Z", "undo / redo box and text edits"},

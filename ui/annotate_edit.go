@@ -201,14 +201,10 @@ func (ws *workspace) submitBlocker() string {
 	if ws.sample == nil {
 		return "Open a sample to submit it."
 	}
-	errs := 0
-	var open, words []string // the open warnings' rule ids, and each in people's words
+	errs := 0 // warnings do not block (spec §2): submitting acknowledges them (annotate_lint.go)
 	for _, f := range ws.findings {
 		if f.Severity == annotate.SeverityError {
 			errs++
-		} else if !ws.acks[f.Rule] && !slices.Contains(open, f.Rule) {
-			open = append(open, f.Rule)
-			words = append(words, strings.TrimSuffix(f.Text(), "."))
 		}
 	}
 	switch {
@@ -216,8 +212,6 @@ func (ws *workspace) submitBlocker() string {
 		return "Resolve the save conflict first."
 	case errs > 0:
 		return fmt.Sprintf("Submit is blocked: fix %s (see the guideline check).", plural(errs, "error"))
-	case len(open) > 0:
-		return fmt.Sprintf("Submit is blocked: fix or acknowledge %s: %s.", plural(len(open), "warning"), strings.Join(words, "; "))
 	}
 	if err := ws.resubmitProblem(); err != nil {
 		msg := err.Error()
@@ -230,8 +224,7 @@ func (ws *workspace) updateGate() {
 	why := ws.submitBlocker()
 	if why == "" {
 		ws.submitBtn.Enable()
-		ws.submitWhy.SetText("Ready: Ctrl+Enter submits this sample to round 1 and opens the next item.")
-		ws.submitWhy.Importance = widget.SuccessImportance
+		ws.submitWhy.Text, ws.submitWhy.Importance = ws.readyText()
 	} else {
 		ws.submitBtn.Disable()
 		ws.submitWhy.SetText(why)

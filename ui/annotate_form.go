@@ -441,7 +441,6 @@ type openForm struct {
 	answer    *wsEntry
 	numeric   *wsCheck
 	tolerance *wsEntry
-	tolNote   *widget.Label
 	obj       fyne.CanvasObject
 }
 
@@ -453,56 +452,49 @@ func newOpenForm(ws *workspace) *openForm {
 	f.numeric = newWSCheck(ws, "Numeric answer with a tolerance", func(on bool) {
 		ws.edit("", func(s *annotate.Sample) {
 			s.AnswerNumber = on
-			if !on {
-				s.Tolerance = nil
-			} else if t, err := parseTolerance(f.tolerance.Text); err == nil {
-				s.Tolerance = t
+			s.Tolerance, s.ToleranceText = nil, ""
+			if on {
+				setTolerance(s, f.tolerance.Text)
 			}
 		})
 	})
+	// What is typed is kept, a number or not: lint says what is wrong with it
+	// (annotate.ParseTolerance), and Submit waits until it is a number.
 	f.tolerance = newWSEntry(ws, false, "tolerance, e.g. 0.5", func(t string) {
-		tol, err := parseTolerance(t)
-		if err != nil {
-			f.tolNote.SetText(err.Error())
-			f.tolNote.Show()
-			return
-		}
-		f.tolNote.Hide()
-		ws.edit("tolerance", func(s *annotate.Sample) { s.Tolerance = tol })
+		ws.edit("tolerance", func(s *annotate.Sample) { setTolerance(s, t) })
 	})
-	f.tolNote = widget.NewLabel("")
-	f.tolNote.Importance = widget.DangerImportance
-	f.tolNote.Hide()
 	f.obj = container.NewVBox(
 		section(ws, "Question", []string{"question"}, f.question),
 		section(ws, "Answer", []string{"answer", "tolerance"}, caption("A word or a number."), f.answer, f.numeric,
-			container.NewBorder(nil, nil, widget.NewLabel("±"), nil, f.tolerance), f.tolNote),
+			container.NewBorder(nil, nil, widget.NewLabel("±"), nil, f.tolerance)),
 	)
 	return f
 }
 
-func parseTolerance(t string) (*float64, error) {
-	t = strings.TrimSpace(t)
-	if t == "" {
-		return nil, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
+// setTolerance sets s's tolerance to the text typed: a number, or the text itself.
+func setTolerance(s *annotate.Sample, t string) {
+	tol, err := annotate.ParseTolerance(t)
+	s.Tolerance, s.ToleranceText = tol, ""
 	if err != nil {
-		return nil, fmt.Errorf("the tolerance %q is not a number", t)
+		s.Tolerance, s.ToleranceText = nil, strings.TrimSpace(t)
 	}
-	return &v, nil
 }
 
 func (f *openForm) object() fyne.CanvasObject { return f.obj }
 func (f *openForm) show(s annotate.Sample) {
 	f.question.setText(s.Question)
 	f.answer.setText(s.AnswerText)
-	f.numeric.setChecked(s.AnswerNumber || s.Tolerance != nil)
-	if s.Tolerance != nil {
-		if v, err := parseTolerance(f.tolerance.Text); err != nil || v == nil || *v != *s.Tolerance {
+	f.numeric.setChecked(s.AnswerNumber || s.Tolerance != nil || s.ToleranceText != "")
+	switch {
+	case s.Tolerance != nil:
+		if v, err := annotate.ParseTolerance(f.tolerance.Text); err != nil || v == nil || *v != *s.Tolerance {
 			f.tolerance.setText(strconv.FormatFloat(*s.Tolerance, 'g', -1, 64))
 		}
-	} else if f.tolNote.Hidden {
+	case s.ToleranceText != "":
+		if strings.TrimSpace(f.tolerance.Text) != strings.TrimSpace(s.ToleranceText) {
+			f.tolerance.setText(s.ToleranceText)
+		}
+	default:
 		f.tolerance.setText("")
 	}
 	if f.numeric.Checked {

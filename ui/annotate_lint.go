@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -9,12 +10,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
 )
 
 // lintPanel lists the guideline findings of the sample being edited, updated on every
-// change: rule id, field, message and hint. Errors block Submit; each warning has an
-// Acknowledge toggle (acknowledgements are by rule id, as the store records them), and
-// a redundant-edge error has its one-click fix.
+// change: rule id, field, message and hint. Errors block Submit, warnings do not; each
+// warning has an Acknowledge toggle (acknowledgements are by rule id, as the store
+// records them; see below), and a redundant-edge error has its one-click fix.
 type lintPanel struct {
 	ws       *workspace
 	summary  *widget.Label
@@ -121,4 +123,85 @@ func (p *lintPanel) show(fs []annotate.Finding, acked map[string]bool) {
 	p.rows.Objects = rows
 	p.rows.Refresh()
 	p.rows.Layout.Layout(p.rows.Objects, p.rows.Size()) // again, now that the messages know their width and wrap
+}
+
+// ---- warnings and Submit ----
+//
+// Warnings do not block Submit (spec §2: "Errors block submission; warnings do
+// not"). The store records with each revision the warnings its author
+// acknowledged and refuses a submit that leaves one out, so submitting
+// acknowledges every warning still open, and the line above Submit says so
+// beforehand, naming them. Acknowledging a warning in the panel marks it as seen;
+// the acknowledgements of a sample are remembered for the session, across leaving
+// it and coming back (the workspace is rebuilt on every visit), and a sample that
+// comes back from review starts with those its last submit recorded.
+
+// sessionAcks holds, per main window, the acknowledged warning rules of each
+// sample by user, project and sample id. Touched on the UI goroutine only.
+var sessionAcks = map[*App]map[string]map[string]bool{}
+
+// acksFor returns the acknowledgement set of sample si, the one kept for the
+// session; editing it (toggleAck) keeps the change.
+func (ws *workspace) acksFor(si store.SampleInfo) map[string]bool {
+	u := ws.u
+	byKey := sessionAcks[u]
+	if byKey == nil {
+		byKey = map[string]map[string]bool{}
+		sessionAcks[u] = byKey
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%s", u.user.Name, u.project.ID, si.ID)
+	if acks, ok := byKey[key]; ok {
+		return acks
+	}
+	acks := map[string]bool{}
+	if si.Revision > 0 { // submitted before: start from what that submit acknowledged
+		if revs, err := u.db.SampleRevisions(u.ctx(), u.user, si.ID); err == nil {
+			for i := len(revs) - 1; i >= 0; i-- {
+				if revs[i].Change == "submit" || revs[i].Change == "revise" {
+					for _, r := range revs[i].Acknowledged {
+						acks[r] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	byKey[key] = acks
+	return acks
+}
+
+// openWarnings are the current warnings not acknowledged yet, one per rule, in
+// people's words.
+func (ws *workspace) openWarnings() []string {
+	var rules, words []string
+	for _, f := range ws.findings {
+		if f.Severity == annotate.SeverityWarning && !ws.acks[f.Rule] && !slices.Contains(rules, f.Rule) {
+			rules = append(rules, f.Rule)
+			words = append(words, strings.TrimSuffix(f.Text(), "."))
+		}
+	}
+	return words
+}
+
+// submitAcks is every warning rule of the current findings: a submit acknowledges
+// them all, those acknowledged in the panel and those still open.
+func (ws *workspace) submitAcks() []string {
+	var out []string
+	for _, f := range ws.findings {
+		if f.Severity == annotate.SeverityWarning && !slices.Contains(out, f.Rule) {
+			out = append(out, f.Rule)
+		}
+	}
+	return out
+}
+
+// readyText is the line above an enabled Submit: ready, and which warnings a
+// submit would acknowledge.
+func (ws *workspace) readyText() (string, widget.Importance) {
+	const ready = "Ready: Ctrl+Enter submits this sample to round 1 and opens the next item."
+	open := ws.openWarnings()
+	if len(open) == 0 {
+		return ready, widget.SuccessImportance
+	}
+	return fmt.Sprintf("%s Submitting acknowledges %s: %s.", ready, plural(len(open), "warning"), strings.Join(open, "; ")), widget.WarningImportance
 }

@@ -174,6 +174,7 @@ func (ws *workspace) openSample(id string) {
 	ws.title.SetText(fmt.Sprintf("%s · %s · %s", si.ID, kindTitle(si.Kind), si.Status))
 	ws.setSaved(fmt.Sprintf("Revision %d · version %d · saved", si.Revision, si.Version))
 	ws.setRight(ws.editor())
+	ws.acks = ws.acksFor(si) // the warnings acknowledged before (annotate_lint.go)
 	ws.relint()
 }
 
@@ -188,7 +189,7 @@ func (ws *workspace) closeSample() {
 	ws.dirty, ws.conflict = false, false
 	ws.history.reset()
 	ws.closeSequence()
-	clear(ws.acks)
+	ws.acks = map[string]bool{} // the sample's own are remembered (acksFor)
 	ws.banner.RemoveAll()
 	ws.lint.clear()
 }

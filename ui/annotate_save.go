@@ -167,7 +167,7 @@ func (ws *workspace) submit() {
 	if !ws.flush() {
 		return
 	}
-	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.ackedWarnings())
+	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.submitAcks())
 	if err != nil {
 		ws.saveFailed(err)
 		return
