@@ -79,6 +79,7 @@ var dashSyncLimit = 20_000
 // bootstraps each alpha), load in the background and fill their tabs when done.
 func (u *App) dashboardScreen() fyne.CanvasObject {
 	v := &dashboardView{u: u, status: widget.NewLabel("")}
+	v.status.Wrapping = fyne.TextWrapWord // the summary grows with the project; Refresh stays on screen
 	v.ExtendBaseWidget(v)
 	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
 	u.onOthersChanged = v.reload // the team's work appears without pressing Refresh
@@ -113,7 +114,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	}
 	v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	go func() {
+	inBackground(func() {
 		a, err := db.Agreement(ctx, user, pid)
 		fyne.Do(func() {
 			if err != nil {
@@ -124,7 +125,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 			}
 			v.loads.Add(1)
 		})
-	}()
+	})
 	return v
 }
 
@@ -562,6 +563,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	})
 	b := a.Boxes
 	boxes := widget.NewLabel("No sample has boxes drawn by two or more people yet.")
+	boxes.Wrapping = fyne.TextWrapWord // a half of a two-column grid: unwrapped, it set the window's width (1,648 px on 20k samples)
 	if b.Samples > 0 {
 		boxes.SetText(fmt.Sprintf("%s with boxes by two or more people: mean IoU %.3f over %d pairs, %s of pairs at IoU 0.5 or more.",
 			plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
