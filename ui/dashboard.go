@@ -199,8 +199,11 @@ func (v *dashboardView) fill() {
 	if d.BySampling > 0 {
 		accepted += fmt.Sprintf(" (%d accepted by sampling)", d.BySampling)
 	}
-	v.status.SetText(fmt.Sprintf("%s: %d in review, %s, %d returned",
-		plural(total, "sample"), review, accepted, by[dashStateIndex(verify.StateReturned)]))
+	// Every state is named, so that the parts add up to the total (drafts and
+	// withdrawn samples were left out).
+	v.status.SetText(fmt.Sprintf("%s: %s, %d in review, %s, %d returned, %d withdrawn",
+		plural(total, "sample"), plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
+		by[dashStateIndex(verify.StateReturned)], by[dashStateIndex(verify.StateWithdrawn)]))
 	for _, it := range v.tabs.Items {
 		var c fyne.CanvasObject
 		switch it.Text {
@@ -427,7 +430,11 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 	balanceHeader := []string{"Kind", "Hop", "View", "Task", "Target", "Accepted", "In review", "Shortfall", "Level"}
 	table := v.u.linkRows(dashTable(balanceHeader,
 		dashRows(d.Balance, func(c store.BalanceCell) []string {
-			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), strconv.Itoa(c.Target), strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), strconv.Itoa(c.Shortfall), c.Level()}
+			target, short := strconv.Itoa(c.Target), strconv.Itoa(c.Shortfall)
+			if c.Target == 0 {
+				target, short = store.BalanceNone, "–"
+			}
+			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), target, strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), short, c.Level()}
 		})), func(row, col int) (store.SampleQuery, bool) {
 		return balanceQuery(d.Balance[row], balanceHeader[col]), true
 	})

@@ -101,7 +101,7 @@ func TestDashboardLead(t *testing.T) {
 		t.Fatalf("tabs %v, want %v", got, want)
 	}
 	// The demo: 12 samples, 6 in rounds 1-3, 3 accepted, 1 returned.
-	if got := v.status.Text; got != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	if got := v.status.Text; got != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("status %q", got)
 	}
 	for i, name := range want {
@@ -197,12 +197,12 @@ func TestDashboardRefresh(t *testing.T) {
 	if _, err := db.SubmitReview(ctx, ver1, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
 		t.Fatal(err)
 	}
-	if v.status.Text != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	if v.status.Text != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("the dashboard changed before Refresh: %q", v.status.Text)
 	}
 	test.Tap(v.refresh)
 	waitLoads(t, v, 2)
-	if got := v.status.Text; got != "12 samples: 5 in review, 3 accepted, 2 returned" {
+	if got := v.status.Text; got != "12 samples: 1 draft, 5 in review, 3 accepted, 2 returned, 1 withdrawn" {
 		t.Errorf("after Refresh: status %q", got)
 	}
 	after := tableText(v)
@@ -238,7 +238,7 @@ func TestDashboardLoadsLargeProjectsInTheBackground(t *testing.T) {
 	dashSyncLimit = 5 // the demo's 12 samples count as large
 	u, _ := dashDemoApp(t)
 	v := openDashboard(t, u, "lead")
-	if got := v.status.Text; got != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	if got := v.status.Text; got != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("status %q", got)
 	}
 	if v.agr == nil || len(v.agr.Rows) == 0 || len(v.data.Verifiers) != 6 {

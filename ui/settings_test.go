@@ -438,3 +438,38 @@ func TestOnlyTheProjectsVerifiersAreListed(t *testing.T) {
 		t.Errorf("the Verifiers table reads:\n%s", text)
 	}
 }
+
+// TestTwoRoundsDisableTheRound3Options: with 2 review rounds there is no round 3,
+// so its panel size and who may sit on it are disabled (issue 27 item 15); Recent
+// changes says what changed in words, not as keys (item 10).
+func TestTwoRoundsDisableTheRound3Options(t *testing.T) {
+	u, _ := settingsApp(t)
+	v := openSettings(t, u, "lead")
+	if v.panel.Disabled() || v.allowEarlier.Disabled() {
+		t.Fatal("with 3 rounds the round-3 options are disabled")
+	}
+	v.rounds.SetSelected("2")
+	if !v.panel.Disabled() || !v.allowEarlier.Disabled() {
+		t.Error("with 2 rounds the round-3 options stay enabled")
+	}
+	v.rounds.SetSelected("3")
+	if v.panel.Disabled() || v.allowEarlier.Disabled() {
+		t.Error("back to 3 rounds the round-3 options stay disabled")
+	}
+	v.rounds.SetSelected("2")
+	retype(v.cells["balance.hop_qa.2.ego"], "250")
+	test.Tap(v.save)
+	v = openSettings(t, u, "lead")
+	if !v.panel.Disabled() || !v.allowEarlier.Disabled() {
+		t.Error("a project of 2 rounds opens with the round-3 options enabled")
+	}
+	history := labelTexts(v.history)
+	for _, want := range []string{"changed the number of review rounds from 3 to 2", "changed the balance target of hop QA, 2-hop, ego from 750 to 250"} {
+		if !strings.Contains(history, want) {
+			t.Errorf("Recent changes does not say %q:\n%s", want, history)
+		}
+	}
+	if strings.Contains(history, "balance.hop_qa") || strings.Contains(history, "rounds:") {
+		t.Errorf("Recent changes shows setting keys:\n%s", history)
+	}
+}
