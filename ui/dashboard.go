@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -550,6 +553,31 @@ func dashFigure(f store.Figure) []string {
 	return []string{strconv.FormatFloat(f.Alpha, 'f', 3, 64), f.CIText(), f.Reading}
 }
 
+// alphaChart draws the decision alpha of each round (and of every round pooled)
+// with its 95% interval, against the thresholds of agreement.Reading.
+func (v *dashboardView) alphaChart() fyne.CanvasObject {
+	var rows []chart.Interval
+	for _, r := range v.agr.Rows {
+		if r.Criterion != store.CriterionDecision {
+			continue
+		}
+		label := "Round " + store.RoundName(r.Round)
+		if r.Round == 0 {
+			label = "All rounds"
+		}
+		in := chart.Interval{Label: label, Value: math.NaN(), Undefined: r.Undefined}
+		if r.Defined() {
+			in.Value, in.Lo, in.Hi = r.Alpha, r.CI95[0], r.CI95[1]
+		}
+		rows = append(rows, in)
+	}
+	var marks []chart.Mark
+	for _, t := range agreement.DefaultThresholds {
+		marks = append(marks, chart.Mark{At: t, Label: agreement.Reading(t)})
+	}
+	return v.u.intervalChart("Decision alpha with its 95% interval", rows, marks, 0, 1, 380, 170)
+}
+
 func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	if v.agr == nil {
 		return widget.NewLabel("Computing the agreement…")
@@ -576,8 +604,9 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 			plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
 	}
 	return container.NewBorder(help, nil, nil, nil, container.NewGridWithRows(2,
-		v.section("Alpha per round and criterion", "agreement.csv", a.Rows, dashTable([]string{"Round", "Criterion", "Units", "Pairable",
-			"Alpha", "95% CI", "Reading"}, rows)),
+		container.NewBorder(nil, nil, v.alphaChart(), nil,
+			v.section("Alpha per round and criterion", "agreement.csv", a.Rows, dashTable([]string{"Round", "Criterion", "Units", "Pairable",
+				"Alpha", "95% CI", "Reading"}, rows))),
 		container.NewGridWithColumns(2,
 			v.section("Decision alpha without each verifier", "agreement-verifiers.csv", a.Verifiers,
 				dashTable([]string{"Verifier", "Reviews", "Change", "Alpha without", "95% CI", "Reading"}, vrows)),

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -118,7 +119,7 @@ func TestDashboardLead(t *testing.T) {
 				}
 			}
 		}
-		wantImages := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 1, tabErrors: 1}[name]
+		wantImages := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 1, tabErrors: 1, tabAgreement: 1}[name]
 		wantExports := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 3, tabVerifiers: 1, tabErrors: 1, tabAgreement: 3}[name]
 		if images != wantImages || exports != wantExports {
 			t.Errorf("%s: %d charts and %d exports, want %d and %d", name, images, exports, wantImages, wantExports)
@@ -131,6 +132,22 @@ func TestDashboardLead(t *testing.T) {
 	text := tableText(v)
 	if strings.Contains(text, "NaN") || !strings.Contains(text, `undefined: all 17 pairable values are "approve"`) {
 		t.Errorf("agreement tab:\n%s", text)
+	}
+	// Its chart: a row per round's decision alpha, with the reason where undefined
+	// (issue 27 item 15), and the thresholds named.
+	for _, o := range objectsOf(v) {
+		if c, ok := o.(*chartView); ok {
+			var texts []string
+			for _, x := range c.drawing(chart.Paper, c.min).Texts {
+				texts = append(texts, x.S)
+			}
+			all := strings.Join(texts, "|")
+			for _, want := range []string{"Decision alpha with its 95% interval", "Round 1", "All rounds", "undefined: all", "reliable", "tentative"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("the alpha chart does not write %q: %s", want, all)
+				}
+			}
+		}
 	}
 }
 
