@@ -71,15 +71,10 @@ func seesAgreement(u store.User) bool {
 	return verify.Permitted(verify.ActionSeeAgreement, verify.Role(u.Role))
 }
 
-// dashSyncLimit (a variable for tests) is the project size up to which the dashboard's aggregates load
-// while the screen is made (about half a second at 10,000 samples on two cores);
-// larger projects load in the background behind "Loading…" (several seconds at
-// 100,000, see BenchmarkDashboard10k in store).
-var dashSyncLimit = 20_000
-
-// dashboardScreen shows the dashboard. A small project's aggregates load at once, as
-// the other screens' data do; a large project's, and every project's agreement (which
-// bootstraps each alpha), load in the background and fill their tabs when done.
+// dashboardScreen shows the dashboard. Its aggregates (about half a second at 10,000
+// samples on two cores, several at 100,000) and then the agreement (which
+// bootstraps each alpha) load in the background behind "Loading…", so that the
+// screen shows at once and says it is loading whatever the project's size.
 func (u *App) dashboardScreen() fyne.CanvasObject {
 	v := &dashboardView{u: u, status: widget.NewLabel("")}
 	v.status.Wrapping = fyne.TextWrapWord // the summary grows with the project; Refresh stays on screen
@@ -94,41 +89,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	for _, n := range names {
 		v.tabs.Append(container.NewTabItem(n, widget.NewLabel("Loading…")))
 	}
-	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
-	total := 0
-	for _, n := range counts {
-		total += n
-	}
-	if err != nil || total > dashSyncLimit {
-		v.reload()
-		return v
-	}
-	d, err := u.db.Dashboard(u.ctx(), u.user, u.project.ID)
-	if err != nil {
-		v.status.SetText(store.Message(err))
-		v.loads.Add(1)
-		return v
-	}
-	v.data = d
-	v.fill()
-	if !seesAgreement(u.user) {
-		v.loads.Add(1)
-		return v
-	}
-	v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	inBackground(func() {
-		a, err := db.Agreement(ctx, user, pid)
-		fyne.Do(func() {
-			if err != nil {
-				v.setTab(tabAgreement, widget.NewLabel(store.Message(err)))
-			} else {
-				v.agr = &a
-				v.setTab(tabAgreement, v.agreementTab())
-			}
-			v.loads.Add(1)
-		})
-	})
+	v.reload()
 	return v
 }
 
@@ -149,8 +110,9 @@ func (v *dashboardView) setTab(name string, c fyne.CanvasObject) {
 	}
 }
 
-// reload reads the aggregates (and, for verifiers and leads, the agreement) again in
-// the background and rebuilds every tab when done.
+// reload reads the aggregates in the background and rebuilds every tab when they
+// arrive; for verifiers and leads the agreement follows, its tab saying it is
+// being computed meanwhile.
 func (v *dashboardView) reload() {
 	if v.loading { // the team's changes arrive every few seconds; one load at a time
 		v.again = true
@@ -162,22 +124,32 @@ func (v *dashboardView) reload() {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	inBackground(func() {
 		d, err := db.Dashboard(ctx, user, pid)
-		var agr *store.Agreement
-		if err == nil && seesAgreement(user) {
-			var a store.Agreement
-			if a, err = db.Agreement(ctx, user, pid); err == nil {
-				agr = &a
+		agr := seesAgreement(user) && err == nil
+		fyne.Do(func() {
+			if err != nil {
+				v.status.SetText(store.Message(err))
+				return
 			}
+			v.data = d
+			v.fill()
+			if agr && v.agr == nil {
+				v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
+			}
+		})
+		if agr {
+			a, aerr := db.Agreement(ctx, user, pid)
+			fyne.Do(func() {
+				if aerr != nil {
+					v.setTab(tabAgreement, widget.NewLabel(store.Message(aerr)))
+					return
+				}
+				v.agr = &a
+				v.setTab(tabAgreement, v.agreementTab())
+			})
 		}
 		fyne.Do(func() {
 			v.loading = false
 			v.refresh.Enable()
-			if err != nil {
-				v.status.SetText(store.Message(err))
-			} else {
-				v.data, v.agr = d, agr
-				v.fill()
-			}
 			v.loads.Add(1)
 			if v.again {
 				v.again = false
