@@ -142,8 +142,20 @@ func (v *exportView) restoreAudit() {
 // sample manager.
 func (v *exportView) offerKeepOne(f store.AuditFinding) {
 	group := f.Group
-	keep := widget.NewRadioGroup(group, nil)
-	keep.SetSelected(group[0])
+	// A few samples are radio buttons; a long group a drop-down, so that the
+	// dialog fits a 700-pixel window.
+	var keepW fyne.CanvasObject
+	var kept func() string
+	if len(group) <= 6 {
+		r := widget.NewRadioGroup(group, nil)
+		r.SetSelected(group[0])
+		r.Required = true
+		keepW, kept = r, func() string { return r.Selected }
+	} else {
+		s := widget.NewSelect(group, nil)
+		s.SetSelected(group[0])
+		keepW, kept = s, func() string { return s.Selected }
+	}
 	reason := widget.NewEntry()
 	reason.SetText("duplicate question")
 	what := widget.NewLabel(fmt.Sprintf("%s ask the same question on the same images. Keep one and withdraw the other %s; "+
@@ -151,13 +163,13 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 	what.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	withdraw := widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
-		res, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, keep.Selected, reason.Text)
+		res, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, kept(), reason.Text)
 		if err != nil {
 			v.u.showError(err)
 			return
 		}
 		d.Hide()
-		v.duplicatesWithdrawn(group, keep.Selected, res)
+		v.duplicatesWithdrawn(group, kept(), res)
 	})
 	withdraw.Importance = widget.DangerImportance
 	open := widget.NewButton("Open them in the sample manager", func() {
@@ -169,7 +181,7 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 		v.openFindings(fs)
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	body := container.NewVBox(what, widget.NewForm(widget.NewFormItem("Keep", keep), widget.NewFormItem("Reason", reason)),
+	body := container.NewVBox(what, widget.NewForm(widget.NewFormItem("Keep", keepW), widget.NewFormItem("Reason", reason)),
 		container.NewHBox(cancel, open, withdraw))
 	d = dialog.NewCustomWithoutButtons("The same question, "+plural(len(group), "time"), body, v.u.win)
 	d.Resize(fyne.NewSize(min(560, v.u.win.Canvas().Size().Width-40), body.MinSize().Height+80))
