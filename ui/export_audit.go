@@ -181,11 +181,51 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 		v.openFindings(fs)
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	body := container.NewVBox(what, widget.NewForm(widget.NewFormItem("Keep", keepW), widget.NewFormItem("Reason", reason)),
-		container.NewHBox(cancel, open, withdraw))
+	buttons := container.NewHBox(cancel, open, withdraw)
+	rows := []fyne.CanvasObject{what, widget.NewForm(widget.NewFormItem("Keep", keepW), widget.NewFormItem("Reason", reason)), buttons}
+	if groups := duplicateGroups(v.findings); len(groups) > 1 {
+		// A big project has many groups: one press keeps the first of each.
+		all := widget.NewButton(fmt.Sprintf("Keep the first of each of the %d groups, withdraw the rest", len(groups)), func() {
+			d.Hide()
+			v.keepFirstOfEach(groups, reason.Text)
+		})
+		rows = append(rows, all)
+	}
+	body := container.NewVBox(rows...)
 	d = dialog.NewCustomWithoutButtons("The same question, "+plural(len(group), "time"), body, v.u.win)
 	d.Resize(fyne.NewSize(min(560, v.u.win.Canvas().Size().Width-40), body.MinSize().Height+80))
 	d.Show()
+}
+
+// duplicateGroups are the distinct groups of the duplicate-question findings, in
+// the findings' order.
+func duplicateGroups(fs []store.AuditFinding) [][]string {
+	var out [][]string
+	for _, f := range fs {
+		if f.Check == store.CheckDuplicate && len(f.Group) > 1 &&
+			!slices.ContainsFunc(out, func(g []string) bool { return slices.Equal(g, f.Group) }) {
+			out = append(out, f.Group)
+		}
+	}
+	return out
+}
+
+// keepFirstOfEach keeps the first sample of every group and withdraws the rest,
+// a group at a time (store.WithdrawDuplicates), and says what was done.
+func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
+	var res store.SelectionResult
+	for _, g := range groups {
+		r, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, g[0], reason)
+		if err != nil {
+			v.u.showError(err)
+			break
+		}
+		res.Done, res.Refused = append(res.Done, r.Done...), append(res.Refused, r.Refused...)
+		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
+			return f.Check == store.CheckDuplicate && slices.Equal(f.Group, g) && len(r.Refused) == 0
+		})
+	}
+	v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), res)
 }
 
 // duplicatesWithdrawn takes the group's findings off the list (none of its samples
@@ -194,8 +234,13 @@ func (v *exportView) duplicatesWithdrawn(group []string, kept string, res store.
 	v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
 		return f.Check == store.CheckDuplicate && slices.Contains(group, f.SampleID) && len(res.Refused) == 0
 	})
+	v.summarizeWithdrawn("Kept "+kept, res)
+}
+
+// summarizeWithdrawn says what a withdrawal of duplicates did and what is left.
+func (v *exportView) summarizeWithdrawn(kept string, res store.SelectionResult) {
 	errs := len(errorFindings(v.findings))
-	text := fmt.Sprintf("Kept %s; %s.", kept, res.Summary("withdrew"))
+	text := fmt.Sprintf("%s; %s.", kept, res.Summary("withdrew"))
 	if errs > 0 {
 		text += fmt.Sprintf(" %s left; the freeze audits again.", plural(errs, "error"))
 	} else {

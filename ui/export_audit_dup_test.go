@@ -25,39 +25,7 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 	ctx := context.Background()
 	var original string
 	u, ev := openExport(t, "lead", func(db *store.DB) {
-		p, err := db.ProjectByName(ctx, store.Owner(), "demo")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lead, err := db.Authenticate(ctx, "lead", "demo")
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := db.SearchSamples(ctx, lead, p.ID, store.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{annotate.KindHopQA}, Sort: store.SortID})
-		if err != nil || len(page.Rows) == 0 {
-			t.Fatalf("an accepted hop QA sample: %v", err)
-		}
-		original = page.Rows[0].ID
-		s, err := db.Sample(ctx, store.Owner(), original)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ann, err := db.Authenticate(ctx, "ann1", "demo")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range []string{"zz-copy-1", "zz-copy-2"} {
-			c := s.Content
-			c.ID = id
-			si, err := db.CreateSample(ctx, ann, p.ID, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
-				t.Fatal(err)
-			}
-			verifyDemoSample(t, db, id)
-		}
+		original = acceptedCopies(t, db, annotate.KindHopQA, "zz-copy-1", "zz-copy-2")
 	})
 	group := []string{original, "zz-copy-1", "zz-copy-2"}
 	test.Tap(ev.auditBtn)
@@ -122,5 +90,73 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 	waitFor(t, "the second audit", func() bool { return ev.lastAudit != nil })
 	if ids, _ := dups(ev.findings); len(ids) > 0 {
 		t.Errorf("the next audit still finds duplicates: %q", ids)
+	}
+}
+
+// acceptedCopies accepts copies of the first accepted demo sample of kind under
+// ids, each through the three rounds, and returns the copied sample's id.
+func acceptedCopies(t *testing.T, db *store.DB, kind annotate.Kind, ids ...string) string {
+	t.Helper()
+	ctx := context.Background()
+	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead, err := db.Authenticate(ctx, "lead", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := db.SearchSamples(ctx, lead, p.ID, store.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{kind}, Sort: store.SortID})
+	if err != nil || len(page.Rows) == 0 {
+		t.Fatalf("an accepted %s sample: %v", kind, err)
+	}
+	s, err := db.Sample(ctx, store.Owner(), page.Rows[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := db.Authenticate(ctx, "ann1", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		c := s.Content
+		c.ID = id
+		si, err := db.CreateSample(ctx, ann, p.ID, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
+			t.Fatal(err)
+		}
+		verifyDemoSample(t, db, id)
+	}
+	return s.ID
+}
+
+// TestAuditKeepFirstOfEachGroup: with several duplicate groups, one press keeps the
+// first sample of each and withdraws the others, with the reason.
+func TestAuditKeepFirstOfEachGroup(t *testing.T) {
+	ctx := context.Background()
+	var hop, yn string
+	u, ev := openExport(t, "lead", func(db *store.DB) {
+		hop = acceptedCopies(t, db, annotate.KindHopQA, "zz-hop-copy")
+		yn = acceptedCopies(t, db, annotate.KindJudgment, "zz-yn-copy")
+	})
+	test.Tap(ev.auditBtn)
+	waitFor(t, "the audit", func() bool { return ev.lastAudit != nil })
+	at := slices.IndexFunc(ev.findings, func(f store.AuditFinding) bool { return f.Check == store.CheckDuplicate })
+	if at < 0 || len(duplicateGroups(ev.findings)) != 2 {
+		t.Fatalf("duplicate groups %q", duplicateGroups(ev.findings))
+	}
+	ev.findingList.Select(at)
+	dialogButton(t, u, "Keep the first of each of the 2 groups, withdraw the rest")
+	for id, want := range map[string]verify.State{hop: verify.StateAccepted, yn: verify.StateAccepted,
+		"zz-hop-copy": verify.StateWithdrawn, "zz-yn-copy": verify.StateWithdrawn} {
+		if s, _ := u.db.Sample(ctx, store.Owner(), id); s.Status != want {
+			t.Errorf("%s is %s, want %s", id, s.Status, want)
+		}
+	}
+	if g := duplicateGroups(ev.findings); len(g) > 0 || !strings.Contains(ev.auditSummary.Text, "Kept the first sample of 2 groups; withdrew 2 samples") {
+		t.Errorf("after keeping the first of each: groups %q, summary %q", g, ev.auditSummary.Text)
 	}
 }
