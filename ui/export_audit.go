@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,6 +24,7 @@ type auditRun struct {
 	cancel context.CancelFunc
 	dlg    dialog.Dialog
 	done   bool
+	mu     sync.Mutex // the progress updates, one at a time
 }
 
 // runAudit audits, in the background, what the freeze form describes (its kinds,
@@ -65,6 +67,10 @@ func auditProgress(run *auditRun) func(done, total int) {
 			return
 		}
 		fyne.Do(func() {
+			// The hashing goroutines call this at once; where fyne.Do runs its
+			// function in place (the test driver) they would update the bar together.
+			run.mu.Lock()
+			defer run.mu.Unlock()
 			if total == 0 {
 				run.bar.SetValue(1)
 				run.label.SetText("No image to re-hash")
