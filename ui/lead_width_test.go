@@ -62,6 +62,14 @@ func TestLeadScreensNeverWidenTheWindow(t *testing.T) {
 	u.win.Resize(fyne.NewSize(1024, 700))
 	for i, s := range u.screens {
 		u.nav.Select(i)
+		// The screens that fill themselves off the UI goroutine are measured
+		// once filled (and left only then: their fill would race the next one's).
+		switch s.title {
+		case "Augment":
+			waitFor(t, "the candidates", func() bool { return augmentViews[u].loads.Load() >= 1 })
+		case "Samples":
+			samplesOf(t, u)
+		}
 		if v, ok := u.content.Objects[0].(*dashboardView); ok {
 			waitLoads(t, v, 1)
 			if v.agr == nil {
