@@ -70,6 +70,7 @@ var callNames = []string{
 	"Agreement",
 	"Audit",
 	"AuditPlan",
+	"WithdrawDuplicates",
 	"Freeze",
 	"Releases",
 	"ReleaseByRef",
@@ -907,6 +908,23 @@ func (c *Client) AuditPlan(ctx context.Context, actor store.User, in store.Freez
 	return out.R0, err
 }
 
+type inWithdrawDuplicates struct {
+	ProjectID int64  `json:"projectID"`
+	Keep      string `json:"keep"`
+	Reason    string `json:"reason"`
+}
+
+type outWithdrawDuplicates struct {
+	R0 store.SelectionResult `json:"r0"`
+}
+
+// WithdrawDuplicates carries store.Calls.WithdrawDuplicates to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) WithdrawDuplicates(ctx context.Context, actor store.User, projectID int64, keep string, reason string) (store.SelectionResult, error) {
+	var out outWithdrawDuplicates
+	err := c.call(ctx, "WithdrawDuplicates", inWithdrawDuplicates{ProjectID: projectID, Keep: keep, Reason: reason}, &out)
+	return out.R0, err
+}
+
 type inFreeze struct {
 	In store.FreezeInput `json:"in"`
 }
@@ -1551,6 +1569,7 @@ var callTypes = map[string][2]any{
 	"Agreement":                 {inAgreement{}, outAgreement{}},
 	"Audit":                     {inAudit{}, outAudit{}},
 	"AuditPlan":                 {inAuditPlan{}, outAuditPlan{}},
+	"WithdrawDuplicates":        {inWithdrawDuplicates{}, outWithdrawDuplicates{}},
 	"Freeze":                    {inFreeze{}, outFreeze{}},
 	"Releases":                  {inReleases{}, outReleases{}},
 	"ReleaseByRef":              {inReleaseByRef{}, outReleaseByRef{}},
@@ -1999,6 +2018,14 @@ var serverCalls = map[string]func(ctx context.Context, svc store.Calls, me store
 		}
 		r0, err := svc.AuditPlan(ctx, me, in.In)
 		return outAuditPlan{R0: r0}, err
+	},
+	"WithdrawDuplicates": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
+		var in inWithdrawDuplicates
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.WithdrawDuplicates(ctx, me, in.ProjectID, in.Keep, in.Reason)
+		return outWithdrawDuplicates{R0: r0}, err
 	},
 	"Freeze": func(ctx context.Context, svc store.Calls, me store.User, decode func(any) error) (any, error) {
 		var in inFreeze

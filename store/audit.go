@@ -47,6 +47,11 @@ type AuditFinding struct {
 	SampleID string `json:"sample,omitempty"`
 	Image    string `json:"image,omitempty"`
 	Message  string `json:"message"`
+	// Group is every sample of a duplicate-question finding's group (sorted), the
+	// finding's own included: each member has its finding, so that withdrawing one
+	// sample of three never leaves a duplicate for the next audit to find
+	// (WithdrawDuplicates keeps one and withdraws the rest).
+	Group []string `json:"group,omitempty"`
 }
 
 func (f AuditFinding) String() string {
@@ -384,9 +389,13 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		}
 	}
 	for _, ids := range annotate.DuplicateQuestions(contents) {
-		byID := in.sample(ids[0])
-		add(SeverityError, CheckDuplicate, ids[0], byID.Content.Image, "the same question as %s on %s: %q",
-			strings.Join(ids[1:], ", "), imagesPhrase(byID.Content), byID.Content.Question)
+		for _, id := range ids {
+			s := in.sample(id)
+			add(SeverityError, CheckDuplicate, id, s.Content.Image, "the same question as %s on %s: %q",
+				strings.Join(slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id }), ", "),
+				imagesPhrase(s.Content), s.Content.Question)
+			r.Findings[len(r.Findings)-1].Group = ids
+		}
 	}
 	for _, img := range annotate.SplitOverlap(contents) {
 		var train, test []string
@@ -475,4 +484,70 @@ func imagesPhrase(s annotate.Sample) string {
 		return "image " + s.Image
 	}
 	return "images " + strings.Join(all, ", ") + " in this order"
+}
+
+// WithdrawDuplicates resolves a duplicate-question finding: it keeps the accepted
+// sample keep of project projectID and withdraws, in one transaction, every other
+// accepted sample that asks the same question about the same images
+// (annotate.DuplicateQuestions, the audit's own grouping). Only a lead may; reason
+// is required and audited with each withdrawal, which names the sample kept. A
+// sample that has no duplicate among the accepted ones is refused (ErrInvalid):
+// there is nothing to resolve, and a stale finding must not withdraw anything.
+func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64, keep, reason string) (SelectionResult, error) {
+	var out SelectionResult
+	reason = strings.TrimSpace(reason)
+	err := d.act(ctx, actor, "samples.withdraw-duplicates", func(tx *sql.Tx) error {
+		out = SelectionResult{}
+		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease)
+		if err != nil {
+			return err
+		}
+		if reason == "" {
+			return fmt.Errorf("%w: say why the duplicates are withdrawn", ErrInvalid)
+		}
+		accepted, err := queryAll(ctx, tx, func(r scanner) (annotate.Sample, error) {
+			var id, content string
+			var s annotate.Sample
+			if err := r.Scan(&id, &content); err != nil {
+				return s, err
+			}
+			if err := json.Unmarshal([]byte(content), &s); err != nil {
+				return s, fmt.Errorf("decode sample %s: %w", id, err)
+			}
+			s.ID = id
+			return s, nil
+		}, `SELECT s.id, r.content FROM samples s JOIN revisions r ON r.id = s.current_rev
+			WHERE s.project_id = ? AND s.status = ? ORDER BY s.id`, projectID, string(verify.StateAccepted))
+		if err != nil {
+			return err
+		}
+		var group []string
+		for _, ids := range annotate.DuplicateQuestions(accepted) {
+			if slices.Contains(ids, keep) {
+				group = ids
+			}
+		}
+		if group == nil {
+			return fmt.Errorf("%w: %s is not an accepted sample with a duplicate question; run the audit again", ErrInvalid, keep)
+		}
+		for _, id := range group {
+			if id == keep {
+				continue
+			}
+			err := d.leadMoveTx(ctx, tx, a, id, verify.EventWithdraw, fmt.Sprintf("%s (the same question as %s, which is kept)", reason, keep))
+			switch {
+			case err == nil:
+				out.Done = append(out.Done, id)
+			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
+				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+			default:
+				return err
+			}
+		}
+		return d.auditRefusals(ctx, tx, a, "samples.withdraw", out.Refused)
+	})
+	if err != nil {
+		return SelectionResult{}, fmt.Errorf("withdraw the duplicates of %s: %w", keep, err)
+	}
+	return out, nil
 }

@@ -8,6 +8,8 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +44,12 @@ func TestAuditFindings(t *testing.T) {
 		}, []string{"error image-missing 0002-kitchen-1/d.jpg"}, "(used by hq-03)"},
 		{"duplicate question", func(t *testing.T, f relFixture) {
 			f.accept(t, relHop("hq-dup", "0001-office-1/b.jpg", "which object is CLOSEST to the camera"))
-		}, []string{"error duplicate-question hq-01"}, "the same question as hq-dup on image 0001-office-1/b.jpg"},
+		}, []string{"error duplicate-question hq-01", "error duplicate-question hq-dup"}, "the same question as hq-dup on image 0001-office-1/b.jpg"},
+		{"three copies of a question: every one is reported", func(t *testing.T, f relFixture) {
+			f.accept(t, relHop("hq-dup", "0001-office-1/b.jpg", "which object is CLOSEST to the camera"))
+			f.accept(t, relHop("hq-dup2", "0001-office-1/b.jpg", "Which object is closest to the camera ?"))
+		}, []string{"error duplicate-question hq-01", "error duplicate-question hq-dup", "error duplicate-question hq-dup2"},
+			"the same question as hq-01, hq-dup2 on image 0001-office-1/b.jpg"},
 		{"split overlap", func(t *testing.T, f relFixture) {
 			a := relHop("hq-tr", "0002-kitchen-1/c.jpg", "Which object is farthest from the camera?")
 			a.Split = annotate.SplitTrain
@@ -134,7 +141,7 @@ func TestAuditOutputAndPermissions(t *testing.T) {
 	}
 	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
 	var first store.AuditFinding
-	if len(jl) != 2 || json.Unmarshal([]byte(jl[0]), &first) != nil || first != rep.Findings[0] {
+	if len(jl) != 2 || json.Unmarshal([]byte(jl[0]), &first) != nil || !reflect.DeepEqual(first, rep.Findings[0]) {
 		t.Errorf("JSON report:\n%s", js.String())
 	}
 
@@ -149,5 +156,98 @@ func TestAuditOutputAndPermissions(t *testing.T) {
 	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
 	if _, err := f.db.Audit(ctx, f.lead, 99); !errors.Is(err, verify.ErrNotMember) {
 		t.Errorf("audit of a missing project: %v", err)
+	}
+}
+
+// TestWithdrawDuplicates: the audit gives every member of a duplicate group its
+// finding with the whole group, and "keep one, withdraw the rest" withdraws the
+// others in one go (each audited with the reason and the sample kept), so the next
+// audit is clean after one round instead of one per copy (issue 27 item 12). Only a
+// lead may, with a reason, and only on a sample that has duplicates.
+func TestWithdrawDuplicates(t *testing.T) {
+	ctx := context.Background()
+	setup := func(t *testing.T) relFixture {
+		f := newRelFixture(t)
+		f.setBalance(t)
+		f.acceptSome(t) // hq-01 asks "Which object is closest to the camera?" about 0001-office-1/b.jpg
+		f.accept(t, relHop("hq-dup", "0001-office-1/b.jpg", "which object is CLOSEST to the camera"))
+		f.accept(t, relHop("hq-dup2", "0001-office-1/b.jpg", "Which object is closest to the camera ?"))
+		return f
+	}
+	group := []string{"hq-01", "hq-dup", "hq-dup2"}
+
+	f := setup(t)
+	rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members []string
+	for _, fd := range rep.Findings {
+		if fd.Check == store.CheckDuplicate {
+			members = append(members, fd.SampleID)
+			if !slices.Equal(fd.Group, group) {
+				t.Errorf("%s's finding names the group %q, want %q", fd.SampleID, fd.Group, group)
+			}
+		}
+	}
+	if !slices.Equal(members, group) {
+		t.Fatalf("duplicate findings for %q, want one for each of %q", members, group)
+	}
+	res, err := f.db.WithdrawDuplicates(ctx, f.lead, f.project.ID, "hq-dup", "  one copy is enough ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Done, []string{"hq-01", "hq-dup2"}) || len(res.Refused) > 0 {
+		t.Fatalf("withdrew %q, refused %v", res.Done, res.Refused)
+	}
+	for id, want := range map[string]verify.State{"hq-01": verify.StateWithdrawn, "hq-dup2": verify.StateWithdrawn, "hq-dup": verify.StateAccepted} {
+		if s, _ := f.db.Sample(ctx, store.Owner(), id); s.Status != want {
+			t.Errorf("%s is %s, want %s", id, s.Status, want)
+		}
+	}
+	raw := relRaw(t, f.db.Path())
+	var details []string
+	rows, err := raw.Query(`SELECT entity_id || ': ' || detail FROM audit_log WHERE action = 'sample.withdraw' ORDER BY entity_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var d string
+		rows.Scan(&d)
+		details = append(details, d)
+	}
+	rows.Close()
+	if want := []string{"hq-01: one copy is enough (the same question as hq-dup, which is kept)",
+		"hq-dup2: one copy is enough (the same question as hq-dup, which is kept)"}; !slices.Equal(details, want) {
+		t.Errorf("audited withdrawals %q, want %q", details, want)
+	}
+	if rep, err = f.db.Audit(ctx, f.lead, f.project.ID); err != nil || rep.Errors() != 0 {
+		t.Errorf("the audit after keeping one: %v %+v", err, rep.Findings)
+	}
+
+	refusals := []struct {
+		name   string
+		as     func(f relFixture) store.User
+		keep   string
+		reason string
+		want   error
+	}{
+		{"an annotator", func(f relFixture) store.User { return f.ann }, "hq-dup", "dup", store.ErrForbidden},
+		{"a verifier", func(f relFixture) store.User { return f.ver }, "hq-dup", "dup", store.ErrForbidden},
+		{"no reason", func(f relFixture) store.User { return f.lead }, "hq-dup", "  ", store.ErrInvalid},
+		{"a sample without duplicates", func(f relFixture) store.User { return f.lead }, "hq-00", "dup", store.ErrInvalid},
+		{"a sample that does not exist", func(f relFixture) store.User { return f.lead }, "hq-99", "dup", store.ErrInvalid},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			f := setup(t)
+			before := dbRows(t, f.db)
+			if _, err := f.db.WithdrawDuplicates(ctx, tt.as(f), f.project.ID, tt.keep, tt.reason); !errors.Is(err, tt.want) {
+				t.Errorf("got %v, want %v", err, tt.want)
+			}
+			if dbRows(t, f.db) != before {
+				t.Error("a refused WithdrawDuplicates changed the project")
+			}
+		})
 	}
 }

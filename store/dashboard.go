@@ -71,11 +71,15 @@ const (
 	BalanceMet     = "met"     // the target is reached
 	BalancePartial = "partial" // half of the target or more
 	BalanceFar     = "far"     // less than half of the target
+	BalanceNone    = "no target"
 )
 
-// Level says how far the cell is from its target: BalanceMet, BalancePartial or BalanceFar.
+// Level says how far the cell is from its target: BalanceMet, BalancePartial or
+// BalanceFar, or BalanceNone for a cell no target asked for (it was "met").
 func (c BalanceCell) Level() string {
 	switch {
+	case c.Target == 0:
+		return BalanceNone
 	case c.Shortfall == 0:
 		return BalanceMet
 	case 2*c.Accepted >= c.Target:

@@ -158,7 +158,7 @@ hop_qa,1,exo,,1,1,1,0,met
 hop_qa,1,,,2,1,2,1,partial
 hop_qa,2,exo,,1,0,0,1,far
 judgment,0,,T1,1,0,1,1,far
-judgment,0,,T9,0,0,1,0,met
+judgment,0,,T9,0,0,1,0,no target
 `},
 		// ann: round 1 S0, S1 twice (one reject), S2; round 2 S0, S2 (reject);
 		// round 3 S0 twice. ann2: round 1 S3, J0, S5; round 2 S3, S5; round 3 only

@@ -412,3 +412,91 @@ func TestRefusalsStayInTheProject(t *testing.T) {
 		t.Errorf("sann's refused settings change: in q's history %v, in p's %v; want true, false", tried(f.slead, f.q.ID), tried(f.lead, f.project.ID))
 	}
 }
+
+// TestOnlyMembersAreVerifiersOfTheProject: an account of another project of the
+// same lead — a verifier with reviews there — is neither a row of the project's
+// Dashboard → Verifiers table nor a verifier group in its settings, and naming it
+// in a group change is refused without touching its group in its own project
+// (issue 27 item 14). A verifier of both projects changes group in one only.
+func TestOnlyMembersAreVerifiersOfTheProject(t *testing.T) {
+	ctx := context.Background()
+	f := newRelFixture(t)
+	q, err := f.db.CreateProject(ctx, f.lead, "q") // the lead stays lead of both
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ImportImages(ctx, f.lead, q.ID, f.images, nil); err != nil {
+		t.Fatal(err)
+	}
+	qann, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qann", store.RoleAnnotator, "", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	qver, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qver", store.RoleVerifier, "C", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.AddMember(ctx, f.lead, q.ID, "a1"); err != nil { // a1 verifies in both, group A here
+		t.Fatal(err)
+	}
+	si, err := f.db.CreateSample(ctx, qann, q.ID, relHop("q-1", "0001-office-1/a.jpg", "Which object is closest to the camera?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, err = f.db.Submit(ctx, qann, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := submitReview(f.db, ctx, qver, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
+		Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
+		t.Fatal(err)
+	}
+
+	d, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, v := range d.Verifiers {
+		rows = append(rows, v.Name)
+	}
+	if want := []string{"a1", "a2", "b1", "b2", "c1", "ver"}; !slices.Equal(rows, want) {
+		t.Errorf("the project's Verifiers table lists %q, want its members %q", rows, want)
+	}
+	gs, err := f.db.GroupSettings(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, g := range gs {
+		keys = append(keys, g.Key)
+	}
+	if slices.Contains(keys, "group.qver") || slices.Contains(keys, "group.qann") {
+		t.Errorf("the project's verifier groups name another project's accounts: %q", keys)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.qver": "B"}); !errors.Is(err, store.ErrInvalid) ||
+		!strings.Contains(err.Error(), `the project has no member named "qver"`) {
+		t.Errorf("grouping another project's verifier: %v, want a refusal that names no member qver", err)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.a1": "B"}); err != nil {
+		t.Fatal(err)
+	}
+	groupIn := func(p int64, name string) string {
+		t.Helper()
+		ms, err := f.db.Members(ctx, f.lead, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.Name == name {
+				return m.Group
+			}
+		}
+		return "(not a member)"
+	}
+	if got := groupIn(q.ID, "qver"); got != "C" {
+		t.Errorf("qver's group in its own project became %q", got)
+	}
+	if p, q := groupIn(f.project.ID, "a1"), groupIn(q.ID, "a1"); p != "B" || q != "A" {
+		t.Errorf("a1 regrouped in one project: group %q there, %q in the other; want B and A", p, q)
+	}
+}

@@ -88,6 +88,7 @@ type Calls interface {
 	Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error)
 	Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error)
 	AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error)
+	WithdrawDuplicates(ctx context.Context, actor User, projectID int64, keep, reason string) (SelectionResult, error)
 
 	// Releases
 	Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error)

@@ -734,3 +734,110 @@ func (d *DB) ProjectHistory(ctx context.Context, actor User, projectID int64) ([
 	}
 	return out, nil
 }
+
+// settingWords name the scalar keys for people. A true/false key is said as what
+// turning it on means.
+var settingWords = map[string]string{
+	"rounds":               "the number of review rounds",
+	"round3_panel":         "the size of the round-3 panel",
+	"round2_other_group":   "round 2 by a verifier from another group than round 1's",
+	"round3_allow_earlier": "round-1 and round-2 verifiers on the round-3 panel",
+	"correction_to_round1": "a verifier's correction re-entering round 1",
+	"claim_minutes":        "the minutes a review claim holds its seat",
+	"tasks":                "the project's task labels",
+	"augment_to_round1":    "accepted augmentations going straight to round 1",
+}
+
+// kindWords name the sample kinds in a sentence.
+func kindWords(kind string) string {
+	switch annotate.Kind(kind) {
+	case annotate.KindHopQA:
+		return "hop QA"
+	case annotate.KindStepGraph:
+		return "step graphs"
+	case annotate.KindJudgment:
+		return "yes/no judgments"
+	case annotate.KindMCQ:
+		return "multiple choice"
+	case annotate.KindOpen:
+		return "open answers"
+	case "any":
+		return "every kind"
+	}
+	return kind
+}
+
+// SettingLabel names a settings key for people: "the number of review rounds",
+// "the LRR weight of task counting", "the balance target of hop QA, 2-hop, ego",
+// "the verifier group of ver1". An unknown key is returned as it is.
+func SettingLabel(key string) string {
+	if w, ok := settingWords[key]; ok {
+		return w
+	}
+	head, rest, _ := strings.Cut(key, ".")
+	switch head {
+	case "lrr_weight":
+		return "the LRR weight of task " + rest
+	case "group":
+		return "the verifier group of " + rest
+	case "images":
+		kind, task, hasTask := strings.Cut(rest, ".")
+		if hasTask {
+			return "the number of images of " + kindWords(kind) + " in task " + task
+		}
+		return "the number of images of " + kindWords(kind)
+	case "balance":
+		b, err := parseBalanceKey(key, rest)
+		if err != nil {
+			return key
+		}
+		parts := []string{kindWords(b.Kind)}
+		if b.Hop != 0 {
+			parts = append(parts, fmt.Sprintf("%d-hop", b.Hop))
+		}
+		if b.View != "" {
+			parts = append(parts, b.View)
+		}
+		if b.Task != "" {
+			parts = append(parts, "task "+b.Task)
+		}
+		return "the balance target of " + strings.Join(parts, ", ")
+	}
+	return key
+}
+
+// SettingChangeWords says an audited settings change ("key: old → new", as
+// changeSettings records it) as a sentence: "changed the number of review rounds
+// from 3 to 2", "set the LRR weight of task counting to 2", "turned off round 2 by
+// a verifier from another group than round 1's". Anything else is returned as it is.
+func SettingChangeWords(detail string) string {
+	key, change, ok := strings.Cut(detail, ": ")
+	if !ok {
+		return detail
+	}
+	old, new, ok := strings.Cut(change, " → ")
+	if !ok || strings.ContainsAny(key, " ") {
+		return detail
+	}
+	return SettingChange{Key: key, Old: old, New: new}.Words()
+}
+
+// Words says the change as a sentence (SettingChangeWords).
+func (c SettingChange) Words() string {
+	key, old, new := c.Key, c.Old, c.New
+	label := SettingLabel(key)
+	none := func(v string) bool { return v == "" || (strings.HasPrefix(key, "balance.") && v == "0") }
+	switch {
+	case new == "true" && old == "false":
+		return "turned on " + label
+	case new == "false" && old == "true":
+		return "turned off " + label
+	case none(old) && none(new):
+		return "left " + label + " unset"
+	case none(old):
+		return fmt.Sprintf("set %s to %s", label, new)
+	case none(new):
+		return fmt.Sprintf("removed %s (was %s)", label, old)
+	}
+	return fmt.Sprintf("changed %s from %s to %s", label, old, new)
+}

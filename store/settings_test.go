@@ -558,3 +558,29 @@ func TestImageLimitsReachLint(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingChangeWords: Settings → Recent changes reads each audited change as a
+// sentence, never a raw key such as lrr_weight.counting (issue 27 item 10).
+func TestSettingChangeWords(t *testing.T) {
+	for _, tt := range []struct{ detail, want string }{
+		{"rounds: 3 → 2", "changed the number of review rounds from 3 to 2"},
+		{"round3_panel: 3 → 5", "changed the size of the round-3 panel from 3 to 5"},
+		{"round2_other_group: true → false", "turned off round 2 by a verifier from another group than round 1's"},
+		{"round3_allow_earlier: false → true", "turned on round-1 and round-2 verifiers on the round-3 panel"},
+		{"lrr_weight.counting:  → 2", "set the LRR weight of task counting to 2"},
+		{"lrr_weight.counting: 2 → ", "removed the LRR weight of task counting (was 2)"},
+		{"balance.hop_qa.2.ego: 0 → 250", "set the balance target of hop QA, 2-hop, ego to 250"},
+		{"balance.hop_qa.any.exo: 10 → 20", "changed the balance target of hop QA, exo from 10 to 20"},
+		{"balance.mcq.T3: 40 → 0", "removed the balance target of multiple choice, task T3 (was 40)"},
+		{"balance.step_graph:  → 30", "set the balance target of step graphs to 30"},
+		{"images.mcq.T3:  → 3-4", "set the number of images of multiple choice in task T3 to 3-4"},
+		{"images.any: 2 → 4", "changed the number of images of every kind from 2 to 4"},
+		{"group.ver1: A → B", "changed the verifier group of ver1 from A to B"},
+		{"tasks: T1 → T1,T2", "changed the project's task labels from T1 to T1,T2"},
+		{"not allowed: only a lead changes settings", "not allowed: only a lead changes settings"},
+	} {
+		if got := store.SettingChangeWords(tt.detail); got != tt.want {
+			t.Errorf("%q reads %q, want %q", tt.detail, got, tt.want)
+		}
+	}
+}

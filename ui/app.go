@@ -176,7 +176,9 @@ func (u *App) openProject(p store.Project) {
 		u.user = store.User{}
 		u.showSignIn("")
 	})
-	left := container.NewBorder(widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	name := widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.Truncation = fyne.TextTruncateEllipsis // a long name (up to 80 characters) widened every screen; the title bar has it whole
+	left := container.NewBorder(name,
 		container.NewVBox(projects, signOut), nil, nil, u.nav)
 	split := container.NewHSplit(left, u.content)
 	split.Offset = 0.14

@@ -77,6 +77,13 @@ func (u *App) groupedBarChart(title string, labels []string, series []Series, w,
 	return u.newChartView(title, w, h, b.Draw)
 }
 
+// intervalChart is a chart of estimates with their intervals, one row each,
+// readable left to right: label, the interval with its value, the figures.
+func (u *App) intervalChart(title string, rows []chart.Interval, marks []chart.Mark, lo, hi float64, w, h float32) *chartView {
+	c := chart.Intervals{Title: title, Rows: rows, Marks: marks, Min: lo, Max: hi, Color: ChartPalette(0)}
+	return u.newChartView(title, w, h, c.Draw)
+}
+
 // heatGrid is a grid of coloured cells with the column labels above and the row
 // labels to the left; cells[r][c] is the cell of row r and column c.
 func (u *App) heatGrid(title string, rows, cols []string, cells [][]HeatCell, w, h float32) *chartView {

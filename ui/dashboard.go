@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -68,17 +71,13 @@ func seesAgreement(u store.User) bool {
 	return verify.Permitted(verify.ActionSeeAgreement, verify.Role(u.Role))
 }
 
-// dashSyncLimit (a variable for tests) is the project size up to which the dashboard's aggregates load
-// while the screen is made (about half a second at 10,000 samples on two cores);
-// larger projects load in the background behind "Loading…" (several seconds at
-// 100,000, see BenchmarkDashboard10k in store).
-var dashSyncLimit = 20_000
-
-// dashboardScreen shows the dashboard. A small project's aggregates load at once, as
-// the other screens' data do; a large project's, and every project's agreement (which
-// bootstraps each alpha), load in the background and fill their tabs when done.
+// dashboardScreen shows the dashboard. Its aggregates (about half a second at 10,000
+// samples on two cores, several at 100,000) and then the agreement (which
+// bootstraps each alpha) load in the background behind "Loading…", so that the
+// screen shows at once and says it is loading whatever the project's size.
 func (u *App) dashboardScreen() fyne.CanvasObject {
 	v := &dashboardView{u: u, status: widget.NewLabel("")}
+	v.status.Wrapping = fyne.TextWrapWord // the summary grows with the project; Refresh stays on screen
 	v.ExtendBaseWidget(v)
 	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
 	u.onOthersChanged = v.reload // the team's work appears without pressing Refresh
@@ -90,41 +89,7 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	for _, n := range names {
 		v.tabs.Append(container.NewTabItem(n, widget.NewLabel("Loading…")))
 	}
-	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
-	total := 0
-	for _, n := range counts {
-		total += n
-	}
-	if err != nil || total > dashSyncLimit {
-		v.reload()
-		return v
-	}
-	d, err := u.db.Dashboard(u.ctx(), u.user, u.project.ID)
-	if err != nil {
-		v.status.SetText(store.Message(err))
-		v.loads.Add(1)
-		return v
-	}
-	v.data = d
-	v.fill()
-	if !seesAgreement(u.user) {
-		v.loads.Add(1)
-		return v
-	}
-	v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	go func() {
-		a, err := db.Agreement(ctx, user, pid)
-		fyne.Do(func() {
-			if err != nil {
-				v.setTab(tabAgreement, widget.NewLabel(store.Message(err)))
-			} else {
-				v.agr = &a
-				v.setTab(tabAgreement, v.agreementTab())
-			}
-			v.loads.Add(1)
-		})
-	}()
+	v.reload()
 	return v
 }
 
@@ -145,8 +110,9 @@ func (v *dashboardView) setTab(name string, c fyne.CanvasObject) {
 	}
 }
 
-// reload reads the aggregates (and, for verifiers and leads, the agreement) again in
-// the background and rebuilds every tab when done.
+// reload reads the aggregates in the background and rebuilds every tab when they
+// arrive; for verifiers and leads the agreement follows, its tab saying it is
+// being computed meanwhile.
 func (v *dashboardView) reload() {
 	if v.loading { // the team's changes arrive every few seconds; one load at a time
 		v.again = true
@@ -158,22 +124,32 @@ func (v *dashboardView) reload() {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	inBackground(func() {
 		d, err := db.Dashboard(ctx, user, pid)
-		var agr *store.Agreement
-		if err == nil && seesAgreement(user) {
-			var a store.Agreement
-			if a, err = db.Agreement(ctx, user, pid); err == nil {
-				agr = &a
+		agr := seesAgreement(user) && err == nil
+		fyne.Do(func() {
+			if err != nil {
+				v.status.SetText(store.Message(err))
+				return
 			}
+			v.data = d
+			v.fill()
+			if agr && v.agr == nil {
+				v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
+			}
+		})
+		if agr {
+			a, aerr := db.Agreement(ctx, user, pid)
+			fyne.Do(func() {
+				if aerr != nil {
+					v.setTab(tabAgreement, widget.NewLabel(store.Message(aerr)))
+					return
+				}
+				v.agr = &a
+				v.setTab(tabAgreement, v.agreementTab())
+			})
 		}
 		fyne.Do(func() {
 			v.loading = false
 			v.refresh.Enable()
-			if err != nil {
-				v.status.SetText(store.Message(err))
-			} else {
-				v.data, v.agr = d, agr
-				v.fill()
-			}
 			v.loads.Add(1)
 			if v.again {
 				v.again = false
@@ -198,8 +174,11 @@ func (v *dashboardView) fill() {
 	if d.BySampling > 0 {
 		accepted += fmt.Sprintf(" (%d accepted by sampling)", d.BySampling)
 	}
-	v.status.SetText(fmt.Sprintf("%s: %d in review, %s, %d returned",
-		plural(total, "sample"), review, accepted, by[dashStateIndex(verify.StateReturned)]))
+	// Every state is named, so that the parts add up to the total (drafts and
+	// withdrawn samples were left out).
+	v.status.SetText(fmt.Sprintf("%s: %s, %d in review, %s, %d returned, %d withdrawn",
+		plural(total, "sample"), plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
+		by[dashStateIndex(verify.StateReturned)], by[dashStateIndex(verify.StateWithdrawn)]))
 	for _, it := range v.tabs.Items {
 		var c fyne.CanvasObject
 		switch it.Text {
@@ -426,7 +405,11 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 	balanceHeader := []string{"Kind", "Hop", "View", "Task", "Target", "Accepted", "In review", "Shortfall", "Level"}
 	table := v.u.linkRows(dashTable(balanceHeader,
 		dashRows(d.Balance, func(c store.BalanceCell) []string {
-			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), strconv.Itoa(c.Target), strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), strconv.Itoa(c.Shortfall), c.Level()}
+			target, short := strconv.Itoa(c.Target), strconv.Itoa(c.Shortfall)
+			if c.Target == 0 {
+				target, short = store.BalanceNone, "–"
+			}
+			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), target, strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), short, c.Level()}
 		})), func(row, col int) (store.SampleQuery, bool) {
 		return balanceQuery(d.Balance[row], balanceHeader[col]), true
 	})
@@ -542,6 +525,31 @@ func dashFigure(f store.Figure) []string {
 	return []string{strconv.FormatFloat(f.Alpha, 'f', 3, 64), f.CIText(), f.Reading}
 }
 
+// alphaChart draws the decision alpha of each round (and of every round pooled)
+// with its 95% interval, against the thresholds of agreement.Reading.
+func (v *dashboardView) alphaChart() fyne.CanvasObject {
+	var rows []chart.Interval
+	for _, r := range v.agr.Rows {
+		if r.Criterion != store.CriterionDecision {
+			continue
+		}
+		label := "Round " + store.RoundName(r.Round)
+		if r.Round == 0 {
+			label = "All rounds"
+		}
+		in := chart.Interval{Label: label, Value: math.NaN(), Undefined: r.Undefined}
+		if r.Defined() {
+			in.Value, in.Lo, in.Hi = r.Alpha, r.CI95[0], r.CI95[1]
+		}
+		rows = append(rows, in)
+	}
+	var marks []chart.Mark
+	for _, t := range agreement.DefaultThresholds {
+		marks = append(marks, chart.Mark{At: t, Label: agreement.Reading(t)})
+	}
+	return v.u.intervalChart("Decision alpha with its 95% interval", rows, marks, 0, 1, 380, 170)
+}
+
 func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	if v.agr == nil {
 		return widget.NewLabel("Computing the agreement…")
@@ -562,13 +570,15 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	})
 	b := a.Boxes
 	boxes := widget.NewLabel("No sample has boxes drawn by two or more people yet.")
+	boxes.Wrapping = fyne.TextWrapWord // a half of a two-column grid: unwrapped, it set the window's width (1,648 px on 20k samples)
 	if b.Samples > 0 {
 		boxes.SetText(fmt.Sprintf("%s with boxes by two or more people: mean IoU %.3f over %d pairs, %s of pairs at IoU 0.5 or more.",
 			plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
 	}
 	return container.NewBorder(help, nil, nil, nil, container.NewGridWithRows(2,
-		v.section("Alpha per round and criterion", "agreement.csv", a.Rows, dashTable([]string{"Round", "Criterion", "Units", "Pairable",
-			"Alpha", "95% CI", "Reading"}, rows)),
+		container.NewBorder(nil, nil, v.alphaChart(), nil,
+			v.section("Alpha per round and criterion", "agreement.csv", a.Rows, dashTable([]string{"Round", "Criterion", "Units", "Pairable",
+				"Alpha", "95% CI", "Reading"}, rows))),
 		container.NewGridWithColumns(2,
 			v.section("Decision alpha without each verifier", "agreement-verifiers.csv", a.Verifiers,
 				dashTable([]string{"Verifier", "Reviews", "Change", "Alpha without", "95% CI", "Reading"}, vrows)),

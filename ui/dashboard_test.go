@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -101,7 +102,7 @@ func TestDashboardLead(t *testing.T) {
 		t.Fatalf("tabs %v, want %v", got, want)
 	}
 	// The demo: 12 samples, 6 in rounds 1-3, 3 accepted, 1 returned.
-	if got := v.status.Text; got != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	if got := v.status.Text; got != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("status %q", got)
 	}
 	for i, name := range want {
@@ -118,7 +119,7 @@ func TestDashboardLead(t *testing.T) {
 				}
 			}
 		}
-		wantImages := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 1, tabErrors: 1}[name]
+		wantImages := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 1, tabErrors: 1, tabAgreement: 1}[name]
 		wantExports := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 3, tabVerifiers: 1, tabErrors: 1, tabAgreement: 3}[name]
 		if images != wantImages || exports != wantExports {
 			t.Errorf("%s: %d charts and %d exports, want %d and %d", name, images, exports, wantImages, wantExports)
@@ -131,6 +132,22 @@ func TestDashboardLead(t *testing.T) {
 	text := tableText(v)
 	if strings.Contains(text, "NaN") || !strings.Contains(text, `undefined: all 17 pairable values are "approve"`) {
 		t.Errorf("agreement tab:\n%s", text)
+	}
+	// Its chart: a row per round's decision alpha, with the reason where undefined
+	// (issue 27 item 15), and the thresholds named.
+	for _, o := range objectsOf(v) {
+		if c, ok := o.(*chartView); ok {
+			var texts []string
+			for _, x := range c.drawing(chart.Paper, c.min).Texts {
+				texts = append(texts, x.S)
+			}
+			all := strings.Join(texts, "|")
+			for _, want := range []string{"Decision alpha with its 95% interval", "Round 1", "All rounds", "undefined: all", "reliable", "tentative"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("the alpha chart does not write %q: %s", want, all)
+				}
+			}
+		}
 	}
 }
 
@@ -197,12 +214,12 @@ func TestDashboardRefresh(t *testing.T) {
 	if _, err := db.SubmitReview(ctx, ver1, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
 		t.Fatal(err)
 	}
-	if v.status.Text != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	if v.status.Text != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("the dashboard changed before Refresh: %q", v.status.Text)
 	}
 	test.Tap(v.refresh)
 	waitLoads(t, v, 2)
-	if got := v.status.Text; got != "12 samples: 5 in review, 3 accepted, 2 returned" {
+	if got := v.status.Text; got != "12 samples: 1 draft, 5 in review, 3 accepted, 2 returned, 1 withdrawn" {
 		t.Errorf("after Refresh: status %q", got)
 	}
 	after := tableText(v)
@@ -232,17 +249,36 @@ func TestDashboardExportAsksForAFile(t *testing.T) {
 	}
 }
 
-// A project larger than dashSyncLimit loads in the background; the result is the same.
-func TestDashboardLoadsLargeProjectsInTheBackground(t *testing.T) {
-	defer func(n int) { dashSyncLimit = n }(dashSyncLimit)
-	dashSyncLimit = 5 // the demo's 12 samples count as large
+// The dashboard shows at once and says it is loading while its aggregates and
+// the agreement load in the background, whatever the project's size (issue 27
+// item 15: a project under 20,000 samples loaded on the UI goroutine, the
+// window frozen and saying nothing for up to a second); the result is the same.
+func TestDashboardSaysItIsLoading(t *testing.T) {
+	var pending []func()
+	inBackground = func(f func()) { pending = append(pending, f) }
+	defer func() { inBackground = func(f func()) { f() } }()
 	u, _ := dashDemoApp(t)
-	v := openDashboard(t, u, "lead")
-	if got := v.status.Text; got != "12 samples: 6 in review, 3 accepted, 1 returned" {
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, "lead", demo.DemoPassword)
+	u.nav.Select(slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Dashboard" }))
+	v, ok := u.content.Objects[0].(*dashboardView)
+	if !ok {
+		t.Fatalf("the Dashboard screen is a %T", u.content.Objects[0])
+	}
+	if v.status.Text != "Loading…" || !v.refresh.Disabled() || !strings.Contains(labelsOf(v), "Loading…") || len(pending) == 0 {
+		t.Fatalf("while loading: status %q, Refresh disabled %v, tab %q", v.status.Text, v.refresh.Disabled(), labelsOf(v))
+	}
+	for len(pending) > 0 {
+		f := pending[0]
+		pending = pending[1:]
+		f()
+	}
+	waitLoads(t, v, 1)
+	if got := v.status.Text; got != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {
 		t.Errorf("status %q", got)
 	}
-	if v.agr == nil || len(v.agr.Rows) == 0 || len(v.data.Verifiers) != 6 {
-		t.Errorf("loaded agreement %v, %d verifier rows", v.agr != nil, len(v.data.Verifiers))
+	if v.agr == nil || len(v.agr.Rows) == 0 || len(v.data.Verifiers) != 6 || v.refresh.Disabled() {
+		t.Errorf("loaded agreement %v, %d verifier rows, Refresh disabled %v", v.agr != nil, len(v.data.Verifiers), v.refresh.Disabled())
 	}
 	assertGolden(t, "dashboard_funnel.png", u.win)
 }

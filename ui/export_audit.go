@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,6 +24,7 @@ type auditRun struct {
 	cancel context.CancelFunc
 	dlg    dialog.Dialog
 	done   bool
+	mu     sync.Mutex // the progress updates, one at a time
 }
 
 // runAudit audits, in the background, what the freeze form describes (its kinds,
@@ -44,7 +48,7 @@ func (v *exportView) runAudit() {
 	v.auditRun = run
 	v.auditSummary.SetText("Auditing: re-hashing every image…")
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
-	go func() {
+	inBackground(func() {
 		defer cancel()
 		rep, err := db.AuditFreeze(ctx, user, in, auditProgress(run))
 		fyne.Do(func() {
@@ -52,7 +56,7 @@ func (v *exportView) runAudit() {
 			run.done = true
 			v.auditDone(rep, err)
 		})
-	}()
+	})
 }
 
 // auditProgress shows the hashing progress on run's bar, at most about 200 updates
@@ -63,6 +67,10 @@ func auditProgress(run *auditRun) func(done, total int) {
 			return
 		}
 		fyne.Do(func() {
+			// The hashing goroutines call this at once; where fyne.Do runs its
+			// function in place (the test driver) they would update the bar together.
+			run.mu.Lock()
+			defer run.mu.Unlock()
 			if total == 0 {
 				run.bar.SetValue(1)
 				run.label.SetText("No image to re-hash")
@@ -100,4 +108,152 @@ func (v *exportView) auditDone(rep store.AuditReport, err error) {
 	v.showOpenErrors()
 	v.findingList.Refresh()
 	v.lastAudit = &rep
+	v.keepAudit()
+}
+
+// keptAudit is the last audit's outcome on a project, as the Export screen showed
+// it: the screen is made anew each time it is shown, and a lead who follows a
+// finding to its samples comes back to the same findings, not to an empty list
+// (issue 27 item 12). Kept per app, project and account; UI goroutine only.
+type keptAudit struct {
+	project, user int64
+	summary       string
+	findings      []store.AuditFinding
+	report        *store.AuditReport
+}
+
+var keptAudits = map[*App]keptAudit{}
+
+// keepAudit remembers what the audit part of the screen shows now.
+func (v *exportView) keepAudit() {
+	keptAudits[v.u] = keptAudit{project: v.u.project.ID, user: v.u.user.ID, summary: v.auditSummary.Text,
+		findings: v.findings, report: v.lastAudit}
+}
+
+// restoreAudit shows the last audit of this project by this account, if any.
+func (v *exportView) restoreAudit() {
+	k, ok := keptAudits[v.u]
+	if !ok || k.project != v.u.project.ID || k.user != v.u.user.ID || v.findingList == nil {
+		return
+	}
+	v.auditSummary.SetText(k.summary)
+	v.findings, v.lastAudit = k.findings, k.report
+	v.showOpenErrors()
+	v.findingList.Refresh()
+}
+
+// offerKeepOne is what a tap on a duplicate-question finding opens: the samples of
+// its group, one to keep (the first by default), a reason, and either "keep one,
+// withdraw the rest" (store.WithdrawDuplicates, audited) or the group in the
+// sample manager.
+func (v *exportView) offerKeepOne(f store.AuditFinding) {
+	group := f.Group
+	// A few samples are radio buttons; a long group a drop-down, so that the
+	// dialog fits a 700-pixel window.
+	var keepW fyne.CanvasObject
+	var kept func() string
+	if len(group) <= 6 {
+		r := widget.NewRadioGroup(group, nil)
+		r.SetSelected(group[0])
+		r.Required = true
+		keepW, kept = r, func() string { return r.Selected }
+	} else {
+		s := widget.NewSelect(group, nil)
+		s.SetSelected(group[0])
+		keepW, kept = s, func() string { return s.Selected }
+	}
+	reason := widget.NewEntry()
+	reason.SetText("duplicate question")
+	what := widget.NewLabel(fmt.Sprintf("%s ask the same question on the same images. Keep one and withdraw the other %s; "+
+		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), plural(len(group)-1, "sample")))
+	what.Wrapping = fyne.TextWrapWord
+	var d dialog.Dialog
+	withdraw := widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
+		res, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, kept(), reason.Text)
+		if err != nil {
+			v.u.showError(err)
+			return
+		}
+		d.Hide()
+		v.duplicatesWithdrawn(group, kept(), res)
+	})
+	withdraw.Importance = widget.DangerImportance
+	open := widget.NewButton("Open them in the sample manager", func() {
+		d.Hide()
+		var fs []store.AuditFinding
+		for _, id := range group {
+			fs = append(fs, store.AuditFinding{Severity: f.Severity, Check: f.Check, SampleID: id})
+		}
+		v.openFindings(fs)
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	buttons := container.NewHBox(cancel, open, withdraw)
+	rows := []fyne.CanvasObject{what, widget.NewForm(widget.NewFormItem("Keep", keepW), widget.NewFormItem("Reason", reason)), buttons}
+	if groups := duplicateGroups(v.findings); len(groups) > 1 {
+		// A big project has many groups: one press keeps the first of each.
+		all := widget.NewButton(fmt.Sprintf("Keep the first of each of the %d groups, withdraw the rest", len(groups)), func() {
+			d.Hide()
+			v.keepFirstOfEach(groups, reason.Text)
+		})
+		rows = append(rows, all)
+	}
+	body := container.NewVBox(rows...)
+	d = dialog.NewCustomWithoutButtons("The same question, "+plural(len(group), "time"), body, v.u.win)
+	d.Resize(fyne.NewSize(min(560, v.u.win.Canvas().Size().Width-40), body.MinSize().Height+80))
+	d.Show()
+}
+
+// duplicateGroups are the distinct groups of the duplicate-question findings, in
+// the findings' order.
+func duplicateGroups(fs []store.AuditFinding) [][]string {
+	var out [][]string
+	for _, f := range fs {
+		if f.Check == store.CheckDuplicate && len(f.Group) > 1 &&
+			!slices.ContainsFunc(out, func(g []string) bool { return slices.Equal(g, f.Group) }) {
+			out = append(out, f.Group)
+		}
+	}
+	return out
+}
+
+// keepFirstOfEach keeps the first sample of every group and withdraws the rest,
+// a group at a time (store.WithdrawDuplicates), and says what was done.
+func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
+	var res store.SelectionResult
+	for _, g := range groups {
+		r, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, g[0], reason)
+		if err != nil {
+			v.u.showError(err)
+			break
+		}
+		res.Done, res.Refused = append(res.Done, r.Done...), append(res.Refused, r.Refused...)
+		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
+			return f.Check == store.CheckDuplicate && slices.Equal(f.Group, g) && len(r.Refused) == 0
+		})
+	}
+	v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), res)
+}
+
+// duplicatesWithdrawn takes the group's findings off the list (none of its samples
+// is a duplicate any more) and says what was done; the freeze audits again.
+func (v *exportView) duplicatesWithdrawn(group []string, kept string, res store.SelectionResult) {
+	v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
+		return f.Check == store.CheckDuplicate && slices.Contains(group, f.SampleID) && len(res.Refused) == 0
+	})
+	v.summarizeWithdrawn("Kept "+kept, res)
+}
+
+// summarizeWithdrawn says what a withdrawal of duplicates did and what is left.
+func (v *exportView) summarizeWithdrawn(kept string, res store.SelectionResult) {
+	errs := len(errorFindings(v.findings))
+	text := fmt.Sprintf("%s; %s.", kept, res.Summary("withdrew"))
+	if errs > 0 {
+		text += fmt.Sprintf(" %s left; the freeze audits again.", plural(errs, "error"))
+	} else {
+		text += " No error left; the freeze audits again."
+	}
+	v.auditSummary.SetText(text)
+	v.showOpenErrors()
+	v.findingList.Refresh()
+	v.keepAudit()
 }

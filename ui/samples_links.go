@@ -237,14 +237,20 @@ func (ws *workspace) openRequested() {
 func (v *exportView) linkFindings() {
 	v.findingList.OnSelected = func(i widget.ListItemID) {
 		v.findingList.UnselectAll()
-		if i >= 0 && i < len(v.findings) {
-			v.openFindings(v.findings[i : i+1])
+		if i < 0 || i >= len(v.findings) {
+			return
 		}
+		if f := v.findings[i]; f.Check == store.CheckDuplicate && len(f.Group) > 1 && v.u.may(verify.ActionAuditRelease) {
+			v.offerKeepOne(f) // export_audit.go
+			return
+		}
+		v.openFindings(v.findings[i : i+1])
 	}
 	v.openErrors = widget.NewButton("Open the samples with errors", func() { v.openFindings(errorFindings(v.findings)) })
 	v.openErrors.Hide()
 	v.freezeOpen = widget.NewButton("Open these samples", func() { v.openFindings(errorFindings(v.freezeFindings)) })
 	v.freezeOpen.Hide()
+	v.restoreAudit() // export_audit.go: the screen is made anew on return from a finding
 }
 
 // openFindings opens the sample manager on the samples findings name.

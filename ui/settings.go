@@ -479,7 +479,7 @@ func (v *settingsView) historySection() fyne.CanvasObject {
 		if t, err := time.Parse(time.RFC3339Nano, e.At); err == nil {
 			at = t.In(historyZone).Format("2006-01-02 15:04")
 		}
-		what := e.Detail
+		what := store.SettingChangeWords(e.Detail) // "lrr_weight.TASK: 1 → 2" read as a sentence
 		if e.Action != string(verify.ActionChangeSettings) {
 			what = "refused: " + e.Detail
 		}
@@ -536,6 +536,7 @@ func (v *settingsView) groupChanges() []store.User {
 // update shows how many changes are unsaved and enables Save and Revert.
 func (v *settingsView) update() {
 	defer v.relayout()
+	v.round3Options()
 	n := len(v.changes()) + len(v.groupChanges())
 	if n == 0 {
 		v.dirty.SetText("")
@@ -548,6 +549,22 @@ func (v *settingsView) update() {
 	v.dirty.Show()
 	v.save.Enable()
 	v.revert.Enable()
+}
+
+// round3Options enables the round-3 panel's options only when the rounds chosen
+// have a round 3 (verify.Policy.Final: with 2 rounds, round 2 is the last).
+func (v *settingsView) round3Options() {
+	if v.rounds == nil || v.panel == nil || v.allowEarlier == nil {
+		return
+	}
+	r, err := strconv.Atoi(v.rounds.Selected)
+	if err == nil && (verify.Policy{Rounds: r}).Final(2) {
+		v.panel.Disable()
+		v.allowEarlier.Disable()
+		return
+	}
+	v.panel.Enable()
+	v.allowEarlier.Enable()
 }
 
 // relayout fits the screen to labels shown, hidden or changed in length.
@@ -597,7 +614,7 @@ func (v *settingsView) saveChanges() {
 	}
 	var done []string
 	for _, c := range changes {
-		done = append(done, fmt.Sprintf("%s %s → %s", c.Key, orNone(c.Old), orNone(c.New)))
+		done = append(done, c.Words())
 	}
 	v.load()
 	switch {
@@ -608,14 +625,6 @@ func (v *settingsView) saveChanges() {
 	default:
 		v.u.setStatus("Saved %d changes to the settings of %s (listed under Recent changes).", len(done), v.u.project.Name)
 	}
-}
-
-// orNone is s, or "(none)" when it is empty.
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
 }
 
 // showRefusal shows why the store saved nothing: each line of its message that

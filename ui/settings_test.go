@@ -398,3 +398,78 @@ func TestSettingsGolden(t *testing.T) {
 	test.Tap(v.save)
 	assertGolden(t, "settings_refused.png", u.win)
 }
+
+// TestOnlyTheProjectsVerifiersAreListed: a verifier of another project of the same
+// lead is neither in the demo's Settings → Verifier groups (where saving would have
+// regrouped them) nor in its Dashboard → Verifiers table (issue 27 item 14).
+func TestOnlyTheProjectsVerifiersAreListed(t *testing.T) {
+	u, db := settingsApp(t)
+	ctx := context.Background()
+	lead, err := db.Authenticate(ctx, "lead", demo.DemoPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := db.CreateProject(ctx, lead, "kitchen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddUserToProject(ctx, lead, other.ID, "kitchenver", store.RoleVerifier, "K", "kitchen-pw"); err != nil {
+		t.Fatal(err)
+	}
+	v := openSettings(t, u, "lead")
+	var names []string
+	for _, x := range v.users {
+		names = append(names, x.Name)
+	}
+	if want := []string{"lead", "ver1", "ver2", "ver3", "ver4", "ver5", "ver6"}; !slices.Equal(names, want) {
+		t.Errorf("Verifier groups lists %q, want the project's %q", names, want)
+	}
+	if v.groups["kitchenver"] != nil {
+		t.Error("Verifier groups has an entry for another project's verifier")
+	}
+	u.nav.Select(slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Dashboard" }))
+	d, ok := u.content.Objects[0].(*dashboardView)
+	if !ok {
+		t.Fatalf("the Dashboard screen is a %T", u.content.Objects[0])
+	}
+	waitLoads(t, d, 1)
+	d.tabs.SelectIndex(slices.Index(tabNames(d), tabVerifiers))
+	if text := tableText(d); strings.Contains(text, "kitchenver") || !strings.Contains(text, "ver6") {
+		t.Errorf("the Verifiers table reads:\n%s", text)
+	}
+}
+
+// TestTwoRoundsDisableTheRound3Options: with 2 review rounds there is no round 3,
+// so its panel size and who may sit on it are disabled (issue 27 item 15); Recent
+// changes says what changed in words, not as keys (item 10).
+func TestTwoRoundsDisableTheRound3Options(t *testing.T) {
+	u, _ := settingsApp(t)
+	v := openSettings(t, u, "lead")
+	if v.panel.Disabled() || v.allowEarlier.Disabled() {
+		t.Fatal("with 3 rounds the round-3 options are disabled")
+	}
+	v.rounds.SetSelected("2")
+	if !v.panel.Disabled() || !v.allowEarlier.Disabled() {
+		t.Error("with 2 rounds the round-3 options stay enabled")
+	}
+	v.rounds.SetSelected("3")
+	if v.panel.Disabled() || v.allowEarlier.Disabled() {
+		t.Error("back to 3 rounds the round-3 options stay disabled")
+	}
+	v.rounds.SetSelected("2")
+	retype(v.cells["balance.hop_qa.2.ego"], "250")
+	test.Tap(v.save)
+	v = openSettings(t, u, "lead")
+	if !v.panel.Disabled() || !v.allowEarlier.Disabled() {
+		t.Error("a project of 2 rounds opens with the round-3 options enabled")
+	}
+	history := labelTexts(v.history)
+	for _, want := range []string{"changed the number of review rounds from 3 to 2", "changed the balance target of hop QA, 2-hop, ego from 750 to 250"} {
+		if !strings.Contains(history, want) {
+			t.Errorf("Recent changes does not say %q:\n%s", want, history)
+		}
+	}
+	if strings.Contains(history, "balance.hop_qa") || strings.Contains(history, "rounds:") {
+		t.Errorf("Recent changes shows setting keys:\n%s", history)
+	}
+}

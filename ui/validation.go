@@ -122,7 +122,7 @@ func batchLine(b store.ValidationBatch) string {
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
+	inBackground(func() { // a bare goroutine's fyne.Do raced the tests' layout (go test -race)
 		bs, err := db.ValidationBatches(ctx, user, pid)
 		fyne.Do(func() {
 			defer v.loads.Add(1)
@@ -142,7 +142,7 @@ func (v *validationView) loadBatches(choose string) {
 				}
 			}
 		})
-	}()
+	})
 }
 
 // choose shows batch name: its status, read off the UI goroutine.
