@@ -138,7 +138,7 @@ func TestLeadChangesSettingsAndTheNextDecisionFollows(t *testing.T) {
 	if v.dirty.Visible() || !v.save.Disabled() {
 		t.Errorf("after Save: %q unsaved", v.dirty.Text)
 	}
-	if got := labelTexts(v.history); !strings.Contains(got, "lead  ·  round3_panel: 3 → 2") {
+	if got := labelTexts(v.history); !strings.Contains(got, "lead  ·  changed the size of the round-3 panel from 3 to 2") {
 		t.Errorf("Recent changes:\n%s", got)
 	}
 
@@ -321,8 +321,8 @@ func TestSettingsOtherTargetsGroupsAndChoices(t *testing.T) {
 	test.Type(v.addCount, "25")
 	test.Tap(v.addButton)
 	retype(v.groups["ver1"], "D")
+	test.Tap(v.allowEarlier) // before 2 rounds disable it (round 3's option): the choice is kept
 	v.rounds.SetSelected("2")
-	test.Tap(v.allowEarlier)
 	test.Tap(v.toRound1)
 	retype(v.tasks, "T0, T3")
 	if v.dirty.Text != "7 changes not saved" {
