@@ -16,14 +16,8 @@ import (
 
 // verifyScreen is the verifier's screen: the queue of what the signed-in verifier
 // may take now, the opened sample's image, and its checklist and decision.
-func (u *App) verifyScreen() fyne.CanvasObject {
-	if !u.may(verify.ActionReview) {
-		l := widget.NewLabelWithStyle("Reviews are done by verifiers and leads.\nAnnotators see the samples returned to them, with the reviewers' reasons, under Annotate.",
-			fyne.TextAlignCenter, fyne.TextStyle{})
-		return container.NewCenter(l)
-	}
-	return newVerifyView(u)
-}
+// Only those who review have it (app.go).
+func (u *App) verifyScreen() fyne.CanvasObject { return newVerifyView(u) }
 
 // queueRoundNames label the queue filters: all rounds, then rounds 1-3.
 var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
