@@ -29,7 +29,7 @@ var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
 // never review the same slot. The decision (approve, reject) or a correction goes to
 // the store, which checks every rule again; its refusals are shown in words. Keys,
 // when no text entry has the focus: y approve, x reject, j/k next/previous item,
-// 1-9 mark criterion n (unset → yes → no).
+// 1-9 mark criterion n (unset → yes → no); Esc leaves the comment.
 type verifyView struct {
 	widget.BaseWidget
 	u    *App
@@ -87,7 +87,7 @@ func newVerifyView(u *App) *verifyView {
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Importance = widget.LowImportance
 
-	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked\n[ / ]  image of a sequence · g grid")
+	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked\n[ / ]  image of a sequence · g grid\nEsc  out of the comment")
 	keys.Importance = widget.LowImportance
 	filters := container.NewGridWithColumns(2)
 	for _, b := range v.filters {

@@ -33,7 +33,7 @@ type openSample struct {
 	graph   *stepGraph        // step graphs only
 	checks  *checklist
 	other   *widget.Check
-	comment *typingEntry
+	comment *commentEntry
 	summary *widget.Label // what a decision would send
 	message *widget.Label // the last refusal
 
@@ -87,8 +87,7 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 		v.releaseFocus()
 		o.update()
 	})
-	o.comment = newTypingEntry()
-	o.comment.Wrapping = fyne.TextWrapWord
+	o.comment = newCommentEntry()
 	o.comment.SetMinRowsVisible(2)
 	o.comment.SetPlaceHolder("Comment for the author (needed for Other problem)")
 	o.comment.OnChanged = func(string) { o.update() }
@@ -121,6 +120,28 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	o.panel = container.NewBorder(container.NewVBox(o.header()...), actions, nil, nil, container.NewVScroll(checks))
 	o.update()
 	return o
+}
+
+// commentEntry is the verifier's comment: Esc leaves it, as it leaves a field in
+// Annotate, so that the screen's keys (x, y, j, k, digits) work again.
+type commentEntry struct{ typingEntry }
+
+func newCommentEntry() *commentEntry {
+	e := &commentEntry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *commentEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+			c.Unfocus()
+		}
+		return
+	}
+	e.typingEntry.TypedKey(ev)
 }
 
 // verdict is the open sample's checklist, Other problem and comment as decision d.

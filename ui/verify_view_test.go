@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/benchwright/benchwright/verify"
 )
 
 // pathTo is the chain of objects from root down to target, through containers and
@@ -144,5 +147,29 @@ func TestVerifySampleStaysInViewWhileJudging(t *testing.T) {
 				t.Errorf("the panel reaches x %.0f in a window %.0f wide", r.x2, tc.w)
 			}
 		})
+	}
+}
+
+// Esc leaves the comment, as it leaves a field in Annotate, and the screen's keys
+// work again: x then rejects with what was typed (issue 27, item 9).
+func TestVerifyEscLeavesTheComment(t *testing.T) {
+	u, db := demoApp(t)
+	v := openVerify(t, u, "ver1")
+	o := openItem(t, v, "demo-hq-007")
+	tapMark(t, o, "box_on_answer", markNo)
+	c := u.win.Canvas()
+	c.Focus(o.comment)
+	test.Type(o.comment, "The box is on the cup, not the ball.")
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) // the driver gives keys to the focused widget
+	if f := c.Focused(); f != nil {
+		t.Fatalf("after Esc %T has the focus", f)
+	}
+	press(u, "x")
+	if s := status(t, db, "demo-hq-007"); s != verify.StateReturned {
+		t.Fatalf("x after Esc left the sample %s (comment %q, message %q)", s, o.comment.Text, o.message.Text)
+	}
+	revs, err := db.Reviews(context.Background(), u.user, "demo-hq-007")
+	if err != nil || len(revs) != 1 || revs[0].Comment != "The box is on the cup, not the ball." {
+		t.Fatalf("stored reviews %+v, %v", revs, err)
 	}
 }
