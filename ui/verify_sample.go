@@ -83,7 +83,7 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 
 	o.checks = newChecklist(verify.Criteria(info.Kind, it.Round), o.update)
 	// Short enough for the panel at 1024 px; the comment's placeholder says the rest.
-	o.other = widget.NewCheck("Other problem", func(bool) {
+	o.other = widget.NewCheck(verify.OtherLabel, func(bool) {
 		v.releaseFocus()
 		o.update()
 	})
@@ -162,11 +162,8 @@ func (o *openSample) update() {
 	open := len(o.checks.unmarked())
 	rej, rejErr := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject))
 	if rejErr == nil {
-		labels := make([]string, len(rej.Reasons))
-		for i, r := range rej.Reasons { // people read the criteria's labels, not their ids
-			labels[i] = criterionLabel(o.info.Kind, o.item.Round, r)
-		}
-		o.summary.SetText("Reject returns it to the author with: " + strings.Join(labels, ", ") + ".")
+		// People read the criteria's labels, not their ids.
+		o.summary.SetText("Reject returns it to the author with: " + reasonLabels(rej.Reasons) + ".")
 		return
 	}
 	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionApprove)); err == nil {
@@ -174,7 +171,7 @@ func (o *openSample) update() {
 		return
 	}
 	if o.other.Checked { // what the reject still lacks, in verify's words (the comment)
-		o.summary.SetText(store.Message(rejErr))
+		o.summary.SetText(refusalText(rejErr))
 		return
 	}
 	o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
@@ -202,7 +199,7 @@ func (o *openSample) header() []fyne.CanvasObject {
 	u, info := o.v.u, o.info
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s · round %d", info.ID, o.item.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := o.claim.Expires.Sub(u.now()).Round(time.Minute)
-	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", info.Kind, info.Revision, info.AuthorName, minutesText(left)))
+	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", kindTitle(info.Kind), info.Revision, info.AuthorName, minutesText(left)))
 	out := []fyne.CanvasObject{tightVBox(title, meta)}
 	if o.item.Round == 3 {
 		blind := widget.NewLabelWithStyle("Blind round: other votes are hidden until the round closes.", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
@@ -342,11 +339,7 @@ func reviewLine(kind annotate.Kind, r store.ReviewRecord) string {
 	}
 	line := fmt.Sprintf("Revision %d, round %d · %s · %s", r.Revision, r.Round, who, decision)
 	if len(r.Reasons) > 0 {
-		labels := make([]string, len(r.Reasons))
-		for i, id := range r.Reasons {
-			labels[i] = criterionLabel(kind, r.Round, id)
-		}
-		line += ": " + strings.Join(labels, ", ")
+		line += ": " + reasonLabels(r.Reasons)
 	}
 	if r.Comment != "" {
 		line += " — “" + r.Comment + "”"

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -172,4 +175,66 @@ func TestVerifyEscLeavesTheComment(t *testing.T) {
 	if err != nil || len(revs) != 1 || revs[0].Comment != "The box is on the cup, not the ball." {
 		t.Fatalf("stored reviews %+v, %v", revs, err)
 	}
+}
+
+// internalIDs are the names code uses that people should never read: criterion
+// ids, the reason code "other" (quoted, as a command line gives it) and kind ids.
+func internalIDs() []string {
+	ids := []string{`"other"`, "spec §"}
+	for _, k := range annotate.Kinds {
+		ids = append(ids, string(k))
+		for r := 1; r <= 3; r++ {
+			for _, c := range verify.Criteria(k, r) {
+				if !slices.Contains(ids, c.ID) {
+					ids = append(ids, c.ID)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+func assertNoIDs(t *testing.T, where, text string) {
+	t.Helper()
+	for _, id := range internalIDs() {
+		if strings.Contains(text, id) {
+			t.Errorf("%s shows the internal name %s: %q", where, id, text)
+		}
+	}
+}
+
+// A verifier reads sentences: the queue, the sample, a refusal and the outcome of a
+// decision name criteria, reasons and kinds as people do, never by the ids code
+// and command lines use (issue 27, item 10).
+func TestVerifierReadsNoInternalIDs(t *testing.T) {
+	u, db := demoApp(t)
+	v := openVerify(t, u, "ver1")
+	o := openItem(t, v, "demo-hq-004")
+	assertNoIDs(t, "the screen", labelTexts(v.root))
+
+	press(u, "y") // nothing marked
+	if !strings.Contains(o.message.Text, "not judged: Objects exist, Box on the answer") {
+		t.Errorf("refusal %q", o.message.Text)
+	}
+	assertNoIDs(t, "the refused approval", o.message.Text)
+
+	test.Tap(o.other)
+	press(u, "x")
+	if !strings.Contains(o.message.Text, "Other problem needs a comment") {
+		t.Errorf("refusal %q", o.message.Text)
+	}
+	assertNoIDs(t, "the refused rejection", o.message.Text)
+	assertNoIDs(t, "the summary", o.summary.Text)
+
+	test.Tap(o.other)
+	tapMark(t, o, "box_on_answer", markNo)
+	assertNoIDs(t, "the summary", o.summary.Text)
+	press(u, "x")
+	if s := status(t, db, "demo-hq-004"); s != verify.StateReturned {
+		t.Fatalf("x left the sample %s", s)
+	}
+	if !strings.Contains(u.status.Text, "with the reasons Box on the answer") {
+		t.Errorf("status bar %q", u.status.Text)
+	}
+	assertNoIDs(t, "the status bar", u.status.Text)
 }
