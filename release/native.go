@@ -20,7 +20,7 @@ func (native) Name() string { return "native" }
 func (native) Holds(annotate.Sample) bool { return true }
 
 func (native) Layout() string {
-	return "samples.jsonl holds one spec §5 record per line (a sequence's images in order under images, with image_labels, " +
+	return "samples.jsonl holds one sample per line in Benchwright's own record format (a sequence's images in order under images, with image_labels, " +
 		"box_image and each video frame's provenance in frames); images/ holds every image once, and record image paths are relative to it"
 }
 

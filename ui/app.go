@@ -33,6 +33,9 @@ type App struct {
 	win   fyne.Window
 	db    store.Service
 	local store.Service // the project file the app was started on (sign-in offers it beside a team server)
+	// demoHint names the demo accounts on the sign-in screen, every time it shows,
+	// while the project file (not a team server) is chosen; "" for other files.
+	demoHint string
 
 	cacheDir        string                   // where team servers' images are cached: tests set a temporary folder; "" is remote's default, the user's cache
 	trustDialog     dialog.Dialog            // the open "trust this server?" question, for tests
@@ -67,7 +70,7 @@ type screen struct {
 // New makes the main window for db. demoHint, when not empty, is shown on the
 // sign-in screen (the demo accounts).
 func New(a fyne.App, db store.Service, demoHint string) *App {
-	u := &App{fyne: a, db: db, local: db}
+	u := &App{fyne: a, db: db, local: db, demoHint: demoHint}
 	u.win = a.NewWindow("Benchwright")
 	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
 	h := a.Preferences().FloatWithFallback(prefHeight, 800)
@@ -82,7 +85,7 @@ func New(a fyne.App, db store.Service, demoHint string) *App {
 	// A long message must never widen the window past the screen: it is cut with
 	// an ellipsis (the full text is in the audit log or the screen that said it).
 	u.status.Truncation = fyne.TextTruncateEllipsis
-	u.showSignIn(demoHint)
+	u.showSignIn()
 	return u
 }
 
@@ -137,14 +140,22 @@ func (u *App) openProject(p store.Project) {
 	}
 	u.fyne.Preferences().SetString(prefLastProject, p.Name)
 	u.win.SetTitle("Benchwright — " + p.Name)
+	// Each role sees the screens of its work and no others (verify.Offered): an
+	// annotator no Verify, Export, Augment or Human baseline.
 	u.screens = []screen{
 		{"Images", u.imagesScreen},
 		{"Annotate", u.annotateScreen},
-		{"Verify", u.verifyScreen},
-		{"Dashboard", u.dashboardScreen},
-		{"Export", u.exportScreen},
 	}
-	u.screens = append(u.screens, u.augmentScreens()...)
+	if u.may(verify.ActionReview) {
+		u.screens = append(u.screens, screen{"Verify", u.verifyScreen})
+	}
+	u.screens = append(u.screens, screen{"Dashboard", u.dashboardScreen})
+	if u.offers(verify.ActionExport) {
+		u.screens = append(u.screens, screen{"Export", u.exportScreen})
+	}
+	if u.offers(verify.ActionAugment) {
+		u.screens = append(u.screens, u.augmentScreens()...)
+	}
 	u.screens = append(u.screens, u.validationScreens()...)
 	if u.may(verify.ActionSearchSamples) {
 		u.screens = append(u.screens, screen{"Samples", u.samplesScreen})
@@ -152,7 +163,7 @@ func (u *App) openProject(p store.Project) {
 	if u.may(verify.ActionSeeScores) {
 		u.screens = append(u.screens, screen{"Evaluate", u.evaluateScreen})
 	}
-	if u.may(verify.ActionAnswerHuman) {
+	if u.offers(verify.ActionAnswerHuman) {
 		u.screens = append(u.screens, screen{"Human baseline", u.humanScreen})
 	}
 	if u.may(verify.ActionChangeSettings) {
@@ -174,7 +185,7 @@ func (u *App) openProject(p store.Project) {
 		db := u.db
 		go db.SignOut(context.Background()) // a team server revokes the session
 		u.user = store.User{}
-		u.showSignIn("")
+		u.showSignIn()
 	})
 	name := widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	name.Truncation = fyne.TextTruncateEllipsis // a long name (up to 80 characters) widened every screen; the title bar has it whole

@@ -103,7 +103,7 @@ func keys(v *augmentView) []string {
 func TestAugmentScreen(t *testing.T) {
 	u, db := demoApp(t)
 	parent := acceptedDemoGraph(t, db)
-	v := openAugment(t, u, "ann1")
+	v := openAugment(t, u, "lead") // annotators are not offered Augment (verify.Offered)
 	want := []string{parent + " subgraph:step2", parent + " expand:step1", parent + " expand:step2", "demo-sg-001 expand:step1"}
 	if got := keys(v); !slices.Equal(got, want) {
 		t.Fatalf("candidates %v, want %v", got, want)
@@ -205,7 +205,7 @@ func TestAugmentScreenShowsShuffledSequence(t *testing.T) {
 	}
 	verifyDemoSample(t, db, si.ID)
 
-	v := openAugment(t, u, "ann2")
+	v := openAugment(t, u, "lead") // annotators are not offered Augment (verify.Offered)
 	i := slices.IndexFunc(v.cands, func(c store.Candidate) bool { return c.Parent == si.ID })
 	if i < 0 {
 		t.Fatalf("no candidate of %s among %v", si.ID, keys(v))

@@ -68,10 +68,10 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
-	signInAs(t, u, "ann1", demo.DemoPassword)
+	signInAs(t, u, "ver5", demo.DemoPassword) // annotators are not offered the baseline (verify.Offered)
 	i := slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Human baseline" })
 	if i < 0 {
-		t.Fatal("an annotator has no Human baseline screen")
+		t.Fatal("a verifier has no Human baseline screen")
 	}
 	u.nav.Select(i)
 	hv, ok := u.content.Objects[0].(*humanView)
@@ -128,7 +128,7 @@ func TestHumanBaselineShowsSequences(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
-	signInAs(t, u, "ann2", demo.DemoPassword)
+	signInAs(t, u, "ver6", demo.DemoPassword)
 	i := slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Human baseline" })
 	if i < 0 {
 		t.Fatal("no Human baseline screen")

@@ -27,11 +27,12 @@ type imageBrowser struct {
 	grid  *widget.GridWrap
 	info  *widget.Label
 
-	sel imageSelection // the images chosen for a sample of several (images_select.go)
+	sel   imageSelection // the images chosen for a sample of several (images_select.go)
+	write bool           // the user writes samples: a tap chooses images for one
 }
 
 func (u *App) imagesScreen() fyne.CanvasObject {
-	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel("")}
+	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel(""), write: u.may(verify.ActionWriteSamples)}
 	b.info.Truncation = fyne.TextTruncateEllipsis
 	b.count, _ = u.db.CountImages(u.ctx(), u.user, u.project.ID)
 	b.grid = widget.NewGridWrap(
@@ -50,9 +51,11 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 			im, ok := b.image(i)
 			t := o.(*tapImage)
 			t.onDouble, t.onTap = nil, nil
-			if ok {
+			if ok && b.write {
 				t.onDouble = func() { u.openImage(im) }
 				t.onTap = func(mod fyne.KeyModifier) { b.tap(i, im, mod) }
+			} else if ok {
+				t.onTap = func(fyne.KeyModifier) { b.describe(im) }
 			}
 			stack := t.content.(*fyne.Container)
 			c := stack.Objects[0].(*fyne.Container)
@@ -72,7 +75,7 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 		// Space on the focused image (the keyboard's way) adds it to the choice or
 		// takes it out, as a Ctrl+click does.
 		b.grid.UnselectAll()
-		if im, ok := b.image(i); ok {
+		if im, ok := b.image(i); ok && b.write {
 			b.tap(i, im, fyne.KeyModifierShortcutDefault)
 		}
 	}
@@ -88,20 +91,29 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 		}, u.win)
 	})
 	importBtn.Importance = widget.HighImportance
-	if !u.may(verify.ActionImportImages) {
-		importBtn.Disable()
-	}
 	videoBtn := widget.NewButtonWithIcon("Import video…", theme.MediaVideoIcon(), u.askImportVideo)
-	if !u.may(verify.ActionImportImages) {
-		videoBtn.Disable()
+	// Only what the user can do shows: importing is offered to leads (verify.Offered),
+	// making samples of the images to those who write samples.
+	top := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	if u.offers(verify.ActionImportImages) {
+		top.Add(importBtn)
+		top.Add(videoBtn)
 	}
-	hint := caption("Double-click an image for its samples or a new sample on it. Ctrl+click adds an image to a sample of several, Shift+click a range; Space on the focused image adds it.")
+	help := "Click an image for its size, scene and samples."
+	if b.write {
+		help = "Double-click an image for its samples or a new sample on it. Ctrl+click adds an image to a sample of several, Shift+click a range; Space on the focused image adds it."
+	}
+	hint := caption(help)
 	hint.Wrapping = fyne.TextWrapWord
-	head := container.NewVBox(
-		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), importBtn, videoBtn), nil, hint),
-		b.sel.bar(b))
+	head := container.NewVBox(container.NewBorder(nil, nil, top, nil, hint))
+	if b.write {
+		head.Add(b.sel.bar(b))
+	}
 	if b.count == 0 {
-		b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
+		b.info.SetText("No images yet. The project's leads import them.")
+		if u.offers(verify.ActionImportImages) {
+			b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
+		}
 	}
 	return container.NewBorder(head, b.info, nil, nil, b.grid)
 }

@@ -36,7 +36,7 @@ func settingsApp(t *testing.T) (*App, *store.DB) {
 func signInFresh(t *testing.T, u *App, name string) {
 	t.Helper()
 	if u.user.ID != 0 {
-		u.showSignIn("")
+		u.showSignIn()
 	}
 	signInAs(t, u, name, demo.DemoPassword)
 	if u.user.Name != name || u.project.Name != demo.DemoProject {
@@ -196,7 +196,7 @@ func TestLeadChangesSettingsAndTheNextDecisionFollows(t *testing.T) {
 	if cells != 6 {
 		t.Errorf("the dashboard has %d hop-QA cells, want 6", cells)
 	}
-	u.showSignIn("")
+	u.showSignIn()
 	dv := openDashboard(t, u, "lead")
 	dv.tabs.SelectIndex(slices.Index(tabNames(dv), tabBalance))
 	if text := tableText(dv); !strings.Contains(text, "hop_qa\t2\texo\tany\t300\t") || strings.Contains(text, "\t750\t") {

@@ -18,15 +18,21 @@ type signIn struct {
 	name, password *widget.Entry
 	button         *widget.Button
 	message        *widget.Label
+	hint           *widget.Label // the demo accounts, shown for this workstation's project only
 }
 
-func (u *App) showSignIn(hint string) {
+// showSignIn shows the sign-in form. The demo accounts (u.demoHint) are named while
+// "This workstation" is chosen: a team server has its own accounts.
+func (u *App) showSignIn() {
 	u.stopWatching()
 	if has, err := u.local.HasUsers(u.ctx()); err == nil && !has && u.fyne.Preferences().String(prefWhere) != "server" {
 		u.showFirstLead()
 		return
 	}
-	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel(""), server: widget.NewEntry()}
+	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel(""), server: widget.NewEntry(),
+		hint: widget.NewLabel(u.demoHint)}
+	f.hint.Wrapping = fyne.TextWrapWord
+	f.hint.Importance = widget.LowImportance
 	f.name.SetPlaceHolder("user name")
 	f.name.SetText(u.fyne.Preferences().String(prefLastUser))
 	f.password.SetPlaceHolder("password")
@@ -36,8 +42,13 @@ func (u *App) showSignIn(hint string) {
 	f.where = widget.NewRadioGroup([]string{whereLocal, whereServer}, func(s string) {
 		if s == whereServer {
 			f.server.Enable()
+			f.hint.Hide()
 		} else {
 			f.server.Disable()
+			f.hint.Show()
+		}
+		if u.demoHint == "" {
+			f.hint.Hide()
 		}
 	})
 	f.where.Horizontal = true
@@ -86,13 +97,7 @@ func (u *App) showSignIn(hint string) {
 	form := container.NewVBox(title, sub, widget.NewSeparator(),
 		widget.NewForm(widget.NewFormItem("Project", f.where), widget.NewFormItem("Server", f.server),
 			widget.NewFormItem("User", f.name), widget.NewFormItem("Password", f.password)),
-		f.button, f.message)
-	if hint != "" {
-		h := widget.NewLabel(hint)
-		h.Wrapping = fyne.TextWrapWord
-		h.Importance = widget.LowImportance
-		form.Add(h)
-	}
+		f.button, f.message, f.hint)
 	box := container.NewGridWrap(fyne.NewSize(460, 440), form)
 	u.win.SetContent(container.NewVBox(layout.NewSpacer(), container.NewCenter(box), layout.NewSpacer()))
 	u.win.SetTitle("Benchwright — sign in")

@@ -10,20 +10,15 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // verifyScreen is the verifier's screen: the queue of what the signed-in verifier
 // may take now, the opened sample's image, and its checklist and decision.
-func (u *App) verifyScreen() fyne.CanvasObject {
-	if !u.may(verify.ActionReview) {
-		l := widget.NewLabelWithStyle("Reviews are done by verifiers and leads.\nAnnotators see the samples returned to them, with the reviewers' reasons, under Annotate.",
-			fyne.TextAlignCenter, fyne.TextStyle{})
-		return container.NewCenter(l)
-	}
-	return newVerifyView(u)
-}
+// Only those who review have it (app.go).
+func (u *App) verifyScreen() fyne.CanvasObject { return newVerifyView(u) }
 
 // queueRoundNames label the queue filters: all rounds, then rounds 1-3.
 var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
@@ -35,7 +30,7 @@ var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
 // never review the same slot. The decision (approve, reject) or a correction goes to
 // the store, which checks every rule again; its refusals are shown in words. Keys,
 // when no text entry has the focus: y approve, x reject, j/k next/previous item,
-// 1-9 mark criterion n (unset → yes → no).
+// 1-9 mark criterion n (unset → yes → no); Esc leaves the comment.
 type verifyView struct {
 	widget.BaseWidget
 	u    *App
@@ -79,7 +74,7 @@ func newVerifyView(u *App) *verifyView {
 			it := v.items[i]
 			c := o.(*fyne.Container)
 			c.Objects[0].(*widget.Label).SetText(it.SampleID)
-			c.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%s · round %d · rev %d", it.Kind, it.Round, it.Revision))
+			c.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%s · round %d · rev %d", kindTitle(annotate.Kind(it.Kind)), it.Round, it.Revision))
 		},
 	)
 	v.list.OnSelected = func(i widget.ListItemID) {
@@ -93,7 +88,7 @@ func newVerifyView(u *App) *verifyView {
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Importance = widget.LowImportance
 
-	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked\n[ / ]  image of a sequence · g grid")
+	keys := widget.NewLabel("j / k  next / previous\ny approve · x reject\n1–9  criterion: Yes, again No,\n        again unmarked\n[ / ]  image of a sequence · g grid\nEsc  out of the comment")
 	keys.Importance = widget.LowImportance
 	filters := container.NewGridWithColumns(2)
 	for _, b := range v.filters {
@@ -304,7 +299,7 @@ func (v *verifyView) decide(d verify.Decision) {
 	}
 	verdict := o.verdict(d)
 	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, verdict); err != nil {
-		o.refuse(store.Message(err))
+		o.refuse(refusalText(err))
 		return
 	}
 	v.submit(verdict)
@@ -318,12 +313,30 @@ func (v *verifyView) submit(verdict verify.Verdict) {
 		Seconds: time.Since(o.opened).Seconds()}
 	out, err := v.u.db.SubmitReview(v.u.ctx(), v.u.user, in)
 	if err != nil {
-		o.refuse(store.Message(err))
+		o.refuse(refusalText(err))
 		v.reload() // the seat or the revision may have changed meanwhile
 		return
 	}
 	v.advance()
 	v.u.setStatus("%s", outcomeText(o.info.ID, o.item.Round, out))
+}
+
+// refusalText is a refused decision in words: verify names criteria by their labels
+// for screens (its Error text names their ids, for command lines).
+func refusalText(err error) string {
+	if s, ok := verify.Sentence(err); ok {
+		return s
+	}
+	return store.Message(err)
+}
+
+// reasonLabels are reason codes as people read them.
+func reasonLabels(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = verify.ReasonLabel(id)
+	}
+	return strings.Join(out, ", ")
 }
 
 // outcomeText says in words what a recorded decision did. A round-3 approval that does
@@ -340,7 +353,7 @@ func outcomeText(id string, round int, out verify.Outcome) string {
 		}
 		return fmt.Sprintf("Approved %s in round 3: the panel approved unanimously and the sample is accepted.", id)
 	case verify.ResultReturned:
-		return fmt.Sprintf("Rejected %s in round %d: returned to its author with the reasons %s.", id, round, strings.Join(out.Reasons, ", "))
+		return fmt.Sprintf("Rejected %s in round %d: returned to its author with the reasons %s.", id, round, reasonLabels(out.Reasons))
 	case verify.ResultLate:
 		return fmt.Sprintf("Recorded your round-3 vote on %s for agreement; another panel member had already returned it.", id)
 	}

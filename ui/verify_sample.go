@@ -33,15 +33,16 @@ type openSample struct {
 	graph   *stepGraph        // step graphs only
 	checks  *checklist
 	other   *widget.Check
-	comment *typingEntry
+	comment *commentEntry
 	summary *widget.Label // what a decision would send
 	message *widget.Label // the last refusal
 
 	approveBtn, rejectBtn, correctBtn, skipBtn *widget.Button
 
-	centre  fyne.CanvasObject
-	caption *widget.Label   // under the picture
-	seq     *verifySequence // a sample of several images: its filmstrip and grid (verify_sequence.go)
+	centre  fyne.CanvasObject // the picture over the sample's text (sampleColumn)
+	body    sampleParts       // the sample's text: question, options or steps, tags
+	caption *widget.Label     // under the picture
+	seq     *verifySequence   // a sample of several images: its filmstrip and grid (verify_sequence.go)
 	panel   *fyne.Container
 }
 
@@ -67,20 +68,26 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	if info.Kind == annotate.KindStepGraph {
 		o.graph = newStepGraph()
 		o.graph.SetSteps(info.Content.Steps)
-		steps := container.NewBorder(heading("Step graph (arrows lead from a precondition to its step)"), nil, nil, nil,
-			container.NewScroll(o.graph))
+		title := heading("Step graph (arrows lead from a precondition to its step)")
+		title.Truncation = fyne.TextTruncateEllipsis // never wider than the column
+		steps := container.NewBorder(title, nil, nil, nil, container.NewScroll(o.graph))
 		split := container.NewVSplit(o.centre, steps)
 		split.Offset = 0.55
 		o.centre = split
 	}
 
+	// The sample's text goes under the picture, where a landscape image leaves room,
+	// so that what is judged stays in view whatever the checklist's length (issue 27).
+	o.body = sampleBodyParts(info.Kind, info.Content)
+	o.centre = newSampleColumn(o.centre, container.NewPadded(container.NewVBox(o.body.objects...)))
+
 	o.checks = newChecklist(verify.Criteria(info.Kind, it.Round), o.update)
-	o.other = widget.NewCheck("Other problem (say what in the comment)", func(bool) {
+	// Short enough for the panel at 1024 px; the comment's placeholder says the rest.
+	o.other = widget.NewCheck(verify.OtherLabel, func(bool) {
 		v.releaseFocus()
 		o.update()
 	})
-	o.comment = newTypingEntry()
-	o.comment.Wrapping = fyne.TextWrapWord
+	o.comment = newCommentEntry()
 	o.comment.SetMinRowsVisible(2)
 	o.comment.SetPlaceHolder("Comment for the author (needed for Other problem)")
 	o.comment.OnChanged = func(string) { o.update() }
@@ -98,19 +105,43 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	o.correctBtn = widget.NewButtonWithIcon("Correct…", theme.DocumentCreateIcon(), v.openCorrection)
 	o.skipBtn = widget.NewButtonWithIcon("Skip", theme.MediaSkipNextIcon(), v.skip)
 
-	body := container.NewVBox(o.describe()...)
+	// Beside the picture: what the sample is on top, then the checklist with the
+	// earlier reviews and the history below it, which scrolls when the window is
+	// short, and Other problem, the comment and the decision, always in view. What a
+	// decision would send and a refusal share one slot of fixed height, so a long
+	// refusal never pushes the buttons off the window (issue 17).
+	checks := container.NewVBox(heading(fmt.Sprintf("Round %d checklist", it.Round)), o.checks.object())
+	checks.Objects = append(checks.Objects, o.earlierReviews()...)
 	if h := o.history(); h != nil {
-		body.Add(h)
+		checks.Add(h)
 	}
-	// The checklist, the comment, Other problem and the decision stay in view below
-	// the scrolled sample; what a decision would send and a refusal share one slot of
-	// fixed height, so a long refusal never pushes the buttons off the window (issue 17).
-	checks := container.NewVBox(widget.NewSeparator(), heading(fmt.Sprintf("Round %d checklist", it.Round)), o.checks.object())
 	actions := container.NewVBox(widget.NewSeparator(), o.other, o.comment, fixedHeight(container.NewVBox(o.summary, o.message), 3),
 		container.NewGridWithColumns(2, o.approveBtn, o.rejectBtn, o.correctBtn, o.skipBtn))
-	o.panel = container.NewBorder(nil, container.NewVBox(checks, actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
+	o.panel = container.NewBorder(container.NewVBox(o.header()...), actions, nil, nil, container.NewVScroll(checks))
 	o.update()
 	return o
+}
+
+// commentEntry is the verifier's comment: Esc leaves it, as it leaves a field in
+// Annotate, so that the screen's keys (x, y, j, k, digits) work again.
+type commentEntry struct{ typingEntry }
+
+func newCommentEntry() *commentEntry {
+	e := &commentEntry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *commentEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+			c.Unfocus()
+		}
+		return
+	}
+	e.typingEntry.TypedKey(ev)
 }
 
 // verdict is the open sample's checklist, Other problem and comment as decision d.
@@ -131,11 +162,8 @@ func (o *openSample) update() {
 	open := len(o.checks.unmarked())
 	rej, rejErr := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionReject))
 	if rejErr == nil {
-		labels := make([]string, len(rej.Reasons))
-		for i, r := range rej.Reasons { // people read the criteria's labels, not their ids
-			labels[i] = criterionLabel(o.info.Kind, o.item.Round, r)
-		}
-		o.summary.SetText("Reject returns it to the author with: " + strings.Join(labels, ", ") + ".")
+		// People read the criteria's labels, not their ids.
+		o.summary.SetText("Reject returns it to the author with: " + reasonLabels(rej.Reasons) + ".")
 		return
 	}
 	if _, err := verify.CheckVerdict(o.info.Kind, o.item.Round, o.verdict(verify.DecisionApprove)); err == nil {
@@ -143,7 +171,7 @@ func (o *openSample) update() {
 		return
 	}
 	if o.other.Checked { // what the reject still lacks, in verify's words (the comment)
-		o.summary.SetText(store.Message(rejErr))
+		o.summary.SetText(refusalText(rejErr))
 		return
 	}
 	o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
@@ -165,13 +193,13 @@ func (o *openSample) relayout() {
 	}
 }
 
-// describe lists the sample for the verifier: what it is, its question and answer,
-// its tags, the earlier reviews and the history.
-func (o *openSample) describe() []fyne.CanvasObject {
-	u, info, s := o.v.u, o.info, o.info.Content
+// header says what the open sample is: its id and round, kind, revision, author and
+// how long the seat is held; in round 3 that the round is blind.
+func (o *openSample) header() []fyne.CanvasObject {
+	u, info := o.v.u, o.info
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s · round %d", info.ID, o.item.Round), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := o.claim.Expires.Sub(u.now()).Round(time.Minute)
-	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", info.Kind, info.Revision, info.AuthorName, minutesText(left)))
+	meta := reviewNote(fmt.Sprintf("%s · revision %d · by %s · claimed for you for %s", kindTitle(info.Kind), info.Revision, info.AuthorName, minutesText(left)))
 	out := []fyne.CanvasObject{tightVBox(title, meta)}
 	if o.item.Round == 3 {
 		blind := widget.NewLabelWithStyle("Blind round: other votes are hidden until the round closes.", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
@@ -179,17 +207,26 @@ func (o *openSample) describe() []fyne.CanvasObject {
 		blind.Importance = widget.WarningImportance
 		out = append(out, blind)
 	}
-	out = append(out, widget.NewSeparator())
-
-	out = append(out, sampleBody(info.Kind, s)...)
-	return append(out, o.earlierReviews()...)
+	return append(out, widget.NewSeparator())
 }
 
 // sampleBody shows a sample's content read-only: its question or task (the tagged
 // phrases in their colours), its options with the answer marked, its steps or its
 // answer, and its tags. The verifier screen and the sample manager show it alike.
 func sampleBody(kind annotate.Kind, s annotate.Sample) []fyne.CanvasObject {
-	var out []fyne.CanvasObject
+	return sampleBodyParts(kind, s).objects
+}
+
+// sampleParts is sampleBody with its question and its lines (options, steps or the
+// answer) at hand, for the verifier's layout and its tests.
+type sampleParts struct {
+	objects  []fyne.CanvasObject
+	question fyne.CanvasObject // the question's or task's text
+	lines    []*widget.Label   // the options (the answer marked), the steps, or the answer
+}
+
+func sampleBodyParts(kind annotate.Kind, s annotate.Sample) sampleParts {
+	var p sampleParts
 	question := "Question"
 	if kind == annotate.KindStepGraph {
 		question = "Task"
@@ -199,43 +236,51 @@ func sampleBody(kind annotate.Kind, s annotate.Sample) []fyne.CanvasObject {
 		// that each carries its category.
 		tagged := widget.NewRichText(tagSegments(s)...)
 		tagged.Wrapping = fyne.TextWrapWord
-		out = append(out, tightVBox(reviewCaption("Question (tagged phrases: ATT, POS, REL)"), tagged))
+		p.question = tagged
+		p.objects = append(p.objects, tightVBox(reviewCaption("Question (tagged phrases: ATT, POS, REL)"), tagged))
 	} else {
-		out = append(out, tightVBox(reviewCaption(question), reviewText(s.Question, fyne.TextStyle{})))
+		q := reviewText(s.Question, fyne.TextStyle{})
+		p.question = q
+		p.objects = append(p.objects, tightVBox(reviewCaption(question), q))
 	}
-	var lines []fyne.CanvasObject
+	var head *widget.Label
 	switch kind {
 	case annotate.KindHopQA, annotate.KindMCQ:
-		lines = append(lines, reviewCaption("Options (✓ the labelled answer)"))
+		head = reviewCaption("Options (✓ the labelled answer)")
 		for i, opt := range s.Options {
 			text := fmt.Sprintf("     %c.  %s", 'A'+i, opt)
 			style := fyne.TextStyle{}
 			if i == s.AnswerIndex {
 				text, style = fmt.Sprintf("✓  %c.  %s", 'A'+i, opt), fyne.TextStyle{Bold: true}
 			}
-			lines = append(lines, reviewText(text, style))
+			p.lines = append(p.lines, reviewText(text, style))
 		}
 	case annotate.KindStepGraph:
-		lines = append(lines, reviewCaption("Steps (the last one carries out the task)"))
+		head = reviewCaption("Steps (the last one carries out the task)")
 		for _, st := range s.Steps {
 			text := st.ID + "  " + st.Content
 			if len(st.Precondition) > 0 {
 				text += "  ← after " + strings.Join(st.Precondition, ", ")
 			}
-			lines = append(lines, reviewText(text, fyne.TextStyle{}))
+			p.lines = append(p.lines, reviewText(text, fyne.TextStyle{}))
 		}
 	default:
 		ans := s.AnswerText
 		if s.Tolerance != nil {
 			ans += fmt.Sprintf(" (± %g)", *s.Tolerance)
 		}
-		lines = append(lines, reviewCaption("Answer"), reviewText("✓  "+ans, fyne.TextStyle{Bold: true}))
+		head = reviewCaption("Answer")
+		p.lines = append(p.lines, reviewText("✓  "+ans, fyne.TextStyle{Bold: true}))
 	}
-	out = append(out, tightVBox(lines...))
+	lines := []fyne.CanvasObject{head}
+	for _, l := range p.lines {
+		lines = append(lines, l)
+	}
+	p.objects = append(p.objects, tightVBox(lines...))
 	if tags := sampleTagLine(s); tags != "" {
-		out = append(out, reviewNote("Tags: "+tags))
+		p.objects = append(p.objects, reviewNote("Tags: "+tags))
 	}
-	return out
+	return p
 }
 
 // earlierReviews lists the reviews of the sample's revisions that the verifier may
@@ -294,11 +339,7 @@ func reviewLine(kind annotate.Kind, r store.ReviewRecord) string {
 	}
 	line := fmt.Sprintf("Revision %d, round %d · %s · %s", r.Revision, r.Round, who, decision)
 	if len(r.Reasons) > 0 {
-		labels := make([]string, len(r.Reasons))
-		for i, id := range r.Reasons {
-			labels[i] = criterionLabel(kind, r.Round, id)
-		}
-		line += ": " + strings.Join(labels, ", ")
+		line += ": " + reasonLabels(r.Reasons)
 	}
 	if r.Comment != "" {
 		line += " — “" + r.Comment + "”"
@@ -436,6 +477,35 @@ func verifyImagePaneCaption(c *boxcanvas.Canvas, readout *widget.Label, text str
 	cap.Wrapping = fyne.TextWrapOff
 	cap.Truncation = fyne.TextTruncateEllipsis
 	return container.NewBorder(container.NewBorder(nil, nil, bar, nil, readout), cap, nil, nil, c), cap
+}
+
+// sampleColumn shows the picture over the sample's text. The text gets the height
+// it needs, up to textShare of the column, and scrolls beyond it; the picture gets
+// the rest. A landscape image in a column leaves room below it, which the text uses.
+type sampleColumn struct{}
+
+// textShare is the most of the column's height that the sample's text takes.
+const textShare = 0.6
+
+func newSampleColumn(picture, text fyne.CanvasObject) *fyne.Container {
+	return container.New(sampleColumn{}, picture, container.NewVScroll(text))
+}
+
+func (sampleColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	picture, scroll := objs[0], objs[1].(*container.Scroll)
+	// Wrapped labels know their height once they have their width.
+	scroll.Content.Resize(fyne.NewSize(size.Width, scroll.Content.MinSize().Height))
+	h := min(scroll.Content.MinSize().Height, size.Height*textShare)
+	pad := theme.Padding()
+	picture.Move(fyne.NewPos(0, 0))
+	picture.Resize(fyne.NewSize(size.Width, max(size.Height-h-pad, 0)))
+	scroll.Move(fyne.NewPos(0, size.Height-h))
+	scroll.Resize(fyne.NewSize(size.Width, h))
+}
+
+func (sampleColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	p, s := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(max(p.Width, s.Width), p.Height+s.Height+theme.Padding())
 }
 
 // tightVBox stacks labels as consecutive lines, without the gap of a VBox.

@@ -19,6 +19,28 @@ type Criterion struct {
 // ReasonOther is the reason code for a rejection that no criterion covers.
 const ReasonOther = "other"
 
+// OtherLabel is what people read for ReasonOther.
+const OtherLabel = "Other problem"
+
+// ReasonLabel is what people read for a reason code or criterion id: the
+// criterion's label (an id names one criterion whatever the kind and round),
+// OtherLabel for ReasonOther, and the code itself when it names nothing known.
+func ReasonLabel(id string) string {
+	if id == ReasonOther {
+		return OtherLabel
+	}
+	for _, rounds := range criteria {
+		for _, list := range rounds {
+			for _, c := range list {
+				if c.ID == id {
+					return c.Label
+				}
+			}
+		}
+	}
+	return id
+}
+
 // The criteria (spec §3; multihopspatial.txt:272-276, spatialqa.txt:371).
 var (
 	objectsExist          = Criterion{"objects_exist", "Objects exist", "Every object named in the question and the options is in the image."}
@@ -120,7 +142,8 @@ func CheckVerdict(kind annotate.Kind, round int, v Verdict) (Verdict, error) {
 			return Verdict{}, refuse(ErrUnknownCriterion, "there is no reason %q for %s samples in round %d; the reasons are %s, %s",
 				r, kind, round, strings.Join(valid, ", "), ReasonOther)
 		case v.Judgements[r]:
-			return Verdict{}, refuse(ErrInvalidReview, "%s is given as a reason but judged as passed", r)
+			return Verdict{}, refuseNamed(ErrInvalidReview, ReasonLabel(r)+" is given as a reason but judged as passed",
+				"%s is given as a reason but judged as passed", r)
 		default:
 			out.Judgements[r] = false
 		}
@@ -129,10 +152,12 @@ func CheckVerdict(kind annotate.Kind, round int, v Verdict) (Verdict, error) {
 	switch v.Decision {
 	case DecisionApprove:
 		if len(failed) > 0 {
-			return Verdict{}, refuse(ErrApproveWithFailure, "an approval cannot fail a criterion, and %s is judged no: reject instead, or change the judgement", labels(list, failed))
+			const f = "an approval cannot fail a criterion, and %s is judged no: reject instead, or change the judgement"
+			return Verdict{}, refuseNamed(ErrApproveWithFailure, fmt.Sprintf(f, names(failed)), f, labels(list, failed))
 		}
 		if other {
-			return Verdict{}, refuse(ErrApproveWithFailure, "an approval cannot name another problem: reject instead, or drop the reason %q", ReasonOther)
+			return Verdict{}, refuseNamed(ErrApproveWithFailure, "an approval cannot name another problem: reject instead, or drop "+OtherLabel,
+				"an approval cannot name another problem: reject instead, or drop the reason %q", ReasonOther)
 		}
 		var missing []string
 		for _, c := range list {
@@ -141,24 +166,36 @@ func CheckVerdict(kind annotate.Kind, round int, v Verdict) (Verdict, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return Verdict{}, refuse(ErrIncompleteVerdict, "an approval needs every criterion of round %d judged yes; not judged: %s", round, labels(list, missing))
+			const f = "an approval needs every criterion of round %d judged yes; not judged: %s"
+			return Verdict{}, refuseNamed(ErrIncompleteVerdict, fmt.Sprintf(f, round, names(missing)), f, round, labels(list, missing))
 		}
 		return out, nil
 	case DecisionReject:
 		if other {
 			if out.Comment == "" {
-				return Verdict{}, refuse(ErrNoReason, "the reason %q needs a comment saying what the problem is", ReasonOther)
+				return Verdict{}, refuseNamed(ErrNoReason, OtherLabel+" needs a comment saying what the problem is",
+					"the reason %q needs a comment saying what the problem is", ReasonOther)
 			}
 			failed = append(failed, ReasonOther)
 		}
 		if len(failed) == 0 {
-			return Verdict{}, refuse(ErrNoReason, "a rejection needs a reason: judge a criterion no, or give the reason %q with a comment", ReasonOther)
+			return Verdict{}, refuseNamed(ErrNoReason, "a rejection needs a reason: judge a criterion no, or give "+OtherLabel+" with a comment",
+				"a rejection needs a reason: judge a criterion no, or give the reason %q with a comment", ReasonOther)
 		}
 		slices.Sort(failed)
 		out.Reasons = failed
 		return out, nil
 	}
 	return Verdict{}, refuse(ErrInvalidReview, "the decision must be %q or %q, not %q", DecisionApprove, DecisionReject, v.Decision)
+}
+
+// names names criteria by label alone, for screens: "Box on the answer".
+func names(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = ReasonLabel(id)
+	}
+	return strings.Join(out, ", ")
 }
 
 // labels names criteria by label and id: "Box on the answer (box_on_answer)".

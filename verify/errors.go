@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Refusals. Each error is wrapped with detail, so test for it with errors.Is. The
@@ -41,6 +42,10 @@ var ErrNotPermitted = errors.New("not permitted")
 type refusal struct {
 	msg  string
 	kind error
+	// plain is the message for a screen when msg names things by the ids a command
+	// line takes ("Box on the answer (box_on_answer)", the reason "other"): the same
+	// sentence with the names people read. Empty when msg is that already.
+	plain string
 }
 
 func (r refusal) Error() string { return r.msg }
@@ -49,4 +54,22 @@ func (r refusal) Unwrap() error { return r.kind }
 // refuse returns a refusal of kind with a message made like fmt.Sprintf.
 func refuse(kind error, format string, args ...any) error {
 	return refusal{msg: fmt.Sprintf(format, args...), kind: kind}
+}
+
+// refuseNamed is refuse with plain, the message for screens, beside the one that
+// names ids for command lines.
+func refuseNamed(kind error, plain string, format string, args ...any) error {
+	return refusal{msg: fmt.Sprintf(format, args...), kind: kind, plain: plain}
+}
+
+// Sentence is a refusal of this package as a screen shows it: criteria and reasons
+// by the names people read, never their ids (a command line, which takes the ids,
+// shows Error's text). ok is false when err holds no such refusal; then the
+// caller words err as it does any other.
+func Sentence(err error) (string, bool) {
+	var r refusal
+	if !errors.As(err, &r) || r.plain == "" {
+		return "", false
+	}
+	return strings.ToUpper(r.plain[:1]) + r.plain[1:] + ".", true
 }
