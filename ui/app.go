@@ -217,15 +217,19 @@ func (u *App) refreshStatus() {
 		return
 	}
 	n, _ := u.db.CountImages(u.ctx(), u.user, u.project.ID)
-	total := 0
-	for _, c := range counts {
-		total += c
+	total, review := 0, 0
+	for _, s := range verify.States {
+		total += counts[s]
+		if s.Round() > 0 { // in one of the review rounds
+			review += counts[s]
+		}
 	}
 	where := ""
 	if u.onServer() {
 		where = "  ·  on " + strings.TrimPrefix(u.db.Where(), "https://")
 	}
-	u.setStatus("%s (%s)  ·  %s%s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned",
-		u.user.Name, u.user.Role, u.project.Name, where, n, total, counts["draft"],
-		counts["round1"]+counts["round2"]+counts["round3"], counts["accepted"], counts["returned"])
+	// Every state is named, so that the parts add up to the total (issue 27 item 15).
+	u.setStatus("%s (%s)  ·  %s%s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned, %d withdrawn",
+		u.user.Name, u.user.Role, u.project.Name, where, n, total, counts[verify.StateDraft], review,
+		counts[verify.StateAccepted], counts[verify.StateReturned], counts[verify.StateWithdrawn])
 }

@@ -426,7 +426,7 @@ func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
 		}
 		var rs []string
 		for _, x := range a.TopReasons {
-			rs = append(rs, fmt.Sprintf("%s (%d)", x.Reason, x.Count))
+			rs = append(rs, fmt.Sprintf("%s (%d)", verify.ReasonLabel(x.Reason), x.Count))
 		}
 		return append(row, strings.Join(rs, ", "))
 	})
@@ -470,7 +470,7 @@ func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
 			// The chart is the throughput table's view; its export gives the numbers.
 			v.section("Submissions", "throughput.csv", d.Throughput, container.NewVBox(chart)), nil,
 			v.section("Reject reasons", "reasons.csv", d.Reasons, v.u.linkRows(dashTable([]string{"Reason", "Times"},
-				dashRows(d.Reasons, func(r store.ReasonRow) []string { return []string{r.Reason, strconv.Itoa(r.Count)} })),
+				dashRows(d.Reasons, func(r store.ReasonRow) []string { return []string{verify.ReasonLabel(r.Reason), strconv.Itoa(r.Count)} })),
 				func(row, _ int) (store.SampleQuery, bool) {
 					return store.SampleQuery{RejectReason: d.Reasons[row].Reason, Desc: true}, true
 				}))),
@@ -559,7 +559,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 		"round \"all\" pools every round. 95%% interval from %d bootstrap draws. Reliable from 0.800, tentative from 0.667.", store.AgreementDraws))
 	help.Wrapping = fyne.TextWrapWord
 	rows := dashRows(a.Rows, func(r store.AgreementRow) []string {
-		return append([]string{store.RoundName(r.Round), r.Criterion, strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, dashFigure(r.Figure)...)
+		return append([]string{store.RoundName(r.Round), dashCriterion(r.Criterion), strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, dashFigure(r.Figure)...)
 	})
 	vrows := dashRows(a.Verifiers, func(x store.VerifierAlpha) []string {
 		change := "–"
@@ -587,4 +587,13 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 					dashRows(b.Rows, func(r store.BoxRow) []string {
 						return []string{r.SampleID, strings.Join(r.Authors, ", "), strconv.Itoa(r.Pairs), strconv.FormatFloat(r.MeanIoU, 'f', 3, 64), chartPercent(r.ShareAt50)}
 					})))))))
+}
+
+// dashCriterion names an agreement row's criterion as people read it: the
+// decision, or the criterion's label (the CSV keeps the ids scripts read).
+func dashCriterion(id string) string {
+	if id == store.CriterionDecision {
+		return "Decision (approve or reject)"
+	}
+	return verify.ReasonLabel(id)
 }
