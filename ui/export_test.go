@@ -139,8 +139,9 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 	}
 }
 
-func TestExportScreenReadOnlyForAnnotators(t *testing.T) {
-	u, v := openExport(t, "ann1", func(db *store.DB) {
+// A verifier sees the releases read-only (annotators have no Export screen: verify.Offered).
+func TestExportScreenReadOnlyForVerifiers(t *testing.T) {
+	u, v := openExport(t, "ver1", func(db *store.DB) {
 		ctx := context.Background()
 		lead, _ := db.Authenticate(ctx, "lead", demo.DemoPassword)
 		p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
@@ -149,14 +150,14 @@ func TestExportScreenReadOnlyForAnnotators(t *testing.T) {
 		}
 	})
 	if v.auditBtn != nil || v.freezeBtn != nil {
-		t.Error("an annotator sees the audit or the freeze form")
+		t.Error("a verifier sees the audit or the freeze form")
 	}
 	if len(v.releases) != 1 {
 		t.Fatalf("%d releases listed", len(v.releases))
 	}
-	assertGolden(t, "export_annotator.png", u.win)
+	assertGolden(t, "export_verifier.png", u.win)
 	// The store refuses what the screen hides.
 	if _, err := u.db.Freeze(context.Background(), u.user, store.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, store.ErrForbidden) {
-		t.Errorf("annotator freeze: %v", err)
+		t.Errorf("verifier freeze: %v", err)
 	}
 }
