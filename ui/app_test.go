@@ -181,6 +181,10 @@ func TestImportWithProgress(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "0006-lab-1", "broken.jpg"), []byte("not a jpeg"), 0o644)
 
+	// Shown: the first report and the last ones (all files done), none between
+	// (issue 27 item 13's pacing).
+	progressEvery = time.Hour
+	t.Cleanup(func() { progressEvery = 100 * time.Millisecond })
 	var seen []string
 	im := u.runImport(dir, nil)
 	deadline := time.Now().Add(20 * time.Second)
@@ -196,6 +200,9 @@ func TestImportWithProgress(t *testing.T) {
 	}
 	if im.bar.Value != 1 || !strings.Contains(im.counts.Text, "4 of 4 files") || !strings.Contains(im.counts.Text, "1 rejected") {
 		t.Errorf("final progress: bar %.2f, %q", im.bar.Value, im.counts.Text)
+	}
+	if r := im.reports.Load(); r < 5 || im.updates > 3 {
+		t.Errorf("%d progress reports, %d shown; want only the first and the final ones shown", r, im.updates)
 	}
 	if n, _ := db.CountImages(context.Background(), store.Owner(), u.project.ID); n != 11 {
 		t.Errorf("after import %d images, want 11", n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/benchwright/benchwright/verify"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -151,10 +152,12 @@ func (b *imageBrowser) describe(im store.Image) {
 
 // importer is the progress dialog of a running import.
 type importer struct {
-	bar    *widget.ProgressBar
-	counts *widget.Label
-	cancel context.CancelFunc
-	dlg    dialog.Dialog
+	bar     *widget.ProgressBar
+	counts  *widget.Label
+	cancel  context.CancelFunc
+	dlg     dialog.Dialog
+	reports atomic.Int32 // progress reports the import made, for tests
+	updates int          // those shown (the pacer's), for tests
 }
 
 // runImport imports dir off the UI goroutine with a progress bar and a Cancel button,
@@ -167,8 +170,13 @@ func (u *App) runImport(dir string, done func()) *importer {
 	im.dlg.Resize(fyne.NewSize(520, 180))
 	im.dlg.Show()
 	go func() {
+		pace := newPacer() // a report per file would flood the UI goroutine (ui/progress.go)
 		res, err := u.db.ImportImages(ctx, u.user, u.project.ID, dir, func(p store.ImportProgress) {
-			fyne.Do(func() { im.update(p) })
+			im.reports.Add(1)
+			if !pace.due(p.Done, p.Total) {
+				return
+			}
+			fyne.Do(func() { im.updates++; im.update(p) })
 		})
 		fyne.Do(func() {
 			im.dlg.Hide()
