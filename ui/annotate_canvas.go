@@ -13,7 +13,8 @@ import (
 
 // canvasHost lies over the box canvas and owns the keyboard for the image area. It
 // forwards every pointer event to the canvas, then takes the focus back from it, so
-// that the workspace's letter keys (n, a, d, 1–4, ?) work right after drawing; the
+// that the workspace's letter keys (n, a, d, 1–4, ?) work right after a click or a
+// drawing, and only then (see workspace.installKeys); the
 // canvas's own keys (arrows nudge, Delete, Escape; shift and space held) are passed on.
 type canvasHost struct {
 	widget.BaseWidget
@@ -75,19 +76,13 @@ func (h *canvasHost) MouseDown(ev *desktop.MouseEvent) { h.forward(func() { h.c.
 func (h *canvasHost) MouseUp(ev *desktop.MouseEvent)   { h.c.MouseUp(ev) }
 func (h *canvasHost) Scrolled(ev *fyne.ScrollEvent)    { h.c.Scrolled(ev) }
 
-// MouseIn also gives the image area the keyboard, unless the annotator is typing
-// in a text field: Space held then pans, and never draws, even before the image
-// was clicked (the keys went to the last widget clicked, a list, say).
-func (h *canvasHost) MouseIn(ev *desktop.MouseEvent) {
-	h.c.MouseIn(ev)
-	if app := fyne.CurrentApp(); app != nil {
-		if cv := app.Driver().CanvasForObject(h); cv != nil {
-			if !isTextEntry(cv.Focused()) {
-				h.takeFocus()
-			}
-		}
-	}
-}
+// MouseIn tracks the pointer. It does not take the keyboard: only a click does, so
+// that letters typed after a click beside a field never reach the image's keys
+// because the pointer passed over it (issue 27). Space held with nothing focused
+// reaches the image through the window (workspace.keyDown), so Space+drag pans
+// before the image was clicked.
+func (h *canvasHost) MouseIn(ev *desktop.MouseEvent) { h.c.MouseIn(ev) }
+
 func (h *canvasHost) MouseMoved(ev *desktop.MouseEvent) {
 	h.c.MouseMoved(ev)
 }

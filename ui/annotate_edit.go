@@ -120,9 +120,14 @@ func (ws *workspace) newBox() {
 	if ws.sample == nil {
 		return
 	}
+	had := ws.cur.Box != nil
 	ws.edit("", func(s *annotate.Sample) { s.Box, s.BoxImage = nil, 0 })
 	ws.canvas.SetBoxes(nil)
-	ws.u.setStatus("Drag on the image to draw the box.")
+	if had {
+		ws.u.setStatus("Box cleared (Ctrl+Z brings it back). Drag on the image to draw the new one.")
+	} else {
+		ws.u.setStatus("Drag on the image to draw the box.")
+	}
 	ws.host.takeFocus()
 }
 
@@ -144,9 +149,15 @@ func (ws *workspace) pickAnswer(i int) {
 				s.AnswerIndex = i
 			}
 		})
+		if ws.cur.AnswerIndex == i {
+			ws.u.setStatus("Option %c marked correct (Ctrl+Z undoes).", 'A'+i)
+		} else {
+			ws.u.setStatus("No option marked correct (Ctrl+Z undoes).")
+		}
 	case annotate.KindJudgment:
 		if i == 0 || i == 1 {
 			ws.edit("", func(s *annotate.Sample) { s.AnswerText = []string{"yes", "no"}[i] })
+			ws.u.setStatus("Answer: %s (Ctrl+Z undoes).", ws.cur.AnswerText)
 		}
 	}
 }

@@ -156,6 +156,7 @@ func (ws *workspace) openSample(id string) {
 	if ws.cur.Kind.Valid() && (ws.cur.Kind == annotate.KindHopQA || ws.cur.Kind == annotate.KindMCQ) && len(ws.cur.Options) == 0 {
 		ws.cur.AnswerIndex = -1
 	}
+	ws.restoreHistory()
 	ws.loadReturned(si)
 	if si.Status == verify.StateReturned {
 		if rs, err := u.db.Reviews(u.ctx(), u.user, si.ID); err == nil {
@@ -183,6 +184,7 @@ func (ws *workspace) closeSample() {
 		ws.timer.Stop()
 	}
 	ws.saveGen++
+	ws.keepHistory()
 	ws.sample, ws.form, ws.reviews, ws.findings = nil, nil, nil, nil
 	ws.cur = annotate.Sample{}
 	ws.dirty, ws.conflict = false, false
