@@ -68,7 +68,9 @@ type workspace struct {
 	// saving
 	dirty         bool
 	conflict      bool
-	offline       bool // the last save could not reach the team server; retried until it does
+	offline       bool          // the last save could not reach the team server; retried until it does
+	retrying      bool          // a retryOffline is scheduled
+	queued        *queuedSubmit // a submit pressed while offline, sent when the server is back
 	saveGen       int
 	timer         *time.Timer
 	autosaveDelay time.Duration

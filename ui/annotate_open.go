@@ -176,6 +176,9 @@ func (ws *workspace) openSample(id string) {
 	ws.setSaved(fmt.Sprintf("Revision %d · version %d · saved", si.Revision, si.Version))
 	ws.setRight(ws.editor())
 	ws.relint()
+	if ws.offline { // still away (a queued submit, say): say so here too
+		ws.showOffline()
+	}
 }
 
 // closeSample forgets the open sample (the caller has saved it).
@@ -185,6 +188,9 @@ func (ws *workspace) closeSample() {
 	}
 	ws.saveGen++
 	ws.keepHistory()
+	if q := ws.queued; q != nil && ws.sample != nil && q.id == ws.sample.ID { // sent later, as saved now
+		q.version, q.acks = ws.version, ws.ackedWarnings()
+	}
 	ws.sample, ws.form, ws.reviews, ws.findings = nil, nil, nil, nil
 	ws.cur = annotate.Sample{}
 	ws.dirty, ws.conflict = false, false
