@@ -373,7 +373,7 @@ var shortcutHelp = [][2]string{
 	{"{ / } (Shift+[ / Shift+])", "move the image shown earlier / later in the sequence"},
 	{"G", "grid of the whole sequence (zoom and pan move every cell); again: one image"},
 	{"Ctrl+S", "save the draft (it also saves itself while you work)"},
-	{"Ctrl+Enter", "submit for review and open the next item"},
+	{"Ctrl+Enter", "submit for review and open the next image without a sample"},
 	{"Ctrl+Z / Ctrl+Shift+Z", "undo / redo box and text edits"},
 	{"Ctrl+= / Ctrl+- / Ctrl+0", "zoom in / out / fit; wheel zooms at the pointer"},
 	{"Space+drag, middle drag", "pan"},

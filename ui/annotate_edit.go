@@ -241,7 +241,7 @@ func (ws *workspace) updateGate() {
 	why := ws.submitBlocker()
 	if why == "" {
 		ws.submitBtn.Enable()
-		ws.submitWhy.SetText("Ready: Ctrl+Enter submits this sample to round 1 and opens the next item.")
+		ws.submitWhy.SetText("Ready: Ctrl+Enter submits this sample to round 1 and opens the next image without a sample.")
 		ws.submitWhy.Importance = widget.SuccessImportance
 	} else {
 		ws.submitBtn.Disable()

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // clickOn presses and releases the primary button on o, then taps it, as the
@@ -222,5 +223,33 @@ func typeKeys(c fyne.Canvas, s string) {
 		} else if h := c.OnTypedRune(); h != nil {
 			h(r)
 		}
+	}
+}
+
+// Ctrl+Enter submits and opens the next image to annotate: with every image
+// listed, the one after the submitted sample's image; never a submitted sample.
+func TestAnnotateSubmitOpensTheNextImage(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	ws.allImages.SetChecked(true)
+	id, path := ws.sample.ID, ws.image.RelPath
+	var want string
+	seen := false
+	for _, it := range ws.items {
+		if it.kind == qImage {
+			if seen && want == "" {
+				want = it.image.RelPath
+			}
+			seen = seen || it.image.RelPath == path
+		}
+	}
+	if want == "" {
+		t.Fatalf("no image after %s in the queue", path)
+	}
+	shortcut(u, fyne.KeyReturn, ctrl)
+	if storedSample(t, u, id).Status == verify.StateDraft {
+		t.Fatalf("%s was not submitted: %s", id, u.status.Text)
+	}
+	if ws.sample != nil || !ws.hasImage || ws.image.RelPath != want {
+		t.Fatalf("after Ctrl+Enter: sample %v, image %q; want the image %q", ws.sample != nil, ws.image.RelPath, want)
 	}
 }

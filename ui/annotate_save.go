@@ -289,24 +289,48 @@ func (ws *workspace) submit() {
 	ws.submitted(si)
 }
 
-// submitted closes the sample just submitted and opens the next queue item.
+// submitted closes the sample just submitted and opens the next image without
+// a sample (after the sample's own image when every image is listed), else the
+// next draft or returned sample, as Ctrl+Enter's hint says.
 func (ws *workspace) submitted(si store.SampleInfo) {
-	next := ws.current
 	ws.closeSample()
 	ws.u.refreshStatus()
 	ws.u.setStatus("Submitted %s as revision %d; it waits for round 1.", si.ID, si.Revision)
 	ws.reloadQueue()
-	for i := next; i < len(ws.items); i++ {
-		if selectable(ws.items[i]) {
-			ws.queue.Select(i)
-			return
-		}
-	}
-	for i := len(ws.items) - 1; i >= 0; i-- {
-		if selectable(ws.items[i]) {
-			ws.queue.Select(i)
-			return
-		}
+	if i := ws.nextAfterSubmit(si.ImagePath); i >= 0 {
+		ws.queue.Select(i)
+		ws.queue.ScrollTo(i)
+		return
 	}
 	ws.showNothing()
+}
+
+// nextAfterSubmit is the queue index to open after submitting a sample on image
+// path, or -1.
+func (ws *workspace) nextAfterSubmit(path string) int {
+	first, after, seen := -1, -1, false
+	for i, it := range ws.items {
+		if it.kind != qImage {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if seen && after < 0 {
+			after = i
+		}
+		seen = seen || it.image.RelPath == path
+	}
+	switch {
+	case ws.allImages.Checked && after >= 0:
+		return after
+	case first >= 0:
+		return first
+	}
+	for i, it := range ws.items { // no image left: the next sample to work on
+		if it.kind == qSample && !it.submitted {
+			return i
+		}
+	}
+	return -1
 }
