@@ -139,6 +139,7 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 	}
 	ws := newWorkspace(u)
 	lastWorkspace[u] = ws
+	u.onOthersChanged = ws.othersChanged
 	ws.reloadQueue()
 	ws.selectFirst()
 	ws.openRequested()
@@ -477,6 +478,16 @@ func (ws *workspace) reloadQueue() {
 		}
 	}
 	ws.queue.Refresh()
+}
+
+// othersChanged reads the queue again when someone else acted (the change poll,
+// connect.go), so that its counts and rows follow others' work; the open sample,
+// its form and the focus are left alone.
+func (ws *workspace) othersChanged() {
+	if !ws.active() || ws.loading {
+		return
+	}
+	ws.reloadQueue()
 }
 
 // queueRow is the template of a queue row: icon, title and a detail line.

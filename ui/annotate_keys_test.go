@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2/widget"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -251,5 +253,41 @@ func TestAnnotateSubmitOpensTheNextImage(t *testing.T) {
 	}
 	if ws.sample != nil || !ws.hasImage || ws.image.RelPath != want {
 		t.Fatalf("after Ctrl+Enter: sample %v, image %q; want the image %q", ws.sample != nil, ws.image.RelPath, want)
+	}
+}
+
+// Others' work arriving through the change poll refreshes the queue's counts and
+// rows, and leaves what is being typed alone.
+func TestAnnotateQueueFollowsOthersWork(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	f := ws.form.(*hopForm)
+	clickOn(f.question)
+	typeKeys(u.win.Canvas(), " Really")
+	typed, id := f.question.Text, ws.sample.ID
+	row := func() string {
+		for _, it := range ws.items {
+			if it.kind == qSample && it.sample.ID == "demo-hq-007" {
+				return it.title
+			}
+		}
+		return ""
+	}
+	if !strings.HasSuffix(row(), "Round 1") {
+		t.Fatalf("before: %q", row())
+	}
+	lead, err := u.db.UserByName(context.Background(), store.Owner(), "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead.Role = string(verify.RoleLead)
+	if err := u.db.Withdraw(context.Background(), lead, "demo-hq-007", "a duplicate"); err != nil {
+		t.Fatal(err)
+	}
+	u.othersChanged() // what the poll runs when the project's change counter moved
+	if want := "demo-hq-007 · " + stateTitle(verify.StateWithdrawn); row() != want {
+		t.Fatalf("after the lead withdrew it: %q, want %q", row(), want)
+	}
+	if ws.sample == nil || ws.sample.ID != id || f.question.Text != typed || u.win.Canvas().Focused() != fyne.Focusable(f.question) {
+		t.Fatalf("the refresh disturbed the editor: %q (focus %T)", f.question.Text, u.win.Canvas().Focused())
 	}
 }
