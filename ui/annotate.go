@@ -80,7 +80,8 @@ type workspace struct {
 	// widgets
 	canvas    *boxcanvas.Canvas
 	host      *canvasHost
-	readout   *widget.Label
+	readout   *widget.Label // the pixel under the pointer, or the box's size
+	boxFields *boxFields    // the box's x1 y1 x2 y2, typed or shown
 	imageInfo *widget.Label
 	right     *fyne.Container
 	title     *widget.Label
@@ -168,7 +169,8 @@ func newWorkspace(u *App) *workspace {
 	ws.canvas.OnChanged = ws.boxesChanged
 	ws.readout = widget.NewLabel("")
 	ws.readout.Truncation = fyne.TextTruncateEllipsis
-	ws.canvas.OnReadout = func(s string) { ws.readout.SetText(s) }
+	ws.boxFields = newBoxFields(ws)
+	ws.canvas.OnReadout = func(string) { ws.showReadout() }
 	ws.host = newCanvasHost(ws.canvas, ws)
 	ws.imageInfo = widget.NewLabel("")
 	ws.imageInfo.Truncation = fyne.TextTruncateEllipsis
@@ -185,7 +187,7 @@ func newWorkspace(u *App) *workspace {
 	)
 	backdrop := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x33, A: 0xff})
 	ws.initSequence(container.NewStack(backdrop, ws.canvas, ws.host))
-	imageArea := container.NewBorder(ws.imageInfo, container.NewVBox(ws.seq.area, container.NewBorder(nil, nil, tools, nil, ws.readout)), nil, nil,
+	imageArea := container.NewBorder(ws.imageInfo, container.NewVBox(ws.seq.area, container.NewBorder(nil, nil, tools, nil, ws.readout), ws.boxFields.row), nil, nil,
 		ws.seq.view)
 	ws.seq.outer = imageArea
 	ws.lint = newLintPanel(ws)

@@ -57,6 +57,7 @@ func (ws *workspace) undo() {
 	if s, ok := ws.history.undo(ws.cur); ok {
 		ws.cur = s
 		ws.syncCanvas()
+		ws.showBoxFields()
 		ws.changed()
 	}
 }
@@ -68,6 +69,7 @@ func (ws *workspace) redo() {
 	if s, ok := ws.history.redo(ws.cur); ok {
 		ws.cur = s
 		ws.syncCanvas()
+		ws.showBoxFields()
 		ws.changed()
 	}
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/store"
@@ -289,5 +292,77 @@ func TestAnnotateQueueFollowsOthersWork(t *testing.T) {
 	}
 	if ws.sample == nil || ws.sample.ID != id || f.question.Text != typed || u.win.Canvas().Focused() != fyne.Focusable(f.question) {
 		t.Fatalf("the refresh disturbed the editor: %q (focus %T)", f.question.Text, u.win.Canvas().Focused())
+	}
+}
+
+// The box's x1 y1 x2 y2 are shown in full, follow a drag, and take typed
+// numbers (Enter), checked against the image and undoable.
+func TestAnnotateBoxFieldsShowAndTakeNumbers(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	u.win.Resize(fyne.NewSize(1024, 700))
+	fields := func() [4]string {
+		var out [4]string
+		for i, e := range ws.boxFields.fields {
+			out[i] = e.Text
+		}
+		return out
+	}
+	box := *ws.cur.Box
+	want := [4]string{}
+	for i := range box {
+		want[i] = strconv.FormatFloat(box[i], 'f', -1, 64)
+	}
+	if fields() != want {
+		t.Fatalf("fields %q, want %q", fields(), want)
+	}
+	for _, e := range ws.boxFields.fields { // each number whole, not cut short
+		if w := fyne.MeasureText(e.Text, theme.TextSize(), e.TextStyle).Width; e.Size().Width < w+2*theme.InnerPadding() {
+			t.Fatalf("the field of %q is %v wide, the number needs %v", e.Text, e.Size().Width, w)
+		}
+	}
+	// Typed: x2, then Enter.
+	x2 := ws.boxFields.fields[2]
+	clickOn(x2)
+	x2.SetText("")
+	typeKeys(u.win.Canvas(), "455")
+	x2.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	typedBox := annotate.Box{box[0], box[1], 455, box[3]}
+	if ws.cur.Box == nil || *ws.cur.Box != typedBox || ws.canvas.Boxes()[0] != typedBox {
+		t.Fatalf("typed x2: box %v, canvas %v, want %v", ws.cur.Box, ws.canvas.Boxes(), typedBox)
+	}
+	// Outside the image (960 px wide): refused, said why.
+	x2.SetText("5000")
+	x2.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if *ws.cur.Box != typedBox || !strings.Contains(u.status.Text, "not changed") {
+		t.Fatalf("x2 5000: box %v, status %q", *ws.cur.Box, u.status.Text)
+	}
+	u.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+	if *ws.cur.Box != box || fields() != want {
+		t.Fatalf("undo: box %v, fields %q", *ws.cur.Box, fields())
+	}
+	// A drag shows the new box in the fields.
+	u.win.Canvas().Unfocus()
+	test.Drag(u.win.Canvas(), hostPos(ws, imagePos(ws, 20, 20)), 60, 40)
+	for i, f := range fields() {
+		if f != strconv.FormatFloat(ws.cur.Box[i], 'f', -1, 64) {
+			t.Fatalf("after a drag the fields say %q, the box is %v", fields(), *ws.cur.Box)
+		}
+	}
+}
+
+// Dragging a handle past the opposite corner flips the box: the bottom-right
+// handle dragged above and left of the top-left corner.
+func TestAnnotateHandlePastTheOppositeCornerFlips(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	b := *ws.cur.Box
+	v := ws.canvas.View()
+	br := v.ToScreen(b[2], b[3])
+	tl := v.ToScreen(b[0], b[1])
+	to := tl.AddXY(-40, -30)
+	test.Drag(u.win.Canvas(), hostPos(ws, br), to.X-br.X, to.Y-br.Y)
+	x, y := v.ToImage(to)
+	want := annotate.Box{math.Round(x), math.Round(y), b[0], b[1]}
+	if ws.cur.Box == nil || *ws.cur.Box != want {
+		t.Fatalf("flipped box %v, want %v", ws.cur.Box, want)
 	}
 }
