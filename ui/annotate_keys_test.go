@@ -366,3 +366,25 @@ func TestAnnotateHandlePastTheOppositeCornerFlips(t *testing.T) {
 		t.Fatalf("flipped box %v, want %v", ws.cur.Box, want)
 	}
 }
+
+// The kind chooser remembers the kind made last: the next image offers it by
+// name, one click, while the chooser itself still waits for a choice.
+func TestAnnotateKindChooserRemembersTheLastKind(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	newSampleOn(t, ws, "0001-office-1/img_001.jpg", annotate.KindMCQ)
+	u.nav.Select(0)
+	ws = showAnnotate(t, u) // another visit of the screen: still remembered
+	ws.allImages.SetChecked(true)
+	for i, it := range ws.items {
+		if it.kind == qImage && it.image.RelPath == "0002-kitchen-1/img_002.jpg" {
+			ws.queue.Select(i)
+		}
+	}
+	if ws.newSampleChoice == nil || ws.newSampleChoice.Selected != "" {
+		t.Fatal("the image offers no new sample, or chose its kind")
+	}
+	test.Tap(findButton(t, ws.root, kindTitle(annotate.KindMCQ)+" again"))
+	if ws.sample == nil || ws.sample.Kind != annotate.KindMCQ || ws.image.RelPath != "0002-kitchen-1/img_002.jpg" {
+		t.Fatalf("created %+v", ws.sample)
+	}
+}

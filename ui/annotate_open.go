@@ -79,12 +79,17 @@ func (ws *workspace) openImage(im store.Image) {
 	})
 	create.Importance = widget.HighImportance
 	askKind(choice, create) // no kind until one is chosen (samples_annotate.go)
+	buttons := container.NewVBox(container.NewHBox(create))
+	if last, ok := lastKinds[ws.u]; ok { // the kind made last: one click, still a choice
+		again := widget.NewButtonWithIcon(kindTitle(last)+" again", theme.ContentAddIcon(), func() { ws.createSample(last) })
+		buttons.Add(container.NewHBox(again)) // its own row: beside Create it widened a 1024-px window's panel
+	}
 	ws.setRight(container.NewVBox(
 		heading("New sample on this image"),
 		caption(im.RelPath),
 		widget.NewLabel("Kind of sample:"),
 		choice,
-		container.NewHBox(create),
+		buttons,
 	))
 	ws.newSampleChoice, ws.newSampleButton = choice, create
 }
@@ -95,6 +100,7 @@ func (ws *workspace) createSample(kind annotate.Kind) {
 		return
 	}
 	ws.lastKind = kind
+	lastKinds[ws.u] = kind
 	s := newSampleOf(kind, ws.image)
 	if len(ws.seq.newOnes) > 1 {
 		s = ws.newSequenceSample(s, ws.seq.newOnes)
@@ -116,6 +122,11 @@ func (ws *workspace) createSample(kind annotate.Kind) {
 	}
 	ws.openSample(si.ID) // not in the queue (should not happen): open it anyway
 }
+
+// lastKinds is, per main window, the kind of the sample the annotator made last in
+// this session: an image without a sample offers it again by name (the chooser
+// itself still waits for a choice). UI goroutine only.
+var lastKinds = map[*App]annotate.Kind{}
 
 // newSampleOf is the empty sample a new draft of kind starts from.
 func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
