@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -130,9 +131,12 @@ func newBoxFields(ws *workspace) *boxFields {
 		e := newWSEntry(ws, false, name, func(string) {})
 		e.OnSubmitted = func(string) { b.apply() }
 		b.fields[i] = e
-		cells = append(cells, container.NewBorder(nil, nil, small(name), nil, e))
+		// wide enough for four digits whatever the window's width (images up to 9999 px)
+		room := canvas.NewRectangle(color.Transparent)
+		room.SetMinSize(fyne.NewSize(fyne.MeasureText("8888", theme.TextSize(), fyne.TextStyle{}).Width+2*theme.InnerPadding(), 0))
+		cells = append(cells, container.NewStack(room, e)) // one caption for the four: a label each widened a 1024-px window
 	}
-	b.row = container.NewGridWithColumns(4, cells...)
+	b.row = container.NewBorder(nil, nil, small("Box x1 y1 x2 y2"), nil, container.NewGridWithColumns(4, cells...))
 	b.show(nil, false)
 	return b
 }

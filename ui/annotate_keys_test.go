@@ -315,9 +315,9 @@ func TestAnnotateBoxFieldsShowAndTakeNumbers(t *testing.T) {
 	if fields() != want {
 		t.Fatalf("fields %q, want %q", fields(), want)
 	}
-	for _, e := range ws.boxFields.fields { // each number whole, not cut short
-		if w := fyne.MeasureText(e.Text, theme.TextSize(), e.TextStyle).Width; e.Size().Width < w+2*theme.InnerPadding() {
-			t.Fatalf("the field of %q is %v wide, the number needs %v", e.Text, e.Size().Width, w)
+	for _, e := range ws.boxFields.fields { // each number whole, four digits too, at 1024×700
+		if w := fyne.MeasureText("8888", theme.TextSize(), e.TextStyle).Width; e.Size().Width < w+2*theme.InnerPadding() {
+			t.Fatalf("the field of %q is %v wide, four digits need %v", e.Text, e.Size().Width, w+2*theme.InnerPadding())
 		}
 	}
 	// Typed: x2, then Enter.
