@@ -44,7 +44,7 @@ type workspace struct {
 	root fyne.CanvasObject
 
 	// queue
-	queue     *widget.List
+	queue     *queueList
 	items     []queueItem
 	current   int // index in items of the open item, -1 when none
 	allImages *widget.Check
@@ -68,7 +68,9 @@ type workspace struct {
 	// saving
 	dirty         bool
 	conflict      bool
-	offline       bool // the last save could not reach the team server; retried until it does
+	offline       bool          // the last save could not reach the team server; retried until it does
+	retrying      bool          // a retryOffline is scheduled
+	queued        *queuedSubmit // a submit pressed while offline, sent when the server is back
 	saveGen       int
 	timer         *time.Timer
 	autosaveDelay time.Duration
@@ -78,7 +80,8 @@ type workspace struct {
 	// widgets
 	canvas    *boxcanvas.Canvas
 	host      *canvasHost
-	readout   *widget.Label
+	readout   *widget.Label // the pixel under the pointer, or the box's size
+	boxFields *boxFields    // the box's x1 y1 x2 y2, typed or shown
 	imageInfo *widget.Label
 	right     *fyne.Container
 	title     *widget.Label
@@ -133,9 +136,11 @@ var lastWorkspace = map[*App]*workspace{}
 func (u *App) annotateScreen() fyne.CanvasObject {
 	if prev := lastWorkspace[u]; prev != nil {
 		prev.flush()
+		prev.keepHistory() // the new screen opens the sample again, with its undo steps
 	}
 	ws := newWorkspace(u)
 	lastWorkspace[u] = ws
+	u.onOthersChanged = ws.othersChanged
 	ws.reloadQueue()
 	ws.selectFirst()
 	ws.openRequested()
@@ -149,8 +154,7 @@ func newWorkspace(u *App) *workspace {
 	ws.history.coalesce = typingMerge
 
 	// Left: the queue.
-	ws.queue = widget.NewList(func() int { return len(ws.items) }, queueRow,
-		func(id widget.ListItemID, o fyne.CanvasObject) { ws.updateQueueRow(id, o) })
+	ws.queue = newQueueList(ws)
 	ws.queue.OnSelected = func(id widget.ListItemID) { ws.openIndex(id) }
 	ws.allImages = widget.NewCheck("Show all images", func(bool) {
 		ws.imgLoaded = 0
@@ -165,7 +169,8 @@ func newWorkspace(u *App) *workspace {
 	ws.canvas.OnChanged = ws.boxesChanged
 	ws.readout = widget.NewLabel("")
 	ws.readout.Truncation = fyne.TextTruncateEllipsis
-	ws.canvas.OnReadout = func(s string) { ws.readout.SetText(s) }
+	ws.boxFields = newBoxFields(ws)
+	ws.canvas.OnReadout = func(string) { ws.showReadout() }
 	ws.host = newCanvasHost(ws.canvas, ws)
 	ws.imageInfo = widget.NewLabel("")
 	ws.imageInfo.Truncation = fyne.TextTruncateEllipsis
@@ -182,7 +187,7 @@ func newWorkspace(u *App) *workspace {
 	)
 	backdrop := canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x30, B: 0x33, A: 0xff})
 	ws.initSequence(container.NewStack(backdrop, ws.canvas, ws.host))
-	imageArea := container.NewBorder(ws.imageInfo, container.NewVBox(ws.seq.area, container.NewBorder(nil, nil, tools, nil, ws.readout)), nil, nil,
+	imageArea := container.NewBorder(ws.imageInfo, container.NewVBox(ws.seq.area, container.NewBorder(nil, nil, tools, nil, ws.readout), ws.boxFields.row), nil, nil,
 		ws.seq.view)
 	ws.seq.outer = imageArea
 	ws.lint = newLintPanel(ws)
@@ -219,11 +224,14 @@ func (ws *workspace) active() bool {
 	return u.win.Canvas().Overlays().Top() == nil
 }
 
-// installKeys registers the window-level keys. Ctrl shortcuts are canvas shortcuts
-// (the form's entries pass them on too); letter keys act only when no entry has the
-// focus: through the window when nothing is focused, else through the canvas host,
-// the checks and the queue list. Registering again (the screen is rebuilt on every
-// visit) replaces the previous workspace's handlers.
+// installKeys registers the window-level keys. Ctrl shortcuts are the workspace's
+// wherever the focus is (the form's entries pass them on too). Letter keys, and the
+// keys that edit the box (arrows, Delete), act only when the image area or the
+// queue list has the keyboard, which a click on them gives: typed with nothing
+// focused (a click that landed beside a field) they do nothing but say so, so that
+// a sentence typed there never clears a box or changes an answer (issue 27).
+// Registering again (the screen is rebuilt on every visit) replaces the previous
+// workspace's handlers.
 func (ws *workspace) installKeys() {
 	c := ws.u.win.Canvas()
 	ctrl := fyne.KeyModifierShortcutDefault
@@ -249,17 +257,23 @@ func (ws *workspace) installKeys() {
 	if dc, ok := c.(desktop.Canvas); ok {
 		// With no widget focused, Space and Shift reach the window, not the box
 		// canvas: pass them on, so that Space+drag pans even before the canvas was
-		// clicked (before, it drew a box).
+		// clicked (before, it drew a box). Holding a key changes nothing stored.
 		dc.SetOnKeyDown(ws.keyDown)
 		dc.SetOnKeyUp(ws.keyUp)
 	}
-	c.SetOnTypedRune(ws.typedRune)
-	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if !ws.typedKey(ev) && ws.active() && ws.sample != nil {
-			ws.canvas.TypedKey(ev) // arrows nudge, Delete removes, Escape deselects
-		}
-	})
+	c.SetOnTypedRune(ws.strayRune)
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { ws.typedKey(ev) }) // F1 only: Delete and the arrows need the image's focus
 	ws.u.fyne.Lifecycle().SetOnExitedForeground(func() { ws.flush() })
+}
+
+// strayRune is a letter typed with nothing focused: it is no shortcut (the click
+// before it may have missed a field by a few pixels); the status line says where
+// the keys go.
+func (ws *workspace) strayRune(r rune) {
+	if !ws.active() || r == ' ' {
+		return
+	}
+	ws.u.setStatus("Nothing has the keyboard: click a field to type, or the image or the queue to use letter keys.")
 }
 
 // keyDown and keyUp hand key presses that reached the window to the box canvas,
@@ -315,7 +329,8 @@ func (ws *workspace) shortcut(s fyne.Shortcut) bool {
 	return false
 }
 
-// typedRune runs a letter shortcut; callers make sure no entry has the focus.
+// typedRune runs a letter shortcut. Only the image area (canvasHost) and the queue
+// list call it, when they have the keyboard.
 func (ws *workspace) typedRune(r rune) {
 	if !ws.active() {
 		return
@@ -366,11 +381,11 @@ var shortcutHelp = [][2]string{
 	{"Alt+A / Alt+P / Alt+R", "in the question: tag the selected phrase ATT / POS / REL (Alt+U untags)"},
 	{"Alt+E / Alt+X", "hop question: ego / exo viewpoint"},
 	{"Ctrl+S", "save the draft (it also saves itself while you work)"},
-	{"Ctrl+Enter", "submit for review and open the next item"},
+	{"Ctrl+Enter", "submit for review and open the next image without a sample"},
 	{"Ctrl+Z / Ctrl+Shift+Z", "undo / redo box and text edits"},
 	{"Ctrl+= / Ctrl+- / Ctrl+0", "zoom in / out / fit; wheel zooms at the pointer"},
 	{"Space+drag, middle drag", "pan"},
-	{"Esc", "leave a text field (letter keys work again)"},
+	{"Esc", "leave a text field; click the image or the queue for letter keys"},
 	{"F1 or ?", "this help"},
 }
 
@@ -380,7 +395,7 @@ func (ws *workspace) showShortcuts() {
 		grid.Add(widget.NewLabelWithStyle(h[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		grid.Add(widget.NewLabel(h[1]))
 	}
-	note := caption("Letter keys do nothing while you type in a text field.")
+	note := caption("Letter keys work while the image or the queue has the keyboard (click it); they do nothing in a text field or when nothing is clicked. Ctrl+Z undoes a cleared box or a changed answer, also after coming back to the sample.")
 	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVBox(grid, note), ws.u.win)
 }
 
@@ -470,6 +485,16 @@ func (ws *workspace) reloadQueue() {
 		}
 	}
 	ws.queue.Refresh()
+}
+
+// othersChanged reads the queue again when someone else acted (the change poll,
+// connect.go), so that its counts and rows follow others' work; the open sample,
+// its form and the focus are left alone.
+func (ws *workspace) othersChanged() {
+	if !ws.active() || ws.loading {
+		return
+	}
+	ws.reloadQueue()
 }
 
 // queueRow is the template of a queue row: icon, title and a detail line.
@@ -607,4 +632,28 @@ func (ws *workspace) reselect() {
 			ws.queue.UnselectAll()
 		}
 	})
+}
+
+// queueList is the queue's list: with the keyboard (Tab, or a click on it), it
+// takes the letter keys as the image area does.
+type queueList struct {
+	widget.List
+	ws *workspace
+}
+
+func newQueueList(ws *workspace) *queueList {
+	l := &queueList{ws: ws}
+	l.Length = func() int { return len(ws.items) }
+	l.CreateItem = queueRow
+	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) { ws.updateQueueRow(id, o) }
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+func (l *queueList) TypedRune(r rune) {
+	if r == ' ' {
+		l.List.TypedRune(r)
+		return
+	}
+	l.ws.typedRune(r)
 }

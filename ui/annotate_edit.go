@@ -57,6 +57,7 @@ func (ws *workspace) undo() {
 	if s, ok := ws.history.undo(ws.cur); ok {
 		ws.cur = s
 		ws.syncCanvas()
+		ws.showBoxFields()
 		ws.changed()
 	}
 }
@@ -68,6 +69,7 @@ func (ws *workspace) redo() {
 	if s, ok := ws.history.redo(ws.cur); ok {
 		ws.cur = s
 		ws.syncCanvas()
+		ws.showBoxFields()
 		ws.changed()
 	}
 }
@@ -120,9 +122,14 @@ func (ws *workspace) newBox() {
 	if ws.sample == nil {
 		return
 	}
+	had := ws.cur.Box != nil
 	ws.edit("", func(s *annotate.Sample) { s.Box, s.BoxImage = nil, 0 })
 	ws.canvas.SetBoxes(nil)
-	ws.u.setStatus("Drag on the image to draw the box.")
+	if had {
+		ws.u.setStatus("Box cleared (Ctrl+Z brings it back). Drag on the image to draw the new one.")
+	} else {
+		ws.u.setStatus("Drag on the image to draw the box.")
+	}
 	ws.host.takeFocus()
 }
 
@@ -144,9 +151,15 @@ func (ws *workspace) pickAnswer(i int) {
 				s.AnswerIndex = i
 			}
 		})
+		if ws.cur.AnswerIndex == i {
+			ws.u.setStatus("Option %c marked correct (Ctrl+Z undoes).", 'A'+i)
+		} else {
+			ws.u.setStatus("No option marked correct (Ctrl+Z undoes).")
+		}
 	case annotate.KindJudgment:
 		if i == 0 || i == 1 {
 			ws.edit("", func(s *annotate.Sample) { s.AnswerText = []string{"yes", "no"}[i] })
+			ws.u.setStatus("Answer: %s (Ctrl+Z undoes).", ws.cur.AnswerText)
 		}
 	}
 }
@@ -183,17 +196,6 @@ func (ws *workspace) relint() {
 func (ws *workspace) toggleAck(rule string) {
 	ws.acks[rule] = !ws.acks[rule]
 	ws.relint()
-}
-
-// ackedWarnings returns the acknowledged rule ids of the current warnings.
-func (ws *workspace) ackedWarnings() []string {
-	var out []string
-	for _, f := range ws.findings {
-		if f.Severity == annotate.SeverityWarning && ws.acks[f.Rule] && !slices.Contains(out, f.Rule) {
-			out = append(out, f.Rule)
-		}
-	}
-	return out
 }
 
 // submitBlocker says why Submit is refused now, or "".

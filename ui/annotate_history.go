@@ -62,6 +62,48 @@ func (h *sampleHistory) reset() {
 	h.past, h.future, h.lastKey = nil, nil, ""
 }
 
+// keptHistory is the undo history of a sample the annotator moved away from (to
+// another queue item or another screen), with the sample as it was left.
+type keptHistory struct {
+	h    sampleHistory
+	left annotate.Sample
+}
+
+// keptHistories holds, per main window, the histories of the samples left during
+// this session, by sample id, so that Ctrl+Z still brings back a cleared box or a
+// changed answer after going away and back (issue 27). UI goroutine only.
+var keptHistories = map[*App]map[string]keptHistory{}
+
+// keepHistory puts the open sample's history aside for when it is opened again.
+func (ws *workspace) keepHistory() {
+	if ws.sample == nil || len(ws.history.past)+len(ws.history.future) == 0 {
+		return
+	}
+	m := keptHistories[ws.u]
+	if m == nil {
+		m = map[string]keptHistory{}
+		keptHistories[ws.u] = m
+	}
+	h := ws.history
+	h.lastKey = "" // typing after coming back is a new step
+	m[ws.sample.ID] = keptHistory{h: h, left: cloneSample(ws.cur)}
+}
+
+// restoreHistory takes back the history kept for the sample just opened (cur), if
+// the sample is still as it was left: changed elsewhere since, its old steps would
+// undo someone else's work, and they are forgotten.
+func (ws *workspace) restoreHistory() {
+	m := keptHistories[ws.u]
+	k, ok := m[ws.sample.ID]
+	if !ok {
+		return
+	}
+	delete(m, ws.sample.ID)
+	if sameSample(annotate.TidyText(k.left), annotate.TidyText(ws.cur)) {
+		ws.history = k.h
+	}
+}
+
 // cloneSample deep-copies a sample, so that snapshots never share slices with the form.
 func cloneSample(s annotate.Sample) annotate.Sample {
 	s.Options = slices.Clone(s.Options)

@@ -198,7 +198,7 @@ func (ws *workspace) submitAcks() []string {
 // readyText is the line above an enabled Submit: ready, and which warnings a
 // submit would acknowledge.
 func (ws *workspace) readyText() (string, widget.Importance) {
-	const ready = "Ready: Ctrl+Enter submits this sample to round 1 and opens the next item."
+	const ready = "Ready: Ctrl+Enter submits this sample to round 1 and opens the next image without a sample."
 	open := ws.openWarnings()
 	if len(open) == 0 {
 		return ready, widget.SuccessImportance

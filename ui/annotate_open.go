@@ -79,12 +79,17 @@ func (ws *workspace) openImage(im store.Image) {
 	})
 	create.Importance = widget.HighImportance
 	askKind(choice, create) // no kind until one is chosen (samples_annotate.go)
+	buttons := container.NewVBox(container.NewHBox(create))
+	if last, ok := lastKinds[ws.u]; ok { // the kind made last: one click, still a choice
+		again := widget.NewButtonWithIcon(kindTitle(last)+" again", theme.ContentAddIcon(), func() { ws.createSample(last) })
+		buttons.Add(container.NewHBox(again)) // its own row: beside Create it widened a 1024-px window's panel
+	}
 	ws.setRight(container.NewVBox(
 		heading("New sample on this image"),
 		caption(im.RelPath),
 		widget.NewLabel("Kind of sample:"),
 		choice,
-		container.NewHBox(create),
+		buttons,
 	))
 	ws.newSampleChoice, ws.newSampleButton = choice, create
 }
@@ -95,6 +100,7 @@ func (ws *workspace) createSample(kind annotate.Kind) {
 		return
 	}
 	ws.lastKind = kind
+	lastKinds[ws.u] = kind
 	s := newSampleOf(kind, ws.image)
 	if len(ws.seq.newOnes) > 1 {
 		s = ws.newSequenceSample(s, ws.seq.newOnes)
@@ -116,6 +122,11 @@ func (ws *workspace) createSample(kind annotate.Kind) {
 	}
 	ws.openSample(si.ID) // not in the queue (should not happen): open it anyway
 }
+
+// lastKinds is, per main window, the kind of the sample the annotator made last in
+// this session: an image without a sample offers it again by name (the chooser
+// itself still waits for a choice). UI goroutine only.
+var lastKinds = map[*App]annotate.Kind{}
 
 // newSampleOf is the empty sample a new draft of kind starts from.
 func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
@@ -156,6 +167,7 @@ func (ws *workspace) openSample(id string) {
 	if ws.cur.Kind.Valid() && (ws.cur.Kind == annotate.KindHopQA || ws.cur.Kind == annotate.KindMCQ) && len(ws.cur.Options) == 0 {
 		ws.cur.AnswerIndex = -1
 	}
+	ws.restoreHistory()
 	ws.loadReturned(si)
 	if si.Status == verify.StateReturned {
 		if rs, err := u.db.Reviews(u.ctx(), u.user, si.ID); err == nil {
@@ -176,6 +188,9 @@ func (ws *workspace) openSample(id string) {
 	ws.setRight(ws.editor())
 	ws.acks = ws.acksFor(si) // the warnings acknowledged before (annotate_lint.go)
 	ws.relint()
+	if ws.offline { // still away (a queued submit, say): say so here too
+		ws.showOffline()
+	}
 }
 
 // closeSample forgets the open sample (the caller has saved it).
@@ -184,6 +199,10 @@ func (ws *workspace) closeSample() {
 		ws.timer.Stop()
 	}
 	ws.saveGen++
+	ws.keepHistory()
+	if q := ws.queued; q != nil && ws.sample != nil && q.id == ws.sample.ID { // sent later, as saved now
+		q.version, q.acks = ws.version, ws.submitAcks()
+	}
 	ws.sample, ws.form, ws.reviews, ws.findings = nil, nil, nil, nil
 	ws.cur = annotate.Sample{}
 	ws.dirty, ws.conflict = false, false

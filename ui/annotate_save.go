@@ -38,13 +38,16 @@ func (ws *workspace) scheduleSave() {
 	if ws.timer != nil {
 		ws.timer.Stop()
 	}
-	ws.timer = time.AfterFunc(ws.autosaveDelay, func() {
-		fyne.Do(func() {
-			if gen == ws.saveGen {
-				ws.saveNow()
-			}
-		})
-	})
+	ws.timer = time.AfterFunc(ws.autosaveDelay, func() { fyne.Do(func() { ws.autosave(gen) }) })
+}
+
+// autosave is the debounce timer's save, for the changes of generation gen: a
+// later change has its own timer. It writes the draft and touches nothing the
+// annotator types in: no entry's text or caret is set from what was saved.
+func (ws *workspace) autosave(gen int) {
+	if gen == ws.saveGen {
+		ws.saveNow()
+	}
 }
 
 // flush saves pending changes now and reports whether nothing is left unsaved.
@@ -96,20 +99,7 @@ func (ws *workspace) saveNow() bool {
 func (ws *workspace) saveFailed(err error) {
 	ws.banner.RemoveAll()
 	if errors.Is(err, remote.ErrOffline) {
-		ws.offline = true
-		l := widget.NewLabel("The team server cannot be reached. Everything you typed is kept here and saved as soon as it is back.")
-		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.WarningImportance
-		ws.banner.Add(l)
-		ws.setSaved("Offline — saving when reconnected")
-		gen := ws.saveGen
-		time.AfterFunc(offlineRetry, func() {
-			fyne.Do(func() {
-				if ws.dirty && ws.offline && gen == ws.saveGen && ws.sample != nil {
-					ws.saveNow()
-				}
-			})
-		})
+		ws.wentOffline()
 		return
 	}
 	var msg string
@@ -154,8 +144,125 @@ func (ws *workspace) overwrite() {
 	}
 }
 
+// wentOffline says the team server cannot be reached, and tries again every
+// offlineRetry (retryOffline) until it can.
+func (ws *workspace) wentOffline() {
+	ws.offline = true
+	ws.showOffline()
+	ws.scheduleRetry()
+}
+
+func (ws *workspace) showOffline() {
+	ws.banner.RemoveAll()
+	text := "The team server cannot be reached. Everything you typed is kept here and saved as soon as it is back."
+	state := "Offline — saving when reconnected"
+	if q := ws.queued; q != nil {
+		text = fmt.Sprintf("The team server cannot be reached. Your submit of %s is queued: it is sent, with everything you typed, as soon as the server is back.", q.id)
+		state = "Offline — submit queued"
+	}
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.WarningImportance
+	ws.banner.Add(l)
+	ws.setSaved(state)
+}
+
+// scheduleRetry runs retryOffline after offlineRetry, once however often it is asked.
+func (ws *workspace) scheduleRetry() {
+	if ws.retrying {
+		return
+	}
+	ws.retrying = true
+	time.AfterFunc(offlineRetry, func() { fyne.Do(ws.retryOffline) })
+}
+
+// retryOffline tries again what the team server could not take: the unsaved
+// draft, then a queued submit; with neither, it asks the server whether it is
+// back, so that the Offline banner clears within one retry of its return.
+func (ws *workspace) retryOffline() {
+	ws.retrying = false
+	if !ws.offline {
+		return
+	}
+	if ws.sample != nil && ws.dirty && !ws.conflict {
+		if !ws.saveNow() { // still offline: saveFailed asked for another retry
+			return
+		}
+	} else if ws.queued == nil {
+		if _, err := ws.u.db.LastChange(ws.u.ctx()); err != nil {
+			ws.scheduleRetry()
+			return
+		}
+		ws.offline = false
+		ws.banner.RemoveAll()
+		if ws.sample != nil {
+			ws.setSaved(fmt.Sprintf("Back online · all changes saved · version %d", ws.version))
+		}
+	}
+	if ws.queued != nil {
+		ws.sendQueued()
+	}
+}
+
+// queuedSubmit is a submit pressed while the team server could not be reached.
+type queuedSubmit struct {
+	id      string
+	version int // the saved version, for when the sample is no longer open
+	acks    []string
+}
+
+// queueSubmit keeps the open sample's submit for when the server is back.
+func (ws *workspace) queueSubmit() {
+	ws.queued = &queuedSubmit{id: ws.sample.ID, version: ws.version, acks: ws.submitAcks()}
+	ws.offline = true
+	ws.showOffline()
+	ws.u.setStatus("Submit of %s queued: the team server cannot be reached; it is sent as soon as it is back.", ws.sample.ID)
+	ws.scheduleRetry()
+}
+
+// sendQueued sends the queued submit, with the open sample's latest saved version
+// and acknowledgements when it is still open.
+func (ws *workspace) sendQueued() {
+	q := ws.queued
+	open := ws.sample != nil && ws.sample.ID == q.id
+	version, acks := q.version, q.acks
+	if open {
+		if why := ws.submitBlocker(); why != "" { // edited since, and no longer ready
+			ws.queued = nil
+			ws.offline = false
+			ws.banner.RemoveAll()
+			ws.u.setStatus("The queued submit of %s was not sent: %s", q.id, why)
+			return
+		}
+		version, acks = ws.version, ws.submitAcks()
+	}
+	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, q.id, version, acks)
+	if errors.Is(err, remote.ErrOffline) {
+		ws.wentOffline()
+		return
+	}
+	ws.queued, ws.offline = nil, false
+	ws.banner.RemoveAll()
+	if err != nil {
+		if open {
+			ws.saveFailed(err)
+		} else {
+			ws.u.setStatus("The queued submit of %s failed: %s", q.id, store.Message(err))
+		}
+		return
+	}
+	if open {
+		ws.submitted(si)
+		return
+	}
+	ws.u.refreshStatus()
+	ws.reloadQueue()
+	ws.u.setStatus("Submitted %s (queued while offline) as revision %d; it waits for round 1.", si.ID, si.Revision)
+}
+
 // submit saves, then turns the draft into a revision for round 1 with the
-// acknowledged warnings, and opens the next queue item.
+// acknowledged warnings, and opens the next queue item. With the team server
+// unreachable, the submit is queued and sent when it is back (retryOffline).
 func (ws *workspace) submit() {
 	if ws.sample == nil {
 		return
@@ -165,29 +272,65 @@ func (ws *workspace) submit() {
 		return
 	}
 	if !ws.flush() {
+		if ws.offline {
+			ws.queueSubmit()
+		}
 		return
 	}
 	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.submitAcks())
+	if errors.Is(err, remote.ErrOffline) {
+		ws.queueSubmit()
+		return
+	}
 	if err != nil {
 		ws.saveFailed(err)
 		return
 	}
-	next := ws.current
+	ws.submitted(si)
+}
+
+// submitted closes the sample just submitted and opens the next image without
+// a sample (after the sample's own image when every image is listed), else the
+// next draft or returned sample, as Ctrl+Enter's hint says.
+func (ws *workspace) submitted(si store.SampleInfo) {
 	ws.closeSample()
 	ws.u.refreshStatus()
 	ws.u.setStatus("Submitted %s as revision %d; it waits for round 1.", si.ID, si.Revision)
 	ws.reloadQueue()
-	for i := next; i < len(ws.items); i++ {
-		if selectable(ws.items[i]) {
-			ws.queue.Select(i)
-			return
-		}
-	}
-	for i := len(ws.items) - 1; i >= 0; i-- {
-		if selectable(ws.items[i]) {
-			ws.queue.Select(i)
-			return
-		}
+	if i := ws.nextAfterSubmit(si.ImagePath); i >= 0 {
+		ws.queue.Select(i)
+		ws.queue.ScrollTo(i)
+		return
 	}
 	ws.showNothing()
+}
+
+// nextAfterSubmit is the queue index to open after submitting a sample on image
+// path, or -1.
+func (ws *workspace) nextAfterSubmit(path string) int {
+	first, after, seen := -1, -1, false
+	for i, it := range ws.items {
+		if it.kind != qImage {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if seen && after < 0 {
+			after = i
+		}
+		seen = seen || it.image.RelPath == path
+	}
+	switch {
+	case ws.allImages.Checked && after >= 0:
+		return after
+	case first >= 0:
+		return first
+	}
+	for i, it := range ws.items { // no image left: the next sample to work on
+		if it.kind == qSample && !it.submitted {
+			return i
+		}
+	}
+	return -1
 }

@@ -97,12 +97,12 @@ func (c *wsCheck) setChecked(on bool) {
 	}
 }
 
+// TypedRune toggles on Space; letters are no shortcuts here (only the image area
+// and the queue take them), so a word typed after ticking a box changes nothing.
 func (c *wsCheck) TypedRune(r rune) {
 	if r == ' ' {
 		c.Check.TypedRune(r)
-		return
 	}
-	c.ws.typedRune(r)
 }
 
 func (c *wsCheck) TypedKey(ev *fyne.KeyEvent) {

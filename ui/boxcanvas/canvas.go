@@ -367,17 +367,26 @@ func (c *Canvas) zoomAt(at fyne.Position, factor float32) {
 	c.viewChanged()
 }
 
-// hitHandle returns the handle of the selected box at widget position p, or -1.
+// hitHandle returns the handle of the selected box at widget position p, or -1:
+// the nearest one within reach, a corner on a tie. On a small box the handles'
+// areas overlap, and the first found (the middle of the right edge before the
+// bottom-right corner) moved one coordinate where the corner was grabbed.
 func (c *Canvas) hitHandle(p fyne.Position) int {
 	if c.selected < 0 {
 		return -1
 	}
+	best, bestD := -1, float32(0)
 	for h, hp := range handlePositions(c.view, c.boxes[c.selected]) {
-		if abs32(p.X-hp.X) <= handleGrab && abs32(p.Y-hp.Y) <= handleGrab {
-			return h
+		dx, dy := abs32(p.X-hp.X), abs32(p.Y-hp.Y)
+		if dx > handleGrab || dy > handleGrab {
+			continue
+		}
+		d := dx*dx + dy*dy
+		if best < 0 || d < bestD || (d == bestD && h%2 == 0 && best%2 == 1) {
+			best, bestD = h, d
 		}
 	}
-	return -1
+	return best
 }
 
 // hitBox returns the box containing widget position p, preferring the selected
