@@ -47,8 +47,14 @@ func TestAnnotateTypingWhileAutosavesReturn(t *testing.T) {
 		if f.question.Text != want || ws.cur.Question != want {
 			t.Fatalf("%s after %d keys: the entry has\n%q\nthe sample\n%q\nwant\n%q", what, typed, f.question.Text, ws.cur.Question, want)
 		}
-		if got := f.question.CursorTextOffset(); got != typed {
-			t.Fatalf("%s after %d keys: the caret is at %d", what, typed, got)
+	}
+	// The caret is compared before and after each save rather than with the count of
+	// keys: where the question wraps after a space, fyne's entry may report the caret
+	// at the end of one row or the start of the next, one apart.
+	caretKept := func(before int) {
+		t.Helper()
+		if got := f.question.CursorTextOffset(); got != before {
+			t.Fatalf("a save after %d keys moved the caret from %d to %d", typed, before, got)
 		}
 	}
 	for i, r := range []rune(text) {
@@ -56,9 +62,11 @@ func TestAnnotateTypingWhileAutosavesReturn(t *testing.T) {
 		typed++
 		clock = clock.Add(80 * time.Millisecond)
 		if i%23 == 22 { // a save returns
+			before := f.question.CursorTextOffset()
 			ws.autosave(ws.saveGen)
 			saves++
 			check("a save")
+			caretKept(before)
 		}
 		if i == 250 { // "?" typed and taken back, space and all
 			typeKeys(c, " ?")
