@@ -399,48 +399,13 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 		preds [][]score.Prediction
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
-		gs, names, preds = nil, nil, nil
-		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
+		var rel Release
+		var err error
+		if rel, gs, names, preds, err = scoreInputs(ctx, tx, actor, releaseRef, models, false); err != nil {
 			return err
 		}
-		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
-		if err != nil {
-			return err
-		}
-		if opt, err = withLRRWeights(ctx, tx, rel.ProjectID, opt); err != nil { // store/settings.go
-			return err
-		}
-		items, err := releaseItems(ctx, tx, rel.ID)
-		if err != nil {
-			return err
-		}
-		gs = golds(items)
-		names = models
-		if len(names) == 0 {
-			runs, err := modelRuns(ctx, tx, rel, "")
-			if err != nil {
-				return err
-			}
-			if len(runs) == 0 {
-				return fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
-			}
-			for _, r := range runs {
-				names = append(names, r.Model)
-			}
-		}
-		seen := map[string]bool{}
-		for _, m := range names {
-			if seen[m] {
-				return fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
-			}
-			seen[m] = true
-			ps, err := modelPredictions(ctx, tx, rel, m)
-			if err != nil {
-				return err
-			}
-			preds = append(preds, ps)
-		}
-		return nil
+		opt, err = withLRRWeights(ctx, tx, rel.ProjectID, opt) // store/settings.go
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -454,6 +419,52 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 		reports[i] = rep
 	}
 	return reports, nil
+}
+
+// scoreInputs reads, for someone who may see scores (verify.ActionSeeScores), a
+// release's samples as package score takes them and the predictions of the models
+// named, or of every model run on the release when models is empty. A release
+// without models is ErrNotFound unless noModels is true; a model named twice is
+// ErrInvalid.
+func scoreInputs(ctx context.Context, tx *sql.Tx, actor User, releaseRef string, models []string, noModels bool) (Release, []score.Gold, []string, [][]score.Prediction, error) {
+	if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
+		return Release{}, nil, nil, nil, err
+	}
+	_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
+	if err != nil {
+		return Release{}, nil, nil, nil, err
+	}
+	items, err := releaseItems(ctx, tx, rel.ID)
+	if err != nil {
+		return Release{}, nil, nil, nil, err
+	}
+	names := models
+	if len(names) == 0 {
+		runs, err := modelRuns(ctx, tx, rel, "")
+		if err != nil {
+			return Release{}, nil, nil, nil, err
+		}
+		if len(runs) == 0 && !noModels {
+			return Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
+		}
+		for _, r := range runs {
+			names = append(names, r.Model)
+		}
+	}
+	var preds [][]score.Prediction
+	seen := map[string]bool{}
+	for _, m := range names {
+		if seen[m] {
+			return Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+		}
+		seen[m] = true
+		ps, err := modelPredictions(ctx, tx, rel, m)
+		if err != nil {
+			return Release{}, nil, nil, nil, err
+		}
+		preds = append(preds, ps)
+	}
+	return rel, golds(items), names, preds, nil
 }
 
 // BoxScales says how the scorers read a predicted box, for people importing

@@ -141,50 +141,29 @@ type SampleOutcome struct {
 func (d *DB) ReleaseOutcomes(ctx context.Context, actor User, releaseRef string) ([]SampleOutcome, error) {
 	var (
 		gs    []score.Gold
-		runs  []ModelRun
+		names []string
 		preds [][]score.Prediction
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
-		gs, runs, preds = nil, nil, nil
-		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
-			return err
-		}
-		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
-		if err != nil {
-			return err
-		}
-		items, err := releaseItems(ctx, tx, rel.ID)
-		if err != nil {
-			return err
-		}
-		gs = golds(items)
-		if runs, err = modelRuns(ctx, tx, rel, ""); err != nil {
-			return err
-		}
-		for _, r := range runs {
-			ps, err := modelPredictions(ctx, tx, rel, r.Model)
-			if err != nil {
-				return err
-			}
-			preds = append(preds, ps)
-		}
-		return nil
+		var err error
+		_, gs, names, preds, err = scoreInputs(ctx, tx, actor, releaseRef, nil, true) // store/predictions.go
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
 	}
 	out := make([]SampleOutcome, len(gs))
 	for i, g := range gs {
-		out[i] = SampleOutcome{SampleID: g.Sample.ID, Models: len(runs)}
+		out[i] = SampleOutcome{SampleID: g.Sample.ID, Models: len(names)}
 	}
-	for k, r := range runs {
+	for k, m := range names {
 		results, err := score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1})
 		if err != nil {
-			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, r.Model, scoreError(ctx, err))
+			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, m, scoreError(ctx, err))
 		}
 		for i, res := range results {
 			if !res.Correct {
-				out[i].Wrong = append(out[i].Wrong, r.Model)
+				out[i].Wrong = append(out[i].Wrong, m)
 			}
 		}
 	}

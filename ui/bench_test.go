@@ -27,17 +27,7 @@ import (
 func bigImages(b *testing.B, n int) (*store.DB, store.Project, []store.Image) {
 	b.Helper()
 	ctx := context.Background()
-	dir := b.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	res, err := synth.Generate(ctx, db, synth.Options{Project: "bench", Password: "bench-pw", Images: n, Large: n, Seed: 1,
-		ImageDir: filepath.Join(dir, "images")})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, res := generated(b, synth.Options{Images: n, Large: n, Seed: 1})
 	ims, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, n)
 	if err != nil || len(ims) != n {
 		b.Fatalf("images: %d %v", len(ims), err)
@@ -48,6 +38,26 @@ func bigImages(b *testing.B, n int) (*store.DB, store.Project, []store.Image) {
 		}
 	}
 	return db, res.Project, ims
+}
+
+// generated is a new database holding the synthetic project opt describes
+// (synth.Generate), named "bench", its accounts' password "bench-pw", its images in
+// a temporary folder.
+func generated(b *testing.B, opt synth.Options) (*store.DB, synth.Result) {
+	b.Helper()
+	ctx := context.Background()
+	dir := b.TempDir()
+	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	opt.Project, opt.Password, opt.ImageDir = "bench", "bench-pw", filepath.Join(dir, "images")
+	res, err := synth.Generate(ctx, db, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, res
 }
 
 // timings collects each iteration's duration for a percentile.
@@ -182,17 +192,7 @@ func BenchmarkDecode12MP(b *testing.B) {
 // includes them.
 func BenchmarkOpenSequence16(b *testing.B) {
 	ctx := context.Background()
-	dir := b.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	res, err := synth.Generate(ctx, db, synth.Options{Project: "bench", Password: "bench-pw", Images: 16, Large: -1, Seed: 1,
-		ImageDir: filepath.Join(dir, "images")})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, res := generated(b, synth.Options{Images: 16, Large: -1, Seed: 1})
 	user, err := db.Authenticate(ctx, "ann1", "bench-pw")
 	if err != nil {
 		b.Fatal(err)

@@ -123,16 +123,7 @@ func TestExportEveryFormat(t *testing.T) {
 func BenchmarkExportScreen(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	res, err := synth.Generate(ctx, db, synth.Options{Project: "bench", Password: "bench-pw", Samples: 6000, Images: 600, Large: -1, Seed: 4,
-		ImageDir: filepath.Join(dir, "images")})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, res := generated(b, synth.Options{Samples: 6000, Images: 600, Large: -1, Seed: 4}) // ui/bench_test.go
 	lead, err := db.Authenticate(ctx, "lead", "bench-pw")
 	if err != nil {
 		b.Fatal(err)
