@@ -247,7 +247,8 @@ func (v *exportView) runFreeze() {
 	v.freezing = true
 	v.freezeMsg.SetText("Auditing and freezing " + in.Name + "@" + in.Version + "…")
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
-	go func() {
+	// inBackground runs it in place in the tests, as every load (connect.go).
+	inBackground(func() {
 		rel, err := db.Freeze(context.Background(), user, in)
 		fyne.Do(func() {
 			defer func() { v.freezing = false }()
@@ -260,7 +261,7 @@ func (v *exportView) runFreeze() {
 			v.freezeMsg.SetText("Froze " + releaseLine(rel) + ".")
 			v.loadReleases()
 		})
-	}()
+	})
 }
 
 // everyFormat is the export dialog's choice that writes the release in every
@@ -388,7 +389,8 @@ func (v *exportView) startExports(ctx context.Context, rel store.Release, format
 	run.dlg.Show()
 	v.lastExport = run
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
-	go func() {
+	// inBackground runs it in place in the tests, as every load (connect.go).
+	inBackground(func() {
 		defer cancel()
 		var outcomes []exportOutcome
 		for k, f := range formats {
@@ -426,7 +428,7 @@ func (v *exportView) startExports(ctx context.Context, rel store.Release, format
 			v.exportDone(run, rel, parent)
 			run.done = true
 		})
-	}()
+	})
 	return run
 }
 
