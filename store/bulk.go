@@ -157,6 +157,9 @@ func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 		if err := requireSynthetic(ctx, tx); err != nil {
 			return err
 		}
+		if err := importUnderway(ctx, tx, projectID); err != nil { // its summaries are rebuilt at the end
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT rel_path, id FROM images WHERE project_id = ?`, projectID)
 		if err != nil {
 			return err
@@ -197,6 +200,10 @@ func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 		}
 	}
 	serr := d.inTx(ctx, func(tx *sql.Tx) error {
+		// The rebuilds read every row, an import's under way too (import_batches.go).
+		if err := importUnderway(ctx, tx, projectID); err != nil {
+			return err
+		}
 		if err := d.rebuildStats(ctx, tx, projectID); err != nil {
 			return err
 		}

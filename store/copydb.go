@@ -22,7 +22,7 @@ import (
 // SQLite's shadow tables of sample_words and PostgreSQL's bw_schema_version are
 // the engines' own and are not copied; the destination's migrations made both.
 var copyTables = []string{
-	"users", "audit_log", "projects", "project_members", "image_roots", "images", "video_frames", "samples", "sample_images", "revisions", "reviews", "claims",
+	"users", "audit_log", "projects", "import_batches", "project_members", "image_roots", "images", "video_frames", "samples", "sample_images", "revisions", "reviews", "claims",
 	"lineage", "augment_discards", "releases", "release_samples", "release_images", "model_runs", "predictions",
 	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
 	"validation_batches", "validation_items", "sessions", "pending_uploads", "sign_in_failures", "database_info",
@@ -90,6 +90,13 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 		}
 		if err := checkCopyTables(srcTables, "the source"); err != nil {
 			return err
+		}
+		var importing int
+		if err := src.QueryRowContext(ctx, `SELECT count(*) FROM import_batches WHERE done_at IS NULL`).Scan(&importing); err != nil {
+			return fmt.Errorf("read the source: %w", err)
+		}
+		if importing > 0 {
+			return fmt.Errorf("%w: an import of samples into the source is under way; copy it when the import has ended", ErrConflict)
 		}
 		return to.inTx(ctx, func(dst *sql.Tx) error {
 			rep = CopyReport{} // a PostgreSQL transaction run again starts over
@@ -307,7 +314,11 @@ func (c *tableCopy) table(table string) (int64, error) {
 	}
 	defer full.Close()
 
-	rows, err := c.src.QueryContext(c.ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+table+order)
+	from := table
+	if !c.from.pg {
+		from = "main." + table // the table, not the reader connection's view of it (import_batches.go)
+	}
+	rows, err := c.src.QueryContext(c.ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+from+order)
 	if err != nil {
 		return 0, fmt.Errorf("read it from the source: %w", err)
 	}

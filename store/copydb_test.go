@@ -129,6 +129,11 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, relHop("dr-1", "misc/e.jpg", "Which object is under the table?")); err != nil {
 		t.Fatal(err)
 	}
+	// An imported draft: its import (import_batches) and the rows it marked.
+	if _, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1,
+		Sample: relHop("im-1", "misc/e.jpg", "Which object is left of the table?")}}, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+		t.Fatal(err)
+	}
 	// An image recorded as a frame of a video, at a time of every digit.
 	if err := f.db.RecordVideoFrames(ctx, f.lead, f.project.ID, []store.VideoFrame{{Path: "misc/e.jpg",
 		Frame: annotate.Frame{Video: "/videos/walk.mp4", VideoSHA256: strings.Repeat("0f", 32), Duration: 60.06, Time: 1.0 / 3, Index: 10}}}); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"net/url"
 	"context"
 	"database/sql"
 
@@ -38,6 +39,16 @@ func RawSQL(path string) (*sql.DB, error) {
 		return openPGSQL(path)
 	}
 	return sql.Open("sqlite3", path)
+}
+
+// ReaderSQL opens the database at path as the store's readers see it: on SQLite
+// through the reader connections' views, which leave out an import under way
+// (import_batches.go).
+func ReaderSQL(path string) (*sql.DB, error) {
+	if IsPostgresURL(path) {
+		return openPGSQL(path)
+	}
+	return sql.Open(readerDriver, "file:"+(&url.URL{Path: path}).EscapedPath()+"?_txlock=deferred")
 }
 
 // TableNames lists the tables of a database opened with RawSQL whose names match

@@ -35,6 +35,18 @@ func generated(t *testing.T, opt synth.Options) (*store.DB, synth.Result) {
 
 // rawDB opens the database file directly, for tests that look at or change rows
 // behind the store's back.
+// readerDB opens the database at path as the store's readers see it
+// (store.ReaderSQL), closed when the test ends.
+func readerDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	sdb, err := store.ReaderSQL(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	return sdb
+}
+
 func rawDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	sdb, err := store.RawSQL(path)

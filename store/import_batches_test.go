@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func importVisible(t *testing.T, f fixture, sdb *sql.DB) string {
 	for _, c := range []struct {
 		n *int
 		q string
-	}{{&search, `SELECT count(*) FROM sample_search`}, {&words, `SELECT count(*) FROM sample_words`},
+	}{{&search, `SELECT count(*) FROM sample_search`}, {&words, `SELECT count(*) FROM sample_words w JOIN sample_search x ON x.doc = w.docid`},
 		{&audit, `SELECT count(*) FROM audit_log WHERE entity = 'sample'`}} {
 		if err := sdb.QueryRow(c.q).Scan(c.n); err != nil {
 			t.Fatal(err)
@@ -46,6 +47,24 @@ func importVisible(t *testing.T, f fixture, sdb *sql.DB) string {
 	}
 	return fmt.Sprintf("samples %d, listed %d, found %d, search rows %d, words %d, sample audit rows %d, summaries %q",
 		n, page.Total, hits.Total, search, words, audit, statSnapshot(t, sdb))
+}
+
+// importRows counts the rows of the tables an import writes, as they are and not
+// as readers see them, and the imports under way.
+func importRows(t *testing.T, sdb *sql.DB) string {
+	t.Helper()
+	var out []string
+	for _, q := range []string{`SELECT count(*) FROM samples`, `SELECT count(*) FROM sample_images`, `SELECT count(*) FROM revisions`,
+		`SELECT count(*) FROM stat_revisions`, `SELECT count(*) FROM sample_search`, `SELECT count(*) FROM sample_words`,
+		`SELECT count(*) FROM audit_log WHERE entity = 'sample'`, `SELECT count(*) FROM import_batches WHERE done_at IS NULL`,
+		`SELECT COALESCE(sum(sample_count), 0) FROM images`} {
+		var n int
+		if err := sdb.QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s: %d", q, n))
+	}
+	return strings.Join(out, "\n")
 }
 
 // writeMeanwhile runs another user's write while an import is under way and
@@ -72,7 +91,7 @@ func TestImportSamplesLetsOthersWriteBetweenBatches(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
-	sdb := rawDB(t, f.db.Path())
+	sdb := readerDB(t, f.db.Path())
 	before := importVisible(t, f, sdb)
 	named := func(id string) annotate.Imported { s := hopSample(img); s.ID = id; return annotate.Imported{Sample: s} }
 	recs := []annotate.Imported{named("imp-1"), named(""), named("imp-3"), named("imp-4"), named(""), named("imp-6")}
@@ -142,23 +161,32 @@ func TestImportSamplesLetsOthersWriteBetweenBatches(t *testing.T) {
 // (audited), or failing after its write transaction has written its rows — leaves
 // nothing any reader can see, and readers never saw a part of it.
 func TestImportSamplesFailureLeavesNothing(t *testing.T) {
+	cancelled := func(_ fixture, cancel func()) error { cancel(); return nil }
+	left := func(f fixture, _ func()) error {
+		return writeMeanwhile(func() error { return f.db.RemoveMember(context.Background(), f.lead, f.project.ID, "ann") })
+	}
 	tests := []struct {
 		name    string
-		act     func(f fixture, cancel func()) error // at the first batch's end
+		act     func(f fixture, cancel func()) error // at the first preparation batch's end
+		written func(f fixture, cancel func()) error // at the first write batch's end (SQLite)
 		failing func() error                         // before the write transaction commits
 		want    error
 	}{
-		{name: "cancelled between batches", act: func(_ fixture, cancel func()) error { cancel(); return nil }, want: context.Canceled},
-		{name: "user left the project meanwhile", act: func(f fixture, _ func()) error {
-			return writeMeanwhile(func() error { return f.db.RemoveMember(context.Background(), f.lead, f.project.ID, "ann") })
-		}, want: store.ErrForbidden},
+		{name: "cancelled between batches", act: cancelled, want: context.Canceled},
+		{name: "user left the project meanwhile", act: left, want: store.ErrForbidden},
+		{name: "cancelled between write batches", written: cancelled, want: context.Canceled},
+		{name: "user left the project between write batches", written: left, want: store.ErrForbidden},
 		{name: "failure after the writes", failing: func() error { return errors.New("the disk is full") }, want: nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
+			if tt.written != nil && f.db.Postgres() {
+				t.Skip("PostgreSQL writes an import's rows in one transaction")
+			}
 			img := withImage(t, f)
-			sdb := rawDB(t, f.db.Path())
+			sdb := readerDB(t, f.db.Path())
+			raw := rawDB(t, f.db.Path())
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			kept := hopSample(img)
@@ -167,6 +195,7 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := importVisible(t, f, sdb)
+			rawBefore := importRows(t, raw)
 			deniedBefore := storetest.CountDenied(t, f.db)
 			var recs []annotate.Imported
 			for i := range 7 {
@@ -177,7 +206,19 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 				recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
 			}
 			wrote := false
-			store.SetImportHooks(t, store.ImportHooks{Batch: 3,
+			writes := 0
+			store.SetImportHooks(t, store.ImportHooks{Batch: 3, WriteBatch: 3,
+				BatchWritten: func(done, total int) {
+					writes++
+					if got := importVisible(t, f, sdb); got != before {
+						t.Errorf("after writing %d of %d records readers see\n%s\nwant\n%s", done, total, got, before)
+					}
+					if done == 3 && tt.written != nil {
+						if err := tt.written(f, cancel); err != nil {
+							t.Errorf("meanwhile: %v", err)
+						}
+					}
+				},
 				BatchDone: func(done, total int) {
 					if got := importVisible(t, f, sdb); got != before {
 						t.Errorf("after %d of %d records readers see\n%s\nwant\n%s", done, total, got, before)
@@ -209,6 +250,12 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 			}
 			if got := importVisible(t, f, sdb); got != before {
 				t.Errorf("after the failed import readers see\n%s\nwant\n%s", got, before)
+			}
+			if tt.written != nil && writes != 1 {
+				t.Errorf("%d write batches, want the import to stop after the first", writes)
+			}
+			if got := importRows(t, raw); got != rawBefore {
+				t.Errorf("after the failed import the tables hold\n%s\nwant as before it\n%s", got, rawBefore)
 			}
 			if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == store.ErrForbidden) != (denied > 0) {
 				t.Errorf("%d refusals audited", denied)
@@ -261,7 +308,7 @@ func TestImportSamplesWritesWhatOneByOneWould(t *testing.T) {
 	f := newFixture(t)
 	img := withImage(t, f)
 	vs := addVerifiers(t, f, "a1")
-	sdb := rawDB(t, f.db.Path())
+	sdb := readerDB(t, f.db.Path())
 	recs, _ := importRecords(img)
 	box := annotate.Box{10, 5, 30, 15}
 	recs = append(recs, annotate.Imported{Line: 17, Sample: annotate.Sample{Kind: annotate.KindHopQA, Image: img, Box: &box, Tags: []string{"coco:mug"}}})
@@ -327,5 +374,68 @@ func TestImportSamplesWritesWhatOneByOneWould(t *testing.T) {
 	}
 	if page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{Text: fresh.ID}); err != nil || page.Total != 1 {
 		t.Errorf("finding %s after the import: %+v, %v", fresh.ID, page, err)
+	}
+}
+
+// TestImportLeftUnderWayIsRemoved: a SQLite import killed between its write
+// batches (here: the database file as it was then, copied) leaves rows nobody
+// sees; while the import may still be alive (it wrote a batch lately) another
+// opening of the file leaves them be, hidden, and once it has been quiet for
+// longer than a living import ever is, opening the file removes every one of them.
+func TestImportLeftUnderWayIsRemoved(t *testing.T) {
+	storetest.SkipOnPostgres(t, "PostgreSQL writes an import's rows in one transaction, which a crash rolls back")
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	kept := hopSample(img)
+	kept.ID = "kept"
+	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, kept); err != nil {
+		t.Fatal(err)
+	}
+	rawBefore := importRows(t, rawDB(t, f.db.Path()))
+	var recs []annotate.Imported
+	for i := range 9 {
+		s := hopSample(img)
+		s.ID = fmt.Sprintf("imp-%d", i)
+		recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
+	}
+	crashed := filepath.Join(t.TempDir(), "crashed.db")
+	store.SetImportHooks(t, store.ImportHooks{WriteBatch: 3, BatchWritten: func(done, _ int) {
+		if done == 6 {
+			if _, err := rawDB(t, f.db.Path()).Exec(`VACUUM INTO ?`, crashed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}})
+	if _, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func() int {
+		db, err := store.Open(ctx, crashed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		n, err := db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := reopen(); n != 1 {
+		t.Errorf("opened after the crash, %d samples, want only the one there before the import", n)
+	}
+	raw := rawDB(t, crashed)
+	if got := importRows(t, raw); got == rawBefore {
+		t.Fatal("the copy holds no row of the import under way: the test tests nothing")
+	}
+	if _, err := raw.Exec(`UPDATE import_batches SET touched_at = '2026-01-01T00:00:00Z' WHERE done_at IS NULL`); err != nil {
+		t.Fatal(err)
+	}
+	if n := reopen(); n != 1 {
+		t.Errorf("opened again, %d samples, want 1", n)
+	}
+	if got := importRows(t, raw); got != rawBefore {
+		t.Errorf("after the lost import was removed the tables hold\n%s\nwant as before it\n%s", got, rawBefore)
 	}
 }

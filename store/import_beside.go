@@ -118,7 +118,7 @@ func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor User, project
 		}
 		return yieldToWaiters(ctx, tx, xid)
 	}
-	res, sums, err := d.importWrite(ctx, tx, a, author, projectID, plan, opt, true, waited)
+	res, sums, err := d.importWrite(ctx, tx, a, author, projectID, plan, opt, importWay{beside: true}, waited)
 	if err != nil {
 		return res, locked, err
 	}

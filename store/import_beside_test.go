@@ -48,7 +48,8 @@ func imageUse(t *testing.T, sdb *sql.DB) string {
 }
 
 // TestImportWritesBesideOthers: on PostgreSQL an import writes its rows without
-// the write lock, so that while they are written (and not committed) another
+// the write lock, on SQLite in batches of write transactions of their own
+// (import_batches.go), so that once they are written (and not visible) another
 // user's writes commit — a draft saved, a sample created on an image the import's
 // samples show — and readers see none of the import; at its commit everything
 // arrives at once, the others' writes stay, each image counts every sample on it,
@@ -57,9 +58,8 @@ func imageUse(t *testing.T, sdb *sql.DB) string {
 func TestImportWritesBesideOthers(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	needsBeside(t, f.db)
 	img := withImage(t, f)
-	sdb := rawDB(t, f.db.Path())
+	sdb := readerDB(t, f.db.Path())
 	draft, err := f.db.CreateSample(ctx, f.ann2, f.project.ID, hopSample(img))
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 			f := newFixture(t)
 			needsBeside(t, f.db)
 			img := withImage(t, f)
-			sdb := rawDB(t, f.db.Path())
+			sdb := readerDB(t, f.db.Path())
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			d := hopSample(img)
@@ -262,7 +262,7 @@ func TestImportYieldsToAWriterItBlocks(t *testing.T) {
 	f := newFixture(t)
 	needsBeside(t, f.db)
 	img := withImage(t, f)
-	sdb := rawDB(t, f.db.Path())
+	sdb := readerDB(t, f.db.Path())
 	recs := []annotate.Imported{{Line: 1, Sample: hopSample(img)}, {Line: 2, Sample: hopSample(img)}}
 	first, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs[:1], store.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {

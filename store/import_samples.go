@@ -90,17 +90,21 @@ type ImportSamplesResult struct {
 //  3. the records are prepared, in batches of importPrepareBatch records each with a read
 //     transaction of its own (which gives records without an id one),
 //     and encoded, still with no write lock held;
-//  4. one write transaction checks again whatever may have changed meanwhile — the
-//     refusals, the ids (an id taken since is skipped; a given id taken since is
-//     given again), the images — and writes every sample with its summaries,
+//  4. the rows are written, each write checking again whatever may have changed
+//     meanwhile — the refusals, the ids (an id taken since is skipped; a given id
+//     taken since is given again), the images — and writing the samples with their
 //     search rows and audit rows in a few multi-row statements (importWrite). On
-//     SQLite, which has one writer at a time, it holds the write lock throughout
-//     (about 1 s for 20,000 records). On PostgreSQL it writes the rows beside the
-//     others' writes and takes the lock only to check again, write the summaries
-//     and commit (importBeside, import_beside.go: tens of milliseconds).
+//     SQLite, which has one writer at a time, each batch of importWriteBatch
+//     records is a write transaction of its own (tens of milliseconds), and the
+//     others' writes commit between them; a last short one writes the summaries
+//     and makes the import visible (importInBatches, import_batches.go). On
+//     PostgreSQL one transaction writes the rows beside the others' writes and
+//     takes the lock only to check again, write the summaries and commit
+//     (importBeside, import_beside.go: tens of milliseconds).
 //
-// Until that transaction commits, no reader sees any of the import; a failure or a
-// cancellation before or during it leaves nothing behind. Should an image a lint
+// Until that last commit, no reader sees any of the import; a failure or a
+// cancellation before or during it leaves nothing behind (on SQLite the rows
+// written are removed; after a crash, at the next open). Should an image a lint
 // asked about arrive, go or change size meanwhile, the import checks again (three
 // times at most, then it fails with ErrConflict).
 func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
@@ -186,23 +190,13 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 	if d.pg {
 		return d.importBeside(ctx, actor, projectID, plan, opt)
 	}
-	var res ImportSamplesResult
-	start := time.Now()
-	err = d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
-		a, author, err := importActors(ctx, tx, actor, projectID, opt)
-		if err != nil {
-			return err
+	plan.ids = map[string]bool{}
+	for _, r := range plan.rows {
+		if r.sample.ID != "" {
+			plan.ids[r.sample.ID] = true
 		}
-		res, _, err = d.importWrite(ctx, tx, a, author, projectID, plan, opt, false, nil)
-		if err == nil && importBeforeCommit != nil {
-			err = importBeforeCommit()
-		}
-		return err
-	})
-	if importWriteTook != nil {
-		importWriteTook(time.Since(start))
 	}
-	return res, err
+	return d.importInBatches(ctx, actor, projectID, plan, opt)
 }
 
 // importActors checks, in a transaction, that actor may import into the project

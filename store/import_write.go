@@ -25,7 +25,8 @@ import (
 // importPlan is an import prepared outside the write lock.
 type importPlan struct {
 	prefix string              // of the ids the import gives (annotate.IDPrefix of the project's name)
-	rows   []importRow         // one per record, in file order
+	rows   []importRow         // one per record, in file order (of one batch, importInBatches)
+	ids    map[string]bool     // every id of every row, when rows are a batch's: a given id must not take one
 	used   map[string]usedSize // every image the lints and the records relied on, by path
 }
 
@@ -173,22 +174,29 @@ func (r *importRow) encode(projectID int64, toRound1 bool) error {
 // against the database as it is now, then writes the samples to import in a few
 // multi-row statements. a is the acting user, author the samples'.
 //
-// beside says the transaction does not hold the write lock (PostgreSQL,
+// way.beside says the transaction does not hold the write lock (PostgreSQL,
 // importBeside): the rows' ids come from the sequences, and what other writers
 // update too — the summaries, the images' counts — is left in the importSums
 // returned, for applyImportSums under the lock. Otherwise the summaries are
 // written too.
 //
+// way.batch says the transaction writes one batch of an import on SQLite
+// (importInBatches): its rows carry the batch's id, and the summaries and the
+// batch's last audit row are left in the importSums, for the import's last step.
+//
 // between, when set, runs before each statement that writes the rows; an error
 // it returns stops the import (importBeside yields with it to a writer its rows
 // stand in the way of).
-func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, beside bool, between func() error) (ImportSamplesResult, importSums, error) {
+func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, way importWay, between func() error) (ImportSamplesResult, importSums, error) {
 	images, err := d.importImagesStillHold(ctx, tx, projectID, plan.used)
 	if err != nil {
 		return ImportSamplesResult{}, importSums{}, err
 	}
 	var ids []string
-	planned := map[string]bool{} // every id of the plan: a given id must not take one
+	planned := plan.ids // every id of the plan: a given id must not take one
+	if planned == nil {
+		planned = map[string]bool{}
+	}
 	for _, r := range plan.rows {
 		if r.sample.ID != "" {
 			ids = append(ids, r.sample.ID)
@@ -270,11 +278,11 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 	if len(write) == 0 {
 		return res, importSums{}, nil
 	}
-	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, beside, between)
+	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, way, between)
 	if err != nil {
 		return ImportSamplesResult{}, importSums{}, err
 	}
-	if !beside {
+	if !way.deferred() {
 		if err := d.applyImportSums(ctx, tx, projectID, sums); err != nil {
 			return ImportSamplesResult{}, importSums{}, err
 		}
@@ -376,8 +384,13 @@ type importBalance struct {
 // take them from the tables' sequences, the images' counts are left to the
 // importSums (importBeside sets benchwright.import_counts_images, which the
 // trigger image_use_insert obeys), and so is the last audit row.
-func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1, beside bool,
+func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1 bool, way importWay,
 	between func() error) (importSums, error) {
+	beside := way.beside
+	var batch any // the rows' import_batch: NULL but in a batch of importInBatches
+	if way.batch != 0 {
+		batch = way.batch
+	}
 	now := d.now()
 	status, version := verify.StateDraft, 1
 	if toRound1 {
@@ -435,40 +448,40 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 			revID = revIDs[k]
 			cur = revID
 		}
-		samples = append(samples, []any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, e.draft, cur, version, now, now})
+		samples = append(samples, []any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, e.draft, cur, version, now, now, batch})
 		for i, p := range s.MoreImages {
-			more = append(more, []any{s.ID, i + 1, images[p]})
+			more = append(more, []any{s.ID, i + 1, images[p], batch})
 			if beside {
 				sums.images[images[p]]++
 			}
 		}
 		sums.kinds[string(s.Kind)]++
-		audit = append(audit, []any{now, author.ID, "sample.create", "sample", s.ID, string(s.Kind), client})
+		audit = append(audit, []any{now, author.ID, "sample.create", "sample", s.ID, string(s.Kind), client, batch})
 		detail := fmt.Sprintf("line %d, draft of %s", r.rec.Line, author.Name)
 		if toRound1 {
 			sr := e.stats
 			sr.author = author.ID
 			reason := strings.Join(r.check.warns, ",")
-			revisions = append(revisions, []any{revID, s.ID, 1, e.draft, author.ID, "import", reason, now})
-			statRevs = append(statRevs, []any{revID, projectID, sr.kind, author.ID, sr.categories, boolInt(sr.balanced), sr.hop, sr.view, sr.task})
+			revisions = append(revisions, []any{revID, s.ID, 1, e.draft, author.ID, "import", reason, now, batch})
+			statRevs = append(statRevs, []any{revID, projectID, sr.kind, author.ID, sr.categories, boolInt(sr.balanced), sr.hop, sr.view, sr.task, batch})
 			if sr.balanced {
 				sums.balance[importBalance{sr.kind, sr.view, sr.task, sr.hop}]++
 			}
-			audit = append(audit, []any{now, author.ID, "revision.import", "sample", s.ID, "revision 1", client},
-				[]any{now, a.ID, "sample.status", "sample", s.ID, string(verify.StateDraft) + " → " + string(status), client})
+			audit = append(audit, []any{now, author.ID, "revision.import", "sample", s.ID, "revision 1", client, batch},
+				[]any{now, a.ID, "sample.status", "sample", s.ID, string(verify.StateDraft) + " → " + string(status), client, batch})
 			detail = fmt.Sprintf("line %d, revision 1 by %s into round 1", r.rec.Line, author.Name)
 			if len(r.check.warns) > 0 {
 				detail += "; lint warnings acknowledged: " + strings.Join(r.check.warns, ", ")
 			}
 		}
-		audit = append(audit, []any{now, a.ID, "sample.import", "sample", s.ID, detail, client})
+		audit = append(audit, []any{now, a.ID, "sample.import", "sample", s.ID, detail, client, batch})
 		x := e.search
 		doc := docs[k]
 		search = append(search, []any{doc, projectID, x.kind, string(status), author.ID, image, x.hop, x.view, x.cats, x.task, x.split, "",
-			boolInt(x.acked), boolInt(x.derived), now, now, s.ID})
+			boolInt(x.acked), boolInt(x.derived), now, now, s.ID, batch})
 		words = append(words, []any{doc, x.words})
 	}
-	if beside {
+	if way.deferred() {
 		audit, sums.audit = audit[:len(audit)-1], audit[len(audit)-1:]
 	}
 	for _, w := range []struct {
@@ -476,12 +489,12 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 		cols  []string
 		rows  [][]any
 	}{
-		{"samples", []string{"id", "project_id", "image_id", "kind", "status", "author_id", "draft", "current_rev", "version", "created_at", "updated_at"}, samples},
-		{"sample_images", []string{"sample_id", "pos", "image_id"}, more},
-		{"revisions", []string{"id", "sample_id", "number", "content", "author_id", "change", "reason", "created_at"}, revisions},
-		{"stat_revisions", []string{"revision_id", "project_id", "kind", "author_id", "categories", "balanced", "hop", "view", "task"}, statRevs},
+		{"samples", []string{"id", "project_id", "image_id", "kind", "status", "author_id", "draft", "current_rev", "version", "created_at", "updated_at", "import_batch"}, samples},
+		{"sample_images", []string{"sample_id", "pos", "image_id", "import_batch"}, more},
+		{"revisions", []string{"id", "sample_id", "number", "content", "author_id", "change", "reason", "created_at", "import_batch"}, revisions},
+		{"stat_revisions", []string{"revision_id", "project_id", "kind", "author_id", "categories", "balanced", "hop", "view", "task", "import_batch"}, statRevs},
 		{"sample_search", []string{"doc", "project_id", "kind", "status", "author_id", "image_id", "hop", "view", "categories", "task", "split",
-			"reasons", "acked", "derived", "created_at", "updated_at", "sample_id"}, search},
+			"reasons", "acked", "derived", "created_at", "updated_at", "sample_id", "import_batch"}, search},
 		{"sample_words", []string{"docid", "body"}, words},
 		{"audit_log", importAuditCols, audit},
 	} {
@@ -499,7 +512,17 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 	return sums, nil
 }
 
-var importAuditCols = []string{"at", "actor_id", "action", "entity", "entity_id", "detail", "client"}
+var importAuditCols = []string{"at", "actor_id", "action", "entity", "entity_id", "detail", "client", "import_batch"}
+
+// importWay is how an import's write transaction writes (importWrite).
+type importWay struct {
+	beside bool  // PostgreSQL, without the write lock (importBeside)
+	batch  int64 // SQLite, one batch of an import under way (importInBatches)
+}
+
+// deferred says the summaries and the last audit row are left to the import's
+// last step.
+func (w importWay) deferred() bool { return w.beside || w.batch != 0 }
 
 // nextIDs takes n values of the sequence of table's column (PostgreSQL).
 func nextIDs(ctx context.Context, tx *sql.Tx, table, col string, n int) ([]int64, error) {
