@@ -1,9 +1,9 @@
 package store
 
 import (
-	"net/url"
 	"context"
 	"database/sql"
+	"net/url"
 
 	"github.com/jackc/pgx/v5/stdlib"
 

@@ -41,14 +41,14 @@ var migrationFS embed.FS
 
 // DB is an open Benchwright database.
 type DB struct {
-	db   *sql.DB // writers: BEGIN IMMEDIATE, so a write never fails half-way on a lock
-	rdb  *sql.DB // readers: deferred, query-only transactions that never take the write lock
+	db  *sql.DB // writers: BEGIN IMMEDIATE, so a write never fails half-way on a lock
+	rdb *sql.DB // readers: deferred, query-only transactions that never take the write lock
 	// plain is SQLite's readers without rdb's views (import_batches.go): a read
 	// transaction that finds no import under way reads the tables themselves, with
 	// their covering indexes (readTx).
 	plain *sql.DB
-	path string
-	pg   bool // PostgreSQL (store/postgres.go) rather than a SQLite file
+	path  string
+	pg    bool // PostgreSQL (store/postgres.go) rather than a SQLite file
 	// files is the folder of the database's own files: previews, team-server
 	// uploads. Beside a SQLite file; for PostgreSQL see FilesDir.
 	files string
