@@ -47,6 +47,7 @@ type App struct {
 	project         store.Project
 
 	status  *widget.Label
+	loads   loads // the screens' loads, and the status bar's busy mark (load.go)
 	content *fyne.Container
 	nav     *widget.List
 	screens []screen
@@ -193,7 +194,8 @@ func (u *App) openProject(p store.Project) {
 		container.NewVBox(projects, signOut), nil, nil, u.nav)
 	split := container.NewHSplit(left, u.content)
 	split.Offset = 0.14
-	u.win.SetContent(container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), u.status), nil, nil, split))
+	u.win.SetContent(container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
+		container.NewBorder(nil, nil, nil, u.busyMark(), u.status)), nil, nil, split))
 	u.nav.Select(0) // shows the first screen and the status line
 	u.watchChanges()
 }
