@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/shortcut"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
+)
+
+const shortcutsUsage = "usage: bwctl shortcuts [--json] [--margin POINTS] [--folds K] [--seed N] " +
+	"(--db DB --project NAME --as USER | [--format auto|native|multihopspatial|lmms-eval|spatialqa|vlmevalkit|spatialscore] FILE)"
+
+func init() {
+	commands["shortcuts"] = command{runShortcuts, "what a model could answer without the images: letters, lengths, a text-only model, its pruning"}
+}
+
+// runShortcuts implements "bwctl shortcuts": the shortcut audit (package
+// shortcut, issue 29) of a project's samples, or of any benchmark file without a
+// database. It prints the report for people, or with --json one object per line,
+// one line per check and task evaluated, finding or not:
+// {"check","task","finding","figure","chance","ci":[lo,hi],"samples":[…]} (samples:
+// those that drive a finding, highest bias score first). Exit: 0 no finding, 1
+// findings, 2 bad usage or unreadable input.
+func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("shortcuts", stderr)
+	at := whereFlags(fs)
+	project := fs.String("project", "", "project name (with --db or --server)")
+	as := fs.String("as", "", "acting user (password from BENCHWRIGHT_PASSWORD)")
+	format := fs.String("format", formatAuto, "the FILE's format: auto, native, multihopspatial, lmms-eval, spatialqa, vlmevalkit or spatialscore")
+	asJSON := fs.Bool("json", false, "one JSON object per line, one per check and task")
+	margin := fs.Float64("margin", 10, "points above chance that make a finding")
+	folds := fs.Int("folds", 5, "k of the text-only model's k-fold cross-validation")
+	seed := fs.Uint64("seed", 1, "seed of the folds and the model's training order")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageCode(err)
+	}
+	fromDB := *at.db != "" || *at.server != ""
+	if fromDB == (len(pos) == 1) || len(pos) > 1 || fromDB && (*project == "" || *as == "") {
+		fmt.Fprintln(stderr, shortcutsUsage)
+		return exitUsage
+	}
+	if !(*margin > 0 && *margin < 100) || *folds < 2 || *folds > 20 {
+		fmt.Fprintln(stderr, "bwctl shortcuts: --margin must be between 0 and 100 points and --folds between 2 and 20")
+		return exitUsage
+	}
+	var samples []annotate.Sample
+	if fromDB {
+		svc, me, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
+		if svc == nil {
+			return code
+		}
+		defer closeDB()
+		infos, err := svc.Samples(ctx, me, p.ID, store.SampleFilter{}, 0, -1)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		for _, si := range infos {
+			if si.Status != verify.StateWithdrawn {
+				samples = append(samples, si.Content)
+			}
+		}
+	} else {
+		var code int
+		if samples, code = readBenchmark(ctx, *format, pos[0], stderr); code != exitOK {
+			return code
+		}
+	}
+	rep := shortcut.Audit(samples, shortcut.Options{Margin: *margin / 100, Folds: *folds, Seed: *seed})
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range rep.Results {
+			ids := r.Samples
+			if ids == nil {
+				ids = []string{}
+			}
+			if err := enc.Encode(struct {
+				Check   string     `json:"check"`
+				Task    string     `json:"task"`
+				Finding bool       `json:"finding"`
+				Figure  float64    `json:"figure"`
+				Chance  float64    `json:"chance"`
+				CI      [2]float64 `json:"ci"`
+				N       int        `json:"n"`
+				Samples []string   `json:"samples"`
+			}{r.Check, r.Task, r.Finding, r.Figure, r.Chance, [2]float64{r.CI.Low, r.CI.High}, r.N, ids}); err != nil {
+				fmt.Fprintf(stderr, "bwctl shortcuts: %v\n", err)
+				return exitUsage
+			}
+		}
+	} else {
+		writeShortcuts(stdout, rep, len(samples))
+	}
+	if len(rep.Findings()) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// writeShortcuts prints the report for people: per task, every check with its
+// figure, interval and chance; the samples behind each finding (the first ten);
+// and the pruning proposal.
+func writeShortcuts(w io.Writer, rep shortcut.Report, n int) {
+	fmt.Fprintf(w, "Shortcut audit of %d samples: %d findings\n", n, len(rep.Findings()))
+	task := ""
+	for _, r := range rep.Results {
+		if r.Task != task {
+			task = r.Task
+			fmt.Fprintf(w, "\n%s\n", task)
+		}
+		mark := "  ok     "
+		if r.Finding {
+			mark = "  FINDING"
+		}
+		fmt.Fprintf(w, "%s %-15s %5.1f %% (95 %% CI %.1f–%.1f; chance %.1f %%): %s\n", mark, r.Check, 100*r.Figure, 100*r.CI.Low, 100*r.CI.High, 100*r.Chance, r.Detail)
+		if r.Check == shortcut.CheckNumericPrior {
+			continue
+		}
+		if len(r.Samples) > 0 {
+			more := ""
+			ids := r.Samples
+			if len(ids) > 10 {
+				ids, more = ids[:10], fmt.Sprintf(" and %d more", len(r.Samples)-10)
+			}
+			fmt.Fprintf(w, "           samples: %s%s\n", strings.Join(ids, ", "), more)
+		}
+	}
+	p := rep.Prune
+	fmt.Fprintf(w, "\nPruning proposal: %s.\n", p.Detail)
+	for _, t := range p.Tasks {
+		if t.Left != t.N {
+			fmt.Fprintf(w, "  %s: blind accuracy %.1f %% → %.1f %% (chance %.1f %%), %d of %d samples left\n", t.Task, 100*t.Before, 100*t.After, 100*t.Chance, t.Left, t.N)
+		}
+	}
+	if len(p.Removed) > 0 {
+		ids := make([]string, 0, len(p.Removed))
+		for _, r := range p.Removed {
+			ids = append(ids, r.ID)
+		}
+		fmt.Fprintf(w, "  remove: %s\n", strings.Join(ids, ", "))
+	}
+}
+
+// readBenchmark reads a benchmark file for the audit: every record that converts
+// (a record that does not is named on stderr and left out).
+func readBenchmark(ctx context.Context, format, file string, stderr io.Writer) ([]annotate.Sample, int) {
+	data, err := readInput(file, maxDatasetBytes)
+	if errors.Is(err, errTooLarge) {
+		fmt.Fprintf(stderr, "bwctl shortcuts: %v\n", err)
+		return nil, exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl shortcuts: %s: %v\n", file, errors.Unwrap(err))
+		return nil, exitUsage
+	}
+	if format == formatAuto {
+		format = detectFormat(file, data)
+	}
+	var recs []annotate.Imported
+	var bad []problem
+	switch format {
+	case formatNative, formatLMMSEval, formatSpatialSc, formatSpatiaLQA:
+		recs, bad, err = convertSamples(ctx, nil, store.User{}, 0, format, data)
+	case formatMultihop: // the boxes' image sizes do not matter here
+		var errs []annotate.RecordError
+		recs, errs, err = annotate.ImportMultihop(bytes.NewReader(data), annotate.ImportOptions{})
+		bad = recordProblems(errs, "record")
+	case formatVLMEval:
+		recs, _, bad, err = convertVLMEvalKit(data, vlmFolder(file))
+	default:
+		fmt.Fprintf(stderr, "bwctl shortcuts: --format %q: %s holds no questions to audit (formats: native, multihopspatial, lmms-eval, spatialqa, vlmevalkit, spatialscore)\n", format, file)
+		return nil, exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bwctl shortcuts: %s: %v\n", file, err)
+		return nil, exitUsage
+	}
+	for _, p := range bad {
+		fmt.Fprintf(stderr, "bwctl shortcuts: %s line %d: left out: %s\n", file, p.line, p.message)
+	}
+	out := make([]annotate.Sample, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, r.Sample)
+	}
+	if len(out) == 0 {
+		fmt.Fprintf(stderr, "bwctl shortcuts: %s: no record to audit\n", file)
+		return nil, exitUsage
+	}
+	return slices.Clip(out), exitOK
+}
