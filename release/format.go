@@ -43,9 +43,13 @@ var formats = []Format{native{}, multihop{}, lmmsEval{}, spatialQA{}, vlmEvalKit
 // Formats lists every export format, in a fixed order: native first.
 func Formats() []Format { return slices.Clone(formats) }
 
+// variants are formats Lookup finds that Formats does not list: a way of
+// writing a listed format that a flag asks for (bwctl export --circular).
+var variants = []Format{vlmEvalKit{circular: true}}
+
 // Lookup finds a format by its name.
 func Lookup(name string) (Format, error) {
-	for _, f := range formats {
+	for _, f := range slices.Concat(formats, variants) {
 		if f.Name() == name {
 			return f, nil
 		}

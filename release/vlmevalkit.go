@@ -1,6 +1,7 @@
 package release
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -45,9 +46,20 @@ import (
 // $LMUData/images/<Name>/<image_path> (ImageBaseDataset.dump_image, its extension
 // choosing the format: a JPEG saved again at PIL's quality 75 instead of as
 // <index>.png) and eval()s a value shaped like a list (toliststr).
-type vlmEvalKit struct{}
+//
+// The circular variant ("vlmevalkit-circular", bwctl export --circular) writes each
+// question of n options n times, its options rotated, in <Name>_circular_MCQ.tsv:
+// the copy rotated by k has the index of the question + k·1,000,000, which is how
+// VLMEvalKit's circular evaluation groups them (multiple_choice.py
+// mcq_circular_eval), and a question counts only when every copy is answered right.
+type vlmEvalKit struct{ circular bool }
 
-func (vlmEvalKit) Name() string { return "vlmevalkit" }
+func (f vlmEvalKit) Name() string {
+	if f.circular {
+		return "vlmevalkit-circular"
+	}
+	return "vlmevalkit"
+}
 
 // Holds takes the kinds VLMEvalKit scores by exact matching: hop_qa and mcq
 // (ImageMCQDataset: the answer letter) and judgments (ImageYORNDataset: Yes or No).
@@ -82,14 +94,20 @@ func (vlmEvalKit) Layout() string {
 // JSON list of them, in order); the embedded images are decoded and checked, not
 // returned. A sample exported without a split comes back in test, and a
 // judgment answered "Yes" as "yes".
-func (vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
-	files, err := vlmFiles(dir)
+func (f vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, error) {
+	files, err := f.files(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []annotate.Sample
 	for _, name := range files {
 		samples, err := readImported(ctx, dir, name, func(r io.Reader) ([]annotate.Imported, []annotate.RecordError, error) {
+			if f.circular && strings.HasSuffix(name, "_MCQ.tsv") {
+				var err error
+				if r, err = questionsOnly(r); err != nil {
+					return nil, nil, err
+				}
+			}
 			ok, _, bad, err := annotate.ImportVLMEvalKitTSV(r, annotate.VLMEvalKitOptions{})
 			return ok, bad, err
 		})
@@ -120,16 +138,47 @@ func (vlmEvalKit) Read(ctx context.Context, dir string) ([]annotate.Sample, erro
 	return out, nil
 }
 
-// vlmFiles names the TSVs of a VLMEvalKit export in dir: <Name>_MCQ.tsv, then
-// <Name>_YN.tsv, whichever are there, of one <Name>.
-func vlmFiles(dir string) ([]string, error) {
+// questionsOnly is a circular TSV without the rotated copies: the rows whose index
+// is under circularStride. A copy's image cell may name its question's row, never
+// the other way round, so the questions' images stay whole.
+func questionsOnly(r io.Reader) (io.Reader, error) {
+	cr := csv.NewReader(r)
+	cr.Comma, cr.FieldsPerRecord = '\t', -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.Comma = '\t'
+	for i, row := range rows {
+		if i > 0 && len(row) > 0 {
+			if n, err := strconv.Atoi(row[0]); err == nil && n >= circularStride {
+				continue
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return nil, err
+		}
+	}
+	cw.Flush()
+	return &b, cw.Error()
+}
+
+// files names the TSVs of a VLMEvalKit export in dir: <Name>_MCQ.tsv (circular:
+// <Name>_circular_MCQ.tsv), then <Name>_YN.tsv, whichever are there, of one <Name>.
+func (f vlmEvalKit) files(dir string) ([]string, error) {
+	mcq := "_MCQ.tsv"
+	if f.circular {
+		mcq = "_circular_MCQ.tsv"
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var bases []string
 	files := map[string][]string{}
-	for _, suffix := range []string{"_MCQ.tsv", "_YN.tsv"} {
+	for _, suffix := range []string{mcq, "_YN.tsv"} {
 		for _, e := range entries {
 			if base, ok := strings.CutSuffix(e.Name(), suffix); ok && base != "" && e.Type().IsRegular() {
 				if !slices.Contains(bases, base) {
@@ -141,7 +190,7 @@ func vlmFiles(dir string) ([]string, error) {
 	}
 	switch len(bases) {
 	case 0:
-		if emptyExport(dir, vlmEvalKit{}.Name()) {
+		if emptyExport(dir, f.Name()) {
 			return nil, nil // a release of no sample VLMEvalKit holds: no file
 		}
 		return nil, fmt.Errorf("read %s: no <Name>_MCQ.tsv or <Name>_YN.tsv", dir)
@@ -171,6 +220,23 @@ var vlmSeqColumns = []string{"image_labels", "box_image", "frames"}
 type vlmRow struct {
 	rec   Record
 	cells []string // one per header column
+	// rot is, for a circular export's copy of a question, how far its options are
+	// rotated (1…n−1), and of the row of the question itself (0).
+	rot, of int
+}
+
+// circularStride is what VLMEvalKit adds to a question's index for each rotated
+// copy (multiple_choice.py mcq_circular_eval: g_index = index % 1e6).
+const circularStride = 1_000_000
+
+// rotated is r with its options rotated by k: option L of the copy is option
+// (L + k) mod n of the question, as MMBench's circular copies are, and its answer
+// moves with it.
+func rotated(r Record, k int) Record {
+	n := len(r.Sample.Options)
+	r.Sample.Options = append(slices.Clone(r.Sample.Options[k:]), r.Sample.Options[:k]...)
+	r.Sample.AnswerIndex = (r.Sample.AnswerIndex - k + n) % n
+	return r
 }
 
 // vlmUnchecked are the columns whose values are numbers by design: index (integers
@@ -179,7 +245,7 @@ type vlmRow struct {
 // as 2.0 where some rows have none).
 var vlmUnchecked = map[string]bool{"index": true, "image": true, "hop": true, "image_path": true, "box_image": true}
 
-func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
+func (f vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 	base := tsvName(w.Info())
 	if err := checkVLMName(w.Info().Release.Name, base); err != nil {
 		return err
@@ -212,6 +278,9 @@ func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 		return []string{"index", "image", "question"}
 	}
 	mcq := &vlmTable{suffix: "_MCQ", header: lead(mcqSeq), labels: lead(mcqSeq), seq: mcqSeq}
+	if f.circular {
+		mcq.suffix = "_circular_MCQ" // the name switches VLMEvalKit to circular evaluation (image_mcq.py evaluate_heuristic)
+	}
 	for i := range options {
 		mcq.header = append(mcq.header, annotate.AnswerLetter(i))
 		mcq.labels = append(mcq.labels, "option "+annotate.AnswerLetter(i))
@@ -233,7 +302,13 @@ func (vlmEvalKit) Write(_ context.Context, w *Writer, recs []Record) error {
 		if r.Sample.Kind == annotate.KindJudgment {
 			err = yn.add(r, ynCells)
 		} else {
+			of := len(mcq.rows)
 			err = mcq.add(r, func(r Record) *vlmCells { return mcqCells(r, options) })
+			for k := 1; f.circular && err == nil && k < len(r.Sample.Options); k++ {
+				if err = mcq.add(rotated(r, k), func(r Record) *vlmCells { return mcqCells(r, options) }); err == nil {
+					mcq.rows[len(mcq.rows)-1].rot, mcq.rows[len(mcq.rows)-1].of = k, of
+				}
+			}
 		}
 		if err != nil {
 			return err
@@ -329,8 +404,21 @@ func (t *vlmTable) write(w *Writer, out io.Writer) error {
 		return err
 	}
 	firstRow := map[string]int{} // project image(s) → index of the row holding their base64
+	indexes := make([]int, len(t.rows))
+	main := 0
 	for i, row := range t.rows {
-		index := i + 1
+		if row.rot == 0 {
+			main++
+			indexes[i] = main
+		} else {
+			indexes[i] = indexes[row.of] + row.rot*circularStride
+		}
+	}
+	if main >= circularStride {
+		return fmt.Errorf("%d questions: VLMEvalKit's circular evaluation numbers a question's copies from its index + 1,000,000 and takes fewer", main)
+	}
+	for i, row := range t.rows {
+		index := indexes[i]
 		s := row.rec.Sample
 		key := strings.Join(s.AllImages(), "\x00")
 		var image string
@@ -374,6 +462,9 @@ func (t *vlmTable) write(w *Writer, out io.Writer) error {
 		}
 		if err := cw.Write(row.cells); err != nil {
 			return err
+		}
+		if row.rot != 0 {
+			continue // a copy: its question counted once
 		}
 		if err := w.Step(); err != nil {
 			return err

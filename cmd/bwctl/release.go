@@ -191,12 +191,20 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	format := fs.String("format", "", formatList())
 	out := fs.String("out", "", "output folder (new or empty)")
+	circular := fs.Bool("circular", false, "vlmevalkit: write each question once per rotation of its options, for VLMEvalKit's circular evaluation (<Name>_circular_MCQ.tsv)")
 	if _, err := parse(fs, args); err != nil {
 		return usageCode(err)
 	}
 	if *rel == "" || *format == "" || *out == "" {
 		fmt.Fprintln(stderr, "bwctl export: --release, --format and --out are required")
 		return exitUsage
+	}
+	if *circular {
+		if *format != "vlmevalkit" {
+			fmt.Fprintf(stderr, "bwctl export: --circular is for --format vlmevalkit (VLMEvalKit's circular evaluation), not %s\n", *format)
+			return exitUsage
+		}
+		*format = "vlmevalkit-circular"
 	}
 	f, err := release.Lookup(*format)
 	if err != nil {

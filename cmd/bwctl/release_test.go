@@ -69,6 +69,13 @@ func TestAuditFreezeExportVerify(t *testing.T) {
 	cases = append(cases,
 		cliCase{name: "export into a full folder", args: []string{"export", "--db", db, "--release", "demo-bench@1.0", "--format", "native", "--out", filepath.Join(out, "native")},
 			code: 1, wantErr: []string{"is not empty"}},
+		cliCase{name: "export --circular", env: lead,
+			args: []string{"export", "--db", db, "--as", "lead", "--release", "demo-bench@1.0", "--format", "vlmevalkit", "--circular", "--out", filepath.Join(out, "circ")},
+			code: 0, wantOut: []string{"exported demo-bench@1.0 as vlmevalkit-circular to "}, emptyStErr: true},
+		cliCase{name: "verify the circular export", args: []string{"verify-release", filepath.Join(out, "circ")},
+			code: 0, wantOut: []string{"ok: ", " files match MANIFEST.json"}, outLines: 1},
+		cliCase{name: "export --circular of another format", args: []string{"export", "--db", db, "--release", "demo-bench@1.0", "--format", "coco", "--circular", "--out", filepath.Join(out, "x")},
+			code: 2, wantErr: []string{"--circular is for --format vlmevalkit"}},
 		cliCase{name: "verify a folder without manifest", args: []string{"verify-release", t.TempDir()}, code: 2, wantErr: []string{"MANIFEST.json"}},
 		cliCase{name: "verify without a folder", args: []string{"verify-release"}, code: 2, wantErr: []string{"usage: bwctl verify-release DIR"}},
 	)

@@ -37,9 +37,10 @@ Written for Benchwright's tests from reading open-compass/VLMEvalKit @ e8e78f05
 Not modelled: the prediction file VLMEvalKit writes and re-reads as xlsx between
 inference and evaluation (inference.py, evaluate_heuristic).
 
-usage: vlmevalkit_scorer.py mcq|yorn DATA.tsv PREDICTIONS.jsonl
+usage: vlmevalkit_scorer.py mcq|mcq_circular|yorn DATA.tsv PREDICTIONS.jsonl
 PREDICTIONS holds {"id": sample id, "prediction": text} per line, joined on the
-TSV's `id` column. Prints one JSON object: rows, Overall, groups, dtypes, sizes
+TSV's `id` column; for mcq_circular {"index": row index, "prediction": text}, one
+per row (a question's rotated copies share its id). Prints one JSON object: rows, Overall, groups, dtypes, sizes
 (and categories for mcq).
 """
 import base64
@@ -278,6 +279,43 @@ def yorn(data, preds):
     return res
 
 
+def mcq_circular(data, preds):
+    """image_mcq.py evaluate_heuristic with a dataset name holding 'circular':
+    multiple_choice.py mcq_circular_eval under exact matching (model None). The
+    indexes become int; a row's group is g_index = int(index % 1e6); the rows whose
+    index is their g_index are the questions (data_main). prefetch_circular_group:
+    each row of the group in turn, prefetch_answer = can_infer(prediction,
+    build_choices(row)); a prefetched letter other than the answer gives hit 0 at
+    once; every row prefetched and right gives hit 1; otherwise the group goes to
+    the judge, and without one (exact matching) its hit is 0. report_acc over
+    data_main as in mcq."""
+    data = data.copy()
+    data["index"] = [int(x) for x in data["index"]]
+    data = data.sort_values(by="index")
+    data["prediction"] = [str(preds.get(int(i), "")) for i in data["index"]]
+    data["g_index"] = [int(x % 1e6) for x in data["index"]]
+    main = data[data["index"] == data["g_index"]].copy()
+    hits = []
+    for _, row in main.iterrows():
+        group = data[data["g_index"] == row["index"]]
+        hit, complete = None, True
+        for _, item in group.iterrows():
+            got = can_infer(item["prediction"], choices(item))
+            if got and got != item["answer"]:
+                hit = 0
+                break
+            if not got:
+                complete = False
+        if hit is None:
+            hit = 1 if complete else 0
+        hits.append(hit)
+    by_id = dict(zip(main["id"], hits))
+    # Score data_main through mcq's report with each question's group hit.
+    res = mcq(main, {str(i): main.loc[main["id"] == i, "answer"].iloc[0] if by_id[i] else "Z" for i in main["id"]})
+    res["copies"] = len(data) - len(main)
+    return res
+
+
 def main():
     kind, tsv, pred_path = sys.argv[1:4]
     raw = load(tsv)
@@ -287,8 +325,14 @@ def main():
         for line in f:
             if line.strip():
                 p = json.loads(line)
-                preds[str(p["id"])] = p["prediction"]
-    out = mcq(data, preds) if kind == "mcq" else yorn(data, preds)
+                if kind == "mcq_circular":
+                    preds[int(p["index"])] = p["prediction"]
+                else:
+                    preds[str(p["id"])] = p["prediction"]
+    if kind == "mcq_circular":
+        out = mcq_circular(data, preds)
+    else:
+        out = mcq(data, preds) if kind == "mcq" else yorn(data, preds)
     out["dtypes"] = {c: str(t) for c, t in raw.dtypes.items() if c != "image"}
     out["sizes"] = {str(i): image_size(im) for i, im in zip(data["id"], data["image"]) if not im.startswith("[")}
     out["sequences"] = sequences(data)
