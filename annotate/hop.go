@@ -81,6 +81,12 @@ func HasSubjectPhrase(question string) (EgoSubject, bool) {
 	return subject, ok
 }
 
+// CutSubjectPhrase splits an ego question into whose subject phrase opens it and
+// the rest of the question after the phrase; ok is false when none opens it.
+func CutSubjectPhrase(question string) (subject EgoSubject, rest string, ok bool) {
+	return cutSubjectPhrase(question)
+}
+
 // cutSubjectPhrase splits an ego question into its subject phrase and the rest.
 func cutSubjectPhrase(question string) (subject EgoSubject, rest string, ok bool) {
 	q := strings.TrimLeftFunc(question, unicode.IsSpace)
