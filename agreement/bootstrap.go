@@ -2,10 +2,15 @@ package agreement
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/montanaflynn/stats"
 )
@@ -83,25 +88,48 @@ func (r *Result) Bootstrap(ctx context.Context, draws int, seed uint64, threshol
 		}
 	}
 
-	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+	// Replicate i draws the uniforms i·m … (i+1)·m−1 of one seeded stream, so the
+	// replicates are shared out among the cores, each starting its share with the
+	// stream advanced to its first draw: the same replicates as one core draws
+	// (issue 31: the bootstrap ran on one core).
 	alphas := make([]float64, draws)
-	ones := 0
-	for i := range alphas {
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("agreement: bootstrap stopped after %d of %d draws: %w", i, draws, err)
+	workers := max(1, min(bootstrapWorkers(), draws/64))
+	onesOf := make([]int, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*draws/workers, (w+1)*draws/workers
+		pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+		advance(pcg, uint64(lo)*uint64(m))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if (i-lo)%64 == 0 {
+					if err := ctx.Err(); err != nil {
+						errs[w] = fmt.Errorf("agreement: bootstrap stopped before its %d draws were done: %w", draws, err)
+						return
+					}
+				}
+				sum := 0.0
+				for range m {
+					u := float64(pcg.Uint64()>>11) * 0x1p-53 // uniform in [0, 1)
+					sum += r.cells[search(cum, u)].delta
+				}
+				if sum == 0 {
+					onesOf[w]++
+				}
+				alphas[i] = max(1-sum/(float64(m)*r.expected), -1)
 			}
-		}
-		sum := 0.0
-		for range m {
-			u := float64(pcg.Uint64()>>11) * 0x1p-53 // uniform in [0, 1)
-			sum += r.cells[search(cum, u)].delta
-		}
-		a := max(1-sum/(float64(m)*r.expected), -1)
-		if sum == 0 {
-			ones++
-		}
-		alphas[i] = a
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	ones := 0
+	for _, n := range onesOf {
+		ones += n
 	}
 	slices.Sort(alphas)
 	// The replicates equal to 1 are at the end; zero the first few of them.
@@ -123,6 +151,54 @@ func (r *Result) Bootstrap(ctx context.Context, draws int, seed uint64, threshol
 		b.Below = append(b.Below, Below{t, float64(below) / float64(draws)})
 	}
 	return b, nil
+}
+
+// bootstrapWorkers is how many goroutines draw the replicates: the cores Go uses.
+// Tests set it to compare the shares with one core's draws.
+var bootstrapWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// advance moves p on by n steps of its generator, as n calls of Uint64 would,
+// in O(log n): the 128-bit LCG under Go's PCG (math/rand/v2 pcg.go next: state =
+// state·mul + inc mod 2^128) jumped ahead by squaring (Brown, "Random number
+// generation with arbitrary strides", 1994). The state goes through the PCG's
+// binary encoding, the one way into it.
+func advance(p *rand.PCG, n uint64) {
+	if n == 0 {
+		return
+	}
+	b, _ := p.MarshalBinary()
+	state := u128{binary.BigEndian.Uint64(b[4:]), binary.BigEndian.Uint64(b[12:])}
+	accMul, accAdd := u128{0, 1}, u128{}
+	curMul := u128{2549297995355413924, 4865540595714422341}
+	curAdd := u128{6364136223846793005, 1442695040888963407}
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			accMul = accMul.mul(curMul)
+			accAdd = accAdd.mul(curMul).add(curAdd)
+		}
+		curAdd = curMul.add(u128{0, 1}).mul(curAdd)
+		curMul = curMul.mul(curMul)
+	}
+	state = accMul.mul(state).add(accAdd)
+	binary.BigEndian.PutUint64(b[4:], state.hi)
+	binary.BigEndian.PutUint64(b[12:], state.lo)
+	if err := p.UnmarshalBinary(b); err != nil {
+		panic(err) // the encoding MarshalBinary gave
+	}
+}
+
+// u128 is an unsigned 128-bit integer; its arithmetic is mod 2^128.
+type u128 struct{ hi, lo uint64 }
+
+func (a u128) mul(b u128) u128 {
+	hi, lo := bits.Mul64(a.lo, b.lo)
+	return u128{hi + a.hi*b.lo + a.lo*b.hi, lo}
+}
+
+func (a u128) add(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, _ := bits.Add64(a.hi, b.hi, c)
+	return u128{hi, lo}
 }
 
 // search returns the first index i with cum[i] > u.
