@@ -33,12 +33,6 @@ type Image struct {
 // Path is the image file's absolute path.
 func (im Image) Path() string { return filepath.Join(im.Root, filepath.FromSlash(im.RelPath)) }
 
-// Errors of CheckFile.
-var (
-	ErrImageMissing = errors.New("image file is missing")
-	ErrImageChanged = errors.New("image file changed since import")
-)
-
 // CheckFile compares the file on disk with what was imported (size and modification
 // time: cheap; the audit re-hashes).
 func (im Image) CheckFile() error {
