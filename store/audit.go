@@ -40,25 +40,6 @@ const (
 	SeverityWarning = "warning"
 )
 
-// AuditFinding is one problem the integrity audit found.
-type AuditFinding struct {
-	Severity string `json:"severity"`
-	Check    string `json:"check"`
-	SampleID string `json:"sample,omitempty"`
-	Image    string `json:"image,omitempty"`
-	Message  string `json:"message"`
-	// Group is every sample of a duplicate-question finding's group (sorted), the
-	// finding's own included: each member has its finding, so that withdrawing one
-	// sample of three never leaves a duplicate for the next audit to find
-	// (WithdrawDuplicates keeps one and withdraws the rest).
-	Group []string `json:"group,omitempty"`
-}
-
-func (f AuditFinding) String() string {
-	where := cmp.Or(f.SampleID, f.Image, "-")
-	return fmt.Sprintf("%s\t%s\t%s\t%s", f.Severity, f.Check, where, f.Message)
-}
-
 // AuditReport is the result of an integrity audit.
 type AuditReport struct {
 	Samples  int // accepted samples audited
@@ -539,7 +520,7 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 			case err == nil:
 				out.Done = append(out.Done, id)
 			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
 			default:
 				return err
 			}
