@@ -2,8 +2,9 @@ package bench
 
 import (
 	"fmt"
-	"github.com/benchwright/benchwright/agreement"
 	"strconv"
+
+	"github.com/benchwright/benchwright/agreement"
 )
 
 // Figure is one Krippendorff's alpha (nominal) with its bootstrap interval and reading,

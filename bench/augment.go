@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
 )

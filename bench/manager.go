@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"fmt"
+
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -89,3 +91,34 @@ const (
 	FormatCSV   SampleFormat = "csv"   // one row per sample: its row and the fields people filter by
 	FormatJSONL SampleFormat = "jsonl" // one native record per line (annotate's JSON), importable again
 )
+
+// SelectionResult says what an action on a selection of samples did: the samples it
+// changed and, for each it left as it was, why.
+type SelectionResult struct {
+	Done    []string
+	Refused []Refusal
+	// Withdrawn: samples a withdrawal found withdrawn already. Nothing was left
+	// undone there, so they are neither changed nor refused (nor audited).
+	Withdrawn []string
+}
+
+// Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
+func (r SelectionResult) Summary(verb string) string {
+	s := verb + " " + plural(len(r.Done), "sample")
+	if len(r.Withdrawn) > 0 {
+		s += fmt.Sprintf("; %s withdrawn already", plural(len(r.Withdrawn), "sample"))
+	}
+	if len(r.Refused) > 0 {
+		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
+	}
+	return s
+}
+
+// plural writes n and noun, with an s unless n is 1. The store's sentences use
+// the same helper (store/synthetic.go) until they move here.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"strings"
 
+	"github.com/benchwright/benchwright/verify"
 )
 
 // Reads for the annotation workspace: the images still waiting for a first sample, and

@@ -38,42 +38,6 @@ type Dashboard struct {
 	Own bool
 }
 
-// BalanceCell is one cell of the balance grid: the samples of Kind with Hop and View
-// (hop QA) or Task (other kinds). A target's zero Hop, empty View or empty Task
-// matches any value. Cells without a target hold samples no target asked for.
-type BalanceCell struct {
-	Kind      string
-	Hop       int
-	View      string
-	Task      string
-	Target    int
-	Accepted  int
-	InReview  int // in rounds 1–3
-	Shortfall int // max(Target-Accepted, 0)
-}
-
-// The levels of a balance cell.
-const (
-	BalanceMet     = "met"     // the target is reached
-	BalancePartial = "partial" // half of the target or more
-	BalanceFar     = "far"     // less than half of the target
-	BalanceNone    = "no target"
-)
-
-// Level says how far the cell is from its target: BalanceMet, BalancePartial or
-// BalanceFar, or BalanceNone for a cell no target asked for (it was "met").
-func (c BalanceCell) Level() string {
-	switch {
-	case c.Target == 0:
-		return BalanceNone
-	case c.Shortfall == 0:
-		return BalanceMet
-	case 2*c.Accepted >= c.Target:
-		return BalancePartial
-	}
-	return BalanceFar
-}
-
 // Dashboard table types, each exportable as CSV with stable columns.
 type (
 	FunnelTable     []FunnelRow

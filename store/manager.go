@@ -504,28 +504,6 @@ func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	return nil
 }
 
-// SelectionResult says what an action on a selection of samples did: the samples it
-// changed and, for each it left as it was, why.
-type SelectionResult struct {
-	Done    []string
-	Refused []Refusal
-	// Withdrawn: samples a withdrawal found withdrawn already. Nothing was left
-	// undone there, so they are neither changed nor refused (nor audited).
-	Withdrawn []string
-}
-
-// Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
-func (r SelectionResult) Summary(verb string) string {
-	s := verb + " " + plural(len(r.Done), "sample")
-	if len(r.Withdrawn) > 0 {
-		s += fmt.Sprintf("; %s withdrawn already", plural(len(r.Withdrawn), "sample"))
-	}
-	if len(r.Refused) > 0 {
-		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
-	}
-	return s
-}
-
 // WithdrawSamples withdraws each of ids (a lead's move, verify.Authorize), in one
 // transaction: a sample the protocol does not let move is refused with the reason
 // and the others still move. A sample withdrawn already is named in the result's
