@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -53,7 +54,7 @@ var jsonMarshaler = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 // only (recursive types end there); a type that encodes itself is written by name.
 func describeType(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
 	if t.Name() != "" {
-		name := t.PkgPath() + "." + t.Name()
+		name := digestName(t)
 		if seen[t] || t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) || t.Kind() == reflect.Interface {
 			b.WriteString(name)
 			return
@@ -92,6 +93,24 @@ func describeType(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool
 	default:
 		b.WriteString(t.Kind().String())
 	}
+}
+
+// The contract's types moved from package store to package bench (issue 28
+// item 1) with their JSON unchanged. The digest names them as it did before the
+// move, so that builds from either side of it, which read each other's requests
+// alike, keep talking (TestContractDigestSurvivesTheMove).
+var (
+	benchPkg = reflect.TypeOf(bench.DatabaseError{}).PkgPath()
+	storePkg = reflect.TypeOf((*store.Calls)(nil)).Elem().PkgPath()
+)
+
+// digestName is a named type's name as the digest writes it.
+func digestName(t reflect.Type) string {
+	pkg := t.PkgPath()
+	if pkg == benchPkg {
+		pkg = storePkg
+	}
+	return pkg + "." + t.Name()
 }
 
 // otherBuild is the sentence of a refused sign-in from another build.

@@ -5,10 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"strings"
 
-	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // Reads for the annotation workspace: the images still waiting for a first sample, and
@@ -45,20 +44,6 @@ func (d *DB) CountImagesWithoutSamples(ctx context.Context, actor User, projectI
 		return 0, fmt.Errorf("count images without samples: %w", err)
 	}
 	return n, nil
-}
-
-// RevisionInfo is one immutable revision of a sample.
-type RevisionInfo struct {
-	Number     int
-	Change     string // "submit", "revise" or "correction"
-	AuthorName string
-	CreatedAt  string
-	// Acknowledged lists the lint warning rule ids the author acknowledged when
-	// submitting ("submit" and "revise" revisions).
-	Acknowledged []string
-	// Comment is a correction's comment.
-	Comment string
-	Content annotate.Sample
 }
 
 // SampleRevisions lists a sample's revisions, oldest first, to any member of its project.

@@ -34,79 +34,6 @@ const (
 
 var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHash, CheckDuplicate, CheckSplit, CheckBalance}
 
-// Severities of audit findings: errors block a freeze, warnings do not.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-)
-
-// AuditFinding is one problem the integrity audit found.
-type AuditFinding struct {
-	Severity string `json:"severity"`
-	Check    string `json:"check"`
-	SampleID string `json:"sample,omitempty"`
-	Image    string `json:"image,omitempty"`
-	Message  string `json:"message"`
-	// Group is every sample of a duplicate-question finding's group (sorted), the
-	// finding's own included: each member has its finding, so that withdrawing one
-	// sample of three never leaves a duplicate for the next audit to find
-	// (WithdrawDuplicates keeps one and withdraws the rest).
-	Group []string `json:"group,omitempty"`
-}
-
-func (f AuditFinding) String() string {
-	where := cmp.Or(f.SampleID, f.Image, "-")
-	return fmt.Sprintf("%s\t%s\t%s\t%s", f.Severity, f.Check, where, f.Message)
-}
-
-// AuditReport is the result of an integrity audit.
-type AuditReport struct {
-	Samples  int // accepted samples audited
-	Images   int // image files re-hashed
-	Findings []AuditFinding
-}
-
-// Errors counts the findings that block a freeze.
-func (r AuditReport) Errors() int {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Severity == SeverityError {
-			n++
-		}
-	}
-	return n
-}
-
-// Summary is one line: what was audited and how many errors and warnings.
-func (r AuditReport) Summary() string {
-	e := r.Errors()
-	return fmt.Sprintf("%d accepted samples, %d images: %d errors, %d warnings", r.Samples, r.Images, e, len(r.Findings)-e)
-}
-
-// WriteText writes one tab-separated line per finding (severity, check, sample or
-// image, message), then the summary.
-func (r AuditReport) WriteText(w io.Writer) error {
-	var b strings.Builder
-	for _, f := range r.Findings {
-		b.WriteString(f.String() + "\n")
-	}
-	b.WriteString(r.Summary() + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// WriteJSON writes one JSON object per finding and line.
-func (r AuditReport) WriteJSON(w io.Writer) error {
-	e := json.NewEncoder(w)
-	e.SetEscapeHTML(false)
-	for _, f := range r.Findings {
-		if err := e.Encode(f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
 // the same normalised question about one image; every sample has the verification
@@ -539,7 +466,7 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 			case err == nil:
 				out.Done = append(out.Done, id)
 			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
 			default:
 				return err
 			}

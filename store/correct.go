@@ -11,15 +11,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// CorrectionInput is a verifier's correction of the sample they are reviewing.
-type CorrectionInput struct {
-	SampleID string
-	Round    int             // the round the verifier is reviewing in
-	BasedOn  int             // the revision number the verifier looked at
-	Content  annotate.Sample // the corrected content (the full sample)
-	Comment  string          // required: what was corrected and why
-}
-
 // Correct records a verifier's correction instead of a decision: a new immutable
 // revision attributed to the corrector (change "correction", the comment as its
 // reason). Only someone who may review the sample in that round right now may correct

@@ -15,67 +15,8 @@ import (
 	"sync"
 )
 
-// Image is one imported picture. Files are referenced in place: Path() is the import
-// folder joined with RelPath; the stored hash, size and modification time detect a
-// file that changed or vanished after import.
-type Image struct {
-	ID      int64
-	Root    string
-	RelPath string
-	SHA256  string
-	Size    int64
-	MtimeNS int64
-	Width   int
-	Height  int
-	Scene   string
-}
-
-// Path is the image file's absolute path.
-func (im Image) Path() string { return filepath.Join(im.Root, filepath.FromSlash(im.RelPath)) }
-
-// Errors of CheckFile.
-var (
-	ErrImageMissing = errors.New("image file is missing")
-	ErrImageChanged = errors.New("image file changed since import")
-)
-
-// CheckFile compares the file on disk with what was imported (size and modification
-// time: cheap; the audit re-hashes).
-func (im Image) CheckFile() error {
-	st, err := os.Stat(im.Path())
-	if err != nil {
-		return fmt.Errorf("%s: %w", im.RelPath, ErrImageMissing)
-	}
-	if st.Size() != im.Size || st.ModTime().UnixNano() != im.MtimeNS {
-		return fmt.Errorf("%s: %w", im.RelPath, ErrImageChanged)
-	}
-	return nil
-}
-
 // PreviewDir is where downscaled copies of this database's images are cached.
 func (d *DB) PreviewDir() string { return filepath.Join(d.files, "previews") }
-
-// ImportProgress is reported while an import runs.
-type ImportProgress struct {
-	Total, Done                              int
-	Imported, Unchanged, Duplicate, Rejected int
-	Current                                  string
-}
-
-// RejectedFile is a file an import did not take, with the reason in words.
-type RejectedFile struct {
-	RelPath string
-	Reason  string
-}
-
-// ImportResult sums up an import.
-type ImportResult struct {
-	Imported  int
-	Unchanged int // already imported at the same path: same size and time, or same content
-	Duplicate []RejectedFile
-	Rejected  []RejectedFile // unreadable, changed, or not a file (links, pipes): with the reason
-	Ignored   int            // files without an image ending
-}
 
 const importBatch = 64
 
@@ -133,7 +74,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	err = filepath.WalkDir(walkRoot, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			rel, _ := filepath.Rel(walkRoot, path)
-			res.Rejected = append(res.Rejected, RejectedFile{filepath.ToSlash(rel), "cannot read: " + err.Error()})
+			res.Rejected = append(res.Rejected, RejectedFile{RelPath: filepath.ToSlash(rel), Reason: "cannot read: " + err.Error()})
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
@@ -155,7 +96,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 				res.Ignored++
 			}
 		default: // links, named pipes, devices, sockets: listed, never opened
-			res.Rejected = append(res.Rejected, RejectedFile{filepath.ToSlash(rel), notAFileReason(e.Type())})
+			res.Rejected = append(res.Rejected, RejectedFile{RelPath: filepath.ToSlash(rel), Reason: notAFileReason(e.Type())})
 		}
 		return nil
 	})
@@ -269,11 +210,11 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 			prog.Unchanged++
 		case r.err != nil:
 			reason := strings.TrimPrefix(r.err.Error(), errBadImage.Error()+": ")
-			res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath, reason})
+			res.Rejected = append(res.Rejected, RejectedFile{RelPath: r.p.RelPath, Reason: reason})
 			prog.Rejected++
 		default:
 			if k, ok := known[r.p.RelPath]; ok && k.SHA256 != r.p.SHA256 {
-				res.Rejected = append(res.Rejected, RejectedFile{r.p.RelPath, reasonChangedSinceImport})
+				res.Rejected = append(res.Rejected, RejectedFile{RelPath: r.p.RelPath, Reason: reasonChangedSinceImport})
 				prog.Rejected++
 				continue
 			}
@@ -338,7 +279,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 				out.unchanged++
 				continue
 			case err == nil:
-				out.changed = append(out.changed, RejectedFile{p.RelPath, reasonChangedSinceImport})
+				out.changed = append(out.changed, RejectedFile{RelPath: p.RelPath, Reason: reasonChangedSinceImport})
 				continue
 			case !errors.Is(err, sql.ErrNoRows):
 				return err
@@ -346,7 +287,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 			var other string
 			err = tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ? LIMIT 1`, projectID, p.SHA256).Scan(&other)
 			if err == nil {
-				out.duplicate = append(out.duplicate, RejectedFile{p.RelPath, "same content as " + other})
+				out.duplicate = append(out.duplicate, RejectedFile{RelPath: p.RelPath, Reason: "same content as " + other})
 				continue
 			}
 			if !errors.Is(err, sql.ErrNoRows) {

@@ -27,79 +27,9 @@ import (
 
 func init() { afterMigration[16] = (*DB).rebuildAllSearch }
 
-// SampleSort is a column the manager sorts by.
-type SampleSort string
-
-// The sort columns.
-const (
-	SortUpdated SampleSort = "updated" // last change (the default)
-	SortCreated SampleSort = "created"
-	// Ties are in ascending id order, also when the column is sorted descending.
-	SortID     SampleSort = "id"
-	SortState  SampleSort = "state"
-	SortKind   SampleSort = "kind"
-	SortAuthor SampleSort = "author" // the author's name
-	SortHop    SampleSort = "hop"
-)
-
-// SampleSorts lists the sort columns in the order a screen offers them.
-var SampleSorts = []SampleSort{SortUpdated, SortCreated, SortID, SortState, SortKind, SortAuthor, SortHop}
-
 var sortColumn = map[SampleSort]string{
 	SortUpdated: "x.updated_at", SortCreated: "x.created_at", SortID: "x.sample_id", SortState: "x.status",
 	SortKind: "x.kind", SortAuthor: "(SELECT name FROM users WHERE id = x.author_id)", SortHop: "x.hop",
-}
-
-// SampleQuery selects and orders a project's samples for the manager. Zero fields do
-// not filter; every set field must hold.
-type SampleQuery struct {
-	// Text: every word must start a word of the sample's id, question, options, text
-	// answer or step contents ("chair lef" finds "the chair on the left").
-	Text     string
-	IDs      []string // exactly these samples (a link from an audit finding)
-	States   []verify.State
-	Kinds    []annotate.Kind
-	AuthorID int64
-	// VerifierID: samples this verifier reviewed (in Round, when set). Votes of a
-	// round 3 still open are left out: whose they are is hidden until it closes.
-	VerifierID int64
-	Round      int // reviewed in this round (1–3)
-	ImageID    int64
-	Hop        int
-	View       annotate.View
-	Categories string // the category set as the dashboard names it: "att+rel", "none"
-	Task       string
-	Split      string
-	// RejectReason: a rejection of any revision gave this reason (a criterion id, or "other").
-	RejectReason string
-	// Rejected: some revision was rejected (in Round, when set).
-	Rejected     bool
-	Acknowledged bool   // the current revision was submitted with lint warnings acknowledged
-	Derived      bool   // the sample was derived from another (it names a parent)
-	BySampling   bool   // accepted by sampling with the rest of a validated batch
-	From, To     string // last change on or after From, on or before To (YYYY-MM-DD, UTC)
-
-	Sort   SampleSort // SortUpdated when empty
-	Desc   bool       // newest, highest or last first
-	Offset int
-	Limit  int // 50 when 0; at most 1000
-}
-
-// SampleRow is one sample of a manager page: the sample and what the manager shows
-// of it beside its content.
-type SampleRow struct {
-	SampleInfo
-	Categories   string   // the category set ("att+rel", "none")
-	Reasons      []string // every reason its rejections gave, ids as stored
-	Acknowledged bool
-	Derived      bool
-	CreatedAt    string
-}
-
-// SamplePage is a page of a search and the number of samples the whole search finds.
-type SamplePage struct {
-	Rows  []SampleRow
-	Total int
 }
 
 // maxSelection bounds SampleIDs: the most samples one action takes at once.
@@ -574,34 +504,6 @@ func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	return nil
 }
 
-// SelectionResult says what an action on a selection of samples did: the samples it
-// changed and, for each it left as it was, why.
-type SelectionResult struct {
-	Done    []string
-	Refused []Refusal
-	// Withdrawn: samples a withdrawal found withdrawn already. Nothing was left
-	// undone there, so they are neither changed nor refused (nor audited).
-	Withdrawn []string
-}
-
-// Refusal is a sample an action left unchanged and the reason, in words.
-type Refusal struct {
-	SampleID string
-	Reason   string
-}
-
-// Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
-func (r SelectionResult) Summary(verb string) string {
-	s := verb + " " + plural(len(r.Done), "sample")
-	if len(r.Withdrawn) > 0 {
-		s += fmt.Sprintf("; %s withdrawn already", plural(len(r.Withdrawn), "sample"))
-	}
-	if len(r.Refused) > 0 {
-		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
-	}
-	return s
-}
-
 // WithdrawSamples withdraws each of ids (a lead's move, verify.Authorize), in one
 // transaction: a sample the protocol does not let move is refused with the reason
 // and the others still move. A sample withdrawn already is named in the result's
@@ -633,7 +535,7 @@ func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev ver
 			case errors.Is(err, errWithdrawnAlready):
 				out.Withdrawn = append(out.Withdrawn, id)
 			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
 			default:
 				return err
 			}
@@ -685,18 +587,18 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, r
 			}
 			switch {
 			case errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{id, "there is no such sample"})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "there is no such sample"})
 				continue
 			case errors.Is(err, ErrForbidden):
-				out.Refused = append(out.Refused, Refusal{id, Message(err)})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
 				continue
 			case err != nil:
 				return err
 			case cur.Status != verify.StateDraft && cur.Status != verify.StateReturned:
-				out.Refused = append(out.Refused, Refusal{id, fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
 				continue
 			case cur.AuthorID == target.ID:
-				out.Refused = append(out.Refused, Refusal{id, "it is " + target.Name + "'s already"})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "it is " + target.Name + "'s already"})
 				continue
 			}
 			if err := statsSample(ctx, tx, id, -1); err != nil {
@@ -762,9 +664,9 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 				if _, refused := auditReason(err); !refused && !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				out.Refused = append(out.Refused, Refusal{id, Message(err)}) // a stranger's sample reads as a missing one
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)}) // a stranger's sample reads as a missing one
 				if why, refused := auditReason(err); refused {
-					denied = append(denied, Refusal{id, why})
+					denied = append(denied, Refusal{SampleID: id, Reason: why})
 				}
 				continue
 			}
@@ -774,7 +676,7 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 				return err
 			}
 			if len(names) == 0 {
-				out.Refused = append(out.Refused, Refusal{id, "no verifier holds a claim on it"})
+				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "no verifier holds a claim on it"})
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, id); err != nil {
@@ -795,15 +697,6 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 	}
 	return out, nil
 }
-
-// SampleFormat is a file format ExportSamples writes.
-type SampleFormat string
-
-// The formats of ExportSamples.
-const (
-	FormatCSV   SampleFormat = "csv"   // one row per sample: its row and the fields people filter by
-	FormatJSONL SampleFormat = "jsonl" // one native record per line (annotate's JSON), importable again
-)
 
 // sampleCSVHeader is ExportSamples' CSV header. Ids stay ids here (criteria, kinds,
 // states): the file is for scripts and spreadsheets.

@@ -1,15 +1,10 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"log"
 	"runtime/debug"
 )
-
-// ErrFault is wrapped by the error of work that panicked (a fault in
-// Benchwright, not in what was asked): the panic and its stack are in the log.
-var ErrFault = errors.New("a fault in Benchwright (the details are in the log)")
 
 // catchPanic, deferred in a goroutine the store starts for a request, turns a
 // panic there into *err instead of ending the process (a server would take

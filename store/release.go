@@ -15,25 +15,6 @@ import (
 	"github.com/benchwright/benchwright/release"
 )
 
-// Release is a frozen, versioned selection of a project's accepted samples.
-type Release struct {
-	ID          int64
-	ProjectID   int64
-	Project     string
-	Name        string
-	Version     string
-	Kinds       []annotate.Kind     // the kinds filter it was frozen with; empty = all
-	Tasks       []string            // the tasks filter; empty = all
-	Split       *annotate.SplitSpec // the split it was frozen with, or nil
-	Samples     int
-	SplitCounts map[string]int // samples per split ("" = none)
-	CreatedBy   string
-	CreatedAt   string
-}
-
-// Ref is the release's NAME@VERSION.
-func (r Release) Ref() string { return r.Name + "@" + r.Version }
-
 // FreezeInput is what a lead chooses when freezing a release.
 type FreezeInput struct {
 	ProjectID int64
@@ -393,27 +374,6 @@ func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref str
 		projects = append(projects, r.Project)
 	}
 	return Release{}, fmt.Errorf("%w: release %s exists in projects %s; name the project", ErrInvalid, ref, strings.Join(projects, ", "))
-}
-
-// ReleaseItem is one sample of a release: the revision that went in and its split.
-type ReleaseItem struct {
-	SampleID    string
-	RevisionID  int64
-	Revision    int // the revision's number
-	Split       string
-	ImagePath   string
-	ImageSHA256 string
-	Width       int
-	Height      int
-	Content     annotate.Sample // the frozen revision's content, Split set to the release's
-	// More describes the images after the first (Content.MoreImages) as they were
-	// frozen, in order; empty for a sample of one image.
-	More []release.ImageFacts
-}
-
-// Record is the item as release formats read it.
-func (it ReleaseItem) Record() release.Record {
-	return release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256, More: it.More}
 }
 
 // ReleaseItems lists a release's samples by id, to any member of its project.

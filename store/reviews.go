@@ -20,32 +20,6 @@ func vuser(u User) verify.User {
 	return verify.User{ID: uid(u.ID), Name: u.Name, Role: verify.Role(u.Role), Group: u.Group}
 }
 
-// ReviewInput is one verifier's decision on a sample in a round.
-type ReviewInput struct {
-	SampleID string
-	Round    int
-	BasedOn  int            // the revision number the verifier looked at
-	Verdict  verify.Verdict // its Comment is the review's comment
-	Seconds  float64        // time spent, for the dashboards
-}
-
-// ReviewRecord is a stored review.
-type ReviewRecord struct {
-	ID           int64
-	SampleID     string
-	Revision     int
-	Round        int
-	VerifierID   int64
-	VerifierName string
-	Group        string
-	Decision     verify.Decision
-	Judgements   map[string]bool
-	Reasons      []string
-	Comment      string
-	Seconds      float64
-	CreatedAt    string
-}
-
 // reviewContext gathers what verify needs to judge actor's review of sample cur.
 func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, actor User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
 	p, err := projectPolicy(ctx, tx, cur.ProjectID)
@@ -340,14 +314,6 @@ const lateVoteAction = "review.late"
 // voteDetail is the audit detail of a review: "round 3 revision 2".
 func voteDetail(round, revision int) string {
 	return fmt.Sprintf("round %d revision %d", round, revision)
-}
-
-// QueueItem is a sample a verifier may take now.
-type QueueItem struct {
-	SampleID string
-	Round    int
-	Kind     string
-	Revision int
 }
 
 // ReviewQueue lists everything actor may review now in the project, optionally one
@@ -677,15 +643,6 @@ func sampleReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, now time.Tim
 			CurrentReviewed: currentReviewed, Claims: claims, Now: now}
 	}
 	return out, nil
-}
-
-// Event is one line of a sample's timeline.
-type Event struct {
-	At     string
-	Actor  string
-	Action string
-	Detail string
-	Client string // the network address it came from through a team server, "" for local work
 }
 
 // History is a sample's timeline from the audit log: creation, revisions, reviews and

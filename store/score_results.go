@@ -9,16 +9,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// ModelResult is one model's scoring of one sample of a release.
-type ModelResult struct {
-	Model string
-	// Response is the model's raw text. It is empty when the model gave none
-	// (Result.Missing) and when the reader may not read predictions
-	// (verify.ActionReadPredictions: verifiers see results, not raw text).
-	Response string
-	Result   score.Result // package score's reading and scoring of the response
-}
-
 // SampleScores scores every model run on a release on one of its samples, for
 // looking at a sample model by model: the frozen sample as package score takes it
 // (with its image's size, for the boxes) and one result per model, by model name.
@@ -123,13 +113,6 @@ func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampl
 		return score.Prediction{SampleID: sampleID}, false, err
 	}
 	return preds[0], true, nil
-}
-
-// SampleOutcome is how the models run on a release did on one of its samples.
-type SampleOutcome struct {
-	SampleID string
-	Wrong    []string // the models that did not get it right (score.Result.Correct false; a missing prediction is wrong), by name
-	Models   int      // the models run on the release
 }
 
 // ReleaseOutcomes scores every model run on a release on each of its samples and

@@ -186,18 +186,6 @@ func (d *DB) SignOut(ctx context.Context) error { return nil }
 // Where is the database file's path.
 func (d *DB) Where() string { return RedactURL(d.path) }
 
-// ImageSize is which file of an image ImageFile gives.
-type ImageSize string
-
-const (
-	ImagePreview  ImageSize = "preview"  // downscaled to PreviewSide, upright (a JPEG)
-	ImageThumb    ImageSize = "thumb"    // the image grid's thumbnail (a JPEG)
-	ImageOriginal ImageSize = "original" // the imported file itself, as it is
-)
-
-// Valid tells whether s names one of the sizes.
-func (s ImageSize) Valid() bool { return s == ImagePreview || s == ImageThumb || s == ImageOriginal }
-
 // ImageFile returns the path of the cached preview or thumbnail, or of the
 // original file, of the image with content hash sha, which must be an image of a
 // project actor is a member of (ErrForbidden, audited, when it is only in

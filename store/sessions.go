@@ -31,10 +31,6 @@ func addAuditClient(d *DB, ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// ErrSessionEnded is returned for a session token that is unknown, expired or
-// revoked: the person must sign in again.
-var ErrSessionEnded = errors.New("the session has ended; sign in again")
-
 // SessionTTL is how long a team-server session lasts after sign-in.
 const SessionTTL = 12 * time.Hour
 

@@ -14,39 +14,29 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
-// Storage failures are not bugs and not refusals: the disk under the database or
-// its files is full, or the PostgreSQL server cannot be reached. They are told
-// apart once, where the store's transactions end (runTx) and where a team server
-// answers (StorageError), so that people read what happened ("the disk is full")
-// instead of "a database problem", and a client knows to try again.
-var (
-	// ErrDiskFull is wrapped by an error of a write that found no room on disk.
-	ErrDiskFull = errors.New("the disk holding the database is full")
-	// ErrUnavailable is wrapped by an error of work the database server could not
-	// take (unreachable, shutting down, out of connections or memory).
-	ErrUnavailable = errors.New("the database is unreachable")
-)
+// Storage failures (bench.ErrDiskFull, bench.ErrUnavailable, bench.ErrDatabase)
+// are told apart once, where the store's errors leave it: where its transactions
+// end (runTx), where it opens a database, and where a team server answers
+// (StorageError). What leaves the store carries them as a *bench.DatabaseError,
+// so that bench.Message says what happened without knowing SQLite or PostgreSQL.
 
-// storageError is a driver's or the system's error, kept, with its kind.
-type storageError struct {
-	kind error // ErrDiskFull or ErrUnavailable
-	err  error
-}
-
-func (e *storageError) Error() string   { return e.kind.Error() + ": " + e.err.Error() }
-func (e *storageError) Unwrap() []error { return []error{e.kind, e.err} }
-
-// StorageError returns err marked ErrDiskFull or ErrUnavailable when it is one
-// of those failures (a driver's or the system's error anywhere in its chain),
-// and err itself otherwise. Marking twice changes nothing.
+// StorageError returns err as a *bench.DatabaseError when a driver's or the
+// system's error is anywhere in its chain — a full disk (ErrDiskFull), a
+// database server that cannot take the work (ErrUnavailable), any other failure
+// inside the database (bench.ErrDatabase) — and err itself otherwise. Marking
+// twice changes nothing.
 func StorageError(err error) error {
-	if err == nil || errors.Is(err, ErrDiskFull) || errors.Is(err, ErrUnavailable) {
+	var marked *bench.DatabaseError
+	if err == nil || errors.As(err, &marked) || errors.Is(err, ErrDiskFull) || errors.Is(err, ErrUnavailable) {
 		return err
 	}
-	if kind := storageKind(err); kind != nil {
-		return &storageError{kind: kind, err: err}
+	if e := storageKind(err); e != nil {
+		e.Err = err
+		return e
 	}
 	return err
 }
@@ -56,32 +46,49 @@ func StorageError(err error) error {
 // no more than that when its server went away).
 func dbError(err error) error {
 	if err = StorageError(err); err != nil && errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrUnavailable) {
-		return &storageError{kind: ErrUnavailable, err: err}
+		return &bench.DatabaseError{Kind: ErrUnavailable, Err: err}
 	}
 	return err
 }
 
-func storageKind(err error) error {
+// storageKind is what kind of storage failure err is, nil when it is none. A
+// connection to a PostgreSQL server that could not be made at all is marked
+// Unreachable, whatever the server said (a wrong password too).
+func storageKind(err error) *bench.DatabaseError {
+	e := storageClass(err)
+	var connect *pgconn.ConnectError
+	if errors.As(err, &connect) {
+		if e == nil {
+			e = &bench.DatabaseError{Kind: ErrUnavailable}
+		}
+		e.Unreachable = true
+	}
+	return e
+}
+
+func storageClass(err error) *bench.DatabaseError {
 	var lite sqlite3.Error
 	var pe *pgconn.PgError
-	var connect *pgconn.ConnectError
 	var netErr *net.OpError
 	switch {
-	case errors.As(err, &lite) && lite.Code == sqlite3.ErrFull,
-		errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return ErrDiskFull
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return &bench.DatabaseError{Kind: ErrDiskFull}
+	case errors.As(err, &lite):
+		if lite.Code == sqlite3.ErrFull {
+			return &bench.DatabaseError{Kind: ErrDiskFull, Detail: lite.Error()}
+		}
+		return &bench.DatabaseError{Kind: bench.ErrDatabase, Detail: lite.Error()}
 	case errors.As(err, &pe):
 		switch {
 		case pe.Code == "53100": // disk_full
-			return ErrDiskFull
+			return &bench.DatabaseError{Kind: ErrDiskFull, Detail: pe.Error()}
 		case strings.HasPrefix(pe.Code, "53"), strings.HasPrefix(pe.Code, "08"), // insufficient resources, connection exception
 			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03": // shutting down, cannot connect now
-			return ErrUnavailable
+			return &bench.DatabaseError{Kind: ErrUnavailable, Detail: pe.Error()}
 		}
-		return nil
-	case errors.As(err, &connect), errors.As(err, &netErr),
-		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone):
-		return ErrUnavailable
+		return &bench.DatabaseError{Kind: bench.ErrDatabase, Detail: pe.Error()}
+	case errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone):
+		return &bench.DatabaseError{Kind: ErrUnavailable}
 	}
 	return nil
 }

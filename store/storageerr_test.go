@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // TestStorageErrorKinds: the failures of disk and database server are told
@@ -26,19 +28,22 @@ func TestStorageErrorKinds(t *testing.T) {
 		{"PostgreSQL too many connections", &pgconn.PgError{Code: "53300"}, ErrUnavailable},
 		{"PostgreSQL shutting down", &pgconn.PgError{Code: "57P01"}, ErrUnavailable},
 		{"a connection exception", &pgconn.PgError{Code: "08006"}, ErrUnavailable},
-		{"a unique violation", &pgconn.PgError{Code: "23505"}, nil},
-		{"SQLite busy", sqlite3.Error{Code: sqlite3.ErrBusy}, nil},
+		{"a unique violation", &pgconn.PgError{Code: "23505"}, bench.ErrDatabase},
+		{"SQLite busy", sqlite3.Error{Code: sqlite3.ErrBusy}, bench.ErrDatabase},
 		{"a domain error", fmt.Errorf("freeze: %w", ErrConflict), nil},
 		{"a short file", io.ErrUnexpectedEOF, nil},
 	} {
 		got := StorageError(c.err)
-		for _, kind := range []error{ErrDiskFull, ErrUnavailable} {
+		for _, kind := range []error{ErrDiskFull, ErrUnavailable, bench.ErrDatabase} {
 			if errors.Is(got, kind) != (kind == c.want) {
 				t.Errorf("%s: %v is %v: %v", c.name, got, kind, errors.Is(got, kind))
 			}
 		}
 		if !errors.Is(got, c.err) {
 			t.Errorf("%s: the original error is lost: %v", c.name, got)
+		}
+		if c.want == bench.ErrDatabase && got.Error() != c.err.Error() {
+			t.Errorf("%s: the text changed to %q", c.name, got)
 		}
 		if c.want == nil && got != c.err {
 			t.Errorf("%s: changed to %v", c.name, got)

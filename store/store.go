@@ -1,4 +1,9 @@
-// Package store is Benchwright's SQLite persistence: the only package that speaks SQL.
+// Package store is Benchwright's storage: the contract of package bench
+// implemented on a SQLite file or a PostgreSQL database (postgres.go), and the
+// only package that speaks SQL. Its errors leave it as bench's sentinels, and a
+// driver's or the system's failure as a *bench.DatabaseError (storageerr.go).
+// The contract's types are aliases of bench's here while callers move to them;
+// Calls and Service and the settings' types are still defined here.
 // Every exported method runs in one transaction, takes the acting user and checks that
 // user's permissions here, below any UI, so that the rules hold for every caller: the
 // role's (verify.Permit) and, for anything of a project, that the user is one of the
@@ -12,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -23,17 +27,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
-)
-
-// Domain errors. Wrapped errors carry the detail; callers test them with errors.Is and
-// show Message(err) to people.
-var (
-	ErrNotFound     = errors.New("not found")
-	ErrConflict     = errors.New("changed by someone else meanwhile")
-	ErrForbidden    = errors.New("not allowed")
-	ErrInvalid      = errors.New("invalid")
-	ErrUnauthorized = errors.New("wrong user name or password")
-	ErrNewerSchema  = errors.New("database written by a newer Benchwright")
 )
 
 //go:embed migrations/*.sql migrations_pg/*.sql
@@ -59,7 +52,15 @@ type DB struct {
 
 // Open opens (creating if needed) the database at path and applies pending
 // migrations. A path of the form postgres://… opens that PostgreSQL database.
+//
+// Its errors are marked as StorageError marks them: a PostgreSQL server nobody
+// answers at the address, a damaged file, a full disk.
 func Open(ctx context.Context, path string) (*DB, error) {
+	d, err := open(ctx, path)
+	return d, dbError(err)
+}
+
+func open(ctx context.Context, path string) (*DB, error) {
 	if IsPostgresURL(path) {
 		return openPostgres(ctx, path)
 	}
@@ -365,60 +366,6 @@ func queryAll[T any](ctx context.Context, q querier, scan func(scanner) (T, erro
 func scanInt64(r scanner) (v int64, err error)   { err = r.Scan(&v); return }
 func scanString(r scanner) (v string, err error) { err = r.Scan(&v); return }
 
-// Message turns an error from this package into a sentence for people.
-func Message(err error) string {
-	switch {
-	case err == nil:
-		return ""
-	case errors.Is(err, ErrUnauthorized):
-		return "Wrong user name or password."
-	}
-	var unreachable *pgconn.ConnectError
-	if errors.As(err, &unreachable) {
-		log.Printf("benchwright: %v", err)
-		return "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
-	}
-	// An error that already holds its sentence (a team server's refusal, worded
-	// by the server's store) is shown as it is.
-	var said interface{ Message() string }
-	if errors.As(err, &said) {
-		return said.Message()
-	}
-	switch {
-	case errors.Is(err, ErrDiskFull):
-		log.Printf("benchwright: %v", err)
-		return "The disk holding the database is full; nothing was changed. Make room on it, then try again (the details are in the log)."
-	case errors.Is(err, ErrUnavailable):
-		log.Printf("benchwright: %v", err)
-		return "The database cannot be reached or is overloaded; retry in a moment (the details are in the log)."
-	}
-	var driver sqlite3.Error
-	var pgErr *pgconn.PgError
-	if errors.As(err, &driver) || errors.As(err, &pgErr) {
-		// The driver's words are for the log, not for people: keep what was being
-		// done, and say where the detail went.
-		log.Printf("benchwright: %v", err)
-		var detail string
-		if pgErr != nil {
-			detail = pgErr.Error()
-		} else {
-			detail = driver.Error()
-		}
-		op := strings.TrimSuffix(strings.TrimSuffix(err.Error(), detail), ": ")
-		if op == "" {
-			op = "that"
-		}
-		return strings.ToUpper(op[:1]) + op[1:] + " failed because of a database problem; the details are in the log."
-	}
-	// ErrInvalid's word is for code (errors.Is); before the reason it says nothing
-	// to a person: "Freeze: the release name is empty", not "Freeze: invalid: …".
-	s := strings.ReplaceAll(err.Error(), ErrInvalid.Error()+": ", "")
-	if s == "" {
-		return "Something went wrong."
-	}
-	return strings.ToUpper(s[:1]) + s[1:] + "."
-}
-
 // IntegrityCheck runs SQLite's integrity check and returns its verdict ("ok" when
 // sound). PostgreSQL checks its pages itself; there it answers "ok" once the server
 // answers.
@@ -426,12 +373,12 @@ func (d *DB) IntegrityCheck(ctx context.Context) (string, error) {
 	var s string
 	if d.pg {
 		if err := d.db.PingContext(ctx); err != nil {
-			return "", fmt.Errorf("integrity check: %w", err)
+			return "", fmt.Errorf("integrity check: %w", dbError(err))
 		}
 		return "ok", nil
 	}
 	if err := d.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&s); err != nil {
-		return "", fmt.Errorf("integrity check: %w", err)
+		return "", fmt.Errorf("integrity check: %w", dbError(err))
 	}
 	return s, nil
 }

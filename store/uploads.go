@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -107,10 +106,6 @@ func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (Im
 	}
 	return res, err
 }
-
-// ErrQuota is wrapped by the refusal of an upload beyond its account's share of
-// the server's upload folder (UploadLimits).
-var ErrQuota = errors.New("over the upload quota")
 
 // UploadLimits bound what one account may keep uploaded and not imported yet.
 type UploadLimits struct {

@@ -52,9 +52,6 @@ func SetPasswordMinimumForTests(n int) (restore func()) {
 	return func() { minPasswordLen = old }
 }
 
-// ErrTooManyFailures refuses a sign-in during the wait after wrong passwords.
-var ErrTooManyFailures = errors.New("too many wrong passwords")
-
 // Sign-in throttling: after freeFailures wrong passwords in a row a name waits
 // firstDelay before its next attempt, twice as long after each further failure, at
 // most maxDelay; a successful sign-in ends the wait and the count.
@@ -157,7 +154,7 @@ func bcryptHash(pw string) (string, error) {
 func (d *DB) HasUsers(ctx context.Context) (bool, error) {
 	var n int
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
-		return false, fmt.Errorf("count users: %w", err)
+		return false, fmt.Errorf("count users: %w", dbError(err))
 	}
 	return n > 0, nil
 }

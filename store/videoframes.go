@@ -6,17 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
 )
-
-// VideoFrame is the provenance of a project image that is a frame of a video
-// (migration 0023, bwctl import-video): the image's project path and where in
-// which video it was taken.
-type VideoFrame struct {
-	Path string `json:"path"`
-	annotate.Frame
-}
 
 // RecordVideoFrames records, for each frame, that the project image at its Path
 // is that frame of that video, replacing what was recorded for the image before.

@@ -1,0 +1,25 @@
+package remote
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/benchwright/benchwright/bench"
+)
+
+// contractBeforeTheMove is Contract as the builds before issue 28 item 1 (the
+// contract's types in package store) sent it at sign-in.
+const contractBeforeTheMove = "21b2a697f47bc0ef"
+
+// TestContractDigestSurvivesTheMove: moving the contract's types from store to
+// bench changed no JSON, so it must not change the digest either, or every
+// workstation of an older build would be refused as another build. When a call
+// or a type's JSON changes on purpose, the digest changes and this value with it.
+func TestContractDigestSurvivesTheMove(t *testing.T) {
+	if Contract != contractBeforeTheMove {
+		t.Errorf("Contract = %s, was %s before the contract moved to package bench: if the JSON of a call changed on purpose, update contractBeforeTheMove; if not, find what the move changed", Contract, contractBeforeTheMove)
+	}
+	if got, want := digestName(reflect.TypeOf(bench.Release{})), storePkg+".Release"; got != want {
+		t.Errorf("bench.Release is named %q in the digest, want %q", got, want)
+	}
+}
