@@ -14,7 +14,7 @@ const module = "github.com/benchwright/benchwright/"
 // pure are the packages that need no database and no screen: the contract and
 // the domain packages. What needs only them (remote's client, the screens'
 // logic, bwctl's checks) must not link cgo SQLite, pgx or fyne through them.
-var pure = []string{"bench", "annotate", "verify", "agreement", "sampling", "score", "release", "imagefile"}
+var pure = []string{"bench", "annotate", "verify", "agreement", "sampling", "score", "release", "imagefile", "shortcut", "plant"}
 
 // never are import paths (or their prefixes) a pure package may not depend on,
 // directly or through another package.
