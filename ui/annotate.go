@@ -404,14 +404,33 @@ var shortcutHelp = [][2]string{
 	{"F1 or ?", "this help"},
 }
 
+// showShortcuts shows shortcutHelp in a dialog that fits the window: the rows
+// wrap to its width and scroll when they are taller than it (at 1024×700 they
+// were 856 px tall, and fyne squeezed the dialog into the window, cutting off
+// its foot and Close).
 func (ws *workspace) showShortcuts() {
 	grid := container.New(layout.NewFormLayout())
 	for _, h := range shortcutHelp {
 		grid.Add(widget.NewLabelWithStyle(h[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		grid.Add(widget.NewLabel(h[1]))
+		what := widget.NewLabel(h[1])
+		what.Wrapping = fyne.TextWrapWord
+		grid.Add(what)
 	}
 	note := caption("Letter keys work while the image or the queue has the keyboard (click it); they do nothing in a text field or when nothing is clicked. Ctrl+Z undoes a cleared box or a changed answer, also after coming back to the sample.")
-	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVBox(grid, note), ws.u.win)
+	body := container.NewVBox(grid, note)
+	scroll := container.NewVScroll(body)
+	// The dialog's title, Close and padding take about 130 px; the window's edges 40.
+	win := ws.u.win.Canvas().Size()
+	w := min(float32(780), win.Width-80)
+	h := min(heightAt(body, w), win.Height-170)
+	scroll.SetMinSize(fyne.NewSize(w, h))
+	dialog.ShowCustom("Keyboard shortcuts", "Close", scroll, ws.u.win)
+}
+
+// heightAt is the height box takes laid out w wide (its wrapped labels' rows).
+func heightAt(box *fyne.Container, w float32) float32 {
+	box.Resize(fyne.NewSize(w, box.MinSize().Height))
+	return box.MinSize().Height
 }
 
 // ---- queue ----

@@ -168,11 +168,6 @@ func TestNoStoreCallOnTheUIGoroutine(t *testing.T) {
 // the check fails on any more, and asks for the number to come down with them.
 // Issue 28 item 6 ends when it is empty.
 var stillOnUI = map[string]int{
-	"annotate.go":          0,
-	"annotate_lint.go":     0,
-	"annotate_open.go":     0,
-	"annotate_save.go":     0,
-	"annotate_sequence.go": 0,
 	"app.go":               5,
 	"connect.go":           1,
 	"curate.go":            6,
@@ -184,7 +179,6 @@ var stillOnUI = map[string]int{
 	"images.go":            3,
 	"projects.go":          3,
 	"samples.go":           13,
-	"samples_annotate.go":  0,
 	"samples_links.go":     6,
 	"settings.go":          4,
 	"signin.go":            3,
