@@ -147,9 +147,10 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 	lastWorkspace[u] = ws
 	u.onOthersChanged = ws.othersChanged
 	fill := func() {
-		ws.reloadQueue()
-		ws.selectFirst()
-		ws.openRequested()
+		ws.reloadQueueThen(func() { // the queue is read off the UI goroutine
+			ws.selectFirst()
+			ws.openRequested()
+		})
 	}
 	if prev == nil {
 		fill()

@@ -36,6 +36,35 @@ func holdLoads(t *testing.T) (waiting func() int, run func(i int)) {
 	return waiting, run
 }
 
+// With the queue read off the UI goroutine, the screen opens its first item once
+// the queue arrives (it opened nothing when it looked before the queue was read).
+func TestAnnotateOpensTheFirstItemWhenTheQueueArrives(t *testing.T) {
+	u, _ := demoApp(t)
+	u.fyne.Preferences().SetString(prefLastProject, "demo")
+	signInAs(t, u, "ann1", "demo")
+	u.win.Resize(fyne.NewSize(1024, 700))
+	var pending []func()
+	inBackground = func(f func()) { pending = append(pending, f) }
+	t.Cleanup(func() { inBackground = func(f func()) { f() } })
+	for i, s := range u.screens {
+		if s.title == "Annotate" {
+			u.nav.Select(i)
+		}
+	}
+	ws := findWorkspace(t, u)
+	if len(pending) == 0 {
+		t.Fatal("the queue was read on the UI goroutine")
+	}
+	for len(pending) > 0 {
+		f := pending[0]
+		pending = pending[1:]
+		f()
+	}
+	if ws.sample == nil || ws.current < 0 {
+		t.Fatalf("after the queue arrived: nothing open (%d items)", len(ws.items))
+	}
+}
+
 // A save runs off the UI goroutine with a copy of the sample: what is typed while
 // it is under way stays in the field as typed (the save returning sets no text),
 // is not sent a second time by a save asked for meanwhile (one save at a time:
