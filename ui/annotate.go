@@ -74,12 +74,13 @@ type workspace struct {
 	retrying      bool          // a retryOffline is scheduled
 	queued        *queuedSubmit // a submit pressed while offline, sent when the server is back
 	saveGen       int
-	queueWaiting  []func()    // what waits for the queue being read (reloadQueueThen)
-	saving        bool        // a save is under way (one at a time: each needs the last one's version)
-	saveAgain     bool        // a save was asked for while one was under way
-	afterSave     []afterSave // what flushes wait for: run when a save leaves nothing unsaved
-	submitting    bool        // a submit (or the save before it) is under way
-	timer         *time.Timer
+	queueWaiting  []func()                                       // what waits for the queue being read (reloadQueueThen)
+	saving        bool                                           // a save is under way (one at a time: each needs the last one's version)
+	saveAgain     bool                                           // a save was asked for while one was under way
+	afterSave     []afterSave                                    // what flushes wait for: run when a save leaves nothing unsaved
+	submitting    bool                                           // a submit (or the save before it) is under way
+	stopSave      func() bool                                    // stops the pending autosave
+	after         func(time.Duration, func()) (stop func() bool) // the timers: afterOnUI
 	autosaveDelay time.Duration
 	now           func() time.Time
 	lastKind      annotate.Kind
@@ -164,7 +165,7 @@ func (u *App) annotateScreen() fyne.CanvasObject {
 }
 
 func newWorkspace(u *App) *workspace {
-	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, pageSize: queuePage,
+	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, after: afterOnUI, pageSize: queuePage,
 		loaded:   map[verify.State]int{},
 		lastKind: annotate.KindHopQA}
 	ws.history.coalesce = typingMerge

@@ -302,8 +302,8 @@ func (ws *workspace) showSample(o openedSample) {
 
 // closeSample forgets the open sample (the caller has saved it).
 func (ws *workspace) closeSample() {
-	if ws.timer != nil {
-		ws.timer.Stop()
+	if ws.stopSave != nil {
+		ws.stopSave()
 	}
 	ws.saveGen++
 	ws.keepHistory()

@@ -16,6 +16,14 @@ import (
 	"github.com/benchwright/benchwright/store"
 )
 
+// afterOnUI runs f on the UI goroutine once d has passed, unless the returned stop
+// is called first: the workspace's timers (autosave, offline retry), which a test
+// replaces (ws.after) to fire them itself, as the test driver's fyne.Do would run
+// f on the timer's goroutine, racing the test.
+func afterOnUI(d time.Duration, f func()) (stop func() bool) {
+	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
+}
+
 // offlineRetry is how soon a save that could not reach the team server is tried
 // again.
 var offlineRetry = 3 * time.Second
@@ -35,10 +43,10 @@ func (ws *workspace) scheduleSave() {
 	}
 	ws.saveGen++
 	gen := ws.saveGen
-	if ws.timer != nil {
-		ws.timer.Stop()
+	if ws.stopSave != nil {
+		ws.stopSave()
 	}
-	ws.timer = time.AfterFunc(ws.autosaveDelay, func() { fyne.Do(func() { ws.autosave(gen) }) })
+	ws.stopSave = ws.after(ws.autosaveDelay, func() { ws.autosave(gen) })
 }
 
 // autosave is the debounce timer's save, for the changes of generation gen: a
@@ -89,8 +97,8 @@ func (ws *workspace) saveNow() {
 		ws.runAfterSave(true)
 		return
 	}
-	if ws.timer != nil {
-		ws.timer.Stop()
+	if ws.stopSave != nil {
+		ws.stopSave()
 	}
 	if ws.saving {
 		ws.saveAgain = true
@@ -251,7 +259,7 @@ func (ws *workspace) scheduleRetry() {
 		return
 	}
 	ws.retrying = true
-	time.AfterFunc(offlineRetry, func() { fyne.Do(ws.retryOffline) })
+	ws.after(offlineRetry, ws.retryOffline)
 }
 
 // retryOffline tries again what the team server could not take: the unsaved
