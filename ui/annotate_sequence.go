@@ -171,21 +171,19 @@ func (ws *workspace) readSequence(paths []string) {
 		return read{ims, thumbs}, err
 	}, func(r read, err error) {
 		ims, thumbs := r.ims, r.thumbs
-		{
-			if err != nil {
-				ws.u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
-			}
-			for p, im := range ims {
-				sv.images[p] = im
-			}
-			for k, v := range thumbs {
-				sv.thumbs[k] = v
-			}
-			if gen == sv.gen {
-				sv.sig = ""
-				ws.refreshStrip()
-				ws.prefetchSequence()
-			}
+		if err != nil {
+			ws.u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
+		}
+		for p, im := range ims {
+			sv.images[p] = im
+		}
+		for k, v := range thumbs {
+			sv.thumbs[k] = v
+		}
+		if gen == sv.gen {
+			sv.sig = ""
+			ws.refreshStrip()
+			ws.prefetchSequence()
 		}
 	})
 }
@@ -389,14 +387,12 @@ func (ws *workspace) askAddImage() {
 	d.Show()
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
 	load(ws.u, "", func() ([]store.Image, error) { return db.Images(ctx, user, pid, 0, 5000) }, func(ims []store.Image, err error) {
-		{
-			if err != nil {
-				ws.u.showError(err)
-				return
-			}
-			all = ims
-			apply(filter.Text)
+		if err != nil {
+			ws.u.showError(err)
+			return
 		}
+		all = ims
+		apply(filter.Text)
 	})
 }
 
