@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image/color"
+	"maps"
 	"path"
 	"strings"
 	"time"
@@ -72,7 +74,13 @@ type workspace struct {
 	retrying      bool          // a retryOffline is scheduled
 	queued        *queuedSubmit // a submit pressed while offline, sent when the server is back
 	saveGen       int
-	timer         *time.Timer
+	queueWaiting  []func()                                       // what waits for the queue being read (reloadQueueThen)
+	saving        bool                                           // a save is under way (one at a time: each needs the last one's version)
+	saveAgain     bool                                           // a save was asked for while one was under way
+	afterSave     []afterSave                                    // what flushes wait for: run when a save leaves nothing unsaved
+	submitting    bool                                           // a submit (or the save before it) is under way
+	stopSave      func() bool                                    // stops the pending autosave
+	after         func(time.Duration, func()) (stop func() bool) // the timers: afterOnUI
 	autosaveDelay time.Duration
 	now           func() time.Time
 	lastKind      annotate.Kind
@@ -98,6 +106,7 @@ type workspace struct {
 
 	newSampleChoice *widget.RadioGroup // the kind chooser of an image without a sample
 	newSampleButton *widget.Button
+	againButton     *widget.Button // "<kind> again", when a kind was made before
 
 	// Deleting drafts, and returned samples (samples_annotate.go).
 	deleteBtn   *widget.Button
@@ -134,21 +143,29 @@ var lastWorkspace = map[*App]*workspace{}
 
 // annotateScreen is the annotation workspace.
 func (u *App) annotateScreen() fyne.CanvasObject {
-	if prev := lastWorkspace[u]; prev != nil {
-		prev.flush()
-		prev.keepHistory() // the new screen opens the sample again, with its undo steps
-	}
+	prev := lastWorkspace[u]
 	ws := newWorkspace(u)
 	lastWorkspace[u] = ws
 	u.onOthersChanged = ws.othersChanged
-	ws.reloadQueue()
-	ws.selectFirst()
-	ws.openRequested()
+	fill := func() {
+		ws.reloadQueueThen(func() { // the queue is read off the UI goroutine
+			ws.selectFirst()
+			ws.openRequested()
+		})
+	}
+	if prev == nil {
+		fill()
+	} else {
+		// The new screen opens the sample again, with its undo steps, once the
+		// previous one's save is in: opened before, its version would be stale.
+		prev.keepHistory()
+		prev.flushOr(fill, fill)
+	}
 	return ws.root
 }
 
 func newWorkspace(u *App) *workspace {
-	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, pageSize: queuePage,
+	ws := &workspace{u: u, current: -1, acks: map[string]bool{}, autosaveDelay: autosaveDelay, now: time.Now, after: afterOnUI, pageSize: queuePage,
 		loaded:   map[verify.State]int{},
 		lastKind: annotate.KindHopQA}
 	ws.history.coalesce = typingMerge
@@ -263,7 +280,7 @@ func (ws *workspace) installKeys() {
 	}
 	c.SetOnTypedRune(ws.strayRune)
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { ws.typedKey(ev) }) // F1 only: Delete and the arrows need the image's focus
-	ws.u.fyne.Lifecycle().SetOnExitedForeground(func() { ws.flush() })
+	ws.u.fyne.Lifecycle().SetOnExitedForeground(func() { ws.flush(nil) })
 }
 
 // strayRune is a letter typed with nothing focused: it is no shortcut (the click
@@ -389,42 +406,109 @@ var shortcutHelp = [][2]string{
 	{"F1 or ?", "this help"},
 }
 
+// showShortcuts shows shortcutHelp in a dialog that fits the window: the rows
+// wrap to its width and scroll when they are taller than it (at 1024×700 they
+// were 856 px tall, and fyne squeezed the dialog into the window, cutting off
+// its foot and Close).
 func (ws *workspace) showShortcuts() {
 	grid := container.New(layout.NewFormLayout())
 	for _, h := range shortcutHelp {
 		grid.Add(widget.NewLabelWithStyle(h[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		grid.Add(widget.NewLabel(h[1]))
+		what := widget.NewLabel(h[1])
+		what.Wrapping = fyne.TextWrapWord
+		grid.Add(what)
 	}
 	note := caption("Letter keys work while the image or the queue has the keyboard (click it); they do nothing in a text field or when nothing is clicked. Ctrl+Z undoes a cleared box or a changed answer, also after coming back to the sample.")
-	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVBox(grid, note), ws.u.win)
+	body := container.NewVBox(grid, note)
+	scroll := container.NewVScroll(body)
+	// The dialog's title, Close and padding take about 130 px; the window's edges 40.
+	win := ws.u.win.Canvas().Size()
+	w := min(float32(780), win.Width-80)
+	h := min(heightAt(body, w), win.Height-170)
+	scroll.SetMinSize(fyne.NewSize(w, h))
+	dialog.ShowCustom("Keyboard shortcuts", "Close", scroll, ws.u.win)
+}
+
+// heightAt is the height box takes laid out w wide (its wrapped labels' rows).
+func heightAt(box *fyne.Container, w float32) float32 {
+	box.Resize(fyne.NewSize(w, box.MinSize().Height))
+	return box.MinSize().Height
 }
 
 // ---- queue ----
 
 // reloadQueue lists the annotator's returned samples (with reasons: first), drafts,
-// then the images without a sample (or all images), one page at a time.
-func (ws *workspace) reloadQueue() {
-	u := ws.u
-	ctx := u.ctx()
+// then the images without a sample (or all images), one page at a time. It reads
+// them off the UI goroutine (load); the open item stays selected.
+func (ws *workspace) reloadQueue() { ws.reloadQueueThen(nil) }
+
+// reloadQueueThen is reloadQueue, running then once the queue shown is the one read
+// (or a newer one: a later reload's result replaces this one's, and runs then too).
+func (ws *workspace) reloadQueueThen(then func()) {
+	if then != nil {
+		ws.queueWaiting = append(ws.queueWaiting, then)
+	}
+	q := queueQuery{db: ws.u.db, ctx: ws.u.ctx(), user: ws.u.user, pid: ws.u.project.ID, page: ws.pageSize,
+		all: ws.allImages.Checked, imgLoaded: ws.imgLoaded, loaded: maps.Clone(ws.loaded)}
+	load(ws.u, "annotate.queue", func() (queueData, error) { return q.read(), nil }, func(d queueData, _ error) {
+		if d.err != nil {
+			ws.u.showError(d.err)
+		}
+		ws.loaded, ws.imgLoaded, ws.imgTotal = d.loaded, d.imgLoaded, d.imgTotal
+		ws.showQueue(d.items)
+		waiting := ws.queueWaiting
+		ws.queueWaiting = nil
+		for _, f := range waiting {
+			f()
+		}
+	})
+}
+
+// queueQuery is what a reading of the queue needs, copied on the UI goroutine.
+type queueQuery struct {
+	db        store.Service
+	ctx       context.Context
+	user      store.User
+	pid       int64
+	page      int
+	all       bool // all images, not only those without a sample
+	imgLoaded int
+	loaded    map[verify.State]int
+}
+
+// queueData is what a reading of the queue found.
+type queueData struct {
+	items               []queueItem
+	loaded              map[verify.State]int
+	imgLoaded, imgTotal int
+	err                 error // the first error, shown
+}
+
+// read reads the queue's rows.
+//
+//bw:background
+func (q queueQuery) read() queueData {
+	d := queueData{loaded: q.loaded}
+	keep := func(err error) {
+		if err != nil && d.err == nil {
+			d.err = err
+		}
+	}
 	var items []queueItem
 	for _, part := range []struct {
 		state    verify.State
 		title    string
 		returned bool
 	}{{verify.StateReturned, "Returned to you", true}, {verify.StateDraft, "Your drafts", false}} {
-		f := store.SampleFilter{Status: part.state, AuthorID: u.user.ID}
-		total, err := u.db.CountSamples(ctx, u.user, u.project.ID, f)
-		if err != nil {
-			u.showError(err)
-		}
+		f := store.SampleFilter{Status: part.state, AuthorID: q.user.ID}
+		total, err := q.db.CountSamples(q.ctx, q.user, q.pid, f)
+		keep(err)
 		if total == 0 && part.returned {
 			continue
 		}
-		ss, err := u.db.Samples(ctx, u.user, u.project.ID, f, 0, max(ws.loaded[part.state], ws.pageSize))
-		if err != nil {
-			u.showError(err)
-		}
-		ws.loaded[part.state] = len(ss)
+		ss, err := q.db.Samples(q.ctx, q.user, q.pid, f, 0, max(q.loaded[part.state], q.page))
+		keep(err)
+		d.loaded[part.state] = len(ss)
 		items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", part.title, total)})
 		for _, s := range ss {
 			items = append(items, queueItem{kind: qSample, returned: part.returned, sample: s,
@@ -432,37 +516,41 @@ func (ws *workspace) reloadQueue() {
 		}
 		if len(ss) < total {
 			items = append(items, queueItem{kind: qMore, more: part.state,
-				title: fmt.Sprintf("Load %d more…", min(ws.pageSize, total-len(ss)))})
+				title: fmt.Sprintf("Load %d more…", min(q.page, total-len(ss)))})
 		}
 	}
-	items = append(items, ws.submittedItems()...)
+	items = append(items, q.submittedItems(d.loaded)...)
 	var ims []store.Image
 	var err error
-	n := max(ws.imgLoaded, ws.pageSize)
+	n := max(q.imgLoaded, q.page)
 	title := "Images without samples"
-	if ws.allImages.Checked {
+	if q.all {
 		title = "All images"
-		ws.imgTotal, _ = u.db.CountImages(ctx, u.user, u.project.ID)
-		ims, err = u.db.Images(ctx, u.user, u.project.ID, 0, n)
+		d.imgTotal, _ = q.db.CountImages(q.ctx, q.user, q.pid)
+		ims, err = q.db.Images(q.ctx, q.user, q.pid, 0, n)
 	} else {
-		ws.imgTotal, _ = u.db.CountImagesWithoutSamples(ctx, u.user, u.project.ID)
-		ims, err = u.db.ImagesWithoutSamples(ctx, u.user, u.project.ID, 0, n)
+		d.imgTotal, _ = q.db.CountImagesWithoutSamples(q.ctx, q.user, q.pid)
+		ims, err = q.db.ImagesWithoutSamples(q.ctx, q.user, q.pid, 0, n)
 	}
-	if err != nil {
-		u.showError(err)
-	}
-	ws.imgLoaded = len(ims)
-	items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", title, ws.imgTotal)})
+	keep(err)
+	d.imgLoaded = len(ims)
+	items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", title, d.imgTotal)})
 	for _, im := range ims {
 		items = append(items, queueItem{kind: qImage, image: im, title: path.Base(im.RelPath),
 			detail: fmt.Sprintf("%s · %d×%d", path.Dir(im.RelPath), im.Width, im.Height)})
 	}
-	if ws.imgLoaded < ws.imgTotal {
-		items = append(items, queueItem{kind: qMore, title: fmt.Sprintf("Load %d more images…", min(ws.pageSize, ws.imgTotal-ws.imgLoaded))})
+	if d.imgLoaded < d.imgTotal {
+		items = append(items, queueItem{kind: qMore, title: fmt.Sprintf("Load %d more images…", min(q.page, d.imgTotal-d.imgLoaded))})
 	}
-	if len(ims) == 0 && !ws.allImages.Checked {
+	if len(ims) == 0 && !q.all {
 		items = append(items, queueItem{kind: qHeader, title: "", detail: "All have one: see “Show all images”."})
 	}
+	d.items = items
+	return d
+}
+
+// showQueue shows the queue's rows, the open item selected.
+func (ws *workspace) showQueue(items []queueItem) {
 	ws.items = items
 	ws.current = -1
 	ws.quietly(ws.queue.UnselectAll)
@@ -607,20 +695,27 @@ func (ws *workspace) openIndex(i int) {
 		}
 		return
 	}
-	if !ws.flush() {
-		ws.reselect()
-		return
-	}
-	ws.current = i
-	switch {
-	case it.kind == qSample && it.submitted:
-		ws.showSubmitted(it.sample)
-	case it.kind == qSample:
-		ws.openSample(it.sample.ID)
-	case it.kind == qImage:
-		ws.openImage(it.image)
-	}
-	ws.host.takeFocus()
+	ws.flushOr(func() {
+		if i >= len(ws.items) || !sameItem(ws.items[i], it) { // the queue was reloaded meanwhile
+			ws.reselect()
+			return
+		}
+		ws.current = i
+		switch {
+		case it.kind == qSample && it.submitted:
+			ws.showSubmitted(it.sample)
+		case it.kind == qSample:
+			ws.openSample(it.sample.ID)
+		case it.kind == qImage:
+			ws.openImage(it.image)
+		}
+		ws.host.takeFocus()
+	}, ws.reselect)
+}
+
+// sameItem tells whether two queue items are the same sample or image.
+func sameItem(a, b queueItem) bool {
+	return a.kind == b.kind && a.sample.ID == b.sample.ID && a.image.RelPath == b.image.RelPath
 }
 
 // reselect puts the list selection back on the open item.

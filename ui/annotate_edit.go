@@ -231,5 +231,8 @@ func (ws *workspace) updateGate() {
 		ws.submitWhy.SetText(why)
 		ws.submitWhy.Importance = widget.DangerImportance
 	}
+	if ws.submitting { // a submit is under way: not twice
+		ws.submitBtn.Disable()
+	}
 	ws.submitWhy.Refresh()
 }

@@ -290,7 +290,7 @@ type optionRows struct {
 	add      *formButton
 	marks    []*formButton
 	entries  []*wsEntry
-	removes  []*formButton
+	removes  []*tapButton // not Tab stops: Tab and Space from a field must not delete its row
 }
 
 func newOptionRows(ws *workspace, min, max int) *optionRows {
@@ -325,7 +325,7 @@ func (o *optionRows) build(n int) {
 		left := container.NewHBox(mark, widget.NewLabelWithStyle(string(rune('A'+i)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		var right fyne.CanvasObject
 		if o.max > o.min {
-			rm := newFormButton(o.ws.formOuter(), "", theme.ContentRemoveIcon(), func() {
+			rm := newTapButton(theme.ContentRemoveIcon(), func() {
 				o.ws.edit("", func(s *annotate.Sample) {
 					if i < len(s.Options) && len(s.Options) > o.min {
 						s.Options = slices.Delete(s.Options, i, i+1)
@@ -338,7 +338,6 @@ func (o *optionRows) build(n int) {
 					}
 				})
 			})
-			rm.Importance = widget.LowImportance
 			o.removes = append(o.removes, rm)
 			right = rm
 		}

@@ -142,7 +142,8 @@ var sessionAcks = map[*App]map[string]map[string]bool{}
 
 // acksFor returns the acknowledgement set of sample si, the one kept for the
 // session; editing it (toggleAck) keeps the change.
-func (ws *workspace) acksFor(si store.SampleInfo) map[string]bool {
+// revs (or why they could not be read: revsErr) are si's revisions, read with it.
+func (ws *workspace) acksFor(si store.SampleInfo, revs []store.RevisionInfo, revsErr error) map[string]bool {
 	u := ws.u
 	byKey := sessionAcks[u]
 	if byKey == nil {
@@ -155,7 +156,7 @@ func (ws *workspace) acksFor(si store.SampleInfo) map[string]bool {
 	}
 	acks := map[string]bool{}
 	if si.Revision > 0 { // submitted before: start from what that submit acknowledged
-		if revs, err := u.db.SampleRevisions(u.ctx(), u.user, si.ID); err == nil {
+		if revsErr == nil {
 			for i := len(revs) - 1; i >= 0; i-- {
 				if revs[i].Change == "submit" || revs[i].Change == "revise" {
 					for _, r := range revs[i].Acknowledged {

@@ -94,7 +94,7 @@ func TestAnnotateOpenAnswerNumbersAreLint(t *testing.T) {
 	if si := storedSample(t, u, id); si.Status != verify.StateDraft {
 		t.Fatalf("submitted with an invalid tolerance: %s", si.Status)
 	}
-	if !ws.saveNow() {
+	if ws.saveNow(); ws.dirty {
 		t.Fatal("the draft was not saved")
 	}
 	if si := storedSample(t, u, id); si.Content.ToleranceText != "1,5" || si.Content.Tolerance != nil {
@@ -176,7 +176,8 @@ func TestAnnotateAcknowledgementSurvivesComingBack(t *testing.T) {
 	// returned sample, in another session).
 	delete(sessionAcks, u)
 	si := storedSample(t, u, id)
-	if acks := ws.acksFor(si); !acks[annotate.RuleExoPhrase] {
+	revs, err = u.db.SampleRevisions(context.Background(), u.user, id)
+	if acks := ws.acksFor(si, revs, err); !acks[annotate.RuleExoPhrase] {
 		t.Errorf("a new session starts from %v", acks)
 	}
 }

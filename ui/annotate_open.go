@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image"
 
@@ -20,8 +21,14 @@ import (
 
 // loadImage shows image im on the canvas, from its cached preview.
 func (ws *workspace) loadImage(im store.Image) {
-	ws.image, ws.hasImage = im, true
 	img, err := ws.preview(im)
+	ws.showPicture(im, img, err)
+}
+
+// showPicture shows image im on the canvas as picture img (its preview, or a
+// placeholder and why: err).
+func (ws *workspace) showPicture(im store.Image, img image.Image, err error) {
+	ws.image, ws.hasImage = im, true
 	info := fmt.Sprintf("%s · %d×%d px · scene %s", im.RelPath, im.Width, im.Height, im.Scene)
 	ws.imageInfo.Importance = widget.MediumImportance
 	if err != nil {
@@ -39,8 +46,15 @@ func (ws *workspace) loadImage(im store.Image) {
 // preview is the decoded cached downscaled copy, from the prefetch cache (see
 // imagecache.go) or decoded now.
 func (ws *workspace) preview(im store.Image) (image.Image, error) {
-	db, user := ws.u.db, ws.u.user
-	img, err := previews.load(previewKey(db.Where(), im.SHA256), func() (image.Image, error) { return decodePreview(ws.u.ctx(), db, user, im.SHA256) })
+	source := ws.u.db // Where names the project's file or server, without asking it
+	return previewOf(ws.u.ctx(), ws.u.db, ws.u.user, source.Where(), im)
+}
+
+// previewOf is im's decoded preview from the cache, or decoded now (reading the
+// file from the project, through its server on a team server); if it cannot be
+// had, a placeholder of its proportions and why.
+func previewOf(ctx context.Context, svc store.Service, user store.User, where string, im store.Image) (image.Image, error) {
+	img, err := previews.load(previewKey(where, im.SHA256), func() (image.Image, error) { return decodePreview(ctx, svc, user, im.SHA256) })
 	if err != nil {
 		return placeholder(im), err
 	}
@@ -82,6 +96,7 @@ func (ws *workspace) openImage(im store.Image) {
 	buttons := container.NewVBox(container.NewHBox(create))
 	if last, ok := lastKinds[ws.u]; ok { // the kind made last: one click, still a choice
 		again := widget.NewButtonWithIcon(kindTitle(last)+" again", theme.ContentAddIcon(), func() { ws.createSample(last) })
+		ws.againButton = again
 		buttons.Add(container.NewHBox(again)) // its own row: beside Create it widened a 1024-px window's panel
 	}
 	ws.setRight(container.NewVBox(
@@ -92,35 +107,74 @@ func (ws *workspace) openImage(im store.Image) {
 		buttons,
 	))
 	ws.newSampleChoice, ws.newSampleButton = choice, create
+	if _, ok := lastKinds[ws.u]; !ok {
+		ws.againButton = nil
+	}
 }
 
 // createSample starts a draft of kind on the open image and opens it.
 func (ws *workspace) createSample(kind annotate.Kind) {
-	if !ws.hasImage || !ws.flush() {
+	if !ws.hasImage {
+		return
+	}
+	ws.flush(func() { ws.createSampleNow(kind) })
+}
+
+// createSampleNow creates the draft, all saved before.
+func (ws *workspace) createSampleNow(kind annotate.Kind) {
+	if !ws.hasImage {
 		return
 	}
 	ws.lastKind = kind
 	lastKinds[ws.u] = kind
 	s := newSampleOf(kind, ws.image)
-	if len(ws.seq.newOnes) > 1 {
-		s = ws.newSequenceSample(s, ws.seq.newOnes)
-	}
-	si, err := ws.u.db.CreateSample(ws.u.ctx(), ws.u.user, ws.u.project.ID, s)
-	if err != nil {
-		ws.u.showError(err)
-		return
-	}
-	ws.seq.newOnes = nil
-	ws.u.refreshStatus()
-	ws.reloadQueue()
-	for i, it := range ws.items {
-		if it.kind == qSample && it.sample.ID == si.ID {
-			ws.queue.Select(i)
-			ws.queue.ScrollTo(i)
+	u := ws.u
+	db, ctx, user, pid, seq := u.db, u.ctx(), u.user, u.project.ID, ws.seq.newOnes
+	ws.newSampleBusy(true)
+	load(u, "", func() (store.SampleInfo, error) {
+		if len(seq) > 1 {
+			s = newSequenceSample(ctx, db, user, pid, s, seq)
+		}
+		return db.CreateSample(ctx, user, pid, s)
+	}, func(si store.SampleInfo, err error) {
+		ws.newSampleBusy(false)
+		if err != nil {
+			u.showError(err)
 			return
 		}
+		ws.seq.newOnes = nil
+		u.refreshStatus()
+		ws.openCreated(si.ID)
+	})
+}
+
+// newSampleBusy disables the buttons that create a sample while one is created.
+func (ws *workspace) newSampleBusy(busy bool) {
+	for _, b := range []*widget.Button{ws.newSampleButton, ws.againButton} {
+		if b == nil {
+			continue
+		}
+		if busy {
+			b.Disable()
+		} else if b != ws.newSampleButton || ws.newSampleChoice == nil || ws.newSampleChoice.Selected != "" {
+			b.Enable()
+		}
 	}
-	ws.openSample(si.ID) // not in the queue (should not happen): open it anyway
+}
+
+// openCreated reads the queue again and opens sample id in it (or alone, should it
+// not be listed).
+func (ws *workspace) openCreated(id string) {
+	ws.reloadQueueThen(func() {
+		for i, it := range ws.items {
+			if it.kind == qSample && it.sample.ID == id {
+				ws.queue.Select(i)
+				ws.queue.ScrollTo(i)
+				return
+			}
+		}
+		ws.openSample(id) // not in the queue (should not happen): open it anyway
+	})
 }
 
 // lastKinds is, per main window, the kind of the sample the annotator made last in
@@ -144,20 +198,81 @@ func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
 	return s
 }
 
-// openSample loads sample id into the editor.
+// openedSample is what opening a sample reads from the store.
+type openedSample struct {
+	si             store.SampleInfo
+	im             store.Image
+	imErr          error
+	pic            image.Image // im's preview (or a placeholder: picErr)
+	picErr         error
+	reviews        []store.ReviewRecord // of a returned sample
+	revs           []store.RevisionInfo // of a sample submitted before
+	revsErr        error
+	hasIm, hasRevs bool
+}
+
+// readSample reads sample id and what its editor shows with it.
+//
+//bw:background
+func readSample(ctx context.Context, db store.Service, user store.User, pid int64, where, id string) (openedSample, error) {
+	var o openedSample
+	si, err := db.Sample(ctx, user, id)
+	if err != nil {
+		return o, err
+	}
+	o.si = si
+	if si.ImagePath != "" {
+		o.im, o.imErr = db.ImageByPath(ctx, user, pid, si.ImagePath)
+		if o.imErr == nil {
+			o.hasIm = true
+			o.pic, o.picErr = previewOf(ctx, db, user, where, o.im)
+		}
+	}
+	if si.Status == verify.StateReturned {
+		if rs, err := db.Reviews(ctx, user, si.ID); err == nil {
+			for _, r := range rs {
+				if r.Revision == si.Revision && r.Decision == verify.DecisionReject {
+					o.reviews = append(o.reviews, r)
+				}
+			}
+		}
+	}
+	if si.Revision > 0 || si.Status == verify.StateReturned {
+		o.revs, o.revsErr = db.SampleRevisions(ctx, user, si.ID)
+		o.hasRevs = true
+	}
+	return o, nil
+}
+
+// openSample loads sample id into the editor, reading it off the UI goroutine:
+// the editor says it is opening it meanwhile (the caller has saved the sample
+// open before, which is closed now, so nothing is typed into it meanwhile).
 func (ws *workspace) openSample(id string) {
 	u := ws.u
-	si, err := u.db.Sample(u.ctx(), u.user, id)
-	if err != nil {
-		u.showError(err)
-		return
+	source := u.db // Where names the project's file or server, without asking it
+	db, ctx, user, pid, where := u.db, u.ctx(), u.user, u.project.ID, source.Where()
+	if ws.sample != nil && ws.sample.ID != id && !ws.dirty {
+		ws.closeSample()
+		ws.setRight(container.NewCenter(widget.NewLabel(fmt.Sprintf("Opening %s…", id))))
 	}
+	load(u, "annotate.open", func() (openedSample, error) { return readSample(ctx, db, user, pid, where, id) }, func(o openedSample, err error) {
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		ws.showSample(o)
+	})
+}
+
+// showSample shows a sample just read in the editor.
+func (ws *workspace) showSample(o openedSample) {
+	si := o.si
 	ws.closeSample()
 	if si.ImagePath != "" {
-		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, si.ImagePath); err == nil {
-			ws.loadImage(im)
+		if o.hasIm {
+			ws.showPicture(o.im, o.pic, o.picErr)
 		} else {
-			ws.imageInfo.SetText(store.Message(err))
+			ws.imageInfo.SetText(store.Message(o.imErr))
 		}
 	}
 	ws.sample = &si
@@ -168,16 +283,8 @@ func (ws *workspace) openSample(id string) {
 		ws.cur.AnswerIndex = -1
 	}
 	ws.restoreHistory()
-	ws.loadReturned(si)
-	if si.Status == verify.StateReturned {
-		if rs, err := u.db.Reviews(u.ctx(), u.user, si.ID); err == nil {
-			for _, r := range rs {
-				if r.Revision == si.Revision && r.Decision == verify.DecisionReject {
-					ws.reviews = append(ws.reviews, r)
-				}
-			}
-		}
-	}
+	ws.loadReturned(si, o.revs, o.revsErr)
+	ws.reviews = o.reviews
 	ws.canvas.ReadOnly = false
 	ws.openSequence()
 	ws.syncCanvas()
@@ -186,7 +293,7 @@ func (ws *workspace) openSample(id string) {
 	ws.title.SetText(fmt.Sprintf("%s · %s · %s", si.ID, kindTitle(si.Kind), si.Status))
 	ws.setSaved(fmt.Sprintf("Revision %d · version %d · saved", si.Revision, si.Version))
 	ws.setRight(ws.editor())
-	ws.acks = ws.acksFor(si) // the warnings acknowledged before (annotate_lint.go)
+	ws.acks = ws.acksFor(si, o.revs, o.revsErr) // the warnings acknowledged before (annotate_lint.go)
 	ws.relint()
 	if ws.offline { // still away (a queued submit, say): say so here too
 		ws.showOffline()
@@ -195,8 +302,8 @@ func (ws *workspace) openSample(id string) {
 
 // closeSample forgets the open sample (the caller has saved it).
 func (ws *workspace) closeSample() {
-	if ws.timer != nil {
-		ws.timer.Stop()
+	if ws.stopSave != nil {
+		ws.stopSave()
 	}
 	ws.saveGen++
 	ws.keepHistory()

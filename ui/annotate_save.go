@@ -16,6 +16,14 @@ import (
 	"github.com/benchwright/benchwright/store"
 )
 
+// afterOnUI runs f on the UI goroutine once d has passed, unless the returned stop
+// is called first: the workspace's timers (autosave, offline retry), which a test
+// replaces (ws.after) to fire them itself, as the test driver's fyne.Do would run
+// f on the timer's goroutine, racing the test.
+func afterOnUI(d time.Duration, f func()) (stop func() bool) {
+	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
+}
+
 // offlineRetry is how soon a save that could not reach the team server is tried
 // again.
 var offlineRetry = 3 * time.Second
@@ -35,10 +43,10 @@ func (ws *workspace) scheduleSave() {
 	}
 	ws.saveGen++
 	gen := ws.saveGen
-	if ws.timer != nil {
-		ws.timer.Stop()
+	if ws.stopSave != nil {
+		ws.stopSave()
 	}
-	ws.timer = time.AfterFunc(ws.autosaveDelay, func() { fyne.Do(func() { ws.autosave(gen) }) })
+	ws.stopSave = ws.after(ws.autosaveDelay, func() { ws.autosave(gen) })
 }
 
 // autosave is the debounce timer's save, for the changes of generation gen: a
@@ -50,50 +58,122 @@ func (ws *workspace) autosave(gen int) {
 	}
 }
 
-// flush saves pending changes now and reports whether nothing is left unsaved.
-func (ws *workspace) flush() bool {
-	if ws.sample == nil || !ws.dirty {
-		return true
-	}
-	return ws.saveNow()
+// flush saves pending changes now and runs then once nothing is left unsaved:
+// at once when nothing is, else when the save returns (and after any save the
+// annotator's typing meanwhile needed). A save that fails keeps everything typed
+// and never runs then; a caller that moved the queue's selection puts it back
+// (orElse).
+func (ws *workspace) flush(then func()) {
+	ws.flushOr(then, nil)
 }
 
-// saveNow writes the draft with its version token. A conflict keeps everything typed
-// in the form and offers to overwrite or to reload.
-func (ws *workspace) saveNow() bool {
-	if ws.sample == nil {
-		return true
+// flushOr is flush with orElse run when the save fails, is in conflict or cannot
+// reach the team server.
+func (ws *workspace) flushOr(then, orElse func()) {
+	if ws.sample == nil || (!ws.dirty && !ws.saving) {
+		if then != nil {
+			then()
+		}
+		return
 	}
-	if ws.timer != nil {
-		ws.timer.Stop()
+	ws.afterSave = append(ws.afterSave, afterSave{then, orElse})
+	if !ws.saving {
+		ws.saveNow()
+	} // else it runs when the save under way returns (saving again what was typed since)
+}
+
+// afterSave is what a flush does once its save returns.
+type afterSave struct{ then, orElse func() }
+
+// saveNow writes the draft with its version token, off the UI goroutine (act).
+// What is sent is a copy of the sample as it is now; the annotator types on while
+// it is under way, and nothing the save returns touches the form: no entry's text
+// or caret is set from what was saved. One save is under way at a time (each
+// needs the version the last returned): a save asked for meanwhile is sent when
+// it returns, with what is typed by then. A conflict keeps everything typed in the
+// form and offers to overwrite or to reload.
+func (ws *workspace) saveNow() {
+	if ws.sample == nil {
+		ws.runAfterSave(true)
+		return
+	}
+	if ws.stopSave != nil {
+		ws.stopSave()
+	}
+	if ws.saving {
+		ws.saveAgain = true
+		return
 	}
 	if !ws.dirty {
 		ws.setSaved(fmt.Sprintf("All changes saved · version %d", ws.version))
-		return true
+		ws.runAfterSave(true)
+		return
 	}
 	if ws.conflict {
-		return false
+		ws.runAfterSave(false)
+		return
 	}
-	v, err := ws.u.db.SaveDraft(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.cur)
-	if err != nil && ws.offline && errors.Is(err, store.ErrConflict) {
-		// A save sent before the connection dropped may have arrived: if the
-		// stored draft is what is typed here, it is saved, not in conflict.
-		if si, gerr := ws.u.db.Sample(ws.u.ctx(), ws.u.user, ws.sample.ID); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(ws.cur)) {
-			v, err = si.Version, nil
+	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
+	sample, id, version, offline, gen := ws.sample, ws.sample.ID, ws.version, ws.offline, ws.saveGen
+	content := cloneSample(ws.cur)
+	ws.saving, ws.saveAgain = true, false
+	ws.saveBtn.Disable()
+	ws.setSaved("Saving…")
+	load(ws.u, "", func() (int, error) {
+		v, err := db.SaveDraft(ctx, user, id, version, content)
+		if err != nil && offline && errors.Is(err, store.ErrConflict) {
+			// A save sent before the connection dropped may have arrived: if the
+			// stored draft is what was sent here, it is saved, not in conflict.
+			if si, gerr := db.Sample(ctx, user, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
+				v, err = si.Version, nil
+			}
+		}
+		return v, err
+	}, func(v int, err error) {
+		ws.saving = false
+		ws.saveBtn.Enable()
+		if ws.sample != sample { // closed meanwhile
+			if err != nil {
+				ws.u.setStatus("%s was not saved: %s", id, store.Message(err))
+			}
+			ws.runAfterSave(err == nil)
+			return
+		}
+		if err != nil {
+			ws.saveFailed(err)
+			ws.runAfterSave(false)
+			return
+		}
+		ws.version, ws.offline = v, false
+		ws.dirty = ws.saveGen != gen // typed on while it was under way: saved next
+		ws.banner.RemoveAll()
+		if i := ws.current; i >= 0 && i < len(ws.items) && ws.items[i].kind == qSample {
+			ws.items[i].detail = questionLine(content.Question)
+			ws.queue.RefreshItem(i)
+		}
+		if ws.dirty {
+			ws.setSaved(fmt.Sprintf("Saved at %s · version %d · unsaved changes since", ws.now().Format("15:04:05"), v))
+			if ws.saveAgain || len(ws.afterSave) > 0 {
+				ws.saveNow()
+			}
+			return
+		}
+		ws.setSaved(fmt.Sprintf("Saved at %s · version %d", ws.now().Format("15:04:05"), v))
+		ws.runAfterSave(true)
+	})
+}
+
+// runAfterSave runs (ok) or gives up (not ok) what flushes waited for.
+func (ws *workspace) runAfterSave(ok bool) {
+	waiting := ws.afterSave
+	ws.afterSave = nil
+	for _, a := range waiting {
+		if ok && a.then != nil {
+			a.then()
+		} else if !ok && a.orElse != nil {
+			a.orElse()
 		}
 	}
-	if err != nil {
-		ws.saveFailed(err)
-		return false
-	}
-	ws.version, ws.dirty, ws.offline = v, false, false
-	ws.banner.RemoveAll()
-	if i := ws.current; i >= 0 && i < len(ws.items) && ws.items[i].kind == qSample {
-		ws.items[i].detail = questionLine(ws.cur.Question)
-		ws.queue.RefreshItem(i)
-	}
-	ws.setSaved(fmt.Sprintf("Saved at %s · version %d", ws.now().Format("15:04:05"), v))
-	return true
 }
 
 func (ws *workspace) saveFailed(err error) {
@@ -133,15 +213,21 @@ func (ws *workspace) saveFailed(err error) {
 
 // overwrite saves the form's content over a newer stored version.
 func (ws *workspace) overwrite() {
-	si, err := ws.u.db.Sample(ws.u.ctx(), ws.u.user, ws.sample.ID)
-	if err != nil {
-		ws.u.showError(err)
+	if ws.sample == nil {
 		return
 	}
-	ws.version, ws.conflict, ws.dirty = si.Version, false, true
-	if ws.saveNow() {
-		ws.updateGate()
-	}
+	db, ctx, user, sample := ws.u.db, ws.u.ctx(), ws.u.user, ws.sample
+	load(ws.u, "", func() (store.SampleInfo, error) { return db.Sample(ctx, user, sample.ID) }, func(si store.SampleInfo, err error) {
+		if ws.sample != sample {
+			return
+		}
+		if err != nil {
+			ws.u.showError(err)
+			return
+		}
+		ws.version, ws.conflict, ws.dirty = si.Version, false, true
+		ws.flush(ws.updateGate)
+	})
 }
 
 // wentOffline says the team server cannot be reached, and tries again every
@@ -173,7 +259,7 @@ func (ws *workspace) scheduleRetry() {
 		return
 	}
 	ws.retrying = true
-	time.AfterFunc(offlineRetry, func() { fyne.Do(ws.retryOffline) })
+	ws.after(offlineRetry, ws.retryOffline)
 }
 
 // retryOffline tries again what the team server could not take: the unsaved
@@ -185,11 +271,24 @@ func (ws *workspace) retryOffline() {
 		return
 	}
 	if ws.sample != nil && ws.dirty && !ws.conflict {
-		if !ws.saveNow() { // still offline: saveFailed asked for another retry
+		// Still offline, the save fails and saveFailed asks for another retry.
+		ws.flush(func() {
+			if ws.queued != nil {
+				ws.sendQueued()
+			}
+		})
+		return
+	}
+	if ws.queued != nil {
+		ws.sendQueued()
+		return
+	}
+	db, ctx := ws.u.db, ws.u.ctx()
+	act(ws.u, "", func() error { _, err := db.LastChange(ctx); return err }, func(err error) {
+		if !ws.offline {
 			return
 		}
-	} else if ws.queued == nil {
-		if _, err := ws.u.db.LastChange(ws.u.ctx()); err != nil {
+		if err != nil {
 			ws.scheduleRetry()
 			return
 		}
@@ -198,10 +297,7 @@ func (ws *workspace) retryOffline() {
 		if ws.sample != nil {
 			ws.setSaved(fmt.Sprintf("Back online · all changes saved · version %d", ws.version))
 		}
-	}
-	if ws.queued != nil {
-		ws.sendQueued()
-	}
+	})
 }
 
 // queuedSubmit is a submit pressed while the team server could not be reached.
@@ -224,6 +320,9 @@ func (ws *workspace) queueSubmit() {
 // and acknowledgements when it is still open.
 func (ws *workspace) sendQueued() {
 	q := ws.queued
+	if q == nil || ws.submitting {
+		return
+	}
 	open := ws.sample != nil && ws.sample.ID == q.id
 	version, acks := q.version, q.acks
 	if open {
@@ -236,57 +335,87 @@ func (ws *workspace) sendQueued() {
 		}
 		version, acks = ws.version, ws.submitAcks()
 	}
-	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, q.id, version, acks)
-	if errors.Is(err, remote.ErrOffline) {
-		ws.wentOffline()
-		return
-	}
-	ws.queued, ws.offline = nil, false
-	ws.banner.RemoveAll()
-	if err != nil {
-		if open {
-			ws.saveFailed(err)
-		} else {
-			ws.u.setStatus("The queued submit of %s failed: %s", q.id, store.Message(err))
+	ws.sendSubmit(q.id, version, acks, func(si store.SampleInfo, err error) {
+		if errors.Is(err, remote.ErrOffline) {
+			ws.wentOffline()
+			return
 		}
-		return
-	}
-	if open {
-		ws.submitted(si)
-		return
-	}
-	ws.u.refreshStatus()
-	ws.reloadQueue()
-	ws.u.setStatus("Submitted %s (queued while offline) as revision %d; it waits for round 1.", si.ID, si.Revision)
+		open := ws.sample != nil && ws.sample.ID == q.id
+		ws.queued, ws.offline = nil, false
+		ws.banner.RemoveAll()
+		if err != nil {
+			if open {
+				ws.saveFailed(err)
+			} else {
+				ws.u.setStatus("The queued submit of %s failed: %s", q.id, store.Message(err))
+			}
+			return
+		}
+		if open {
+			ws.submitted(si)
+			return
+		}
+		ws.u.refreshStatus()
+		ws.reloadQueue()
+		ws.u.setStatus("Submitted %s (queued while offline) as revision %d; it waits for round 1.", si.ID, si.Revision)
+	})
 }
 
 // submit saves, then turns the draft into a revision for round 1 with the
 // acknowledged warnings, and opens the next queue item. With the team server
 // unreachable, the submit is queued and sent when it is back (retryOffline).
+// Submit is disabled while the save and the submit are under way.
 func (ws *workspace) submit() {
-	if ws.sample == nil {
+	if ws.sample == nil || ws.submitting {
 		return
 	}
 	if why := ws.submitBlocker(); why != "" {
 		ws.u.setStatus("%s", why)
 		return
 	}
-	if !ws.flush() {
-		if ws.offline {
+	sample := ws.sample
+	ws.submitting = true // Submit disabled until the submit returns, or the save before it fails
+	ws.updateGate()
+	ws.flushOr(func() {
+		if ws.sample != sample {
+			ws.submitting = false
+			return
+		}
+		ws.sendSubmit(sample.ID, ws.version, ws.submitAcks(), func(si store.SampleInfo, err error) {
+			if errors.Is(err, remote.ErrOffline) {
+				ws.queueSubmit()
+				return
+			}
+			if err != nil {
+				ws.saveFailed(err)
+				return
+			}
+			ws.submitted(si)
+		})
+	}, func() {
+		ws.submitting = false
+		if ws.sample != nil {
+			ws.updateGate()
+		}
+		if ws.offline && ws.sample == sample {
 			ws.queueSubmit()
 		}
-		return
-	}
-	si, err := ws.u.db.Submit(ws.u.ctx(), ws.u.user, ws.sample.ID, ws.version, ws.submitAcks())
-	if errors.Is(err, remote.ErrOffline) {
-		ws.queueSubmit()
-		return
-	}
-	if err != nil {
-		ws.saveFailed(err)
-		return
-	}
-	ws.submitted(si)
+	})
+}
+
+// sendSubmit submits revision version of sample id off the UI goroutine, with
+// Submit disabled until it returns, and hands the result to done.
+func (ws *workspace) sendSubmit(id string, version int, acks []string, done func(store.SampleInfo, error)) {
+	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
+	ws.submitting = true
+	ws.updateGate()
+	load(ws.u, "", func() (store.SampleInfo, error) { return db.Submit(ctx, user, id, version, acks) }, func(si store.SampleInfo, err error) {
+		ws.submitting = false
+		if ws.sample != nil {
+			ws.updateGate()
+		}
+		done(si, err)
+	})
 }
 
 // submitted closes the sample just submitted and opens the next image without
@@ -296,13 +425,16 @@ func (ws *workspace) submitted(si store.SampleInfo) {
 	ws.closeSample()
 	ws.u.refreshStatus()
 	ws.u.setStatus("Submitted %s as revision %d; it waits for round 1.", si.ID, si.Revision)
-	ws.reloadQueue()
-	if i := ws.nextAfterSubmit(si.ImagePath); i >= 0 {
-		ws.queue.Select(i)
-		ws.queue.ScrollTo(i)
-		return
-	}
-	ws.showNothing()
+	ws.showNothing() // until the queue is read again
+	ws.reloadQueueThen(func() {
+		if ws.sample != nil || ws.current >= 0 { // something was opened meanwhile
+			return
+		}
+		if i := ws.nextAfterSubmit(si.ImagePath); i >= 0 {
+			ws.queue.Select(i)
+			ws.queue.ScrollTo(i)
+		}
+	})
 }
 
 // nextAfterSubmit is the queue index to open after submitting a sample on image

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"path"
@@ -155,7 +156,11 @@ func (ws *workspace) readSequence(paths []string) {
 	}
 	gen := sv.gen
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
-	inBackground(func() {
+	type read struct {
+		ims    map[string]store.Image
+		thumbs map[string]string
+	}
+	load(ws.u, "", func() (read, error) {
 		ims, err := db.ImagesByPaths(ctx, user, pid, want)
 		thumbs := map[string]string{}
 		for _, im := range ims {
@@ -163,22 +168,23 @@ func (ws *workspace) readSequence(paths []string) {
 				thumbs[im.SHA256] = p
 			}
 		}
-		fyne.Do(func() {
-			if err != nil {
-				ws.u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
-			}
-			for p, im := range ims {
-				sv.images[p] = im
-			}
-			for k, v := range thumbs {
-				sv.thumbs[k] = v
-			}
-			if gen == sv.gen {
-				sv.sig = ""
-				ws.refreshStrip()
-				ws.prefetchSequence()
-			}
-		})
+		return read{ims, thumbs}, err
+	}, func(r read, err error) {
+		ims, thumbs := r.ims, r.thumbs
+		if err != nil {
+			ws.u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
+		}
+		for p, im := range ims {
+			sv.images[p] = im
+		}
+		for k, v := range thumbs {
+			sv.thumbs[k] = v
+		}
+		if gen == sv.gen {
+			sv.sig = ""
+			ws.refreshStrip()
+			ws.prefetchSequence()
+		}
 	})
 }
 
@@ -380,16 +386,13 @@ func (ws *workspace) askAddImage() {
 	d.Resize(fyne.NewSize(480, 420))
 	d.Show()
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
-	inBackground(func() {
-		ims, err := db.Images(ctx, user, pid, 0, 5000)
-		fyne.Do(func() {
-			if err != nil {
-				ws.u.showError(err)
-				return
-			}
-			all = ims
-			apply(filter.Text)
-		})
+	load(ws.u, "", func() ([]store.Image, error) { return db.Images(ctx, user, pid, 0, 5000) }, func(ims []store.Image, err error) {
+		if err != nil {
+			ws.u.showError(err)
+			return
+		}
+		all = ims
+		apply(filter.Text)
 	})
 }
 
@@ -447,30 +450,25 @@ func (ws *workspace) toggleGrid() {
 // loadGridPreviews decodes the grid's previews off the UI goroutine (the prefetch
 // cache first) and gives each cell its picture.
 func (ws *workspace) loadGridPreviews(g *seqGrid, ims []store.Image, cells []gridCell) {
-	db, user, ctx := ws.u.db, ws.u.user, ws.u.ctx()
-	where := db.Where()
-	inBackground(func() {
+	source := ws.u.db // Where names the project's file or server, without asking it
+	db, user, ctx, where := ws.u.db, ws.u.user, ws.u.ctx(), source.Where()
+	load(ws.u, "", func() ([]image.Image, error) {
 		pics := make([]image.Image, len(ims))
 		for k, im := range ims {
-			if im.SHA256 == "" {
-				continue
+			if im.SHA256 != "" {
+				pics[k], _ = previewOf(ctx, db, user, where, im) // a placeholder when it cannot be had
 			}
-			img, err := previews.load(previewKey(where, im.SHA256), func() (image.Image, error) { return decodePreview(ctx, db, user, im.SHA256) })
-			if err != nil {
-				img = placeholder(im)
-			}
-			pics[k] = img
 		}
-		fyne.Do(func() {
-			if ws.seq.grid != g {
-				return
+		return pics, nil
+	}, func(pics []image.Image, _ error) {
+		if ws.seq.grid != g {
+			return
+		}
+		for k, img := range pics {
+			if img != nil {
+				g.setImage(k, img, ims[k].Width, ims[k].Height, cells[k].box)
 			}
-			for k, img := range pics {
-				if img != nil {
-					g.setImage(k, img, ims[k].Width, ims[k].Height, cells[k].box)
-				}
-			}
-		})
+		}
 	})
 }
 
@@ -543,9 +541,11 @@ func (ws *workspace) openImages(ims []store.Image) {
 // newSequenceSample makes s a sample of paths, in order; when every one is a frame
 // of the same video (as bwctl import-video and "Import video…" record them), the
 // frames go with them, so that the sample is a video sample.
-func (ws *workspace) newSequenceSample(s annotate.Sample, paths []string) annotate.Sample {
+//
+//bw:background
+func newSequenceSample(ctx context.Context, db store.Service, user store.User, pid int64, s annotate.Sample, paths []string) annotate.Sample {
 	s.SetImages(paths)
-	fs, err := ws.u.db.VideoFrames(ws.u.ctx(), ws.u.user, ws.u.project.ID, paths)
+	fs, err := db.VideoFrames(ctx, user, pid, paths)
 	if err != nil || len(fs) != len(paths) {
 		return s
 	}

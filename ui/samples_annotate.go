@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"slices"
 	"strings"
 
@@ -51,26 +52,41 @@ func (ws *workspace) deleteButton() fyne.CanvasObject {
 // deleteDraft deletes the open draft and offers to undo it: the store hands the
 // content back, and Undo creates it again under the same id.
 func (ws *workspace) deleteDraft() {
-	if ws.sample == nil || !ws.flush() {
+	if ws.sample == nil {
 		return
 	}
-	u, id := ws.u, ws.sample.ID
-	gone, err := u.db.DeleteDraft(u.ctx(), u.user, id, ws.version)
-	if err != nil {
-		ws.saveFailed(err)
+	ws.flush(ws.deleteDraftNow)
+}
+
+// deleteDraftNow deletes the open draft, all saved before.
+func (ws *workspace) deleteDraftNow() {
+	if ws.sample == nil {
 		return
 	}
-	ws.closeSample()
-	ws.reloadQueue()
-	u.refreshStatus()
-	ws.deleted = &gone
-	undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), ws.undoDelete)
-	undo.Importance = widget.HighImportance
-	ws.undoBtn = undo
-	ws.setRight(container.NewVBox(heading("Draft deleted"),
-		widget.NewLabel(fmt.Sprintf("%s is deleted. Undo brings it back as it was.", id)),
-		container.NewHBox(undo)))
-	u.setStatus("Deleted draft %s.", id)
+	u, id, version := ws.u, ws.sample.ID, ws.version
+	db, ctx, user, sample := u.db, u.ctx(), u.user, ws.sample
+	ws.deleteBtn.Disable() // not twice
+	load(u, "", func() (annotate.Sample, error) { return db.DeleteDraft(ctx, user, id, version) }, func(gone annotate.Sample, err error) {
+		ws.deleteBtn.Enable()
+		if ws.sample != sample {
+			return
+		}
+		if err != nil {
+			ws.saveFailed(err)
+			return
+		}
+		ws.closeSample()
+		ws.reloadQueue()
+		u.refreshStatus()
+		ws.deleted = &gone
+		undo := widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), ws.undoDelete)
+		undo.Importance = widget.HighImportance
+		ws.undoBtn = undo
+		ws.setRight(container.NewVBox(heading("Draft deleted"),
+			widget.NewLabel(fmt.Sprintf("%s is deleted. Undo brings it back as it was.", id)),
+			container.NewHBox(undo)))
+		u.setStatus("Deleted draft %s.", id)
+	})
 }
 
 // undoDelete creates the last deleted draft again and opens it.
@@ -79,31 +95,29 @@ func (ws *workspace) undoDelete() {
 		return
 	}
 	u, s := ws.u, *ws.deleted
-	si, err := u.db.CreateSample(u.ctx(), u.user, u.project.ID, s)
-	if err != nil {
-		u.showError(err)
-		return
-	}
-	ws.deleted = nil
-	ws.reloadQueue()
-	u.refreshStatus()
-	for i, it := range ws.items {
-		if it.kind == qSample && it.sample.ID == si.ID {
-			ws.queue.Select(i)
+	db, ctx, user, pid := u.db, u.ctx(), u.user, u.project.ID
+	undo := ws.undoBtn
+	undo.Disable() // not twice
+	load(u, "", func() (store.SampleInfo, error) { return db.CreateSample(ctx, user, pid, s) }, func(si store.SampleInfo, err error) {
+		undo.Enable()
+		if err != nil {
+			u.showError(err)
 			return
 		}
-	}
-	ws.openSample(si.ID)
+		ws.deleted = nil
+		u.refreshStatus()
+		ws.openCreated(si.ID)
+	})
 }
 
 // loadReturned keeps the revision a returned sample came back with, to tell whether
 // it changed since.
-func (ws *workspace) loadReturned(si store.SampleInfo) {
+// revs are its revisions as read with it (err: why not).
+func (ws *workspace) loadReturned(si store.SampleInfo, revs []store.RevisionInfo, err error) {
 	ws.returnedRev = nil
 	if si.Status != verify.StateReturned {
 		return
 	}
-	revs, err := ws.u.db.SampleRevisions(ws.u.ctx(), ws.u.user, si.ID)
 	if err != nil || len(revs) == 0 {
 		return
 	}
@@ -123,20 +137,22 @@ func (ws *workspace) resubmitProblem() error {
 var submittedStates = []verify.State{verify.StateRound1, verify.StateRound2, verify.StateRound3, verify.StateAccepted, verify.StateWithdrawn}
 
 // submittedItems is the queue's "Submitted" section: the annotator's samples in
-// review or done, newest change first, each with its state.
-func (ws *workspace) submittedItems() []queueItem {
-	u := ws.u
+// review or done, newest change first, each with its state. loaded counts the
+// samples it lists (under StateAccepted).
+//
+//bw:background
+func (q queueQuery) submittedItems(loaded map[verify.State]int) []queueItem {
 	total := 0
 	var all []store.SampleInfo
-	n := max(ws.loaded[verify.StateAccepted], ws.pageSize)
+	n := max(loaded[verify.StateAccepted], q.page)
 	for _, st := range submittedStates {
-		f := store.SampleFilter{Status: st, AuthorID: u.user.ID}
-		c, err := u.db.CountSamples(u.ctx(), u.user, u.project.ID, f)
+		f := store.SampleFilter{Status: st, AuthorID: q.user.ID}
+		c, err := q.db.CountSamples(q.ctx, q.user, q.pid, f)
 		if err != nil || c == 0 {
 			continue
 		}
 		total += c
-		ss, err := u.db.Samples(u.ctx(), u.user, u.project.ID, f, 0, n)
+		ss, err := q.db.Samples(q.ctx, q.user, q.pid, f, 0, n)
 		if err == nil {
 			all = append(all, ss...)
 		}
@@ -146,7 +162,7 @@ func (ws *workspace) submittedItems() []queueItem {
 	}
 	slices.SortFunc(all, func(a, b store.SampleInfo) int { return -strings.Compare(a.UpdatedAt, b.UpdatedAt) })
 	all = all[:min(len(all), n)]
-	ws.loaded[verify.StateAccepted] = len(all)
+	loaded[verify.StateAccepted] = len(all)
 	items := []queueItem{{kind: qHeader, title: fmt.Sprintf("Submitted · %d", total)}}
 	for _, s := range all {
 		items = append(items, queueItem{kind: qSample, submitted: true, sample: s,
@@ -155,7 +171,7 @@ func (ws *workspace) submittedItems() []queueItem {
 	}
 	if len(all) < total {
 		items = append(items, queueItem{kind: qMore, more: verify.StateAccepted,
-			title: fmt.Sprintf("Load %d more…", min(ws.pageSize, total-len(all)))})
+			title: fmt.Sprintf("Load %d more…", min(q.page, total-len(all)))})
 	}
 	return items
 }
@@ -164,26 +180,46 @@ func (ws *workspace) submittedItems() []queueItem {
 // reviews the author may see (the store keeps an open round 3 blind).
 func (ws *workspace) showSubmitted(si store.SampleInfo) {
 	u := ws.u
+	source := u.db // Where names the project's file or server, without asking it
+	db, ctx, user, pid, where := u.db, u.ctx(), u.user, u.project.ID, source.Where()
 	ws.closeSample()
-	if si.ImagePath != "" {
-		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, si.ImagePath); err == nil {
-			ws.loadImage(im)
+	ws.setRight(container.NewCenter(widget.NewLabel(fmt.Sprintf("Opening %s…", si.ID))))
+	type read struct {
+		im      store.Image
+		imErr   error
+		pic     image.Image
+		picErr  error
+		reviews []store.ReviewRecord
+		revErr  error
+	}
+	load(u, "annotate.open", func() (read, error) {
+		var r read
+		if si.ImagePath != "" {
+			if r.im, r.imErr = db.ImageByPath(ctx, user, pid, si.ImagePath); r.imErr == nil {
+				r.pic, r.picErr = previewOf(ctx, db, user, where, r.im)
+			}
 		}
-	}
-	ws.canvas.ReadOnly = true
-	ws.cur = cloneSample(si.Content) // read-only: no sample is open for edits
-	ws.openSequence()
-	ws.syncCanvas()
-	body := container.NewVBox(heading(fmt.Sprintf("%s · %s · %s", si.ID, kindTitle(si.Kind), stateTitle(si.Status))),
-		reviewNote(fmt.Sprintf("Revision %d. Submitted samples are read-only; a returned one comes back to “Returned to you”.", si.Revision)))
-	for _, o := range sampleBody(si.Kind, si.Content) {
-		body.Add(o)
-	}
-	if rs, err := u.db.Reviews(u.ctx(), u.user, si.ID); err == nil && len(rs) > 0 {
-		body.Add(heading("Reviews"))
-		for _, r := range rs {
-			body.Add(reviewText(reviewLine(si.Kind, r), fyne.TextStyle{}))
+		r.reviews, r.revErr = db.Reviews(ctx, user, si.ID)
+		return r, nil
+	}, func(r read, _ error) {
+		if si.ImagePath != "" && r.imErr == nil {
+			ws.showPicture(r.im, r.pic, r.picErr)
 		}
-	}
-	ws.setRight(container.NewVScroll(container.NewPadded(body)))
+		ws.canvas.ReadOnly = true
+		ws.cur = cloneSample(si.Content) // read-only: no sample is open for edits
+		ws.openSequence()
+		ws.syncCanvas()
+		body := container.NewVBox(heading(fmt.Sprintf("%s · %s · %s", si.ID, kindTitle(si.Kind), stateTitle(si.Status))),
+			reviewNote(fmt.Sprintf("Revision %d. Submitted samples are read-only; a returned one comes back to “Returned to you”.", si.Revision)))
+		for _, o := range sampleBody(si.Kind, si.Content) {
+			body.Add(o)
+		}
+		if r.revErr == nil && len(r.reviews) > 0 {
+			body.Add(heading("Reviews"))
+			for _, rv := range r.reviews {
+				body.Add(reviewText(reviewLine(si.Kind, rv), fyne.TextStyle{}))
+			}
+		}
+		ws.setRight(container.NewVScroll(container.NewPadded(body)))
+	})
 }
