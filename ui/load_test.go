@@ -180,18 +180,11 @@ var stillOnUI = map[string]int{
 	"export.go":            2,
 	"export_audit.go":      2,
 	"human.go":             6,
-	"imagecache.go":        2,
-	"images.go":            3,
 	"projects.go":          3,
-	"samples.go":           13,
 	"samples_annotate.go":  7,
-	"samples_links.go":     6,
 	"settings.go":          4,
 	"signin.go":            3,
 	"users.go":             6,
-	"verify.go":            5,
-	"verify_correct.go":    1,
-	"verify_sample.go":     4,
 }
 
 // directives is a comment group's //directive lines, which Text leaves out.
