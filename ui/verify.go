@@ -279,7 +279,7 @@ func (v *verifyView) open(it store.QueueItem) {
 		}
 		cl, err := db.ClaimReview(ctx, user, it.SampleID, it.Round)
 		if err != nil {
-			return r, fmt.Errorf("claim: %w", err)
+			return r, err
 		}
 		r.claimed, r.o.claim = true, cl
 		if r.o.info, err = db.Sample(ctx, user, it.SampleID); err != nil {
