@@ -131,6 +131,9 @@ func (v *augmentView) reload(msg string) {
 	if t := augment.Transform(v.show.Selected); t.Valid() {
 		f.Transform = t
 	}
+	if msg == "" && len(v.cands) == 0 {
+		v.status.SetText("Loading the candidates…") // the list would look empty meanwhile
+	}
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	load(v.u, "augment", func() ([]store.Candidate, error) {
 		return db.AugmentCandidates(ctx, user, project, f)

@@ -108,6 +108,7 @@ func newVerifyView(u *App) *verifyView {
 	v.root = split
 
 	v.showIdle()
+	v.empty.SetText("Loading your queue…") // until the first answer (a team server may take a while)
 	v.reload()
 	u.onOthersChanged = func() { v.reload() } // someone else's review or submit changes the queue
 	u.win.Canvas().SetOnTypedRune(v.typedRune)
