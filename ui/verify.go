@@ -145,6 +145,9 @@ func (v *verifyView) reload(then ...func()) {
 	}, func(q queue, err error) {
 		if err != nil {
 			v.u.setStatus("%s", store.Message(err)) // the queue shown stays
+			if len(v.items) == 0 {
+				v.empty.SetText("Your queue cannot be read now: " + store.Message(err))
+			}
 		} else {
 			v.all, v.more = q.all, q.more
 			v.applyFilter()
