@@ -46,7 +46,6 @@ type augmentView struct {
 	accept, edit, discard     *widget.Button
 	status                    *widget.Label
 
-	gen   int          // the newest load; older ones are dropped
 	loads atomic.Int64 // finished loads, for tests
 }
 
@@ -125,42 +124,39 @@ func candidateLine(c store.Candidate) string {
 	return s
 }
 
-// reload lists the candidates again off the UI goroutine, then shows the one with
-// key keep (or the first).
+// reload lists the candidates again off the UI goroutine (load: a newer reload
+// drops an older one's answer), then shows the first.
 func (v *augmentView) reload(msg string) {
-	v.gen++
-	gen := v.gen
 	var f store.CandidateFilter
 	if t := augment.Transform(v.show.Selected); t.Valid() {
 		f.Transform = t
 	}
+	if msg == "" && len(v.cands) == 0 {
+		v.status.SetText("Loading the candidates…") // the list would look empty meanwhile
+	}
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		cs, err := db.AugmentCandidates(ctx, user, project, f)
-		fyne.Do(func() {
-			if gen != v.gen {
-				return
-			}
-			defer v.loads.Add(1)
-			if err != nil {
-				v.cands = nil
-				v.status.SetText(store.Message(err))
-			} else {
-				v.cands = cs
-				v.status.SetText(msg)
-			}
-			v.list.UnselectAll()
-			v.list.Refresh()
-			v.sel = -1
-			if len(v.cands) > 0 {
-				v.list.Select(0)
-			}
-			v.showCandidate()
-			if err == nil && msg == "" {
-				v.status.SetText(plural(len(v.cands), "candidate"))
-			}
-		})
-	}()
+	load(v.u, "augment", func() ([]store.Candidate, error) {
+		return db.AugmentCandidates(ctx, user, project, f)
+	}, func(cs []store.Candidate, err error) {
+		defer v.loads.Add(1)
+		if err != nil {
+			v.cands = nil
+			v.status.SetText(store.Message(err))
+		} else {
+			v.cands = cs
+			v.status.SetText(msg)
+		}
+		v.list.UnselectAll()
+		v.list.Refresh()
+		v.sel = -1
+		if len(v.cands) > 0 {
+			v.list.Select(0)
+		}
+		v.showCandidate()
+		if err == nil && msg == "" {
+			v.status.SetText(plural(len(v.cands), "candidate"))
+		}
+	})
 }
 
 func (v *augmentView) select_(i int) {
@@ -229,30 +225,33 @@ func (v *augmentView) take(toEdit bool) {
 		return
 	}
 	ref := v.cands[v.sel].CandidateRef
+	v.disableActions() // no second take while this one runs; reload enables them again
+	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	load(v.u, "", func() (store.SampleInfo, error) {
+		return db.AcceptCandidate(ctx, user, project, ref, toEdit)
+	}, func(si store.SampleInfo, err error) {
+		if err != nil {
+			v.u.showError(err)
+			v.reload(store.Message(err))
+			return
+		}
+		if toEdit {
+			v.u.openInEditor(si.ID)
+			return
+		}
+		where := "your draft"
+		if si.Status != verify.StateDraft {
+			where = "in " + string(si.Status)
+		}
+		v.u.refreshStatus()
+		v.reload(fmt.Sprintf("Accepted as %s (%s).", si.ID, where))
+	})
+}
+
+func (v *augmentView) disableActions() {
 	v.accept.Disable()
 	v.edit.Disable()
 	v.discard.Disable()
-	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		si, err := db.AcceptCandidate(ctx, user, project, ref, toEdit)
-		fyne.Do(func() {
-			if err != nil {
-				v.u.showError(err)
-				v.reload(store.Message(err))
-				return
-			}
-			if toEdit {
-				v.u.openInEditor(si.ID)
-				return
-			}
-			where := "your draft"
-			if si.Status != verify.StateDraft {
-				where = "in " + string(si.Status)
-			}
-			v.u.refreshStatus()
-			v.reload(fmt.Sprintf("Accepted as %s (%s).", si.ID, where))
-		})
-	}()
 }
 
 // discardCandidate records that the shown candidate is not wanted.
@@ -261,16 +260,18 @@ func (v *augmentView) discardCandidate() {
 		return
 	}
 	ref := v.cands[v.sel].CandidateRef
+	v.disableActions()
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		err := db.DiscardCandidate(ctx, user, project, ref)
-		fyne.Do(func() {
-			if err != nil {
-				v.u.showError(err)
-			}
-			v.reload(fmt.Sprintf("Discarded %s %s of %s.", ref.Transform, ref.Anchor, ref.Parent))
-		})
-	}()
+	act(v.u, "", func() error {
+		return db.DiscardCandidate(ctx, user, project, ref)
+	}, func(err error) {
+		if err != nil {
+			v.u.showError(err)
+			v.reload(store.Message(err))
+			return
+		}
+		v.reload(fmt.Sprintf("Discarded %s %s of %s.", ref.Transform, ref.Anchor, ref.Parent))
+	})
 }
 
 // openInEditor shows the Annotate screen with sample id open.

@@ -213,19 +213,21 @@ func (c *chartView) save() {
 			return // cancelled
 		}
 		drawing := c.drawing(chart.Paper, size)
-		go func() {
+		// act, not a bare goroutine: its fyne.Do raced the tests (go test -race), and
+		// a large PNG's encoding shows the busy mark.
+		act(c.u, "", func() error {
 			err := writeChart(w, w.URI().Extension(), drawing)
 			if cerr := w.Close(); err == nil {
 				err = cerr
 			}
-			fyne.Do(func() {
-				if err != nil {
-					c.u.showError(fmt.Errorf("save chart %s: %w", w.URI().Name(), err))
-					return
-				}
-				c.u.setStatus("Saved %s", w.URI().Path())
-			})
-		}()
+			return err
+		}, func(err error) {
+			if err != nil {
+				c.u.showError(fmt.Errorf("save chart %s: %w", w.URI().Name(), err))
+				return
+			}
+			c.u.setStatus("Saved %s", w.URI().Path())
+		})
 	}, c.u.win)
 	d.SetFileName(chartFileName(c.title) + ".png")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".svg"}))

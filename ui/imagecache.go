@@ -159,7 +159,10 @@ func (c *decodedCache) decodeCount() int {
 var errNoPreview = errors.New("the cached preview is missing")
 
 // decodePreview reads and decodes the cached preview of the image with SHA-256
-// sha (fetched first when the project is on a team server), as user.
+// sha (fetched first when the project is on a team server), as user. It calls the
+// store and decodes: run it off the UI goroutine.
+//
+//bw:background
 func decodePreview(ctx context.Context, db store.Service, user store.User, sha string) (image.Image, error) {
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
@@ -196,10 +199,10 @@ func prefetchPreviews(ctx context.Context, db store.Service, user store.User, pr
 	if len(targets) == 0 {
 		return
 	}
-	dir := db.Where()
 	prefetches.Add(1)
 	go func() {
 		defer prefetches.Done()
+		dir := db.Where()
 		for _, t := range targets {
 			if ctx.Err() != nil {
 				return
@@ -245,4 +248,26 @@ func (ws *workspace) prefetchNeighbours() {
 		}
 	}
 	prefetchPreviews(ws.u.ctx(), ws.u.db, ws.u.user, ws.u.project.ID, previews, targets)
+}
+
+// thumbSlots bounds the thumbnails fetched at once from a team server: a grid of
+// 200 images must not open 200 requests together.
+var thumbSlots = make(chan struct{}, 6)
+
+// fetchThumb fetches the thumbnail of the image with SHA-256 sha off the UI
+// goroutine (load: the tests run it in place, where a bare goroutine's fyne.Do
+// raced them) and hands its file to show on the UI goroutine; nothing when it
+// cannot be had. Fetches run concurrently, at most cap(thumbSlots) at a time; show
+// must check that its cell still wants sha (cells are reused while scrolling).
+func (u *App) fetchThumb(sha string, show func(path string)) {
+	db, user, ctx := u.db, u.user, u.ctx()
+	load(u, "", func() (string, error) {
+		thumbSlots <- struct{}{}
+		defer func() { <-thumbSlots }()
+		return db.ImageFile(ctx, user, sha, store.ImageThumb)
+	}, func(p string, err error) {
+		if err == nil {
+			show(p)
+		}
+	})
 }

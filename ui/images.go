@@ -19,23 +19,25 @@ import (
 
 const imagePage = 200
 
-// imageBrowser pages through a project's images as a thumbnail grid. Its pages are
-// loaded and read on the UI goroutine only (the grid's callbacks).
+// imageBrowser pages through a project's images as a thumbnail grid. Its count and
+// pages are loaded off the UI goroutine (load) and read on it only (the grid's
+// callbacks): a page not yet there shows empty cells until it comes.
 type imageBrowser struct {
-	u     *App
-	count int
-	pages map[int][]store.Image
-	grid  *widget.GridWrap
-	info  *widget.Label
+	u       *App
+	count   int
+	pages   map[int][]store.Image
+	loading map[int]bool // pages asked for and not yet there
+	grid    *widget.GridWrap
+	info    *widget.Label
+	total   *widget.Label // "N images", once counted
 
 	sel   imageSelection // the images chosen for a sample of several (images_select.go)
 	write bool           // the user writes samples: a tap chooses images for one
 }
 
 func (u *App) imagesScreen() fyne.CanvasObject {
-	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, info: widget.NewLabel(""), write: u.may(verify.ActionWriteSamples)}
+	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, loading: map[int]bool{}, info: widget.NewLabel(""), write: u.may(verify.ActionWriteSamples)}
 	b.info.Truncation = fyne.TextTruncateEllipsis
-	b.count, _ = u.db.CountImages(u.ctx(), u.user, u.project.ID)
 	b.grid = widget.NewGridWrap(
 		func() int { return b.count },
 		func() fyne.CanvasObject {
@@ -95,7 +97,8 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 	videoBtn := widget.NewButtonWithIcon("Import video…", theme.MediaVideoIcon(), u.askImportVideo)
 	// Only what the user can do shows: importing is offered to leads (verify.Offered),
 	// making samples of the images to those who write samples.
-	top := container.NewHBox(widget.NewLabelWithStyle(plural(b.count, "image"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	b.total = widget.NewLabelWithStyle("Counting images…", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewHBox(b.total)
 	if u.offers(verify.ActionImportImages) {
 		top.Add(importBtn)
 		top.Add(videoBtn)
@@ -110,26 +113,42 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 	if b.write {
 		head.Add(b.sel.bar(b))
 	}
-	if b.count == 0 {
-		b.info.SetText("No images yet. The project's leads import them.")
-		if u.offers(verify.ActionImportImages) {
-			b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
-		}
-	}
+	b.countImages()
 	return container.NewBorder(head, b.info, nil, nil, b.grid)
 }
 
-// image returns the i-th image, loading its page on first use.
+// countImages counts the project's images off the UI goroutine and sizes the grid.
+func (b *imageBrowser) countImages() {
+	u := b.u
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	load(u, "images.count", func() (int, error) {
+		return db.CountImages(ctx, user, pid)
+	}, func(n int, err error) {
+		if err != nil {
+			b.total.SetText("Images")
+			b.info.SetText("The images cannot be counted: " + store.Message(err))
+			return
+		}
+		b.count = n
+		b.total.SetText(plural(n, "image"))
+		if n == 0 {
+			b.info.SetText("No images yet. The project's leads import them.")
+			if u.offers(verify.ActionImportImages) {
+				b.info.SetText("No images yet. Import a folder: its sub-folders become scenes (e.g. 0001-office-1).")
+			}
+		}
+		b.grid.Refresh()
+	})
+}
+
+// image returns the i-th image when its page is there; on first use it loads the
+// page off the UI goroutine and refreshes the grid when it comes (false meanwhile).
 func (b *imageBrowser) image(i int) (store.Image, bool) {
 	page := i / imagePage
 	ims, ok := b.pages[page]
 	if !ok {
-		var err error
-		ims, err = b.u.db.Images(b.u.ctx(), b.u.user, b.u.project.ID, page*imagePage, imagePage)
-		if err != nil {
-			return store.Image{}, false
-		}
-		b.pages[page] = ims
+		b.loadPage(page)
+		return store.Image{}, false
 	}
 	if j := i - page*imagePage; j < len(ims) {
 		return ims[j], true
@@ -137,6 +156,30 @@ func (b *imageBrowser) image(i int) (store.Image, bool) {
 	return store.Image{}, false
 }
 
+// loadPage reads page of the images once at a time; a failure is said and the
+// page asked for again on the next look.
+func (b *imageBrowser) loadPage(page int) {
+	if b.loading[page] {
+		return
+	}
+	b.loading[page] = true
+	u := b.u
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	load(u, fmt.Sprintf("images.page.%d", page), func() ([]store.Image, error) {
+		return db.Images(ctx, user, pid, page*imagePage, imagePage)
+	}, func(ims []store.Image, err error) {
+		delete(b.loading, page)
+		if err != nil {
+			b.info.SetText("The images cannot be listed: " + store.Message(err))
+			return
+		}
+		b.pages[page] = ims
+		b.grid.Refresh()
+	})
+}
+
+// describe says what an image is, with how many samples are on it (counted off the
+// UI goroutine; a newer tap's answer replaces an older one's).
 func (b *imageBrowser) describe(im store.Image) {
 	state := "file present and unchanged"
 	if b.u.onServer() {
@@ -145,9 +188,22 @@ func (b *imageBrowser) describe(im store.Image) {
 	if err := imageFileProblem(im, b.u.onServer()); err != nil {
 		state = "WARNING: " + err.Error()
 	}
-	samples, _ := b.u.db.Samples(b.u.ctx(), b.u.user, b.u.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 100)
-	b.info.SetText(fmt.Sprintf("%s  ·  %d×%d px  ·  scene %q  ·  %s  ·  %s  ·  sha256 %s…",
-		im.RelPath, im.Width, im.Height, im.Scene, plural(len(samples), "sample"), state, im.SHA256[:12]))
+	line := func(samples string) string {
+		return fmt.Sprintf("%s  ·  %d×%d px  ·  scene %q  ·  %s  ·  %s  ·  sha256 %s…",
+			im.RelPath, im.Width, im.Height, im.Scene, samples, state, im.SHA256[:12])
+	}
+	b.info.SetText(line("samples…"))
+	u := b.u
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	load(u, "images.describe", func() ([]store.SampleInfo, error) {
+		return db.Samples(ctx, user, pid, store.SampleFilter{ImageID: im.ID}, 0, 100)
+	}, func(samples []store.SampleInfo, err error) {
+		if err != nil {
+			b.info.SetText(line("samples unknown: " + store.Message(err)))
+			return
+		}
+		b.info.SetText(line(plural(len(samples), "sample")))
+	})
 }
 
 // importer is the progress dialog of a running import.
@@ -169,9 +225,12 @@ func (u *App) runImport(dir string, done func()) *importer {
 		container.NewVBox(im.bar, im.counts, widget.NewButton("Cancel", cancel)), u.win)
 	im.dlg.Resize(fyne.NewSize(520, 180))
 	im.dlg.Show()
-	go func() {
+	db, user, pid := u.db, u.user, u.project.ID
+	// inBackground, not load: the dialog is its busy state, and the tests run it in
+	// place (a bare goroutine's fyne.Do raced them).
+	inBackground(func() {
 		pace := newPacer() // a report per file would flood the UI goroutine (ui/progress.go)
-		res, err := u.db.ImportImages(ctx, u.user, u.project.ID, dir, func(p store.ImportProgress) {
+		res, err := db.ImportImages(ctx, user, pid, dir, func(p store.ImportProgress) {
 			im.reports.Add(1)
 			if !pace.due(p.Done, p.Total) {
 				return
@@ -185,7 +244,7 @@ func (u *App) runImport(dir string, done func()) *importer {
 				done()
 			}
 		})
-	}()
+	})
 	return im
 }
 

@@ -55,6 +55,7 @@ type samplesView struct {
 	seq      int  // the newest search: older answers are dropped
 	busy     int  // searches under way (tests wait for 0)
 	pending  bool // a newer query waits for the running search
+	acting   bool // an action on the selection runs: its buttons wait
 
 	users      []store.User
 	imagePaths map[int64]string // image paths by id, for the scope line
@@ -123,9 +124,8 @@ func optionText(opts []option, value string) string {
 
 // stateTitle names a state for people.
 func stateTitle(s verify.State) string {
-	switch s {
-	case verify.StateRound1, verify.StateRound2, verify.StateRound3:
-		return "Round " + strings.TrimPrefix(string(s), "round")
+	if s.InReview() {
+		return "Round " + strconv.Itoa(s.Round())
 	}
 	if s == "" {
 		return ""
@@ -188,8 +188,6 @@ var samplesColumns = []struct {
 
 func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	v := &samplesView{u: u, q: q, selected: map[string]bool{}, imagePaths: map[int64]string{}, quiet: true} // setQuery searches, at the end
-	// The project's members, with the roles they hold in it.
-	v.users, _ = u.db.Members(u.ctx(), u.user, u.project.ID)
 	changed := func(string) { v.filtersChanged() }
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Search id, question, options, answer, steps…")
@@ -199,17 +197,8 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 		s.SetSelectedIndex(0)
 		return s
 	}
-	authors, verifiers := []option{{"Any author", ""}}, []option{{"Any verifier", ""}}
-	for _, us := range v.users {
-		id := strconv.FormatInt(us.ID, 10)
-		if verify.Permitted(verify.ActionWriteSamples, verify.Role(us.Role)) {
-			authors = append(authors, option{"By " + us.Name, id})
-		}
-		if verify.Permitted(verify.ActionReview, verify.Role(us.Role)) {
-			verifiers = append(verifiers, option{"Reviewed by " + us.Name, id})
-		}
-	}
-	v.state, v.kind, v.author, v.verifier = sel(stateOptions), sel(kindOptions), sel(authors), sel(verifiers)
+	// The authors and verifiers come with the members (loadMembers).
+	v.state, v.kind, v.author, v.verifier = sel(stateOptions), sel(kindOptions), sel([]option{{"Any author", ""}}), sel([]option{{"Any verifier", ""}})
 	v.round, v.hop, v.view, v.cats, v.reason = sel(roundOptions), sel(hopOptions), sel(viewOptions), sel(catOptions), sel(reasonOptions)
 	v.sortBy = sel(sortOptions)
 	entry := func(hint string) *widget.Entry {
@@ -319,7 +308,46 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	v.root = container.NewStack(v.list)
 	v.setQuery(q)
 	v.selectionChanged()
+	v.loadMembers()
 	return v
+}
+
+// loadMembers reads the project's members (with the roles they hold in it) off the
+// UI goroutine and offers them as authors and verifiers, choosing those the query
+// names (a link's author) without searching again.
+func (v *samplesView) loadMembers() {
+	u := v.u
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	load(u, "samples.members", func() ([]store.User, error) {
+		return db.Members(ctx, user, pid)
+	}, func(users []store.User, err error) {
+		if err != nil {
+			v.say("The project's members cannot be read: " + store.Message(err))
+			return
+		}
+		v.users = users
+		authors, verifiers := []string{"Any author"}, []string{"Any verifier"}
+		for _, us := range users {
+			if verify.Permitted(verify.ActionWriteSamples, verify.Role(us.Role)) {
+				authors = append(authors, "By "+us.Name)
+			}
+			if verify.Permitted(verify.ActionReview, verify.Role(us.Role)) {
+				verifiers = append(verifiers, "Reviewed by "+us.Name)
+			}
+		}
+		quiet := v.quiet
+		v.quiet = true
+		v.author.SetOptions(authors)
+		v.verifier.SetOptions(verifiers)
+		v.selectUsers(v.q)
+		v.quiet = quiet
+	})
+}
+
+// selectUsers shows q's author and verifier in their filters ("any" when unknown).
+func (v *samplesView) selectUsers(q store.SampleQuery) {
+	v.author.SetSelectedIndex(max(0, slices.IndexFunc(v.author.Options, func(s string) bool { return s == v.userOption("By ", q.AuthorID) })))
+	v.verifier.SetSelectedIndex(max(0, slices.IndexFunc(v.verifier.Options, func(s string) bool { return s == v.userOption("Reviewed by ", q.VerifierID) })))
 }
 
 // setQuery shows q in the widgets and searches.
@@ -342,8 +370,7 @@ func (v *samplesView) setQuery(q store.SampleQuery) {
 	}
 	setSel(v.state, stateOptions, state)
 	setSel(v.kind, kindOptions, kind)
-	v.author.SetSelectedIndex(max(0, slices.IndexFunc(v.author.Options, func(s string) bool { return s == v.userOption("By ", q.AuthorID) })))
-	v.verifier.SetSelectedIndex(max(0, slices.IndexFunc(v.verifier.Options, func(s string) bool { return s == v.userOption("Reviewed by ", q.VerifierID) })))
+	v.selectUsers(q)
 	setSel(v.round, roundOptions, num(q.Round))
 	setSel(v.hop, hopOptions, num(q.Hop))
 	setSel(v.view, viewOptions, string(q.View))
@@ -421,6 +448,9 @@ func (v *samplesView) filtersChanged() {
 	}
 	if k := optionValue(kindOptions, v.kind.Selected); k != "" {
 		q.Kinds = []annotate.Kind{annotate.Kind(k)}
+	}
+	if v.users == nil { // the members are not read yet: a link's author and verifier stay
+		q.AuthorID, q.VerifierID = v.q.AuthorID, v.q.VerifierID
 	}
 	for _, us := range v.users {
 		if v.author.Selected == "By "+us.Name {
@@ -644,7 +674,7 @@ func (v *samplesView) selectionChanged() {
 		v.selInfo.SetText(plural(n, "sample") + " selected")
 	}
 	for _, b := range v.actions {
-		if n == 0 {
+		if n == 0 || v.acting {
 			b.Disable()
 		} else {
 			b.Enable()
@@ -653,17 +683,23 @@ func (v *samplesView) selectionChanged() {
 	v.table.Refresh()
 }
 
-// selectAllFound selects every sample the search finds (at most the store's limit).
+// selectAllFound selects every sample the search finds (at most the store's limit),
+// asking the store off the UI goroutine.
 func (v *samplesView) selectAllFound() {
-	ids, err := v.u.db.SampleIDs(v.u.ctx(), v.u.user, v.u.project.ID, v.q)
-	if err != nil {
-		v.say(store.Message(err))
-		return
-	}
-	for _, id := range ids {
-		v.pick(id, true)
-	}
-	v.selectionChanged()
+	u := v.u
+	db, user, pid, ctx, q := u.db, u.user, u.project.ID, u.ctx(), v.q
+	load(u, "samples.selectAll", func() ([]string, error) {
+		return db.SampleIDs(ctx, user, pid, q)
+	}, func(ids []string, err error) {
+		if err != nil {
+			v.say(store.Message(err))
+			return
+		}
+		for _, id := range ids {
+			v.pick(id, true)
+		}
+		v.selectionChanged()
+	})
 }
 
 // say shows a message above the buttons and in the status bar.
@@ -694,23 +730,59 @@ func (v *samplesView) showForm(title, confirm string, items []*widget.FormItem, 
 }
 
 func (v *samplesView) withdraw(reason string) {
-	res, err := v.u.db.WithdrawSamples(v.u.ctx(), v.u.user, slices.Clone(v.order), reason)
-	v.done(res, err, "Withdrew")
+	v.actOnSelection(selectionAction{verb: "Withdrew", ev: verify.EventWithdraw, reason: reason})
 }
 
 func (v *samplesView) reopen(reason string) {
-	res, err := v.u.db.ReopenSamples(v.u.ctx(), v.u.user, slices.Clone(v.order), reason)
-	v.done(res, err, "Reopened")
+	v.actOnSelection(selectionAction{verb: "Reopened", ev: verify.EventReopen, reason: reason})
 }
 
 func (v *samplesView) releaseClaims() {
-	res, err := v.u.db.ReleaseClaims(v.u.ctx(), v.u.user, slices.Clone(v.order))
-	v.done(res, err, "Released the claims on")
+	v.actOnSelection(selectionAction{verb: "Released the claims on", release: true})
 }
 
 func (v *samplesView) reassign(to, reason string) {
-	res, err := v.u.db.ReassignDrafts(v.u.ctx(), v.u.user, slices.Clone(v.order), to, reason)
-	v.done(res, err, "Gave "+to)
+	v.actOnSelection(selectionAction{verb: "Gave " + to, to: to, reason: reason})
+}
+
+// selectionAction is one of the lead's actions on selected samples: withdraw or
+// reopen (ev), release their claims, or reassign drafts to another author.
+type selectionAction struct {
+	verb       string // what the summary says was done
+	ev         verify.Event
+	release    bool
+	to, reason string
+}
+
+// run asks the store to act on ids.
+//
+//bw:background
+func (a selectionAction) run(ctx context.Context, db store.Service, user store.User, ids []string) (store.SelectionResult, error) {
+	switch {
+	case a.release:
+		return db.ReleaseClaims(ctx, user, ids)
+	case a.to != "":
+		return db.ReassignDrafts(ctx, user, ids, a.to, a.reason)
+	case a.ev == verify.EventReopen:
+		return db.ReopenSamples(ctx, user, ids, a.reason)
+	}
+	return db.WithdrawSamples(ctx, user, ids, a.reason)
+}
+
+// actOnSelection runs a on the selected samples off the UI goroutine; the actions'
+// buttons wait while it runs (no second one on the same selection).
+func (v *samplesView) actOnSelection(a selectionAction) {
+	u := v.u
+	db, user, ctx, ids := u.db, u.user, u.ctx(), slices.Clone(v.order)
+	v.acting = true
+	v.selectionChanged()
+	load(u, "", func() (store.SelectionResult, error) {
+		return a.run(ctx, db, user, ids)
+	}, func(res store.SelectionResult, err error) {
+		v.acting = false
+		v.done(res, err, a.verb)
+		v.selectionChanged()
+	})
 }
 
 // askReassign asks whom the selected drafts go to.
@@ -767,29 +839,42 @@ func (v *samplesView) askExport(f store.SampleFormat) {
 	d.Show()
 }
 
-// exportTo writes the selected samples to path as f.
+// exportTo writes the selected samples to path as f, off the UI goroutine.
 func (v *samplesView) exportTo(path string, f store.SampleFormat) {
-	b, err := v.u.db.ExportSamples(v.u.ctx(), v.u.user, v.u.project.ID, slices.Clone(v.order), f)
-	if err == nil {
-		err = os.WriteFile(path, b, 0o644)
-	}
-	if err != nil {
-		v.say(store.Message(fmt.Errorf("export to %s: %w", path, err)))
-		return
-	}
-	v.say(fmt.Sprintf("Exported %s to %s.", plural(len(v.order), "sample"), path))
+	u := v.u
+	db, user, pid, ctx, ids := u.db, u.user, u.project.ID, u.ctx(), slices.Clone(v.order)
+	act(u, "", func() error {
+		b, err := db.ExportSamples(ctx, user, pid, ids, f)
+		if err == nil {
+			err = os.WriteFile(path, b, 0o644)
+		}
+		return err
+	}, func(err error) {
+		if err != nil {
+			v.say(store.Message(fmt.Errorf("export to %s: %w", path, err)))
+			return
+		}
+		v.say(fmt.Sprintf("Exported %s to %s.", plural(len(ids), "sample"), path))
+	})
 }
 
-// openRow shows sample id read-only, with its history.
+// openRow shows sample id read-only, with its history, once read off the UI
+// goroutine (a newer open's answer replaces an older one's).
 func (v *samplesView) openRow(id string) {
-	d, err := newSampleDetail(v, id)
-	if err != nil {
-		v.say(store.Message(err))
-		return
-	}
-	v.open = d
-	v.root.Objects = []fyne.CanvasObject{d.root}
-	v.root.Refresh()
+	u := v.u
+	db, user, pid, onServer, ctx := u.db, u.user, u.project.ID, u.onServer(), u.ctx()
+	load(u, "samples.open", func() (detailData, error) {
+		return readDetail(ctx, db, user, pid, onServer, id)
+	}, func(dd detailData, err error) {
+		if err != nil {
+			v.say(store.Message(err))
+			return
+		}
+		d := newSampleDetail(v, dd)
+		v.open = d
+		v.root.Objects = []fyne.CanvasObject{d.root}
+		v.root.Refresh()
+	})
 }
 
 // back returns from an open sample to the list, searching again (it may have moved).
@@ -815,25 +900,54 @@ type sampleDetail struct {
 	shown              string   // the image on the canvas: a sequence's box image (for tests)
 }
 
-func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
+// detailData is what an open sample shows, read off the UI goroutine.
+type detailData struct {
+	info    store.SampleInfo
+	events  []store.Event
+	reviews []store.ReviewRecord
+	revs    []store.RevisionInfo
+	shown   string // the image on the canvas: a sequence's box image
+	img     verifyImage
+}
+
+// readDetail reads sample id with its history, reviews, revisions and picture.
+//
+//bw:background
+func readDetail(ctx context.Context, db store.Service, user store.User, projectID int64, onServer bool, id string) (detailData, error) {
+	var d detailData
+	var err error
+	if d.info, err = db.Sample(ctx, user, id); err != nil {
+		return d, err
+	}
+	if d.events, err = db.History(ctx, user, id); err != nil {
+		return d, err
+	}
+	if d.reviews, err = db.Reviews(ctx, user, id); err != nil {
+		return d, err
+	}
+	if d.revs, err = db.SampleRevisions(ctx, user, id); err != nil {
+		return d, err
+	}
+	d.shown = d.info.ImagePath
+	if c := d.info.Content; len(c.AllImages()) > 1 {
+		d.shown = c.AllImages()[boxImageOf(c)]
+	}
+	d.img = loadVerifyImagePath(db, user, projectID, onServer, d.shown)
+	return d, nil
+}
+
+// boxImageOf is the index of the image of a sequence its box is on (0 without one).
+func boxImageOf(c annotate.Sample) int {
+	if all := c.AllImages(); c.Box != nil && c.BoxImage >= 0 && c.BoxImage < len(all) {
+		return c.BoxImage
+	}
+	return 0
+}
+
+func newSampleDetail(v *samplesView, dd detailData) *sampleDetail {
 	u := v.u
-	info, err := u.db.Sample(u.ctx(), u.user, id)
-	if err != nil {
-		return nil, err
-	}
+	info, events, reviews, revs := dd.info, dd.events, dd.reviews, dd.revs
 	d := &sampleDetail{v: v, info: info}
-	events, err := u.db.History(u.ctx(), u.user, id)
-	if err != nil {
-		return nil, err
-	}
-	reviews, err := u.db.Reviews(u.ctx(), u.user, id)
-	if err != nil {
-		return nil, err
-	}
-	revs, err := u.db.SampleRevisions(u.ctx(), u.user, id)
-	if err != nil {
-		return nil, err
-	}
 
 	back := widget.NewButtonWithIcon("Back to the list", theme.NavigateBackIcon(), v.back)
 	title := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s · %s · by %s", info.ID, kindTitle(info.Kind), stateTitle(info.Status), info.AuthorName),
@@ -845,12 +959,7 @@ func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 	d.reopen = widget.NewButton("Reopen…", func() {
 		v.askReasonFor("Reopen", func(reason string) { d.move(verify.EventReopen, reason) })
 	})
-	if _, err := verify.Transition(info.Status, verify.EventWithdraw); err != nil {
-		d.withdraw.Disable()
-	}
-	if _, err := verify.Reopen(info.Status, info.PrevStatus); err != nil {
-		d.reopen.Disable()
-	}
+	d.enableMoves()
 	d.edit = widget.NewButtonWithIcon("Open in the editor", theme.DocumentCreateIcon(), func() {
 		u.editSample = info.ID
 		for i, s := range u.screens {
@@ -871,22 +980,18 @@ func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 	// A sequence shows the image its box is on (the first without a box) and lists
 	// the others by label.
 	c := info.Content
-	d.shown = info.ImagePath
+	d.shown = dd.shown
 	var seqNote string
 	if all := c.AllImages(); len(all) > 1 {
-		k := 0
-		if c.Box != nil && c.BoxImage >= 0 && c.BoxImage < len(all) {
-			k = c.BoxImage
-		}
+		k := boxImageOf(c)
 		labels := c.Labels()
-		d.shown = all[k]
 		var parts []string
 		for i, p := range all {
 			parts = append(parts, labels[i]+" "+p)
 		}
 		seqNote = fmt.Sprintf("%d images in this order: %s. Shown: %s.", len(all), strings.Join(parts, " · "), labels[k])
 	}
-	img := loadVerifyImagePath(u.db, u.user, u.project.ID, u.onServer(), d.shown)
+	img := dd.img
 	canvas := boxcanvas.New(img.img, img.width, img.height)
 	canvas.ReadOnly = true
 	if b := c.Box; b != nil {
@@ -937,7 +1042,7 @@ func newSampleDetail(v *samplesView, id string) (*sampleDetail, error) {
 	split := container.NewHSplit(left, container.NewVScroll(container.NewPadded(side)))
 	split.Offset = 0.55
 	d.root = container.NewBorder(container.NewVBox(bar, widget.NewSeparator()), nil, nil, nil, split)
-	return d, nil
+	return d
 }
 
 // askReasonFor is askReason for one sample.
@@ -947,28 +1052,45 @@ func (v *samplesView) askReasonFor(verb string, act func(reason string)) {
 	v.showForm(verb+" the sample", verb, []*widget.FormItem{widget.NewFormItem("Reason", reason)}, reason, func() { act(strings.TrimSpace(reason.Text)) })
 }
 
-// move withdraws or reopens the open sample and shows it again.
+// move withdraws or reopens the open sample off the UI goroutine and shows it
+// again; its buttons wait meanwhile.
 func (d *sampleDetail) move(ev verify.Event, reason string) {
-	v := d.v
-	var res store.SelectionResult
-	var err error
-	if ev == verify.EventWithdraw {
-		res, err = v.u.db.WithdrawSamples(v.u.ctx(), v.u.user, []string{d.info.ID}, reason)
-	} else {
-		res, err = v.u.db.ReopenSamples(v.u.ctx(), v.u.user, []string{d.info.ID}, reason)
+	v, u := d.v, d.v.u
+	db, user, ctx, id := u.db, u.user, u.ctx(), d.info.ID
+	d.withdraw.Disable()
+	d.reopen.Disable()
+	load(u, "", func() (store.SelectionResult, error) {
+		return selectionAction{ev: ev, reason: reason}.run(ctx, db, user, []string{id})
+	}, func(res store.SelectionResult, err error) {
+		d.enableMoves()
+		switch {
+		case err != nil:
+			v.say(store.Message(err))
+			return
+		case len(res.Refused) > 0:
+			v.say(res.Refused[0].SampleID + ": " + res.Refused[0].Reason)
+			return
+		}
+		u.refreshStatus()
+		if v.open == d {
+			v.openRow(id)
+		}
+		verb := map[verify.Event]string{verify.EventWithdraw: "Withdrew", verify.EventReopen: "Reopened"}[ev]
+		v.say(fmt.Sprintf("%s %s.", verb, id))
+	})
+}
+
+// enableMoves offers Withdraw and Reopen when the protocol allows them from the
+// sample's state.
+func (d *sampleDetail) enableMoves() {
+	d.withdraw.Disable()
+	d.reopen.Disable()
+	if _, err := verify.Transition(d.info.Status, verify.EventWithdraw); err == nil {
+		d.withdraw.Enable()
 	}
-	switch {
-	case err != nil:
-		v.say(store.Message(err))
-		return
-	case len(res.Refused) > 0:
-		v.say(res.Refused[0].SampleID + ": " + res.Refused[0].Reason)
-		return
+	if _, err := verify.Reopen(d.info.Status, d.info.PrevStatus); err == nil {
+		d.reopen.Enable()
 	}
-	v.u.refreshStatus()
-	v.openRow(d.info.ID)
-	verb := map[verify.Event]string{verify.EventWithdraw: "Withdrew", verify.EventReopen: "Reopened"}[ev]
-	v.say(fmt.Sprintf("%s %s.", verb, d.info.ID))
 }
 
 // localTime shows a stored time in the local zone, to the minute.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"slices"
 
@@ -19,7 +20,9 @@ import (
 // findingsQuery is the search for the samples audit findings name: the samples
 // themselves, and the accepted samples on the images they name (the audit reads
 // accepted samples only). ok is false when the findings name none (balance).
-func (u *App) findingsQuery(fs []store.AuditFinding) (store.SampleQuery, bool) {
+//
+//bw:background
+func findingsQuery(ctx context.Context, db store.Service, user store.User, projectID int64, fs []store.AuditFinding) (store.SampleQuery, bool) {
 	var ids []string
 	for _, f := range fs {
 		if f.SampleID != "" && !slices.Contains(ids, f.SampleID) {
@@ -28,14 +31,14 @@ func (u *App) findingsQuery(fs []store.AuditFinding) (store.SampleQuery, bool) {
 		if f.SampleID != "" || f.Image == "" {
 			continue
 		}
-		im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, f.Image)
+		im, err := db.ImageByPath(ctx, user, projectID, f.Image)
 		if err != nil {
 			continue
 		}
 		if len(fs) == 1 {
 			return store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
 		}
-		on, err := u.db.SampleIDs(u.ctx(), u.user, u.project.ID, store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
+		on, err := db.SampleIDs(ctx, user, projectID, store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
 		if err != nil {
 			continue
 		}
@@ -51,6 +54,12 @@ func (u *App) findingsQuery(fs []store.AuditFinding) (store.SampleQuery, bool) {
 	return store.SampleQuery{IDs: ids, Sort: store.SortID}, true
 }
 
+// namesSamples tells whether findings name samples or images (findingsQuery may
+// still find none on an image no longer there); it asks nothing of the store.
+func namesSamples(fs []store.AuditFinding) bool {
+	return slices.ContainsFunc(fs, func(f store.AuditFinding) bool { return f.SampleID != "" || f.Image != "" })
+}
+
 // errorFindings are the findings that block a freeze.
 func errorFindings(fs []store.AuditFinding) []store.AuditFinding {
 	return slices.DeleteFunc(slices.Clone(fs), func(f store.AuditFinding) bool { return f.Severity != store.SeverityError })
@@ -58,7 +67,9 @@ func errorFindings(fs []store.AuditFinding) []store.AuditFinding {
 
 // linkRows makes a table made by dashTable open the samples behind a row when a
 // cell of it is tapped (the header row excluded); query says which, or false for
-// none. Without the sample manager (not a lead) the table stays as it was.
+// none. Without the sample manager (not a lead) the table stays as it was. query
+// runs off the UI goroutine (an author's row looks the author up): it may read only
+// the rows it was made with, never a widget.
 func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.SampleQuery, bool)) fyne.CanvasObject {
 	tb, ok := t.(*widget.Table)
 	if !ok || !u.may(verify.ActionSearchSamples) {
@@ -69,9 +80,18 @@ func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.Samp
 		if id.Row < 1 {
 			return
 		}
-		if q, ok := query(id.Row-1, id.Col); ok {
-			u.openSamples(q)
+		type link struct {
+			q  store.SampleQuery
+			ok bool
 		}
+		load(u, "samples.link", func() (link, error) {
+			q, ok := query(id.Row-1, id.Col)
+			return link{q, ok}, nil
+		}, func(l link, _ error) {
+			if l.ok {
+				u.openSamples(l.q)
+			}
+		})
 	}
 	return t
 }
@@ -79,7 +99,7 @@ func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.Samp
 // The states a balance cell counts: accepted, and in review.
 var (
 	acceptedStates = []verify.State{verify.StateAccepted}
-	inReviewStates = []verify.State{verify.StateRound1, verify.StateRound2, verify.StateRound3}
+	inReviewStates = verify.ReviewStates()
 )
 
 // balanceQuery is the search behind a balance row: its accepted samples (column
@@ -98,8 +118,10 @@ func balanceQuery(c store.BalanceCell, col string) store.SampleQuery {
 }
 
 // userID is the id of the account named name, or 0.
-func (u *App) userID(name string) int64 {
-	us, err := u.db.UserByName(u.ctx(), u.user, name)
+//
+//bw:background
+func userID(ctx context.Context, db store.Service, user store.User, name string) int64 {
+	us, err := db.UserByName(ctx, user, name)
 	if err != nil {
 		return 0
 	}
@@ -147,13 +169,20 @@ func (t *tapImage) DoubleTapped(*fyne.PointEvent) {
 // manager (leads, when it has some), else a new sample on it in the Annotate screen
 // (which asks its kind).
 func (u *App) openImage(im store.Image) {
-	if u.may(verify.ActionSearchSamples) {
-		if n, err := u.db.CountSamples(u.ctx(), u.user, u.project.ID, store.SampleFilter{ImageID: im.ID}); err == nil && n > 0 {
+	if !u.may(verify.ActionSearchSamples) {
+		u.newSampleOnImage(im)
+		return
+	}
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	load(u, "samples.image", func() (int, error) {
+		return db.CountSamples(ctx, user, pid, store.SampleFilter{ImageID: im.ID})
+	}, func(n int, err error) {
+		if err == nil && n > 0 {
 			u.openSamples(store.SampleQuery{ImageID: im.ID, Desc: true})
 			return
 		}
-	}
-	u.newSampleOnImage(im)
+		u.newSampleOnImage(im)
+	})
 }
 
 // newSampleOnImage shows the Annotate screen on image im, asking the kind of a new
@@ -207,28 +236,37 @@ func (ws *workspace) openRequested() {
 	}
 	if paths := u.newSampleOf; len(paths) > 0 {
 		u.newSampleOf = nil
-		m, err := u.db.ImagesByPaths(u.ctx(), u.user, u.project.ID, paths)
-		if err != nil {
-			u.showError(err)
-			return
-		}
-		ims := make([]store.Image, 0, len(paths))
-		for _, p := range paths {
-			if im, ok := m[p]; ok {
-				ims = append(ims, im)
+		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+		load(u, "annotate.request", func() (map[string]store.Image, error) {
+			return db.ImagesByPaths(ctx, user, pid, paths)
+		}, func(m map[string]store.Image, err error) {
+			if err != nil {
+				u.showError(err)
+				return
 			}
-		}
-		if len(ims) > 0 {
-			ws.openImages(ims)
-		}
+			ims := make([]store.Image, 0, len(paths))
+			for _, p := range paths {
+				if im, ok := m[p]; ok {
+					ims = append(ims, im)
+				}
+			}
+			if len(ims) > 0 {
+				ws.openImages(ims)
+			}
+		})
 	}
 	if p := u.newSampleOn; p != "" {
 		u.newSampleOn = ""
-		if im, err := u.db.ImageByPath(u.ctx(), u.user, u.project.ID, p); err == nil {
+		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+		load(u, "annotate.requestOne", func() (store.Image, error) {
+			return db.ImageByPath(ctx, user, pid, p)
+		}, func(im store.Image, err error) {
+			if err != nil {
+				u.showError(err)
+				return
+			}
 			ws.openImage(im)
-		} else {
-			u.showError(err)
-		}
+		})
 	}
 }
 
@@ -258,16 +296,27 @@ func (v *exportView) openFindings(fs []store.AuditFinding) {
 	if !v.u.may(verify.ActionSearchSamples) {
 		return
 	}
-	if q, ok := v.u.findingsQuery(fs); ok {
-		v.u.openSamples(q)
-		return
+	u := v.u
+	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	type found struct {
+		q  store.SampleQuery
+		ok bool
 	}
-	v.u.setStatus("This finding names no sample: it is about the whole project.")
+	load(u, "samples.findings", func() (found, error) {
+		q, ok := findingsQuery(ctx, db, user, pid, fs)
+		return found{q, ok}, nil
+	}, func(f found, _ error) {
+		if f.ok {
+			u.openSamples(f.q)
+			return
+		}
+		u.setStatus("This finding names no sample: it is about the whole project.")
+	})
 }
 
 // showOpenErrors offers the samples of the audit's errors when they name some.
 func (v *exportView) showOpenErrors() {
-	if _, ok := v.u.findingsQuery(errorFindings(v.findings)); ok && v.u.may(verify.ActionSearchSamples) {
+	if namesSamples(errorFindings(v.findings)) && v.u.may(verify.ActionSearchSamples) {
 		v.openErrors.Show()
 	} else {
 		v.openErrors.Hide()
@@ -287,9 +336,12 @@ func (v *exportView) freezeRefused(err error) {
 }
 
 // annotatorQuery is the search behind a cell of an author's row: their samples, the
-// accepted ones, or those rejected (in a round, or for any reason).
+// accepted ones, or those rejected (in a round, or for any reason). It looks the
+// author up: linkRows runs it off the UI goroutine.
+//
+//bw:background
 func (u *App) annotatorQuery(name string, col int) store.SampleQuery {
-	q := store.SampleQuery{AuthorID: u.userID(name), Desc: true}
+	q := store.SampleQuery{AuthorID: userID(u.ctx(), u.db, u.user, name), Desc: true}
 	switch col {
 	case 2: // Accepted
 		q.States = acceptedStates

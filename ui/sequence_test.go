@@ -448,9 +448,10 @@ func TestManagerPreviewShowsTheBoxImage(t *testing.T) {
 	delete(lastSamples, u)
 	u.openSamples(store.SampleQuery{Desc: true})
 	v := samplesOf(t, u)
-	d, err := newSampleDetail(v, si.ID)
-	if err != nil {
-		t.Fatal(err)
+	v.openRow(si.ID)
+	d := v.open
+	if d == nil {
+		t.Fatalf("%s did not open: %q", si.ID, v.message.Text)
 	}
 	if d.shown != paths[2] {
 		t.Errorf("the preview shows %s, want the box's image %s", d.shown, paths[2])

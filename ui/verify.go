@@ -24,7 +24,8 @@ func (u *App) verifyScreen() fyne.CanvasObject { return newVerifyView(u) }
 var queueRoundNames = [4]string{"All", "Round 1", "Round 2", "Round 3"}
 
 // verifyView is the verifier's screen. It is a widget so that tests reach it as the
-// content of the Verify screen. Everything runs on the UI goroutine.
+// content of the Verify screen. Its fields are touched on the UI goroutine only;
+// the store is called off it (load, act).
 //
 // Opening a queue item claims its seat (store.ClaimReview), so that two verifiers
 // never review the same slot. The decision (approve, reject) or a correction goes to
@@ -45,10 +46,11 @@ type verifyView struct {
 	empty   *widget.Label // shown instead of the list when items is empty
 	syncing bool          // the list selection is being set by code
 
-	centre *fyne.Container // image (and step graph) of the open sample
-	right  *fyne.Container // the sample, checklist and decision
-	cur    *openSample     // nil when nothing is open
-	editor *correctionEditor
+	centre  *fyne.Container // image (and step graph) of the open sample
+	right   *fyne.Container // the sample, checklist and decision
+	cur     *openSample     // nil when nothing is open
+	opening int             // the newest open: an older one's answer is dropped
+	editor  *correctionEditor
 }
 
 func newVerifyView(u *App) *verifyView {
@@ -106,8 +108,9 @@ func newVerifyView(u *App) *verifyView {
 	v.root = split
 
 	v.showIdle()
+	v.empty.SetText("Loading your queue…") // until the first answer (a team server may take a while)
 	v.reload()
-	u.onOthersChanged = v.reload // someone else's review or submit changes the queue
+	u.onOthersChanged = func() { v.reload() } // someone else's review or submit changes the queue
 	u.win.Canvas().SetOnTypedRune(v.typedRune)
 	v.releaseFocus() // the navigation list took it when it was clicked to open this screen
 	return v
@@ -116,23 +119,43 @@ func newVerifyView(u *App) *verifyView {
 // CreateRenderer is part of fyne.Widget.
 func (v *verifyView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
 
-// reload asks the store for the queue again and shows it through the filter.
+// reload asks the store for the queue again off the UI goroutine and shows it
+// through the filter; then, if set, runs on the UI goroutine once it is shown.
 // Each round's queue is read one page at a time: at 100k samples the whole queue
 // takes seconds, a page milliseconds, and nobody scrolls past a few hundred items.
-func (v *verifyView) reload() {
-	v.all, v.more = v.all[:0], [4]bool{}
-	for r := 1; r <= 3; r++ {
-		q, err := v.u.db.ReviewQueueLimit(v.u.ctx(), v.u.user, v.u.project.ID, r, reviewPage)
-		if err != nil {
-			v.u.setStatus("%s", store.Message(err))
-			break
-		}
-		v.all = append(v.all, q...)
-		if len(q) == reviewPage {
-			v.more[r], v.more[0] = true, true
-		}
+func (v *verifyView) reload(then ...func()) {
+	type queue struct {
+		all  []store.QueueItem
+		more [4]bool
 	}
-	v.applyFilter()
+	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	load(v.u, "verify.queue", func() (queue, error) {
+		var q queue
+		for r := 1; r <= 3; r++ {
+			items, err := db.ReviewQueueLimit(ctx, user, pid, r, reviewPage)
+			if err != nil {
+				return q, err
+			}
+			q.all = append(q.all, items...)
+			if len(items) == reviewPage {
+				q.more[r], q.more[0] = true, true
+			}
+		}
+		return q, nil
+	}, func(q queue, err error) {
+		if err != nil {
+			v.u.setStatus("%s", store.Message(err)) // the queue shown stays
+			if len(v.items) == 0 {
+				v.empty.SetText("Your queue cannot be read now: " + store.Message(err))
+			}
+		} else {
+			v.all, v.more = q.all, q.more
+			v.applyFilter()
+		}
+		for _, f := range then {
+			f()
+		}
+	})
 }
 
 // reviewPage is how many items of each round the review queue shows.
@@ -227,40 +250,98 @@ func (v *verifyView) step(d int) {
 	}
 }
 
+// opened is what opening a queue item reads from the store, off the UI goroutine.
+type opened struct {
+	claim      verify.Claim
+	info       store.SampleInfo
+	reviews    []store.ReviewRecord
+	reviewsErr error
+	events     []store.Event
+	image      verifyImage
+}
+
 // open claims item and shows it; a refusal is shown in words and the queue reloads.
+// The claim, the sample, its reviews, history and picture are read off the UI
+// goroutine, the open sample's seat given up first. When another item is opened
+// before the answer comes, the answer is dropped and its seat given up again.
 func (v *verifyView) open(it store.QueueItem) {
-	ctx := v.u.ctx()
-	v.closeSample()
-	cl, err := v.u.db.ClaimReview(ctx, v.u.user, it.SampleID, it.Round)
-	if err != nil {
-		v.showNotice(fmt.Sprintf("%s is not yours to review now", it.SampleID), store.Message(err))
-		v.u.setStatus("Could not claim %s: %s", it.SampleID, store.Message(err))
-		v.reload()
-		return
+	prev := v.curID()
+	v.cur = nil
+	v.showNotice("Opening "+it.SampleID+"…", "Claiming its seat and reading it.")
+	v.opening++
+	gen := v.opening
+	db, user, pid, onServer, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.onServer(), v.u.ctx()
+	type result struct {
+		o       opened
+		claimed bool  // the seat is ours, whatever failed after
+		release error // giving up the previous seat failed
 	}
-	info, err := v.u.db.Sample(ctx, v.u.user, it.SampleID)
-	if err != nil {
-		v.showNotice("Could not open "+it.SampleID, store.Message(err))
-		v.reload()
-		return
-	}
-	v.cur = newOpenSample(v, it, info, cl)
-	v.centre.Objects = []fyne.CanvasObject{v.cur.centre}
-	v.right.Objects = []fyne.CanvasObject{v.cur.panel}
-	v.centre.Refresh()
-	v.right.Refresh()
+	load(v.u, "", func() (result, error) {
+		var r result
+		if prev != "" {
+			r.release = db.ReleaseClaim(ctx, user, prev)
+		}
+		cl, err := db.ClaimReview(ctx, user, it.SampleID, it.Round)
+		if err != nil {
+			return r, err
+		}
+		r.claimed, r.o.claim = true, cl
+		if r.o.info, err = db.Sample(ctx, user, it.SampleID); err != nil {
+			return r, err
+		}
+		r.o.reviews, r.o.reviewsErr = db.Reviews(ctx, user, it.SampleID)
+		r.o.events, _ = db.History(ctx, user, it.SampleID) // no history shows none
+		r.o.image = loadVerifyImageFrom(db, user, pid, onServer, r.o.info)
+		return r, nil
+	}, func(r result, err error) {
+		if r.release != nil {
+			v.u.setStatus("%s", store.Message(r.release))
+		}
+		if gen != v.opening { // another item was opened meanwhile
+			if r.claimed {
+				v.releaseSeat(it.SampleID)
+			}
+			return
+		}
+		switch {
+		case err != nil && !r.claimed:
+			v.showNotice(fmt.Sprintf("%s is not yours to review now", it.SampleID), store.Message(err))
+			v.u.setStatus("Could not claim %s: %s", it.SampleID, store.Message(err))
+			v.reload()
+			return
+		case err != nil:
+			v.showNotice("Could not open "+it.SampleID, store.Message(err))
+			v.releaseSeat(it.SampleID)
+			v.reload()
+			return
+		}
+		v.cur = newOpenSample(v, it, r.o)
+		v.centre.Objects = []fyne.CanvasObject{v.cur.centre}
+		v.right.Objects = []fyne.CanvasObject{v.cur.panel}
+		v.centre.Refresh()
+		v.right.Refresh()
+	})
 }
 
 // closeSample forgets the open sample, giving up its seat when it was left without
 // a decision (after one the store has already freed it), and shows the idle panes.
 func (v *verifyView) closeSample() {
 	if v.cur != nil {
-		if err := v.u.db.ReleaseClaim(v.u.ctx(), v.u.user, v.cur.info.ID); err != nil {
-			v.u.setStatus("%s", store.Message(err))
-		}
+		v.releaseSeat(v.cur.info.ID)
 	}
+	v.opening++ // an open under way is no longer wanted
 	v.cur = nil
 	v.showIdle()
+}
+
+// releaseSeat gives up the user's seat on sample id off the UI goroutine.
+func (v *verifyView) releaseSeat(id string) {
+	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	act(v.u, "", func() error { return db.ReleaseClaim(ctx, user, id) }, func(err error) {
+		if err != nil {
+			v.u.setStatus("%s", store.Message(err))
+		}
+	})
 }
 
 func (v *verifyView) showIdle() {
@@ -305,20 +386,34 @@ func (v *verifyView) decide(d verify.Decision) {
 	v.submit(verdict)
 }
 
-// submit sends the decision on the open sample; on success the outcome goes to the
-// status bar and the next item of the queue opens.
+// submit sends the decision on the open sample off the UI goroutine; on success
+// the outcome goes to the status bar and the next item of the queue opens. Its
+// buttons (and keys) wait while it is sent; a refusal keeps the checklist and the
+// comment as they were.
 func (v *verifyView) submit(verdict verify.Verdict) {
 	o := v.cur
-	in := store.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
-		Seconds: time.Since(o.opened).Seconds()}
-	out, err := v.u.db.SubmitReview(v.u.ctx(), v.u.user, in)
-	if err != nil {
-		o.refuse(refusalText(err))
-		v.reload() // the seat or the revision may have changed meanwhile
+	if o.sending {
 		return
 	}
-	v.advance()
-	v.u.setStatus("%s", outcomeText(o.info.ID, o.item.Round, out))
+	in := store.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
+		Seconds: time.Since(o.opened).Seconds()}
+	o.setSending(true)
+	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	load(v.u, "", func() (verify.Outcome, error) {
+		return db.SubmitReview(ctx, user, in)
+	}, func(out verify.Outcome, err error) {
+		o.setSending(false)
+		if v.cur != o {
+			return // left meanwhile (another screen, sign-out)
+		}
+		if err != nil {
+			o.refuse(refusalText(err))
+			v.reload() // the seat or the revision may have changed meanwhile
+			return
+		}
+		v.advance()
+		v.u.setStatus("%s", outcomeText(o.info.ID, o.item.Round, out))
+	})
 }
 
 // refusalText is a refused decision in words: verify names criteria by their labels
@@ -383,16 +478,17 @@ func (v *verifyView) advance() {
 		}
 	}
 	v.closeSample()
-	v.reload()
-	for _, id := range order {
-		if j := v.indexOf(id); j >= 0 {
-			v.selectItem(j)
-			return
+	v.reload(func() {
+		for _, id := range order {
+			if j := v.indexOf(id); j >= 0 {
+				v.selectItem(j)
+				return
+			}
 		}
-	}
-	if len(v.items) == 0 {
-		v.showNotice("Queue done", "Nothing left for you to review in this view. Samples appear in the queue when they enter a round you may verify.")
-	}
+		if len(v.items) == 0 {
+			v.showNotice("Queue done", "Nothing left for you to review in this view. Samples appear in the queue when they enter a round you may verify.")
+		}
+	})
 }
 
 // typedRune handles the screen's keys; the canvas sends it runes only when no widget

@@ -213,19 +213,33 @@ func (e *correctionEditor) saveCorrection() {
 		return
 	}
 	o, u := e.o, e.v.u
-	info, err := u.db.Correct(u.ctx(), u.user, store.CorrectionInput{SampleID: o.info.ID, Round: o.item.Round,
-		BasedOn: o.info.Revision, Content: s, Comment: comment})
-	if err != nil {
-		e.message.SetText(store.Message(err))
-		return
-	}
-	e.close()
-	e.v.advance()
-	where := string(info.Status)
-	if r := info.Status.Round(); r > 0 {
-		where = fmt.Sprintf("round %d", r)
-	}
-	u.setStatus("Corrected %s: revision %d is yours and goes to %s; others verify it.", info.ID, info.Revision, where)
+	in := store.CorrectionInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Content: s, Comment: comment}
+	// Sent off the UI goroutine; Save and the decision's buttons wait meanwhile, and a
+	// refusal leaves everything typed in the editor.
+	e.save.Disable()
+	o.setSending(true)
+	e.message.SetText("Saving the correction…")
+	db, user, ctx := u.db, u.user, u.ctx()
+	load(u, "", func() (store.SampleInfo, error) {
+		return db.Correct(ctx, user, in)
+	}, func(info store.SampleInfo, err error) {
+		e.save.Enable()
+		o.setSending(false)
+		if err != nil {
+			e.message.SetText(store.Message(err))
+			return
+		}
+		e.message.SetText("")
+		e.close()
+		if e.v.cur == o {
+			e.v.advance()
+		}
+		where := string(info.Status)
+		if r := info.Status.Round(); r > 0 {
+			where = fmt.Sprintf("round %d", r)
+		}
+		u.setStatus("Corrected %s: revision %d is yours and goes to %s; others verify it.", info.ID, info.Revision, where)
+	})
 }
 
 func (e *correctionEditor) close() {

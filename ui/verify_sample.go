@@ -38,6 +38,7 @@ type openSample struct {
 	message *widget.Label // the last refusal
 
 	approveBtn, rejectBtn, correctBtn, skipBtn *widget.Button
+	sending                                    bool // a decision or correction is on its way: the buttons wait
 
 	centre  fyne.CanvasObject // the picture over the sample's text (sampleColumn)
 	body    sampleParts       // the sample's text: question, options or steps, tags
@@ -46,9 +47,11 @@ type openSample struct {
 	panel   *fyne.Container
 }
 
-func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl verify.Claim) *openSample {
-	o := &openSample{v: v, item: it, info: info, claim: cl, opened: time.Now()}
-	o.image = loadVerifyImage(v.u, info)
+// newOpenSample shows a queue item as op, read off the UI goroutine (verifyView.open).
+func newOpenSample(v *verifyView, it store.QueueItem, op opened) *openSample {
+	info := op.info
+	o := &openSample{v: v, item: it, info: info, claim: op.claim, opened: time.Now()}
+	o.image = op.image
 	o.canvas = boxcanvas.New(o.image.img, o.image.width, o.image.height)
 	o.canvas.ReadOnly = true
 	if b := info.Content.Box; b != nil && info.Content.BoxImage == 0 {
@@ -111,8 +114,8 @@ func newOpenSample(v *verifyView, it store.QueueItem, info store.SampleInfo, cl 
 	// decision would send and a refusal share one slot of fixed height, so a long
 	// refusal never pushes the buttons off the window (issue 17).
 	checks := container.NewVBox(heading(fmt.Sprintf("Round %d checklist", it.Round)), o.checks.object())
-	checks.Objects = append(checks.Objects, o.earlierReviews()...)
-	if h := o.history(); h != nil {
+	checks.Objects = append(checks.Objects, o.earlierReviews(op.reviews, op.reviewsErr)...)
+	if h := o.history(op.events); h != nil {
 		checks.Add(h)
 	}
 	actions := container.NewVBox(widget.NewSeparator(), o.other, o.comment, fixedHeight(container.NewVBox(o.summary, o.message), 3),
@@ -176,6 +179,19 @@ func (o *openSample) update() {
 	}
 	o.summary.SetText(fmt.Sprintf("%d of %d criteria marked. Approve needs all Yes; reject needs a No or Other problem.",
 		len(o.checks.marks)-open, len(o.checks.marks)))
+}
+
+// setSending disables the decision's buttons while a decision or a correction is
+// on its way (no second one meanwhile, by button or key), and enables them after.
+func (o *openSample) setSending(on bool) {
+	o.sending = on
+	for _, b := range []*widget.Button{o.approveBtn, o.rejectBtn, o.correctBtn, o.skipBtn} {
+		if on {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
 }
 
 // refuse shows why a decision was not sent.
@@ -284,10 +300,8 @@ func sampleBodyParts(kind annotate.Kind, s annotate.Sample) sampleParts {
 }
 
 // earlierReviews lists the reviews of the sample's revisions that the verifier may
-// see (the store hides the open round-3 votes of others).
-func (o *openSample) earlierReviews() []fyne.CanvasObject {
-	u := o.v.u
-	reviews, err := u.db.Reviews(u.ctx(), u.user, o.info.ID)
+// see (the store hides the open round-3 votes of others), or why they cannot be read.
+func (o *openSample) earlierReviews(reviews []store.ReviewRecord, err error) []fyne.CanvasObject {
 	if err != nil {
 		return []fyne.CanvasObject{reviewText(store.Message(err), fyne.TextStyle{Italic: true})}
 	}
@@ -302,10 +316,8 @@ func (o *openSample) earlierReviews() []fyne.CanvasObject {
 }
 
 // history is the sample's timeline, folded away (nil when there is none).
-func (o *openSample) history() fyne.CanvasObject {
-	u := o.v.u
-	events, err := u.db.History(u.ctx(), u.user, o.info.ID)
-	if err != nil || len(events) == 0 {
+func (o *openSample) history(events []store.Event) fyne.CanvasObject {
+	if len(events) == 0 {
 		return nil
 	}
 	hist := widget.NewLabel(historyText(events))
@@ -402,6 +414,9 @@ func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onS
 }
 
 // loadVerifyImagePath is loadVerifyImageFrom for the image at project path rel.
+// It calls the store: run it off the UI goroutine (in a load's run).
+//
+//bw:background
 func loadVerifyImagePath(db store.Service, user store.User, projectID int64, onServer bool, rel string) verifyImage {
 	ctx := context.Background()
 	if rel == "" {
