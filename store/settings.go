@@ -860,8 +860,9 @@ func (e FieldError) Unwrap() error { return e.cause }
 
 // SettingsError is a refused settings change (SetSettings, UpdateSettings):
 // nothing was saved, and each value refused is one of Fields, so that a screen
-// shows each reason beside its field (errors.As finds it, through a team server
-// too). errors.Is(err, ErrInvalid) holds for it.
+// shows each reason beside its field, named as the screen names it (errors.As
+// finds it, through a team server too). Its text names the keys, as a command
+// line takes them. errors.Is(err, ErrInvalid) holds for it.
 type SettingsError struct {
 	Fields []FieldError
 }
@@ -870,20 +871,6 @@ func (e *SettingsError) Error() string {
 	lines := make([]string, len(e.Fields))
 	for i, f := range e.Fields {
 		lines[i] = f.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Message says the refusal for people: each field by its name (SettingLabel),
-// never its key.
-func (e *SettingsError) Message() string {
-	lines := make([]string, len(e.Fields))
-	for i, f := range e.Fields {
-		s := cmp.Or(f.Message, "refused")
-		if f.Key != "" {
-			s = SettingLabel(f.Key) + ": " + s
-		}
-		lines[i] = strings.ToUpper(s[:1]) + s[1:] + "."
 	}
 	return strings.Join(lines, "\n")
 }

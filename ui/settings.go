@@ -679,9 +679,12 @@ func (v *settingsView) showRefusal(err error) {
 	placed := 0
 	for _, fe := range se.Fields {
 		l, label := v.errorLabelOf(fe.Key)
-		if l == nil {
-			one := &store.SettingsError{Fields: []store.FieldError{fe}}
-			unplaced = append(unplaced, one.Message())
+		if l == nil { // a key the form does not show: in the bar, named for people
+			line := fe.Message + "."
+			if fe.Key != "" {
+				line = fieldSentence(store.SettingLabel(fe.Key), fe.Message)
+			}
+			unplaced = append(unplaced, strings.ToUpper(line[:1])+line[1:])
 			continue
 		}
 		sentence := fieldSentence(label, fe.Message)
