@@ -81,6 +81,10 @@ type wireError struct {
 	// Findings are a freeze's audit errors (store.AuditErrors), so that the
 	// workstation's screen can open the samples they name.
 	Findings []store.AuditFinding `json:"findings,omitempty"`
+	// Fields are a refused settings change's values, one {key, message} each
+	// (store.SettingsError), so that the Settings screen places each beside its
+	// field.
+	Fields []store.FieldError `json:"fields,omitempty"`
 }
 
 // Error is an error the server returned. errors.Is matches the store's and
@@ -91,14 +95,19 @@ type Error struct {
 	text     string
 	message  string
 	findings []store.AuditFinding
+	fields   []store.FieldError
 }
 
-// Unwrap gives a refused freeze's findings as store.AuditErrors (errors.As).
+// Unwrap gives a refused freeze's findings as store.AuditErrors, and a refused
+// settings change's fields as a *store.SettingsError (errors.As).
 func (e *Error) Unwrap() error {
-	if e.findings == nil {
-		return nil
+	switch {
+	case e.findings != nil:
+		return store.AuditErrorsOf(e.findings, e.text)
+	case e.fields != nil:
+		return &store.SettingsError{Fields: e.fields}
 	}
-	return store.AuditErrorsOf(e.findings, e.text)
+	return nil
 }
 
 func (e *Error) Error() string { return e.text }
@@ -129,6 +138,10 @@ func encodeError(err error) (wireError, int) {
 	if errors.As(err, &audit) {
 		w.Findings = audit.Findings
 	}
+	var settings *store.SettingsError
+	if errors.As(err, &settings) {
+		w.Fields = settings.Fields
+	}
 	status := http.StatusInternalServerError
 	for _, s := range sentinels {
 		if errors.Is(err, s.err) {
@@ -155,5 +168,5 @@ func encodeError(err error) (wireError, int) {
 }
 
 func (w wireError) err() error {
-	return &Error{codes: w.Codes, text: w.Text, message: w.Message, findings: w.Findings}
+	return &Error{codes: w.Codes, text: w.Text, message: w.Message, findings: w.Findings, fields: w.Fields}
 }

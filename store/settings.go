@@ -97,28 +97,28 @@ func (s Settings) Policy() verify.Policy {
 func (s Settings) Validate() error {
 	var errs []error
 	if err := s.Policy().Validate(); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, policyFields(err)...)
 	}
 	if s.Round3Panel > 9 {
-		errs = append(errs, fmt.Errorf("round3_panel: at most 9 verifiers, got %d", s.Round3Panel))
+		errs = append(errs, fieldErr("round3_panel", "at most 9 verifiers, got %d", s.Round3Panel))
 	}
 	if s.ClaimMinutes > 24*60 {
-		errs = append(errs, fmt.Errorf("claim_minutes: at most 1440 (a day), got %d", s.ClaimMinutes))
+		errs = append(errs, fieldErr("claim_minutes", "at most 1440 (a day), got %d", s.ClaimMinutes))
 	}
 	for _, b := range s.Balance {
 		key := b.Key()
 		switch {
 		case !annotate.Kind(b.Kind).Valid():
-			errs = append(errs, fmt.Errorf("%s: %q is not a sample kind", key, b.Kind))
+			errs = append(errs, fieldErr(key, "%q is not a sample kind", b.Kind))
 		case b.Kind == string(annotate.KindHopQA) && b.Task == "" && (b.Hop < 0 || b.Hop > 3 || (b.View != "" && b.View != "ego" && b.View != "exo")):
-			errs = append(errs, fmt.Errorf("%s: a hop-QA cell needs hop 1–3 or any, and view ego, exo or any", key))
+			errs = append(errs, fieldErr(key, "a hop-QA cell needs hop 1–3 or any, and view ego, exo or any"))
 		case b.Count < 0:
-			errs = append(errs, fmt.Errorf("%s: the target cannot be negative, got %d", key, b.Count))
+			errs = append(errs, fieldErr(key, "the target cannot be negative, got %d", b.Count))
 		}
 	}
 	for _, t := range s.Tasks {
 		if err := validTask(t); err != nil {
-			errs = append(errs, fmt.Errorf("tasks: %w", err))
+			errs = append(errs, fieldErr("tasks", "%v", err))
 		}
 	}
 	for _, t := range slices.Sorted(maps.Keys(s.LRRWeights)) {
@@ -130,7 +130,7 @@ func (s Settings) Validate() error {
 	for _, l := range s.ImageLimits {
 		key := imageLimitKey(l)
 		if seen[key] {
-			errs = append(errs, fmt.Errorf("%s: set twice", key))
+			errs = append(errs, fieldErr(key, "set twice"))
 		}
 		seen[key] = true
 		if err := validImageLimit(l); err != nil {
@@ -154,10 +154,10 @@ func validTask(t string) error {
 func validLRRWeight(task string, w float64) error {
 	key := "lrr_weight." + task
 	if err := validTask(task); err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return fieldErr(key, "%v", err)
 	}
 	if !(w > 0) || w > MaxLRRWeight {
-		return fmt.Errorf("%s: a task's weight is a number above 0 and at most %d, got %s", key, MaxLRRWeight, formatWeight(w))
+		return fieldErr(key, "a task's weight is a number above 0 and at most %d, got %s", MaxLRRWeight, formatWeight(w))
 	}
 	return nil
 }
@@ -193,17 +193,17 @@ func validImageLimit(l annotate.ImageLimit) error {
 	key := imageLimitKey(l)
 	switch {
 	case l.Kind != "" && !l.Kind.Valid():
-		return fmt.Errorf("%s: %q is not a sample kind", key, l.Kind)
+		return fieldErr(key, "%q is not a sample kind", l.Kind)
 	case l.Task != "" && validTask(l.Task) != nil:
-		return fmt.Errorf("%s: %w", key, validTask(l.Task))
+		return fieldErr(key, "%v", validTask(l.Task))
 	case l.Min < 0 || l.Max < 0:
-		return fmt.Errorf("%s: image counts cannot be negative", key)
+		return fieldErr(key, "image counts cannot be negative")
 	case l.Min == 0 && l.Max == 0:
-		return fmt.Errorf("%s: give at least a minimum or a maximum number of images", key)
+		return fieldErr(key, "give at least a minimum or a maximum number of images")
 	case l.Min > annotate.MaxImages || l.Max > annotate.MaxImages:
-		return fmt.Errorf("%s: a sample shows at most %d images", key, annotate.MaxImages)
+		return fieldErr(key, "a sample shows at most %d images", annotate.MaxImages)
 	case l.Max > 0 && l.Min > l.Max:
-		return fmt.Errorf("%s: the minimum %d is above the maximum %d", key, l.Min, l.Max)
+		return fieldErr(key, "the minimum %d is above the maximum %d", l.Min, l.Max)
 	}
 	return nil
 }
@@ -216,20 +216,20 @@ func parseImageLimit(key, rest, value string) (annotate.ImageLimit, error) {
 	var l annotate.ImageLimit
 	if kind != "any" {
 		if !annotate.Kind(kind).Valid() {
-			return l, fmt.Errorf("%w: %s: %q is not a sample kind (or any, for every kind)", ErrInvalid, key, kind)
+			return l, invalidField(key, "%q is not a sample kind (or any, for every kind)", kind)
 		}
 		l.Kind = annotate.Kind(kind)
 	}
 	if strings.Contains(rest, ".") {
 		if err := validTask(task); err != nil {
-			return l, fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+			return l, invalidField(key, "%v", err)
 		}
 		l.Task = task
 	}
 	if value == "" || value == "any" {
 		return l, nil
 	}
-	bad := fmt.Errorf("%w: %s takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got %q", ErrInvalid, key, value)
+	bad := invalidField(key, "takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got %q", value)
 	lo, hi, ranged := strings.Cut(value, "-")
 	n := func(t string) (int, bool) {
 		if t == "" {
@@ -252,7 +252,7 @@ func parseImageLimit(key, rest, value string) (annotate.ImageLimit, error) {
 		return annotate.ImageLimit{}, bad
 	}
 	if l.Min == 0 && l.Max == 0 {
-		return annotate.ImageLimit{}, fmt.Errorf("%w: %s: give at least a minimum or a maximum number of images, or an empty value to remove the limit", ErrInvalid, key)
+		return annotate.ImageLimit{}, invalidField(key, "give at least a minimum or a maximum number of images, or an empty value to remove the limit")
 	}
 	return l, nil
 }
@@ -358,7 +358,7 @@ func (s *Settings) Set(key, value string) error {
 	num := func(dst *int) error {
 		n, err := strconv.Atoi(value)
 		if err != nil {
-			return fmt.Errorf("%w: %s must be a whole number, got %q", ErrInvalid, key, value)
+			return invalidField(key, "must be a whole number, got %q", value)
 		}
 		*dst = n
 		return nil
@@ -366,7 +366,7 @@ func (s *Settings) Set(key, value string) error {
 	flag := func(dst *bool) error {
 		b, err := strconv.ParseBool(value)
 		if err != nil {
-			return fmt.Errorf("%w: %s must be true or false, got %q", ErrInvalid, key, value)
+			return invalidField(key, "must be true or false, got %q", value)
 		}
 		*dst = b
 		return nil
@@ -397,7 +397,7 @@ func (s *Settings) Set(key, value string) error {
 	}
 	if task, ok := strings.CutPrefix(key, "lrr_weight."); ok {
 		if err := validTask(task); err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+			return invalidField(key, "%v", err)
 		}
 		if value == "" {
 			s.LRRWeights = maps.Clone(s.LRRWeights) // the stored settings may share the map
@@ -409,7 +409,7 @@ func (s *Settings) Set(key, value string) error {
 		}
 		w, err := strconv.ParseFloat(value, 64)
 		if err != nil {
-			return fmt.Errorf("%w: %s must be a number above 0 (or empty for the default, 1), got %q", ErrInvalid, key, value)
+			return invalidField(key, "must be a number above 0 (or empty for the default, 1), got %q", value)
 		}
 		if err := validLRRWeight(task, w); err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalid, err)
@@ -455,7 +455,7 @@ func (s *Settings) Set(key, value string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: there is no setting %q; the settings are %s, balance.KIND[.HOP.VIEW|.TASK], lrr_weight.TASK and images.KIND[.TASK]", ErrInvalid, key, settingNames())
+	return invalidField(key, "there is no setting %q; the settings are %s, balance.KIND[.HOP.VIEW|.TASK], lrr_weight.TASK and images.KIND[.TASK]", key, settingNames())
 }
 
 func settingNames() string {
@@ -472,7 +472,7 @@ func parseBalanceKey(key, rest string) (BalanceTarget, error) {
 	parts := strings.Split(rest, ".")
 	kind := annotate.Kind(parts[0])
 	if !kind.Valid() {
-		return BalanceTarget{}, fmt.Errorf("%w: %s: %q is not a sample kind", ErrInvalid, key, parts[0])
+		return BalanceTarget{}, invalidField(key, "%q is not a sample kind", parts[0])
 	}
 	b := BalanceTarget{Kind: string(kind)}
 	switch {
@@ -482,7 +482,7 @@ func parseBalanceKey(key, rest string) (BalanceTarget, error) {
 			hop, err = 0, nil
 		}
 		if err != nil || hop < 0 || hop > 3 || (parts[2] != "ego" && parts[2] != "exo" && parts[2] != "any") {
-			return BalanceTarget{}, fmt.Errorf("%w: %s: a hop-QA cell is balance.hop_qa.HOP.VIEW with HOP 1–3 or any and VIEW ego, exo or any", ErrInvalid, key)
+			return BalanceTarget{}, invalidField(key, "a hop-QA cell is balance.hop_qa.HOP.VIEW with HOP 1–3 or any and VIEW ego, exo or any")
 		}
 		b.Hop, b.View = hop, parts[2]
 		if b.View == "any" {
@@ -491,11 +491,11 @@ func parseBalanceKey(key, rest string) (BalanceTarget, error) {
 	case kind == annotate.KindHopQA && len(parts) == 2, kind != annotate.KindHopQA && len(parts) == 2:
 		b.Task = parts[1]
 		if err := validTask(b.Task); err != nil {
-			return BalanceTarget{}, fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
+			return BalanceTarget{}, invalidField(key, "%v", err)
 		}
 	case kind != annotate.KindHopQA && len(parts) == 1:
 	default:
-		return BalanceTarget{}, fmt.Errorf("%w: %s: use balance.hop_qa.HOP.VIEW, balance.KIND or balance.KIND.TASK", ErrInvalid, key)
+		return BalanceTarget{}, invalidField(key, "use balance.hop_qa.HOP.VIEW, balance.KIND or balance.KIND.TASK")
 	}
 	return b, nil
 }
@@ -577,7 +577,7 @@ func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[stri
 	for _, name := range slices.Sorted(maps.Keys(groups)) {
 		g, err := canonicalGroup(ctx, tx, groups[name])
 		if errors.Is(err, verify.ErrInvalidPolicy) {
-			errs = append(errs, fmt.Errorf("group.%s: %w", name, err)) // the join below adds ErrInvalid
+			errs = append(errs, fieldErr("group."+name, "%v", err)) // the join below adds ErrInvalid
 			continue
 		}
 		if err != nil {
@@ -590,14 +590,14 @@ func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[stri
 		}
 		if errors.Is(err, ErrNotFound) || err == nil && !in {
 			// An account of other projects only is named as one that does not exist.
-			errs = append(errs, fmt.Errorf("group.%s: the project has no member named %q", name, name))
+			errs = append(errs, fieldErr("group."+name, "the project has no member named %q", name))
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
 		if !verify.Permitted(verify.ActionReview, verify.Role(u.Role)) {
-			errs = append(errs, fmt.Errorf("group.%s: %s is %s; groups are for verifiers and leads", name, name, article(u.Role)))
+			errs = append(errs, fieldErr("group."+name, "%s is %s; groups are for verifiers and leads", name, article(u.Role)))
 			continue
 		}
 		if u.Group == g {
@@ -634,11 +634,9 @@ func (d *DB) changeSettings(ctx context.Context, actor User, projectID int64, ed
 		}
 		editErr := edit(&s)
 		grouped, groupErr := setGroups(ctx, tx, projectID, groups)
-		if err := errors.Join(editErr, groupErr); err != nil {
-			return err
-		}
-		if err := s.Validate(); err != nil {
-			return err
+		// Every value refused at once: one save shows all that is to fix.
+		if err := errors.Join(editErr, groupErr, s.Validate()); err != nil {
+			return settingsError(err)
 		}
 		changes = append(diffSettings(p.Settings, s), grouped...)
 		js, _ := json.Marshal(s)
@@ -840,4 +838,125 @@ func (c SettingChange) Words() string {
 		return fmt.Sprintf("removed %s (was %s)", label, old)
 	}
 	return fmt.Sprintf("changed %s from %s to %s", label, old, new)
+}
+
+// FieldError is one setting refused: its key (group.NAME for a verifier's group;
+// "" when the refusal names none) and why, in words that follow the setting's
+// name ("must be a whole number, got \"abc\""). It crosses a team server as JSON.
+type FieldError struct {
+	Key     string `json:"key"`
+	Message string `json:"message"`
+	cause   error  // the refusal it words (verify.ErrInvalidPolicy, say), for errors.Is
+}
+
+func (e FieldError) Error() string {
+	if e.Key == "" {
+		return e.Message
+	}
+	return e.Key + ": " + e.Message
+}
+
+func (e FieldError) Unwrap() error { return e.cause }
+
+// SettingsError is a refused settings change (SetSettings, UpdateSettings):
+// nothing was saved, and each value refused is one of Fields, so that a screen
+// shows each reason beside its field, named as the screen names it (errors.As
+// finds it, through a team server too). Its text names the keys, as a command
+// line takes them. errors.Is(err, ErrInvalid) holds for it.
+type SettingsError struct {
+	Fields []FieldError
+}
+
+func (e *SettingsError) Error() string {
+	lines := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		lines[i] = f.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Is makes errors.Is(err, ErrInvalid) hold.
+func (e *SettingsError) Is(target error) bool { return target == ErrInvalid }
+
+// Unwrap gives the fields' own refusals (errors.Is(err, verify.ErrInvalidPolicy)).
+func (e *SettingsError) Unwrap() []error {
+	out := make([]error, len(e.Fields))
+	for i, f := range e.Fields {
+		out[i] = f
+	}
+	return out
+}
+
+// fieldErr refuses the setting key; an error among args is its cause.
+func fieldErr(key, format string, args ...any) error {
+	f := FieldError{Key: key, Message: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			f.cause = err
+		}
+	}
+	return f
+}
+
+// invalidField is fieldErr marked ErrInvalid.
+func invalidField(key, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", ErrInvalid, fieldErr(key, format, args...))
+}
+
+// policyFields are verify.Policy.Validate's refusals as fields: each starts with
+// the key it refuses ("rounds: a project runs 2 or 3 review rounds, got 4").
+func policyFields(err error) []error {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		f := FieldError{Message: e.Error(), cause: e}
+		if key, msg, ok := strings.Cut(e.Error(), ": "); ok && slices.ContainsFunc(settingKeys, func(k struct{ key, help string }) bool { return k.key == key }) {
+			f.Key, f.Message = key, msg
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// settingsError gathers a refused change's fields into a SettingsError; an error
+// that is not a refusal of values (a database's) is returned as it is.
+func settingsError(err error) error {
+	if !errors.Is(err, ErrInvalid) {
+		var f FieldError
+		if !errors.As(err, &f) {
+			return err
+		}
+	}
+	se := &SettingsError{}
+	var walk func(error)
+	walk = func(e error) {
+		if f, ok := e.(FieldError); ok {
+			if !slices.ContainsFunc(se.Fields, func(g FieldError) bool { return g.Key == f.Key && g.Message == f.Message }) {
+				se.Fields = append(se.Fields, f)
+			}
+			return
+		}
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, c := range j.Unwrap() {
+				if c != ErrInvalid {
+					walk(c)
+				}
+			}
+			return
+		}
+		if e == ErrInvalid {
+			return
+		}
+		var f FieldError
+		if errors.As(e, &f) {
+			se.Fields = append(se.Fields, f)
+			return
+		}
+		se.Fields = append(se.Fields, FieldError{Message: strings.ReplaceAll(e.Error(), ErrInvalid.Error()+": ", ""), cause: e})
+	}
+	walk(err)
+	return se
 }

@@ -15,6 +15,49 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
+// TestSettingsErrorsAreTyped: a refused change is a *store.SettingsError with one
+// {key, message} per value refused, every value refused at once, each message in
+// words that follow the setting's name (a screen puts its label before them) and
+// never the key.
+func TestSettingsErrorsAreTyped(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	tests := []struct {
+		name   string
+		values map[string]string
+		want   []store.FieldError
+	}{
+		{"not a number", map[string]string{"claim_minutes": "abc"},
+			[]store.FieldError{{Key: "claim_minutes", Message: `must be a whole number, got "abc"`}}},
+		{"two refused by the policy and a bound", map[string]string{"round3_panel": "0", "claim_minutes": "2000"},
+			[]store.FieldError{{Key: "round3_panel", Message: "the round-3 panel needs at least 1 verifier, got 0"},
+				{Key: "claim_minutes", Message: "at most 1440 (a day), got 2000"}}},
+		{"a balance target and a group", map[string]string{"balance.hop_qa.1.ego": "-3", "group.nobody": "A"},
+			[]store.FieldError{{Key: "group.nobody", Message: `the project has no member named "nobody"`},
+				{Key: "balance.hop_qa.1.ego", Message: "the target cannot be negative, got -3"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tt.values)
+			var se *store.SettingsError
+			if !errors.As(err, &se) || !errors.Is(err, store.ErrInvalid) {
+				t.Fatalf("got %v (%T), want a *store.SettingsError that is ErrInvalid", err, err)
+			}
+			if !slices.EqualFunc(se.Fields, tt.want, func(a, b store.FieldError) bool { return a.Key == b.Key && a.Message == b.Message }) {
+				t.Errorf("fields %+v, want %+v", se.Fields, tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w.Key+": "+w.Message) {
+					t.Errorf("the error's text %q does not name %s (a command line takes keys)", err, w.Key)
+				}
+			}
+		})
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"rounds": "4"}); !errors.Is(err, verify.ErrInvalidPolicy) {
+		t.Errorf("a policy refusal is no longer verify.ErrInvalidPolicy: %v", err)
+	}
+}
+
 func TestSetSettingsValidatesEachKey(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
@@ -26,8 +69,8 @@ func TestSetSettingsValidatesEachKey(t *testing.T) {
 		{"rounds out of range", map[string]string{"rounds": "4"}, []string{"rounds: a project runs 2 or 3 review rounds, got 4"}},
 		{"panel zero", map[string]string{"round3_panel": "0"}, []string{"round3_panel: the round-3 panel needs at least 1 verifier, got 0"}},
 		{"panel too large", map[string]string{"round3_panel": "12"}, []string{"round3_panel: at most 9 verifiers, got 12"}},
-		{"claim not a number", map[string]string{"claim_minutes": "abc"}, []string{`claim_minutes must be a whole number, got "abc"`}},
-		{"flag not a bool", map[string]string{"round2_other_group": "maybe"}, []string{`round2_other_group must be true or false, got "maybe"`}},
+		{"claim not a number", map[string]string{"claim_minutes": "abc"}, []string{`claim_minutes: must be a whole number, got "abc"`}},
+		{"flag not a bool", map[string]string{"round2_other_group": "maybe"}, []string{`round2_other_group: must be true or false, got "maybe"`}},
 		{"unknown key", map[string]string{"panel": "2"}, []string{`there is no setting "panel"`, "round3_panel"}},
 		{"bad balance cell", map[string]string{"balance.hop_qa.4.ego": "10"}, []string{"balance.hop_qa.4.ego: a hop-QA cell is balance.hop_qa.HOP.VIEW"}},
 		{"negative target", map[string]string{"balance.hop_qa.1.ego": "-3"}, []string{"balance.hop_qa.1.ego: the target cannot be negative, got -3"}},
@@ -336,18 +379,18 @@ func TestLRRWeightsAndImageLimitsValidate(t *testing.T) {
 	}{
 		{"weight zero", map[string]string{"lrr_weight.T1": "0"}, []string{"lrr_weight.T1: a task's weight is a number above 0 and at most 1000, got 0"}},
 		{"weight negative", map[string]string{"lrr_weight.T1": "-2"}, []string{"lrr_weight.T1: a task's weight is a number above 0"}},
-		{"weight not a number", map[string]string{"lrr_weight.T1": "heavy"}, []string{`lrr_weight.T1 must be a number above 0 (or empty for the default, 1), got "heavy"`}},
+		{"weight not a number", map[string]string{"lrr_weight.T1": "heavy"}, []string{`lrr_weight.T1: must be a number above 0 (or empty for the default, 1), got "heavy"`}},
 		{"weight NaN", map[string]string{"lrr_weight.T1": "NaN"}, []string{"lrr_weight.T1: a task's weight is a number above 0"}},
 		{"weight too large", map[string]string{"lrr_weight.T1": "1e300"}, []string{"lrr_weight.T1: a task's weight is a number above 0 and at most 1000"}},
 		{"weight of a bad task", map[string]string{"lrr_weight.a b": "2"}, []string{`lrr_weight.a b: task label "a b" must be 1–40 characters`}},
 		{"weight of no task", map[string]string{"lrr_weight.": "2"}, []string{`lrr_weight.: task label "" must be`}},
 		{"limit of an unknown kind", map[string]string{"images.essay": "2"}, []string{`images.essay: "essay" is not a sample kind (or any, for every kind)`}},
-		{"limit not a count", map[string]string{"images.judgment": "three"}, []string{`images.judgment takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got "three"`}},
+		{"limit not a count", map[string]string{"images.judgment": "three"}, []string{`images.judgment: takes a number of images (3), a range (3-4), a minimum (3-) or a maximum (-4), got "three"`}},
 		{"limit reversed", map[string]string{"images.judgment.T1": "4-3"}, []string{"images.judgment.T1: the minimum 4 is above the maximum 3"}},
 		{"limit above the most a sample shows", map[string]string{"images.any": "-65"}, []string{"images.any: a sample shows at most 64 images"}},
 		{"limit of nothing", map[string]string{"images.judgment": "0"}, []string{"images.judgment: give at least a minimum or a maximum number of images"}},
 		{"limit of a bad task", map[string]string{"images.any.a=b": "2"}, []string{`images.any.a=b: task label "a=b"`}},
-		{"limit only a dash", map[string]string{"images.mcq": "-"}, []string{`images.mcq takes a number of images`}},
+		{"limit only a dash", map[string]string{"images.mcq": "-"}, []string{`images.mcq: takes a number of images`}},
 		{"two bad keys", map[string]string{"images.mcq": "x", "lrr_weight.T2": "0"}, []string{"images.mcq", "lrr_weight.T2"}},
 	} {
 		_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tc.values)

@@ -118,23 +118,37 @@ func (u *App) signedIn(user store.User) {
 	// The last project opened on this workstation, if it is one of this person's
 	// (looked for in their list: asking for another's would be a refusal).
 	last := u.fyne.Preferences().String(prefLastProject)
-	if last != "" {
-		ps, _ := u.db.Projects(u.ctx(), u.user)
+	if last == "" {
+		u.showProjects()
+		return
+	}
+	db, ctx := u.db, u.ctx()
+	load(u, "signin", func() ([]store.Project, error) { return db.Projects(ctx, user) }, func(ps []store.Project, _ error) {
 		if i := slices.IndexFunc(ps, func(p store.Project) bool { return p.Name == last }); i >= 0 {
 			u.openProject(ps[i])
 			return
 		}
-	}
-	u.showProjects()
+		u.showProjects()
+	})
 }
 
 // openProject shows the main shell on project p.
 func (u *App) openProject(p store.Project) {
 	if p.Role == "" { // read without the user's membership (as the database's owner): read it as theirs
-		if mine, err := u.db.ProjectByName(u.ctx(), u.user, p.Name); err == nil {
-			p = mine
-		}
+		db, ctx, user := u.db, u.ctx(), u.user
+		load(u, "project", func() (store.Project, error) { return db.ProjectByName(ctx, user, p.Name) }, func(mine store.Project, err error) {
+			if err == nil {
+				p = mine
+			}
+			u.showProject(p)
+		})
+		return
 	}
+	u.showProject(p)
+}
+
+// showProject shows the main shell on project p, read as the user's.
+func (u *App) showProject(p store.Project) {
 	u.project = p
 	if p.Role != "" { // roles are per project: the screens offer what this one allows
 		u.user.Role, u.user.Group = p.Role, p.Group
@@ -213,12 +227,37 @@ func (u *App) show(i int) {
 
 // refreshStatus writes who is signed in and the project's counts.
 func (u *App) refreshStatus() {
-	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
-	if err != nil {
-		u.setStatus("%s", store.Message(err))
-		return
+	type status struct {
+		counts map[verify.State]int
+		images int
+		where  string
 	}
-	n, _ := u.db.CountImages(u.ctx(), u.user, u.project.ID)
+	db, ctx, user, project, server := u.db, u.ctx(), u.user, u.project, u.onServer()
+	load(u, "status", func() (status, error) {
+		counts, err := db.StatusCounts(ctx, user, project.ID)
+		if err != nil {
+			return status{}, err
+		}
+		n, _ := db.CountImages(ctx, user, project.ID)
+		where := ""
+		if server {
+			where = "  ·  on " + strings.TrimPrefix(db.Where(), "https://")
+		}
+		return status{counts, n, where}, nil
+	}, func(s status, err error) {
+		if u.project.ID != project.ID || u.user.ID != user.ID {
+			return // signed out or another project opened meanwhile
+		}
+		if err != nil {
+			u.setStatus("%s", store.Message(err))
+			return
+		}
+		u.showStatus(user, project, s.counts, s.images, s.where)
+	})
+}
+
+// showStatus writes the status bar from what refreshStatus read.
+func (u *App) showStatus(user store.User, project store.Project, counts map[verify.State]int, n int, where string) {
 	total, review := 0, 0
 	for _, s := range verify.States {
 		total += counts[s]
@@ -226,12 +265,8 @@ func (u *App) refreshStatus() {
 			review += counts[s]
 		}
 	}
-	where := ""
-	if u.onServer() {
-		where = "  ·  on " + strings.TrimPrefix(u.db.Where(), "https://")
-	}
 	// Every state is named, so that the parts add up to the total (issue 27 item 15).
 	u.setStatus("%s (%s)  ·  %s%s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned, %d withdrawn",
-		u.user.Name, u.user.Role, u.project.Name, where, n, total, counts[verify.StateDraft], review,
+		user.Name, user.Role, project.Name, where, n, total, counts[verify.StateDraft], review,
 		counts[verify.StateAccepted], counts[verify.StateReturned], counts[verify.StateWithdrawn])
 }

@@ -32,6 +32,7 @@ func init() {
 	// own changes arrive later and its screen reload under it. The tests of the
 	// polling turn it on (TestOthersWorkAppears).
 	changePoll = 0
+	afterPoll = func(time.Duration, func()) func() bool { return func() bool { return true } }
 	// Loads run in place: see inBackground.
 	inBackground = func(f func()) { f() }
 	// No load is ever slow enough for the busy mark (TestLoad shows it).

@@ -52,39 +52,59 @@ func (u *App) setPin(address, fp string) {
 	u.fyne.Preferences().SetStringList(prefPins, append(keep, address+" "+fp))
 }
 
-// connect dials the team server at address off the UI goroutine and signs in;
-// done runs on the UI goroutine with the result. A certificate seen for the first
-// time is shown to the person, who compares it with what the server printed.
+// connect dials the team server at address off the UI goroutine (load) and signs
+// in; done runs on the UI goroutine with the result. A certificate seen for the
+// first time is shown to the person, who compares it with what the server printed.
 func (u *App) connect(address, name, password string, done func(store.User, error)) {
 	base, err := remote.ParseAddress(address)
 	if err != nil {
 		done(store.User{}, err)
 		return
 	}
-	cache := u.cacheDir
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		pinned := u.pinFor(base)
+	cache, pinned := u.cacheDir, u.pin(base)
+	load(u, "", func() (dialed, error) {
 		var seen string
-		c, err := remote.Dial(ctx, base, remote.Options{Fingerprint: pinned, CacheDir: cacheFor(cache, base),
-			Trust: func(fp string) error { seen = fp; return errAskFirst }})
+		d, err := dialAndSignIn(base, remote.Options{Fingerprint: pinned, CacheDir: cacheFor(cache, base),
+			Trust: func(fp string) error { seen = fp; return errAskFirst }}, name, password)
 		if errors.Is(err, errAskFirst) && seen != "" {
-			fyne.Do(func() { u.askTrust(base, seen, name, password, done) })
+			return dialed{seen: seen}, nil
+		}
+		return d, err
+	}, func(d dialed, err error) {
+		if err == nil && d.seen != "" {
+			u.askTrust(base, d.seen, name, password, done)
 			return
 		}
-		u.finishConnect(ctx, c, err, name, password, done)
-	}()
+		u.finishConnect(d, err, done)
+	})
+}
+
+// dialed is a connection made and signed in (client, user), or the certificate
+// the person is to be asked about first (seen).
+type dialed struct {
+	client *remote.Client
+	user   store.User
+	seen   string
+}
+
+// dialAndSignIn dials base and signs in as name, off the UI goroutine.
+func dialAndSignIn(base string, opts remote.Options, name, password string) (dialed, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := remote.Dial(ctx, base, opts)
+	if err != nil {
+		return dialed{}, err
+	}
+	user, err := c.Authenticate(ctx, name, password)
+	if err != nil {
+		c.Close()
+		return dialed{}, err
+	}
+	return dialed{client: c, user: user}, nil
 }
 
 // errAskFirst stops the first dial at an unknown certificate: the person is asked.
 var errAskFirst = errors.New("ask the person first")
-
-func (u *App) pinFor(base string) string {
-	ch := make(chan string, 1)
-	fyne.DoAndWait(func() { ch <- u.pin(base) })
-	return <-ch
-}
 
 func (u *App) askTrust(base, fp, name, password string, done func(store.User, error)) {
 	msg := widget.NewLabel(fmt.Sprintf("This is the first connection to %s. Its certificate is\n\n%s\n\n"+
@@ -98,33 +118,23 @@ func (u *App) askTrust(base, fp, name, password string, done func(store.User, er
 		}
 		u.setPin(base, fp)
 		cache := u.cacheDir
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			c, err := remote.Dial(ctx, base, remote.Options{Fingerprint: fp, CacheDir: cacheFor(cache, base)})
-			u.finishConnect(ctx, c, err, name, password, done)
-		}()
+		load(u, "", func() (dialed, error) {
+			return dialAndSignIn(base, remote.Options{Fingerprint: fp, CacheDir: cacheFor(cache, base)}, name, password)
+		}, func(d dialed, err error) { u.finishConnect(d, err, done) })
 	}, u.win)
 	d.Resize(fyne.NewSize(520, 300))
 	d.Show()
 	u.trustDialog = d
 }
 
-func (u *App) finishConnect(ctx context.Context, c *remote.Client, err error, name, password string, done func(store.User, error)) {
+// finishConnect, on the UI goroutine, switches to a connection made and signed in.
+func (u *App) finishConnect(d dialed, err error, done func(store.User, error)) {
 	if err != nil {
-		fyne.Do(func() { done(store.User{}, err) })
+		done(store.User{}, err)
 		return
 	}
-	user, err := c.Authenticate(ctx, name, password)
-	if err != nil {
-		c.Close()
-		fyne.Do(func() { done(store.User{}, err) })
-		return
-	}
-	fyne.Do(func() {
-		u.useService(c)
-		done(user, nil)
-	})
+	u.useService(d.client)
+	done(d.user, nil)
 }
 
 // useService switches the app to svc (a team server's client, or back to the
@@ -153,37 +163,46 @@ func (u *App) onServer() bool {
 // watchChanges polls the project's change counter while a project is open and,
 // when someone else acted, reads the status line again and runs the open screen's
 // reload (onOthersChanged: the dashboard and the verifier's queue set one; the
-// editor, which could lose typing, sets none).
+// editor, which could lose typing, sets none). Each poll runs off the UI goroutine
+// (inBackground) and the next is timed from its answer (afterPoll), so a slow
+// server is never asked twice at once.
 func (u *App) watchChanges() {
 	u.stopWatching()
 	if changePoll <= 0 {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	u.stopWatch = cancel
 	svc := u.db
-	go func() {
-		last, _ := svc.LastChange(ctx)
-		t := time.NewTicker(changePoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+	var last int64
+	known := false
+	stopTimer := func() bool { return false }
+	u.stopWatch = func() { cancel(); stopTimer() }
+	var poll func()
+	poll = func() {
+		inBackground(func() {
 			n, err := svc.LastChange(ctx)
-			if err != nil || n == last {
-				continue
-			}
-			last = n
 			fyne.Do(func() {
-				if ctx.Err() == nil {
-					u.othersChanged()
+				if ctx.Err() != nil {
+					return // the project was left meanwhile
 				}
+				if err == nil {
+					if known && n != last {
+						u.othersChanged()
+					}
+					last, known = n, true
+				}
+				stopTimer = afterPoll(changePoll, poll)
 			})
-		}
-	}()
+		})
+	}
+	poll()
+}
+
+// afterPoll runs f on the UI goroutine once d has passed, unless the returned
+// stop is called first. The tests replace it and run the poll themselves: a
+// timer's fyne.Do runs on the timer's goroutine in fyne's test driver.
+var afterPoll = func(d time.Duration, f func()) (stop func() bool) {
+	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
 }
 
 // inBackground runs a screen's load off the UI goroutine; its result comes back
@@ -211,35 +230,29 @@ func (u *App) now() time.Time {
 	return time.Now()
 }
 
-// showThumb shows the thumbnail of the image with hash sha in img: at once from a
-// local store, else once fetched from the team server (off the UI goroutine; a
-// grid cell reused meanwhile for another image is left alone).
+// showThumb shows the thumbnail of the image with hash sha in img once looked up
+// (a file on this disk, or fetched from the team server), off the UI goroutine;
+// a grid cell reused meanwhile for another image is left alone.
 func (u *App) showThumb(img *canvas.Image, sha string) {
-	if !u.onServer() { // a file on this disk (the store's query is an indexed lookup)
-		p, _ := u.db.ImageFile(u.ctx(), u.user, sha, store.ImageThumb)
-		img.File = p
-		img.Refresh()
-		return
-	}
 	if u.thumbWant == nil {
 		u.thumbWant = map[*canvas.Image]string{}
 	}
 	u.thumbWant[img] = sha
-	img.File = ""
-	img.Refresh()
-	db, user := u.db, u.user
-	go func() {
-		p, err := db.ImageFile(context.Background(), user, sha, store.ImageThumb)
-		if err != nil {
+	if u.onServer() { // blank until fetched; a local file shows as soon as it is looked up
+		img.File = ""
+		img.Refresh()
+	}
+	db, user, ctx := u.db, u.user, u.ctx()
+	load(u, "", func() (string, error) { return db.ImageFile(ctx, user, sha, store.ImageThumb) }, func(p string, err error) {
+		if u.thumbWant[img] != sha {
 			return
 		}
-		fyne.Do(func() {
-			if u.thumbWant[img] == sha {
-				img.File = p
-				img.Refresh()
-			}
-		})
-	}()
+		if err != nil {
+			p = ""
+		}
+		img.File = p
+		img.Refresh()
+	})
 }
 
 // othersChanged reads the status line again and tells the open screen, which

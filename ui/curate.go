@@ -93,7 +93,8 @@ func newCurateView(u *App, rel store.Release, models []string, items []store.Rel
 	seed := widget.NewEntry()
 	seed.SetText("1")
 	strict := widget.NewCheck("a hop answer whose box misses counts as failed", nil)
-	propose := widget.NewButtonWithIcon("Propose", theme.ContentAddIcon(), func() {
+	var propose *widget.Button
+	propose = widget.NewButtonWithIcon("Propose", theme.ContentAddIcon(), func() {
 		kv, err1 := strconv.Atoi(strings.TrimSpace(k.Text))
 		tv, err2 := strconv.Atoi(strings.TrimSpace(target.Text))
 		sv, err3 := strconv.ParseInt(strings.TrimSpace(seed.Text), 10, 64)
@@ -101,14 +102,19 @@ func newCurateView(u *App, rel store.Release, models []string, items []store.Rel
 			c.status.SetText("k, the target and the seed are whole numbers.")
 			return
 		}
-		h, err := u.db.ProposeHardSubset(u.ctx(), u.user, evalRef(rel), store.HardSubsetInput{
-			Models: modelsCheck.Selected, K: kv, Target: tv, Seed: sv, Strict: strict.Checked})
-		if err != nil {
-			c.status.SetText(store.Message(err))
-			return
-		}
-		c.status.SetText(fmt.Sprintf("Proposed hard subset %d: %d candidates of %d.", h.ID, h.Candidates, h.Pool))
-		c.loadSubsets(h.ID)
+		in := store.HardSubsetInput{Models: slices.Clone(modelsCheck.Selected), K: kv, Target: tv, Seed: sv, Strict: strict.Checked}
+		db, ctx, user := u.db, u.ctx(), u.user
+		propose.Disable()
+		c.status.SetText("Proposing…")
+		load(u, "", func() (store.HardSubset, error) { return db.ProposeHardSubset(ctx, user, evalRef(rel), in) }, func(h store.HardSubset, err error) {
+			propose.Enable()
+			if err != nil {
+				c.status.SetText(store.Message(err))
+				return
+			}
+			c.status.SetText(fmt.Sprintf("Proposed hard subset %d: %d candidates of %d.", h.ID, h.Candidates, h.Pool))
+			c.loadSubsets(h.ID)
+		})
 	})
 	proposeForm := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Models"), modelsCheck),
@@ -182,7 +188,13 @@ func subsetLabel(h store.HardSubset) string {
 
 // loadSubsets lists the release's candidate lists and chooses id (0: the newest).
 func (c *curateView) loadSubsets(id int64) {
-	hs, err := c.u.db.HardSubsets(c.u.ctx(), c.u.user, evalRef(c.rel))
+	db, ctx, user, rel := c.u.db, c.u.ctx(), c.u.user, c.rel
+	load(c.u, "curate.subsets", func() ([]store.HardSubset, error) { return db.HardSubsets(ctx, user, evalRef(rel)) },
+		func(hs []store.HardSubset, err error) { c.showSubsets(hs, err, id) })
+}
+
+// showSubsets shows the candidate lists loadSubsets read and chooses id.
+func (c *curateView) showSubsets(hs []store.HardSubset, err error, id int64) {
 	if err != nil {
 		c.status.SetText(store.Message(err))
 		c.loads.Add(1)
@@ -221,17 +233,32 @@ func (c *curateView) current() (store.HardSubset, bool) {
 
 // loadCandidates reads the chosen list's candidates.
 func (c *curateView) loadCandidates() {
-	defer c.loads.Add(1)
 	h, ok := c.current()
 	if !ok {
+		c.loads.Add(1)
 		return
 	}
-	h, cands, err := c.u.db.HardCandidates(c.u.ctx(), c.u.user, h.ID)
+	type read struct {
+		h     store.HardSubset
+		cands []store.HardCandidate
+	}
+	db, ctx, user, at := c.u.db, c.u.ctx(), c.u.user, c.subset.SelectedIndex()
+	load(c.u, "curate.candidates", func() (read, error) {
+		h, cands, err := db.HardCandidates(ctx, user, h.ID)
+		return read{h, cands}, err
+	}, func(r read, err error) {
+		defer c.loads.Add(1)
+		c.showCandidates(at, r.h, r.cands, err)
+	})
+}
+
+// showCandidates shows the candidates of list at (its index in the picker).
+func (c *curateView) showCandidates(at int, h store.HardSubset, cands []store.HardCandidate, err error) {
 	if err != nil {
 		c.status.SetText(store.Message(err))
 		return
 	}
-	c.subsets[c.subset.SelectedIndex()] = h
+	c.subsets[at] = h
 	c.cands = cands
 	c.list.UnselectAll()
 	c.list.Refresh()
@@ -303,26 +330,49 @@ func (c *curateView) saveDecision() {
 		c.status.SetText("Choose keep or drop.")
 		return
 	}
-	i := c.chosen
-	h, err := c.u.db.DecideHardCandidates(c.u.ctx(), c.u.user, h.ID, []store.HardDecision{
-		{SampleID: c.cands[i].SampleID, Decision: c.decision.Selected, Reason: c.reason.Text}})
-	if err != nil {
-		c.status.SetText(store.Message(err))
-		return
+	i, at := c.chosen, c.subset.SelectedIndex()
+	d := store.HardDecision{SampleID: c.cands[i].SampleID, Decision: c.decision.Selected, Reason: c.reason.Text}
+	type saved struct {
+		h     store.HardSubset
+		cands []store.HardCandidate // nil when they could not be read again
 	}
-	c.status.SetText(fmt.Sprintf("%s: %s.", c.cands[i].SampleID, c.decision.Selected))
-	_, cands, err := c.u.db.HardCandidates(c.u.ctx(), c.u.user, h.ID)
-	if err == nil {
-		c.cands = cands
-	}
-	c.subsets[c.subset.SelectedIndex()] = h
-	c.fillSummary(h)
-	c.list.Refresh()
-	if i+1 < len(c.cands) {
-		c.list.Select(i + 1)
-	} else {
-		c.show(i)
-	}
+	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
+	c.save.Disable()
+	load(c.u, "", func() (saved, error) {
+		h, err := db.DecideHardCandidates(ctx, user, h.ID, []store.HardDecision{d})
+		if err != nil {
+			return saved{}, err
+		}
+		_, cands, err := db.HardCandidates(ctx, user, h.ID)
+		if err != nil {
+			cands = nil
+		}
+		return saved{h, cands}, nil
+	}, func(r saved, err error) {
+		c.save.Enable()
+		if err != nil {
+			c.status.SetText(store.Message(err)) // the decision and reason typed stay
+			return
+		}
+		if c.subset.SelectedIndex() != at {
+			return // another list was chosen meanwhile
+		}
+		c.status.SetText(fmt.Sprintf("%s: %s.", d.SampleID, d.Decision))
+		if r.cands != nil {
+			c.cands = r.cands
+		}
+		c.subsets[at] = r.h
+		c.fillSummary(r.h)
+		c.list.Refresh()
+		if c.chosen != i {
+			return
+		}
+		if i+1 < len(c.cands) {
+			c.list.Select(i + 1)
+		} else {
+			c.show(i)
+		}
+	})
 }
 
 // freezeKept freezes the kept candidates into the named release.
@@ -331,12 +381,18 @@ func (c *curateView) freezeKept() {
 	if !ok {
 		return
 	}
-	rel, err := c.u.db.FreezeHardSubset(c.u.ctx(), c.u.user, h.ID, strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text))
-	if err != nil {
-		c.status.SetText(store.Message(err))
-		return
-	}
-	c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",
-		rel.Ref(), plural(rel.Samples, "sample")))
-	c.loadSubsets(h.ID)
+	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
+	name, version := strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text)
+	c.freeze.Disable()
+	c.status.SetText("Freezing…")
+	load(c.u, "", func() (store.Release, error) { return db.FreezeHardSubset(ctx, user, h.ID, name, version) }, func(rel store.Release, err error) {
+		c.freeze.Enable()
+		if err != nil {
+			c.status.SetText(store.Message(err)) // the name and version typed stay
+			return
+		}
+		c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",
+			rel.Ref(), plural(rel.Samples, "sample")))
+		c.loadSubsets(h.ID)
+	})
 }

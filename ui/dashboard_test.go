@@ -254,12 +254,12 @@ func TestDashboardExportAsksForAFile(t *testing.T) {
 // item 15: a project under 20,000 samples loaded on the UI goroutine, the
 // window frozen and saying nothing for up to a second); the result is the same.
 func TestDashboardSaysItIsLoading(t *testing.T) {
+	u, _ := dashDemoApp(t)
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInAs(t, u, "lead", demo.DemoPassword) // signing in loads in place
 	var pending []func()
 	inBackground = func(f func()) { pending = append(pending, f) }
 	defer func() { inBackground = func(f func()) { f() } }()
-	u, _ := dashDemoApp(t)
-	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
-	signInAs(t, u, "lead", demo.DemoPassword)
 	u.nav.Select(slices.IndexFunc(u.screens, func(s screen) bool { return s.title == "Dashboard" }))
 	v, ok := u.content.Objects[0].(*dashboardView)
 	if !ok {

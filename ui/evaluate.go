@@ -120,20 +120,31 @@ func (u *App) newEvaluateView() *evaluateView {
 	v := &evaluateView{u: u, status: widget.NewLabel("")}
 	v.ExtendBaseWidget(v)
 	v.status.Wrapping = fyne.TextWrapWord // on its own line under the release, never cut ("3 mod…", issue 17)
-	rels, err := u.db.Releases(u.ctx(), u.user, u.project.ID)
+	box := container.NewStack(widget.NewLabel("Loading the releases…"))
+	v.root = box
+	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
+	load(u, "evaluate.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) },
+		func(rels []store.Release, err error) {
+			box.Objects = []fyne.CanvasObject{v.build(rels, err)}
+			box.Refresh()
+		})
+	return v
+}
+
+// build lays out the screen on the project's releases (newest first), once read.
+func (v *evaluateView) build(rels []store.Release, err error) fyne.CanvasObject {
+	u := v.u
 	if err != nil {
-		v.root = widget.NewLabel(store.Message(err))
 		v.loads.Add(1)
-		return v
+		return widget.NewLabel(store.Message(err))
 	}
 	v.releases = rels
 	if len(rels) == 0 {
 		l := widget.NewLabel("No release is frozen yet. A lead freezes one on the Export screen and then imports each model's " +
 			"answers to it here, with Import predictions…; the models' scores then show here.")
 		l.Wrapping = fyne.TextWrapWord
-		v.root = container.NewBorder(heading("Evaluate models"), nil, nil, nil, l)
 		v.loads.Add(1)
-		return v
+		return container.NewBorder(heading("Evaluate models"), nil, nil, nil, l)
 	}
 	v.release = widget.NewSelect(nil, func(string) { v.load() })
 	v.setReleases(rels)
@@ -219,13 +230,13 @@ func (u *App) newEvaluateView() *evaluateView {
 		widget.NewLabel("Step answers not read"), v.stepSkip)
 	rule := container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Yes/no answers"), v.yesNo), nil,
 		container.NewVBox(layout.NewSpacer(), note("vlmevalkit: exactly one of the words yes and no; lrr: LRR-Bench's rule, No when the word No is there, else Yes"), layout.NewSpacer()))
-	v.root = container.NewBorder(container.NewVBox(top, v.status, options, rule), nil, nil, nil, v.tabs)
+	root := container.NewBorder(container.NewVBox(top, v.status, options, rule), nil, nil, nil, v.tabs)
 	v.denom.SetSelected(string(score.DenomAll))
 	v.stepMode.SetSelected(string(score.StepMicro))
 	v.stepSkip.SetSelected(evalSkips[0].label)
 	v.yesNo.SetSelected(string(score.YesNoVLMEvalKit))
 	v.release.SetSelected(v.release.Options[0]) // newest first: loads it
-	return v
+	return root
 }
 
 // evalSkips are the choices of which step-graph samples the step figures leave
@@ -277,7 +288,12 @@ func (v *evaluateView) setReleases(rels []store.Release) {
 // reload lists the releases again (a lead may have frozen one since) and scores
 // the chosen one again, or the newest when the chosen one is gone.
 func (v *evaluateView) reload() {
-	rels, err := v.u.db.Releases(v.u.ctx(), v.u.user, v.u.project.ID)
+	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+	load(v.u, "evaluate.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) }, v.reloaded)
+}
+
+// reloaded offers the releases reload read and scores the chosen one again.
+func (v *evaluateView) reloaded(rels []store.Release, err error) {
 	if err != nil || len(rels) == 0 { // releases are never deleted: none means an error
 		v.status.SetText(store.Message(err))
 		return

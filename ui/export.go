@@ -155,16 +155,21 @@ func (u *App) newExportView() *exportView {
 	v.freezeBtn.Importance = widget.HighImportance
 	v.freezeMsg = widget.NewLabel("A release records which revision of each accepted sample went in; later edits never change it. No kind ticked takes them all.")
 	v.freezeMsg.Wrapping = fyne.TextWrapWord
-	counts, err := u.db.StatusCounts(u.ctx(), u.user, u.project.ID)
-	if err != nil {
-		u.showError(err)
-	}
-	title := fmt.Sprintf("Freeze a release of the %s", plural(counts[verify.StateAccepted], "accepted sample"))
+	title := heading("Freeze a release of the accepted samples")
+	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
+	load(u, "export.counts", func() (map[verify.State]int, error) { return db.StatusCounts(ctx, user, projectID) },
+		func(counts map[verify.State]int, err error) {
+			if err != nil {
+				u.showError(err)
+				return
+			}
+			title.SetText(fmt.Sprintf("Freeze a release of the %s", plural(counts[verify.StateAccepted], "accepted sample")))
+		})
 	names := container.NewGridWithColumns(2, widget.NewForm(widget.NewFormItem("Name", v.name)),
 		widget.NewForm(widget.NewFormItem("Version", v.version)))
 	splitRow := container.NewHBox(v.split, widget.NewLabel("test ratio"), container.NewGridWrap(fyne.NewSize(80, v.ratio.MinSize().Height), v.ratio),
 		widget.NewLabel("seed"), container.NewGridWrap(fyne.NewSize(110, v.seed.MinSize().Height), v.seed))
-	freeze := container.NewVBox(heading(title), names,
+	freeze := container.NewVBox(title, names,
 		widget.NewForm(widget.NewFormItem("Kinds", v.kinds), widget.NewFormItem("Split", splitRow)),
 		container.NewBorder(nil, nil, container.NewVBox(v.freezeBtn), v.freezeOpen, v.freezeMsg))
 
@@ -206,12 +211,15 @@ func releaseDetails(r store.Release) (what, when string) {
 }
 
 func (v *exportView) loadReleases() {
-	rels, err := v.u.db.Releases(v.u.ctx(), v.u.user, v.u.project.ID)
-	if err != nil {
-		v.u.showError(err)
-	}
-	v.releases = rels
-	v.releaseList.Refresh()
+	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+	load(v.u, "export.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) },
+		func(rels []store.Release, err error) {
+			if err != nil {
+				v.u.showError(err)
+			}
+			v.releases = rels
+			v.releaseList.Refresh()
+		})
 }
 
 // freezeInput reads the freeze form.

@@ -168,14 +168,21 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), plural(len(group)-1, "sample")))
 	what.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
-	withdraw := widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
-		res, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, kept(), reason.Text)
-		if err != nil {
-			v.u.showError(err)
-			return
-		}
-		d.Hide()
-		v.duplicatesWithdrawn(group, kept(), res)
+	var withdraw *widget.Button
+	withdraw = widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
+		db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+		keep, why := kept(), reason.Text
+		withdraw.Disable()
+		load(v.u, "", func() (store.SelectionResult, error) { return db.WithdrawDuplicates(ctx, user, projectID, keep, why) },
+			func(res store.SelectionResult, err error) {
+				withdraw.Enable()
+				if err != nil {
+					v.u.showError(err) // the dialog stays, with the choice and reason
+					return
+				}
+				d.Hide()
+				v.duplicatesWithdrawn(group, keep, res)
+			})
 	})
 	withdraw.Importance = widget.DangerImportance
 	open := widget.NewButton("Open them in the sample manager", func() {
@@ -219,19 +226,33 @@ func duplicateGroups(fs []store.AuditFinding) [][]string {
 // keepFirstOfEach keeps the first sample of every group and withdraws the rest,
 // a group at a time (store.WithdrawDuplicates), and says what was done.
 func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
-	var res store.SelectionResult
-	for _, g := range groups {
-		r, err := v.u.db.WithdrawDuplicates(v.u.ctx(), v.u.user, v.u.project.ID, g[0], reason)
+	type withdrawn struct {
+		res   store.SelectionResult
+		clean [][]string // the groups withdrawn without a refusal
+	}
+	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+	load(v.u, "", func() (withdrawn, error) {
+		var w withdrawn
+		for _, g := range groups {
+			r, err := db.WithdrawDuplicates(ctx, user, projectID, g[0], reason)
+			if err != nil {
+				return w, err
+			}
+			w.res.Done, w.res.Refused = append(w.res.Done, r.Done...), append(w.res.Refused, r.Refused...)
+			if len(r.Refused) == 0 {
+				w.clean = append(w.clean, g)
+			}
+		}
+		return w, nil
+	}, func(w withdrawn, err error) {
 		if err != nil {
 			v.u.showError(err)
-			break
 		}
-		res.Done, res.Refused = append(res.Done, r.Done...), append(res.Refused, r.Refused...)
 		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
-			return f.Check == store.CheckDuplicate && slices.Equal(f.Group, g) && len(r.Refused) == 0
+			return f.Check == store.CheckDuplicate && slices.ContainsFunc(w.clean, func(g []string) bool { return slices.Equal(f.Group, g) })
 		})
-	}
-	v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), res)
+		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), w.res)
+	})
 }
 
 // duplicatesWithdrawn takes the group's findings off the list (none of its samples

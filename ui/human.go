@@ -54,57 +54,83 @@ type humanView struct {
 func (v *humanView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
 
 func (u *App) humanScreen() fyne.CanvasObject {
-	v := &humanView{u: u, status: widget.NewLabel(""), body: container.NewStack(), chosen: -1}
+	v := &humanView{u: u, status: widget.NewLabel(""), body: container.NewStack(widget.NewLabel("Loading the releases…")), chosen: -1}
 	v.ExtendBaseWidget(v)
 	v.status.Wrapping = fyne.TextWrapWord
-	rels, err := u.db.Releases(u.ctx(), u.user, u.project.ID)
-	if err != nil || len(rels) == 0 {
-		msg := "No release is frozen yet."
-		if err != nil {
-			msg = store.Message(err)
-		}
-		v.loads.Add(1)
-		v.root = container.NewBorder(heading("Human baseline"), nil, nil, nil, widget.NewLabel(msg))
-		return v
-	}
-	v.releases = rels
-	var refs []string
-	for _, r := range rels {
-		refs = append(refs, r.Ref())
-	}
-	v.release = widget.NewSelect(refs, func(string) { v.load() })
-	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), widget.NewLabel("Release"), v.release), nil)
+	v.release = widget.NewSelect(nil, func(string) { v.load() })
+	pick := container.NewHBox(widget.NewLabel("Release"), v.release)
+	pick.Hide()
+	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), pick), nil)
 	v.root = container.NewBorder(top, v.status, nil, nil, v.body)
-	v.release.SetSelected(refs[0])
+	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
+	load(u, "human", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) }, func(rels []store.Release, err error) {
+		if err != nil || len(rels) == 0 {
+			msg := "No release is frozen yet."
+			if err != nil {
+				msg = store.Message(err)
+			}
+			v.body.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
+			v.body.Refresh()
+			v.loads.Add(1)
+			return
+		}
+		v.releases = rels
+		var refs []string
+		for _, r := range rels {
+			refs = append(refs, r.Ref())
+		}
+		v.release.SetOptions(refs)
+		pick.Show()
+		v.release.SetSelected(refs[0])
+	})
 	return v
 }
 
+// humanLoad is what the screen shows of a release: its baseline, when drawn
+// (ok), and the items to answer.
+type humanLoad struct {
+	baseline store.HumanBaseline
+	ok       bool
+	items    []store.HumanItem
+}
+
 // load shows the chosen release's baseline: the items to answer, or the lead's
-// draw form when none is drawn.
+// draw form when none is drawn. It is read off the UI goroutine.
 func (v *humanView) load() {
-	defer v.loads.Add(1)
 	i := v.release.SelectedIndex()
 	if i < 0 {
+		v.loads.Add(1)
 		return
 	}
 	rel := v.releases[i]
-	b, ok, err := v.u.db.HumanBaselineOf(v.u.ctx(), v.u.user, evalRef(rel))
+	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+	load(v.u, "human", func() (humanLoad, error) {
+		b, ok, err := db.HumanBaselineOf(ctx, user, evalRef(rel))
+		if err != nil || !ok {
+			return humanLoad{}, err
+		}
+		items, err := db.HumanItems(ctx, user, evalRef(rel))
+		return humanLoad{b, true, items}, err
+	}, func(h humanLoad, err error) {
+		defer v.loads.Add(1)
+		v.showLoaded(rel, h, err)
+	})
+}
+
+// showLoaded shows what load read of release rel.
+func (v *humanView) showLoaded(rel store.Release, h humanLoad, err error) {
 	if err != nil {
 		v.status.SetText(store.Message(err))
 		return
 	}
-	if !ok {
+	if !h.ok {
 		v.body.Objects = []fyne.CanvasObject{v.drawForm(rel)}
 		v.body.Refresh()
 		v.status.SetText("")
 		return
 	}
-	items, err := v.u.db.HumanItems(v.u.ctx(), v.u.user, evalRef(rel))
-	if err != nil {
-		v.status.SetText(store.Message(err))
-		return
-	}
-	v.items = items
+	b := h.baseline
+	v.items = h.items
 	v.list = widget.NewList(
 		func() int { return len(v.items) },
 		func() fyne.CanvasObject { return widget.NewLabel("✓ office-000000 · judgment") },
@@ -149,18 +175,28 @@ func (v *humanView) drawForm(rel store.Release) fyne.CanvasObject {
 	size, seed := widget.NewEntry(), widget.NewEntry()
 	size.SetText(strconv.Itoa(min(rel.Samples, 120)))
 	seed.SetText("1")
-	draw := widget.NewButtonWithIcon("Draw", theme.ContentAddIcon(), func() {
+	var draw *widget.Button
+	draw = widget.NewButtonWithIcon("Draw", theme.ContentAddIcon(), func() {
 		n, err1 := strconv.Atoi(strings.TrimSpace(size.Text))
 		s, err2 := strconv.ParseInt(strings.TrimSpace(seed.Text), 10, 64)
 		if err1 != nil || err2 != nil {
 			v.status.SetText("The size and the seed are whole numbers.")
 			return
 		}
-		if _, err := v.u.db.DrawHumanBaseline(v.u.ctx(), v.u.user, evalRef(rel), n, s); err != nil {
-			v.status.SetText(store.Message(err))
-			return
-		}
-		v.load()
+		draw.Disable()
+		v.status.SetText("Drawing the items…")
+		db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+		act(v.u, "", func() error {
+			_, err := db.DrawHumanBaseline(ctx, user, evalRef(rel), n, s)
+			return err
+		}, func(err error) {
+			draw.Enable()
+			if err != nil {
+				v.status.SetText(store.Message(err))
+				return
+			}
+			v.load()
+		})
 	})
 	note := reviewNote("The items are drawn in proportion to the hop × view cells of the hop questions and the kind × task cells of the others " +
 		"(step graphs are not offered). People then answer them here, blind, and their answers appear as the Human row on the Evaluate screen.")
@@ -216,7 +252,8 @@ func (v *humanView) show(i int) {
 		v.text.SetText(prev.Text)
 		lines = append(lines, v.text)
 	}
-	save := widget.NewButtonWithIcon("Save and next", theme.ConfirmIcon(), v.saveAnswer)
+	save := widget.NewButtonWithIcon("Save and next", theme.ConfirmIcon(), nil)
+	save.OnTapped = func() { v.saveAnswer(save) }
 	save.Importance = widget.HighImportance
 	lines = append(lines, save)
 	side := container.NewVScroll(container.NewVBox(lines...))
@@ -257,8 +294,9 @@ func humanParse(it store.HumanItem) (score.HumanAnswer, bool) {
 	return a, true
 }
 
-// saveAnswer stores the answer to the shown item and moves to the next.
-func (v *humanView) saveAnswer() {
+// saveAnswer stores the answer to the shown item and moves to the next; save is
+// disabled while it is stored, and a refusal keeps the answer shown.
+func (v *humanView) saveAnswer(save *widget.Button) {
 	i := v.chosen
 	if i < 0 {
 		return
@@ -281,19 +319,32 @@ func (v *humanView) saveAnswer() {
 		}
 	}
 	rel := v.releases[v.release.SelectedIndex()]
-	if err := v.u.db.AnswerHuman(v.u.ctx(), v.u.user, evalRef(rel), it.SampleID, a); err != nil {
-		v.status.SetText(store.Message(err))
-		return
-	}
-	items, err := v.u.db.HumanItems(v.u.ctx(), v.u.user, evalRef(rel))
-	if err == nil {
-		v.items = items
-	}
-	v.list.Refresh()
-	v.setProgress()
-	if i+1 < len(v.items) {
-		v.list.Select(i + 1)
-	}
+	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+	save.Disable()
+	load(v.u, "", func() ([]store.HumanItem, error) {
+		if err := db.AnswerHuman(ctx, user, evalRef(rel), it.SampleID, a); err != nil {
+			return nil, err
+		}
+		items, err := db.HumanItems(ctx, user, evalRef(rel))
+		if err != nil {
+			return nil, nil // saved; the list keeps its marks until read again
+		}
+		return items, nil
+	}, func(items []store.HumanItem, err error) {
+		save.Enable()
+		if err != nil {
+			v.status.SetText(store.Message(err))
+			return
+		}
+		if items != nil && len(items) == len(v.items) {
+			v.items = items
+		}
+		v.list.Refresh()
+		v.setProgress()
+		if v.chosen == i && i+1 < len(v.items) {
+			v.list.Select(i + 1)
+		}
+	})
 }
 
 // sequenceBar is the row of an item of several images: one button per image, by

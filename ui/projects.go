@@ -1,41 +1,70 @@
 package ui
 
 import (
-	"github.com/benchwright/benchwright/verify"
 	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/verify"
 )
 
-// showProjects is the project picker; leads can also create a project here.
+// showProjects is the project picker; leads can also create a project here. The
+// list, with each project's image count, is read off the UI goroutine.
 func (u *App) showProjects() {
 	u.stopWatching() // no project is open
 	// No project open: the role of the account itself (a lead of any project may create one).
 	u.user = u.account
-	projects, err := u.db.Projects(u.ctx(), u.user)
-	if err != nil {
-		u.showError(err)
+	type row struct {
+		p      store.Project
+		images int
 	}
+	var rows []row
 	list := widget.NewList(
-		func() int { return len(projects) },
+		func() int { return len(rows) },
 		func() fyne.CanvasObject { return widget.NewLabel("project name placeholder") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			n, _ := u.db.CountImages(u.ctx(), u.user, projects[i].ID)
-			o.(*widget.Label).SetText(projects[i].Name + "  —  " + plural(n, "image"))
+			o.(*widget.Label).SetText(rows[i].p.Name + "  —  " + plural(rows[i].images, "image"))
 		},
 	)
-	list.OnSelected = func(i widget.ListItemID) { u.openProject(projects[i]) }
-	name := widget.NewEntry()
-	name.SetPlaceHolder("new project name")
-	create := widget.NewButton("Create project", func() {
-		p, err := u.db.CreateProject(u.ctx(), u.user, name.Text)
+	list.OnSelected = func(i widget.ListItemID) { u.openProject(rows[i].p) }
+	loading := widget.NewLabel("Loading projects…")
+	db, ctx, user := u.db, u.ctx(), u.user
+	load(u, "projects", func() ([]row, error) {
+		ps, err := db.Projects(ctx, user)
+		if err != nil {
+			return nil, err
+		}
+		rs := make([]row, len(ps))
+		for i, p := range ps {
+			n, _ := db.CountImages(ctx, user, p.ID)
+			rs[i] = row{p, n}
+		}
+		return rs, nil
+	}, func(rs []row, err error) {
+		loading.Hide()
 		if err != nil {
 			u.showError(err)
-			return
 		}
-		u.openProject(p)
+		rows = rs
+		list.Refresh()
+	})
+	name := widget.NewEntry()
+	name.SetPlaceHolder("new project name")
+	var create *widget.Button
+	create = widget.NewButton("Create project", func() {
+		create.Disable()
+		title := name.Text
+		load(u, "", func() (store.Project, error) { return db.CreateProject(ctx, user, title) }, func(p store.Project, err error) {
+			create.Enable()
+			if err != nil {
+				u.showError(err) // the name typed stays
+				return
+			}
+			u.openProject(p)
+		})
 	})
 	var bottom fyne.CanvasObject = widget.NewLabel("Only a lead creates projects.")
 	if u.may(verify.ActionCreateProject) {
@@ -44,7 +73,7 @@ func (u *App) showProjects() {
 	head := widget.NewLabelWithStyle("Open a project — signed in as "+u.user.Name+" ("+u.user.Role+")",
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.win.SetTitle("Benchwright — projects")
-	u.win.SetContent(container.NewPadded(container.NewBorder(head, bottom, nil, nil, list)))
+	u.win.SetContent(container.NewPadded(container.NewBorder(head, bottom, nil, nil, container.NewStack(list, loading))))
 }
 
 func plural(n int, word string) string {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -126,16 +127,43 @@ func newSettingsView(u *App) *settingsView {
 // CreateRenderer is part of fyne.Widget.
 func (v *settingsView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
 
-// load reads the project's settings, the verifiers and the project's history and
-// rebuilds the form from them, keeping the scroll position.
+// settingsRead is what the Settings screen reads of the project: the project
+// with its settings, its members (err: why not) and its history (err: why not).
+type settingsRead struct {
+	project    store.Project
+	members    []store.User
+	membersErr error
+	events     []store.Event
+	eventsErr  error
+}
+
+// load reads the project's settings, the verifiers and the project's history off
+// the UI goroutine and rebuilds the form from them, keeping the scroll position.
 func (v *settingsView) load() {
-	ctx := v.u.ctx()
+	db, ctx, user, name := v.u.db, v.u.ctx(), v.u.user, v.u.project.Name
 	v.filled = false
+	v.save.Disable()
+	v.revert.Disable()
+	load(v.u, "settings", func() (settingsRead, error) {
+		p, err := db.ProjectByName(ctx, user, name)
+		if err != nil {
+			return settingsRead{}, err
+		}
+		r := settingsRead{project: p}
+		user.Role, user.Group = p.Role, p.Group
+		r.members, r.membersErr = db.Members(ctx, user, p.ID) // groups are the project's memberships'
+		r.events, r.eventsErr = db.ProjectHistory(ctx, user, p.ID)
+		return r, nil
+	}, v.fill)
+}
+
+// fill rebuilds the form from what load read.
+func (v *settingsView) fill(r settingsRead, err error) {
 	offset := fyne.Position{}
 	if v.scroll != nil {
 		offset = v.scroll.Offset
 	}
-	p, err := v.u.db.ProjectByName(ctx, v.u.user, v.u.project.Name)
+	p := r.project
 	if err != nil {
 		v.body.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(store.Message(err)))}
 		v.body.Refresh()
@@ -144,11 +172,10 @@ func (v *settingsView) load() {
 	}
 	v.u.project = p
 	v.u.user.Role, v.u.user.Group = p.Role, p.Group
-	users, err := v.u.db.Members(ctx, v.u.user, p.ID) // groups are the project's memberships'
-	if err != nil {
-		v.showMessage(store.Message(err), widget.DangerImportance)
+	if r.membersErr != nil {
+		v.showMessage(store.Message(r.membersErr), widget.DangerImportance)
 	}
-	v.users = slices.DeleteFunc(users, func(x store.User) bool { return !verify.Permitted(verify.ActionReview, verify.Role(x.Role)) })
+	v.users = slices.DeleteFunc(r.members, func(x store.User) bool { return !verify.Permitted(verify.ActionReview, verify.Role(x.Role)) })
 
 	v.orig = map[string]string{}
 	help := map[string]string{}
@@ -166,7 +193,7 @@ func (v *settingsView) load() {
 		v.tasksSection(help), widget.NewSeparator(),
 		v.scoringSection(help), widget.NewSeparator(),
 		heading("Verifier groups"), v.groupsSection(), widget.NewSeparator(),
-		heading("Recent changes"), v.historySection())))
+		heading("Recent changes"), v.historySection(r.events, r.eventsErr))))
 	split := container.NewHSplit(v.scroll, right)
 	split.Offset = 0.6
 	v.body.Objects = []fyne.CanvasObject{split}
@@ -459,9 +486,8 @@ func (v *settingsView) groupsSection() fyne.CanvasObject {
 
 // historySection lists the project's settings changes and refused attempts, newest
 // first.
-func (v *settingsView) historySection() fyne.CanvasObject {
+func (v *settingsView) historySection(events []store.Event, err error) fyne.CanvasObject {
 	v.history = container.NewVBox()
-	events, err := v.u.db.ProjectHistory(v.u.ctx(), v.u.user, v.u.project.ID)
 	if err != nil {
 		v.history.Add(reviewText(store.Message(err), fyne.TextStyle{Italic: true}))
 		return v.history
@@ -607,11 +633,23 @@ func (v *settingsView) saveChanges() {
 		v.u.setStatus("Nothing changed: the values are the stored ones.")
 		return
 	}
-	changes, err := v.u.db.SetSettings(ctx, user, v.u.project.ID, values)
-	if err != nil {
-		v.showRefusal(err)
-		return
-	}
+	db, projectID := v.u.db, v.u.project.ID
+	v.save.Disable() // no second save while this one runs; the form stays as typed
+	v.showMessage("Saving…", widget.LowImportance)
+	load(v.u, "", func() ([]store.SettingChange, error) { return db.SetSettings(ctx, user, projectID, values) },
+		func(changes []store.SettingChange, err error) {
+			v.message.Hide()
+			if err != nil {
+				v.save.Enable()
+				v.showRefusal(err)
+				return
+			}
+			v.saved(changes)
+		})
+}
+
+// saved reads the form again after a save and says what changed.
+func (v *settingsView) saved(changes []store.SettingChange) {
 	var done []string
 	for _, c := range changes {
 		done = append(done, c.Words())
@@ -627,35 +665,34 @@ func (v *settingsView) saveChanges() {
 	}
 }
 
-// showRefusal shows why the store saved nothing: each line of its message that
-// names a field goes beside that field, as a sentence with the field's name; the
-// bar says what was refused.
+// showRefusal shows why the store saved nothing: each value refused
+// (store.SettingsError, whose fields cross a team server too) goes beside its
+// field as a sentence naming the field by its label; the bar says what was
+// refused, and whatever names no field of the form.
 func (v *settingsView) showRefusal(err error) {
-	msg := store.Message(err)
+	var se *store.SettingsError
+	if !errors.As(err, &se) {
+		v.showMessage("Nothing was saved. "+store.Message(err), widget.DangerImportance)
+		return
+	}
 	var unplaced []string
 	placed := 0
-	for _, line := range strings.Split(msg, "\n") {
-		if l := v.groupNamedIn(line); l != nil {
-			l.SetText(line)
-			l.Show()
-			placed++
+	for _, fe := range se.Fields {
+		l, label := v.errorLabelOf(fe.Key)
+		if l == nil { // a key the form does not show: in the bar, named for people
+			line := fe.Message + "."
+			if fe.Key != "" {
+				line = fieldSentence(store.SettingLabel(fe.Key), fe.Message)
+			}
+			unplaced = append(unplaced, strings.ToUpper(line[:1])+line[1:])
 			continue
 		}
-		f, at := v.fieldNamedIn(line)
-		if f == nil {
-			unplaced = append(unplaced, line)
-			continue
+		sentence := fieldSentence(label, fe.Message)
+		if l.Visible() {
+			sentence = l.Text + "\n" + sentence
 		}
-		rest := strings.TrimSuffix(strings.TrimSpace(line[at+len(f.key):]), ".")
-		sentence := fmt.Sprintf("%s (%s) %s.", f.label, f.key, rest)
-		if strings.HasPrefix(rest, ":") {
-			sentence = fmt.Sprintf("%s (%s)%s.", f.label, f.key, rest)
-		}
-		if f.err.Visible() {
-			sentence = f.err.Text + "\n" + sentence
-		}
-		f.err.SetText(sentence)
-		f.err.Show()
+		l.SetText(sentence)
+		l.Show()
 		placed++
 	}
 	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
@@ -665,43 +702,23 @@ func (v *settingsView) showRefusal(err error) {
 	v.showMessage(text, widget.DangerImportance)
 }
 
-// groupNamedIn is the error label of the verifier whose group.NAME key the line
-// names, or nil.
-func (v *settingsView) groupNamedIn(line string) *widget.Label {
-	for name, l := range v.gerrs {
-		if strings.Contains(line, "group."+name+":") {
-			return l
+// errorLabelOf is the label beside the field of key, and what the form calls
+// that field; nil when the form shows no such field.
+func (v *settingsView) errorLabelOf(key string) (*widget.Label, string) {
+	if name, ok := strings.CutPrefix(key, "group."); ok {
+		if l := v.gerrs[name]; l != nil {
+			return l, "Group of " + name
 		}
+		return nil, ""
 	}
-	return nil
+	if f := v.field(key); f != nil {
+		return f.err, f.label
+	}
+	return nil, ""
 }
 
-// fieldNamedIn finds the field whose key the line names (the longest such key,
-// so that balance.open is not taken for balance.open.T3) and where.
-func (v *settingsView) fieldNamedIn(line string) (*settingField, int) {
-	var best *settingField
-	at := -1
-	for _, f := range v.fields {
-		for i := 0; ; {
-			j := strings.Index(line[i:], f.key)
-			if j < 0 {
-				break
-			}
-			j += i
-			end := j + len(f.key)
-			after := end == len(line) || !isKeyByte(line[end]) ||
-				line[end] == '.' && (end+1 == len(line) || !isKeyByte(line[end+1]))
-			bounded := (j == 0 || !isKeyByte(line[j-1])) && after
-			if bounded && (best == nil || len(f.key) > len(best.key)) {
-				best, at = f, j
-			}
-			i = end
-		}
-	}
-	return best, at
-}
-
-// isKeyByte reports whether b may be part of a settings key.
-func isKeyByte(b byte) bool {
-	return b == '_' || b == '.' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+// fieldSentence is a field's refusal as a sentence: "Claim minutes: must be a
+// whole number, got "abc"."
+func fieldSentence(label, message string) string {
+	return label + ": " + strings.TrimSuffix(message, ".") + "."
 }

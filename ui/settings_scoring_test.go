@@ -36,12 +36,12 @@ func TestSettingsWeightsAndImageLimits(t *testing.T) {
 		}, nil, map[string]float64{"pos": 0.5}, []annotate.ImageLimit{{Kind: annotate.KindJudgment, Task: "cam", Min: 3, Max: 4}}, 2},
 		{"a weight of 0", func(v *settingsView) {
 			retype(v.keyRows[0].value, "0")
-		}, map[string]string{"lrr_weight.pos": "LRR weight of task pos (lrr_weight.pos): a task's weight is a number above 0"}, nil, nil, 0},
+		}, map[string]string{"lrr_weight.pos": "LRR weight of task pos: a task's weight is a number above 0"}, nil, nil, 0},
 		{"a reversed limit", func(v *settingsView) {
 			v.limitKind.SetSelected("mcq")
 			test.Type(v.limitValue, "5-2")
 			test.Tap(v.addLimit)
-		}, map[string]string{"images.mcq": "Images of mcq (images.mcq): the minimum 5 is above the maximum 2"}, nil, nil, 0},
+		}, map[string]string{"images.mcq": "Images of mcq: the minimum 5 is above the maximum 2"}, nil, nil, 0},
 		{"remove the weight", func(v *settingsView) {
 			test.Tap(findButtonIn(t, v.keyRows[0].row, ""))
 		}, nil, nil, []annotate.ImageLimit{{Kind: annotate.KindJudgment, Task: "cam", Min: 3, Max: 4}}, 1},

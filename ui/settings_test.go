@@ -243,8 +243,10 @@ func TestOnlyLeadsChangeSettings(t *testing.T) {
 	}
 }
 
-// A bad value is refused with the store's sentence beside its field, naming the key;
-// nothing is stored and the edits stay until Revert.
+// A bad value is refused with the store's reason beside its field, in a sentence
+// that names the field by its label and never its key (the store's typed
+// SettingsError, not its sentence searched for keys); nothing is stored and the
+// edits stay until Revert.
 func TestBadSettingsAreRefusedBesideTheirFields(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -252,16 +254,18 @@ func TestBadSettingsAreRefusedBesideTheirFields(t *testing.T) {
 		want map[string]string // key → a part of the sentence beside it
 	}{
 		{"claim minutes not a number", func(v *settingsView) { retype(v.claim, "abc") },
-			map[string]string{"claim_minutes": `Claim minutes (claim_minutes) must be a whole number, got "abc".`}},
+			map[string]string{"claim_minutes": `Claim minutes: must be a whole number, got "abc".`}},
 		{"panel 0 and a negative target", func(v *settingsView) {
 			retype(v.panel, "0")
 			retype(v.cells["balance.hop_qa.3.exo"], "-5")
 		}, map[string]string{
-			"round3_panel":         "Round-3 panel (round3_panel): the round-3 panel needs at least 1 verifier, got 0.",
-			"balance.hop_qa.3.exo": "(balance.hop_qa.3.exo): the target cannot be negative, got -5.",
+			"round3_panel":         "Round-3 panel: the round-3 panel needs at least 1 verifier, got 0.",
+			"balance.hop_qa.3.exo": ": the target cannot be negative, got -5.",
 		}},
 		{"a task label with a space", func(v *settingsView) { retype(v.tasks, "T0, T 1") },
-			map[string]string{"tasks": `Task labels (tasks): task label "T 1" must be`}},
+			map[string]string{"tasks": `Task labels: task label "T 1" must be`}},
+		{"a group with a comma", func(v *settingsView) { retype(v.groups["ver1"], "a,b") },
+			map[string]string{"group.ver1": "Group of ver1: "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, db := settingsApp(t)
@@ -278,6 +282,14 @@ func TestBadSettingsAreRefusedBesideTheirFields(t *testing.T) {
 					t.Errorf("beside %s: %q (shown %v), want %q", f.key, f.err.Text, f.err.Visible(), want)
 				case !named && f.err.Visible():
 					t.Errorf("a refusal beside %s, which is fine: %q", f.key, f.err.Text)
+				case strings.Contains(f.err.Text, f.key):
+					t.Errorf("the refusal beside %s names its key: %q", f.key, f.err.Text)
+				}
+			}
+			for name, l := range v.gerrs {
+				want, named := tc.want["group."+name]
+				if named != l.Visible() || named && !strings.Contains(l.Text, want) || strings.Contains(l.Text, "group.") {
+					t.Errorf("beside the group of %s: %q (shown %v), want %q", name, l.Text, l.Visible(), want)
 				}
 			}
 			if !v.message.Visible() || !strings.HasPrefix(v.message.Text, "Nothing was saved") {

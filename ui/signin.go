@@ -25,10 +25,23 @@ type signIn struct {
 // "This workstation" is chosen: a team server has its own accounts.
 func (u *App) showSignIn() {
 	u.stopWatching()
-	if has, err := u.local.HasUsers(u.ctx()); err == nil && !has && u.fyne.Preferences().String(prefWhere) != "server" {
-		u.showFirstLead()
+	if u.fyne.Preferences().String(prefWhere) == "server" {
+		u.showSignInForm()
 		return
 	}
+	// A project file without accounts starts with its first lead's.
+	local, ctx := u.local, u.ctx()
+	load(u, "signin", func() (bool, error) { return local.HasUsers(ctx) }, func(has bool, err error) {
+		if err == nil && !has {
+			u.showFirstLead()
+			return
+		}
+		u.showSignInForm()
+	})
+}
+
+// showSignInForm shows the sign-in form itself.
+func (u *App) showSignInForm() {
 	f := &signIn{name: widget.NewEntry(), password: widget.NewPasswordEntry(), message: widget.NewLabel(""), server: widget.NewEntry(),
 		hint: widget.NewLabel(u.demoHint)}
 	f.hint.Wrapping = fyne.TextWrapWord
@@ -78,14 +91,22 @@ func (u *App) showSignIn() {
 			return
 		}
 		u.useService(u.local)
-		user, err := u.db.Authenticate(u.ctx(), f.name.Text, f.password.Text)
-		if err != nil {
-			f.message.SetText(store.Message(err))
-			f.password.SetText("")
-			return
-		}
-		u.fyne.Preferences().SetString(prefWhere, "local")
-		u.signedIn(user)
+		// Off the UI goroutine: the window stays alive, and says so, however long
+		// the file takes (another program may hold it).
+		f.button.Disable()
+		f.message.SetText("Signing in…")
+		db, ctx, name, password := u.db, u.ctx(), f.name.Text, f.password.Text
+		load(u, "signin", func() (store.User, error) { return db.Authenticate(ctx, name, password) }, func(user store.User, err error) {
+			f.button.Enable()
+			if err != nil {
+				f.message.SetText(store.Message(err))
+				f.password.SetText("")
+				return
+			}
+			f.message.SetText("")
+			u.fyne.Preferences().SetString(prefWhere, "local")
+			u.signedIn(user)
+		})
 	}
 	f.button = widget.NewButton("Sign in", func() { submit() })
 	f.button.Importance = widget.HighImportance
@@ -124,17 +145,23 @@ func (u *App) showFirstLead() {
 	pw.SetPlaceHolder(fmt.Sprintf("at least %d characters", store.MinPasswordLen))
 	msg := widget.NewLabel("")
 	msg.Wrapping = fyne.TextWrapWord
-	create := widget.NewButton("Create lead account", func() {
+	var create *widget.Button
+	create = widget.NewButton("Create lead account", func() {
 		if pw.Text != again.Text {
 			msg.SetText("The two passwords differ.")
 			return
 		}
-		lead, err := u.db.CreateFirstLead(u.ctx(), name.Text, pw.Text)
-		if err != nil {
-			msg.SetText(store.Message(err))
-			return
-		}
-		u.signedIn(lead)
+		create.Disable() // no second account from a double click
+		msg.SetText("Creating the account…")
+		db, ctx, n, p := u.db, u.ctx(), name.Text, pw.Text
+		load(u, "", func() (store.User, error) { return db.CreateFirstLead(ctx, n, p) }, func(lead store.User, err error) {
+			create.Enable()
+			if err != nil {
+				msg.SetText(store.Message(err)) // what was typed stays
+				return
+			}
+			u.signedIn(lead)
+		})
 	})
 	create.Importance = widget.HighImportance
 	intro := widget.NewLabel("This database has no accounts yet. Create the first one: a lead, who adds annotators and verifiers.")

@@ -18,21 +18,8 @@ import (
 // and decides who may be added or removed (a project keeps a lead), whatever the
 // UI shows.
 func (u *App) usersScreen() fyne.CanvasObject {
-	members, err := u.db.Members(u.ctx(), u.user, u.project.ID)
-	if err != nil {
-		u.showError(err)
-	}
-	// Accounts the lead sees that are not members yet: the ones to add.
-	var others []string
-	if all, err := u.db.Users(u.ctx(), u.user); err != nil {
-		u.showError(err)
-	} else {
-		for _, x := range all {
-			if !slices.ContainsFunc(members, func(m store.User) bool { return m.ID == x.ID }) {
-				others = append(others, x.Name)
-			}
-		}
-	}
+	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
+	var members []store.User
 	table := widget.NewTable(
 		func() (int, int) { return len(members) + 1, 3 },
 		func() fyne.CanvasObject { return widget.NewLabel("verifier-group") },
@@ -67,44 +54,88 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	refresh := func() {
 		u.show(len(u.screens) - 1)
 	}
-	account := widget.NewSelect(others, nil)
-	account.PlaceHolder = "(an account of another project)"
-	if len(others) == 0 {
-		account.PlaceHolder = "(every account you see is a member)"
-		account.Disable()
+	account := widget.NewSelect(nil, nil)
+	account.PlaceHolder = "(loading the accounts…)"
+	account.Disable()
+	// The members, and the accounts the lead sees that are not members yet (the
+	// ones to add), read off the UI goroutine.
+	type lists struct {
+		members []store.User
+		others  []string
 	}
-	join := widget.NewButton("Add to project", func() {
-		if err := u.db.AddMember(u.ctx(), u.user, u.project.ID, account.Selected); err != nil {
-			u.showError(err)
-			return
+	load(u, "users", func() (lists, error) {
+		ms, err := db.Members(ctx, user, projectID)
+		if err != nil {
+			return lists{}, err
 		}
-		refresh()
+		all, err := db.Users(ctx, user)
+		if err != nil {
+			return lists{members: ms}, err
+		}
+		var others []string
+		for _, x := range all {
+			if !slices.ContainsFunc(ms, func(m store.User) bool { return m.ID == x.ID }) {
+				others = append(others, x.Name)
+			}
+		}
+		return lists{ms, others}, nil
+	}, func(l lists, err error) {
+		if err != nil {
+			u.showError(err)
+		}
+		members = l.members
+		table.Refresh()
+		account.SetOptions(l.others)
+		account.PlaceHolder = "(an account of another project)"
+		if len(l.others) == 0 {
+			account.PlaceHolder = "(every account you see is a member)"
+		} else {
+			account.Enable()
+		}
+		account.Refresh()
 	})
-	leave := widget.NewButton("Remove from project", func() {
-		if err := u.db.RemoveMember(u.ctx(), u.user, u.project.ID, name.Text); err != nil {
-			u.showError(err)
-			return
+	// Each change of the members runs with its button disabled (written enables
+	// it again); a refusal is shown and the form keeps what was typed.
+	written := func(b *widget.Button, done func()) func(error) {
+		b.Disable()
+		return func(err error) {
+			b.Enable()
+			if err != nil {
+				u.showError(err)
+				return
+			}
+			done()
 		}
-		if name.Text == u.user.Name { // no longer a member: nothing of it is theirs to show
-			u.showProjects()
-			return
-		}
-		refresh()
+	}
+	var join, leave, add, change *widget.Button
+	join = widget.NewButton("Add to project", func() {
+		who := account.Selected
+		act(u, "", func() error { return db.AddMember(ctx, user, projectID, who) }, written(join, refresh))
 	})
-	add := widget.NewButton("Add user", func() {
-		if _, err := u.db.AddUserToProject(u.ctx(), u.user, u.project.ID, name.Text, role.Selected, group.Text, password.Text); err != nil {
-			u.showError(err)
-			return
-		}
-		refresh()
+	leave = widget.NewButton("Remove from project", func() {
+		who := name.Text
+		act(u, "", func() error { return db.RemoveMember(ctx, user, projectID, who) }, written(leave, func() {
+			if who == user.Name { // no longer a member: nothing of it is theirs to show
+				u.showProjects()
+				return
+			}
+			refresh()
+		}))
+	})
+	add = widget.NewButton("Add user", func() {
+		who, r, g, pw := name.Text, role.Selected, group.Text, password.Text
+		act(u, "", func() error {
+			_, err := db.AddUserToProject(ctx, user, projectID, who, r, g, pw)
+			return err
+		}, written(add, refresh))
 	})
 	add.Importance = widget.HighImportance
-	change := widget.NewButton("Set role and group", func() {
-		if _, err := u.db.SetMemberRole(u.ctx(), u.user, u.project.ID, name.Text, role.Selected, group.Text); err != nil {
-			u.showError(err)
-			return
-		}
-		refresh()
+	change = widget.NewButton("Set role and group", func() {
+		who, r, g := name.Text, role.Selected, group.Text
+		act(u, "", func() error {
+			_, err := db.SetMemberRole(ctx, user, projectID, who, r, g)
+			return err
+		}, written(change, refresh))
 	})
 	form := widget.NewForm(widget.NewFormItem("Name", name), widget.NewFormItem("Role", role),
 		widget.NewFormItem("Group", group), widget.NewFormItem("Password", password))

@@ -122,9 +122,8 @@ func batchLine(b store.ValidationBatch) string {
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	inBackground(func() { // a bare goroutine's fyne.Do raced the tests' layout (go test -race)
-		bs, err := db.ValidationBatches(ctx, user, pid)
-		fyne.Do(func() {
+	load(v.u, "validation.batches", func() ([]store.ValidationBatch, error) { return db.ValidationBatches(ctx, user, pid) },
+		func(bs []store.ValidationBatch, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
 				v.message.SetText(store.Message(err))
@@ -142,7 +141,6 @@ func (v *validationView) loadBatches(choose string) {
 				}
 			}
 		})
-	})
 }
 
 // choose shows batch name: its status, read off the UI goroutine.
@@ -152,9 +150,8 @@ func (v *validationView) choose(name string) {
 	}
 	v.chosen = name
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		st, err := db.ValidationStatus(ctx, user, pid, name)
-		fyne.Do(func() {
+	load(v.u, "validation.status", func() (store.ValidationStatus, error) { return db.ValidationStatus(ctx, user, pid, name) },
+		func(st store.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
 				v.message.SetText(store.Message(err))
@@ -162,7 +159,6 @@ func (v *validationView) choose(name string) {
 			}
 			v.show(st)
 		})
-	}()
 }
 
 // show fills the detail pane with a batch's status.
@@ -386,9 +382,8 @@ func (v *validationView) runDraw() {
 	v.draw.Disable()
 	v.message.SetText("Drawing…")
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	go func() {
-		st, err := db.DrawValidation(ctx, user, in)
-		fyne.Do(func() {
+	load(v.u, "", func() (store.ValidationStatus, error) { return db.DrawValidation(ctx, user, in) },
+		func(st store.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			v.draw.Enable()
 			if err != nil {
@@ -401,7 +396,6 @@ func (v *validationView) runDraw() {
 			v.loadBatches(st.Batch.Name)
 			v.u.refreshStatus()
 		})
-	}()
 }
 
 // confirmAccept asks before accepting the rest, with the numbers it rests on.
@@ -436,9 +430,8 @@ func (v *validationView) runAccept(batch string) {
 	v.accept.Disable()
 	v.message.SetText("Accepting the rest…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		res, err := db.AcceptRest(ctx, user, pid, batch)
-		fyne.Do(func() {
+	load(v.u, "", func() (store.AcceptRestResult, error) { return db.AcceptRest(ctx, user, pid, batch) },
+		func(res store.AcceptRestResult, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
 				v.message.SetText(store.Message(err))
@@ -449,7 +442,6 @@ func (v *validationView) runAccept(batch string) {
 			v.loadBatches(batch)
 			v.u.refreshStatus()
 		})
-	}()
 }
 
 // pickFile asks for a generated set (native JSONL) and its batch's name.
@@ -487,31 +479,36 @@ func (v *validationView) askName(path string) {
 func (v *validationView) importFile(path, name, author string) {
 	v.message.SetText("Importing " + filepath.Base(path) + "…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	go func() {
-		var res store.ImportBatchResult
-		var unread []annotate.RecordError
+	type imported struct {
+		res    store.ImportBatchResult
+		unread []annotate.RecordError
+	}
+	load(v.u, "", func() (imported, error) {
+		var im imported
 		f, err := os.Open(path)
-		if err == nil {
-			var recs []annotate.Imported
-			recs, unread, err = annotate.ImportNative(f)
-			f.Close()
-			if err == nil {
-				res, err = db.ImportBatch(ctx, user, store.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
-			}
+		if err != nil {
+			return im, err
 		}
-		fyne.Do(func() {
-			defer v.loads.Add(1)
-			if err != nil {
-				v.message.SetText(store.Message(err))
-				return
-			}
-			v.message.SetText(fmt.Sprintf("Batch %s: %s imported; %s left out by the import audit.",
-				res.Batch.Name, plural(res.Batch.Items, "item"), plural(len(res.Findings)+len(unread), "record")))
-			v.chosen = res.Batch.Name
-			v.findings = findingRows(res.Findings, unread)
-			v.loadBatches(res.Batch.Name)
-		})
-	}()
+		defer f.Close()
+		var recs []annotate.Imported
+		if recs, im.unread, err = annotate.ImportNative(f); err != nil {
+			return im, err
+		}
+		im.res, err = db.ImportBatch(ctx, user, store.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
+		return im, err
+	}, func(im imported, err error) {
+		res, unread := im.res, im.unread
+		defer v.loads.Add(1)
+		if err != nil {
+			v.message.SetText(store.Message(err))
+			return
+		}
+		v.message.SetText(fmt.Sprintf("Batch %s: %s imported; %s left out by the import audit.",
+			res.Batch.Name, plural(res.Batch.Items, "item"), plural(len(res.Findings)+len(unread), "record")))
+		v.chosen = res.Batch.Name
+		v.findings = findingRows(res.Findings, unread)
+		v.loadBatches(res.Batch.Name)
+	})
 }
 
 // orDash is s, or "–" when empty.

@@ -21,7 +21,7 @@ func TestSettingsCommands(t *testing.T) {
 		{name: "set as a verifier", env: pw, args: []string{"settings", "set", "--db", db, "--as", "ver1", "round3_panel=2"}, code: 1,
 			wantErr: []string{"ver1 is a verifier, and only leads may change project settings"}, emptyOut: true},
 		{name: "bad value names the key", env: pw, args: []string{"settings", "set", "--db", db, "--as", "lead", "claim_minutes=soon", "round3_panel=2"}, code: 1,
-			wantErr: []string{`claim_minutes must be a whole number, got "soon"`}, emptyOut: true},
+			wantErr: []string{`claim_minutes: must be a whole number, got "soon"`}, emptyOut: true},
 		{name: "not KEY=VALUE", env: pw, args: []string{"settings", "set", "--db", db, "--as", "lead", "round3_panel"}, code: 2,
 			wantErr: []string{`"round3_panel" is not KEY=VALUE`}},
 		{name: "lead sets panel and balance", env: pw, args: []string{"settings", "set", "--db", db, "--as", "lead", "round3_panel=2",
