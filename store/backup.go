@@ -17,7 +17,10 @@ import (
 // committed state. The copy is written beside to and renamed at the end, so a failed or
 // cancelled backup leaves no half file. to must not exist. The image files are
 // referenced in place and are not copied; the previews are made again on demand.
-func (d *DB) Backup(ctx context.Context, to string) error {
+//
+// A failure of the database or the disk is marked as StorageError marks it.
+func (d *DB) Backup(ctx context.Context, to string) (err error) {
+	defer func() { err = dbError(err) }()
 	if d.pg {
 		return fmt.Errorf("backup: %w: a PostgreSQL database is backed up with pg_dump (see the README), or copied into a SQLite file with bwctl copy-db", ErrInvalid)
 	}
