@@ -122,39 +122,38 @@ func (v *dashboardView) reload() {
 	v.refresh.Disable()
 	v.status.SetText("Loading…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	inBackground(func() {
-		d, err := db.Dashboard(ctx, user, pid)
-		agr := seesAgreement(user) && err == nil
-		fyne.Do(func() {
+	done := func() {
+		v.loading = false
+		v.refresh.Enable()
+		v.loads.Add(1)
+		if v.again {
+			v.again = false
+			v.reload()
+		}
+	}
+	load(v.u, "", func() (store.Dashboard, error) { return db.Dashboard(ctx, user, pid) }, func(d store.Dashboard, err error) {
+		if err != nil {
+			v.status.SetText(store.Message(err))
+			done()
+			return
+		}
+		v.data = d
+		v.fill()
+		if !seesAgreement(user) {
+			done()
+			return
+		}
+		if v.agr == nil {
+			v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
+		}
+		load(v.u, "", func() (store.Agreement, error) { return db.Agreement(ctx, user, pid) }, func(a store.Agreement, err error) {
+			defer done()
 			if err != nil {
-				v.status.SetText(store.Message(err))
+				v.setTab(tabAgreement, widget.NewLabel(store.Message(err)))
 				return
 			}
-			v.data = d
-			v.fill()
-			if agr && v.agr == nil {
-				v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
-			}
-		})
-		if agr {
-			a, aerr := db.Agreement(ctx, user, pid)
-			fyne.Do(func() {
-				if aerr != nil {
-					v.setTab(tabAgreement, widget.NewLabel(store.Message(aerr)))
-					return
-				}
-				v.agr = &a
-				v.setTab(tabAgreement, v.agreementTab())
-			})
-		}
-		fyne.Do(func() {
-			v.loading = false
-			v.refresh.Enable()
-			v.loads.Add(1)
-			if v.again {
-				v.again = false
-				v.reload()
-			}
+			v.agr = &a
+			v.setTab(tabAgreement, v.agreementTab())
 		})
 	})
 }
