@@ -450,7 +450,7 @@ func (ws *workspace) reloadQueueThen(then func()) {
 	}
 	q := queueQuery{db: ws.u.db, ctx: ws.u.ctx(), user: ws.u.user, pid: ws.u.project.ID, page: ws.pageSize,
 		all: ws.allImages.Checked, imgLoaded: ws.imgLoaded, loaded: maps.Clone(ws.loaded)}
-	load(ws.u, "annotate.queue", func() (queueData, error) { return q.read(), nil }, func(d queueData, _ error) {
+	load(ws.u, "annotate.queue", func() (queueData, error) { return q.readQueue(), nil }, func(d queueData, _ error) {
 		if d.err != nil {
 			ws.u.showError(d.err)
 		}
@@ -484,10 +484,10 @@ type queueData struct {
 	err                 error // the first error, shown
 }
 
-// read reads the queue's rows.
+// readQueue reads the queue's rows.
 //
 //bw:background
-func (q queueQuery) read() queueData {
+func (q queueQuery) readQueue() queueData {
 	d := queueData{loaded: q.loaded}
 	keep := func(err error) {
 		if err != nil && d.err == nil {

@@ -283,15 +283,28 @@ func (c *curateView) fillSummary(h store.HardSubset) {
 
 // show shows candidate i: its image with the gold box, question, options and
 // gold answer, which models failed it, and its decision.
+// The picture is read off the UI goroutine (on a team server it is fetched); the
+// candidate becomes the chosen one when it is shown.
 func (c *curateView) show(i int) {
 	if i < 0 || i >= len(c.cands) {
 		return
 	}
-	c.chosen = i
 	cd := c.cands[i]
 	it := c.items[cd.SampleID]
+	db, user, pid, onServer := c.u.db, c.u.user, c.u.project.ID, c.u.onServer()
+	load(c.u, "curate.show", func() (verifyImage, error) {
+		return loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath}), nil
+	}, func(pic verifyImage, _ error) {
+		if i < len(c.cands) && c.cands[i].SampleID == cd.SampleID {
+			c.showCandidate(i, cd, it, pic)
+		}
+	})
+}
+
+// showCandidate shows candidate i (cd, its item it) with its picture.
+func (c *curateView) showCandidate(i int, cd store.HardCandidate, it store.ReleaseItem, pic verifyImage) {
+	c.chosen = i
 	s := it.Content
-	pic := loadVerifyImage(c.u, store.SampleInfo{ImagePath: it.ImagePath})
 	cv := boxcanvas.New(pic.img, pic.width, pic.height)
 	cv.ReadOnly = true
 	if s.Box != nil {

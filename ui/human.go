@@ -205,13 +205,26 @@ func (v *humanView) drawForm(rel store.Release) fyne.CanvasObject {
 }
 
 // show shows item i to answer.
+// The picture is read off the UI goroutine (on a team server it is fetched); the
+// item becomes the chosen one, and its answer form appears, when it is shown.
 func (v *humanView) show(i int) {
 	if i < 0 || i >= len(v.items) {
 		return
 	}
-	v.chosen = i
 	it := v.items[i]
-	pic := loadVerifyImage(v.u, store.SampleInfo{ImagePath: it.ImagePath})
+	db, user, pid, onServer := v.u.db, v.u.user, v.u.project.ID, v.u.onServer()
+	load(v.u, "human.show", func() (verifyImage, error) {
+		return loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath}), nil
+	}, func(pic verifyImage, _ error) {
+		if i < len(v.items) && v.items[i].SampleID == it.SampleID {
+			v.showItem(i, it, pic)
+		}
+	})
+}
+
+// showItem shows item i (it) with its picture, to answer.
+func (v *humanView) showItem(i int, it store.HumanItem, pic verifyImage) {
+	v.chosen = i
 	v.canvas = boxcanvas.New(pic.img, pic.width, pic.height)
 	v.canvas.OnChanged = func(boxes []annotate.Box) { // one box: the newest drawn
 		if len(boxes) > 1 {

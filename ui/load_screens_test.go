@@ -9,9 +9,9 @@ import (
 	"github.com/benchwright/benchwright/demo"
 )
 
-// holdLoads makes the loads wait until the test runs them (run): the screen is
+// holdLeadLoads makes the loads wait until the test runs them (run): the screen is
 // seen as it is while a slow server answers.
-func holdLoads(t *testing.T) (run func()) {
+func holdLeadLoads(t *testing.T) (run func()) {
 	var pending []func()
 	inBackground = func(f func()) { pending = append(pending, f) }
 	t.Cleanup(func() { inBackground = func(f func()) { f() } })
@@ -29,7 +29,7 @@ func holdLoads(t *testing.T) (run func()) {
 // name typed, and a sign-in that is let through signs in.
 func TestSignInSaysItIsSigningIn(t *testing.T) {
 	u, _ := demoApp(t)
-	run := holdLoads(t)
+	run := holdLeadLoads(t)
 	f := u.signInForm
 	signInAs(t, u, "lead", "wrong")
 	if !f.button.Disabled() || !strings.Contains(f.message.Text, "Signing in") {
@@ -54,7 +54,7 @@ func TestSignInSaysItIsSigningIn(t *testing.T) {
 func TestSettingsSaveIsDisabledWhileItRuns(t *testing.T) {
 	u, _ := settingsApp(t)
 	v := openSettings(t, u, "lead")
-	run := holdLoads(t)
+	run := holdLeadLoads(t)
 	retype(v.claim, "abc")
 	test.Tap(v.save)
 	if !v.save.Disabled() {

@@ -754,10 +754,10 @@ type selectionAction struct {
 	to, reason string
 }
 
-// run asks the store to act on ids.
+// actOn asks the store to act on ids.
 //
 //bw:background
-func (a selectionAction) run(ctx context.Context, db store.Service, user store.User, ids []string) (store.SelectionResult, error) {
+func (a selectionAction) actOn(ctx context.Context, db store.Service, user store.User, ids []string) (store.SelectionResult, error) {
 	switch {
 	case a.release:
 		return db.ReleaseClaims(ctx, user, ids)
@@ -777,7 +777,7 @@ func (v *samplesView) actOnSelection(a selectionAction) {
 	v.acting = true
 	v.selectionChanged()
 	load(u, "", func() (store.SelectionResult, error) {
-		return a.run(ctx, db, user, ids)
+		return a.actOn(ctx, db, user, ids)
 	}, func(res store.SelectionResult, err error) {
 		v.acting = false
 		v.done(res, err, a.verb)
@@ -1060,7 +1060,7 @@ func (d *sampleDetail) move(ev verify.Event, reason string) {
 	d.withdraw.Disable()
 	d.reopen.Disable()
 	load(u, "", func() (store.SelectionResult, error) {
-		return selectionAction{ev: ev, reason: reason}.run(ctx, db, user, []string{id})
+		return selectionAction{ev: ev, reason: reason}.actOn(ctx, db, user, []string{id})
 	}, func(res store.SelectionResult, err error) {
 		d.enableMoves()
 		switch {

@@ -402,6 +402,8 @@ type verifyImage struct {
 
 // loadVerifyImage reads the sample's cached preview (the original file when the
 // preview is missing).
+//
+//bw:background
 func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
 	return loadVerifyImageFrom(u.db, u.user, u.project.ID, u.onServer(), info)
 }
@@ -409,6 +411,8 @@ func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
 // loadVerifyImageFrom is loadVerifyImage with what it reads of the app passed in,
 // for goroutines. On a team server the image files are the server's: their
 // state is the server's to check (its audit does), and only the preview is read.
+//
+//bw:background
 func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
 	return loadVerifyImagePath(db, user, projectID, onServer, info.ImagePath)
 }
