@@ -187,6 +187,37 @@ func folds(n, k int, seed uint64) []int {
 	return out
 }
 
+// crossFit fits a model k-fold on n samples (folds seeded by opt.Seed): for each
+// fold, fresh weights take epochs of stochastic gradient steps (step, with the
+// epoch's rate) over the other folds' samples in a seeded shuffled order, then
+// predict scores each of the fold's own samples.
+func crossFit(n int, opt Options, step func(w []float32, i int, lr float64), predict func(w []float32, i int)) {
+	fold := folds(n, opt.Folds, opt.Seed)
+	w := make([]float32, dims)
+	for k := range opt.Folds {
+		clear(w)
+		var train []int
+		for i := range n {
+			if fold[i] != k {
+				train = append(train, i)
+			}
+		}
+		rng := rand.New(rand.NewPCG(opt.Seed, uint64(k)+1))
+		for e := range epochs(len(train)) {
+			lr := rate / (1 + float64(e)/2)
+			rng.Shuffle(len(train), func(a, c int) { train[a], train[c] = train[c], train[a] })
+			for _, i := range train {
+				step(w, i, lr)
+			}
+		}
+		for i := range n {
+			if fold[i] == k {
+				predict(w, i)
+			}
+		}
+	}
+}
+
 // baseline is the held-out outcome of a blind model on a task's samples.
 type baseline struct {
 	check   string
@@ -219,47 +250,26 @@ func textBaseline(ss []annotate.Sample, opt Options) baseline {
 	for i, s := range ss {
 		feats[i] = optionFeatures(s)
 	}
-	fold := folds(len(ss), opt.Folds, opt.Seed)
 	b := baseline{check: CheckTextBaseline, n: len(ss), scores: map[string]float64{}, what: "question and option text"}
 	for _, s := range ss {
 		b.chance += 1 / float64(len(s.Options))
 	}
 	b.chance /= float64(len(ss))
 	probs := make([][]float64, len(ss))
-	w := make([]float32, dims)
-	for k := range opt.Folds {
-		clear(w)
-		var train []int
-		for i := range ss {
-			if fold[i] != k {
-				train = append(train, i)
+	p := make([]float64, 0, 8)
+	crossFit(len(ss), opt, func(w []float32, i int, lr float64) {
+		p = softmax(w, feats[i], p[:0])
+		for j, f := range feats[i] {
+			g := p[j]
+			if j == ss[i].AnswerIndex {
+				g--
+			}
+			step := float32(lr * g)
+			for _, x := range f {
+				w[x.i] -= step*x.v + float32(lr*penalty)*w[x.i]
 			}
 		}
-		rng := rand.New(rand.NewPCG(opt.Seed, uint64(k)+1))
-		p := make([]float64, 0, 8)
-		for e := range epochs(len(train)) {
-			lr := rate / (1 + float64(e)/2)
-			rng.Shuffle(len(train), func(a, c int) { train[a], train[c] = train[c], train[a] })
-			for _, i := range train {
-				p = softmax(w, feats[i], p[:0])
-				for j, f := range feats[i] {
-					g := p[j]
-					if j == ss[i].AnswerIndex {
-						g--
-					}
-					step := float32(lr * g)
-					for _, x := range f {
-						w[x.i] -= step*x.v + float32(lr*penalty)*w[x.i]
-					}
-				}
-			}
-		}
-		for i := range ss {
-			if fold[i] == k {
-				probs[i] = softmax(w, feats[i], nil)
-			}
-		}
-	}
+	}, func(w []float32, i int) { probs[i] = softmax(w, feats[i], nil) })
 	for i, s := range ss {
 		b.scores[s.ID] = probs[i][s.AnswerIndex]
 		best := 0
@@ -303,40 +313,18 @@ func questionBaseline(ss []annotate.Sample, opt Options) baseline {
 	for i, s := range ss {
 		feats[i] = questionFeatures(s)
 	}
-	fold := folds(len(ss), opt.Folds, opt.Seed)
 	b := baseline{check: CheckTextBaseline, n: len(ss), chance: 0.5, scores: map[string]float64{}, what: "question"}
 	pyes := make([]float64, len(ss))
-	w := make([]float32, dims)
-	for k := range opt.Folds {
-		clear(w)
-		var train []int
-		for i := range ss {
-			if fold[i] != k {
-				train = append(train, i)
-			}
+	crossFit(len(ss), opt, func(w []float32, i int, lr float64) {
+		g := 1 / (1 + math.Exp(-dot(w, feats[i])))
+		if yesNo(ss[i].AnswerText) == 0 {
+			g--
 		}
-		rng := rand.New(rand.NewPCG(opt.Seed, uint64(k)+1))
-		for e := range epochs(len(train)) {
-			lr := rate / (1 + float64(e)/2)
-			rng.Shuffle(len(train), func(a, c int) { train[a], train[c] = train[c], train[a] })
-			for _, i := range train {
-				p := 1 / (1 + math.Exp(-dot(w, feats[i])))
-				g := p
-				if yesNo(ss[i].AnswerText) == 0 {
-					g--
-				}
-				step := float32(lr * g)
-				for _, x := range feats[i] {
-					w[x.i] -= step*x.v + float32(lr*penalty)*w[x.i]
-				}
-			}
+		step := float32(lr * g)
+		for _, x := range feats[i] {
+			w[x.i] -= step*x.v + float32(lr*penalty)*w[x.i]
 		}
-		for i := range ss {
-			if fold[i] == k {
-				pyes[i] = 1 / (1 + math.Exp(-dot(w, feats[i])))
-			}
-		}
-	}
+	}, func(w []float32, i int) { pyes[i] = 1 / (1 + math.Exp(-dot(w, feats[i]))) })
 	for i, s := range ss {
 		gold := pyes[i]
 		if yesNo(s.AnswerText) == 1 {

@@ -129,15 +129,7 @@ func prune(samples []annotate.Sample, opt Options, fitted map[string]baseline) P
 // blindOf fits the blind model that fits a task's samples: the option model on
 // the samples with options, else the question model on yes/no samples.
 func blindOf(ss []annotate.Sample, opt Options) (baseline, bool) {
-	var choices, yesno []annotate.Sample
-	for _, s := range ss {
-		switch {
-		case choice(s):
-			choices = append(choices, s)
-		case s.Kind == annotate.KindJudgment && yesNo(s.AnswerText) >= 0:
-			yesno = append(yesno, s)
-		}
-	}
+	choices, yesno, _ := split(ss)
 	switch {
 	case len(choices) >= opt.MinSamples:
 		return textBaseline(choices, opt), true

@@ -123,19 +123,7 @@ func Audit(samples []annotate.Sample, opt Options) Report {
 	fitted := map[string]baseline{} // what prune's first round would fit (blindOf)
 	for _, t := range tasks {
 		ss := byTask[t]
-		var choices, yesno, numeric []annotate.Sample
-		for _, s := range ss {
-			switch {
-			case choice(s):
-				choices = append(choices, s)
-			case s.Kind == annotate.KindJudgment && yesNo(s.AnswerText) >= 0:
-				yesno = append(yesno, s)
-			case s.Kind == annotate.KindOpen:
-				if _, ok := number(s.AnswerText); ok {
-					numeric = append(numeric, s)
-				}
-			}
-		}
+		choices, yesno, numeric := split(ss)
 		if len(choices) >= opt.MinSamples {
 			bias := textBaseline(choices, opt)
 			fitted[t] = bias
@@ -161,6 +149,24 @@ func Audit(samples []annotate.Sample, opt Options) Report {
 	}
 	rep.Prune = prune(samples, opt, fitted)
 	return rep
+}
+
+// split sorts a task's samples by what judges them: choices (hop QA and MCQ with
+// options), yes/no judgments, and numeric open answers; the rest none.
+func split(ss []annotate.Sample) (choices, yesno, numeric []annotate.Sample) {
+	for _, s := range ss {
+		switch {
+		case choice(s):
+			choices = append(choices, s)
+		case s.Kind == annotate.KindJudgment && yesNo(s.AnswerText) >= 0:
+			yesno = append(yesno, s)
+		case s.Kind == annotate.KindOpen:
+			if _, ok := number(s.AnswerText); ok {
+				numeric = append(numeric, s)
+			}
+		}
+	}
+	return choices, yesno, numeric
 }
 
 // Findings are the results that are findings.
