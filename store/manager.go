@@ -795,7 +795,7 @@ func (d *DB) DeleteDraft(ctx context.Context, actor User, id string, baseVersion
 		if err != nil {
 			return err
 		}
-		if cur.Status != verify.StateDraft || cur.Revision > 0 {
+		if !verify.DraftDeletable(cur.Status, cur.Revision) {
 			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", ErrForbidden, id, stateWords(cur.Status))
 		}
 		if err := statsSample(ctx, tx, id, -1); err != nil {

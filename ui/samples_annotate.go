@@ -42,7 +42,7 @@ func askKind(choice *widget.RadioGroup, create *widget.Button) {
 func (ws *workspace) deleteButton() fyne.CanvasObject {
 	b := widget.NewButtonWithIcon("Delete draft", theme.DeleteIcon(), ws.deleteDraft)
 	b.Importance = widget.DangerImportance
-	if ws.sample == nil || ws.sample.Status != verify.StateDraft || ws.sample.Revision > 0 {
+	if ws.sample == nil || !verify.DraftDeletable(ws.sample.Status, ws.sample.Revision) {
 		b.Hide()
 	}
 	ws.deleteBtn = b
