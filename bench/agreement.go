@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"encoding/csv"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
 
 	"github.com/benchwright/benchwright/agreement"
 )
@@ -70,4 +73,108 @@ type BoxRow struct {
 	SampleID string
 	Authors  []string // in the order of their first boxed revision
 	agreement.BoxSummary
+}
+
+// The bootstrap behind every confidence interval of the store's Agreement call: fixed draws and
+// seed, so that the same reviews always give the same interval.
+const (
+	AgreementDraws        = 1000
+	AgreementSeed  uint64 = 1
+)
+
+// The pseudo-criteria of an [AgreementRow].
+const (
+	CriterionDecision = "decision"     // the approve/reject decision
+	CriterionAll      = "all criteria" // every criterion of the round pooled: units are (revision, criterion)
+)
+
+// BoxAgreement sums the box rows up, weighting every pair of boxes equally.
+type BoxAgreement struct {
+	Samples   int
+	Pairs     int
+	MeanIoU   float64
+	ShareAt50 float64 // share of pairs with IoU >= 0.5
+	Rows      BoxTable
+}
+
+// Agreement is the inter-rater reliability of a project's verifier judgements.
+type Agreement struct {
+	Rows      AgreementTable
+	Verifiers VerifierAlphaTable
+	Boxes     BoxAgreement
+}
+
+// Table types, each exportable as CSV with stable columns.
+type (
+	AgreementTable     []AgreementRow
+	VerifierAlphaTable []VerifierAlpha
+	BoxTable           []BoxRow
+)
+
+// RoundName is "all" for round 0, else the round's number.
+func RoundName(round int) string {
+	if round == 0 {
+		return "all"
+	}
+	return strconv.Itoa(round)
+}
+
+// writeCSV writes a header and rows.
+func writeCSVTable(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+func csvFloat(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }
+
+// figureCols are a figure's CSV columns: alpha, ci95_low, ci95_high, reading,
+// undefined (alpha and the interval are empty when undefined).
+func figureCols(f Figure) []string {
+	if !f.Defined() {
+		return []string{"", "", "", "", f.Undefined}
+	}
+	return []string{csvFloat(f.Alpha, 4), csvFloat(f.CI95[0], 4), csvFloat(f.CI95[1], 4), f.Reading, ""}
+}
+
+// WriteCSV writes round, criterion, units, pairable_units, values, alpha, ci95_low,
+// ci95_high, reading, undefined.
+func (t AgreementTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, r := range t {
+		rows[i] = append([]string{RoundName(r.Round), r.Criterion, strconv.Itoa(r.Units), strconv.Itoa(r.Pairable), strconv.Itoa(r.Values)},
+			figureCols(r.Figure)...)
+	}
+	return writeCSVTable(w, []string{"round", "criterion", "units", "pairable_units", "values", "alpha", "ci95_low", "ci95_high", "reading", "undefined"}, rows)
+}
+
+// WriteCSV writes verifier, reviews, the decision alpha across rounds with everyone
+// (alpha, ci95, reading, undefined) and without the verifier, and the change.
+func (t VerifierAlphaTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, v := range t {
+		change := ""
+		if c, ok := v.Change(); ok {
+			change = csvFloat(c, 4)
+		}
+		rows[i] = append(append(append([]string{v.Verifier, strconv.Itoa(v.Reviews)}, figureCols(v.With)...), figureCols(v.Without)...), change)
+	}
+	return writeCSVTable(w, []string{"verifier", "reviews",
+		"alpha_with", "ci95_low_with", "ci95_high_with", "reading_with", "undefined_with",
+		"alpha_without", "ci95_low_without", "ci95_high_without", "reading_without", "undefined_without", "change"}, rows)
+}
+
+// WriteCSV writes sample, authors (joined by "+"), boxes, pairs, mean_iou, share_iou50.
+func (t BoxTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, b := range t {
+		rows[i] = []string{b.SampleID, strings.Join(b.Authors, "+"), strconv.Itoa(b.Boxes), strconv.Itoa(b.Pairs),
+			csvFloat(b.MeanIoU, 4), csvFloat(b.ShareAt50, 4)}
+	}
+	return writeCSVTable(w, []string{"sample", "authors", "boxes", "pairs", "mean_iou", "share_iou50"}, rows)
 }

@@ -80,3 +80,14 @@ func (r AuditReport) WriteJSON(w io.Writer) error {
 	}
 	return nil
 }
+
+// The checks of the integrity audit, in report order.
+const (
+	CheckLint         = "lint"               // an accepted sample has lint errors
+	CheckTrail        = "trail"              // the verification trail the policy requires is incomplete
+	CheckImageMissing = "image-missing"      // the image file is gone, or not in the project
+	CheckImageHash    = "image-hash"         // the image file's SHA-256 differs from the import's
+	CheckDuplicate    = "duplicate-question" // two samples ask the same question about one image
+	CheckSplit        = "split-overlap"      // an image has samples in both train and test
+	CheckBalance      = "balance"            // a balance target is not met (a warning)
+)

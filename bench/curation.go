@@ -47,3 +47,9 @@ type HardDecision struct {
 	Decision string // DecisionKeep or DecisionDrop
 	Reason   string
 }
+
+// Decisions a lead makes on a candidate.
+const (
+	DecisionKeep = "keep"
+	DecisionDrop = "drop"
+)

@@ -1,6 +1,12 @@
 package bench
 
 import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -148,4 +154,183 @@ func (c BalanceCell) Level() string {
 		return BalancePartial
 	}
 	return BalanceFar
+}
+
+// Dashboard is a project's progress and its people's work in aggregates. Days are UTC
+// dates (YYYY-MM-DD) of the stored timestamps.
+type Dashboard struct {
+	Funnel     FunnelTable     // samples per kind and state
+	Activity   ActivityTable   // samples reaching each state per day
+	Balance    BalanceTable    // accepted samples against the balance targets
+	Annotators AnnotatorTable  // authors: samples, submissions, rejections, reasons
+	Throughput ThroughputTable // submissions per author and day
+	Reasons    ReasonTable     // reject reasons, most frequent first
+	Verifiers  VerifierTable   // workload, time, approvals, agreement with the panel
+	Errors     ErrorTable      // rejected reviews per kind and category set
+	// BySampling counts the accepted samples that were accepted by sampling with
+	// their generated batch's rest (store/validation.go), never reviewed one by one.
+	BySampling int
+	// Own marks an annotator's view: Annotators, Throughput and Reasons hold only the
+	// annotator's own work, and Verifiers is empty.
+	Own bool
+}
+
+// Dashboard table types, each exportable as CSV with stable columns.
+type (
+	FunnelTable     []FunnelRow
+	ActivityTable   []ActivityRow
+	BalanceTable    []BalanceCell
+	AnnotatorTable  []AnnotatorRow
+	ThroughputTable []ThroughputRow
+	ReasonTable     []ReasonRow
+	VerifierTable   []VerifierRow
+	ErrorTable      []ErrorRow
+)
+
+// StateIndex is the place of state s in verify.States, after them all when it is
+// not one.
+func StateIndex(s verify.State) int {
+	if i := slices.Index(verify.States, s); i >= 0 {
+		return i
+	}
+	return len(verify.States)
+}
+
+// ByState totals the funnel per state, in verify.States order.
+func (t FunnelTable) ByState() []int {
+	out := make([]int, len(verify.States))
+	for _, r := range t {
+		if i := StateIndex(r.State); i < len(out) {
+			out[i] += r.Count
+		}
+	}
+	return out
+}
+
+// Kinds lists the funnel's kinds in order.
+func (t FunnelTable) Kinds() []string {
+	var out []string
+	for _, r := range t {
+		if !slices.Contains(out, r.Kind) {
+			out = append(out, r.Kind)
+		}
+	}
+	return out
+}
+
+// Days lists the activity's days in order, and per day the number of samples that
+// reached any state.
+func (t ActivityTable) Days() ([]string, []int) {
+	var days []string
+	var n []int
+	for _, r := range t {
+		if len(days) == 0 || days[len(days)-1] != r.Day {
+			days, n = append(days, r.Day), append(n, 0)
+		}
+		n[len(n)-1] += r.Count
+	}
+	return days, n
+}
+
+func csvInt(n int) string { return strconv.Itoa(n) }
+
+// rateCol is a share with four decimals, or "" when ok is false.
+func rateCol(r float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return csvFloat(r, 4)
+}
+
+// WriteCSV writes kind, state, count.
+func (t FunnelTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, r := range t {
+		rows[i] = []string{r.Kind, string(r.State), csvInt(r.Count)}
+	}
+	return writeCSVTable(w, []string{"kind", "state", "count"}, rows)
+}
+
+// WriteCSV writes day, state, count.
+func (t ActivityTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, r := range t {
+		rows[i] = []string{r.Day, string(r.State), csvInt(r.Count)}
+	}
+	return writeCSVTable(w, []string{"day", "state", "count"}, rows)
+}
+
+// WriteCSV writes kind, hop, view, task, target, accepted, in_review, shortfall, level
+// (hop 0 and empty view or task: any).
+func (t BalanceTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, c := range t {
+		rows[i] = []string{c.Kind, csvInt(c.Hop), c.View, c.Task, csvInt(c.Target), csvInt(c.Accepted), csvInt(c.InReview), csvInt(c.Shortfall), c.Level()}
+	}
+	return writeCSVTable(w, []string{"kind", "hop", "view", "task", "target", "accepted", "in_review", "shortfall", "level"}, rows)
+}
+
+// WriteCSV writes name, samples, accepted, submitted, days, per_day, then per round
+// (1-3) reviews, rejected and rejection_rate, then top_reasons ("reason:count" joined
+// by spaces).
+func (t AnnotatorTable) WriteCSV(w io.Writer) error {
+	header := []string{"name", "samples", "accepted", "submitted", "days", "per_day"}
+	for r := 1; r <= 3; r++ {
+		header = append(header, fmt.Sprintf("round%d_reviews", r), fmt.Sprintf("round%d_rejected", r), fmt.Sprintf("round%d_rejection_rate", r))
+	}
+	header = append(header, "top_reasons")
+	rows := make([][]string, len(t))
+	for i, a := range t {
+		row := []string{a.Name, csvInt(a.Samples), csvInt(a.Accepted), csvInt(a.Submitted), csvInt(a.Days), csvFloat(a.PerDay(), 2)}
+		for r := 1; r <= 3; r++ {
+			row = append(row, csvInt(a.Reviews[r-1]), csvInt(a.Rejected[r-1]), rateCol(a.RejectionRate(r)))
+		}
+		var rs []string
+		for _, x := range a.TopReasons {
+			rs = append(rs, x.Reason+":"+csvInt(x.Count))
+		}
+		rows[i] = append(row, strings.Join(rs, " "))
+	}
+	return writeCSVTable(w, header, rows)
+}
+
+// WriteCSV writes day, name, submitted.
+func (t ThroughputTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, r := range t {
+		rows[i] = []string{r.Day, r.Name, csvInt(r.Submitted)}
+	}
+	return writeCSVTable(w, []string{"day", "name", "submitted"}, rows)
+}
+
+// WriteCSV writes reason, count.
+func (t ReasonTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, r := range t {
+		rows[i] = []string{r.Reason, csvInt(r.Count)}
+	}
+	return writeCSVTable(w, []string{"reason", "count"}, rows)
+}
+
+// WriteCSV writes name, group, reviews, round1..round3, approved, approval_rate, timed,
+// median_seconds, p90_seconds, panel_votes, panel_matches, panel_agreement.
+func (t VerifierTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, v := range t {
+		rows[i] = []string{v.Name, v.Group, csvInt(v.Reviews), csvInt(v.Rounds[0]), csvInt(v.Rounds[1]), csvInt(v.Rounds[2]),
+			csvInt(v.Approved), rateCol(v.ApprovalRate(), v.Reviews > 0), csvInt(v.Timed),
+			rateCol(v.MedianSeconds, v.Timed > 0), rateCol(v.P90Seconds, v.Timed > 0),
+			csvInt(v.PanelVotes), csvInt(v.PanelMatches), rateCol(v.PanelAgreement())}
+	}
+	return writeCSVTable(w, []string{"name", "group", "reviews", "round1", "round2", "round3", "approved", "approval_rate", "timed",
+		"median_seconds", "p90_seconds", "panel_votes", "panel_matches", "panel_agreement"}, rows)
+}
+
+// WriteCSV writes kind, set, reviews, rejected, error_rate.
+func (t ErrorTable) WriteCSV(w io.Writer) error {
+	rows := make([][]string, len(t))
+	for i, e := range t {
+		rows[i] = []string{e.Kind, e.Set, csvInt(e.Reviews), csvInt(e.Rejected), rateCol(e.ErrorRate(), e.Reviews > 0)}
+	}
+	return writeCSVTable(w, []string{"kind", "set", "reviews", "rejected", "error_rate"}, rows)
 }

@@ -122,3 +122,32 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// AuditErrors is a freeze refused because the audit found errors: the findings, so
+// that a screen can open the samples they name. It is ErrInvalid (errors.Is).
+type AuditErrors struct {
+	Findings []AuditFinding
+	text     string
+}
+
+// AuditErrorsOf rebuilds the refusal from its findings and text (a team server's
+// client does, so that the screens can open the samples it names there too).
+func AuditErrorsOf(findings []AuditFinding, text string) *AuditErrors {
+	return &AuditErrors{Findings: findings, text: text}
+}
+
+func (e *AuditErrors) Error() string { return e.text }
+
+// Message is the refusal for people: how many errors, and where to see them (the
+// findings' own lines, with check ids and file paths, are for bwctl and the log).
+func (e *AuditErrors) Message() string {
+	n := 0
+	for _, f := range e.Findings {
+		if f.Severity == SeverityError {
+			n++
+		}
+	}
+	return fmt.Sprintf("Nothing was frozen: the audit found %s. Open the samples with errors, or run the audit, to see and fix them.", plural(n, "error"))
+}
+
+func (e *AuditErrors) Unwrap() error { return ErrInvalid }

@@ -1,5 +1,10 @@
 package bench
 
+import (
+	"fmt"
+	"strings"
+)
+
 // ModelRun is one model's predictions on a release.
 type ModelRun struct {
 	Release     string // the release's NAME@VERSION
@@ -9,4 +14,59 @@ type ModelRun struct {
 	Source      string // the file (or files) they were imported from
 	ImportedAt  string
 	ImportedBy  string
+}
+
+// someIDsListed is how many ids a SomeIDs lists.
+const someIDsListed = 5
+
+// SomeIDs counts sample ids of one kind of problem and lists the first few.
+type SomeIDs struct {
+	Count int
+	IDs   []string // the first ones (at most 5), in input order
+}
+
+// Add counts id, listing it among the first few.
+func (s *SomeIDs) Add(id string) {
+	s.Count++
+	if len(s.IDs) < someIDsListed {
+		s.IDs = append(s.IDs, id)
+	}
+}
+
+// ImportPredictionsResult is what ImportPredictions did.
+type ImportPredictionsResult struct {
+	Release  Release
+	Model    string
+	Imported int // predictions stored
+	// Replaced is the model's earlier run on the release when there was one: all
+	// its predictions were deleted and replaced by this import's.
+	Replaced *ModelRun
+	// Unknown are predictions whose sample id is not a sample of the release, and
+	// Duplicate second (and later) predictions for one sample: neither is stored
+	// (of a duplicated id the first prediction is). Missing are the release's
+	// samples without a prediction, which Score scores as empty responses.
+	Unknown, Duplicate, Missing SomeIDs
+	// PixelBoxes are the stored hop_qa predictions whose box looks like pixel
+	// coordinates (score.PixelBoxes): they are stored and scored as read, on the
+	// 0–1 or 0–1000 scale, as the toolkits read them, so their IoU is near 0.
+	PixelBoxes SomeIDs
+}
+
+// BoxScales says how the scorers read a predicted box, for people importing
+// predictions.
+const BoxScales = "boxes are read as 0–1, or as 0–1000 when a coordinate exceeds 1 (as MultihopSpatial's benchmark_qwen.py and lmms-eval read them), never as pixels"
+
+// PixelBoxesWarning says, in one sentence, that the predictions named in b give
+// boxes that look like pixel coordinates, and how boxes are read.
+func PixelBoxesWarning(b SomeIDs) string {
+	more := ""
+	if n := b.Count - len(b.IDs); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	n, they := fmt.Sprintf("%d boxes look", b.Count), "they score"
+	if b.Count == 1 {
+		n, they = "1 box looks", "it scores"
+	}
+	return fmt.Sprintf("%s like pixel coordinates (%s%s); %s, so %s an IoU near 0: convert boxes to 0–1000 of the image's width and height and import again",
+		n, strings.Join(b.IDs, ", "), more, BoxScales, they)
 }

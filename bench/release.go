@@ -44,3 +44,14 @@ type ReleaseItem struct {
 func (it ReleaseItem) Record() release.Record {
 	return release.Record{Sample: it.Content, Width: it.Width, Height: it.Height, ImageSHA256: it.ImageSHA256, More: it.More}
 }
+
+// FreezeInput is what a lead chooses when freezing a release.
+type FreezeInput struct {
+	ProjectID int64
+	Name      string
+	Version   string
+	Kinds     []annotate.Kind     // only these kinds; empty = every kind
+	Tasks     []string            // only samples with these tasks; empty = every task
+	Split     *annotate.SplitSpec // an image-disjoint stratified train/test split; nil keeps each sample's own split
+	NoSplit   bool                // without Split: the release carries no split, each sample's own is left out
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -26,12 +27,12 @@ const (
 
 // DemoAccounts are the demo project's users: one lead, two annotators and six
 // verifiers in three groups.
-var DemoAccounts = []store.User{
-	{Name: "lead", Role: store.RoleLead},
-	{Name: "ann1", Role: store.RoleAnnotator}, {Name: "ann2", Role: store.RoleAnnotator},
-	{Name: "ver1", Role: store.RoleVerifier, Group: "A"}, {Name: "ver2", Role: store.RoleVerifier, Group: "A"},
-	{Name: "ver3", Role: store.RoleVerifier, Group: "B"}, {Name: "ver4", Role: store.RoleVerifier, Group: "B"},
-	{Name: "ver5", Role: store.RoleVerifier, Group: "C"}, {Name: "ver6", Role: store.RoleVerifier, Group: "C"},
+var DemoAccounts = []bench.User{
+	{Name: "lead", Role: bench.RoleLead},
+	{Name: "ann1", Role: bench.RoleAnnotator}, {Name: "ann2", Role: bench.RoleAnnotator},
+	{Name: "ver1", Role: bench.RoleVerifier, Group: "A"}, {Name: "ver2", Role: bench.RoleVerifier, Group: "A"},
+	{Name: "ver3", Role: bench.RoleVerifier, Group: "B"}, {Name: "ver4", Role: bench.RoleVerifier, Group: "B"},
+	{Name: "ver5", Role: bench.RoleVerifier, Group: "C"}, {Name: "ver6", Role: bench.RoleVerifier, Group: "C"},
 }
 
 // plan says where each demo sample ends up, so the demo shows every state.
@@ -45,18 +46,18 @@ var plan = map[string]verify.State{
 // Seed fills an empty database with the demo project: the accounts, the images of
 // files' images/ folder (copied into imageDir and imported from there) and the
 // records of samples.jsonl, driven through the real workflow to the states of the
-// plan. A database that has accounts already is refused with store.ErrConflict.
+// plan. A database that has accounts already is refused with bench.ErrConflict.
 func Seed(ctx context.Context, d *store.DB, files fs.FS, imageDir string) error {
 	if has, err := d.HasUsers(ctx); err != nil {
 		return err
 	} else if has {
-		return fmt.Errorf("demo: %w: the database has accounts already; use an empty file", store.ErrConflict)
+		return fmt.Errorf("demo: %w: the database has accounts already; use an empty file", bench.ErrConflict)
 	}
 	accounts, err := d.CreateDemoAccounts(ctx, DemoAccounts, DemoPassword)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	users := map[string]store.User{}
+	users := map[string]bench.User{}
 	for _, u := range accounts {
 		users[u.Name] = u
 	}
@@ -104,7 +105,7 @@ func Seed(ctx context.Context, d *store.DB, files fs.FS, imageDir string) error 
 }
 
 // drive creates s by author and moves it through the protocol to target.
-func drive(ctx context.Context, d *store.DB, projectID int64, s annotate.Sample, author store.User, users map[string]store.User, target verify.State) error {
+func drive(ctx context.Context, d *store.DB, projectID int64, s annotate.Sample, author bench.User, users map[string]bench.User, target verify.State) error {
 	si, err := d.CreateSample(ctx, author, projectID, s)
 	if err != nil || target == verify.StateDraft {
 		return err
@@ -118,7 +119,7 @@ func drive(ctx context.Context, d *store.DB, projectID int64, s annotate.Sample,
 	if target == verify.StateReturned {
 		reject := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"box_on_answer": false},
 			Comment: "The box is on the lemon, but the answer is the pan."}
-		_, err := d.SubmitReview(ctx, users["ver2"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject, Seconds: 41})
+		_, err := d.SubmitReview(ctx, users["ver2"], bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject, Seconds: 41})
 		return err
 	}
 	// Approvals in order: round 1, round 2, then the three round-3 panel members.
@@ -129,7 +130,7 @@ func drive(ctx context.Context, d *store.DB, projectID int64, s annotate.Sample,
 	}{{1, "ver1"}, {2, "ver3"}, {3, "ver5"}, {3, "ver2"}, {3, "ver4"}}
 	n := map[verify.State]int{verify.StateRound1: 0, verify.StateRound2: 1, verify.StateRound3: 3, verify.StateAccepted: 5}[target]
 	for i, r := range reviews[:n] {
-		if _, err := d.SubmitReview(ctx, users[r.verifier], store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
+		if _, err := d.SubmitReview(ctx, users[r.verifier], bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(s.Kind, r.round)}, Seconds: float64(20 + 7*i)}); err != nil {
 			return err
 		}

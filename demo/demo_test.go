@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -28,11 +29,11 @@ func TestSeed(t *testing.T) {
 	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := db.StatusCounts(ctx, store.Owner(), p.ID)
+	counts, err := db.StatusCounts(ctx, bench.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,10 +42,10 @@ func TestSeed(t *testing.T) {
 			t.Errorf("the demo has no %s sample (%v)", s, counts)
 		}
 	}
-	if n, _ := db.CountImages(ctx, store.Owner(), p.ID); n != 8 {
+	if n, _ := db.CountImages(ctx, bench.Owner(), p.ID); n != 8 {
 		t.Errorf("the demo has %d images, want 8", n)
 	}
-	users := map[string]store.User{}
+	users := map[string]bench.User{}
 	for _, a := range demo.DemoAccounts {
 		u, err := db.Authenticate(ctx, a.Name, demo.DemoPassword)
 		if err != nil {
@@ -56,7 +57,7 @@ func TestSeed(t *testing.T) {
 		users[a.Name] = u
 	}
 
-	samples, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{}, 0, 100)
+	samples, err := db.Samples(ctx, bench.Owner(), p.ID, bench.SampleFilter{}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestSeed(t *testing.T) {
 		}
 	}
 
-	if err := demo.Seed(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, store.ErrConflict) {
+	if err := demo.Seed(ctx, db, assets.Demo(), t.TempDir()); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("seeding twice: got %v, want ErrConflict", err)
 	}
 }

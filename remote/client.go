@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -43,7 +44,7 @@ type Options struct {
 }
 
 // Client is a workstation's connection to a team server. It implements
-// store.Service; the calls it carries are generated (calls_gen.go).
+// bench.Service; the calls it carries are generated (calls_gen.go).
 type Client struct {
 	base     string // https://host:port
 	host     string
@@ -52,12 +53,12 @@ type Client struct {
 
 	mu          sync.Mutex
 	token       string
-	user        store.User
+	user        bench.User
 	fingerprint string
 	trustErr    error // why the last handshake refused the server's certificate
 }
 
-var _ store.Service = (*Client)(nil)
+var _ bench.Service = (*Client)(nil)
 
 // ParseAddress turns what a person types ("lab-server", "10.0.0.5:8443",
 // "https://lab-server:9000") into the server's base URL.
@@ -161,10 +162,10 @@ func (c *Client) Close() error {
 // Authenticate signs in: the server checks the password (and makes a person or an
 // address that typed wrong passwords wait) and opens the session every later call
 // acts in.
-func (c *Client) Authenticate(ctx context.Context, name, password string) (store.User, error) {
+func (c *Client) Authenticate(ctx context.Context, name, password string) (bench.User, error) {
 	var out signInResponse
 	if err := c.do(ctx, http.MethodPost, "/v1/signin", signInRequest{Name: name, Password: password, Contract: Contract, Version: store.AppVersion}, &out); err != nil {
-		return store.User{}, err
+		return bench.User{}, err
 	}
 	c.mu.Lock()
 	c.token, c.user = out.Token, out.User
@@ -183,7 +184,7 @@ func (c *Client) SignOut(ctx context.Context) error {
 	}
 	err := c.do(ctx, http.MethodPost, "/v1/signout", struct{}{}, nil)
 	c.mu.Lock()
-	c.token, c.user = "", store.User{}
+	c.token, c.user = "", bench.User{}
 	c.mu.Unlock()
 	return err
 }
@@ -192,8 +193,8 @@ func (c *Client) SignOut(ctx context.Context) error {
 func (c *Client) HasUsers(ctx context.Context) (bool, error) { return true, nil }
 
 // CreateFirstLead is refused: a server's first lead is created on the server.
-func (c *Client) CreateFirstLead(ctx context.Context, name, password string) (store.User, error) {
-	return store.User{}, fmt.Errorf("%w: a team server's first lead is created on the server (bwctl init)", store.ErrForbidden)
+func (c *Client) CreateFirstLead(ctx context.Context, name, password string) (bench.User, error) {
+	return bench.User{}, fmt.Errorf("%w: a team server's first lead is created on the server (bwctl init)", bench.ErrForbidden)
 }
 
 // LastChange is the server's change counter (see store.DB.LastChange).
@@ -210,12 +211,12 @@ func (c *Client) LastChange(ctx context.Context) (int64, error) {
 // user, whatever actor is passed here. The cache is kept per account, so that
 // what one account fetched is never handed to another who signs in on the same
 // workstation without the server's say.
-func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, size store.ImageSize) (string, error) {
+func (c *Client) ImageFile(ctx context.Context, actor bench.User, sha string, size bench.ImageSize) (string, error) {
 	if len(sha) != 64 || strings.Trim(sha, "0123456789abcdef") != "" {
-		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, store.ErrInvalid)
+		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, bench.ErrInvalid)
 	}
 	if !size.Valid() {
-		return "", fmt.Errorf("image %q: %w: no image size %q", sha, store.ErrInvalid, size)
+		return "", fmt.Errorf("image %q: %w: no image size %q", sha, bench.ErrInvalid, size)
 	}
 	c.mu.Lock()
 	dir := filepath.Join(c.cacheDir, "u"+strconv.FormatInt(c.user.ID, 10))
@@ -223,9 +224,9 @@ func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, si
 	p := store.PreviewPath(dir, sha)
 	q := ""
 	switch size {
-	case store.ImageThumb:
+	case bench.ImageThumb:
 		p, q = store.ThumbPath(dir, sha), "?thumb=1"
-	case store.ImageOriginal:
+	case bench.ImageOriginal:
 		p, q = filepath.Join(dir, "originals", sha[:2], sha), "?original=1"
 	}
 	if _, err := os.Stat(p); err == nil {
@@ -264,7 +265,7 @@ func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, si
 	return p, nil
 }
 
-// call runs one of store.Calls on the server.
+// call runs one of bench.Calls on the server.
 func (c *Client) call(ctx context.Context, name string, in, out any) error {
 	return c.do(ctx, http.MethodPost, "/v1/call/"+name, in, out)
 }
@@ -345,6 +346,6 @@ func readError(resp *http.Response) error {
 
 // AuditFreeze asks the server for the audit of what a freeze of in would write
 // (AuditPlan); the hashing runs on the server, so there is no progress to report.
-func (c *Client) AuditFreeze(ctx context.Context, actor store.User, in store.FreezeInput, progress func(done, total int)) (store.AuditReport, error) {
+func (c *Client) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
 	return c.AuditPlan(ctx, actor, in)
 }

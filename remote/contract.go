@@ -14,13 +14,13 @@ import (
 )
 
 // Contract is a digest of what a client and a server say to each other: every
-// call of store.Calls with the types of its arguments and results, each type as
+// call of bench.Calls with the types of its arguments and results, each type as
 // JSON writes it (field names and tags, element types, all the way down). Two
 // builds with the same digest read each other's requests and answers alike. A
 // client sends its digest at sign-in and the server refuses another one with
 // ErrOtherBuild and a sentence naming both builds (issue 28 item 5): a call whose
 // types changed would otherwise be misread in silence.
-var Contract = contractDigest(reflect.TypeOf((*store.Calls)(nil)).Elem())
+var Contract = contractDigest(reflect.TypeOf((*bench.Calls)(nil)).Elem())
 
 // ErrOtherBuild is the refusal of a sign-in from a client whose Contract is not
 // the server's.
@@ -101,7 +101,7 @@ func describeType(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool
 // alike, keep talking (TestContractDigestSurvivesTheMove).
 var (
 	benchPkg = reflect.TypeOf(bench.DatabaseError{}).PkgPath()
-	storePkg = reflect.TypeOf((*store.Calls)(nil)).Elem().PkgPath()
+	storePkg = "github.com/benchwright/benchwright/store" // where they were
 )
 
 // digestName is a named type's name as the digest writes it.

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -37,7 +38,7 @@ func serve(t *testing.T, db *store.DB) (srv *httptest.Server, dial func(t *testi
 // the local file passes (store/contract_test.go).
 func TestContract(t *testing.T) {
 	servers := map[*store.DB]func(t *testing.T) *remote.Client{}
-	storetest.Run(t, func(t *testing.T, db *store.DB) store.Service {
+	storetest.Run(t, func(t *testing.T, db *store.DB) bench.Service {
 		dial, ok := servers[db]
 		if !ok {
 			_, dial = serve(t, db)

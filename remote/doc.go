@@ -7,11 +7,11 @@
 // the store checks the protocol's rules exactly as it does for a local file,
 // among them that only a project's members read or change anything of it (image
 // files included). The
-// client (Client) implements store.Service, so the screens and bwctl cannot tell a
+// client (Client) implements bench.Service, so the screens and bwctl cannot tell a
 // server from a local file.
 //
 // One definition: the client's methods and the server's dispatch are generated
-// from the store.Calls interface (calls_gen.go, go generate ./remote); the
+// from the bench.Calls interface (calls_gen.go, go generate ./remote); the
 // contract tests run the store's behaviour through both.
 //
 // TLS always. Without a certificate from a lab's authority, the server makes a

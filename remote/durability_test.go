@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -188,7 +189,7 @@ func TestAcknowledgedSaveSurvivesKill(t *testing.T) {
 	}
 	defer db.Close()
 	for i, st := range state {
-		got, err := db.Sample(ctx, store.Owner(), st.id)
+		got, err := db.Sample(ctx, bench.Owner(), st.id)
 		if err != nil {
 			t.Fatal(err)
 		}

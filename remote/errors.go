@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/benchwright/benchwright/agreement"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -17,15 +18,15 @@ var sentinels = []struct {
 	err    error
 	status int
 }{
-	{"unauthorized", store.ErrUnauthorized, http.StatusUnauthorized},
-	{"session_ended", store.ErrSessionEnded, http.StatusUnauthorized},
-	{"too_many_failures", store.ErrTooManyFailures, http.StatusTooManyRequests},
-	{"forbidden", store.ErrForbidden, http.StatusForbidden},
-	{"not_found", store.ErrNotFound, http.StatusNotFound},
-	{"conflict", store.ErrConflict, http.StatusConflict},
-	{"invalid", store.ErrInvalid, http.StatusBadRequest},
-	{"image_missing", store.ErrImageMissing, http.StatusNotFound},
-	{"image_changed", store.ErrImageChanged, http.StatusConflict},
+	{"unauthorized", bench.ErrUnauthorized, http.StatusUnauthorized},
+	{"session_ended", bench.ErrSessionEnded, http.StatusUnauthorized},
+	{"too_many_failures", bench.ErrTooManyFailures, http.StatusTooManyRequests},
+	{"forbidden", bench.ErrForbidden, http.StatusForbidden},
+	{"not_found", bench.ErrNotFound, http.StatusNotFound},
+	{"conflict", bench.ErrConflict, http.StatusConflict},
+	{"invalid", bench.ErrInvalid, http.StatusBadRequest},
+	{"image_missing", bench.ErrImageMissing, http.StatusNotFound},
+	{"image_changed", bench.ErrImageChanged, http.StatusConflict},
 	{"not_permitted", verify.ErrNotPermitted, http.StatusForbidden},
 	{"unknown_state", verify.ErrUnknownState, http.StatusBadRequest},
 	{"unknown_event", verify.ErrUnknownEvent, http.StatusBadRequest},
@@ -53,16 +54,16 @@ var sentinels = []struct {
 	{"incomplete_verdict", verify.ErrIncompleteVerdict, http.StatusBadRequest},
 	{"agreement_undefined", agreement.ErrUndefined, http.StatusUnprocessableEntity},
 	{"canceled", context.Canceled, 499},
-	{"quota", store.ErrQuota, http.StatusInsufficientStorage},
+	{"quota", bench.ErrQuota, http.StatusInsufficientStorage},
 	{"other_build", ErrOtherBuild, http.StatusUpgradeRequired},
-	{"newer_schema", store.ErrNewerSchema, http.StatusConflict},
+	{"newer_schema", bench.ErrNewerSchema, http.StatusConflict},
 	// A panic turned into a refusal (store.Recover): a fault, not the caller's;
 	// the detail stays in the server's log.
-	{"fault", store.ErrFault, http.StatusInternalServerError},
+	{"fault", bench.ErrFault, http.StatusInternalServerError},
 	// Storage failures: nothing was done, and the same request may be sent again
 	// (the client's Error matches ErrOffline for them).
-	{"disk_full", store.ErrDiskFull, http.StatusServiceUnavailable},
-	{"unavailable", store.ErrUnavailable, http.StatusServiceUnavailable},
+	{"disk_full", bench.ErrDiskFull, http.StatusServiceUnavailable},
+	{"unavailable", bench.ErrUnavailable, http.StatusServiceUnavailable},
 }
 
 // retryable are the codes of failures after which a client may send the same
@@ -77,42 +78,42 @@ var retryable = map[string]string{
 type wireError struct {
 	Codes   []string `json:"codes"`
 	Text    string   `json:"text"`    // the error's text, as errors.Error gives it
-	Message string   `json:"message"` // the sentence for people (store.Message)
-	// Findings are a freeze's audit errors (store.AuditErrors), so that the
+	Message string   `json:"message"` // the sentence for people (bench.Message)
+	// Findings are a freeze's audit errors (bench.AuditErrors), so that the
 	// workstation's screen can open the samples they name.
-	Findings []store.AuditFinding `json:"findings,omitempty"`
+	Findings []bench.AuditFinding `json:"findings,omitempty"`
 	// Fields are a refused settings change's values, one {key, message} each
-	// (store.SettingsError), so that the Settings screen places each beside its
+	// (bench.SettingsError), so that the Settings screen places each beside its
 	// field.
-	Fields []store.FieldError `json:"fields,omitempty"`
+	Fields []bench.FieldError `json:"fields,omitempty"`
 }
 
 // Error is an error the server returned. errors.Is matches the store's and
-// verify's sentinels the server-side error matched, and store.Message shows the
+// verify's sentinels the server-side error matched, and bench.Message shows the
 // server's sentence.
 type Error struct {
 	codes    []string
 	text     string
 	message  string
-	findings []store.AuditFinding
-	fields   []store.FieldError
+	findings []bench.AuditFinding
+	fields   []bench.FieldError
 }
 
-// Unwrap gives a refused freeze's findings as store.AuditErrors, and a refused
-// settings change's fields as a *store.SettingsError (errors.As).
+// Unwrap gives a refused freeze's findings as bench.AuditErrors, and a refused
+// settings change's fields as a *bench.SettingsError (errors.As).
 func (e *Error) Unwrap() error {
 	switch {
 	case e.findings != nil:
-		return store.AuditErrorsOf(e.findings, e.text)
+		return bench.AuditErrorsOf(e.findings, e.text)
 	case e.fields != nil:
-		return &store.SettingsError{Fields: e.fields}
+		return &bench.SettingsError{Fields: e.fields}
 	}
 	return nil
 }
 
 func (e *Error) Error() string { return e.text }
 
-// Message is the sentence for people, as the server's store.Message said it.
+// Message is the sentence for people, as the server's bench.Message said it.
 func (e *Error) Message() string { return e.message }
 
 // Is reports whether the server-side error matched target.
@@ -133,12 +134,12 @@ func (e *Error) Is(target error) bool {
 // encodeError turns a server-side error into what is sent, and its HTTP status.
 func encodeError(err error) (wireError, int) {
 	err = store.StorageError(err)
-	w := wireError{Text: err.Error(), Message: store.Message(err)}
-	var audit *store.AuditErrors
+	w := wireError{Text: err.Error(), Message: bench.Message(err)}
+	var audit *bench.AuditErrors
 	if errors.As(err, &audit) {
 		w.Findings = audit.Findings
 	}
-	var settings *store.SettingsError
+	var settings *bench.SettingsError
 	if errors.As(err, &settings) {
 		w.Fields = settings.Fields
 	}

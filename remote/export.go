@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -24,8 +25,8 @@ import (
 
 const exportResultEntry = ".benchwright-export.json"
 
-func (s *Server) export(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
-	var in store.ExportInput
+func (s *Server) export(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
+	var in bench.ExportInput
 	if !s.decode(w, r, me, "export", &in) {
 		return
 	}
@@ -96,11 +97,11 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, me store.User, _
 // files are unpacked into a hidden folder beside it and renamed at the end, so a
 // broken transfer leaves nothing behind. progress, when set, is called as files
 // arrive (total is 0: the server does not say in advance).
-func (c *Client) Export(ctx context.Context, actor store.User, in store.ExportInput, progress func(done, total int)) (store.ExportResult, error) {
-	var res store.ExportResult
+func (c *Client) Export(ctx context.Context, actor bench.User, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
+	var res bench.ExportResult
 	out, err := filepath.Abs(in.OutDir)
 	if in.OutDir == "" || err != nil {
-		return res, fmt.Errorf("export: %w: no output folder", store.ErrInvalid)
+		return res, fmt.Errorf("export: %w: no output folder", bench.ErrInvalid)
 	}
 	if err := store.CheckOutDir(out); err != nil {
 		return res, fmt.Errorf("export: %w", err)

@@ -7,15 +7,15 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote/internal/gencalls"
-	"github.com/benchwright/benchwright/store"
 )
 
-// TestGeneratedCallsAreCurrent fails when store.Calls changed and calls_gen.go was
+// TestGeneratedCallsAreCurrent fails when bench.Calls changed and calls_gen.go was
 // not generated again (go generate ./remote): the client and the server would
 // otherwise carry a different API than the one the interface defines.
 func TestGeneratedCallsAreCurrent(t *testing.T) {
-	src, err := os.ReadFile("../store/service.go")
+	src, err := os.ReadFile("../bench/service.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +28,9 @@ func TestGeneratedCallsAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("calls_gen.go is not what store/service.go's Calls generates; run go generate ./remote")
+		t.Fatal("calls_gen.go is not what bench/service.go's Calls generates; run go generate ./remote")
 	}
-	var _ store.Calls = (*Client)(nil) // and the client has every call
+	var _ bench.Calls = (*Client)(nil) // and the client has every call
 	if len(serverCalls) != len(callNames) {
 		t.Errorf("the server dispatches %d calls, the interface has %d", len(serverCalls), len(callNames))
 	}

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -39,7 +39,7 @@ func TestRefusalsCannotFloodTheAuditLog(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
+	lead, _ := p.DB.UserByName(ctx, bench.Owner(), "lead")
 	rows, err := p.DB.Refusals(ctx, lead, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +139,11 @@ func TestNewPasswordEndsSessions(t *testing.T) {
 	if _, err := c.Authenticate(ctx, "ann1", storetest.Password); err != nil {
 		t.Fatal(err)
 	}
-	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
+	lead, _ := p.DB.UserByName(ctx, bench.Owner(), "lead")
 	if err := p.DB.SetPassword(ctx, lead, "ann1", "a-new-secret-1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx, store.Owner()); !errors.Is(err, store.ErrSessionEnded) {
+	if _, err := c.Projects(ctx, bench.Owner()); !errors.Is(err, bench.ErrSessionEnded) {
 		t.Errorf("a call after the password changed: %v, want the session ended", err)
 	}
 }
@@ -202,7 +202,7 @@ func TestSignInRefusesAnotherBuild(t *testing.T) {
 		t.Errorf("the same build's sign-in: %d %s", status, resp)
 	}
 	ctx := context.Background()
-	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
+	lead, _ := p.DB.UserByName(ctx, bench.Owner(), "lead")
 	rows, err := p.DB.Refusals(ctx, lead, 100)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -87,11 +88,11 @@ func TestHostileClient(t *testing.T) {
 	t.Cleanup(srv.Close)
 	raw := rawClient{t: t, url: srv.URL, hc: srv.Client()}
 
-	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
-	ann, _ := db.UserByName(ctx, store.Owner(), "ann1")
+	lead, _ := db.UserByName(ctx, bench.Owner(), "lead")
+	ann, _ := db.UserByName(ctx, bench.Owner(), "ann1")
 	// reviewed is a sample of ann1's, submitted and approved by each of who in turn
 	// (a1 round 1, b1 round 2, the rest round 3).
-	reviewed := func(who ...string) store.SampleInfo {
+	reviewed := func(who ...string) bench.SampleInfo {
 		si, err := db.CreateSample(ctx, ann, p.Project.ID, storetest.HopSample(p.Image))
 		if err != nil {
 			t.Fatal(err)
@@ -101,8 +102,8 @@ func TestHostileClient(t *testing.T) {
 		}
 		for i, name := range who {
 			round := min(i+1, 3)
-			u, _ := db.UserByName(ctx, store.Owner(), name)
-			if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, round)}); err != nil {
+			u, _ := db.UserByName(ctx, bench.Owner(), name)
+			if _, err := db.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: storetest.Approve(si.Kind, round)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -110,7 +111,7 @@ func TestHostileClient(t *testing.T) {
 	}
 	si := reviewed("a1", "b1", "a2")           // in round 3 with one vote cast, for the blind-round read
 	_ = reviewed("a1", "b1", "a2", "b2", "c1") // accepted: a frozen release of it, for reads by release id
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.Project.ID, Name: "hostile", Version: "1"})
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.Project.ID, Name: "hostile", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,12 +124,12 @@ func TestHostileClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []struct{ name, role, group string }{{"out1", store.RoleAnnotator, ""}, {"outv", store.RoleVerifier, "C"}} {
+	for _, u := range []struct{ name, role, group string }{{"out1", bench.RoleAnnotator, ""}, {"outv", bench.RoleVerifier, "C"}} {
 		if _, err := db.AddUserToProject(ctx, lead, elsewhere.ID, u.name, u.role, u.group, storetest.Password); err != nil {
 			t.Fatal(err)
 		}
 	}
-	samplesBefore, _ := db.CountSamples(ctx, store.Owner(), p.Project.ID, store.SampleFilter{})
+	samplesBefore, _ := db.CountSamples(ctx, bench.Owner(), p.Project.ID, bench.SampleFilter{})
 
 	annTok := raw.signIn("ann1")
 	outTok := raw.signIn("out1")
@@ -140,7 +141,7 @@ func TestHostileClient(t *testing.T) {
 	}
 	expiring := raw.signIn("ann2")
 
-	settingsBefore, _ := db.GroupSettings(ctx, store.Owner(), p.Project.ID)
+	settingsBefore, _ := db.GroupSettings(ctx, bench.Owner(), p.Project.ID)
 	junk := strings.Repeat("not an image ", 100)
 	jpeg := jpegBytes(t, 8, 8, color.White)
 	cases := []struct {
@@ -223,19 +224,19 @@ func TestHostileClient(t *testing.T) {
 	}
 
 	// Nothing changed.
-	if ps, _ := db.Projects(ctx, store.Owner()); len(ps) != 2 {
+	if ps, _ := db.Projects(ctx, bench.Owner()); len(ps) != 2 {
 		t.Errorf("%d projects after the attempts, want 2", len(ps))
 	}
-	if rs, _ := db.Releases(ctx, store.Owner(), p.Project.ID); len(rs) != 1 {
+	if rs, _ := db.Releases(ctx, bench.Owner(), p.Project.ID); len(rs) != 1 {
 		t.Errorf("%d releases after the attempts, want 1", len(rs))
 	}
-	if after, _ := db.GroupSettings(ctx, store.Owner(), p.Project.ID); len(after) != len(settingsBefore) {
+	if after, _ := db.GroupSettings(ctx, bench.Owner(), p.Project.ID); len(after) != len(settingsBefore) {
 		t.Errorf("settings changed: %v → %v", settingsBefore, after)
 	}
-	if n, _ := db.CountSamples(ctx, store.Owner(), p.Project.ID, store.SampleFilter{}); n != samplesBefore {
+	if n, _ := db.CountSamples(ctx, bench.Owner(), p.Project.ID, bench.SampleFilter{}); n != samplesBefore {
 		t.Errorf("%d samples after the attempts, want %d", n, samplesBefore)
 	}
-	if got, _ := db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound3 {
+	if got, _ := db.Sample(ctx, bench.Owner(), si.ID); got.Status != verify.StateRound3 {
 		t.Errorf("the sample is %s after the attempts, want %s", got.Status, verify.StateRound3)
 	}
 
@@ -245,7 +246,7 @@ func TestHostileClient(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("c1 reads reviews: %d %s", status, resp)
 	}
-	var out struct{ R0 []store.ReviewRecord }
+	var out struct{ R0 []bench.ReviewRecord }
 	if err := json.Unmarshal([]byte(resp), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func deniedRows(t *testing.T, db *store.DB) int { return storetest.CountDenied(t, db) }
 
-// TestServerNeverActsAsOwner: store.Owner reads any project without an account
+// TestServerNeverActsAsOwner: bench.Owner reads any project without an account
 // (a local file's holder); the server must act only as a session's user, so no
 // source file of package remote names Owner.
 func TestServerNeverActsAsOwner(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // BenchmarkImportThroughServerWhileOthersWrite is issue 25 item 3's attack through
@@ -82,7 +82,7 @@ func BenchmarkImportThroughServerWhileOthersWrite(b *testing.B) {
 		}()
 		time.Sleep(time.Until(importStart))
 		b.StartTimer()
-		res, err := importer.c.ImportSamples(ctx, importer.me, tm.project.ID, recs, store.ImportSamplesOptions{})
+		res, err := importer.c.ImportSamples(ctx, importer.me, tm.project.ID, recs, bench.ImportSamplesOptions{})
 		took := time.Since(importStart)
 		b.StopTimer()
 		close(stop)

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Request bodies are read at a pace and within a budget: a client that sends its
@@ -154,7 +154,7 @@ func (p *pacedReader) done() {
 // server's pace, its size taken from the server's byte budget until the request
 // ends (me's share when signed in). A body refused at once is answered here
 // (ok false); the reader's errors are answered by refuseBody.
-func (s *Server) openBody(w http.ResponseWriter, r *http.Request, me store.User, what string, limit int64) (body *pacedReader, ok bool) {
+func (s *Server) openBody(w http.ResponseWriter, r *http.Request, me bench.User, what string, limit int64) (body *pacedReader, ok bool) {
 	if r.ContentLength > limit {
 		s.refuse(w, r, me, http.StatusRequestEntityTooLarge, what, fmt.Sprintf("a request body over %d bytes", limit))
 		return nil, false
@@ -195,7 +195,7 @@ func (s *Server) pacedBody(w http.ResponseWriter, r *http.Request, limit int64) 
 
 // refuseBody answers a request whose body could not be read whole (too big,
 // too slow, cut off: body's own error) or decoded (err).
-func (s *Server) refuseBody(w http.ResponseWriter, r *http.Request, me store.User, what string, limit int64, body *pacedReader, err error) {
+func (s *Server) refuseBody(w http.ResponseWriter, r *http.Request, me bench.User, what string, limit int64, body *pacedReader, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(body.err, &tooBig):

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -40,7 +41,7 @@ const teamPassword = "team-server-password"
 // in groups A, B and C (names a1…, b1…, c1…), and a few images.
 type team struct {
 	path    string
-	project store.Project
+	project bench.Project
 	images  []string
 }
 
@@ -63,13 +64,13 @@ func seedTeam(tb testing.TB, annotators, perGroup, images int) team {
 		tb.Fatal(err)
 	}
 	for i := 1; i <= annotators; i++ {
-		if _, err := db.AddUser(ctx, lead, fmt.Sprintf("ann%d", i), store.RoleAnnotator, "", teamPassword); err != nil {
+		if _, err := db.AddUser(ctx, lead, fmt.Sprintf("ann%d", i), bench.RoleAnnotator, "", teamPassword); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	for _, g := range []string{"A", "B", "C"} {
 		for i := 1; i <= perGroup; i++ {
-			if _, err := db.AddUser(ctx, lead, fmt.Sprintf("%s%d", strings.ToLower(g), i), store.RoleVerifier, g, teamPassword); err != nil {
+			if _, err := db.AddUser(ctx, lead, fmt.Sprintf("%s%d", strings.ToLower(g), i), bench.RoleVerifier, g, teamPassword); err != nil {
 				tb.Fatal(err)
 			}
 		}
@@ -132,7 +133,7 @@ func serveTeam(tb testing.TB, tm team) (addr, fingerprint string, db *store.DB) 
 // person is one simulated workstation: a client signed in as its own account.
 type person struct {
 	c  *remote.Client
-	me store.User
+	me bench.User
 }
 
 func signIn(tb testing.TB, addr, fingerprint, name string) person {
@@ -229,9 +230,9 @@ func (r *loadRun) callExcused(budget *atomic.Int64, name string, f func() error,
 func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *atomic.Int64, r *loadRun) {
 	for turn := 0; ; turn++ {
 		if turn%3 == 2 {
-			var ret []store.SampleInfo
+			var ret []bench.SampleInfo
 			if _, err := r.call(budget, "Samples", func() (err error) {
-				ret, err = p.c.Samples(ctx, store.Owner(), tm.project.ID, store.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
+				ret, err = p.c.Samples(ctx, bench.Owner(), tm.project.ID, bench.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
 				return err
 			}); err != nil {
 				return
@@ -263,7 +264,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 				continue
 			}
 		}
-		var si store.SampleInfo
+		var si bench.SampleInfo
 		if _, err := r.call(budget, "CreateSample", func() (err error) {
 			si, err = p.c.CreateSample(ctx, p.me, tm.project.ID, storetest.HopSample(tm.images[rng.IntN(len(tm.images))]))
 			return err
@@ -284,7 +285,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 // claim its seat and decide: approve mostly, reject one in eight.
 func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *atomic.Int64, r *loadRun) {
 	for {
-		var q []store.QueueItem
+		var q []bench.QueueItem
 		if _, err := r.call(budget, "ReviewQueueLimit", func() (err error) {
 			q, err = p.c.ReviewQueueLimit(ctx, p.me, tm.project.ID, 0, 8)
 			return err
@@ -303,7 +304,7 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 			// A claim names no revision: when the author revised the sample since
 			// the queue was read, the new revision's rules answer (another group
 			// took its round 1, say). A check, not part of the load.
-			if si, e := p.c.Sample(ctx, store.Owner(), it.SampleID); errors.Is(err, store.ErrForbidden) && e == nil && si.Revision != it.Revision {
+			if si, e := p.c.Sample(ctx, bench.Owner(), it.SampleID); errors.Is(err, bench.ErrForbidden) && e == nil && si.Revision != it.Revision {
 				return "revised-meanwhile"
 			}
 			return ""
@@ -322,7 +323,7 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 				Reasons: []string{first}, Comment: "simulated rejection"}
 		}
 		if _, err := r.call(budget, "SubmitReview", func() error {
-			_, err := p.c.SubmitReview(ctx, p.me, store.ReviewInput{SampleID: it.SampleID, Round: it.Round, BasedOn: it.Revision,
+			_, err := p.c.SubmitReview(ctx, p.me, bench.ReviewInput{SampleID: it.SampleID, Round: it.Round, BasedOn: it.Revision,
 				Verdict: v, Seconds: 30})
 			return err
 		}); err != nil {
@@ -387,7 +388,7 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				rng := rand.New(rand.NewPCG(uint64(it), uint64(i)))
-				if p.me.Role == store.RoleAnnotator {
+				if p.me.Role == bench.RoleAnnotator {
 					annotateLoad(ctx, p, tm, rng, &budget, runs[i])
 				} else {
 					reviewLoad(ctx, p, tm, rng, &budget, runs[i])
@@ -432,11 +433,11 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	}
 
 	// The consistency check: every history the server wrote is one verify allows.
-	lead, err := db.UserByName(ctx, store.Owner(), "lead")
+	lead, err := db.UserByName(ctx, bench.Owner(), "lead")
 	if err != nil {
 		b.Fatal(err)
 	}
-	project, err := db.ProjectByName(ctx, store.Owner(), tm.project.Name)
+	project, err := db.ProjectByName(ctx, bench.Owner(), tm.project.Name)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -448,7 +449,7 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	counts, err := db.StatusCounts(ctx, store.Owner(), project.ID)
+	counts, err := db.StatusCounts(ctx, bench.Owner(), project.ID)
 	if err != nil {
 		b.Fatal(err)
 	}

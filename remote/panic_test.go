@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -49,7 +49,7 @@ func TestPanicIsARefusal(t *testing.T) {
 	if n := deniedRows(t, p.DB) - before; n != 1 {
 		t.Errorf("%d audit rows for the panic, want 1", n)
 	}
-	lead, _ := p.DB.UserByName(ctx, store.Owner(), "lead")
+	lead, _ := p.DB.UserByName(ctx, bench.Owner(), "lead")
 	if rs, _ := p.DB.Refusals(ctx, lead, 1); len(rs) != 1 || rs[0].Actor != "ann1" || rs[0].Client != "127.0.0.1" || rs[0].Action != "denied:panic" {
 		t.Errorf("the panic's audit row: %+v", rs)
 	}
@@ -66,8 +66,8 @@ func TestPanicIsARefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx, me); err == nil || !strings.Contains(store.Message(err), "fault in the server") || errors.Is(err, remote.ErrOffline) ||
-		!errors.Is(err, store.ErrFault) {
+	if _, err := c.Projects(ctx, me); err == nil || !strings.Contains(bench.Message(err), "fault in the server") || errors.Is(err, remote.ErrOffline) ||
+		!errors.Is(err, bench.ErrFault) {
 		t.Errorf("the client's error for a call that panics: %v", err)
 	}
 	if _, err := c.Users(ctx, me); err != nil {

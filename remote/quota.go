@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Uploads wait in the server's files folder until someone imports them: what
@@ -77,7 +77,7 @@ func (s *Server) roomFor(w http.ResponseWriter, r *http.Request, rel string, siz
 		margin = min(1<<30, total/20)
 	}
 	if free < margin+uint64(max(size, 0)) {
-		s.fail(w, r, fmt.Errorf("upload %s: %d MiB free, the upload folder keeps %d MiB: %w", rel, free>>20, margin>>20, store.ErrDiskFull))
+		s.fail(w, r, fmt.Errorf("upload %s: %d MiB free, the upload folder keeps %d MiB: %w", rel, free>>20, margin>>20, bench.ErrDiskFull))
 		return false
 	}
 	return true

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -157,5 +157,5 @@ func TestUploadsLeaveTheDiskRoom(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(p.DB.UploadDir(p.Project.ID), "s", "a.jpg")); err == nil {
 		t.Error("the upload was kept")
 	}
-	_ = store.ErrDiskFull
+	_ = bench.ErrDiskFull
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) SetMaxBody(n int64) { s.maxBody = n }
 //	GET  /v1/hello           who is here (no session needed)
 //	POST /v1/signin          {"name","password"} → {"token","user","expires"}
 //	POST /v1/signout         ends the request's session
-//	POST /v1/call/NAME       one of store.Calls, as the session's user
+//	POST /v1/call/NAME       one of bench.Calls, as the session's user
 //	GET  /v1/image/SHA256    an image's preview (?thumb=1: its thumbnail; ?original=1: the imported file),
 //	                         for a member of a project holding it
 //	GET  /v1/changes         a number that grows whenever anyone acts (polling)
@@ -70,7 +71,7 @@ func (s *Server) Handler() http.Handler {
 		writeJSON(w, http.StatusOK, hello{Server: "benchwright", API: 1})
 	})
 	mux.HandleFunc("POST /v1/signin", s.signIn)
-	mux.HandleFunc("POST /v1/signout", s.withSession(func(w http.ResponseWriter, r *http.Request, me store.User, token string) {
+	mux.HandleFunc("POST /v1/signout", s.withSession(func(w http.ResponseWriter, r *http.Request, me bench.User, token string) {
 		if err := s.db.CloseSession(r.Context(), token); err != nil {
 			s.fail(w, r, err)
 			return
@@ -82,7 +83,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/upload/{project}/have", s.withSession(s.uploadHave))
 	mux.HandleFunc("PUT /v1/upload/{project}", s.withSession(s.uploadFile))
 	mux.HandleFunc("POST /v1/export", s.withSession(s.export))
-	mux.HandleFunc("GET /v1/changes", s.withSession(func(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
+	mux.HandleFunc("GET /v1/changes", s.withSession(func(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
 		n, err := s.db.LastChange(r.Context())
 		if err != nil {
 			s.fail(w, r, err)
@@ -91,7 +92,7 @@ func (s *Server) Handler() http.Handler {
 		writeJSON(w, http.StatusOK, changes{Seq: n})
 	}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.refuse(w, r, store.User{}, http.StatusNotFound, "request", fmt.Sprintf("no such request: %s %s", r.Method, r.URL.Path))
+		s.refuse(w, r, bench.User{}, http.StatusNotFound, "request", fmt.Sprintf("no such request: %s %s", r.Method, r.URL.Path))
 	})
 	return s.guard(mux)
 }
@@ -103,7 +104,7 @@ var testPanic func(r *http.Request)
 // requestInfo is what the guard learns of a request while it runs: the
 // session's user, for the audit row of a request that panicked.
 type requestInfo struct {
-	me    store.User
+	me    bench.User
 	after []func() // run when the request ends (a body's budget given back)
 }
 
@@ -139,7 +140,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 }
 
 // panicked answers, logs and audits a request whose handler panicked with v.
-func (s *Server) panicked(w *trackingWriter, r *http.Request, me store.User, v any, stack []byte) {
+func (s *Server) panicked(w *trackingWriter, r *http.Request, me bench.User, v any, stack []byte) {
 	s.log.Printf("benchwright server: panic serving %s %s from %s: %v\n%s", r.Method, clip(r.URL.Path, 200), clientAddr(r), v, stack)
 	why := "the server failed on " + clip(r.URL.Path, 120) + " (a fault in the server; the details are in its log)"
 	ctx := store.WithClientAddr(context.WithoutCancel(r.Context()), clientAddr(r))
@@ -203,7 +204,7 @@ type signInRequest struct {
 
 type signInResponse struct {
 	Token   string     `json:"token"`
-	User    store.User `json:"user"`
+	User    bench.User `json:"user"`
 	Expires time.Time  `json:"expires"`
 }
 
@@ -221,11 +222,11 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	ctx := store.WithClientAddr(r.Context(), clientAddr(r))
 	r = r.WithContext(ctx)
 	var in signInRequest
-	if !s.decodeLimited(w, r, store.User{}, "signin", &in, maxSignInBody) {
+	if !s.decodeLimited(w, r, bench.User{}, "signin", &in, maxSignInBody) {
 		return
 	}
 	if in.Contract != Contract { // before the password: not a guess, and nothing said about it
-		s.refuse(w, r, store.User{}, http.StatusUpgradeRequired, "signin", otherBuild(clip(in.Version, 40), clip(in.Contract, 40)))
+		s.refuse(w, r, bench.User{}, http.StatusUpgradeRequired, "signin", otherBuild(clip(in.Version, 40), clip(in.Contract, 40)))
 		return
 	}
 	// The attempt counts as a failure before the password is checked (as the
@@ -233,13 +234,13 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	// password takes back only its own count.
 	key := limitKey(clientAddr(r))
 	if wait := s.signIns.begin(key); wait > 0 {
-		s.refuse(w, r, store.User{}, http.StatusTooManyRequests, "signin",
+		s.refuse(w, r, bench.User{}, http.StatusTooManyRequests, "signin",
 			fmt.Sprintf("too many wrong passwords from this address; try again in %s", roundUp(wait)))
 		return
 	}
 	sess, err := s.db.OpenSession(ctx, in.Name, in.Password)
 	if err != nil {
-		if !errors.Is(err, store.ErrUnauthorized) {
+		if !errors.Is(err, bench.ErrUnauthorized) {
 			s.signIns.undo(key) // a refusal for another reason is not a guess
 		}
 		s.fail(w, r, err)
@@ -251,17 +252,17 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 
 // withSession runs h as the user of the request's session token; a request
 // without a live token is refused and audited.
-func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, me store.User, token string)) http.HandlerFunc {
+func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, me bench.User, token string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(store.WithClientAddr(r.Context(), clientAddr(r)))
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || token == "" {
-			s.refuse(w, r, store.User{}, http.StatusUnauthorized, "session", "a request without a session token: "+r.URL.Path)
+			s.refuse(w, r, bench.User{}, http.StatusUnauthorized, "session", "a request without a session token: "+r.URL.Path)
 			return
 		}
 		me, err := s.db.SessionUser(r.Context(), token)
-		if errors.Is(err, store.ErrSessionEnded) {
-			s.refuse(w, r, store.User{}, http.StatusUnauthorized, "session", "an unknown, expired or revoked session token: "+r.URL.Path)
+		if errors.Is(err, bench.ErrSessionEnded) {
+			s.refuse(w, r, bench.User{}, http.StatusUnauthorized, "session", "an unknown, expired or revoked session token: "+r.URL.Path)
 			return
 		}
 		if err != nil {
@@ -275,7 +276,7 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, me s
 	}
 }
 
-func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
+func (s *Server) call(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
 	name := r.PathValue("name")
 	run, ok := serverCalls[name]
 	if !ok {
@@ -310,27 +311,27 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me store.User, _ s
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) image(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
-	size := store.ImagePreview
+func (s *Server) image(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
+	size := bench.ImagePreview
 	switch {
 	case r.URL.Query().Get("thumb") == "1":
-		size = store.ImageThumb
+		size = bench.ImageThumb
 	case r.URL.Query().Get("original") == "1":
-		size = store.ImageOriginal
+		size = bench.ImageOriginal
 	}
 	p, err := s.db.ImageFile(r.Context(), me, r.PathValue("sha"), size)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if size != store.ImageOriginal {
+	if size != bench.ImageOriginal {
 		w.Header().Set("Content-Type", "image/jpeg") // an original's type is its file's (ServeFile)
 	}
 	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable") // content-addressed
 	http.ServeFile(w, r, p)
 }
 
-func (s *Server) decode(w http.ResponseWriter, r *http.Request, me store.User, what string, v any) bool {
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, me bench.User, what string, v any) bool {
 	return s.decodeLimited(w, r, me, what, v, s.maxBody)
 }
 
@@ -339,7 +340,7 @@ const maxSignInBody = 4 << 10
 
 // decodeLimited decodes r's body of at most limit bytes into v (decodeBody); a
 // body refused is answered and audited.
-func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me store.User, what string, v any, limit int64) bool {
+func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me bench.User, what string, v any, limit int64) bool {
 	body, ok := s.openBody(w, r, me, what, limit)
 	if !ok {
 		return false
@@ -354,7 +355,7 @@ func (s *Server) decodeLimited(w http.ResponseWriter, r *http.Request, me store.
 }
 
 // refuse answers a request refused before it reached the store, and audits it.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me store.User, status int, what, why string) {
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me bench.User, status int, what, why string) {
 	why = clip(why, 200) // a path or a body's words may be long: the log keeps a line
 	ctx := store.WithClientAddr(context.WithoutCancel(r.Context()), clientAddr(r))
 	// Each address may write a refusal a second on average (bursts of 60): a

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -56,7 +57,7 @@ func TestFullDiskIsSaidAndRetryable(t *testing.T) {
 		t.Fatalf("a write on a full disk: %d %s", status, body)
 	}
 	_, err = c.CreateProject(ctx, me, "one more")
-	if !errors.Is(err, remote.ErrOffline) || !errors.Is(err, store.ErrDiskFull) || !strings.Contains(store.Message(err), "disk is full") {
+	if !errors.Is(err, remote.ErrOffline) || !errors.Is(err, bench.ErrDiskFull) || !strings.Contains(bench.Message(err), "disk is full") {
 		t.Errorf("the client's error on a full disk: %v", err)
 	}
 	if status, body := raw.post("/v1/call/Projects", lead, []byte(`{}`)); status != http.StatusOK {
@@ -171,7 +172,7 @@ func TestUnreachableDatabaseIsSaidAndRetryable(t *testing.T) {
 			t.Errorf("%s with the database away: %d %s", req.path, status, body)
 		}
 	}
-	if _, err := c.Projects(ctx, me); !errors.Is(err, remote.ErrOffline) || !errors.Is(err, store.ErrUnavailable) {
+	if _, err := c.Projects(ctx, me); !errors.Is(err, remote.ErrOffline) || !errors.Is(err, bench.ErrUnavailable) {
 		t.Errorf("the client's error with the database away: %v", err)
 	}
 }

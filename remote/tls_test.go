@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -132,13 +132,13 @@ func TestSignInRateLimitPerAddress(t *testing.T) {
 	c := dial(t)
 	names := []string{"ann1", "ann2", "a1", "a2", "b1"}
 	for _, n := range names {
-		if _, err := c.Authenticate(ctx, n, "wrong"); !errors.Is(err, store.ErrUnauthorized) {
+		if _, err := c.Authenticate(ctx, n, "wrong"); !errors.Is(err, bench.ErrUnauthorized) {
 			t.Fatalf("%s with a wrong password: %v", n, err)
 		}
 	}
 	_, err := c.Authenticate(ctx, "c1", storetest.Password)
-	if !errors.Is(err, store.ErrTooManyFailures) || !strings.Contains(store.Message(err), "try again in") {
-		t.Errorf("after %d wrong passwords from one address: %v (%q), want a wait", len(names), err, store.Message(err))
+	if !errors.Is(err, bench.ErrTooManyFailures) || !strings.Contains(bench.Message(err), "try again in") {
+		t.Errorf("after %d wrong passwords from one address: %v (%q), want a wait", len(names), err, bench.Message(err))
 	}
 }
 
@@ -154,11 +154,11 @@ func TestOffline(t *testing.T) {
 	}
 	srv.CloseClientConnections()
 	srv.Close()
-	_, err = c.Projects(ctx, store.Owner())
+	_, err = c.Projects(ctx, bench.Owner())
 	if !errors.Is(err, remote.ErrOffline) {
 		t.Fatalf("a call to a stopped server: %v, want ErrOffline", err)
 	}
-	if msg := store.Message(err); !strings.HasPrefix(msg, "The team server cannot be reached") {
+	if msg := bench.Message(err); !strings.HasPrefix(msg, "The team server cannot be reached") {
 		t.Errorf("people read %q", msg)
 	}
 	_ = u

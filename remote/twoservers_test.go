@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/synth"
@@ -40,7 +41,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	// Four samples through rounds 1 and 2, then in round 3 with a panel of three.
 	const panels, seats = 4, 3
 	author := on(0, "ann1")
-	var round3 []store.SampleInfo
+	var round3 []bench.SampleInfo
 	for range panels {
 		si, err := author.c.CreateSample(ctx, author.me, tm.project.ID, storetest.HopSample(tm.images[0]))
 		if err != nil {
@@ -54,7 +55,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			round int
 		}{{"a1", 1}, {"b1", 2}} {
 			p := on(r.round, r.who)
-			if _, err := p.c.SubmitReview(ctx, p.me, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
+			if _, err := p.c.SubmitReview(ctx, p.me, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
 				Verdict: storetest.Approve(si.Kind, r.round)}); err != nil {
 				t.Fatalf("%s in round %d: %v", r.who, r.round, err)
 			}
@@ -102,7 +103,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 				mu.Lock()
 				results[k].claims++
 				mu.Unlock()
-				_, err = v.c.SubmitReview(ctx, v.me, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision,
+				_, err = v.c.SubmitReview(ctx, v.me, bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision,
 					Verdict: storetest.Approve(si.Kind, 3)})
 				mu.Lock()
 				defer mu.Unlock()
@@ -128,12 +129,12 @@ func TestTwoServersOneDatabase(t *testing.T) {
 		if results[k].claims > seats || results[k].votes != seats {
 			t.Errorf("%s: %d claims granted and %d votes recorded, want at most %d and exactly %d", si.ID, results[k].claims, results[k].votes, seats, seats)
 		}
-		got, err := db.Sample(ctx, store.Owner(), si.ID)
+		got, err := db.Sample(ctx, bench.Owner(), si.ID)
 		if err != nil || got.Status != verify.StateAccepted {
 			t.Errorf("%s after its panel: %s, %v; want accepted", si.ID, got.Status, err)
 		}
 	}
-	lead, err := db.UserByName(ctx, store.Owner(), "lead")
+	lead, err := db.UserByName(ctx, bench.Owner(), "lead")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			for n := range perSession * drafts {
 				k := (n + session) % drafts
 				for {
-					si, err := p.c.Sample(ctx, store.Owner(), ids[k])
+					si, err := p.c.Sample(ctx, bench.Owner(), ids[k])
 					if err != nil {
 						t.Error(err)
 						return
@@ -190,7 +191,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 					s.AnswerText, s.Question = strconv.Itoa(v+1), fmt.Sprintf("How many increments? Session %d counted last.", session)
 					_, err = p.c.SaveDraft(ctx, p.me, si.ID, si.Version, s)
 					mu.Lock()
-					if errors.Is(err, store.ErrConflict) {
+					if errors.Is(err, bench.ErrConflict) {
 						conflicts++
 						mu.Unlock()
 						continue
@@ -211,7 +212,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	close(start)
 	wg.Wait()
 	for k, id := range ids {
-		got, err := db.Sample(ctx, store.Owner(), id)
+		got, err := db.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

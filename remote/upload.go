@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
@@ -41,7 +42,7 @@ type haveResponse struct {
 	Missing []string `json:"missing"`
 }
 
-func (s *Server) uploadHave(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
+func (s *Server) uploadHave(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
 	pid, err := strconv.ParseInt(r.PathValue("project"), 10, 64)
 	if err != nil {
 		s.refuse(w, r, me, http.StatusBadRequest, "upload", "a project that is not a number")
@@ -84,7 +85,7 @@ func fileSHA256(p string) (string, error) {
 	return sum, err
 }
 
-func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.User, _ string) {
+func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me bench.User, _ string) {
 	pid, err := strconv.ParseInt(r.PathValue("project"), 10, 64)
 	if err != nil {
 		s.refuse(w, r, me, http.StatusBadRequest, "upload", "a project that is not a number")
@@ -93,8 +94,8 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 	rel, want := r.URL.Query().Get("path"), r.URL.Query().Get("sha256")
 	p, err := s.db.UploadPath(r.Context(), me, pid, rel)
 	if err != nil {
-		if errors.Is(err, store.ErrInvalid) {
-			s.refuse(w, r, me, http.StatusBadRequest, "upload", store.Message(err))
+		if errors.Is(err, bench.ErrInvalid) {
+			s.refuse(w, r, me, http.StatusBadRequest, "upload", bench.Message(err))
 			return
 		}
 		s.fail(w, r, err)
@@ -109,8 +110,8 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, me store.Use
 		return
 	}
 	if err := s.db.CheckUploadQuota(r.Context(), me, pid, rel, size, store.UploadLimits{Bytes: s.uploads.Bytes, Files: s.uploads.Files}); err != nil {
-		if errors.Is(err, store.ErrQuota) {
-			s.refuse(w, r, me, http.StatusInsufficientStorage, "upload", strings.TrimSuffix(store.Message(err), "."))
+		if errors.Is(err, bench.ErrQuota) {
+			s.refuse(w, r, me, http.StatusInsufficientStorage, "upload", strings.TrimSuffix(bench.Message(err), "."))
 			return
 		}
 		s.fail(w, r, err)
@@ -187,10 +188,10 @@ func short(sum string) string {
 // ImportImages uploads the images below dir that the server lacks and imports
 // them on the server. Files this workstation cannot read are listed as rejected
 // with the reason, as a local import lists them.
-func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID int64, dir string, progress func(store.ImportProgress)) (store.ImportResult, error) {
-	var res store.ImportResult
+func (c *Client) ImportImages(ctx context.Context, actor bench.User, projectID int64, dir string, progress func(bench.ImportProgress)) (bench.ImportResult, error) {
+	var res bench.ImportResult
 	var files []uploadFile
-	report := func(p store.ImportProgress) {
+	report := func(p bench.ImportProgress) {
 		if progress != nil {
 			progress(p)
 		}
@@ -205,7 +206,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 			if p == dir {
 				return err
 			}
-			res.Rejected = append(res.Rejected, store.RejectedFile{RelPath: rel, Reason: "cannot be read: " + errors.Unwrap(err).Error()})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: rel, Reason: "cannot be read: " + errors.Unwrap(err).Error()})
 			return nil
 		}
 		if strings.HasPrefix(e.Name(), ".") && p != dir {
@@ -222,7 +223,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 			return nil
 		}
 		if !e.Type().IsRegular() {
-			res.Rejected = append(res.Rejected, store.RejectedFile{RelPath: rel, Reason: "not a regular file (a link or a device)"})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: rel, Reason: "not a regular file (a link or a device)"})
 			return nil
 		}
 		files = append(files, uploadFile{Path: rel})
@@ -234,7 +235,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 	total := 2 * len(files) // hashing, then uploading
 	kept := files[:0]
 	for i, f := range files {
-		report(store.ImportProgress{Total: total, Done: i, Current: f.Path})
+		report(bench.ImportProgress{Total: total, Done: i, Current: f.Path})
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		st, err := os.Stat(p)
 		if err == nil {
@@ -245,7 +246,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
-			res.Rejected = append(res.Rejected, store.RejectedFile{RelPath: f.Path, Reason: "cannot be read: " + err.Error()})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: f.Path, Reason: "cannot be read: " + err.Error()})
 			continue
 		}
 		kept = append(kept, f)
@@ -260,25 +261,25 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 		missing[m] = true
 	}
 	for i, f := range files {
-		report(store.ImportProgress{Total: total, Done: len(files) + i, Current: f.Path})
+		report(bench.ImportProgress{Total: total, Done: len(files) + i, Current: f.Path})
 		if !missing[f.Path] {
 			continue
 		}
 		if err := c.upload(ctx, projectID, dir, f); err != nil {
 			var re *Error
-			if errors.As(err, &re) && (re.Is(store.ErrInvalid) || re.Is(store.ErrConflict)) {
-				res.Rejected = append(res.Rejected, store.RejectedFile{RelPath: f.Path, Reason: re.Message()})
+			if errors.As(err, &re) && (re.Is(bench.ErrInvalid) || re.Is(bench.ErrConflict)) {
+				res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: f.Path, Reason: re.Message()})
 				continue
 			}
 			return res, err // offline or refused: what was sent is kept, the next run resumes
 		}
 	}
-	report(store.ImportProgress{Total: total, Done: total})
+	report(bench.ImportProgress{Total: total, Done: total})
 	// The import's report is asked for by pointer: an answer without one (a
 	// server that died or was cut off mid-import, a proxy's empty page) is an
 	// import that did not end, never an import of nothing.
 	var out struct {
-		R0 *store.ImportResult `json:"r0"`
+		R0 *bench.ImportResult `json:"r0"`
 	}
 	err = c.call(ctx, "ImportUploads", inImportUploads{ProjectID: projectID}, &out)
 	if err == nil && out.R0 == nil {

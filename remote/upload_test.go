@@ -20,8 +20,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
 
@@ -92,11 +92,11 @@ func TestUploadImages(t *testing.T) {
 	if n := puts.Load(); n != 3 {
 		t.Errorf("%d files sent, want 3 (two images and the broken one; not the text or the hidden file)", n)
 	}
-	im, err := c.ImageByPath(ctx, store.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg")
+	im, err := c.ImageByPath(ctx, bench.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg")
 	if err != nil || im.Width != 30 || im.Height != 40 {
 		t.Fatalf("the uploaded image on the server: %+v, %v", im, err)
 	}
-	if f, err := c.ImageFile(ctx, store.Owner(), im.SHA256, store.ImageThumb); err != nil || f == "" {
+	if f, err := c.ImageFile(ctx, bench.Owner(), im.SHA256, bench.ImageThumb); err != nil || f == "" {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
 	}
 
@@ -120,12 +120,12 @@ func TestUploadImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(res.Rejected, func(r store.RejectedFile) bool {
+	if !slices.ContainsFunc(res.Rejected, func(r bench.RejectedFile) bool {
 		return r.RelPath == "0002-kitchen-1/c.jpg" && strings.Contains(r.Reason, "different file")
 	}) {
 		t.Errorf("another file under an uploaded path: %+v", res)
 	}
-	if again, _ := c.ImageByPath(ctx, store.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
+	if again, _ := c.ImageByPath(ctx, bench.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
 		t.Error("the uploaded image was replaced")
 	}
 
@@ -133,7 +133,7 @@ func TestUploadImages(t *testing.T) {
 	v, _ := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
 	defer v.Close()
 	vu, _ := v.Authenticate(ctx, "a1", storetest.Password)
-	if _, err := v.ImportImages(ctx, vu, p.Project.ID, dir, nil); !errors.Is(err, store.ErrForbidden) {
+	if _, err := v.ImportImages(ctx, vu, p.Project.ID, dir, nil); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("a verifier's upload: %v, want a refusal", err)
 	}
 }

@@ -4,55 +4,17 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
-)
-
-// The bootstrap behind every confidence interval of [DB.Agreement]: fixed draws and
-// seed, so that the same reviews always give the same interval.
-const (
-	AgreementDraws        = 1000
-	AgreementSeed  uint64 = 1
-)
-
-// The pseudo-criteria of an [AgreementRow].
-const (
-	CriterionDecision = "decision"     // the approve/reject decision
-	CriterionAll      = "all criteria" // every criterion of the round pooled: units are (revision, criterion)
-)
-
-// BoxAgreement sums the box rows up, weighting every pair of boxes equally.
-type BoxAgreement struct {
-	Samples   int
-	Pairs     int
-	MeanIoU   float64
-	ShareAt50 float64 // share of pairs with IoU >= 0.5
-	Rows      BoxTable
-}
-
-// Agreement is the inter-rater reliability of a project's verifier judgements.
-type Agreement struct {
-	Rows      AgreementTable
-	Verifiers VerifierAlphaTable
-	Boxes     BoxAgreement
-}
-
-// Table types, each exportable as CSV with stable columns.
-type (
-	AgreementTable     []AgreementRow
-	VerifierAlphaTable []VerifierAlpha
-	BoxTable           []BoxRow
 )
 
 // Agreement computes Krippendorff's alpha (nominal) over the project's verifier
@@ -81,8 +43,8 @@ type (
 // cast after it (see DB.SubmitReview), so it may hold several rejections.
 //
 // Every interval is bootstrapped with AgreementDraws draws and AgreementSeed.
-func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreement, error) {
-	var out Agreement
+func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (bench.Agreement, error) {
+	var out bench.Agreement
 	err := d.readAs(ctx, actor, "agreement.read", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeAgreement); err != nil {
 			return err
@@ -105,7 +67,7 @@ func (d *DB) Agreement(ctx context.Context, actor User, projectID int64) (Agreem
 		return err
 	})
 	if err != nil {
-		return Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
+		return bench.Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
 	}
 	return out, nil
 }
@@ -384,7 +346,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		if len(infos) > 0 && infos[0].revision == revision {
 			return infos[0], nil
 		}
-		return round3Info{}, fmt.Errorf("revision %d: %w", revision, ErrNotFound)
+		return round3Info{}, fmt.Errorf("revision %d: %w", revision, bench.ErrNotFound)
 	}
 	// Reviews first, in the order of their revision index; the sample's project and
 	// kind come from the covering index stat_samples_of (migration 0004).
@@ -476,7 +438,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 // round-3 panel, when the project allows it) counts once, with the later round's value.
 type reliability struct {
 	b       agreement.Builder
-	counts  Figure // Units, Pairable and Values so far
+	counts  bench.Figure // Units, Pairable and Values so far
 	rev     int64
 	started bool
 	bufs    [][]reliabilityValue // the current revision's values, by crit+1
@@ -533,7 +495,7 @@ func (r *reliability) flush() {
 }
 
 // figure computes alpha, its interval and reading, or the reason it is undefined.
-func (r *reliability) figure(ctx context.Context) (Figure, error) {
+func (r *reliability) figure(ctx context.Context) (bench.Figure, error) {
 	r.flush()
 	f := r.counts
 	res, err := agreement.Alpha(r.b.Data(), agreement.Nominal)
@@ -545,11 +507,11 @@ func (r *reliability) figure(ctx context.Context) (Figure, error) {
 		return f, nil
 	}
 	if err != nil {
-		return Figure{}, err
+		return bench.Figure{}, err
 	}
-	boot, err := res.Bootstrap(ctx, AgreementDraws, AgreementSeed)
+	boot, err := res.Bootstrap(ctx, bench.AgreementDraws, bench.AgreementSeed)
 	if err != nil {
-		return Figure{}, err
+		return bench.Figure{}, err
 	}
 	f.Alpha, f.CI95, f.Reading = res.Alpha, boot.CI95, agreement.Reading(res.Alpha)
 	return f, nil
@@ -604,7 +566,7 @@ func (js *judgements) value(j judgement, pos int) string {
 
 // agreementRows computes the decision, the pooled criteria and each criterion for
 // rounds 1, 2, 3 and all rounds (0).
-func agreementRows(ctx context.Context, js *judgements) (AgreementTable, error) {
+func agreementRows(ctx context.Context, js *judgements) (bench.AgreementTable, error) {
 	kinds := func(round int) map[annotate.Kind]bool {
 		out := map[annotate.Kind]bool{}
 		for _, j := range js.list {
@@ -616,7 +578,7 @@ func agreementRows(ctx context.Context, js *judgements) (AgreementTable, error) 
 	}
 	all := criteriaOf(kinds(0), 0)
 	pos := criterionTables(js, all)
-	var out AgreementTable
+	var out bench.AgreementTable
 	for _, round := range []int{1, 2, 3, 0} {
 		crits := criteriaOf(kinds(round), round)
 		idx := make([]int, len(crits))
@@ -624,7 +586,7 @@ func agreementRows(ctx context.Context, js *judgements) (AgreementTable, error) 
 			idx[c] = slices.Index(all, id)
 		}
 		// The decision, the pooled criteria, then each criterion.
-		names := append([]string{CriterionDecision, CriterionAll}, crits...)
+		names := append([]string{bench.CriterionDecision, bench.CriterionAll}, crits...)
 		rel := make([]reliability, len(names))
 		for _, j := range js.list {
 			if round != 0 && int(j.round) != round {
@@ -650,15 +612,15 @@ func agreementRows(ctx context.Context, js *judgements) (AgreementTable, error) 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, AgreementRow{Round: round, Criterion: name, Figure: f})
+			out = append(out, bench.AgreementRow{Round: round, Criterion: name, Figure: f})
 		}
 	}
 	return out, nil
 }
 
 // verifierAlphas computes the decision agreement across rounds without each verifier.
-func verifierAlphas(ctx context.Context, js *judgements) (VerifierAlphaTable, error) {
-	decision := func(skip int32) (Figure, error) {
+func verifierAlphas(ctx context.Context, js *judgements) (bench.VerifierAlphaTable, error) {
+	decision := func(skip int32) (bench.Figure, error) {
 		var r reliability
 		for _, j := range js.list {
 			if j.coder != skip {
@@ -682,13 +644,13 @@ func verifierAlphas(ctx context.Context, js *judgements) (VerifierAlphaTable, er
 		}
 	}
 	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(js.coders[a].name, js.coders[b].name) })
-	var out VerifierAlphaTable
+	var out bench.VerifierAlphaTable
 	for _, c := range ids {
 		without, err := decision(c)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, VerifierAlpha{Verifier: js.coders[c].name, Reviews: count[c], With: with, Without: without})
+		out = append(out, bench.VerifierAlpha{Verifier: js.coders[c].name, Reviews: count[c], With: with, Without: without})
 	}
 	return out, nil
 }
@@ -696,7 +658,7 @@ func verifierAlphas(ctx context.Context, js *judgements) (VerifierAlphaTable, er
 // boxAgreement compares, on every sample whose revisions carry boxes by two or more
 // people, each person's latest box. Only the revisions of samples with two or more
 // authors are read (found through the index stat_revisions_author).
-func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (BoxAgreement, error) {
+func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (bench.BoxAgreement, error) {
 	rows, err := tx.QueryContext(ctx, `WITH multi AS (SELECT sample_id FROM revisions GROUP BY sample_id HAVING count(DISTINCT author_id) >= 2)
 		SELECT r.sample_id, r.author_id, u.name, json_extract(r.content, '$.box') FROM multi m
 			`+dl.fixedJoin()+` samples s ON s.id = m.sample_id JOIN revisions r ON r.sample_id = m.sample_id
@@ -704,7 +666,7 @@ func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) 
 		WHERE s.project_id = ? AND json_extract(r.content, '$.box') IS NOT NULL
 		ORDER BY r.sample_id, r.number`, projectID)
 	if err != nil {
-		return BoxAgreement{}, err
+		return bench.BoxAgreement{}, err
 	}
 	defer rows.Close()
 	type drawn struct {
@@ -713,7 +675,7 @@ func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) 
 		name   sql.NullString // null: no such user, the box is not shown
 		box    string
 	}
-	var out BoxAgreement
+	var out bench.BoxAgreement
 	sum, at50 := 0.0, 0.0
 	// sample takes one sample's boxes in revision order, if two or more people drew them.
 	sample := func(ds []drawn) error {
@@ -743,7 +705,7 @@ func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) 
 		if err != nil {
 			return fmt.Errorf("sample %s: %w", ds[0].sample, err)
 		}
-		out.Rows = append(out.Rows, BoxRow{SampleID: ds[0].sample, Authors: authors, BoxSummary: sum1})
+		out.Rows = append(out.Rows, bench.BoxRow{SampleID: ds[0].sample, Authors: authors, BoxSummary: sum1})
 		out.Samples++
 		out.Pairs += sum1.Pairs
 		sum += sum1.MeanIoU * float64(sum1.Pairs)
@@ -754,94 +716,26 @@ func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) 
 	for rows.Next() {
 		var d drawn
 		if err := rows.Scan(&d.sample, &d.author, &d.name, &d.box); err != nil {
-			return BoxAgreement{}, err
+			return bench.BoxAgreement{}, err
 		}
 		if len(group) > 0 && group[0].sample != d.sample {
 			if err := sample(group); err != nil {
-				return BoxAgreement{}, err
+				return bench.BoxAgreement{}, err
 			}
 			group = group[:0]
 		}
 		group = append(group, d)
 	}
 	if err := rows.Err(); err != nil {
-		return BoxAgreement{}, err
+		return bench.BoxAgreement{}, err
 	}
 	if len(group) > 0 {
 		if err := sample(group); err != nil {
-			return BoxAgreement{}, err
+			return bench.BoxAgreement{}, err
 		}
 	}
 	if out.Pairs > 0 {
 		out.MeanIoU, out.ShareAt50 = sum/float64(out.Pairs), at50/float64(out.Pairs)
 	}
 	return out, nil
-}
-
-// RoundName is "all" for round 0, else the round's number.
-func RoundName(round int) string {
-	if round == 0 {
-		return "all"
-	}
-	return strconv.Itoa(round)
-}
-
-// writeCSV writes a header and rows.
-func writeCSVTable(w io.Writer, header []string, rows [][]string) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	if err := cw.WriteAll(rows); err != nil {
-		return err
-	}
-	return cw.Error()
-}
-
-func csvFloat(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }
-
-// figureCols are a figure's CSV columns: alpha, ci95_low, ci95_high, reading,
-// undefined (alpha and the interval are empty when undefined).
-func figureCols(f Figure) []string {
-	if !f.Defined() {
-		return []string{"", "", "", "", f.Undefined}
-	}
-	return []string{csvFloat(f.Alpha, 4), csvFloat(f.CI95[0], 4), csvFloat(f.CI95[1], 4), f.Reading, ""}
-}
-
-// WriteCSV writes round, criterion, units, pairable_units, values, alpha, ci95_low,
-// ci95_high, reading, undefined.
-func (t AgreementTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, r := range t {
-		rows[i] = append([]string{RoundName(r.Round), r.Criterion, strconv.Itoa(r.Units), strconv.Itoa(r.Pairable), strconv.Itoa(r.Values)},
-			figureCols(r.Figure)...)
-	}
-	return writeCSVTable(w, []string{"round", "criterion", "units", "pairable_units", "values", "alpha", "ci95_low", "ci95_high", "reading", "undefined"}, rows)
-}
-
-// WriteCSV writes verifier, reviews, the decision alpha across rounds with everyone
-// (alpha, ci95, reading, undefined) and without the verifier, and the change.
-func (t VerifierAlphaTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, v := range t {
-		change := ""
-		if c, ok := v.Change(); ok {
-			change = csvFloat(c, 4)
-		}
-		rows[i] = append(append(append([]string{v.Verifier, strconv.Itoa(v.Reviews)}, figureCols(v.With)...), figureCols(v.Without)...), change)
-	}
-	return writeCSVTable(w, []string{"verifier", "reviews",
-		"alpha_with", "ci95_low_with", "ci95_high_with", "reading_with", "undefined_with",
-		"alpha_without", "ci95_low_without", "ci95_high_without", "reading_without", "undefined_without", "change"}, rows)
-}
-
-// WriteCSV writes sample, authors (joined by "+"), boxes, pairs, mean_iou, share_iou50.
-func (t BoxTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, b := range t {
-		rows[i] = []string{b.SampleID, strings.Join(b.Authors, "+"), strconv.Itoa(b.Boxes), strconv.Itoa(b.Pairs),
-			csvFloat(b.MeanIoU, 4), csvFloat(b.ShareAt50, 4)}
-	}
-	return writeCSVTable(w, []string{"sample", "authors", "boxes", "pairs", "mean_iou", "share_iou50"}, rows)
 }

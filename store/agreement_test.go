@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -19,7 +20,7 @@ import (
 type agreeFixture struct {
 	fixture
 	img            string
-	v1, v2, p1, p2 store.User
+	v1, v2, p1, p2 bench.User
 }
 
 func newAgreeFixture(t *testing.T) *agreeFixture {
@@ -28,16 +29,16 @@ func newAgreeFixture(t *testing.T) *agreeFixture {
 	f := &agreeFixture{fixture: newFixture(t)}
 	f.img = withImage(t, f.fixture)
 	for _, v := range []struct {
-		dst         *store.User
+		dst         *bench.User
 		name, group string
 	}{{&f.v1, "v1", "A"}, {&f.v2, "v2", "B"}, {&f.p1, "p1", "C"}, {&f.p2, "p2", "C"}} {
-		u, err := f.db.AddUser(ctx, f.lead, v.name, store.RoleVerifier, v.group, "secret")
+		u, err := f.db.AddUser(ctx, f.lead, v.name, bench.RoleVerifier, v.group, "secret")
 		if err != nil {
 			t.Fatal(err)
 		}
 		*v.dst = u
 	}
-	s := store.DefaultSettings()
+	s := bench.DefaultSettings()
 	s.Round3Panel = 2
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func newAgreeFixture(t *testing.T) *agreeFixture {
 }
 
 // submit creates and submits a hop-QA sample by author.
-func (f *agreeFixture) submit(t *testing.T, author store.User, s annotate.Sample) store.SampleInfo {
+func (f *agreeFixture) submit(t *testing.T, author bench.User, s annotate.Sample) bench.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
 	si, err := f.db.CreateSample(ctx, author, f.project.ID, s)
@@ -68,9 +69,9 @@ var (
 )
 
 // review records u's verdict on si in round, with seconds spent.
-func (f *agreeFixture) review(t *testing.T, u store.User, si store.SampleInfo, round int, v verify.Verdict, seconds float64) {
+func (f *agreeFixture) review(t *testing.T, u bench.User, si bench.SampleInfo, round int, v verify.Verdict, seconds float64) {
 	t.Helper()
-	if _, err := submitReview(f.db, context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+	if _, err := submitReview(f.db, context.Background(), u, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 		Verdict: v, Seconds: seconds}); err != nil {
 		t.Fatalf("%s round %d by %s: %v", si.ID, round, u.Name, err)
 	}
@@ -80,9 +81,9 @@ func (f *agreeFixture) review(t *testing.T, u store.User, si store.SampleInfo, r
 // In round 3, p1 votes first on samples 0-9 and always approves; p2 approves 0-6,
 // rejects 7 (box_precise), 8 (box_precise, answer_unique) and 9 ("other", nothing
 // judged), and rejects 10 and 11 (box_precise) before p1 votes, which closes them.
-func (f *agreeFixture) seed12(t *testing.T) []store.SampleInfo {
+func (f *agreeFixture) seed12(t *testing.T) []bench.SampleInfo {
 	t.Helper()
-	var out []store.SampleInfo
+	var out []bench.SampleInfo
 	for i := range 12 {
 		si := f.submit(t, f.ann, hopSample(f.img))
 		f.review(t, f.v1, si, 1, agreeApprove, 10)
@@ -110,7 +111,7 @@ func (f *agreeFixture) seed12(t *testing.T) []store.SampleInfo {
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-func findRow(t *testing.T, a store.Agreement, round int, criterion string) store.AgreementRow {
+func findRow(t *testing.T, a bench.Agreement, round int, criterion string) bench.AgreementRow {
 	t.Helper()
 	for _, r := range a.Rows {
 		if r.Round == round && r.Criterion == criterion {
@@ -118,7 +119,7 @@ func findRow(t *testing.T, a store.Agreement, round int, criterion string) store
 		}
 	}
 	t.Fatalf("no agreement row for round %d, %s", round, criterion)
-	return store.AgreementRow{}
+	return bench.AgreementRow{}
 }
 
 // With every pairable unit holding at most one negative value (a rejection closes
@@ -151,15 +152,15 @@ func TestAgreementHandComputed(t *testing.T) {
 		units, pairable, values int
 		undefined               string // a substring of the reason, when undefined
 	}{
-		{3, store.CriterionDecision, -2.0 / 17, 12, 10, 20, ""},
+		{3, bench.CriterionDecision, -2.0 / 17, 12, 10, 20, ""},
 		{3, "box_precise", -1.0 / 16, 12, 9, 18, ""},
 		{3, "answer_unique", 0, 10, 9, 18, ""},
 		{3, "option_entities_exist", 0, 10, 9, 18, `all 18 pairable values are "yes"`},
-		{3, store.CriterionAll, -2.0 / 51, 32, 27, 54, ""},
-		{0, store.CriterionDecision, -4.0 / 41, 12, 12, 46, ""},
+		{3, bench.CriterionAll, -2.0 / 51, 32, 27, 54, ""},
+		{0, bench.CriterionDecision, -4.0 / 41, 12, 12, 46, ""},
 		{0, "box_precise", -1.0 / 16, 12, 9, 18, ""},
 		{0, "objects_exist", 0, 12, 12, 24, "no expected disagreement"},
-		{1, store.CriterionDecision, 0, 12, 0, 0, "fewer than two pairable values"},
+		{1, bench.CriterionDecision, 0, 12, 0, 0, "fewer than two pairable values"},
 		{2, "natural_grammar", 0, 12, 0, 0, "fewer than two pairable values"},
 	}
 	for _, tt := range tests {
@@ -266,10 +267,10 @@ func TestAgreementLeavesOpenRound3Out(t *testing.T) {
 	}
 	// Round 3 knows only the twelve closed panels; across rounds the new revision
 	// adds v1's and v2's approvals but not p1's vote: n = 48, k = 5: 1 - 47/43.
-	if r := findRow(t, a, 3, store.CriterionDecision); r.Units != 12 || r.Values != 20 || !near(r.Alpha, -2.0/17) {
+	if r := findRow(t, a, 3, bench.CriterionDecision); r.Units != 12 || r.Values != 20 || !near(r.Alpha, -2.0/17) {
 		t.Errorf("round 3 with an open panel: units %d values %d alpha %s", r.Units, r.Values, r.AlphaText())
 	}
-	if r := findRow(t, a, 0, store.CriterionDecision); r.Units != 13 || r.Values != 48 || !near(r.Alpha, -4.0/43) {
+	if r := findRow(t, a, 0, bench.CriterionDecision); r.Units != 13 || r.Values != 48 || !near(r.Alpha, -4.0/43) {
 		t.Errorf("all rounds with an open panel: units %d values %d alpha %s", r.Units, r.Values, r.AlphaText())
 	}
 	for _, v := range a.Verifiers {
@@ -284,10 +285,10 @@ func TestAgreementLeavesOpenRound3Out(t *testing.T) {
 	if a, err = f.db.Agreement(ctx, f.lead, f.project.ID); err != nil {
 		t.Fatal(err)
 	}
-	if r := findRow(t, a, 3, store.CriterionDecision); r.Units != 13 || r.Values != 22 || !near(r.Alpha, -2.0/19) {
+	if r := findRow(t, a, 3, bench.CriterionDecision); r.Units != 13 || r.Values != 22 || !near(r.Alpha, -2.0/19) {
 		t.Errorf("round 3 after the panel closed: units %d values %d alpha %s", r.Units, r.Values, r.AlphaText())
 	}
-	if r := findRow(t, a, 0, store.CriterionDecision); r.Values != 50 || !near(r.Alpha, -4.0/45) {
+	if r := findRow(t, a, 0, bench.CriterionDecision); r.Values != 50 || !near(r.Alpha, -4.0/45) {
 		t.Errorf("all rounds after the panel closed: values %d alpha %s", r.Values, r.AlphaText())
 	}
 }
@@ -296,9 +297,9 @@ func TestAgreementPermissions(t *testing.T) {
 	ctx := context.Background()
 	f := newAgreeFixture(t)
 	for _, tt := range []struct {
-		who  store.User
+		who  bench.User
 		want error
-	}{{f.ann, store.ErrForbidden}, {store.User{ID: 999}, store.ErrForbidden}, {f.ver, nil}, {f.lead, nil}} {
+	}{{f.ann, bench.ErrForbidden}, {bench.User{ID: 999}, bench.ErrForbidden}, {f.ver, nil}, {f.lead, nil}} {
 		before := auditCount(t, f.db.Path(), "denied:agreement.read")
 		_, err := f.db.Agreement(ctx, tt.who, f.project.ID)
 		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
@@ -331,7 +332,7 @@ func TestAgreementPermissions(t *testing.T) {
 // addRevision appends, as the database's own rows, a revision of sampleID by author
 // holding box: what a verifier's correction writes (the store has no correction
 // call yet).
-func addRevision(t *testing.T, db *store.DB, sampleID string, author store.User, s annotate.Sample, box annotate.Box) {
+func addRevision(t *testing.T, db *store.DB, sampleID string, author bench.User, s annotate.Sample, box annotate.Box) {
 	t.Helper()
 	sdb, err := store.RawSQL(db.Path())
 	if err != nil {
@@ -456,7 +457,7 @@ func TestAgreementCSV(t *testing.T) {
 func TestAgreementVerifierOnTwoRounds(t *testing.T) {
 	ctx := context.Background()
 	f := newAgreeFixture(t)
-	s := store.DefaultSettings()
+	s := bench.DefaultSettings()
 	s.Round3Panel, s.Round3AllowEarlier = 2, true
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
@@ -476,7 +477,7 @@ func TestAgreementVerifierOnTwoRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := findRow(t, a, 0, store.CriterionDecision); r.Units != 3 || r.Values != 8 || !near(r.Alpha, -1.0/6) {
+	if r := findRow(t, a, 0, bench.CriterionDecision); r.Units != 3 || r.Values != 8 || !near(r.Alpha, -1.0/6) {
 		t.Errorf("all rounds: units %d values %d alpha %s, want 3, 8, %.6f", r.Units, r.Values, r.AlphaText(), -1.0/6)
 	}
 	if v := a.Verifiers[2]; v.Verifier != "v1" || v.Reviews != 5 {
@@ -509,7 +510,7 @@ func TestAgreementUnjudgedIsMissing(t *testing.T) {
 	if r := findRow(t, after, 0, "objects_exist"); r.Pairable != 0 || r.Units != 12 {
 		t.Errorf("objects_exist with v1's judgements gone: %d units, %d pairable; want 12 units (v2's values), 0 pairable", r.Units, r.Pairable)
 	}
-	if r := findRow(t, after, 0, store.CriterionDecision); r.Pairable != findRow(t, before, 0, store.CriterionDecision).Pairable {
+	if r := findRow(t, after, 0, bench.CriterionDecision); r.Pairable != findRow(t, before, 0, bench.CriterionDecision).Pairable {
 		t.Errorf("the decisions themselves still pair: %+v", r)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -20,8 +21,8 @@ const withoutSamples = ` FROM images i JOIN image_roots r ON r.id = i.root_id
 
 // ImagesWithoutSamples lists a project's images that no sample uses yet (in any state),
 // by scene and path, a page at a time.
-func (d *DB) ImagesWithoutSamples(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error) {
-	var out []Image
+func (d *DB) ImagesWithoutSamples(ctx context.Context, actor bench.User, projectID int64, offset, limit int) ([]bench.Image, error) {
+	var out []bench.Image
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		var err error
 		out, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+withoutSamples+`
@@ -35,7 +36,7 @@ func (d *DB) ImagesWithoutSamples(ctx context.Context, actor User, projectID int
 }
 
 // CountImagesWithoutSamples counts a project's images that no sample uses yet.
-func (d *DB) CountImagesWithoutSamples(ctx context.Context, actor User, projectID int64) (int, error) {
+func (d *DB) CountImagesWithoutSamples(ctx context.Context, actor bench.User, projectID int64) (int, error) {
 	var n int
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT count(*)`+withoutSamples, projectID).Scan(&n)
@@ -47,8 +48,8 @@ func (d *DB) CountImagesWithoutSamples(ctx context.Context, actor User, projectI
 }
 
 // SampleRevisions lists a sample's revisions, oldest first, to any member of its project.
-func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) ([]RevisionInfo, error) {
-	var out []RevisionInfo
+func (d *DB) SampleRevisions(ctx context.Context, actor bench.User, sampleID string) ([]bench.RevisionInfo, error) {
+	var out []bench.RevisionInfo
 	err := d.readAs(ctx, actor, "sample.revisions", func(tx *sql.Tx) error {
 		if _, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples); err != nil {
 			return err
@@ -64,11 +65,11 @@ func (d *DB) SampleRevisions(ctx context.Context, actor User, sampleID string) (
 	return out, nil
 }
 
-func scanRevision(r scanner) (RevisionInfo, error) {
-	var ri RevisionInfo
+func scanRevision(r scanner) (bench.RevisionInfo, error) {
+	var ri bench.RevisionInfo
 	var reason, content string
 	if err := r.Scan(&ri.Number, &ri.Change, &ri.AuthorName, &ri.CreatedAt, &reason, &content); err != nil {
-		return RevisionInfo{}, err
+		return bench.RevisionInfo{}, err
 	}
 	if ri.Change == "correction" {
 		ri.Comment = reason
@@ -76,7 +77,7 @@ func scanRevision(r scanner) (RevisionInfo, error) {
 		ri.Acknowledged = strings.Split(reason, ",")
 	}
 	if err := json.Unmarshal([]byte(content), &ri.Content); err != nil {
-		return RevisionInfo{}, fmt.Errorf("decode revision %d: %w", ri.Number, err)
+		return bench.RevisionInfo{}, fmt.Errorf("decode revision %d: %w", ri.Number, err)
 	}
 	return ri, nil
 }

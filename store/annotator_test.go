@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/synth"
@@ -27,7 +28,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	}
 	list := func(offset, limit int) []string {
 		t.Helper()
-		ims, err := f.db.ImagesWithoutSamples(ctx, store.Owner(), f.project.ID, offset, limit)
+		ims, err := f.db.ImagesWithoutSamples(ctx, bench.Owner(), f.project.ID, offset, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,16 +57,16 @@ func TestImagesWithoutSamples(t *testing.T) {
 		if got := list(0, 10); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
-		if n, err := f.db.CountImagesWithoutSamples(ctx, store.Owner(), f.project.ID); err != nil || n != tt.count {
+		if n, err := f.db.CountImagesWithoutSamples(ctx, bench.Owner(), f.project.ID); err != nil || n != tt.count {
 			t.Errorf("%s: count %d %v, want %d", tt.name, n, err, tt.count)
 		}
 	}
 	// A draft moved to another image frees the first and takes the other.
-	ss, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 10)
+	ss, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}, 0, 10)
 	if err != nil || len(ss) != 2 {
 		t.Fatalf("samples: %d %v", len(ss), err)
 	}
-	var onC store.SampleInfo
+	var onC bench.SampleInfo
 	for _, si := range ss {
 		if si.Content.Image == "0001-office-1/c.jpg" {
 			onC = si
@@ -79,7 +80,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	if got := list(0, 10); !slices.Equal(got, []string{"0001-office-1/c.jpg"}) {
 		t.Errorf("after moving the draft from c to a: %v, want [c]", got)
 	}
-	if n, _ := f.db.CountImagesWithoutSamples(ctx, store.Owner(), f.project.ID); n != 1 {
+	if n, _ := f.db.CountImagesWithoutSamples(ctx, bench.Owner(), f.project.ID); n != 1 {
 		t.Errorf("after moving the draft: count %d, want 1", n)
 	}
 	// Paging.
@@ -87,7 +88,7 @@ func TestImagesWithoutSamples(t *testing.T) {
 	if _, err := f2.db.ImportImages(ctx, f2.lead, f2.project.ID, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	page, _ := f2.db.ImagesWithoutSamples(ctx, store.Owner(), f2.project.ID, 1, 1)
+	page, _ := f2.db.ImagesWithoutSamples(ctx, bench.Owner(), f2.project.ID, 1, 1)
 	if len(page) != 1 || page[0].RelPath != "0001-office-1/c.jpg" {
 		t.Errorf("page 2 of size 1: %+v", page)
 	}
@@ -103,7 +104,7 @@ func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("unacknowledged warning: %v, want ErrInvalid", err)
 	}
 	if revs, err := f.db.SampleRevisions(ctx, f.ann, si.ID); err != nil || len(revs) != 0 {
@@ -120,10 +121,10 @@ func TestSampleRevisionsKeepAcknowledgements(t *testing.T) {
 		!slices.Equal(revs[0].Acknowledged, []string{"exo-phrase"}) || revs[0].Content.Question != s.Question {
 		t.Fatalf("revisions %+v", revs)
 	}
-	if _, err := f.db.SampleRevisions(ctx, store.User{ID: 999}, si.ID); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.SampleRevisions(ctx, bench.User{ID: 999}, si.ID); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("unknown user: %v", err)
 	}
-	if _, err := f.db.SampleRevisions(ctx, f.ann, "nope"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.SampleRevisions(ctx, f.ann, "nope"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("unknown sample: %v", err)
 	}
 }
@@ -139,7 +140,7 @@ func TestImageUseCountsOnEveryEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgs, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, 3)
+	imgs, err := db.Images(ctx, bench.Owner(), res.Project.ID, 0, 3)
 	if err != nil || len(imgs) < 3 {
 		t.Fatalf("images: %v, %v", imgs, err)
 	}
@@ -151,7 +152,7 @@ func TestImageUseCountsOnEveryEngine(t *testing.T) {
 		}
 		recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
 	}
-	if _, err := db.ImportSamples(ctx, lead, res.Project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+	if _, err := db.ImportSamples(ctx, lead, res.Project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
 		t.Fatal(err)
 	}
 	raw := relRaw(t, db.Path())
@@ -167,7 +168,7 @@ func TestImageUseCountsOnEveryEngine(t *testing.T) {
 	if err := raw.QueryRow(`SELECT count(*) FROM sample_images`).Scan(&seqs); err != nil || seqs != 20 {
 		t.Errorf("%d rows of further images after importing ten sequences of three (%v), want 20", seqs, err)
 	}
-	n, err := db.CountImagesWithoutSamples(ctx, store.Owner(), res.Project.ID)
+	n, err := db.CountImagesWithoutSamples(ctx, bench.Owner(), res.Project.ID)
 	if wrong != 0 || err != nil || n != free {
 		t.Errorf("%d images with a wrong count; %d without samples, the store says %d (%v)", wrong, free, n, err)
 	}
@@ -190,7 +191,7 @@ func TestImageUseCountsAndBackfill(t *testing.T) {
 		if err := raw.QueryRow(`SELECT count(*) FROM images i WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.image_id = i.id)`).Scan(&free); err != nil {
 			t.Fatal(err)
 		}
-		n, err := db.CountImagesWithoutSamples(ctx, store.Owner(), res.Project.ID)
+		n, err := db.CountImagesWithoutSamples(ctx, bench.Owner(), res.Project.ID)
 		if wrong != 0 || err != nil || n != free || free == 0 {
 			t.Errorf("%s: %d images with a wrong count; %d without samples, the store says %d (%v)", when, wrong, free, n, err)
 		}

@@ -18,21 +18,11 @@ import (
 	"sync/atomic"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
-// The checks of the integrity audit, in report order.
-const (
-	CheckLint         = "lint"               // an accepted sample has lint errors
-	CheckTrail        = "trail"              // the verification trail the policy requires is incomplete
-	CheckImageMissing = "image-missing"      // the image file is gone, or not in the project
-	CheckImageHash    = "image-hash"         // the image file's SHA-256 differs from the import's
-	CheckDuplicate    = "duplicate-question" // two samples ask the same question about one image
-	CheckSplit        = "split-overlap"      // an image has samples in both train and test
-	CheckBalance      = "balance"            // a balance target is not met (a warning)
-)
-
-var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHash, CheckDuplicate, CheckSplit, CheckBalance}
+var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckBalance}
 
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
@@ -42,14 +32,14 @@ var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHa
 // is in both train and test; balance targets are met (shortfalls are warnings). Only
 // a lead may audit. The database is read in one transaction; the image files are then
 // hashed outside it, so that a long audit does not hold the database.
-func (d *DB) Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error) {
+func (d *DB) Audit(ctx context.Context, actor bench.User, projectID int64) (bench.AuditReport, error) {
 	in, err := d.auditInput(ctx, actor, "audit", projectID, releaseFilter{})
 	if err != nil {
-		return AuditReport{}, fmt.Errorf("audit: %w", err)
+		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	hashes, err := hashImages(ctx, in.images, nil)
 	if err != nil {
-		return AuditReport{}, fmt.Errorf("audit: %w", err)
+		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	return in.report(hashes), nil
 }
@@ -65,7 +55,7 @@ func (f releaseFilter) takes(s annotate.Sample) bool {
 }
 
 // covers reports whether balance target t is about samples the filter takes.
-func (f releaseFilter) covers(t BalanceTarget) bool {
+func (f releaseFilter) covers(t bench.BalanceTarget) bool {
 	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, annotate.Kind(t.Kind))) &&
 		(len(f.Tasks) == 0 || t.Task == "" || slices.Contains(f.Tasks, t.Task))
 }
@@ -77,16 +67,16 @@ type auditSample struct {
 	RevisionID     int64
 	RevisionAuthor int64
 	Content        annotate.Sample
-	Reviews        []ReviewRecord
+	Reviews        []bench.ReviewRecord
 	Sampled        *verify.SampledAcceptance // accepted by sampling (validation.go), else nil
 }
 
 // auditData is what the audit reads from the database in one transaction.
 type auditData struct {
-	project Project
+	project bench.Project
 	filter  releaseFilter
-	samples []auditSample    // by id
-	images  map[string]Image // by path; an image the project lacks is absent
+	samples []auditSample          // by id
+	images  map[string]bench.Image // by path; an image the project lacks is absent
 	// accepted is every accepted sample of the project, filtered or not, with its
 	// current revision id: what a freeze compares before writing.
 	accepted map[string]int64
@@ -94,7 +84,7 @@ type auditData struct {
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
 // checking that actor is a lead.
-func (d *DB) auditInput(ctx context.Context, actor User, action string, projectID int64, filter releaseFilter) (auditData, error) {
+func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, projectID int64, filter releaseFilter) (auditData, error) {
 	var in auditData
 	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease); err != nil {
@@ -108,10 +98,10 @@ func (d *DB) auditInput(ctx context.Context, actor User, action string, projectI
 }
 
 func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
-	in := auditData{filter: filter, images: map[string]Image{}}
+	in := auditData{filter: filter, images: map[string]bench.Image{}}
 	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return in, fmt.Errorf("%w: project %d", ErrNotFound, projectID)
+		return in, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
 	}
 	if err != nil {
 		return in, err
@@ -136,7 +126,7 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 	if err != nil {
 		return in, err
 	}
-	var images map[string]Image
+	var images map[string]bench.Image
 	in.accepted, images, err = acceptedSelection(ctx, tx, projectID)
 	if err != nil {
 		return in, err
@@ -166,7 +156,7 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 // acceptedSelection reads the current revision of every accepted sample of a project
 // and every image of the project (by path), the two things a freeze checks have not
 // changed between its audit and its write.
-func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]int64, map[string]Image, error) {
+func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]int64, map[string]bench.Image, error) {
 	accepted := map[string]int64{}
 	rows, err := tx.QueryContext(ctx, `SELECT id, current_rev FROM samples WHERE project_id = ? AND status = ?`,
 		projectID, string(verify.StateAccepted))
@@ -190,7 +180,7 @@ func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	images := make(map[string]Image, len(ims))
+	images := make(map[string]bench.Image, len(ims))
 	for _, im := range ims {
 		images[im.RelPath] = im
 	}
@@ -205,7 +195,7 @@ type imageCheck struct {
 
 // hashImages re-hashes the image files on all cores, calling progress (when not nil)
 // with the number of files hashed so far and their total, from the hashing goroutines.
-func hashImages(ctx context.Context, images map[string]Image, progress func(done, total int)) (map[string]imageCheck, error) {
+func hashImages(ctx context.Context, images map[string]bench.Image, progress func(done, total int)) (map[string]imageCheck, error) {
 	paths := make([]string, 0, len(images))
 	for p := range images {
 		paths = append(paths, p)
@@ -268,10 +258,10 @@ func hashImage(path string) (imageCheck, error) {
 }
 
 // report runs every check on what was read and hashed.
-func (in auditData) report(hashes map[string]imageCheck) AuditReport {
-	r := AuditReport{Samples: len(in.samples), Images: len(hashes)}
+func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
+	r := bench.AuditReport{Samples: len(in.samples), Images: len(hashes)}
 	add := func(sev, check, sample, image, format string, args ...any) {
-		r.Findings = append(r.Findings, AuditFinding{Severity: sev, Check: check, SampleID: sample, Image: image, Message: fmt.Sprintf(format, args...)})
+		r.Findings = append(r.Findings, bench.AuditFinding{Severity: sev, Check: check, SampleID: sample, Image: image, Message: fmt.Sprintf(format, args...)})
 	}
 	policy := in.project.Settings.Policy()
 	usedBy := map[string][]string{}
@@ -289,11 +279,11 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		}, ImageLimits: in.project.Settings.ImageLimits}
 		for _, f := range annotate.Lint(s.Content, env) {
 			if f.Severity == annotate.SeverityError {
-				add(SeverityError, CheckLint, s.ID, "", "%s", f.Text())
+				add(bench.SeverityError, bench.CheckLint, s.ID, "", "%s", f.Text())
 			}
 		}
 		for _, msg := range trailProblems(policy, s) {
-			add(SeverityError, CheckTrail, s.ID, "", "%s", msg)
+			add(bench.SeverityError, bench.CheckTrail, s.ID, "", "%s", msg)
 		}
 	}
 	paths := make([]string, 0, len(usedBy))
@@ -307,18 +297,18 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 		h := hashes[p]
 		switch {
 		case !known:
-			add(SeverityError, CheckImageMissing, "", p, "image %s is not in the project (used by %s)", p, who)
+			add(bench.SeverityError, bench.CheckImageMissing, "", p, "image %s is not in the project (used by %s)", p, who)
 		case h.missing:
-			add(SeverityError, CheckImageMissing, "", p, "image file %s is missing (used by %s)", im.Path(), who)
+			add(bench.SeverityError, bench.CheckImageMissing, "", p, "image file %s is missing (used by %s)", im.Path(), who)
 		case h.sha256 != im.SHA256:
-			add(SeverityError, CheckImageHash, "", p, "image file %s changed since import: sha256 %s…, imported %s… (used by %s)",
+			add(bench.SeverityError, bench.CheckImageHash, "", p, "image file %s changed since import: sha256 %s…, imported %s… (used by %s)",
 				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
 		}
 	}
 	for _, ids := range annotate.DuplicateQuestions(contents) {
 		for _, id := range ids {
 			s := in.sample(id)
-			add(SeverityError, CheckDuplicate, id, s.Content.Image, "the same question as %s on %s: %q",
+			add(bench.SeverityError, bench.CheckDuplicate, id, s.Content.Image, "the same question as %s on %s: %q",
 				strings.Join(slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id }), ", "),
 				imagesPhrase(s.Content), s.Content.Question)
 			r.Findings[len(r.Findings)-1].Group = ids
@@ -336,7 +326,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 				}
 			}
 		}
-		add(SeverityError, CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
+		add(bench.SeverityError, bench.CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
 	}
 	for _, t := range in.project.Settings.Balance {
 		if t.Count == 0 || !in.filter.covers(t) {
@@ -349,10 +339,10 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 			}
 		}
 		if n < t.Count {
-			add(SeverityWarning, CheckBalance, "", "", "%s: %d of %d accepted, %d short", balanceCell(t), n, t.Count, t.Count-n)
+			add(bench.SeverityWarning, bench.CheckBalance, "", "", "%s: %d of %d accepted, %d short", balanceCell(t), n, t.Count, t.Count-n)
 		}
 	}
-	slices.SortStableFunc(r.Findings, func(a, b AuditFinding) int {
+	slices.SortStableFunc(r.Findings, func(a, b bench.AuditFinding) int {
 		return cmp.Or(
 			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
 			cmp.Compare(slices.Index(checkOrder, a.Check), slices.Index(checkOrder, b.Check)),
@@ -364,7 +354,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 }
 
 func severityRank(s string) int {
-	if s == SeverityError {
+	if s == bench.SeverityError {
 		return 0
 	}
 	return 1
@@ -376,7 +366,7 @@ func (in auditData) sample(id string) auditSample {
 }
 
 // balanceCell names a balance target: "hop_qa hop 1 ego" or "mcq task T3".
-func balanceCell(t BalanceTarget) string {
+func balanceCell(t bench.BalanceTarget) string {
 	parts := []string{t.Kind}
 	if t.Hop != 0 {
 		parts = append(parts, fmt.Sprintf("hop %d", t.Hop))
@@ -420,17 +410,17 @@ func imagesPhrase(s annotate.Sample) string {
 // is required and audited with each withdrawal, which names the sample kept. A
 // sample that has no duplicate among the accepted ones is refused (ErrInvalid):
 // there is nothing to resolve, and a stale finding must not withdraw anything.
-func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64, keep, reason string) (SelectionResult, error) {
-	var out SelectionResult
+func (d *DB) WithdrawDuplicates(ctx context.Context, actor bench.User, projectID int64, keep, reason string) (bench.SelectionResult, error) {
+	var out bench.SelectionResult
 	reason = strings.TrimSpace(reason)
 	err := d.act(ctx, actor, "samples.withdraw-duplicates", func(tx *sql.Tx) error {
-		out = SelectionResult{}
+		out = bench.SelectionResult{}
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease)
 		if err != nil {
 			return err
 		}
 		if reason == "" {
-			return fmt.Errorf("%w: say why the duplicates are withdrawn", ErrInvalid)
+			return fmt.Errorf("%w: say why the duplicates are withdrawn", bench.ErrInvalid)
 		}
 		accepted, err := queryAll(ctx, tx, func(r scanner) (annotate.Sample, error) {
 			var id, content string
@@ -455,7 +445,7 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 			}
 		}
 		if group == nil {
-			return fmt.Errorf("%w: %s is not an accepted sample with a duplicate question; run the audit again", ErrInvalid, keep)
+			return fmt.Errorf("%w: %s is not an accepted sample with a duplicate question; run the audit again", bench.ErrInvalid, keep)
 		}
 		for _, id := range group {
 			if id == keep {
@@ -465,8 +455,8 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 			switch {
 			case err == nil:
 				out.Done = append(out.Done, id)
-			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
+			case errors.Is(err, bench.ErrForbidden) || errors.Is(err, bench.ErrNotFound):
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: bench.Message(err)})
 			default:
 				return err
 			}
@@ -474,7 +464,7 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 		return d.auditRefusals(ctx, tx, a, "samples.withdraw", out.Refused)
 	})
 	if err != nil {
-		return SelectionResult{}, fmt.Errorf("withdraw the duplicates of %s: %w", keep, err)
+		return bench.SelectionResult{}, fmt.Errorf("withdraw the duplicates of %s: %w", keep, err)
 	}
 	return out, nil
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // AuditFreeze audits what Freeze(in) would write: the accepted samples in's kinds
@@ -13,27 +15,27 @@ import (
 //
 // It is in Service, not Calls (progress is a callback); a team server carries
 // AuditPlan, the same audit without progress.
-func (d *DB) AuditFreeze(ctx context.Context, actor User, in FreezeInput, progress func(done, total int)) (AuditReport, error) {
+func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
 	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
 	if err != nil {
-		return AuditReport{}, fmt.Errorf("audit: %w", err)
+		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	if err := in.splitSelection(&data); err != nil {
-		return AuditReport{}, fmt.Errorf("audit: %w", err)
+	if err := splitSelection(in, &data); err != nil {
+		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	if progress != nil {
 		progress(0, len(data.images))
 	}
 	hashes, err := hashImages(ctx, data.images, progress)
 	if err != nil {
-		return AuditReport{}, fmt.Errorf("audit: %w", err)
+		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	return data.report(hashes), nil
 }
 
 // splitSelection gives the selection the split the release will carry: in.Split
 // assigned image-disjointly, none when in.NoSplit, else each sample's own.
-func (in FreezeInput) splitSelection(data *auditData) error {
+func splitSelection(in bench.FreezeInput, data *auditData) error {
 	if in.Split == nil && in.NoSplit {
 		for i := range data.samples {
 			data.samples[i].Content.Split = ""
@@ -45,6 +47,6 @@ func (in FreezeInput) splitSelection(data *auditData) error {
 
 // AuditPlan is AuditFreeze without progress: the plain call a team server
 // carries (a workstation's AuditFreeze asks the server for it).
-func (d *DB) AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error) {
+func (d *DB) AuditPlan(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.AuditReport, error) {
 	return d.AuditFreeze(ctx, actor, in, nil)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // The audit of a freeze checks the split the release will carry: each sample's own
@@ -24,12 +24,12 @@ func TestAuditFreezeSplitAndProgress(t *testing.T) {
 	f.accept(t, b)
 	for _, tt := range []struct {
 		name    string
-		in      store.FreezeInput
+		in      bench.FreezeInput
 		overlap bool
 	}{
-		{"own splits", store.FreezeInput{}, true},
-		{"no split", store.FreezeInput{NoSplit: true}, false},
-		{"new split", store.FreezeInput{Split: &annotate.SplitSpec{TestRatio: 0.3, Seed: 1}}, false},
+		{"own splits", bench.FreezeInput{}, true},
+		{"no split", bench.FreezeInput{NoSplit: true}, false},
+		{"new split", bench.FreezeInput{Split: &annotate.SplitSpec{TestRatio: 0.3, Seed: 1}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.ProjectID = f.project.ID
@@ -46,7 +46,7 @@ func TestAuditFreezeSplitAndProgress(t *testing.T) {
 			}
 			overlap := false
 			for _, fd := range rep.Findings {
-				overlap = overlap || fd.Check == store.CheckSplit
+				overlap = overlap || fd.Check == bench.CheckSplit
 			}
 			if overlap != tt.overlap {
 				t.Errorf("split overlap reported: %v, want %v (%+v)", overlap, tt.overlap, rep.Findings)
@@ -56,8 +56,8 @@ func TestAuditFreezeSplitAndProgress(t *testing.T) {
 			}
 		})
 	}
-	if _, err := f.db.AuditFreeze(ctx, f.ann, store.FreezeInput{ProjectID: f.project.ID}, nil); err == nil ||
-		!strings.Contains(store.Message(err), "lead") {
+	if _, err := f.db.AuditFreeze(ctx, f.ann, bench.FreezeInput{ProjectID: f.project.ID}, nil); err == nil ||
+		!strings.Contains(bench.Message(err), "lead") {
 		t.Errorf("an annotator audits: %v", err)
 	}
 }

@@ -14,12 +14,12 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // brief is a finding as "severity check sample-or-image".
-func brief(f store.AuditFinding) string {
+func brief(f bench.AuditFinding) string {
 	where := f.SampleID
 	if where == "" {
 		where = f.Image
@@ -84,9 +84,9 @@ func TestAuditFindings(t *testing.T) {
 			raw.Exec(`UPDATE samples SET current_rev = ? WHERE id = 'hq-00'`, id)
 		}, []string{"error lint hq-00", "error trail hq-00", "error trail hq-00", "error trail hq-00"}, "the options: hop_qa needs exactly 4 options, has 3"}, // people's words, no rule id or path
 		{"balance shortfall", func(t *testing.T, f relFixture) {
-			f.setBalance(t, store.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 7},
-				store.BalanceTarget{Kind: "hop_qa", Hop: 2, View: "exo", Count: 0}, // no target
-				store.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 5}) // met
+			f.setBalance(t, bench.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 7},
+				bench.BalanceTarget{Kind: "hop_qa", Hop: 2, View: "exo", Count: 0}, // no target
+				bench.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 5}) // met
 		}, []string{"warning balance "}, "hop_qa hop 1 exo: 5 of 7 accepted, 2 short"},
 	}
 	for _, tt := range tests {
@@ -121,7 +121,7 @@ func TestAuditFindings(t *testing.T) {
 func TestAuditOutputAndPermissions(t *testing.T) {
 	ctx := context.Background()
 	f := newRelFixture(t)
-	f.setBalance(t, store.BalanceTarget{Kind: "hop_qa", Hop: 3, View: "ego", Count: 2})
+	f.setBalance(t, bench.BalanceTarget{Kind: "hop_qa", Hop: 3, View: "ego", Count: 2})
 	f.acceptSome(t)
 	writeFile(t, filepath.Join(f.images, "misc", "e.jpg"), []byte("not the imported bytes"))
 	rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
@@ -140,13 +140,13 @@ func TestAuditOutputAndPermissions(t *testing.T) {
 		t.Errorf("text report:\n%s", text.String())
 	}
 	jl := strings.Split(strings.TrimSpace(js.String()), "\n")
-	var first store.AuditFinding
+	var first bench.AuditFinding
 	if len(jl) != 2 || json.Unmarshal([]byte(jl[0]), &first) != nil || !reflect.DeepEqual(first, rep.Findings[0]) {
 		t.Errorf("JSON report:\n%s", js.String())
 	}
 
-	for _, u := range []store.User{f.ann, f.ver} {
-		if _, err := f.db.Audit(ctx, u, f.project.ID); !errors.Is(err, store.ErrForbidden) {
+	for _, u := range []bench.User{f.ann, f.ver} {
+		if _, err := f.db.Audit(ctx, u, f.project.ID); !errors.Is(err, bench.ErrForbidden) {
 			t.Errorf("%s audits: %v", u.Name, err)
 		}
 	}
@@ -183,7 +183,7 @@ func TestWithdrawDuplicates(t *testing.T) {
 	}
 	var members []string
 	for _, fd := range rep.Findings {
-		if fd.Check == store.CheckDuplicate {
+		if fd.Check == bench.CheckDuplicate {
 			members = append(members, fd.SampleID)
 			if !slices.Equal(fd.Group, group) {
 				t.Errorf("%s's finding names the group %q, want %q", fd.SampleID, fd.Group, group)
@@ -201,7 +201,7 @@ func TestWithdrawDuplicates(t *testing.T) {
 		t.Fatalf("withdrew %q, refused %v", res.Done, res.Refused)
 	}
 	for id, want := range map[string]verify.State{"hq-01": verify.StateWithdrawn, "hq-dup2": verify.StateWithdrawn, "hq-dup": verify.StateAccepted} {
-		if s, _ := f.db.Sample(ctx, store.Owner(), id); s.Status != want {
+		if s, _ := f.db.Sample(ctx, bench.Owner(), id); s.Status != want {
 			t.Errorf("%s is %s, want %s", id, s.Status, want)
 		}
 	}
@@ -227,16 +227,16 @@ func TestWithdrawDuplicates(t *testing.T) {
 
 	refusals := []struct {
 		name   string
-		as     func(f relFixture) store.User
+		as     func(f relFixture) bench.User
 		keep   string
 		reason string
 		want   error
 	}{
-		{"an annotator", func(f relFixture) store.User { return f.ann }, "hq-dup", "dup", store.ErrForbidden},
-		{"a verifier", func(f relFixture) store.User { return f.ver }, "hq-dup", "dup", store.ErrForbidden},
-		{"no reason", func(f relFixture) store.User { return f.lead }, "hq-dup", "  ", store.ErrInvalid},
-		{"a sample without duplicates", func(f relFixture) store.User { return f.lead }, "hq-00", "dup", store.ErrInvalid},
-		{"a sample that does not exist", func(f relFixture) store.User { return f.lead }, "hq-99", "dup", store.ErrInvalid},
+		{"an annotator", func(f relFixture) bench.User { return f.ann }, "hq-dup", "dup", bench.ErrForbidden},
+		{"a verifier", func(f relFixture) bench.User { return f.ver }, "hq-dup", "dup", bench.ErrForbidden},
+		{"no reason", func(f relFixture) bench.User { return f.lead }, "hq-dup", "  ", bench.ErrInvalid},
+		{"a sample without duplicates", func(f relFixture) bench.User { return f.lead }, "hq-00", "dup", bench.ErrInvalid},
+		{"a sample that does not exist", func(f relFixture) bench.User { return f.lead }, "hq-99", "dup", bench.ErrInvalid},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -24,14 +25,14 @@ import (
 // sequences not yet
 // accepted or discarded, parents by id, each parent's in augment.Derive's order.
 // Annotators and leads may.
-func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64, f CandidateFilter) ([]Candidate, error) {
-	var out []Candidate
+func (d *DB) AugmentCandidates(ctx context.Context, actor bench.User, projectID int64, f bench.CandidateFilter) ([]bench.Candidate, error) {
+	var out []bench.Candidate
 	err := d.readAs(ctx, actor, "augment.list", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment); err != nil {
 			return err
 		}
 		if f.Transform != "" && !f.Transform.Valid() {
-			return fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", ErrInvalid, f.Transform)
+			return fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", bench.ErrInvalid, f.Transform)
 		}
 		var err error
 		out, err = candidates(ctx, tx, projectID, f)
@@ -45,12 +46,12 @@ func (d *DB) AugmentCandidates(ctx context.Context, actor User, projectID int64,
 
 // candidates derives, filters and checks the candidates of a project's accepted step
 // graphs and yes/no questions.
-func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f CandidateFilter) ([]Candidate, error) {
+func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f bench.CandidateFilter) ([]bench.Candidate, error) {
 	var ts []augment.Transform
 	if f.Transform != "" {
 		ts = []augment.Transform{f.Transform}
 	}
-	var out []Candidate
+	var out []bench.Candidate
 	for _, kind := range []annotate.Kind{annotate.KindStepGraph, annotate.KindJudgment} {
 		if !slices.ContainsFunc(cmpOr(ts, augment.Transforms), func(t augment.Transform) bool { return t.Applies(kind) }) {
 			continue
@@ -67,7 +68,7 @@ func candidates(ctx context.Context, tx *sql.Tx, projectID int64, f CandidateFil
 		}
 		out = append(out, cs...)
 	}
-	slices.SortStableFunc(out, func(a, b Candidate) int { return strings.Compare(a.Parent, b.Parent) })
+	slices.SortStableFunc(out, func(a, b bench.Candidate) int { return strings.Compare(a.Parent, b.Parent) })
 	return out, nil
 }
 
@@ -80,8 +81,8 @@ func cmpOr[T any](a, b []T) []T {
 }
 
 // kindCandidates derives the candidates of the project's accepted samples of kind.
-func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annotate.Kind, parent string, ts []augment.Transform) ([]Candidate, error) {
-	where, args := sampleWhere(projectID, SampleFilter{Status: verify.StateAccepted, Kind: kind})
+func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annotate.Kind, parent string, ts []augment.Transform) ([]bench.Candidate, error) {
+	where, args := sampleWhere(projectID, bench.SampleFilter{Status: verify.StateAccepted, Kind: kind})
 	if parent != "" {
 		where += ` AND s.id = ?`
 		args = append(args, parent)
@@ -99,7 +100,7 @@ func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annot
 		return nil, err
 	}
 	offered := map[string]string{} // images + question → the candidate offering it
-	var out []Candidate
+	var out []bench.Candidate
 	for _, p := range parents {
 		cs, err := augment.Derive(p.Content, ts...)
 		if errors.Is(err, augment.ErrParent) {
@@ -109,7 +110,7 @@ func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annot
 			return nil, err
 		}
 		for _, c := range cs {
-			ref := CandidateRef{Parent: p.ID, ParentRevision: p.Revision, Transform: c.Transform, Anchor: c.Anchor}
+			ref := bench.CandidateRef{Parent: p.ID, ParentRevision: p.Revision, Transform: c.Transform, Anchor: c.Anchor}
 			if decided[ref] {
 				continue
 			}
@@ -129,20 +130,20 @@ func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annot
 	return out, nil
 }
 
-func newCandidate(ref CandidateRef, parent annotate.Sample, c augment.Candidate) Candidate {
+func newCandidate(ref bench.CandidateRef, parent annotate.Sample, c augment.Candidate) bench.Candidate {
 	probe := c.Sample
 	probe.ID = "candidate" // lint wants an id; the real one is given on acceptance
 	fs := annotate.Lint(probe, annotate.LintEnv{HandWritten: false})
 	for i := range fs {
 		fs[i].Sample = ""
 	}
-	return Candidate{CandidateRef: ref, Sample: c.Sample, ParentSample: parent, Origin: c.Origin, Edit: c.Edit, Findings: fs}
+	return bench.Candidate{CandidateRef: ref, Sample: c.Sample, ParentSample: parent, Origin: c.Origin, Edit: c.Edit, Findings: fs}
 }
 
 // decidedCandidates are the candidates of a project already accepted or discarded.
-func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[CandidateRef]bool, error) {
-	refs, err := queryAll(ctx, tx, func(r scanner) (CandidateRef, error) {
-		var c CandidateRef
+func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[bench.CandidateRef]bool, error) {
+	refs, err := queryAll(ctx, tx, func(r scanner) (bench.CandidateRef, error) {
+		var c bench.CandidateRef
 		var t string
 		err := r.Scan(&c.Parent, &c.ParentRevision, &t, &c.Anchor)
 		c.Transform = augment.Transform(t)
@@ -153,7 +154,7 @@ func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[Ca
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[CandidateRef]bool, len(refs))
+	out := make(map[bench.CandidateRef]bool, len(refs))
 	for _, r := range refs {
 		out[r] = true
 	}
@@ -164,7 +165,7 @@ func decidedCandidates(ctx context.Context, tx *sql.Tx, projectID int64) (map[Ca
 // sample asking it, for the project's samples of kind that are not withdrawn (the
 // audit's duplicate-question rule over the samples a candidate would join).
 func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64, kind annotate.Kind) (map[string]string, error) {
-	where, args := sampleWhere(projectID, SampleFilter{Kind: kind})
+	where, args := sampleWhere(projectID, bench.SampleFilter{Kind: kind})
 	ss, err := queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+` AND s.status != ? ORDER BY s.id`,
 		append(args, string(verify.StateWithdrawn))...)
 	if err != nil {
@@ -181,37 +182,37 @@ func imageQuestions(ctx context.Context, tx *sql.Tx, projectID int64, kind annot
 }
 
 // findCandidate derives ref again from its parent's current revision.
-func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref CandidateRef) (Candidate, SampleInfo, error) {
+func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref bench.CandidateRef) (bench.Candidate, bench.SampleInfo, error) {
 	if !ref.Transform.Valid() {
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", ErrInvalid, ref.Transform)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("%w: unknown transform %q: use subgraph, expand or shuffle", bench.ErrInvalid, ref.Transform)
 	}
 	p, err := getSample(ctx, tx, ref.Parent)
 	if err != nil {
-		return Candidate{}, SampleInfo{}, err
+		return bench.Candidate{}, bench.SampleInfo{}, err
 	}
 	switch {
 	case p.ProjectID != projectID:
-		return Candidate{}, SampleInfo{}, fmt.Errorf("sample %q: %w in this project", ref.Parent, ErrNotFound)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("sample %q: %w in this project", ref.Parent, bench.ErrNotFound)
 	case !ref.Transform.Applies(p.Kind) || p.Status != verify.StateAccepted:
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is a %s sample in %s; %s candidates come from accepted %s", ErrInvalid, p.ID, p.Kind, p.Status,
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("%w: %s is a %s sample in %s; %s candidates come from accepted %s", bench.ErrInvalid, p.ID, p.Kind, p.Status,
 			ref.Transform, map[bool]string{true: "yes/no questions about image sequences", false: "step graphs"}[ref.Transform == augment.Shuffle])
 	case p.Revision != ref.ParentRevision:
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %s is at revision %d, the candidate was made from revision %d; list the candidates again", ErrConflict, p.ID, p.Revision, ref.ParentRevision)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("%w: %s is at revision %d, the candidate was made from revision %d; list the candidates again", bench.ErrConflict, p.ID, p.Revision, ref.ParentRevision)
 	}
 	decided, err := decidedCandidates(ctx, tx, projectID)
 	if err != nil {
-		return Candidate{}, SampleInfo{}, err
+		return bench.Candidate{}, bench.SampleInfo{}, err
 	}
 	if decided[ref] {
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: the candidate %s was accepted or discarded already", ErrConflict, ref)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("%w: the candidate %s was accepted or discarded already", bench.ErrConflict, ref)
 	}
 	cs, err := augment.Derive(p.Content, ref.Transform)
 	if err != nil {
-		return Candidate{}, SampleInfo{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 	}
 	i := slices.IndexFunc(cs, func(c augment.Candidate) bool { return c.Anchor == ref.Anchor })
 	if i < 0 {
-		return Candidate{}, SampleInfo{}, fmt.Errorf("candidate %s: %w", ref, ErrNotFound)
+		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("candidate %s: %w", ref, bench.ErrNotFound)
 	}
 	return newCandidate(ref, p.Content, cs[i]), p, nil
 }
@@ -225,8 +226,8 @@ func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref Candida
 // refused, and so is one with lint errors or marked for editing unless toEdit.
 // Audited on the new sample ("sample.augment", naming the parent) and on the parent
 // ("sample.derive").
-func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef, toEdit bool) (SampleInfo, error) {
-	var out SampleInfo
+func (d *DB) AcceptCandidate(ctx context.Context, actor bench.User, projectID int64, ref bench.CandidateRef, toEdit bool) (bench.SampleInfo, error) {
+	var out bench.SampleInfo
 	err := d.act(ctx, actor, "augment.accept", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment)
 		if err != nil {
@@ -241,10 +242,10 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 			return err
 		}
 		if dup := questions[annotate.QuestionKey(c.Sample)]; dup != "" {
-			return fmt.Errorf("%w: %s asks the same question about the same images: %q", ErrConflict, dup, c.Sample.Question)
+			return fmt.Errorf("%w: %s asks the same question about the same images: %q", bench.ErrConflict, dup, c.Sample.Question)
 		}
 		if !toEdit && c.Edit != "" {
-			return fmt.Errorf("%w: the candidate needs editing (%s); open it in the editor instead", ErrInvalid, c.Edit)
+			return fmt.Errorf("%w: the candidate needs editing (%s); open it in the editor instead", bench.ErrInvalid, c.Edit)
 		}
 		p, err := projectByID(ctx, tx, projectID)
 		if err != nil {
@@ -264,7 +265,7 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 			}
 		}
 		if len(errs) > 0 && !toEdit {
-			return fmt.Errorf("%w: the derived sample does not pass lint: %s", ErrInvalid, strings.Join(errs, "; "))
+			return fmt.Errorf("%w: the derived sample does not pass lint: %s", bench.ErrInvalid, strings.Join(errs, "; "))
 		}
 		now := d.now()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO lineage (sample_id, parent_id, parent_revision, transform, anchor, created_by, created_at)
@@ -274,11 +275,11 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 		where := "draft of " + a.Name
 		if toRound1 {
 			if err := verify.Authorize(verify.EventSubmit, vuser(a), true); err != nil {
-				return fmt.Errorf("%w: %w", ErrForbidden, err)
+				return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 			}
 			to, err := verify.Transition(cur.Status, verify.EventSubmit)
 			if err != nil {
-				return fmt.Errorf("%w: %v", ErrForbidden, err)
+				return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 			}
 			warns = dedupe(warns)
 			if err := d.addRevision(ctx, tx, a.ID, cur, cur.Content, "augment", strings.Join(warns, ",")); err != nil {
@@ -304,14 +305,14 @@ func (d *DB) AcceptCandidate(ctx context.Context, actor User, projectID int64, r
 		return err
 	})
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("accept candidate %s: %w", ref, err)
+		return bench.SampleInfo{}, fmt.Errorf("accept candidate %s: %w", ref, err)
 	}
 	return out, nil
 }
 
 // DiscardCandidate records that a candidate is not wanted: it is not offered again
 // for that revision of its parent. Audited on the parent ("augment.discard").
-func (d *DB) DiscardCandidate(ctx context.Context, actor User, projectID int64, ref CandidateRef) error {
+func (d *DB) DiscardCandidate(ctx context.Context, actor bench.User, projectID int64, ref bench.CandidateRef) error {
 	err := d.act(ctx, actor, "augment.discard", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAugment)
 		if err != nil {
@@ -335,7 +336,7 @@ func (d *DB) DiscardCandidate(ctx context.Context, actor User, projectID int64, 
 
 // SampleLineage says where a derived sample came from; ok is false for a sample that
 // was not derived. Any member of its project may read it.
-func (d *DB) SampleLineage(ctx context.Context, actor User, sampleID string) (l Lineage, ok bool, err error) {
+func (d *DB) SampleLineage(ctx context.Context, actor bench.User, sampleID string) (l bench.Lineage, ok bool, err error) {
 	err = d.readAs(ctx, actor, "sample.lineage", func(tx *sql.Tx) error {
 		if _, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples); err != nil {
 			return err
@@ -351,7 +352,7 @@ func (d *DB) SampleLineage(ctx context.Context, actor User, sampleID string) (l 
 		return err
 	})
 	if err != nil {
-		return Lineage{}, false, fmt.Errorf("lineage of %s: %w", sampleID, err)
+		return bench.Lineage{}, false, fmt.Errorf("lineage of %s: %w", sampleID, err)
 	}
 	return l, ok, nil
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // LRR-Bench's negative: an accepted yes/no question about a sequence gives one
@@ -50,7 +50,7 @@ func TestAugmentShuffledNegative(t *testing.T) {
 	}
 	f.verifyThrough(t, one.ID)
 
-	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, store.CandidateFilter{})
+	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, bench.CandidateFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,21 +78,21 @@ func TestAugmentShuffledNegative(t *testing.T) {
 		if im.RelPath != seq[3] {
 			continue
 		}
-		list, err := f.db.Samples(ctx, f.lead, f.project.ID, store.SampleFilter{ImageID: im.ID}, 0, 10)
+		list, err := f.db.Samples(ctx, f.lead, f.project.ID, bench.SampleFilter{ImageID: im.ID}, 0, 10)
 		if err != nil || len(list) != 2 {
 			t.Errorf("samples showing %s: %d, %v; want the parent and its negative", im.RelPath, len(list), err)
 		}
 	}
-	if _, err := f.db.AcceptCandidate(ctx, f.ann2, f.project.ID, c.CandidateRef, false); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann2, f.project.ID, c.CandidateRef, false); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("the same candidate twice: %v, want ErrConflict", err)
 	}
-	if cs, _ := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, store.CandidateFilter{}); len(cs) != 0 {
+	if cs, _ := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, bench.CandidateFilter{}); len(cs) != 0 {
 		t.Errorf("after accepting: candidates %v", refKeys(cs))
 	}
 	// A step-graph transform asked of the sequence is refused with a sentence.
 	ref := c.CandidateRef
 	ref.Transform, ref.Anchor = augment.Subgraph, "step2"
-	if _, err := f.db.AcceptCandidate(ctx, f.ann2, f.project.ID, ref, false); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann2, f.project.ID, ref, false); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a subgraph of a yes/no sequence: %v, want ErrInvalid", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -20,7 +20,7 @@ import (
 type augmentFixture struct {
 	fixture
 	img string
-	vs  []store.User // a1 (A), b1 (B), a2 (A), b2 (B), c1 (C)
+	vs  []bench.User // a1 (A), b1 (B), a2 (A), b2 (B), c1 (C)
 }
 
 func newAugmentFixture(t *testing.T) augmentFixture {
@@ -28,7 +28,7 @@ func newAugmentFixture(t *testing.T) augmentFixture {
 	f := augmentFixture{fixture: newFixture(t)}
 	f.img = withImage(t, f.fixture)
 	for _, v := range []struct{ name, group string }{{"a1", "A"}, {"b1", "B"}, {"a2", "A"}, {"b2", "B"}, {"c1", "C"}} {
-		u, err := f.db.AddUser(context.Background(), f.lead, v.name, store.RoleVerifier, v.group, "secret")
+		u, err := f.db.AddUser(context.Background(), f.lead, v.name, bench.RoleVerifier, v.group, "secret")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,17 +41,17 @@ func newAugmentFixture(t *testing.T) augmentFixture {
 func (f augmentFixture) verifyThrough(t *testing.T, id string) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := f.db.Sample(ctx, store.Owner(), id)
+	si, err := f.db.Sample(ctx, bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, round := range []int{1, 2, 3, 3, 3} {
-		if _, err := submitReview(f.db, ctx, f.vs[i], store.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision,
+		if _, err := submitReview(f.db, ctx, f.vs[i], bench.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatalf("round %d by %s: %v", round, f.vs[i].Name, err)
 		}
 	}
-	if si, _ = f.db.Sample(ctx, store.Owner(), id); si.Status != verify.StateAccepted {
+	if si, _ = f.db.Sample(ctx, bench.Owner(), id); si.Status != verify.StateAccepted {
 		t.Fatalf("%s is %s after three rounds", id, si.Status)
 	}
 }
@@ -80,7 +80,7 @@ func (f augmentFixture) acceptedGraph(t *testing.T, steps ...string) string {
 	return si.ID
 }
 
-func refKeys(cs []store.Candidate) []string {
+func refKeys(cs []bench.Candidate) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, string(c.Transform)+":"+c.Anchor)
@@ -94,7 +94,7 @@ func TestAugmentCandidatesAcceptDiscard(t *testing.T) {
 	parent := f.acceptedGraph(t, "Remove the stapler from the top of the book", "Remove the book from the top of the laptop", "Pick up the laptop")
 
 	// A verified graph of three steps gives three candidates.
-	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, store.CandidateFilter{})
+	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, bench.CandidateFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,15 +107,15 @@ func TestAugmentCandidatesAcceptDiscard(t *testing.T) {
 			t.Errorf("candidate %s: %+v", c.CandidateRef, c)
 		}
 	}
-	if cs, _ := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, store.CandidateFilter{Transform: augment.Subgraph}); len(cs) != 1 {
+	if cs, _ := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, bench.CandidateFilter{Transform: augment.Subgraph}); len(cs) != 1 {
 		t.Errorf("subgraph filter: %v", refKeys(cs))
 	}
 
 	// Verifiers neither see nor take candidates; the refusals are audited.
-	if _, err := f.db.AugmentCandidates(ctx, f.ver, f.project.ID, store.CandidateFilter{}); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.AugmentCandidates(ctx, f.ver, f.project.ID, bench.CandidateFilter{}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier lists: %v", err)
 	}
-	if _, err := f.db.AcceptCandidate(ctx, f.ver, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ver, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier accepts: %v", err)
 	}
 	if n := auditCount(t, f.db.Path(), "denied:augment.list") + auditCount(t, f.db.Path(), "denied:augment.accept"); n != 2 {
@@ -132,7 +132,7 @@ func TestAugmentCandidatesAcceptDiscard(t *testing.T) {
 		t.Fatalf("accepted: %+v", si)
 	}
 	l, ok, err := f.db.SampleLineage(ctx, f.ver, si.ID)
-	if err != nil || !ok || l != (store.Lineage{Sample: si.ID, Parent: parent, ParentRevision: 1, Transform: augment.Subgraph, Anchor: "step2", By: "ann2", At: l.At}) {
+	if err != nil || !ok || l != (bench.Lineage{Sample: si.ID, Parent: parent, ParentRevision: 1, Transform: augment.Subgraph, Anchor: "step2", By: "ann2", At: l.At}) {
 		t.Fatalf("lineage %+v %v %v", l, ok, err)
 	}
 	if _, ok, err := f.db.SampleLineage(ctx, f.ver, parent); ok || err != nil {
@@ -157,17 +157,17 @@ func TestAugmentCandidatesAcceptDiscard(t *testing.T) {
 	}
 
 	// An accepted candidate is not offered again, nor taken twice.
-	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("second accept: %v", err)
 	}
 	// Discarded ones are not offered again either.
 	if err := f.db.DiscardCandidate(ctx, f.ann, f.project.ID, cs[1].CandidateRef); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.DiscardCandidate(ctx, f.ann, f.project.ID, cs[1].CandidateRef); !errors.Is(err, store.ErrConflict) {
+	if err := f.db.DiscardCandidate(ctx, f.ann, f.project.ID, cs[1].CandidateRef); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("second discard: %v", err)
 	}
-	if cs, _ := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, store.CandidateFilter{}); !slices.Equal(refKeys(cs), []string{"expand:step2"}) {
+	if cs, _ := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, bench.CandidateFilter{}); !slices.Equal(refKeys(cs), []string{"expand:step2"}) {
 		t.Errorf("after accept and discard: %v", refKeys(cs))
 	}
 	if n := auditCount(t, f.db.Path(), "augment.discard"); n != 1 {
@@ -180,22 +180,22 @@ func TestAugmentCandidatesAcceptDiscard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, _ = f.db.AugmentCandidates(ctx, f.ann, f.project.ID, store.CandidateFilter{})
+	cs, _ = f.db.AugmentCandidates(ctx, f.ann, f.project.ID, bench.CandidateFilter{})
 	if len(cs) != 1 || cs[0].Duplicate != dup.ID || cs[0].Acceptable() {
 		t.Fatalf("duplicate not found: %+v", cs)
 	}
-	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, true); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, true); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("accepting a duplicate: %v", err)
 	}
 
 	// A candidate of an older revision, or of a parent that is not accepted, is refused.
 	stale := cs[0].CandidateRef
 	stale.ParentRevision = 2
-	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, stale, false); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, stale, false); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("stale revision: %v", err)
 	}
-	notAccepted := store.CandidateRef{Parent: dup.ID, ParentRevision: 0, Transform: augment.Subgraph, Anchor: "step2"}
-	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, notAccepted, false); !errors.Is(err, store.ErrInvalid) {
+	notAccepted := bench.CandidateRef{Parent: dup.ID, ParentRevision: 0, Transform: augment.Subgraph, Anchor: "step2"}
+	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, notAccepted, false); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a draft as parent: %v", err)
 	}
 	if n := auditCount(t, f.db.Path(), "sample.augment"); n != 1 {
@@ -210,13 +210,13 @@ func TestAugmentToRound1AndExport(t *testing.T) {
 	ctx := context.Background()
 	f := newAugmentFixture(t)
 	parent := f.acceptedGraph(t, "Remove the book from the top of the laptop", "Pick up the laptop")
-	if _, err := f.db.SetSettings(ctx, f.ann, f.project.ID, map[string]string{"augment_to_round1": "true"}); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.SetSettings(ctx, f.ann, f.project.ID, map[string]string{"augment_to_round1": "true"}); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("an annotator changes augment_to_round1: %v", err)
 	}
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"augment_to_round1": "true"}); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := f.db.AugmentCandidates(ctx, f.lead, f.project.ID, store.CandidateFilter{})
+	cs, err := f.db.AugmentCandidates(ctx, f.lead, f.project.ID, bench.CandidateFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,12 +232,12 @@ func TestAugmentToRound1AndExport(t *testing.T) {
 	}
 	f.verifyThrough(t, si.ID)
 
-	rel, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "aug", Version: "1"})
+	rel, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "aug", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "native")
-	if _, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: rel.Ref(), ProjectID: f.project.ID, Format: "native", OutDir: out}, nil); err != nil {
+	if _, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: rel.Ref(), ProjectID: f.project.ID, Format: "native", OutDir: out}, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "samples.jsonl"))
@@ -272,15 +272,15 @@ func TestAugmentNeedsEditing(t *testing.T) {
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"augment_to_round1": "true"}); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, store.CandidateFilter{})
+	cs, err := f.db.AugmentCandidates(ctx, f.ann, f.project.ID, bench.CandidateFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cs) != 1 || cs[0].Edit == "" || cs[0].Acceptable() {
 		t.Fatalf("candidates %+v", cs)
 	}
-	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, store.ErrInvalid) ||
-		!strings.Contains(store.Message(err), "does not name one object") {
+	if _, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, false); !errors.Is(err, bench.ErrInvalid) ||
+		!strings.Contains(bench.Message(err), "does not name one object") {
 		t.Errorf("accepting a candidate that needs editing: %v", err)
 	}
 	si, err := f.db.AcceptCandidate(ctx, f.ann, f.project.ID, cs[0].CandidateRef, true)

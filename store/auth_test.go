@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -18,7 +19,7 @@ func init() { SetPasswordMinimumForTests(4) }
 
 // realPasswordMinimum makes the production minimum apply until the test ends.
 func realPasswordMinimum(t *testing.T) {
-	t.Cleanup(SetPasswordMinimumForTests(MinPasswordLen))
+	t.Cleanup(SetPasswordMinimumForTests(bench.MinPasswordLen))
 }
 
 // authWorld is a database whose clock stands still until the test moves it, with a
@@ -27,7 +28,7 @@ type authWorld struct {
 	db        *DB
 	path      string
 	now       time.Time
-	lead, ann User
+	lead, ann bench.User
 }
 
 const (
@@ -44,7 +45,7 @@ func newAuthWorld(t *testing.T) *authWorld {
 	if w.lead, err = w.db.CreateFirstLead(ctx, "lead", leadPassword); err != nil {
 		t.Fatal(err)
 	}
-	if w.ann, err = w.db.AddUser(ctx, w.lead, "ann1", RoleAnnotator, "", annPassword); err != nil {
+	if w.ann, err = w.db.AddUser(ctx, w.lead, "ann1", bench.RoleAnnotator, "", annPassword); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -89,8 +90,8 @@ func auditCountOf(t *testing.T, db *DB, action string) int {
 func TestNewPasswordsNeedTenCharacters(t *testing.T) {
 	realPasswordMinimum(t)
 	ctx := context.Background()
-	if MinPasswordLen != 10 {
-		t.Fatalf("MinPasswordLen = %d, want 10", MinPasswordLen)
+	if bench.MinPasswordLen != 10 {
+		t.Fatalf("MinPasswordLen = %d, want 10", bench.MinPasswordLen)
 	}
 	db, err := Open(ctx, filepath.Join(t.TempDir(), "bw.db"))
 	if err != nil {
@@ -98,29 +99,29 @@ func TestNewPasswordsNeedTenCharacters(t *testing.T) {
 	}
 	defer db.Close()
 	const nine, ten = "123456789", "1234567890"
-	if _, err := db.CreateFirstLead(ctx, "lead", nine); !errors.Is(err, ErrInvalid) ||
-		!strings.Contains(Message(err), "a password needs at least 10 characters") {
+	if _, err := db.CreateFirstLead(ctx, "lead", nine); !errors.Is(err, bench.ErrInvalid) ||
+		!strings.Contains(bench.Message(err), "a password needs at least 10 characters") {
 		t.Fatalf("first lead with 9 characters: %v", err)
 	}
 	lead, err := db.CreateFirstLead(ctx, "lead", ten)
 	if err != nil {
 		t.Fatalf("first lead with 10 characters: %v", err)
 	}
-	if _, err := db.AddUser(ctx, lead, "ann", RoleAnnotator, "", nine); !errors.Is(err, ErrInvalid) {
+	if _, err := db.AddUser(ctx, lead, "ann", bench.RoleAnnotator, "", nine); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("add user with 9 characters: %v", err)
 	}
 	// Characters, not bytes: nine letters of two bytes each are still nine.
-	if _, err := db.AddUser(ctx, lead, "ann", RoleAnnotator, "", strings.Repeat("é", 9)); !errors.Is(err, ErrInvalid) {
+	if _, err := db.AddUser(ctx, lead, "ann", bench.RoleAnnotator, "", strings.Repeat("é", 9)); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("add user with 9 two-byte characters: %v", err)
 	}
-	if _, err := db.AddUser(ctx, lead, "ann", RoleAnnotator, "", ten); err != nil {
+	if _, err := db.AddUser(ctx, lead, "ann", bench.RoleAnnotator, "", ten); err != nil {
 		t.Fatalf("add user with 10 characters: %v", err)
 	}
-	if err := db.SetPassword(ctx, lead, "ann", nine); !errors.Is(err, ErrInvalid) {
+	if err := db.SetPassword(ctx, lead, "ann", nine); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("set password with 9 characters: %v", err)
 	}
 	// bcrypt reads 72 bytes: a longer password would be cut short without a word.
-	if err := db.SetPassword(ctx, lead, "ann", strings.Repeat("x", 73)); !errors.Is(err, ErrInvalid) {
+	if err := db.SetPassword(ctx, lead, "ann", strings.Repeat("x", 73)); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("set password of 73 bytes: %v", err)
 	}
 	// An account from before the rule keeps its short password until it changes it.
@@ -147,15 +148,15 @@ func TestDemoAccountsOnlyInAnEmptyDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	accounts := []User{{Name: "lead", Role: RoleLead}, {Name: "ann1", Role: RoleAnnotator}, {Name: "ver1", Role: RoleVerifier, Group: "A"}}
-	if _, err := db.CreateDemoAccounts(ctx, accounts[1:], "demo"); !errors.Is(err, ErrInvalid) {
+	accounts := []bench.User{{Name: "lead", Role: bench.RoleLead}, {Name: "ann1", Role: bench.RoleAnnotator}, {Name: "ver1", Role: bench.RoleVerifier, Group: "A"}}
+	if _, err := db.CreateDemoAccounts(ctx, accounts[1:], "demo"); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("demo accounts led by an annotator: %v, want ErrInvalid", err)
 	}
 	got, err := db.CreateDemoAccounts(ctx, accounts, "demo")
 	if err != nil {
 		t.Fatalf("demo accounts: %v", err)
 	}
-	if len(got) != 3 || got[2].Name != "ver1" || got[2].Group != "A" || got[0].Role != RoleLead {
+	if len(got) != 3 || got[2].Name != "ver1" || got[2].Group != "A" || got[0].Role != bench.RoleLead {
 		t.Fatalf("demo accounts %+v", got)
 	}
 	for _, a := range accounts {
@@ -163,13 +164,13 @@ func TestDemoAccountsOnlyInAnEmptyDatabase(t *testing.T) {
 			t.Errorf("%s cannot sign in with the demo password: %v", a.Name, err)
 		}
 	}
-	if _, err := db.CreateDemoAccounts(ctx, []User{{Name: "lead2", Role: RoleLead}}, "demo"); !errors.Is(err, ErrForbidden) {
+	if _, err := db.CreateDemoAccounts(ctx, []bench.User{{Name: "lead2", Role: bench.RoleLead}}, "demo"); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("demo accounts in a database with accounts: %v, want ErrForbidden", err)
 	}
-	if _, err := db.AddUser(ctx, got[0], "ann2", RoleAnnotator, "", "demo"); !errors.Is(err, ErrInvalid) {
+	if _, err := db.AddUser(ctx, got[0], "ann2", bench.RoleAnnotator, "", "demo"); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("a lead adds a user with the short demo password: %v, want ErrInvalid", err)
 	}
-	if err := db.SetPassword(ctx, got[1], "ann1", "demo2"); !errors.Is(err, ErrInvalid) {
+	if err := db.SetPassword(ctx, got[1], "ann1", "demo2"); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("a demo user chooses a short password: %v, want ErrInvalid", err)
 	}
 	if n := auditCountOf(t, db, "user.create"); n != 3 {
@@ -206,17 +207,17 @@ func TestWrongPasswordsMakeTheNameWait(t *testing.T) {
 	db := w.db
 	wrong := func() {
 		t.Helper()
-		if _, err := db.Authenticate(ctx, "ann1", "not-the-password"); !errors.Is(err, ErrUnauthorized) {
+		if _, err := db.Authenticate(ctx, "ann1", "not-the-password"); !errors.Is(err, bench.ErrUnauthorized) {
 			t.Fatalf("wrong password: %v, want ErrUnauthorized", err)
 		}
 	}
 	refused := func(db *DB, password, wait string) {
 		t.Helper()
 		_, err := db.Authenticate(ctx, "ann1", password)
-		if !errors.Is(err, ErrTooManyFailures) || errors.Is(err, ErrUnauthorized) {
+		if !errors.Is(err, bench.ErrTooManyFailures) || errors.Is(err, bench.ErrUnauthorized) {
 			t.Fatalf("attempt during the wait: %v, want ErrTooManyFailures", err)
 		}
-		if got, want := Message(err), "Too many wrong passwords for ann1: try again in "+wait+"."; got != want {
+		if got, want := bench.Message(err), "Too many wrong passwords for ann1: try again in "+wait+"."; got != want {
 			t.Fatalf("message %q, want %q", got, want)
 		}
 	}
@@ -270,12 +271,12 @@ func TestUnknownNamesWaitAlike(t *testing.T) {
 	ctx := context.Background()
 	w := newAuthWorld(t)
 	for range freeFailures {
-		if _, err := w.db.Authenticate(ctx, "nobody", "guess-guess"); !errors.Is(err, ErrUnauthorized) {
+		if _, err := w.db.Authenticate(ctx, "nobody", "guess-guess"); !errors.Is(err, bench.ErrUnauthorized) {
 			t.Fatalf("unknown name: %v", err)
 		}
 	}
 	_, err := w.db.Authenticate(ctx, "nobody", "guess-guess")
-	if got, want := Message(err), "Too many wrong passwords for nobody: try again in 1 second."; got != want {
+	if got, want := bench.Message(err), "Too many wrong passwords for nobody: try again in 1 second."; got != want {
 		t.Fatalf("unknown name after 3 failures: %q, want %q", got, want)
 	}
 }
@@ -287,7 +288,7 @@ func TestUnknownNamesWaitAlike(t *testing.T) {
 func TestUnknownNamesCostTheSameComparison(t *testing.T) {
 	ctx := context.Background()
 	w := newAuthWorld(t)
-	if _, err := w.db.AddUser(ctx, w.lead, "gone", RoleAnnotator, "", "gone-password"); err != nil {
+	if _, err := w.db.AddUser(ctx, w.lead, "gone", bench.RoleAnnotator, "", "gone-password"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.db.db.Exec(`UPDATE users SET disabled = 1 WHERE name = 'gone'`); err != nil {
@@ -343,7 +344,7 @@ func TestSetPassword(t *testing.T) {
 	if signsIn("ann1", annPassword) || !signsIn("ann1", "ann1-second-password") {
 		t.Fatal("after the change the old password signs in, or the new one does not")
 	}
-	if err := db.SetPassword(ctx, w.ann, "lead", "taken-over-lead"); !errors.Is(err, ErrForbidden) {
+	if err := db.SetPassword(ctx, w.ann, "lead", "taken-over-lead"); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("annotator sets the lead's password: %v, want ErrForbidden", err)
 	}
 	if signsIn("lead", "taken-over-lead") {
@@ -352,7 +353,7 @@ func TestSetPassword(t *testing.T) {
 	if got := auditCountOf(t, db, "denied:user.password"); got != 1 {
 		t.Errorf("denied:user.password rows %d, want 1", got)
 	}
-	if err := db.SetPassword(ctx, w.lead, "nobody", "some-password"); !errors.Is(err, ErrNotFound) {
+	if err := db.SetPassword(ctx, w.lead, "nobody", "some-password"); !errors.Is(err, bench.ErrNotFound) {
 		t.Fatalf("set the password of an unknown name: %v, want ErrNotFound", err)
 	}
 	// ann1 forgets the password and waits; the lead's new one ends the wait.

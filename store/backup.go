@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/mattn/go-sqlite3"
 )
 
@@ -22,10 +23,10 @@ import (
 func (d *DB) Backup(ctx context.Context, to string) (err error) {
 	defer func() { err = dbError(err) }()
 	if d.pg {
-		return fmt.Errorf("backup: %w: a PostgreSQL database is backed up with pg_dump (see the README), or copied into a SQLite file with bwctl copy-db", ErrInvalid)
+		return fmt.Errorf("backup: %w: a PostgreSQL database is backed up with pg_dump (see the README), or copied into a SQLite file with bwctl copy-db", bench.ErrInvalid)
 	}
 	if _, err := os.Stat(to); err == nil {
-		return fmt.Errorf("backup: %w: %s exists; name a new file", ErrInvalid, to)
+		return fmt.Errorf("backup: %w: %s exists; name a new file", bench.ErrInvalid, to)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(to), "."+filepath.Base(to)+".part-*")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
@@ -31,7 +32,7 @@ func TestBackupAndRestore(t *testing.T) {
 	if err := f.db.Backup(ctx, to); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.Backup(ctx, to); !errors.Is(err, store.ErrInvalid) {
+	if err := f.db.Backup(ctx, to); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a backup over an existing file: %v, want a refusal", err)
 	}
 	b, err := store.Open(ctx, to)
@@ -42,8 +43,8 @@ func TestBackupAndRestore(t *testing.T) {
 	if ok, err := b.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity of the backup: %q %v", ok, err)
 	}
-	want, _ := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100)
-	got, err := b.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100)
+	want, _ := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}, 0, 100)
+	got, err := b.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}, 0, 100)
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("samples in the backup differ:\n%+v\nwant\n%+v (%v)", got, want, err)
 	}
@@ -103,11 +104,11 @@ func TestBackupWhileWriting(t *testing.T) {
 	if ok, err := b.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity of a backup taken while writing: %q %v", ok, err)
 	}
-	n, err := b.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
+	n, err := b.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{})
 	if err != nil || n < 600 {
 		t.Errorf("the backup holds %d samples, want at least the 600 written before it (%v)", n, err)
 	}
-	counts, _ := b.StatusCounts(ctx, store.Owner(), f.project.ID)
+	counts, _ := b.StatusCounts(ctx, bench.Owner(), f.project.ID)
 	total := 0
 	for _, c := range counts {
 		total += c

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -277,7 +278,7 @@ func TestImportBadImages(t *testing.T) {
 				if !isRejected || !strings.Contains(reason, tt.reason) {
 					t.Errorf("rejected=%v reason %q; want a rejection saying %q", isRejected, reason, tt.reason)
 				}
-				if _, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, tt.file); err == nil {
+				if _, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, tt.file); err == nil {
 					t.Error("a rejected file was stored")
 				}
 				return
@@ -285,7 +286,7 @@ func TestImportBadImages(t *testing.T) {
 			if isRejected {
 				t.Fatalf("rejected: %s", reason)
 			}
-			im, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, tt.file)
+			im, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, tt.file)
 			if err != nil {
 				t.Fatal(err)
 			}

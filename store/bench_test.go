@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -223,8 +224,8 @@ func importImages(tb testing.TB) (string, []string) {
 // benchWorld is the open big project with the accounts the screens are opened as.
 type benchWorld struct {
 	db       *store.DB
-	project  store.Project
-	ann, ver store.User
+	project  bench.Project
+	ann, ver bench.User
 }
 
 func openBench(tb testing.TB, path string) benchWorld {
@@ -235,13 +236,13 @@ func openBench(tb testing.TB, path string) benchWorld {
 		tb.Fatal(err)
 	}
 	w := benchWorld{db: db}
-	if w.project, err = db.ProjectByName(ctx, store.Owner(), "bench"); err != nil {
+	if w.project, err = db.ProjectByName(ctx, bench.Owner(), "bench"); err != nil {
 		tb.Fatal(err)
 	}
-	if w.ann, err = db.UserByName(ctx, store.Owner(), "ann1"); err != nil {
+	if w.ann, err = db.UserByName(ctx, bench.Owner(), "ann1"); err != nil {
 		tb.Fatal(err)
 	}
-	if w.ver, err = db.UserByName(ctx, store.Owner(), "ver1"); err != nil {
+	if w.ver, err = db.UserByName(ctx, bench.Owner(), "ver1"); err != nil {
 		tb.Fatal(err)
 	}
 	return w
@@ -252,15 +253,15 @@ func openBench(tb testing.TB, path string) benchWorld {
 // first page of images) or the verifier's queue.
 func (w benchWorld) firstScreen(tb testing.TB, role string) {
 	ctx := context.Background()
-	counts, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID)
+	counts, err := w.db.StatusCounts(ctx, bench.Owner(), w.project.ID)
 	if err != nil || counts[verify.StateAccepted] == 0 {
 		tb.Fatalf("status counts %v %v", counts, err)
 	}
-	if n, err := w.db.CountImages(ctx, store.Owner(), w.project.ID); err != nil || n == 0 {
+	if n, err := w.db.CountImages(ctx, bench.Owner(), w.project.ID); err != nil || n == 0 {
 		tb.Fatalf("count images %d %v", n, err)
 	}
 	switch role {
-	case store.RoleAnnotator:
+	case bench.RoleAnnotator:
 		// ui/annotate.go: a page of the returned samples and of the drafts with their
 		// totals, and a page of the images without samples with theirs.
 		for _, st := range []verify.State{verify.StateReturned, verify.StateDraft} {
@@ -271,7 +272,7 @@ func (w benchWorld) firstScreen(tb testing.TB, role string) {
 		if err := w.imagesWithoutSamples(); err != nil {
 			tb.Fatal(err)
 		}
-	case store.RoleVerifier:
+	case bench.RoleVerifier:
 		// ui/verify.go reads one page per round, not the whole queue.
 		n := 0
 		for round := 1; round <= 3; round++ {
@@ -295,11 +296,11 @@ func (w benchWorld) firstScreen(tb testing.TB, role string) {
 // total, and the first page of the annotator's samples in state st.
 func (w benchWorld) annotatorPart(st verify.State) error {
 	ctx := context.Background()
-	f := store.SampleFilter{Status: st, AuthorID: w.ann.ID}
-	if _, err := w.db.CountSamples(ctx, store.Owner(), w.project.ID, f); err != nil {
+	f := bench.SampleFilter{Status: st, AuthorID: w.ann.ID}
+	if _, err := w.db.CountSamples(ctx, bench.Owner(), w.project.ID, f); err != nil {
 		return err
 	}
-	_, err := w.db.Samples(ctx, store.Owner(), w.project.ID, f, 0, annotatorPage)
+	_, err := w.db.Samples(ctx, bench.Owner(), w.project.ID, f, 0, annotatorPage)
 	return err
 }
 
@@ -307,10 +308,10 @@ func (w benchWorld) annotatorPart(st verify.State) error {
 // images without a sample and the first page of them.
 func (w benchWorld) imagesWithoutSamples() error {
 	ctx := context.Background()
-	if _, err := w.db.CountImagesWithoutSamples(ctx, store.Owner(), w.project.ID); err != nil {
+	if _, err := w.db.CountImagesWithoutSamples(ctx, bench.Owner(), w.project.ID); err != nil {
 		return err
 	}
-	_, err := w.db.ImagesWithoutSamples(ctx, store.Owner(), w.project.ID, 0, annotatorPage)
+	_, err := w.db.ImagesWithoutSamples(ctx, bench.Owner(), w.project.ID, 0, annotatorPage)
 	return err
 }
 
@@ -334,7 +335,7 @@ const (
 // export_test.go).
 func BenchmarkScaleOpenProject(b *testing.B) {
 	path := scaleDBOnEngine(b)
-	for _, role := range []string{store.RoleAnnotator, store.RoleVerifier, verifierBulk} {
+	for _, role := range []string{bench.RoleAnnotator, bench.RoleVerifier, verifierBulk} {
 		b.Run(role, func(b *testing.B) {
 			for b.Loop() {
 				w := openBench(b, path)
@@ -377,16 +378,16 @@ func BenchmarkScaleQueries(b *testing.B) {
 	defer w.db.Close()
 	ctx := context.Background()
 	total := 0
-	counts, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID)
+	counts, err := w.db.StatusCounts(ctx, bench.Owner(), w.project.ID)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range counts {
 		total += c
 	}
-	page := func(f store.SampleFilter, offset int) func() error {
+	page := func(f bench.SampleFilter, offset int) func() error {
 		return func() error {
-			ss, err := w.db.Samples(ctx, store.Owner(), w.project.ID, f, offset, 50)
+			ss, err := w.db.Samples(ctx, bench.Owner(), w.project.ID, f, offset, 50)
 			if err == nil && len(ss) == 0 {
 				err = fmt.Errorf("empty page at %d", offset)
 			}
@@ -394,7 +395,7 @@ func BenchmarkScaleQueries(b *testing.B) {
 		}
 	}
 	// The keyset page in the middle starts after the sample an offset query finds there.
-	mid, err := w.db.Samples(ctx, store.Owner(), w.project.ID, store.SampleFilter{}, total/2-1, 1)
+	mid, err := w.db.Samples(ctx, bench.Owner(), w.project.ID, bench.SampleFilter{}, total/2-1, 1)
 	if err != nil || len(mid) != 1 {
 		b.Fatalf("the middle sample: %v", err)
 	}
@@ -402,17 +403,17 @@ func BenchmarkScaleQueries(b *testing.B) {
 		name string
 		run  func() error
 	}{
-		{"StatusCounts", func() error { _, err := w.db.StatusCounts(ctx, store.Owner(), w.project.ID); return err }},
-		{"CountImages", func() error { _, err := w.db.CountImages(ctx, store.Owner(), w.project.ID); return err }},
-		{"ImagesPage", func() error { _, err := w.db.Images(ctx, store.Owner(), w.project.ID, 0, 200); return err }},
-		{"SamplesFirstPage", page(store.SampleFilter{}, 0)},
-		{"SamplesMiddlePage", page(store.SampleFilter{After: &mid[0]}, 0)},
-		{"SamplesMiddlePageOffset", page(store.SampleFilter{}, total/2)},
-		{"SamplesAccepted", page(store.SampleFilter{Status: verify.StateAccepted}, 0)},
+		{"StatusCounts", func() error { _, err := w.db.StatusCounts(ctx, bench.Owner(), w.project.ID); return err }},
+		{"CountImages", func() error { _, err := w.db.CountImages(ctx, bench.Owner(), w.project.ID); return err }},
+		{"ImagesPage", func() error { _, err := w.db.Images(ctx, bench.Owner(), w.project.ID, 0, 200); return err }},
+		{"SamplesFirstPage", page(bench.SampleFilter{}, 0)},
+		{"SamplesMiddlePage", page(bench.SampleFilter{After: &mid[0]}, 0)},
+		{"SamplesMiddlePageOffset", page(bench.SampleFilter{}, total/2)},
+		{"SamplesAccepted", page(bench.SampleFilter{Status: verify.StateAccepted}, 0)},
 		{"AnnotatorDrafts", func() error { return w.annotatorPart(verify.StateDraft) }},
 		{"AnnotatorImagesWithoutSamples", w.imagesWithoutSamples},
 		{"AnnotatorAllDrafts", func() error { // the whole list in one call: bwctl and scripts
-			_, err := w.db.Samples(ctx, store.Owner(), w.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1_000_000)
+			_, err := w.db.Samples(ctx, bench.Owner(), w.project.ID, bench.SampleFilter{Status: verify.StateDraft, AuthorID: w.ann.ID}, 0, 1_000_000)
 			return err
 		}},
 	} {
@@ -435,8 +436,8 @@ func BenchmarkScaleOpenMemory(b *testing.B) {
 	w := openBench(b, path)
 	defer w.db.Close()
 	for b.Loop() {
-		w.firstScreen(b, store.RoleAnnotator)
-		w.firstScreen(b, store.RoleVerifier)
+		w.firstScreen(b, bench.RoleAnnotator)
+		w.firstScreen(b, bench.RoleVerifier)
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -549,7 +550,7 @@ var freezeCache benchCache
 
 // freezeDB is a copy, in a temporary folder, of the cached project for the freeze
 // benchmarks (each run freezes into it), and its lead.
-func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
+func freezeDB(tb testing.TB) (*store.DB, bench.User, bench.Project) {
 	tb.Helper()
 	key := fmt.Sprintf("samples=%d images=%d seed=3 withdrawn=2 schema=%d gen=%d", freezeSamples, freezeImages, store.SchemaVersion(), benchGenVersion)
 	dir := freezeCache.ensure(tb, "benchwright-bench-freeze", key, func(dir string) error {
@@ -589,7 +590,7 @@ func freezeDB(tb testing.TB) (*store.DB, store.User, store.Project) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), "freeze")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "freeze")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -623,7 +624,7 @@ func BenchmarkScaleFreezeExport(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		version := fmt.Sprintf("v%d", i+1)
-		rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "bench", Version: version, Split: freezeSplit})
+		rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "bench", Version: version, Split: freezeSplit})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -631,7 +632,7 @@ func BenchmarkScaleFreezeExport(b *testing.B) {
 			b.Fatalf("froze %d samples, want at least %d: generate more", rel.Samples, freezeAccepted)
 		}
 		dir := filepath.Join(out, version)
-		res, err := db.Export(ctx, lead, store.ExportInput{Release: rel.Ref(), ProjectID: p.ID, Format: "native", OutDir: dir}, nil)
+		res, err := db.Export(ctx, lead, bench.ExportInput{Release: rel.Ref(), ProjectID: p.ID, Format: "native", OutDir: dir}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -650,18 +651,18 @@ func BenchmarkScaleFreezeExportFloor(b *testing.B) {
 	db, lead, p := freezeDB(b)
 	ctx := context.Background()
 	// The images of the release the benchmark above freezes, each once.
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "floor", Version: "v1", Split: freezeSplit})
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "floor", Version: "v1", Split: freezeSplit})
 	if err != nil {
 		b.Fatal(err)
 	}
-	items, err := db.ReleaseItems(ctx, store.Owner(), rel.ID)
+	items, err := db.ReleaseItems(ctx, bench.Owner(), rel.ID)
 	if err != nil {
 		b.Fatal(err)
 	}
 	seen := map[string]bool{}
 	var files []string
 	for _, it := range items {
-		im, err := db.ImageByPath(ctx, store.Owner(), p.ID, it.ImagePath)
+		im, err := db.ImageByPath(ctx, bench.Owner(), p.ID, it.ImagePath)
 		if err != nil {
 			b.Fatal(err)
 		}

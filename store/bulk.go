@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -73,8 +74,8 @@ type BulkResult struct {
 // role are reused. It returns the accounts in the order of want. An existing account
 // with another role is ErrConflict, and so is a database MarkSynthetic did not
 // mark. Only a lead may (verify.ActionGenerate).
-func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password string) ([]User, error) {
-	var out []User
+func (d *DB) BulkAddUsers(ctx context.Context, lead bench.User, want []bench.User, password string) ([]bench.User, error) {
+	var out []bench.User
 	err := d.act(ctx, lead, "generate.users", func(tx *sql.Tx) error {
 		out = nil
 		a, err := requireAction(ctx, tx, lead, verify.ActionGenerate)
@@ -89,19 +90,19 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 		for _, w := range want {
 			u, err := userByName(ctx, tx, w.Name)
 			switch {
-			case errors.Is(err, ErrNotFound):
+			case errors.Is(err, bench.ErrNotFound):
 				if err := validUserName(w.Name); err != nil {
 					return err
 				}
-				if !ValidRole(w.Role) {
-					return fmt.Errorf("%w: role %q of %s is not one of annotator, verifier, lead", ErrInvalid, w.Role, w.Name)
+				if !bench.ValidRole(w.Role) {
+					return fmt.Errorf("%w: role %q of %s is not one of annotator, verifier, lead", bench.ErrInvalid, w.Role, w.Name)
 				}
 				if hash == "" {
 					if hash, err = hashPassword(password); err != nil {
 						return err
 					}
 				}
-				u = User{Name: w.Name, Role: w.Role, Group: w.Group}
+				u = bench.User{Name: w.Name, Role: w.Role, Group: w.Group}
 				if err := tx.QueryRowContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
 					w.Name, w.Role, w.Group, hash, d.now()).Scan(&u.ID); err != nil {
 					return err
@@ -110,10 +111,10 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 			case err != nil:
 				return err
 			case u.Role != w.Role:
-				return fmt.Errorf("%w: account %s exists as %s, wanted as %s", ErrConflict, u.Name, u.Role, w.Role)
+				return fmt.Errorf("%w: account %s exists as %s, wanted as %s", bench.ErrConflict, u.Name, u.Role, w.Role)
 			}
 			// As AddUser: every account joins the lead's projects.
-			if err := d.joinProjectsOf(ctx, tx, a.ID, User{ID: u.ID, Role: w.Role, Group: w.Group}); err != nil {
+			if err := d.joinProjectsOf(ctx, tx, a.ID, bench.User{ID: u.ID, Role: w.Role, Group: w.Group}); err != nil {
 				return err
 			}
 			out = append(out, u)
@@ -139,7 +140,7 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead User, want []User, password 
 // batches committed before stay. Nothing here judges the histories: a caller must
 // build them with verify (package synth does). A database MarkSynthetic did not
 // mark is ErrConflict: these writes put reviews under verifiers' names.
-func (d *DB) BulkWriteSamples(ctx context.Context, lead User, projectID int64, batches iter.Seq2[[]BulkSample, error]) (BulkResult, error) {
+func (d *DB) BulkWriteSamples(ctx context.Context, lead bench.User, projectID int64, batches iter.Seq2[[]BulkSample, error]) (BulkResult, error) {
 	res, err := d.bulkWriteSamples(ctx, lead, projectID, batches)
 	if err != nil {
 		return res, fmt.Errorf("write generated samples: %w", err)
@@ -147,7 +148,7 @@ func (d *DB) BulkWriteSamples(ctx context.Context, lead User, projectID int64, b
 	return res, nil
 }
 
-func (d *DB) bulkWriteSamples(ctx context.Context, lead User, projectID int64, batches iter.Seq2[[]BulkSample, error]) (BulkResult, error) {
+func (d *DB) bulkWriteSamples(ctx context.Context, lead bench.User, projectID int64, batches iter.Seq2[[]BulkSample, error]) (BulkResult, error) {
 	var res BulkResult
 	images := map[string]int64{}
 	err := d.readAs(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
@@ -217,7 +218,7 @@ func bulkTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // insertBulk writes one batch in one transaction, audited by one summary row. done
 // is the number of samples written before it, for the audit detail.
-func (d *DB) insertBulk(ctx context.Context, lead User, projectID int64, images map[string]int64, batch []BulkSample, done int) error {
+func (d *DB) insertBulk(ctx context.Context, lead bench.User, projectID int64, images map[string]int64, batch []BulkSample, done int) error {
 	return d.act(ctx, lead, "generate.samples", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, lead, projectID, verify.ActionGenerate)
 		if err != nil {
@@ -272,21 +273,21 @@ func insertBulkSample(ctx context.Context, st bulkStmts, projectID int64, images
 	insS, insRev, insRv := st.sample, st.revision, st.review
 	switch {
 	case s.Draft.ID == "":
-		return fmt.Errorf("%w: a sample needs an id", ErrInvalid)
+		return fmt.Errorf("%w: a sample needs an id", bench.ErrInvalid)
 	case annotate.CheckID(s.Draft.ID) != nil:
-		return fmt.Errorf("%w: %v", ErrInvalid, annotate.CheckID(s.Draft.ID))
+		return fmt.Errorf("%w: %v", bench.ErrInvalid, annotate.CheckID(s.Draft.ID))
 	case !s.Draft.Kind.Valid():
-		return fmt.Errorf("%w: unknown kind %q", ErrInvalid, s.Draft.Kind)
+		return fmt.Errorf("%w: unknown kind %q", bench.ErrInvalid, s.Draft.Kind)
 	case !s.Status.Valid():
-		return fmt.Errorf("%w: unknown state %q", ErrInvalid, s.Status)
+		return fmt.Errorf("%w: unknown state %q", bench.ErrInvalid, s.Status)
 	case s.PrevStatus != "" && !s.PrevStatus.Valid():
-		return fmt.Errorf("%w: unknown previous state %q", ErrInvalid, s.PrevStatus)
+		return fmt.Errorf("%w: unknown previous state %q", bench.ErrInvalid, s.PrevStatus)
 	}
 	var imageID any
 	if s.Draft.Image != "" {
 		id, ok := images[s.Draft.Image]
 		if !ok {
-			return fmt.Errorf("%w: image %q is not in the project", ErrInvalid, s.Draft.Image)
+			return fmt.Errorf("%w: image %q is not in the project", bench.ErrInvalid, s.Draft.Image)
 		}
 		imageID = id
 	}
@@ -297,7 +298,7 @@ func insertBulkSample(ctx context.Context, st bulkStmts, projectID int64, images
 	for i, p := range s.Draft.MoreImages {
 		id, ok := images[p]
 		if !ok {
-			return fmt.Errorf("%w: image %q is not in the project", ErrInvalid, p)
+			return fmt.Errorf("%w: image %q is not in the project", bench.ErrInvalid, p)
 		}
 		more[i] = id
 	}
@@ -331,7 +332,7 @@ func insertBulkSample(ctx context.Context, st bulkStmts, projectID int64, images
 	}
 	for _, r := range s.Reviews {
 		if r.Revision < 1 || r.Revision > len(s.Revisions) {
-			return fmt.Errorf("%w: a review on revision %d of %d", ErrInvalid, r.Revision, len(s.Revisions))
+			return fmt.Errorf("%w: a review on revision %d of %d", bench.ErrInvalid, r.Revision, len(s.Revisions))
 		}
 		crit, err := json.Marshal(r.Judgements)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -29,7 +30,7 @@ func bulkBatches(err error, batches ...[]store.BulkSample) func(func([]store.Bul
 
 // bulkJudgment is a judgment sample without an image, submitted by author and
 // approved in round 1 by ver.
-func bulkJudgment(id string, author, ver store.User) store.BulkSample {
+func bulkJudgment(id string, author, ver bench.User) store.BulkSample {
 	t0 := time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC)
 	s := annotate.Sample{ID: id, Kind: annotate.KindJudgment, Question: "Is the mug to the left of the kettle?", AnswerText: "yes"}
 	return store.BulkSample{
@@ -52,7 +53,7 @@ func TestBulkWriteSamples(t *testing.T) {
 	if want := (store.BulkResult{Samples: 2, Revisions: 1, Reviews: 1}); res != want {
 		t.Errorf("result %+v, want %+v", res, want)
 	}
-	si, err := f.db.Sample(ctx, store.Owner(), "p-b1")
+	si, err := f.db.Sample(ctx, bench.Owner(), "p-b1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestBulkWriteSamples(t *testing.T) {
 		!reflect.DeepEqual(r.Judgements, verify.AllPassed(annotate.KindJudgment, 1)) || r.Seconds != 30 {
 		t.Errorf("written review %+v", r)
 	}
-	if d, err := f.db.Sample(ctx, store.Owner(), "p-b2"); err != nil || d.Status != verify.StateDraft || d.Revision != 0 {
+	if d, err := f.db.Sample(ctx, bench.Owner(), "p-b2"); err != nil || d.Status != verify.StateDraft || d.Revision != 0 {
 		t.Errorf("written draft %+v %v", d, err)
 	}
 	if n := auditCount(t, f.db.Path(), "generate.samples"); n != 2 {
@@ -89,23 +90,23 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 	badState.Status = "limbo"
 	tests := []struct {
 		name    string
-		actor   store.User
+		actor   bench.User
 		batches func(func([]store.BulkSample, error) bool)
 		want    error
 		absent  string
 	}{
-		{"annotator", f.ann, one(bulkJudgment("p-ann", f.ann, f.ver)), store.ErrForbidden, "p-ann"},
-		{"verifier", f.ver, one(bulkJudgment("p-ver", f.ann, f.ver)), store.ErrForbidden, "p-ver"},
-		{"unknown image", f.lead, one(withImage), store.ErrInvalid, "p-img"},
-		{"review on a missing revision", f.lead, one(badReview), store.ErrInvalid, "p-rev"},
-		{"unknown state", f.lead, one(badState), store.ErrInvalid, "p-state"},
+		{"annotator", f.ann, one(bulkJudgment("p-ann", f.ann, f.ver)), bench.ErrForbidden, "p-ann"},
+		{"verifier", f.ver, one(bulkJudgment("p-ver", f.ann, f.ver)), bench.ErrForbidden, "p-ver"},
+		{"unknown image", f.lead, one(withImage), bench.ErrInvalid, "p-img"},
+		{"review on a missing revision", f.lead, one(badReview), bench.ErrInvalid, "p-rev"},
+		{"unknown state", f.lead, one(badState), bench.ErrInvalid, "p-state"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := f.db.BulkWriteSamples(ctx, tt.actor, f.project.ID, tt.batches); !errors.Is(err, tt.want) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
-			if _, err := f.db.Sample(ctx, store.Owner(), tt.absent); !errors.Is(err, store.ErrNotFound) {
+			if _, err := f.db.Sample(ctx, bench.Owner(), tt.absent); !errors.Is(err, bench.ErrNotFound) {
 				t.Errorf("refused sample %s was written: %v", tt.absent, err)
 			}
 		})
@@ -122,10 +123,10 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 	if !errors.Is(err, planErr) || res.Samples != 1 {
 		t.Fatalf("got %+v, %v; want 1 sample and the generator's error", res, err)
 	}
-	if _, err := f.db.Sample(ctx, store.Owner(), "p-first"); err != nil {
+	if _, err := f.db.Sample(ctx, bench.Owner(), "p-first"); err != nil {
 		t.Errorf("the batch before the error: %v", err)
 	}
-	if _, err := f.db.Sample(ctx, store.Owner(), "p-second"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.Sample(ctx, bench.Owner(), "p-second"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("the batch that came with the error was written: %v", err)
 	}
 }
@@ -133,13 +134,13 @@ func TestBulkWriteSamplesRefusals(t *testing.T) {
 func TestBulkAddUsers(t *testing.T) {
 	ctx := context.Background()
 	f := newSyntheticFixture(t)
-	want := []store.User{{Name: "ann", Role: store.RoleAnnotator}, {Name: "g1", Role: store.RoleVerifier, Group: "A"},
-		{Name: "g2", Role: store.RoleAnnotator}}
+	want := []bench.User{{Name: "ann", Role: bench.RoleAnnotator}, {Name: "g1", Role: bench.RoleVerifier, Group: "A"},
+		{Name: "g2", Role: bench.RoleAnnotator}}
 	us, err := f.db.BulkAddUsers(ctx, f.lead, want, "pw-gen")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(us) != 3 || us[0].ID != f.ann.ID || us[1].Name != "g1" || us[1].Group != "A" || us[2].Role != store.RoleAnnotator {
+	if len(us) != 3 || us[0].ID != f.ann.ID || us[1].Name != "g1" || us[1].Group != "A" || us[2].Role != bench.RoleAnnotator {
 		t.Errorf("accounts %+v", us)
 	}
 	for _, name := range []string{"g1", "g2"} {
@@ -156,13 +157,13 @@ func TestBulkAddUsers(t *testing.T) {
 	if n := auditCount(t, f.db.Path(), "generate.users"); n != 1 {
 		t.Errorf("%d generate.users audit rows, want 1 (none when nothing is added)", n)
 	}
-	if _, err := f.db.BulkAddUsers(ctx, f.lead, []store.User{{Name: "ver", Role: store.RoleAnnotator}}, "pw-gen"); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.BulkAddUsers(ctx, f.lead, []bench.User{{Name: "ver", Role: bench.RoleAnnotator}}, "pw-gen"); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("an account wanted with another role: got %v, want ErrConflict", err)
 	}
-	if _, err := f.db.BulkAddUsers(ctx, f.ann, []store.User{{Name: "g3", Role: store.RoleAnnotator}}, "pw-gen"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.BulkAddUsers(ctx, f.ann, []bench.User{{Name: "g3", Role: bench.RoleAnnotator}}, "pw-gen"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator: got %v, want ErrForbidden", err)
 	}
-	if _, err := f.db.UserByName(ctx, store.Owner(), "g3"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.UserByName(ctx, bench.Owner(), "g3"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("the refused account exists: %v", err)
 	}
 }
@@ -172,19 +173,19 @@ func TestBulkAddUsers(t *testing.T) {
 func TestGeneratorOnlyWritesGeneratedDatabases(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	if err := f.db.MarkSynthetic(ctx); !errors.Is(err, store.ErrConflict) || !strings.Contains(store.Message(err), "4 accounts, 1 project") {
+	if err := f.db.MarkSynthetic(ctx); !errors.Is(err, bench.ErrConflict) || !strings.Contains(bench.Message(err), "4 accounts, 1 project") {
 		t.Fatalf("MarkSynthetic on a database with work: %v", err)
 	}
 	if ok, err := f.db.Synthetic(ctx); err != nil || ok {
 		t.Fatalf("Synthetic = %v, %v after a refused mark", ok, err)
 	}
-	if _, err := f.db.BulkAddUsers(ctx, f.lead, []store.User{{Name: "g1", Role: store.RoleVerifier}}, "pw-generated"); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.BulkAddUsers(ctx, f.lead, []bench.User{{Name: "g1", Role: bench.RoleVerifier}}, "pw-generated"); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("BulkAddUsers on a real database: %v, want ErrConflict", err)
 	}
-	if _, err := f.db.BulkWriteSamples(ctx, f.lead, f.project.ID, bulkBatches(nil, []store.BulkSample{bulkJudgment("p-b1", f.ann, f.ver)})); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.BulkWriteSamples(ctx, f.lead, f.project.ID, bulkBatches(nil, []store.BulkSample{bulkJudgment("p-b1", f.ann, f.ver)})); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("BulkWriteSamples on a real database: %v, want ErrConflict", err)
 	}
-	if n, err := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}); err != nil || n != 0 {
+	if n, err := f.db.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}); err != nil || n != 0 {
 		t.Errorf("%d samples written, %v", n, err)
 	}
 

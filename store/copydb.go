@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Copying a whole database (bwctl copy-db): every row of every table, with its ids,
@@ -81,7 +83,7 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 		return CopyReport{}, fmt.Errorf("copy %s to %s: %w", RedactURL(from.path), RedactURL(to.path), err)
 	}
 	if samePlace(from.path, to.path) {
-		return fail(fmt.Errorf("%w: the source and the destination are the same database", ErrInvalid))
+		return fail(fmt.Errorf("%w: the source and the destination are the same database", bench.ErrInvalid))
 	}
 	err := from.readTx(ctx, func(src *sql.Tx) error {
 		srcTables, err := schemaTables(ctx, src, from.pg)
@@ -96,7 +98,7 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 			return fmt.Errorf("read the source: %w", err)
 		}
 		if importing > 0 {
-			return fmt.Errorf("%w: an import of samples into the source is under way; copy it when the import has ended", ErrConflict)
+			return fmt.Errorf("%w: an import of samples into the source is under way; copy it when the import has ended", bench.ErrConflict)
 		}
 		return to.inTx(ctx, func(dst *sql.Tx) error {
 			rep = CopyReport{} // a PostgreSQL transaction run again starts over
@@ -112,7 +114,7 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				err := dst.QueryRowContext(ctx, `SELECT 1 FROM `+t+` LIMIT 1`).Scan(&one)
 				if err == nil {
 					return fmt.Errorf("%w: the destination is not empty (its table %s has rows); copy into a new file or an empty PostgreSQL database",
-						ErrInvalid, t)
+						bench.ErrInvalid, t)
 				}
 				if !errors.Is(err, sql.ErrNoRows) {
 					return fmt.Errorf("read table %s of the destination: %w", t, err)

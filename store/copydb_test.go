@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
@@ -47,14 +48,14 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	ctx := context.Background()
 	f := scoreRelease(t)
 	threeModels(t, f)
-	h, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", store.HardSubsetInput{K: 2, Seed: 5})
+	h, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", bench.HardSubsetInput{K: 2, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{
-		{SampleID: "op-1", Decision: store.DecisionKeep, Reason: "counting under occlusion"},
-		{SampleID: "sg-1", Decision: store.DecisionDrop, Reason: "the order of the steps is arguable"},
-		{SampleID: "yn-1", Decision: store.DecisionKeep},
+	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{
+		{SampleID: "op-1", Decision: bench.DecisionKeep, Reason: "counting under occlusion"},
+		{SampleID: "sg-1", Decision: bench.DecisionDrop, Reason: "the order of the steps is arguable"},
+		{SampleID: "yn-1", Decision: bench.DecisionKeep},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 		t.Fatal(err)
 	}
 	for _, a := range []struct {
-		u  store.User
+		u  bench.User
 		id string
 		a  score.HumanAnswer
 	}{
@@ -83,7 +84,7 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 			{ID: "step1", Content: "Remove the lid from the kettle", Precondition: []string{}},
 			{ID: "step2", Content: "Fill the kettle with water", Precondition: []string{"step1"}},
 			{ID: "step3", Content: "Put the kettle on the stove", Precondition: []string{"step2"}}}})
-	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, store.CandidateFilter{})
+	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, bench.CandidateFilter{})
 	if err != nil || len(cs) < 2 {
 		t.Fatalf("candidates: %d, %v", len(cs), err)
 	}
@@ -98,28 +99,28 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	// accepted and frozen in a release of its own.
 	f.accept(t, annotate.Sample{ID: "yn-seq", Kind: annotate.KindJudgment, Image: "0001-office-1/a.jpg",
 		MoreImages: []string{"0002-kitchen-1/d.jpg", "0002-kitchen-1/c.jpg"}, Question: "Does the camera turn left from A to C?", AnswerText: "yes"})
-	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "sequences", Version: "1"}); err != nil {
+	if _, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "sequences", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 
 	// A generated batch, drawn: its sampled items wait in round 1.
-	if _, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "gen-1", Source: "gen1.jsonl",
+	if _, err := f.db.ImportBatch(ctx, f.lead, bench.ImportBatchInput{ProjectID: f.project.ID, Name: "gen-1", Source: "gen1.jsonl",
 		Records: generatedBatch(40)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "gen-1", Seed: 3, PerStratum: 2,
+	if _, err := f.db.DrawValidation(ctx, f.lead, bench.DrawInput{ProjectID: f.project.ID, Batch: "gen-1", Seed: 3, PerStratum: 2,
 		Threshold: 0.05, Level: 0.9}); err != nil {
 		t.Fatal(err)
 	}
 
 	// A sample rejected after odd seconds, one under review by a claim, a draft.
 	rej := f.submit(t, relHop("rj-1", "misc/e.jpg", "Which object is left of the door?"))
-	if _, err := submitReview(f.db, ctx, f.vs["a1"], store.ReviewInput{SampleID: rej.ID, Round: 1, BasedOn: rej.Revision,
+	if _, err := submitReview(f.db, ctx, f.vs["a1"], bench.ReviewInput{SampleID: rej.ID, Round: 1, BasedOn: rej.Revision,
 		Seconds: math.Pi * 1e3, Verdict: verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the door is out of view"}}); err != nil {
 		t.Fatal(err)
 	}
 	ok := f.submit(t, relHop("ok-1", "0001-office-1/b.jpg", "Which object is right of the mug?"))
-	if _, err := submitReview(f.db, ctx, f.vs["a1"], store.ReviewInput{SampleID: ok.ID, Round: 1, BasedOn: ok.Revision,
+	if _, err := submitReview(f.db, ctx, f.vs["a1"], bench.ReviewInput{SampleID: ok.ID, Round: 1, BasedOn: ok.Revision,
 		Seconds: 0.1 + 0.2, Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 		t.Fatal(err)
 	}
@@ -131,18 +132,18 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 	}
 	// An imported draft: its import (import_batches) and the rows it marked.
 	if _, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1,
-		Sample: relHop("im-1", "misc/e.jpg", "Which object is left of the table?")}}, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+		Sample: relHop("im-1", "misc/e.jpg", "Which object is left of the table?")}}, bench.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
 		t.Fatal(err)
 	}
 	// An image recorded as a frame of a video, at a time of every digit.
-	if err := f.db.RecordVideoFrames(ctx, f.lead, f.project.ID, []store.VideoFrame{{Path: "misc/e.jpg",
+	if err := f.db.RecordVideoFrames(ctx, f.lead, f.project.ID, []bench.VideoFrame{{Path: "misc/e.jpg",
 		Frame: annotate.Frame{Video: "/videos/walk.mp4", VideoSHA256: strings.Repeat("0f", 32), Duration: 60.06, Time: 1.0 / 3, Index: 10}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.db.OpenSession(ctx, "ann", "secret"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Authenticate(ctx, "ver", "not the password"); !errors.Is(err, store.ErrUnauthorized) {
+	if _, err := f.db.Authenticate(ctx, "ver", "not the password"); !errors.Is(err, bench.ErrUnauthorized) {
 		t.Fatalf("a wrong password: %v", err)
 	}
 	if err := f.db.RecordUpload(ctx, f.ann, f.project.ID, "uploaded/f.jpg", 1234); err != nil {
@@ -169,7 +170,7 @@ func generatedProject(t *testing.T) (*store.DB, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: res.Project.ID, Name: "gen", Version: "1", Split: freezeSplit}); err != nil {
+	if _, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: res.Project.ID, Name: "gen", Version: "1", Split: freezeSplit}); err != nil {
 		t.Fatal(err)
 	}
 	return db, benchPassword
@@ -249,7 +250,7 @@ func TestCopyDatabaseRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := dst.AddUser(ctx, lead, fmt.Sprintf("newcomer%d", i+1), store.RoleAnnotator, "", "a new password"); err != nil {
+				if _, err := dst.AddUser(ctx, lead, fmt.Sprintf("newcomer%d", i+1), bench.RoleAnnotator, "", "a new password"); err != nil {
 					t.Errorf("copy %d (%s): add a user: %v", i+1, engine, err)
 				}
 				prev = dst
@@ -265,8 +266,8 @@ func TestCopyDatabaseRoundTrip(t *testing.T) {
 				t.Fatalf("projects %v %v", ps, err)
 			}
 			for _, q := range []string{"the", "mug", "kettle"} {
-				a, err1 := src.SearchSamples(ctx, lead, ps[0].ID, store.SampleQuery{Text: q})
-				b, err2 := prev.SearchSamples(ctx, lead, ps[0].ID, store.SampleQuery{Text: q})
+				a, err1 := src.SearchSamples(ctx, lead, ps[0].ID, bench.SampleQuery{Text: q})
+				b, err2 := prev.SearchSamples(ctx, lead, ps[0].ID, bench.SampleQuery{Text: q})
 				if err1 != nil || err2 != nil || a.Total != b.Total || len(a.Rows) != len(b.Rows) || q == "the" && a.Total == 0 {
 					t.Errorf("search %q: %d (%v) in the source, %d (%v) in the copy", q, a.Total, err1, b.Total, err2)
 				}
@@ -409,7 +410,7 @@ func exportReleases(t *testing.T, db *store.DB, password string, formats []strin
 		for _, r := range rels {
 			for _, f := range formats {
 				dir := filepath.Join(t.TempDir(), f)
-				if _, err := db.Export(ctx, lead, store.ExportInput{Release: r.Ref(), ProjectID: p.ID, Format: f, OutDir: dir}, nil); err != nil {
+				if _, err := db.Export(ctx, lead, bench.ExportInput{Release: r.Ref(), ProjectID: p.ID, Format: f, OutDir: dir}, nil); err != nil {
 					t.Fatalf("export %s as %s: %v", r.Ref(), f, err)
 				}
 				for name, b := range readTree(t, dir) {
@@ -464,13 +465,13 @@ func TestCopyDatabaseRefusals(t *testing.T) {
 	full := newFixture(t)
 	before := dumpTables(t, full.db)
 	_, err := store.CopyDatabase(ctx, src.db, full.db, nil)
-	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(store.Message(err), "is not empty (its table users has rows)") {
+	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "is not empty (its table users has rows)") {
 		t.Errorf("copy into a database with a project: %v", err)
 	}
 	compareTables(t, "after the refusal", before, dumpTables(t, full.db))
 
 	// Into itself.
-	if _, err := store.CopyDatabase(ctx, src.db, src.db, nil); !errors.Is(err, store.ErrInvalid) ||
+	if _, err := store.CopyDatabase(ctx, src.db, src.db, nil); !errors.Is(err, bench.ErrInvalid) ||
 		!strings.Contains(err.Error(), "the source and the destination are the same database") {
 		t.Errorf("copy into itself: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -20,9 +21,9 @@ import (
 // new state: with the default policy the corrected revision re-enters round 1 with no
 // reviews; otherwise it stays in its round and the earlier rounds' reviews are copied
 // onto it. Every claim on the sample is released.
-func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (SampleInfo, error) {
+func (d *DB) Correct(ctx context.Context, actor bench.User, in bench.CorrectionInput) (bench.SampleInfo, error) {
 	in.Content = annotate.TidyText(in.Content) // no stray spaces; a reworded question keeps its tags
-	var out SampleInfo
+	var out bench.SampleInfo
 	err := d.act(ctx, actor, "sample.correct", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionCorrect)
 		if err != nil {
@@ -42,14 +43,14 @@ func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (Sampl
 		}
 		comment := strings.TrimSpace(in.Comment)
 		if comment == "" {
-			return fmt.Errorf("%w: a correction needs a comment saying what was corrected and why", ErrInvalid)
+			return fmt.Errorf("%w: a correction needs a comment saying what was corrected and why", bench.ErrInvalid)
 		}
 		s := in.Content
 		if s.ID != "" && s.ID != cur.ID {
-			return fmt.Errorf("%w: the corrected content has id %q, not %q", ErrInvalid, s.ID, cur.ID)
+			return fmt.Errorf("%w: the corrected content has id %q, not %q", bench.ErrInvalid, s.ID, cur.ID)
 		}
 		if s.Kind != "" && s.Kind != cur.Kind {
-			return fmt.Errorf("%w: a correction cannot change the kind (%s to %s)", ErrInvalid, cur.Kind, s.Kind)
+			return fmt.Errorf("%w: a correction cannot change the kind (%s to %s)", bench.ErrInvalid, cur.Kind, s.Kind)
 		}
 		s.ID, s.Kind = cur.ID, cur.Kind
 		imageID, err := imageIDFor(ctx, tx, cur.ProjectID, s.Image)
@@ -89,7 +90,7 @@ func (d *DB) Correct(ctx context.Context, actor User, in CorrectionInput) (Sampl
 		return err
 	})
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("correct %s: %w", in.SampleID, err)
+		return bench.SampleInfo{}, fmt.Errorf("correct %s: %w", in.SampleID, err)
 	}
 	return out, nil
 }
@@ -106,7 +107,7 @@ func lintErrors(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sam
 		}
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w: lint errors: %s", ErrInvalid, strings.Join(problems, "; "))
+		return nil, fmt.Errorf("%w: lint errors: %s", bench.ErrInvalid, strings.Join(problems, "; "))
 	}
 	return warnings, nil
 }
@@ -124,7 +125,7 @@ func lintEnv(ctx context.Context, tx *sql.Tx, projectID int64) annotate.LintEnv 
 // carryReviews copies the reviews verify.Correct carried over from cur's revision onto
 // the revision that was just added (cur.Revision+1), so that the new revision's review
 // context holds them, and counts them in the summaries (stats.go).
-func carryReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, carried []verify.Review) error {
+func carryReviews(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, carried []verify.Review) error {
 	if len(carried) == 0 {
 		return nil
 	}

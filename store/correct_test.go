@@ -9,20 +9,20 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // addVerifiers adds verifiers named after their group: "a1" is in group A, "n1" in none.
-func addVerifiers(t *testing.T, f fixture, names ...string) map[string]store.User {
+func addVerifiers(t *testing.T, f fixture, names ...string) map[string]bench.User {
 	t.Helper()
-	out := map[string]store.User{}
+	out := map[string]bench.User{}
 	for _, n := range names {
 		group := strings.ToUpper(n[:1])
 		if group == "N" {
 			group = ""
 		}
-		u, err := f.db.AddUser(context.Background(), f.lead, n, store.RoleVerifier, group, "secret")
+		u, err := f.db.AddUser(context.Background(), f.lead, n, bench.RoleVerifier, group, "secret")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func addVerifiers(t *testing.T, f fixture, names ...string) map[string]store.Use
 }
 
 // submitted creates a hop sample on img by author and submits it to round 1.
-func submitted(t *testing.T, f fixture, author store.User, img string) store.SampleInfo {
+func submitted(t *testing.T, f fixture, author bench.User, img string) bench.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
 	si, err := f.db.CreateSample(ctx, author, f.project.ID, hopSample(img))
@@ -47,20 +47,20 @@ func submitted(t *testing.T, f fixture, author store.User, img string) store.Sam
 
 var approve = verify.Verdict{Decision: verify.DecisionApprove}
 
-func mustReview(t *testing.T, f fixture, u store.User, si store.SampleInfo, round int) {
+func mustReview(t *testing.T, f fixture, u bench.User, si bench.SampleInfo, round int) {
 	t.Helper()
-	if _, err := submitReview(f.db, context.Background(), u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve}); err != nil {
+	if _, err := submitReview(f.db, context.Background(), u, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve}); err != nil {
 		t.Fatalf("%s approves %s in round %d: %v", u.Name, si.ID, round, err)
 	}
 }
 
-func queueHas(t *testing.T, f fixture, u store.User, id string) bool {
+func queueHas(t *testing.T, f fixture, u bench.User, id string) bool {
 	t.Helper()
 	q, err := f.db.ReviewQueue(context.Background(), u, f.project.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == id })
+	return slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == id })
 }
 
 func TestCorrectRefusals(t *testing.T) {
@@ -85,32 +85,32 @@ func TestCorrectRefusals(t *testing.T) {
 	otherImage := hopSample("0001-office-1/missing.jpg")
 	tests := []struct {
 		name    string
-		who     store.User
-		in      store.CorrectionInput
+		who     bench.User
+		in      bench.CorrectionInput
 		want    []error
 		message string // a substring of the error
 	}{
-		{"annotator", f.ann2, store.CorrectionInput{SampleID: byAnn.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
-			[]error{store.ErrForbidden}, "ann2 is an annotator"},
-		{"author of the sample", f.lead, store.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
-			[]error{store.ErrForbidden, verify.ErrSelfReview}, "attributed to you"},
-		{"stale revision", vs["a1"], store.CorrectionInput{SampleID: byAnn.ID, Round: 1, BasedOn: 0, Content: fixed, Comment: "c"},
-			[]error{store.ErrConflict, verify.ErrStaleRevision}, ""},
-		{"wrong round", vs["a1"], store.CorrectionInput{SampleID: byLead.ID, Round: 2, BasedOn: 1, Content: fixed, Comment: "c"},
-			[]error{store.ErrForbidden, verify.ErrWrongRound}, ""},
-		{"seat claimed by another verifier", vs["a1"], store.CorrectionInput{SampleID: claimed.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
-			[]error{store.ErrForbidden, verify.ErrPanelFull}, ""},
-		{"empty comment", vs["a1"], store.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "  "},
-			[]error{store.ErrInvalid}, "needs a comment"},
-		{"lint error", vs["a1"], store.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: lintBad, Comment: "two options"},
-			[]error{store.ErrInvalid}, "option-count"},
-		{"image not in the project", vs["a1"], store.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: otherImage, Comment: "moved"},
-			[]error{store.ErrInvalid}, "missing.jpg"},
-		{"kind changed", vs["a1"], store.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1,
+		{"annotator", f.ann2, bench.CorrectionInput{SampleID: byAnn.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
+			[]error{bench.ErrForbidden}, "ann2 is an annotator"},
+		{"author of the sample", f.lead, bench.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
+			[]error{bench.ErrForbidden, verify.ErrSelfReview}, "attributed to you"},
+		{"stale revision", vs["a1"], bench.CorrectionInput{SampleID: byAnn.ID, Round: 1, BasedOn: 0, Content: fixed, Comment: "c"},
+			[]error{bench.ErrConflict, verify.ErrStaleRevision}, ""},
+		{"wrong round", vs["a1"], bench.CorrectionInput{SampleID: byLead.ID, Round: 2, BasedOn: 1, Content: fixed, Comment: "c"},
+			[]error{bench.ErrForbidden, verify.ErrWrongRound}, ""},
+		{"seat claimed by another verifier", vs["a1"], bench.CorrectionInput{SampleID: claimed.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
+			[]error{bench.ErrForbidden, verify.ErrPanelFull}, ""},
+		{"empty comment", vs["a1"], bench.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "  "},
+			[]error{bench.ErrInvalid}, "needs a comment"},
+		{"lint error", vs["a1"], bench.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: lintBad, Comment: "two options"},
+			[]error{bench.ErrInvalid}, "option-count"},
+		{"image not in the project", vs["a1"], bench.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1, Content: otherImage, Comment: "moved"},
+			[]error{bench.ErrInvalid}, "missing.jpg"},
+		{"kind changed", vs["a1"], bench.CorrectionInput{SampleID: byLead.ID, Round: 1, BasedOn: 1,
 			Content: func() annotate.Sample { s := fixed; s.Kind = annotate.KindMCQ; return s }(), Comment: "c"},
-			[]error{store.ErrInvalid}, "cannot change the kind"},
-		{"unknown sample", vs["a1"], store.CorrectionInput{SampleID: "nope", Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
-			[]error{store.ErrNotFound}, ""},
+			[]error{bench.ErrInvalid}, "cannot change the kind"},
+		{"unknown sample", vs["a1"], bench.CorrectionInput{SampleID: "nope", Round: 1, BasedOn: 1, Content: fixed, Comment: "c"},
+			[]error{bench.ErrNotFound}, ""},
 	}
 	before, err := f.db.AuditCounts(ctx)
 	if err != nil {
@@ -127,7 +127,7 @@ func TestCorrectRefusals(t *testing.T) {
 			if err != nil && !strings.Contains(err.Error(), tt.message) {
 				t.Errorf("error %q lacks %q", err, tt.message)
 			}
-			if got, _ := f.db.Sample(ctx, store.Owner(), tt.in.SampleID); tt.in.SampleID != "nope" && (got.Revision != 1 || got.Status != verify.StateRound1) {
+			if got, _ := f.db.Sample(ctx, bench.Owner(), tt.in.SampleID); tt.in.SampleID != "nope" && (got.Revision != 1 || got.Status != verify.StateRound1) {
 				t.Errorf("a refused correction changed the sample: revision %d, %s", got.Revision, got.Status)
 			}
 		})
@@ -156,7 +156,7 @@ func TestCorrectReentersRound1(t *testing.T) {
 	fixed := hopSample(img)
 	fixed.Question = "Which object is farthest from the camera?"
 	fixed.Box = &annotate.Box{12, 10, 40, 30}
-	got, err := f.db.Correct(ctx, vs["b1"], store.CorrectionInput{SampleID: si.ID, Round: 2, BasedOn: 1, Content: fixed,
+	got, err := f.db.Correct(ctx, vs["b1"], bench.CorrectionInput{SampleID: si.ID, Round: 2, BasedOn: 1, Content: fixed,
 		Comment: "the question asked for the wrong object"})
 	if err != nil {
 		t.Fatal(err)
@@ -178,17 +178,17 @@ func TestCorrectReentersRound1(t *testing.T) {
 	// The corrector and the author may not review the corrected revision; a1, who
 	// approved revision 1, and c1 may.
 	for _, tt := range []struct {
-		who  store.User
+		who  bench.User
 		want error
-	}{{vs["b1"], verify.ErrSelfReview}, {f.ann, store.ErrForbidden}, {vs["a1"], nil}, {vs["c1"], nil}} {
-		if tt.who.Role == store.RoleAnnotator {
-			if _, err := f.db.ReviewQueue(ctx, tt.who, f.project.ID, 0); !errors.Is(err, store.ErrForbidden) {
+	}{{vs["b1"], verify.ErrSelfReview}, {f.ann, bench.ErrForbidden}, {vs["a1"], nil}, {vs["c1"], nil}} {
+		if tt.who.Role == bench.RoleAnnotator {
+			if _, err := f.db.ReviewQueue(ctx, tt.who, f.project.ID, 0); !errors.Is(err, bench.ErrForbidden) {
 				t.Errorf("the annotator's queue: got %v, want ErrForbidden", err)
 			}
 		} else if has := queueHas(t, f, tt.who, si.ID); has != (tt.want == nil) {
 			t.Errorf("%s's queue holds the corrected sample: %v", tt.who.Name, has)
 		}
-		_, err := submitReview(f.db, ctx, tt.who, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 2, Verdict: approve})
+		_, err := submitReview(f.db, ctx, tt.who, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 2, Verdict: approve})
 		if tt.want == nil {
 			if err != nil {
 				t.Fatalf("%s reviews the corrected revision: %v", tt.who.Name, err)
@@ -204,7 +204,7 @@ func TestCorrectReentersRound1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(events, func(e store.Event) bool {
+	if !slices.ContainsFunc(events, func(e bench.Event) bool {
 		return e.Action == "sample.correct" && e.Actor == "b1" && strings.Contains(e.Detail, "the question asked for the wrong object")
 	}) {
 		t.Errorf("history lacks the correction: %+v", events)
@@ -225,10 +225,10 @@ func TestCorrectorAndAuthorBothExcluded(t *testing.T) {
 	si := submitted(t, f, f.lead, img)
 	fixed := hopSample(img)
 	fixed.Question = "Which object is farthest from the camera?"
-	if _, err := f.db.Correct(ctx, vs["a1"], store.CorrectionInput{SampleID: si.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "reworded"}); err != nil {
+	if _, err := f.db.Correct(ctx, vs["a1"], bench.CorrectionInput{SampleID: si.ID, Round: 1, BasedOn: 1, Content: fixed, Comment: "reworded"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []store.User{f.lead, vs["a1"]} {
+	for _, u := range []bench.User{f.lead, vs["a1"]} {
 		if _, err := f.db.ClaimReview(ctx, u, si.ID, 1); !errors.Is(err, verify.ErrSelfReview) {
 			t.Errorf("%s claims the corrected revision: got %v, want ErrSelfReview", u.Name, err)
 		}
@@ -248,7 +248,7 @@ func TestCorrectInRound(t *testing.T) {
 	f := newFixture(t)
 	img := withImage(t, f)
 	vs := addVerifiers(t, f, "a1", "a2", "b1", "b2")
-	s := store.DefaultSettings()
+	s := bench.DefaultSettings()
 	s.CorrectionToRound1 = false
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
@@ -257,7 +257,7 @@ func TestCorrectInRound(t *testing.T) {
 	mustReview(t, f, vs["a1"], si, 1)
 	fixed := hopSample(img)
 	fixed.Question = "Which object is farthest from the camera?"
-	got, err := f.db.Correct(ctx, vs["b1"], store.CorrectionInput{SampleID: si.ID, Round: 2, BasedOn: 1, Content: fixed, Comment: "reworded"})
+	got, err := f.db.Correct(ctx, vs["b1"], bench.CorrectionInput{SampleID: si.ID, Round: 2, BasedOn: 1, Content: fixed, Comment: "reworded"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,17 +274,17 @@ func TestCorrectInRound(t *testing.T) {
 	if !slices.Equal(onRev2, []string{"a1 round 1 approve"}) {
 		t.Errorf("revision 2 carries %v, want a1's round-1 approval", onRev2)
 	}
-	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
+	if _, err := submitReview(f.db, ctx, vs["a2"], bench.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
 		t.Errorf("a2 in round 2 after a1's carried round 1: got %v, want ErrSameGroup", err)
 	}
-	if _, err := submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSelfReview) {
+	if _, err := submitReview(f.db, ctx, vs["b1"], bench.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: 2, Verdict: approve}); !errors.Is(err, verify.ErrSelfReview) {
 		t.Errorf("the corrector in round 2: got %v, want ErrSelfReview", err)
 	}
 	if queueHas(t, f, vs["a2"], si.ID) || queueHas(t, f, vs["b1"], si.ID) || !queueHas(t, f, vs["b2"], si.ID) {
 		t.Error("round-2 queues do not follow the carried round-1 review")
 	}
 	mustReview(t, f, vs["b2"], got, 2)
-	if got, _ = f.db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound3 {
+	if got, _ = f.db.Sample(ctx, bench.Owner(), si.ID); got.Status != verify.StateRound3 {
 		t.Errorf("after round 2: %s", got.Status)
 	}
 }

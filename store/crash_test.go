@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -84,11 +85,11 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann, err := db.UserByName(ctx, store.Owner(), "ann")
+	ann, err := db.UserByName(ctx, bench.Owner(), "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), "p")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func checkAcknowledged(t *testing.T, ctx context.Context, path string, run int, 
 		if len(f) < 2 {
 			t.Fatalf("run %d: malformed acknowledgement %q", run, a)
 		}
-		si, err := db.Sample(ctx, store.Owner(), f[1])
+		si, err := db.Sample(ctx, bench.Owner(), f[1])
 		if err != nil {
 			t.Errorf("run %d: acknowledged %q, but: %v", run, a, err)
 			continue

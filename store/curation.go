@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
@@ -26,12 +27,6 @@ import (
 // maxReasonLen bounds a curation reason, in characters.
 const maxReasonLen = 500
 
-// Decisions a lead makes on a candidate.
-const (
-	DecisionKeep = "keep"
-	DecisionDrop = "drop"
-)
-
 // ProposeHardSubset scores the models on a frozen release (their stored
 // predictions, score's default options), selects the samples at least in.K of
 // them fail, balanced over categories to in.Target with in.Seed
@@ -40,16 +35,16 @@ const (
 // select nothing, k outside 1…n, a model without predictions on the release and
 // a list with the same release, models, k, target, seed and strictness already
 // made (ErrConflict, naming it) are refused.
-func (d *DB) ProposeHardSubset(ctx context.Context, actor User, releaseRef string, in HardSubsetInput) (HardSubset, error) {
+func (d *DB) ProposeHardSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.HardSubsetInput) (bench.HardSubset, error) {
 	h, err := d.proposeHardSubset(ctx, actor, releaseRef, in)
 	if err != nil {
-		return HardSubset{}, fmt.Errorf("propose a hard subset of %s: %w", releaseRef, err)
+		return bench.HardSubset{}, fmt.Errorf("propose a hard subset of %s: %w", releaseRef, err)
 	}
 	return h, nil
 }
 
-func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef string, in HardSubsetInput) (HardSubset, error) {
-	var h HardSubset
+func (d *DB) proposeHardSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.HardSubsetInput) (bench.HardSubset, error) {
+	var h bench.HardSubset
 	err := d.act(ctx, actor, "hard.propose", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionCurateHard)
 		if err != nil {
@@ -69,13 +64,13 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef strin
 				models = append(models, r.Model)
 			}
 			if len(models) == 0 {
-				return fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
+				return fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
 			}
 		}
 		slices.Sort(models)
 		for i, m := range models {
 			if i > 0 && models[i-1] == m {
-				return fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+				return fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
 			}
 		}
 		items, err := releaseItems(ctx, tx, rel.ID)
@@ -100,7 +95,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef strin
 			return scoreError(ctx, err)
 		}
 		if len(sel.Candidates) == 0 {
-			return fmt.Errorf("%w: no sample of %s is failed by at least %d of the %d models", ErrInvalid, rel.Ref(), in.K, len(models))
+			return fmt.Errorf("%w: no sample of %s is failed by at least %d of the %d models", bench.ErrInvalid, rel.Ref(), in.K, len(models))
 		}
 		modelsJSON, _ := json.Marshal(models)
 		var existing int64
@@ -108,7 +103,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor User, releaseRef strin
 			rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict).Scan(&existing)
 		switch {
 		case err == nil:
-			return fmt.Errorf("%w: hard subset %d of %s has these settings already", ErrConflict, existing, rel.Ref())
+			return fmt.Errorf("%w: hard subset %d of %s has these settings already", bench.ErrConflict, existing, rel.Ref())
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
@@ -148,8 +143,8 @@ const hardSubsetCols = `h.id, rl.name || '@' || rl.version, h.release_id, h.mode
 const hardSubsetFrom = ` FROM hard_subsets h JOIN releases rl ON rl.id = h.release_id JOIN users u ON u.id = h.created_by
 	LEFT JOIN releases fr ON fr.id = h.frozen_release_id`
 
-func scanHardSubset(r scanner) (HardSubset, error) {
-	var h HardSubset
+func scanHardSubset(r scanner) (bench.HardSubset, error) {
+	var h bench.HardSubset
 	var models string
 	if err := r.Scan(&h.ID, &h.Release, &h.ReleaseID, &models, &h.K, &h.Target, &h.Seed, &h.Strict, &h.Pool, &h.CreatedBy, &h.CreatedAt,
 		&h.Frozen, &h.Candidates, &h.Kept, &h.Dropped); err != nil {
@@ -162,21 +157,21 @@ func scanHardSubset(r scanner) (HardSubset, error) {
 	return h, nil
 }
 
-func hardSubsetByID(ctx context.Context, tx *sql.Tx, id int64) (HardSubset, error) {
+func hardSubsetByID(ctx context.Context, tx *sql.Tx, id int64) (bench.HardSubset, error) {
 	hs, err := queryAll(ctx, tx, scanHardSubset, `SELECT `+hardSubsetCols+hardSubsetFrom+` WHERE h.id = ?`, id)
 	if err != nil {
-		return HardSubset{}, err
+		return bench.HardSubset{}, err
 	}
 	if len(hs) == 0 {
-		return HardSubset{}, fmt.Errorf("hard subset %d: %w", id, ErrNotFound)
+		return bench.HardSubset{}, fmt.Errorf("hard subset %d: %w", id, bench.ErrNotFound)
 	}
 	return hs[0], nil
 }
 
 // HardSubsets lists the hard subsets proposed on a release, newest first. Only
 // leads may (verify.ActionCurateHard); a refusal is audited.
-func (d *DB) HardSubsets(ctx context.Context, actor User, releaseRef string) ([]HardSubset, error) {
-	var hs []HardSubset
+func (d *DB) HardSubsets(ctx context.Context, actor bench.User, releaseRef string) ([]bench.HardSubset, error) {
+	var hs []bench.HardSubset
 	err := d.readAs(ctx, actor, "hard.read", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionCurateHard); err != nil {
 			return err
@@ -196,10 +191,10 @@ func (d *DB) HardSubsets(ctx context.Context, actor User, releaseRef string) ([]
 
 // HardCandidates returns a hard subset and its candidates, by sample id. Only
 // leads may (verify.ActionCurateHard); a refusal is audited.
-func (d *DB) HardCandidates(ctx context.Context, actor User, subsetID int64) (HardSubset, []HardCandidate, error) {
+func (d *DB) HardCandidates(ctx context.Context, actor bench.User, subsetID int64) (bench.HardSubset, []bench.HardCandidate, error) {
 	var (
-		h  HardSubset
-		cs []HardCandidate
+		h  bench.HardSubset
+		cs []bench.HardCandidate
 	)
 	err := d.readAs(ctx, actor, "hard.read", func(tx *sql.Tx) error {
 		if _, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard); err != nil {
@@ -213,14 +208,14 @@ func (d *DB) HardCandidates(ctx context.Context, actor User, subsetID int64) (Ha
 		return err
 	})
 	if err != nil {
-		return HardSubset{}, nil, fmt.Errorf("candidates of hard subset %d: %w", subsetID, err)
+		return bench.HardSubset{}, nil, fmt.Errorf("candidates of hard subset %d: %w", subsetID, err)
 	}
 	return h, cs, nil
 }
 
-func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]HardCandidate, error) {
-	return queryAll(ctx, tx, func(r scanner) (HardCandidate, error) {
-		var c HardCandidate
+func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]bench.HardCandidate, error) {
+	return queryAll(ctx, tx, func(r scanner) (bench.HardCandidate, error) {
+		var c bench.HardCandidate
 		var by string
 		if err := r.Scan(&c.SampleID, &c.Category, &by, &c.Decision, &c.Reason, &c.DecidedBy, &c.DecidedAt); err != nil {
 			return c, err
@@ -236,8 +231,8 @@ func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]HardCand
 // sample not in the list (ErrNotFound), a decision other than keep or drop, a
 // drop without a reason, a reason over 500 characters or not UTF-8 text, and a
 // list already frozen (ErrConflict) refuse the whole call.
-func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int64, ds []HardDecision) (HardSubset, error) {
-	var h HardSubset
+func (d *DB) DecideHardCandidates(ctx context.Context, actor bench.User, subsetID int64, ds []bench.HardDecision) (bench.HardSubset, error) {
+	var h bench.HardSubset
 	err := d.act(ctx, actor, "hard.decide", func(tx *sql.Tx) error {
 		a, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard)
 		if err != nil {
@@ -247,22 +242,22 @@ func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int6
 			return err
 		}
 		if h.Frozen != "" {
-			return fmt.Errorf("%w: it was frozen into %s; its decisions are final", ErrConflict, h.Frozen)
+			return fmt.Errorf("%w: it was frozen into %s; its decisions are final", bench.ErrConflict, h.Frozen)
 		}
 		if len(ds) == 0 {
-			return fmt.Errorf("%w: no decision given", ErrInvalid)
+			return fmt.Errorf("%w: no decision given", bench.ErrInvalid)
 		}
 		now := d.now()
 		counts := map[string]int{}
 		for _, dec := range ds {
 			reason := strings.TrimSpace(dec.Reason)
 			switch {
-			case dec.Decision != DecisionKeep && dec.Decision != DecisionDrop:
-				return fmt.Errorf("%w: sample %s: the decision is %q, not keep or drop", ErrInvalid, dec.SampleID, dec.Decision)
-			case dec.Decision == DecisionDrop && reason == "":
-				return fmt.Errorf("%w: sample %s: say why it is dropped", ErrInvalid, dec.SampleID)
+			case dec.Decision != bench.DecisionKeep && dec.Decision != bench.DecisionDrop:
+				return fmt.Errorf("%w: sample %s: the decision is %q, not keep or drop", bench.ErrInvalid, dec.SampleID, dec.Decision)
+			case dec.Decision == bench.DecisionDrop && reason == "":
+				return fmt.Errorf("%w: sample %s: say why it is dropped", bench.ErrInvalid, dec.SampleID)
 			case !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > maxReasonLen:
-				return fmt.Errorf("%w: sample %s: the reason must be text of at most %d characters", ErrInvalid, dec.SampleID, maxReasonLen)
+				return fmt.Errorf("%w: sample %s: the reason must be text of at most %d characters", bench.ErrInvalid, dec.SampleID, maxReasonLen)
 			}
 			res, err := tx.ExecContext(ctx, `UPDATE hard_candidates SET decision = ?, reason = ?, decided_by = ?, decided_at = ?
 				WHERE subset_id = ? AND sample_id = ?`, dec.Decision, reason, a.ID, now, subsetID, dec.SampleID)
@@ -270,19 +265,19 @@ func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int6
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
-				return fmt.Errorf("sample %s: %w among the candidates", dec.SampleID, ErrNotFound)
+				return fmt.Errorf("sample %s: %w among the candidates", dec.SampleID, bench.ErrNotFound)
 			}
 			counts[dec.Decision]++
 		}
 		if err := d.audit(ctx, tx, a.ID, "hard.decide", "hard_subset", fmt.Sprint(subsetID),
-			fmt.Sprintf("%d kept, %d dropped", counts[DecisionKeep], counts[DecisionDrop])); err != nil {
+			fmt.Sprintf("%d kept, %d dropped", counts[bench.DecisionKeep], counts[bench.DecisionDrop])); err != nil {
 			return err
 		}
 		h, err = hardSubsetByID(ctx, tx, subsetID)
 		return err
 	})
 	if err != nil {
-		return HardSubset{}, fmt.Errorf("decide on hard subset %d: %w", subsetID, err)
+		return bench.HardSubset{}, fmt.Errorf("decide on hard subset %d: %w", subsetID, err)
 	}
 	return h, nil
 }
@@ -296,8 +291,8 @@ func (d *DB) DecideHardCandidates(ctx context.Context, actor User, subsetID int6
 // Only leads may (verify.ActionCurateHard and verify.ActionFreeze); a refusal is
 // audited. A list with undecided candidates or none kept (ErrInvalid), one
 // frozen already and a name@version taken (ErrConflict) are refused.
-func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, name, version string) (Release, error) {
-	var rel Release
+func (d *DB) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID int64, name, version string) (bench.Release, error) {
+	var rel bench.Release
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
 		a, err := requireSubsetAction(ctx, tx, actor, subsetID, verify.ActionCurateHard)
 		if err != nil {
@@ -311,7 +306,7 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 			return err
 		}
 		if h.Frozen != "" {
-			return fmt.Errorf("%w: it was frozen into %s already", ErrConflict, h.Frozen)
+			return fmt.Errorf("%w: it was frozen into %s already", bench.ErrConflict, h.Frozen)
 		}
 		cs, err := hardCandidates(ctx, tx, subsetID)
 		if err != nil {
@@ -320,7 +315,7 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 		var kept, undecided []string
 		for _, c := range cs {
 			switch c.Decision {
-			case DecisionKeep:
+			case bench.DecisionKeep:
 				kept = append(kept, c.SampleID)
 			case "":
 				undecided = append(undecided, c.SampleID)
@@ -328,16 +323,16 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 		}
 		if len(undecided) > 0 {
 			return fmt.Errorf("%w: %d of the %d candidates are undecided (%s); keep or drop each first",
-				ErrInvalid, len(undecided), len(cs), quoteIDs(undecided[:min(len(undecided), maxReportedIDs)]))
+				bench.ErrInvalid, len(undecided), len(cs), quoteIDs(undecided[:min(len(undecided), maxReportedIDs)]))
 		}
 		if len(kept) == 0 {
-			return fmt.Errorf("%w: every candidate was dropped; there is nothing to freeze", ErrInvalid)
+			return fmt.Errorf("%w: every candidate was dropped; there is nothing to freeze", bench.ErrInvalid)
 		}
 		parent, err := releaseByID(ctx, tx, h.ReleaseID)
 		if err != nil {
 			return err
 		}
-		if err := checkFreezeInput(ctx, tx, FreezeInput{ProjectID: parent.ProjectID, Name: name, Version: version}); err != nil {
+		if err := checkFreezeInput(ctx, tx, bench.FreezeInput{ProjectID: parent.ProjectID, Name: name, Version: version}); err != nil {
 			return err
 		}
 		var id int64
@@ -374,7 +369,7 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor User, subsetID int64, n
 		return err
 	})
 	if err != nil {
-		return Release{}, fmt.Errorf("freeze hard subset %d as %s@%s: %w", subsetID, name, version, err)
+		return bench.Release{}, fmt.Errorf("freeze hard subset %d as %s@%s: %w", subsetID, name, version, err)
 	}
 	return rel, nil
 }

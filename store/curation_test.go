@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 // threeModels imports, on scoreRelease's bench@1: oracle (every answer right),
@@ -42,13 +42,13 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 	f := scoreRelease(t)
 	threeModels(t, f)
 
-	for _, u := range []store.User{f.ann, f.ver} {
-		if _, err := f.db.ProposeHardSubset(ctx, u, "bench@1", store.HardSubsetInput{K: 2}); !errors.Is(err, store.ErrForbidden) ||
+	for _, u := range []bench.User{f.ann, f.ver} {
+		if _, err := f.db.ProposeHardSubset(ctx, u, "bench@1", bench.HardSubsetInput{K: 2}); !errors.Is(err, bench.ErrForbidden) ||
 			!strings.Contains(err.Error(), "only leads may curate hard subsets") {
 			t.Errorf("%s proposes: %v", u.Name, err)
 		}
 	}
-	h, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", store.HardSubsetInput{K: 2, Seed: 5})
+	h, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", bench.HardSubsetInput{K: 2, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +70,10 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 		t.Errorf("candidates %v, want %v", got, want)
 	}
 	// The same settings again (models in another order) are the same list.
-	if _, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", store.HardSubsetInput{Models: []string{"oracle", "half", "blank"}, K: 2, Seed: 5}); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", bench.HardSubsetInput{Models: []string{"oracle", "half", "blank"}, K: 2, Seed: 5}); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("the same list again: %v", err)
 	}
-	for name, in := range map[string]store.HardSubsetInput{
+	for name, in := range map[string]bench.HardSubsetInput{
 		"k above n":     {K: 4},
 		"nothing":       {K: 3}, // the oracle fails nothing
 		"unknown model": {Models: []string{"gpt-9"}, K: 1},
@@ -83,28 +83,28 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 		}
 	}
 
-	if _, err := f.db.FreezeHardSubset(ctx, f.lead, h.ID, "bench-hard", "1"); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "3 of the 3 candidates are undecided") {
+	if _, err := f.db.FreezeHardSubset(ctx, f.lead, h.ID, "bench-hard", "1"); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), "3 of the 3 candidates are undecided") {
 		t.Errorf("freeze undecided: %v", err)
 	}
-	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{{SampleID: "sg-1", Decision: store.DecisionDrop}}); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{{SampleID: "sg-1", Decision: bench.DecisionDrop}}); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a drop without a reason: %v", err)
 	}
-	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{{SampleID: "hq-1", Decision: store.DecisionKeep}}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{{SampleID: "hq-1", Decision: bench.DecisionKeep}}); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("deciding a sample not in the list: %v", err)
 	}
-	if _, err := f.db.DecideHardCandidates(ctx, f.ver, h.ID, []store.HardDecision{{SampleID: "op-1", Decision: store.DecisionKeep}}); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.DecideHardCandidates(ctx, f.ver, h.ID, []bench.HardDecision{{SampleID: "op-1", Decision: bench.DecisionKeep}}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("a verifier decides: %v", err)
 	}
-	h, err = f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{
-		{SampleID: "op-1", Decision: store.DecisionKeep, Reason: "counting under occlusion"},
-		{SampleID: "sg-1", Decision: store.DecisionDrop, Reason: "  the gold order of the steps is arguable "},
-		{SampleID: "yn-1", Decision: store.DecisionDrop, Reason: "x"},
+	h, err = f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{
+		{SampleID: "op-1", Decision: bench.DecisionKeep, Reason: "counting under occlusion"},
+		{SampleID: "sg-1", Decision: bench.DecisionDrop, Reason: "  the gold order of the steps is arguable "},
+		{SampleID: "yn-1", Decision: bench.DecisionDrop, Reason: "x"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Deciding again replaces the decision.
-	if h, err = f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{{SampleID: "yn-1", Decision: store.DecisionKeep}}); err != nil {
+	if h, err = f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{{SampleID: "yn-1", Decision: bench.DecisionKeep}}); err != nil {
 		t.Fatal(err)
 	}
 	if h.Kept != 2 || h.Dropped != 1 || h.Undecided() != 0 {
@@ -118,9 +118,9 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 	if rel.Samples != 2 || rel.Ref() != "bench-hard@1" {
 		t.Errorf("frozen %+v", rel)
 	}
-	parent, _ := f.db.ReleaseByRef(ctx, store.Owner(), f.project.ID, "bench@1")
-	pItems, _ := f.db.ReleaseItems(ctx, store.Owner(), parent.ID)
-	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
+	parent, _ := f.db.ReleaseByRef(ctx, bench.Owner(), f.project.ID, "bench@1")
+	pItems, _ := f.db.ReleaseItems(ctx, bench.Owner(), parent.ID)
+	items, _ := f.db.ReleaseItems(ctx, bench.Owner(), rel.ID)
 	if len(items) != 2 || items[0].SampleID != "op-1" || items[1].SampleID != "yn-1" {
 		t.Fatalf("items %+v", items)
 	}
@@ -131,10 +131,10 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 			}
 		}
 	}
-	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []store.HardDecision{{SampleID: "op-1", Decision: store.DecisionDrop, Reason: "late"}}); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.DecideHardCandidates(ctx, f.lead, h.ID, []bench.HardDecision{{SampleID: "op-1", Decision: bench.DecisionDrop, Reason: "late"}}); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("deciding after the freeze: %v", err)
 	}
-	if _, err := f.db.FreezeHardSubset(ctx, f.lead, h.ID, "bench-hard", "2"); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.FreezeHardSubset(ctx, f.lead, h.ID, "bench-hard", "2"); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("freezing twice: %v", err)
 	}
 	list, err := f.db.HardSubsets(ctx, f.lead, "bench@1")
@@ -144,7 +144,7 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 
 	// The export's MANIFEST records the provenance.
 	out := filepath.Join(t.TempDir(), "hard")
-	if _, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: "bench-hard@1", ProjectID: f.project.ID, Format: "native", OutDir: out}, nil); err != nil {
+	if _, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: "bench-hard@1", ProjectID: f.project.ID, Format: "native", OutDir: out}, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := release.ReadManifest(out)
@@ -169,7 +169,7 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 	}
 	// A release frozen from the project has no curation.
 	out2 := filepath.Join(t.TempDir(), "bench")
-	if _, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: "bench@1", ProjectID: f.project.ID, Format: "native", OutDir: out2}, nil); err != nil {
+	if _, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: "bench@1", ProjectID: f.project.ID, Format: "native", OutDir: out2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m2, _ := release.ReadManifest(out2); m2.Release.Curation != nil {
@@ -184,14 +184,14 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 func TestHumanBaseline(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
-	if _, err := f.db.DrawHumanBaseline(ctx, f.ver, "bench@1", 3, 1); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.DrawHumanBaseline(ctx, f.ver, "bench@1", 3, 1); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("a verifier draws: %v", err)
 	}
 	b, err := f.db.DrawHumanBaseline(ctx, f.lead, "bench@1", 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DrawHumanBaseline(ctx, f.lead, "bench@1", 3, 2); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.DrawHumanBaseline(ctx, f.lead, "bench@1", 3, 2); !errors.Is(err, bench.ErrConflict) {
 		t.Errorf("a second baseline: %v", err)
 	}
 	// Four samples a person can answer (sg-1 is a step graph), one per stratum,
@@ -213,13 +213,13 @@ func TestHumanBaseline(t *testing.T) {
 	if _, ok, err := f.db.HumanReport(ctx, f.ver, "bench@1", score.Options{}); ok || err != nil {
 		t.Errorf("a report before any answer: %v, %v", ok, err)
 	}
-	answer := func(u store.User, id string, a score.HumanAnswer) error {
+	answer := func(u bench.User, id string, a score.HumanAnswer) error {
 		return f.db.AnswerHuman(ctx, u, "bench@1", id, a)
 	}
 	// ann: hq-1 right with the gold box drawn from its far corner, mc-1 wrong
 	// (then right, then wrong again: the last answer counts).
 	for _, step := range []struct {
-		u  store.User
+		u  bench.User
 		id string
 		a  score.HumanAnswer
 	}{
@@ -232,17 +232,17 @@ func TestHumanBaseline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := answer(f.ann, "op-1", score.HumanAnswer{Text: "2"}); !errors.Is(err, store.ErrNotFound) {
+	if err := answer(f.ann, "op-1", score.HumanAnswer{Text: "2"}); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("answering an item not drawn: %v", err)
 	}
-	if err := answer(f.ann, "mc-1", score.HumanAnswer{Option: 7}); !errors.Is(err, store.ErrInvalid) {
+	if err := answer(f.ann, "mc-1", score.HumanAnswer{Option: 7}); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("an option out of range: %v", err)
 	}
 	items, _ = f.db.HumanItems(ctx, f.ann, "bench@1")
 	if items[1].Answered != "A" || items[2].Answered != "" {
 		t.Errorf("ann's answers %q, %q", items[1].Answered, items[2].Answered)
 	}
-	if _, _, err := f.db.HumanReport(ctx, f.ann, "bench@1", score.Options{}); !errors.Is(err, store.ErrForbidden) {
+	if _, _, err := f.db.HumanReport(ctx, f.ann, "bench@1", score.Options{}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator sees the human row: %v", err)
 	}
 	rep, ok, err := f.db.HumanReport(ctx, f.ver, "bench@1", score.Options{Draws: -1})

@@ -6,48 +6,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/montanaflynn/stats"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
-)
-
-// Dashboard is a project's progress and its people's work in aggregates. Days are UTC
-// dates (YYYY-MM-DD) of the stored timestamps.
-type Dashboard struct {
-	Funnel     FunnelTable     // samples per kind and state
-	Activity   ActivityTable   // samples reaching each state per day
-	Balance    BalanceTable    // accepted samples against the balance targets
-	Annotators AnnotatorTable  // authors: samples, submissions, rejections, reasons
-	Throughput ThroughputTable // submissions per author and day
-	Reasons    ReasonTable     // reject reasons, most frequent first
-	Verifiers  VerifierTable   // workload, time, approvals, agreement with the panel
-	Errors     ErrorTable      // rejected reviews per kind and category set
-	// BySampling counts the accepted samples that were accepted by sampling with
-	// their generated batch's rest (store/validation.go), never reviewed one by one.
-	BySampling int
-	// Own marks an annotator's view: Annotators, Throughput and Reasons hold only the
-	// annotator's own work, and Verifiers is empty.
-	Own bool
-}
-
-// Dashboard table types, each exportable as CSV with stable columns.
-type (
-	FunnelTable     []FunnelRow
-	ActivityTable   []ActivityRow
-	BalanceTable    []BalanceCell
-	AnnotatorTable  []AnnotatorRow
-	ThroughputTable []ThroughputRow
-	ReasonTable     []ReasonRow
-	VerifierTable   []VerifierRow
-	ErrorTable      []ErrorRow
 )
 
 // Dashboard aggregates a project for any signed-in user, in one read transaction of
@@ -65,10 +33,10 @@ type (
 // The round-3 decisions in the summaries are made with the project's round-3 panel
 // size; after the lead changed it, the first read (or write) decides them again, in a
 // write transaction of its own, before the dashboard reads.
-func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashboard, error) {
-	var out Dashboard
+func (d *DB) Dashboard(ctx context.Context, actor bench.User, projectID int64) (bench.Dashboard, error) {
+	var out bench.Dashboard
 	read := func(tx *sql.Tx) error {
-		out = Dashboard{}
+		out = bench.Dashboard{}
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeDashboard)
 		if err != nil {
 			return err
@@ -97,7 +65,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		if err != nil {
 			return err
 		}
-		var perAuthor map[int64][]ReasonCount
+		var perAuthor map[int64][]bench.ReasonCount
 		if out.Annotators, out.Throughput, perAuthor, err = q.annotators(names); err != nil {
 			return fmt.Errorf("annotators: %w", err)
 		}
@@ -111,8 +79,8 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		}
 		if !verify.Permitted(verify.ActionSeeTeamWork, verify.Role(a.Role)) {
 			out.Own = true
-			out.Annotators = slices.DeleteFunc(out.Annotators, func(r AnnotatorRow) bool { return r.Name != a.Name })
-			out.Throughput = slices.DeleteFunc(out.Throughput, func(r ThroughputRow) bool { return r.Name != a.Name })
+			out.Annotators = slices.DeleteFunc(out.Annotators, func(r bench.AnnotatorRow) bool { return r.Name != a.Name })
+			out.Throughput = slices.DeleteFunc(out.Throughput, func(r bench.ThroughputRow) bool { return r.Name != a.Name })
 			out.Reasons = dashSortReasons(perAuthor[a.ID])
 			return nil
 		}
@@ -123,7 +91,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 			}
 		}
 		for r, n := range total {
-			out.Reasons = append(out.Reasons, ReasonCount{Reason: r, Count: n})
+			out.Reasons = append(out.Reasons, bench.ReasonCount{Reason: r, Count: n})
 		}
 		out.Reasons = dashSortReasons(out.Reasons)
 		if out.Verifiers, err = q.verifiers(names); err != nil {
@@ -142,7 +110,7 @@ func (d *DB) Dashboard(ctx context.Context, actor User, projectID int64) (Dashbo
 		}
 	}
 	if err != nil {
-		return Dashboard{}, fmt.Errorf("dashboard of project %d: %w", projectID, err)
+		return bench.Dashboard{}, fmt.Errorf("dashboard of project %d: %w", projectID, err)
 	}
 	return out, nil
 }
@@ -216,7 +184,7 @@ func (q *dashQuery) settledLate() error {
 		}
 		rev, ok := facts[r.revision]
 		if !ok {
-			return fmt.Errorf("summary of revision %d: %w", r.revision, ErrNotFound)
+			return fmt.Errorf("summary of revision %d: %w", r.revision, bench.ErrNotFound)
 		}
 		for _, v := range r.votes {
 			if v.round == 3 {
@@ -277,15 +245,8 @@ func dashKindOrder(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-func dashStateIndex(s verify.State) int {
-	if i := slices.Index(verify.States, s); i >= 0 {
-		return i
-	}
-	return len(verify.States)
-}
-
 // funnel counts per kind and state: every state of each kind present, zeros included.
-func (q *dashQuery) funnel() (FunnelTable, error) {
+func (q *dashQuery) funnel() (bench.FunnelTable, error) {
 	counts := map[string]map[verify.State]int{}
 	err := q.rows(func(r scanner) error {
 		var kind, state string
@@ -307,43 +268,21 @@ func (q *dashQuery) funnel() (FunnelTable, error) {
 		kinds = append(kinds, k)
 	}
 	slices.SortFunc(kinds, dashKindOrder)
-	var out FunnelTable
+	var out bench.FunnelTable
 	for _, k := range kinds {
 		for _, s := range verify.States {
-			out = append(out, FunnelRow{Kind: k, State: s, Count: counts[k][s]})
+			out = append(out, bench.FunnelRow{Kind: k, State: s, Count: counts[k][s]})
 		}
 	}
 	return out, nil
 }
 
-// ByState totals the funnel per state, in verify.States order.
-func (t FunnelTable) ByState() []int {
-	out := make([]int, len(verify.States))
-	for _, r := range t {
-		if i := dashStateIndex(r.State); i < len(out) {
-			out[i] += r.Count
-		}
-	}
-	return out
-}
-
-// Kinds lists the funnel's kinds in order.
-func (t FunnelTable) Kinds() []string {
-	var out []string
-	for _, r := range t {
-		if !slices.Contains(out, r.Kind) {
-			out = append(out, r.Kind)
-		}
-	}
-	return out
-}
-
 // activity counts the samples created (draft) and moved into each state per day, as
 // the audit log records them (stat_activity).
-func (q *dashQuery) activity() (ActivityTable, error) {
-	var out ActivityTable
+func (q *dashQuery) activity() (bench.ActivityTable, error) {
+	var out bench.ActivityTable
 	err := q.rows(func(r scanner) error {
-		var a ActivityRow
+		var a bench.ActivityRow
 		var state string
 		if err := r.Scan(&a.Day, &state, &a.Count); err != nil {
 			return err
@@ -355,11 +294,11 @@ func (q *dashQuery) activity() (ActivityTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b ActivityRow) int {
+	slices.SortFunc(out, func(a, b bench.ActivityRow) int {
 		if c := strings.Compare(a.Day, b.Day); c != 0 {
 			return c
 		}
-		if c := dashStateIndex(a.State) - dashStateIndex(b.State); c != 0 {
+		if c := bench.StateIndex(a.State) - bench.StateIndex(b.State); c != 0 {
 			return c
 		}
 		return strings.Compare(string(a.State), string(b.State))
@@ -367,22 +306,8 @@ func (q *dashQuery) activity() (ActivityTable, error) {
 	return out, nil
 }
 
-// Days lists the activity's days in order, and per day the number of samples that
-// reached any state.
-func (t ActivityTable) Days() ([]string, []int) {
-	var days []string
-	var n []int
-	for _, r := range t {
-		if len(days) == 0 || days[len(days)-1] != r.Day {
-			days, n = append(days, r.Day), append(n, 0)
-		}
-		n[len(n)-1] += r.Count
-	}
-	return days, n
-}
-
 // balance matches the accepted and in-review samples to the targets.
-func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
+func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, error) {
 	type group struct {
 		kind, view, task string
 		hop              int
@@ -409,12 +334,12 @@ func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	matches := func(t BalanceTarget, g group) bool {
+	matches := func(t bench.BalanceTarget, g group) bool {
 		return t.Kind == g.kind && (t.Hop == 0 || t.Hop == g.hop) && (t.View == "" || t.View == g.view) && (t.Task == "" || t.Task == g.task)
 	}
-	var out BalanceTable
+	var out bench.BalanceTable
 	for _, t := range targets {
-		c := BalanceCell{Kind: t.Kind, Hop: t.Hop, View: t.View, Task: t.Task, Target: t.Count}
+		c := bench.BalanceCell{Kind: t.Kind, Hop: t.Hop, View: t.View, Task: t.Task, Target: t.Count}
 		for _, g := range groups {
 			if matches(t, g) {
 				c.Accepted += g.accepted
@@ -425,14 +350,14 @@ func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
 	}
 	// Samples no target asks for, one cell per kind and hop/view (hop QA) or task.
 	for _, g := range groups {
-		if slices.ContainsFunc(targets, func(t BalanceTarget) bool { return matches(t, g) }) {
+		if slices.ContainsFunc(targets, func(t bench.BalanceTarget) bool { return matches(t, g) }) {
 			continue
 		}
-		c := BalanceCell{Kind: g.kind, Task: g.task}
+		c := bench.BalanceCell{Kind: g.kind, Task: g.task}
 		if g.kind == string(annotate.KindHopQA) {
-			c = BalanceCell{Kind: g.kind, Hop: g.hop, View: g.view}
+			c = bench.BalanceCell{Kind: g.kind, Hop: g.hop, View: g.view}
 		}
-		i := slices.IndexFunc(out, func(x BalanceCell) bool {
+		i := slices.IndexFunc(out, func(x bench.BalanceCell) bool {
 			return x.Target == 0 && x.Kind == c.Kind && x.Hop == c.Hop && x.View == c.View && x.Task == c.Task
 		})
 		if i < 0 {
@@ -449,11 +374,11 @@ func (q *dashQuery) balance(targets []BalanceTarget) (BalanceTable, error) {
 
 // annotators gathers each author's samples, submissions per day, reviews and
 // rejections per round and reasons.
-func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, ThroughputTable, map[int64][]ReasonCount, error) {
-	rows := map[int64]*AnnotatorRow{}
-	row := func(id int64) *AnnotatorRow {
+func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, bench.ThroughputTable, map[int64][]bench.ReasonCount, error) {
+	rows := map[int64]*bench.AnnotatorRow{}
+	row := func(id int64) *bench.AnnotatorRow {
 		if rows[id] == nil {
-			rows[id] = &AnnotatorRow{Name: users[id].name}
+			rows[id] = &bench.AnnotatorRow{Name: users[id].name}
 		}
 		return rows[id]
 	}
@@ -471,9 +396,9 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var through ThroughputTable
+	var through bench.ThroughputTable
 	err = q.rows(func(r scanner) error {
-		var t ThroughputRow
+		var t bench.ThroughputRow
 		var id int64
 		if err := r.Scan(&t.Day, &id, &t.Submitted); err != nil {
 			return err
@@ -505,10 +430,10 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 		}
 	}
 	// Reasons count for every rejection, as the funnel counts every returned sample.
-	reasons := map[int64][]ReasonCount{}
+	reasons := map[int64][]bench.ReasonCount{}
 	err = q.rows(func(r scanner) error {
 		var id int64
-		var rc ReasonCount
+		var rc bench.ReasonCount
 		if err := r.Scan(&id, &rc.Reason, &rc.Count); err != nil {
 			return err
 		}
@@ -518,14 +443,14 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var out AnnotatorTable
+	var out bench.AnnotatorTable
 	for id, a := range rows {
 		rs := dashSortReasons(slices.Clone(reasons[id]))
 		a.TopReasons = rs[:min(len(rs), 3)]
 		out = append(out, *a)
 	}
-	slices.SortFunc(out, func(a, b AnnotatorRow) int { return strings.Compare(a.Name, b.Name) })
-	slices.SortFunc(through, func(a, b ThroughputRow) int {
+	slices.SortFunc(out, func(a, b bench.AnnotatorRow) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(through, func(a, b bench.ThroughputRow) int {
 		if c := strings.Compare(a.Day, b.Day); c != 0 {
 			return c
 		}
@@ -535,8 +460,8 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (AnnotatorTable, Throug
 }
 
 // dashSortReasons orders reasons by count, most frequent first, then by name.
-func dashSortReasons(rs []ReasonCount) []ReasonCount {
-	slices.SortFunc(rs, func(a, b ReasonCount) int {
+func dashSortReasons(rs []bench.ReasonCount) []bench.ReasonCount {
+	slices.SortFunc(rs, func(a, b bench.ReasonCount) int {
 		if a.Count != b.Count {
 			return b.Count - a.Count
 		}
@@ -546,17 +471,17 @@ func dashSortReasons(rs []ReasonCount) []ReasonCount {
 }
 
 // verifiers gathers workload, approvals, review times and agreement with the panel.
-func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
-	rows := map[int64]*VerifierRow{}
-	row := func(id int64) *VerifierRow {
+func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, error) {
+	rows := map[int64]*bench.VerifierRow{}
+	row := func(id int64) *bench.VerifierRow {
 		if rows[id] == nil {
 			u := users[id]
-			rows[id] = &VerifierRow{Name: u.name, Group: u.group}
+			rows[id] = &bench.VerifierRow{Name: u.name, Group: u.group}
 		}
 		return rows[id]
 	}
 	for id, u := range users {
-		if u.role == RoleVerifier {
+		if u.role == bench.RoleVerifier {
 			row(id)
 		}
 	}
@@ -612,11 +537,11 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (VerifierTable, error) {
 			}
 		}
 	}
-	var out VerifierTable
+	var out bench.VerifierTable
 	for _, v := range rows {
 		out = append(out, *v)
 	}
-	slices.SortFunc(out, func(a, b VerifierRow) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b bench.VerifierRow) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -784,12 +709,12 @@ func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error
 
 // errorRates counts the counted reviews and rejections per kind and category set
 // of the reviewed revision.
-func (q *dashQuery) errorRates() (ErrorTable, error) {
-	var out ErrorTable
+func (q *dashQuery) errorRates() (bench.ErrorTable, error) {
+	var out bench.ErrorTable
 	add := func(kind, set, decision string, n int) {
-		i := slices.IndexFunc(out, func(x ErrorRow) bool { return x.Kind == kind && x.Set == set })
+		i := slices.IndexFunc(out, func(x bench.ErrorRow) bool { return x.Kind == kind && x.Set == set })
 		if i < 0 {
-			out, i = append(out, ErrorRow{Kind: kind, Set: set}), len(out)
+			out, i = append(out, bench.ErrorRow{Kind: kind, Set: set}), len(out)
 		}
 		out[i].Reviews += n
 		if decision == string(verify.DecisionReject) {
@@ -812,7 +737,7 @@ func (q *dashQuery) errorRates() (ErrorTable, error) {
 	for _, l := range q.late {
 		add(l.rev.kind, l.rev.categories, l.rv.decision, 1)
 	}
-	slices.SortFunc(out, func(a, b ErrorRow) int {
+	slices.SortFunc(out, func(a, b bench.ErrorRow) int {
 		if c := dashKindOrder(a.Kind, b.Kind); c != 0 {
 			return c
 		}
@@ -840,107 +765,4 @@ func (q *dashQuery) reviewTallies(table, who string) ([]reviewTally, error) {
 		return t, err
 	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ?
 		GROUP BY `+who+`, round, decision HAVING sum(n) > 0`, q.project)
-}
-
-func csvInt(n int) string { return strconv.Itoa(n) }
-
-// rateCol is a share with four decimals, or "" when ok is false.
-func rateCol(r float64, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return csvFloat(r, 4)
-}
-
-// WriteCSV writes kind, state, count.
-func (t FunnelTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, r := range t {
-		rows[i] = []string{r.Kind, string(r.State), csvInt(r.Count)}
-	}
-	return writeCSVTable(w, []string{"kind", "state", "count"}, rows)
-}
-
-// WriteCSV writes day, state, count.
-func (t ActivityTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, r := range t {
-		rows[i] = []string{r.Day, string(r.State), csvInt(r.Count)}
-	}
-	return writeCSVTable(w, []string{"day", "state", "count"}, rows)
-}
-
-// WriteCSV writes kind, hop, view, task, target, accepted, in_review, shortfall, level
-// (hop 0 and empty view or task: any).
-func (t BalanceTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, c := range t {
-		rows[i] = []string{c.Kind, csvInt(c.Hop), c.View, c.Task, csvInt(c.Target), csvInt(c.Accepted), csvInt(c.InReview), csvInt(c.Shortfall), c.Level()}
-	}
-	return writeCSVTable(w, []string{"kind", "hop", "view", "task", "target", "accepted", "in_review", "shortfall", "level"}, rows)
-}
-
-// WriteCSV writes name, samples, accepted, submitted, days, per_day, then per round
-// (1-3) reviews, rejected and rejection_rate, then top_reasons ("reason:count" joined
-// by spaces).
-func (t AnnotatorTable) WriteCSV(w io.Writer) error {
-	header := []string{"name", "samples", "accepted", "submitted", "days", "per_day"}
-	for r := 1; r <= 3; r++ {
-		header = append(header, fmt.Sprintf("round%d_reviews", r), fmt.Sprintf("round%d_rejected", r), fmt.Sprintf("round%d_rejection_rate", r))
-	}
-	header = append(header, "top_reasons")
-	rows := make([][]string, len(t))
-	for i, a := range t {
-		row := []string{a.Name, csvInt(a.Samples), csvInt(a.Accepted), csvInt(a.Submitted), csvInt(a.Days), csvFloat(a.PerDay(), 2)}
-		for r := 1; r <= 3; r++ {
-			row = append(row, csvInt(a.Reviews[r-1]), csvInt(a.Rejected[r-1]), rateCol(a.RejectionRate(r)))
-		}
-		var rs []string
-		for _, x := range a.TopReasons {
-			rs = append(rs, x.Reason+":"+csvInt(x.Count))
-		}
-		rows[i] = append(row, strings.Join(rs, " "))
-	}
-	return writeCSVTable(w, header, rows)
-}
-
-// WriteCSV writes day, name, submitted.
-func (t ThroughputTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, r := range t {
-		rows[i] = []string{r.Day, r.Name, csvInt(r.Submitted)}
-	}
-	return writeCSVTable(w, []string{"day", "name", "submitted"}, rows)
-}
-
-// WriteCSV writes reason, count.
-func (t ReasonTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, r := range t {
-		rows[i] = []string{r.Reason, csvInt(r.Count)}
-	}
-	return writeCSVTable(w, []string{"reason", "count"}, rows)
-}
-
-// WriteCSV writes name, group, reviews, round1..round3, approved, approval_rate, timed,
-// median_seconds, p90_seconds, panel_votes, panel_matches, panel_agreement.
-func (t VerifierTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, v := range t {
-		rows[i] = []string{v.Name, v.Group, csvInt(v.Reviews), csvInt(v.Rounds[0]), csvInt(v.Rounds[1]), csvInt(v.Rounds[2]),
-			csvInt(v.Approved), rateCol(v.ApprovalRate(), v.Reviews > 0), csvInt(v.Timed),
-			rateCol(v.MedianSeconds, v.Timed > 0), rateCol(v.P90Seconds, v.Timed > 0),
-			csvInt(v.PanelVotes), csvInt(v.PanelMatches), rateCol(v.PanelAgreement())}
-	}
-	return writeCSVTable(w, []string{"name", "group", "reviews", "round1", "round2", "round3", "approved", "approval_rate", "timed",
-		"median_seconds", "p90_seconds", "panel_votes", "panel_matches", "panel_agreement"}, rows)
-}
-
-// WriteCSV writes kind, set, reviews, rejected, error_rate.
-func (t ErrorTable) WriteCSV(w io.Writer) error {
-	rows := make([][]string, len(t))
-	for i, e := range t {
-		rows[i] = []string{e.Kind, e.Set, csvInt(e.Reviews), csvInt(e.Rejected), rateCol(e.ErrorRate(), e.Reviews > 0)}
-	}
-	return writeCSVTable(w, []string{"kind", "set", "reviews", "rejected", "error_rate"}, rows)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -32,9 +33,9 @@ func dashFixture(t *testing.T) *agreeFixture {
 	t.Helper()
 	ctx := context.Background()
 	f := newAgreeFixture(t)
-	s := store.DefaultSettings()
+	s := bench.DefaultSettings()
 	s.Round3Panel = 2
-	s.Balance = []store.BalanceTarget{
+	s.Balance = []bench.BalanceTarget{
 		{Kind: "hop_qa", Hop: 1, View: "exo", Count: 1},
 		{Kind: "hop_qa", Hop: 1, Count: 2},
 		{Kind: "hop_qa", Hop: 2, View: "exo", Count: 1},
@@ -74,7 +75,7 @@ func dashFixture(t *testing.T) *agreeFixture {
 	f.review(t, f.p2, s0, 3, agreeApprove, 40)
 
 	f.review(t, f.v1, s1, 1, agreeReject(map[string]bool{"box_on_answer": false}), 12)
-	cur, err := f.db.Sample(ctx, store.Owner(), s1.ID)
+	cur, err := f.db.Sample(ctx, bench.Owner(), s1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,13 +240,13 @@ func TestDashboardAnnotatorSeesOwnWork(t *testing.T) {
 	if csvOf(t, d.Funnel) != csvOf(t, lead.Funnel) || csvOf(t, d.Errors) != csvOf(t, lead.Errors) || csvOf(t, d.Balance) != csvOf(t, lead.Balance) {
 		t.Error("the annotator's project-wide tables differ from the lead's")
 	}
-	for _, who := range []store.User{f.v1, f.ver} {
+	for _, who := range []bench.User{f.v1, f.ver} {
 		v, err := f.db.Dashboard(ctx, who, f.project.ID)
 		if err != nil || v.Own || len(v.Verifiers) != 5 || len(v.Annotators) != 2 {
 			t.Errorf("%s: own %v, %d verifiers, %d annotators, %v", who.Name, v.Own, len(v.Verifiers), len(v.Annotators), err)
 		}
 	}
-	if _, err := f.db.Dashboard(ctx, store.User{ID: 999}, f.project.ID); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.Dashboard(ctx, bench.User{ID: 999}, f.project.ID); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("unknown user: %v", err)
 	}
 	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
@@ -258,7 +259,7 @@ func TestDashboardAnnotatorSeesOwnWork(t *testing.T) {
 func TestDashboardCountsRound3OnceClosed(t *testing.T) {
 	f := dashFixture(t)
 	ctx := context.Background()
-	s3, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
+	s3, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound3}, 0, 10)
 	if err != nil || len(s3) != 1 {
 		t.Fatalf("samples in round 3: %v %v", s3, err)
 	}
@@ -283,7 +284,7 @@ func TestDashboardCountsRound3OnceClosed(t *testing.T) {
 // store writes them (a workflow run per sample would take minutes): every sample has
 // a revision, its audit rows and, by position, 0-5 reviews; a tenth are accepted.
 // The summaries are then built from those rows, as bulk writers do.
-func benchDB(b *testing.B, n int) (*store.DB, store.User, int64) {
+func benchDB(b *testing.B, n int) (*store.DB, bench.User, int64) {
 	b.Helper()
 	ctx := context.Background()
 	db := MustOpenDB(b)
@@ -295,9 +296,9 @@ func benchDB(b *testing.B, n int) (*store.DB, store.User, int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var vs []store.User
+	var vs []bench.User
 	for i := range 6 {
-		u, err := db.AddUser(ctx, lead, fmt.Sprintf("v%d", i), store.RoleVerifier, string(rune('A'+i/2)), "secret")
+		u, err := db.AddUser(ctx, lead, fmt.Sprintf("v%d", i), bench.RoleVerifier, string(rune('A'+i/2)), "secret")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -391,7 +392,7 @@ func BenchmarkAgreement10k(b *testing.B) {
 // samples, cached between runs) opened with the accounts whose views are measured.
 type statsWorld struct {
 	benchWorld
-	lead store.User
+	lead bench.User
 	path string
 }
 
@@ -401,7 +402,7 @@ func openStatsWorld(b *testing.B) statsWorld {
 	w := statsWorld{benchWorld: openBench(b, path), path: path}
 	b.Cleanup(func() { w.db.Close() })
 	var err error
-	if w.lead, err = w.db.UserByName(context.Background(), store.Owner(), "lead"); err != nil {
+	if w.lead, err = w.db.UserByName(context.Background(), bench.Owner(), "lead"); err != nil {
 		b.Fatal(err)
 	}
 	return w
@@ -430,7 +431,7 @@ func (w statsWorld) floor(b *testing.B, query string) {
 func BenchmarkScaleDashboard(b *testing.B) {
 	w := openStatsWorld(b)
 	ctx := context.Background()
-	for _, who := range []store.User{w.lead, w.ann} {
+	for _, who := range []bench.User{w.lead, w.ann} {
 		b.Run(who.Role, func(b *testing.B) {
 			for b.Loop() {
 				d, err := w.db.Dashboard(ctx, who, w.project.ID)

@@ -17,9 +17,9 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -29,7 +29,7 @@ import (
 // every sample through the three rounds and frozen as one release.
 type seqE2E struct {
 	augmentFixture
-	release store.Release
+	release bench.Release
 	frames  []string
 }
 
@@ -57,11 +57,11 @@ func newSeqE2E(t *testing.T) seqE2E {
 	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	var vf []store.VideoFrame
+	var vf []bench.VideoFrame
 	var frames []annotate.Frame
 	for i, p := range f.frames {
 		fr := annotate.Frame{Video: "walk.mp4", VideoSHA256: strings.Repeat("5a", 32), Duration: 14, Time: 2 * float64(i), Index: 50 * i}
-		vf = append(vf, store.VideoFrame{Path: p, Frame: fr})
+		vf = append(vf, bench.VideoFrame{Path: p, Frame: fr})
 		frames = append(frames, fr)
 	}
 	if err := f.db.RecordVideoFrames(ctx, f.lead, f.project.ID, vf); err != nil {
@@ -92,7 +92,7 @@ func newSeqE2E(t *testing.T) seqE2E {
 		f.verifyThrough(t, si.ID)
 	}
 	// LRR-Bench's negatives: each positive shuffled, the answer flipped, verified.
-	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, store.CandidateFilter{Transform: augment.Shuffle})
+	cs, err := f.db.AugmentCandidates(ctx, f.ann2, f.project.ID, bench.CandidateFilter{Transform: augment.Shuffle})
 	if err != nil || len(cs) != 2 {
 		t.Fatalf("shuffle candidates: %v, %v", refKeys(cs), err)
 	}
@@ -108,7 +108,7 @@ func newSeqE2E(t *testing.T) seqE2E {
 		}
 		f.verifyThrough(t, si.ID)
 	}
-	if f.release, err = f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "lrr-ss", Version: "1"}); err != nil {
+	if f.release, err = f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "lrr-ss", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -145,7 +145,7 @@ func TestSequencesEndToEnd(t *testing.T) {
 	for _, format := range release.Formats() {
 		name := format.Name()
 		out := filepath.Join(t.TempDir(), name)
-		res, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: "lrr-ss@1", Format: name, OutDir: out}, nil)
+		res, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: "lrr-ss@1", Format: name, OutDir: out}, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -133,13 +133,13 @@ func TestEndToEnd(t *testing.T) {
 	if res, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, nil); err != nil || res.Imported != 3 {
 		t.Fatalf("images: %+v %v", res, err)
 	}
-	ann3, err := f.db.AddUser(ctx, f.lead, "ann3", store.RoleAnnotator, "", "secret")
+	ann3, err := f.db.AddUser(ctx, f.lead, "ann3", bench.RoleAnnotator, "", "secret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	authors := []store.User{f.ann, f.ann2, ann3}
+	authors := []bench.User{f.ann, f.ann2, ann3}
 	vm := addVerifiers(t, f, "a1", "a2", "a3", "b1", "b2", "b3")
-	var vers []store.User
+	var vers []bench.User
 	for _, n := range []string{"a1", "a2", "a3", "b1", "b2", "b3"} {
 		vers = append(vers, vm[n])
 	}
@@ -152,7 +152,7 @@ func TestEndToEnd(t *testing.T) {
 	plans := e2ePlans(n)
 	type progress struct {
 		id          string
-		author      store.User
+		author      bench.User
 		interrupted bool
 		r3votes     int // round-3 approvals on the current revision
 		edits       int
@@ -169,14 +169,14 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	rng := rand.New(rand.NewPCG(2025, 3))
-	eligible := func(si store.SampleInfo) []store.User {
-		var out []store.User
+	eligible := func(si bench.SampleInfo) []bench.User {
+		var out []bench.User
 		for _, v := range vers {
 			q, err := f.db.ReviewQueueLimit(ctx, v, f.project.ID, si.Status.Round(), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == si.ID }) {
+			if slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == si.ID }) {
 				out = append(out, v)
 			}
 		}
@@ -201,7 +201,7 @@ func TestEndToEnd(t *testing.T) {
 		clk.advance(time.Minute)
 		i := active[rng.IntN(len(active))]
 		p, plan := ps[i], plans[i]
-		si, err := f.db.Sample(ctx, store.Owner(), p.id)
+		si, err := f.db.Sample(ctx, bench.Owner(), p.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,13 +226,13 @@ func TestEndToEnd(t *testing.T) {
 		case !p.interrupted && plan.rejectAt == round && (round < 3 || p.r3votes == 1):
 			v := eligible(si)[0]
 			failed := verify.Criteria(si.Kind, round)[rng.IntN(len(verify.Criteria(si.Kind, round)))].ID
-			_, err = submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+			_, err = submitReview(f.db, ctx, v, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 				Verdict: verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{failed: false}, Comment: "see " + failed}})
 			p.interrupted, p.r3votes = true, 0
 		case !p.interrupted && plan.correctAt == round && (round < 3 || p.r3votes == 1):
 			es := eligible(si)
 			p.edits++
-			_, err = f.db.Correct(ctx, es[rng.IntN(len(es))], store.CorrectionInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+			_, err = f.db.Correct(ctx, es[rng.IntN(len(es))], bench.CorrectionInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 				Content: reworded(si.Content, p.edits), Comment: "clearer wording"})
 			p.interrupted, p.r3votes = true, 0
 		default:
@@ -244,7 +244,7 @@ func TestEndToEnd(t *testing.T) {
 				}
 			}
 			var out verify.Outcome
-			out, err = submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve, Seconds: 30})
+			out, err = submitReview(f.db, ctx, v, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: approve, Seconds: 30})
 			if round == 3 {
 				p.r3votes = out.Approvals
 			}
@@ -255,7 +255,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// Final states, exactly.
-	counts, err := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
+	counts, err := f.db.StatusCounts(ctx, bench.Owner(), f.project.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestEndToEnd(t *testing.T) {
 	// Every accepted sample: rounds 1, 2 and a panel of three on its last revision,
 	// round 2 in the other group, nobody who wrote or corrected it, nobody twice.
 	for i, p := range ps {
-		si, _ := f.db.Sample(ctx, store.Owner(), p.id)
+		si, _ := f.db.Sample(ctx, bench.Owner(), p.id)
 		if plans[i].final != verify.StateAccepted {
 			continue
 		}
@@ -286,7 +286,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rounds []int
-		var r1, r2 store.ReviewRecord
+		var r1, r2 bench.ReviewRecord
 		seen := map[int64]bool{}
 		for _, r := range rs {
 			if r.Revision != si.Revision {
@@ -318,7 +318,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if plans[i].correctAt > 0 {
 			hist, _ := f.db.History(ctx, f.lead, si.ID)
-			k := slices.IndexFunc(hist, func(e store.Event) bool { return e.Action == "sample.correct" })
+			k := slices.IndexFunc(hist, func(e bench.Event) bool { return e.Action == "sample.correct" })
 			if k < 0 {
 				t.Fatalf("%s: no correction in its history", si.ID)
 			}

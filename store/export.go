@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/agreement"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -31,33 +32,33 @@ var AppVersion = "0.1.0"
 // Everyone signed in may export, and so may a zero actor (scripts); the export is
 // written to the audit log. progress, when set, is called from the exporting
 // goroutine with the records done and the total.
-func (d *DB) Export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error) {
+func (d *DB) Export(ctx context.Context, actor bench.User, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
 	res, err := d.export(ctx, actor, in, progress)
 	if err != nil {
-		return ExportResult{}, fmt.Errorf("export %s as %s: %w", in.Release, in.Format, err)
+		return bench.ExportResult{}, fmt.Errorf("export %s as %s: %w", in.Release, in.Format, err)
 	}
 	return res, nil
 }
 
-func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress func(done, total int)) (ExportResult, error) {
+func (d *DB) export(ctx context.Context, actor bench.User, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
 	format, err := release.Lookup(in.Format)
 	if err != nil {
-		return ExportResult{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return bench.ExportResult{}, fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 	}
 	if in.OutDir == "" {
-		return ExportResult{}, fmt.Errorf("%w: no output folder", ErrInvalid)
+		return bench.ExportResult{}, fmt.Errorf("%w: no output folder", bench.ErrInvalid)
 	}
 	out, err := filepath.Abs(in.OutDir)
 	if err != nil {
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 	if err := checkOutDir(out); err != nil {
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 	var (
-		rel     Release
-		a       User
-		items   []ReleaseItem
+		rel     bench.Release
+		a       bench.User
+		items   []bench.ReleaseItem
 		roots   map[string]string // image path → the folder it was imported from
 		summary *release.AgreementSummary
 		curated *release.Curation // the provenance of a hard subset (store/curation.go)
@@ -80,7 +81,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		for _, it := range items {
 			for _, im := range it.Record().Images() {
 				if _, ok := roots[im.Path]; !ok {
-					return fmt.Errorf("image %s of %s: %w: no longer in the project", im.Path, it.SampleID, ErrNotFound)
+					return fmt.Errorf("image %s of %s: %w: no longer in the project", im.Path, it.SampleID, bench.ErrNotFound)
 				}
 			}
 		}
@@ -94,7 +95,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		return err
 	})
 	if err != nil {
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 
 	recs := make([]release.Record, len(items))
@@ -108,7 +109,7 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		Open: func(image string) (io.ReadCloser, error) {
 			root, ok := roots[image]
 			if !ok {
-				return nil, fmt.Errorf("%w: not in the release", ErrNotFound)
+				return nil, fmt.Errorf("%w: not in the release", bench.ErrNotFound)
 			}
 			return os.Open(filepath.Join(root, filepath.FromSlash(image)))
 		},
@@ -120,14 +121,14 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 		Progress: progress,
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 	removed := removeStalePartials(out)
 	// The hidden folder's name carries this process's id, so that a later export can
 	// tell a folder left by a killed export from one still being written.
 	tmp, err := os.MkdirTemp(filepath.Dir(out), fmt.Sprintf("%s%d-", partialPrefix(out), os.Getpid()))
 	if err != nil {
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 	m, err := release.Export(ctx, release.DirSink(tmp), req)
 	if err == nil {
@@ -139,15 +140,15 @@ func (d *DB) export(ctx context.Context, actor User, in ExportInput, progress fu
 	if err != nil {
 		os.RemoveAll(tmp)
 		if errors.Is(err, release.ErrImageChanged) || errors.Is(err, os.ErrNotExist) {
-			err = fmt.Errorf("%w: %w", ErrInvalid, err)
+			err = fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 		}
-		return ExportResult{}, err
+		return bench.ExportResult{}, err
 	}
 	bg := context.WithoutCancel(ctx)
 	_ = d.inTx(bg, func(tx *sql.Tx) error {
 		return d.audit(bg, tx, a.ID, "release.export", "release", rel.Ref(), fmt.Sprintf("%s to %s", in.Format, out))
 	})
-	return ExportResult{Release: rel, Dir: out, Manifest: m, Removed: removed}, nil
+	return bench.ExportResult{Release: rel, Dir: out, Manifest: m, Removed: removed}, nil
 }
 
 // partialPrefix is the name prefix of the hidden folders an export into out
@@ -190,9 +191,9 @@ func checkOutDir(dir string) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: output folder %s: %v", ErrInvalid, dir, err)
+		return fmt.Errorf("%w: output folder %s: %v", bench.ErrInvalid, dir, err)
 	case len(entries) > 0:
-		return fmt.Errorf("%w: output folder %s is not empty", ErrInvalid, dir)
+		return fmt.Errorf("%w: output folder %s is not empty", bench.ErrInvalid, dir)
 	}
 	return nil
 }

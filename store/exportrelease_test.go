@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
 
 // demoRelease seeds the demo project and freezes its accepted samples as demo-bench@1.
-func demoRelease(t *testing.T) (*store.DB, store.User, store.Release, string) {
+func demoRelease(t *testing.T) (*store.DB, bench.User, bench.Release, string) {
 	t.Helper()
 	ctx := context.Background()
 	db := MustOpenDB(t)
@@ -34,12 +35,12 @@ func demoRelease(t *testing.T) (*store.DB, store.User, store.Release, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, _ := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	rep, err := db.Audit(ctx, lead, p.ID)
 	if err != nil || rep.Errors() > 0 {
 		t.Fatalf("the demo does not pass the audit: %v %+v", err, rep.Findings)
 	}
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"})
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 		t.Run(f, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out", f)
 			var last [2]int
-			res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: f, OutDir: out},
+			res, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: f, OutDir: out},
 				func(done, total int) { last = [2]int{done, total} })
 			if err != nil {
 				t.Fatal(err)
@@ -145,7 +146,7 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 				}
 			}
 			// A second export into the same, now full, folder is refused.
-			if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: f, OutDir: out}, nil); !errors.Is(err, store.ErrInvalid) ||
+			if _, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: f, OutDir: out}, nil); !errors.Is(err, bench.ErrInvalid) ||
 				!strings.Contains(err.Error(), "not empty") {
 				t.Errorf("export into a full folder: %v", err)
 			}
@@ -157,7 +158,7 @@ func TestExportEveryFormatOfTheDemo(t *testing.T) {
 	// Anyone may export, even without signing in (scripts on the database: Owner).
 	// The agreement summary of the demo: 5 approvals per sample, a unanimous panel
 	// each, alpha undefined.
-	res, err := db.Export(ctx, store.Owner(), store.ExportInput{Release: fmt.Sprint(rel.ID), Format: "native", OutDir: filepath.Join(t.TempDir(), "anon")}, nil)
+	res, err := db.Export(ctx, bench.Owner(), bench.ExportInput{Release: fmt.Sprint(rel.ID), Format: "native", OutDir: filepath.Join(t.TempDir(), "anon")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestExportIsFrozenAndDeterministic(t *testing.T) {
 	db, lead, _, _ := demoRelease(t)
 	export := func(name string) map[string][]byte {
 		out := filepath.Join(t.TempDir(), name)
-		if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil); err != nil {
+		if _, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return readTree(t, out)
@@ -219,12 +220,12 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 	tampered := append([]byte{}, orig...)
 	tampered[len(tampered)/2] ^= 0xff
 	os.WriteFile(path, tampered, 0o644)
-	_, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: filepath.Join(parent, "x")}, nil)
-	if !errors.Is(err, store.ErrInvalid) || !errors.Is(err, release.ErrImageChanged) || !strings.Contains(err.Error(), "0002-kitchen-1/img_001.jpg") {
+	_, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: filepath.Join(parent, "x")}, nil)
+	if !errors.Is(err, bench.ErrInvalid) || !errors.Is(err, release.ErrImageChanged) || !strings.Contains(err.Error(), "0002-kitchen-1/img_001.jpg") {
 		t.Errorf("export of a changed image: %v", err)
 	}
 	// The TSV embeds the image rather than copying it: refused too.
-	_, err = db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "vlmevalkit", OutDir: filepath.Join(parent, "y")}, nil)
+	_, err = db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "vlmevalkit", OutDir: filepath.Join(parent, "y")}, nil)
 	if !errors.Is(err, release.ErrImageChanged) {
 		t.Errorf("vlmevalkit export of a changed image: %v", err)
 	}
@@ -232,7 +233,7 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 
 	// Cancelled half way: nothing left behind either.
 	cctx, cancel := context.WithCancel(ctx)
-	_, err = db.Export(cctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "hf-imagefolder", OutDir: filepath.Join(parent, "z")},
+	_, err = db.Export(cctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "hf-imagefolder", OutDir: filepath.Join(parent, "z")},
 		func(done, total int) {
 			if done == 1 {
 				cancel()
@@ -247,13 +248,13 @@ func TestExportRefusesChangedImagesAndCancels(t *testing.T) {
 	// Into an existing empty folder it works, and a format or release that does not exist is refused.
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "coco", OutDir: empty}, nil); err != nil {
+	if _, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "coco", OutDir: empty}, nil); err != nil {
 		t.Errorf("export into an empty folder: %v", err)
 	}
-	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "xml", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "xml", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("unknown format: %v", err)
 	}
-	if _, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@9", Format: "coco", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@9", Format: "coco", OutDir: filepath.Join(parent, "w")}, nil); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("unknown release: %v", err)
 	}
 }
@@ -280,7 +281,7 @@ func TestExportRemovesStalePartials(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := db.Export(ctx, lead, store.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil)
+	res, err := db.Export(ctx, lead, bench.ExportInput{Release: "demo-bench@1", Format: "native", OutDir: out}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

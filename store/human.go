@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -24,15 +25,15 @@ import (
 // baseline. Only leads may (verify.ActionDrawHuman); a refusal is audited. A
 // release with a baseline already (ErrConflict) or with nothing a person can
 // answer (ErrInvalid) is refused.
-func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef string, size int, seed int64) (HumanBaseline, error) {
-	var b HumanBaseline
+func (d *DB) DrawHumanBaseline(ctx context.Context, actor bench.User, releaseRef string, size int, seed int64) (bench.HumanBaseline, error) {
+	var b bench.HumanBaseline
 	err := d.act(ctx, actor, "human.draw", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionDrawHuman)
 		if err != nil {
 			return err
 		}
 		if size < 0 {
-			return fmt.Errorf("%w: the size %d is negative", ErrInvalid, size)
+			return fmt.Errorf("%w: the size %d is negative", bench.ErrInvalid, size)
 		}
 		_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionDrawHuman)
 		if err != nil {
@@ -41,7 +42,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef strin
 		if old, ok, err := humanBaseline(ctx, tx, rel); err != nil {
 			return err
 		} else if ok {
-			return fmt.Errorf("%w: %s has a human baseline already (%d items, drawn by %s)", ErrConflict, rel.Ref(), old.Items, old.CreatedBy)
+			return fmt.Errorf("%w: %s has a human baseline already (%d items, drawn by %s)", bench.ErrConflict, rel.Ref(), old.Items, old.CreatedBy)
 		}
 		items, err := releaseItems(ctx, tx, rel.ID)
 		if err != nil {
@@ -50,7 +51,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef strin
 		gs := golds(items)
 		chosen := score.DrawHuman(gs, size, seed)
 		if len(chosen) == 0 {
-			return fmt.Errorf("%w: %s holds no sample a person can answer (step graphs are not offered)", ErrInvalid, rel.Ref())
+			return fmt.Errorf("%w: %s holds no sample a person can answer (step graphs are not offered)", bench.ErrInvalid, rel.Ref())
 		}
 		var id int64
 		err = tx.QueryRowContext(ctx, `INSERT INTO human_baselines (release_id, size, seed, created_by, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
@@ -75,14 +76,14 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor User, releaseRef strin
 		return err
 	})
 	if err != nil {
-		return HumanBaseline{}, fmt.Errorf("draw the human baseline of %s: %w", releaseRef, err)
+		return bench.HumanBaseline{}, fmt.Errorf("draw the human baseline of %s: %w", releaseRef, err)
 	}
 	return b, nil
 }
 
 // humanBaseline reads a release's baseline; ok is false when it has none.
-func humanBaseline(ctx context.Context, tx *sql.Tx, rel Release) (HumanBaseline, bool, error) {
-	b := HumanBaseline{Release: rel.Ref()}
+func humanBaseline(ctx context.Context, tx *sql.Tx, rel bench.Release) (bench.HumanBaseline, bool, error) {
+	b := bench.HumanBaseline{Release: rel.Ref()}
 	err := tx.QueryRowContext(ctx, `SELECT b.id, b.size, b.seed, u.name, b.created_at,
 			(SELECT count(*) FROM human_items i WHERE i.baseline_id = b.id),
 			(SELECT count(DISTINCT user_id) FROM human_answers x WHERE x.baseline_id = b.id),
@@ -90,14 +91,14 @@ func humanBaseline(ctx context.Context, tx *sql.Tx, rel Release) (HumanBaseline,
 		FROM human_baselines b JOIN users u ON u.id = b.created_by WHERE b.release_id = ?`, rel.ID).
 		Scan(&b.ID, &b.Size, &b.Seed, &b.CreatedBy, &b.CreatedAt, &b.Items, &b.People, &b.Answers)
 	if errors.Is(err, sql.ErrNoRows) {
-		return HumanBaseline{}, false, nil
+		return bench.HumanBaseline{}, false, nil
 	}
 	return b, err == nil, err
 }
 
 // HumanBaselineOf returns a release's human baseline; ok is false when none was
 // drawn. Everyone who may answer it may (verify.ActionAnswerHuman).
-func (d *DB) HumanBaselineOf(ctx context.Context, actor User, releaseRef string) (b HumanBaseline, ok bool, err error) {
+func (d *DB) HumanBaselineOf(ctx context.Context, actor bench.User, releaseRef string) (b bench.HumanBaseline, ok bool, err error) {
 	err = d.readAs(ctx, actor, "human.read", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman); err != nil {
 			return err
@@ -110,7 +111,7 @@ func (d *DB) HumanBaselineOf(ctx context.Context, actor User, releaseRef string)
 		return err
 	})
 	if err != nil {
-		return HumanBaseline{}, false, fmt.Errorf("the human baseline of %s: %w", releaseRef, err)
+		return bench.HumanBaseline{}, false, fmt.Errorf("the human baseline of %s: %w", releaseRef, err)
 	}
 	return b, ok, nil
 }
@@ -119,21 +120,21 @@ func (d *DB) HumanBaselineOf(ctx context.Context, actor User, releaseRef string)
 // answers them: image, question and options only (HumanItem), with their own
 // answer so far; by sample id. Everyone signed in may (verify.ActionAnswerHuman).
 // A release without a baseline is ErrNotFound.
-func (d *DB) HumanItems(ctx context.Context, actor User, releaseRef string) ([]HumanItem, error) {
-	var out []HumanItem
+func (d *DB) HumanItems(ctx context.Context, actor bench.User, releaseRef string) ([]bench.HumanItem, error) {
+	var out []bench.HumanItem
 	err := d.readAs(ctx, actor, "human.read", func(tx *sql.Tx) error {
 		a, rel, b, err := answerableBaseline(ctx, tx, actor, releaseRef)
 		if err != nil {
 			return err
 		}
-		items, err := queryAll(ctx, tx, func(r scanner) (HumanItem, error) {
+		items, err := queryAll(ctx, tx, func(r scanner) (bench.HumanItem, error) {
 			var ans sql.NullString
 			it, err := scanReleaseItemWith(r, &ans)
 			if err != nil {
-				return HumanItem{}, err
+				return bench.HumanItem{}, err
 			}
 			s := it.Content
-			return HumanItem{SampleID: it.SampleID, Kind: s.Kind, Question: s.Question, Options: s.Options, Hop: s.Hop,
+			return bench.HumanItem{SampleID: it.SampleID, Kind: s.Kind, Question: s.Question, Options: s.Options, Hop: s.Hop,
 				ImagePath: it.ImagePath, Width: it.Width, Height: it.Height, More: s.MoreImages, Labels: sequenceLabels(s), Answered: ans.String}, nil
 		}, `SELECT `+releaseItemCols+`, x.response`+releaseItemFrom+`
 			JOIN human_items hi ON hi.sample_id = rs.sample_id AND hi.baseline_id = ?
@@ -149,7 +150,7 @@ func (d *DB) HumanItems(ctx context.Context, actor User, releaseRef string) ([]H
 }
 
 // scanReleaseItemWith reads a release item followed by one more column.
-func scanReleaseItemWith(r scanner, extra any) (ReleaseItem, error) {
+func scanReleaseItemWith(r scanner, extra any) (bench.ReleaseItem, error) {
 	return scanReleaseItem(extraScanner{r, extra})
 }
 
@@ -166,7 +167,7 @@ func (e extraScanner) Scan(dest ...any) error { return e.r.Scan(append(dest, e.e
 // (score.HumanResponse); answering again replaces their answer. Everyone signed
 // in may (verify.ActionAnswerHuman). An item not in the baseline (ErrNotFound)
 // and an answer the sample cannot take (ErrInvalid) are refused.
-func (d *DB) AnswerHuman(ctx context.Context, actor User, releaseRef, sampleID string, ans score.HumanAnswer) error {
+func (d *DB) AnswerHuman(ctx context.Context, actor bench.User, releaseRef, sampleID string, ans score.HumanAnswer) error {
 	err := d.act(ctx, actor, "human.answer", func(tx *sql.Tx) error {
 		a, rel, b, err := answerableBaseline(ctx, tx, actor, releaseRef)
 		if err != nil {
@@ -177,13 +178,13 @@ func (d *DB) AnswerHuman(ctx context.Context, actor User, releaseRef, sampleID s
 			return err
 		}
 		if n == 0 {
-			return fmt.Errorf("sample %s: %w among the baseline's items", sampleID, ErrNotFound)
+			return fmt.Errorf("sample %s: %w among the baseline's items", sampleID, bench.ErrNotFound)
 		}
 		it, err := releaseItem(ctx, tx, rel, sampleID)
 		if err != nil {
 			return err
 		}
-		text, err := score.HumanResponse(golds([]ReleaseItem{it})[0], ans)
+		text, err := score.HumanResponse(golds([]bench.ReleaseItem{it})[0], ans)
 		if err != nil {
 			return scoreError(ctx, err)
 		}
@@ -205,7 +206,7 @@ func (d *DB) AnswerHuman(ctx context.Context, actor User, releaseRef, sampleID s
 // items)", every answer one sample. ok is false when the release has no
 // baseline or nobody has answered it. Verifiers and leads may, as they may see
 // the models' scores (verify.ActionSeeScores); a refusal is audited.
-func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt score.Options) (rep *score.Report, ok bool, err error) {
+func (d *DB) HumanReport(ctx context.Context, actor bench.User, releaseRef string, opt score.Options) (rep *score.Report, ok bool, err error) {
 	var (
 		gs     []score.Gold
 		people []score.PersonAnswers
@@ -268,21 +269,21 @@ func (d *DB) HumanReport(ctx context.Context, actor User, releaseRef string, opt
 // answerableBaseline is the preamble of the calls of a person answering a
 // release's human baseline: the acting user (who must be allowed to answer), the
 // release and its baseline; a release without one is ErrNotFound.
-func answerableBaseline(ctx context.Context, tx *sql.Tx, actor User, releaseRef string) (User, Release, HumanBaseline, error) {
+func answerableBaseline(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef string) (bench.User, bench.Release, bench.HumanBaseline, error) {
 	a, err := requireAction(ctx, tx, actor, verify.ActionAnswerHuman)
 	if err != nil {
-		return User{}, Release{}, HumanBaseline{}, err
+		return bench.User{}, bench.Release{}, bench.HumanBaseline{}, err
 	}
 	_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionAnswerHuman)
 	if err != nil {
-		return User{}, Release{}, HumanBaseline{}, err
+		return bench.User{}, bench.Release{}, bench.HumanBaseline{}, err
 	}
 	b, ok, err := humanBaseline(ctx, tx, rel)
 	if err != nil {
-		return User{}, Release{}, HumanBaseline{}, err
+		return bench.User{}, bench.Release{}, bench.HumanBaseline{}, err
 	}
 	if !ok {
-		return User{}, Release{}, HumanBaseline{}, fmt.Errorf("%w: no human baseline is drawn on %s", ErrNotFound, rel.Ref())
+		return bench.User{}, bench.Release{}, bench.HumanBaseline{}, fmt.Errorf("%w: no human baseline is drawn on %s", bench.ErrNotFound, rel.Ref())
 	}
 	return a, rel, b, nil
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/imagefile"
 	"image"
 	"image/color"
 	"image/draw"
@@ -23,6 +21,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp" // registers WebP for DecodeConfig

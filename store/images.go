@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // PreviewDir is where downscaled copies of this database's images are cached.
@@ -24,21 +26,21 @@ const importBatch = 64
 // cores; rows are written in batches of one transaction each, so that cancelling (ctx)
 // or a crash keeps what was committed. Bad files are listed with a reason and never
 // stop the import. Only leads and annotators may import.
-func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir string, progress func(ImportProgress)) (ImportResult, error) {
-	var res ImportResult
+func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64, dir string, progress func(bench.ImportProgress)) (bench.ImportResult, error) {
+	var res bench.ImportResult
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return res, fmt.Errorf("import %s: %w", dir, err)
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return res, fmt.Errorf("import %s: %w: not a readable folder", dir, ErrInvalid)
+		return res, fmt.Errorf("import %s: %w: not a readable folder", dir, bench.ErrInvalid)
 	}
 	// A folder given as a symbolic link is the user's explicit choice: it is followed
 	// (its files are walked where they are) and recorded by the path given. Links
 	// inside the folder are not followed: they are listed as skipped.
 	walkRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return res, fmt.Errorf("import %s: %w: not a readable folder (%v)", dir, ErrInvalid, err)
+		return res, fmt.Errorf("import %s: %w: not a readable folder (%v)", dir, bench.ErrInvalid, err)
 	}
 	var rootID int64
 	known := map[string]probe{}
@@ -74,7 +76,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	err = filepath.WalkDir(walkRoot, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			rel, _ := filepath.Rel(walkRoot, path)
-			res.Rejected = append(res.Rejected, RejectedFile{RelPath: filepath.ToSlash(rel), Reason: "cannot read: " + err.Error()})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: filepath.ToSlash(rel), Reason: "cannot read: " + err.Error()})
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
@@ -96,7 +98,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 				res.Ignored++
 			}
 		default: // links, named pipes, devices, sockets: listed, never opened
-			res.Rejected = append(res.Rejected, RejectedFile{RelPath: filepath.ToSlash(rel), Reason: notAFileReason(e.Type())})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: filepath.ToSlash(rel), Reason: notAFileReason(e.Type())})
 		}
 		return nil
 	})
@@ -105,7 +107,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	}
 	sort.Strings(files)
 
-	prog := ImportProgress{Total: len(files), Rejected: len(res.Rejected)}
+	prog := bench.ImportProgress{Total: len(files), Rejected: len(res.Rejected)}
 	report := func(cur string) {
 		if progress != nil {
 			prog.Current = cur
@@ -210,11 +212,11 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 			prog.Unchanged++
 		case r.err != nil:
 			reason := strings.TrimPrefix(r.err.Error(), errBadImage.Error()+": ")
-			res.Rejected = append(res.Rejected, RejectedFile{RelPath: r.p.RelPath, Reason: reason})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: r.p.RelPath, Reason: reason})
 			prog.Rejected++
 		default:
 			if k, ok := known[r.p.RelPath]; ok && k.SHA256 != r.p.SHA256 {
-				res.Rejected = append(res.Rejected, RejectedFile{RelPath: r.p.RelPath, Reason: reasonChangedSinceImport})
+				res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: r.p.RelPath, Reason: reasonChangedSinceImport})
 				prog.Rejected++
 				continue
 			}
@@ -248,9 +250,9 @@ const reasonChangedSinceImport = "changed on disk since it was imported (differe
 // batchOutcome is what insertImages did with a batch.
 type batchOutcome struct {
 	imported  int
-	unchanged int            // already imported at the same path, with the same content
-	duplicate []RejectedFile // the same content already imported under another path
-	changed   []RejectedFile // another content already imported at the same path
+	unchanged int                  // already imported at the same path, with the same content
+	duplicate []bench.RejectedFile // the same content already imported under another path
+	changed   []bench.RejectedFile // another content already imported at the same path
 }
 
 // insertImages writes one batch in one transaction. What is stored at each path is
@@ -258,7 +260,7 @@ type batchOutcome struct {
 // began are seen: a file already stored at its path with the same content is counted
 // unchanged (its size and time refreshed), with another content it is refused, and
 // a content already stored under another path is a duplicate.
-func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int64, batch []probe) (batchOutcome, error) {
+func (d *DB) insertImages(ctx context.Context, actor bench.User, projectID, rootID int64, batch []probe) (batchOutcome, error) {
 	var out batchOutcome
 	err := d.act(ctx, actor, "image.import", func(tx *sql.Tx) error {
 		out = batchOutcome{}
@@ -279,7 +281,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 				out.unchanged++
 				continue
 			case err == nil:
-				out.changed = append(out.changed, RejectedFile{RelPath: p.RelPath, Reason: reasonChangedSinceImport})
+				out.changed = append(out.changed, bench.RejectedFile{RelPath: p.RelPath, Reason: reasonChangedSinceImport})
 				continue
 			case !errors.Is(err, sql.ErrNoRows):
 				return err
@@ -287,7 +289,7 @@ func (d *DB) insertImages(ctx context.Context, actor User, projectID, rootID int
 			var other string
 			err = tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ? LIMIT 1`, projectID, p.SHA256).Scan(&other)
 			if err == nil {
-				out.duplicate = append(out.duplicate, RejectedFile{RelPath: p.RelPath, Reason: "same content as " + other})
+				out.duplicate = append(out.duplicate, bench.RejectedFile{RelPath: p.RelPath, Reason: "same content as " + other})
 				continue
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
@@ -312,22 +314,22 @@ func projectExists(ctx context.Context, tx *sql.Tx, projectID int64) error {
 		return err
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: project %d", ErrNotFound, projectID)
+		return fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
 	}
 	return nil
 }
 
 const imageCols = `i.id, r.path, i.rel_path, i.sha256, i.size_bytes, i.mtime_ns, i.width, i.height, i.scene`
 
-func scanImage(r scanner) (Image, error) {
-	var im Image
+func scanImage(r scanner) (bench.Image, error) {
+	var im bench.Image
 	err := r.Scan(&im.ID, &im.Root, &im.RelPath, &im.SHA256, &im.Size, &im.MtimeNS, &im.Width, &im.Height, &im.Scene)
 	return im, err
 }
 
 // Images lists a project's images by scene and path, a page at a time.
-func (d *DB) Images(ctx context.Context, actor User, projectID int64, offset, limit int) ([]Image, error) {
-	var ims []Image
+func (d *DB) Images(ctx context.Context, actor bench.User, projectID int64, offset, limit int) ([]bench.Image, error) {
+	var ims []bench.Image
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		var err error
 		ims, err = queryAll(ctx, tx, scanImage, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
@@ -341,7 +343,7 @@ func (d *DB) Images(ctx context.Context, actor User, projectID int64, offset, li
 }
 
 // CountImages counts a project's images.
-func (d *DB) CountImages(ctx context.Context, actor User, projectID int64) (int, error) {
+func (d *DB) CountImages(ctx context.Context, actor bench.User, projectID int64) (int, error) {
 	var n int
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT count(*) FROM images WHERE project_id = ?`, projectID).Scan(&n)
@@ -353,10 +355,10 @@ func (d *DB) CountImages(ctx context.Context, actor User, projectID int64) (int,
 }
 
 // ImageByPath finds a project's image by its relative path.
-func (d *DB) ImageByPath(ctx context.Context, actor User, projectID int64, rel string) (Image, error) {
+func (d *DB) ImageByPath(ctx context.Context, actor bench.User, projectID int64, rel string) (bench.Image, error) {
 	im, err := d.imageWhere(ctx, actor, projectID, "i.rel_path = ?", rel)
 	if err != nil {
-		return Image{}, fmt.Errorf("image %q: %w", rel, err)
+		return bench.Image{}, fmt.Errorf("image %q: %w", rel, err)
 	}
 	return im, nil
 }
@@ -365,24 +367,24 @@ func (d *DB) ImageByPath(ctx context.Context, actor User, projectID int64, rel s
 // a project holds each content once), so that an import that writes image files
 // (bwctl import-samples --format vlmevalkit) can name an image the project already
 // has by the path it has.
-func (d *DB) ImageBySHA256(ctx context.Context, actor User, projectID int64, sum string) (Image, error) {
+func (d *DB) ImageBySHA256(ctx context.Context, actor bench.User, projectID int64, sum string) (bench.Image, error) {
 	im, err := d.imageWhere(ctx, actor, projectID, "i.sha256 = ?", sum)
 	if err != nil {
-		return Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, err)
+		return bench.Image{}, fmt.Errorf("image with SHA-256 %s: %w", sum, err)
 	}
 	return im, nil
 }
 
 // imageWhere reads the image of project projectID that cond (on images i) with
 // arg selects, for a member of the project.
-func (d *DB) imageWhere(ctx context.Context, actor User, projectID int64, cond string, arg any) (Image, error) {
-	var im Image
+func (d *DB) imageWhere(ctx context.Context, actor bench.User, projectID int64, cond string, arg any) (bench.Image, error) {
+	var im bench.Image
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		var err error
 		im, err = scanImage(tx.QueryRowContext(ctx, `SELECT `+imageCols+` FROM images i JOIN image_roots r ON r.id = i.root_id
 			WHERE i.project_id = ? AND `+cond, projectID, arg))
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
+			return bench.ErrNotFound
 		}
 		return err
 	})

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // MaxImagePaths is the most paths one ImagesByPaths call looks up: a team
@@ -17,10 +19,10 @@ const MaxImagePaths = 10_000
 // naming many images (a COCO file's annotations) asks once instead of once per
 // record, which through a team server was one request each. More than
 // MaxImagePaths paths is ErrInvalid.
-func (d *DB) ImagesByPaths(ctx context.Context, actor User, projectID int64, paths []string) (map[string]Image, error) {
-	out := map[string]Image{}
+func (d *DB) ImagesByPaths(ctx context.Context, actor bench.User, projectID int64, paths []string) (map[string]bench.Image, error) {
+	out := map[string]bench.Image{}
 	if len(paths) > MaxImagePaths {
-		return nil, fmt.Errorf("images by path: %w: %d paths in one call; at most %d", ErrInvalid, len(paths), MaxImagePaths)
+		return nil, fmt.Errorf("images by path: %w: %d paths in one call; at most %d", bench.ErrInvalid, len(paths), MaxImagePaths)
 	}
 	want := slices.Compact(slices.Sorted(slices.Values(paths)))
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
@@ -75,13 +76,13 @@ func TestImagesByPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	denied := storetest.CountDenied(t, f.db)
-	if res, err := f.db.ImagesByPaths(ctx, f.ann2, f.project.ID, ask); !errors.Is(err, store.ErrForbidden) || len(res) != 0 {
+	if res, err := f.db.ImagesByPaths(ctx, f.ann2, f.project.ID, ask); !errors.Is(err, bench.ErrForbidden) || len(res) != 0 {
 		t.Errorf("a non-member: %d images, %v; want ErrForbidden", len(res), err)
 	}
 	if storetest.CountDenied(t, f.db) != denied+1 {
 		t.Error("the refusal was not audited")
 	}
-	if _, err := f.db.ImagesByPaths(ctx, f.ann, f.project.ID, make([]string, store.MaxImagePaths+1)); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.ImagesByPaths(ctx, f.ann, f.project.ID, make([]string, store.MaxImagePaths+1)); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("%d paths: %v, want ErrInvalid", store.MaxImagePaths+1, err)
 	}
 }

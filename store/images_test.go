@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -108,8 +109,8 @@ func TestImportImages(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("ignored"))
 	writeFile(t, filepath.Join(dir, ".hidden", "x.jpg"), good)
 
-	var last store.ImportProgress
-	res, err := f.db.ImportImages(ctx, f.ann, f.project.ID, dir, func(p store.ImportProgress) { last = p })
+	var last bench.ImportProgress
+	res, err := f.db.ImportImages(ctx, f.ann, f.project.ID, dir, func(p bench.ImportProgress) { last = p })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestImportImages(t *testing.T) {
 		t.Errorf("final progress %+v", last)
 	}
 
-	rot, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "0002-kitchen-1/rotated.jpg")
+	rot, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "0002-kitchen-1/rotated.jpg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestImportImages(t *testing.T) {
 	if _, err := os.Stat(store.ThumbPath(f.db.PreviewDir(), rot.SHA256)); err != nil {
 		t.Errorf("thumbnail missing: %v", err)
 	}
-	if top, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "top.jpg"); err != nil || top.Scene != "" {
+	if top, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "top.jpg"); err != nil || top.Scene != "" {
 		t.Errorf("top-level image: %+v %v", top, err)
 	}
 
@@ -153,17 +154,17 @@ func TestImportImages(t *testing.T) {
 	if err != nil || res2.Imported != 0 || res2.Unchanged != 4 {
 		t.Fatalf("re-import: %+v %v", res2, err)
 	}
-	if n, _ := f.db.CountImages(ctx, store.Owner(), f.project.ID); n != 4 {
+	if n, _ := f.db.CountImages(ctx, bench.Owner(), f.project.ID); n != 4 {
 		t.Fatalf("after re-import %d images, want 4", n)
 	}
 
 	// A referenced file that changes or vanishes is detected.
-	a, _ := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "0001-office-1/a.jpg")
+	a, _ := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "0001-office-1/a.jpg")
 	if err := a.CheckFile(); err != nil {
 		t.Fatalf("fresh file: %v", err)
 	}
 	writeFile(t, a.Path(), encodeJPEG(t, 64, 48, color.RGBA{0, 0, 200, 255}))
-	if err := a.CheckFile(); !errors.Is(err, store.ErrImageChanged) {
+	if err := a.CheckFile(); !errors.Is(err, bench.ErrImageChanged) {
 		t.Errorf("changed file: got %v", err)
 	}
 	res3, err := f.db.ImportImages(ctx, f.ann, f.project.ID, dir, nil)
@@ -171,7 +172,7 @@ func TestImportImages(t *testing.T) {
 		t.Errorf("re-import of a changed file: %+v %v", res3.Rejected, err)
 	}
 	os.Remove(a.Path())
-	if err := a.CheckFile(); !errors.Is(err, store.ErrImageMissing) {
+	if err := a.CheckFile(); !errors.Is(err, bench.ErrImageMissing) {
 		t.Errorf("vanished file: got %v", err)
 	}
 }
@@ -179,10 +180,10 @@ func TestImportImages(t *testing.T) {
 func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	if _, err := f.db.ImportImages(ctx, f.ver, f.project.ID, t.TempDir(), nil); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.ImportImages(ctx, f.ver, f.project.ID, t.TempDir(), nil); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier import: got %v, want ErrForbidden", err)
 	}
-	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, filepath.Join(t.TempDir(), "nope"), nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, filepath.Join(t.TempDir(), "nope"), nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("missing folder: got %v, want ErrInvalid", err)
 	}
 }
@@ -195,7 +196,7 @@ func TestImportCancel(t *testing.T) {
 			encodeJPEG(t, 32+i, 32, color.RGBA{uint8(i), 0, 0, 255}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, func(p store.ImportProgress) {
+	res, err := f.db.ImportImages(ctx, f.lead, f.project.ID, dir, func(p bench.ImportProgress) {
 		if p.Done == 5 {
 			cancel()
 		}
@@ -203,7 +204,7 @@ func TestImportCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
-	n, _ := f.db.CountImages(context.Background(), store.Owner(), f.project.ID)
+	n, _ := f.db.CountImages(context.Background(), bench.Owner(), f.project.ID)
 	if n != res.Imported || n >= 40 {
 		t.Errorf("after cancel %d stored, %d reported imported", n, res.Imported)
 	}
@@ -227,7 +228,7 @@ func TestConcurrentImportsOfOneFolder(t *testing.T) {
 	}
 	var ready sync.WaitGroup // the start barrier: both imports at their first progress report
 	ready.Add(2)
-	var results [2]store.ImportResult
+	var results [2]bench.ImportResult
 	var errs [2]error
 	var done sync.WaitGroup
 	for i := range results {
@@ -235,7 +236,7 @@ func TestConcurrentImportsOfOneFolder(t *testing.T) {
 		go func() {
 			defer done.Done()
 			var once sync.Once
-			results[i], errs[i] = f.db.ImportImages(ctx, f.lead, f.project.ID, dir, func(store.ImportProgress) {
+			results[i], errs[i] = f.db.ImportImages(ctx, f.lead, f.project.ID, dir, func(bench.ImportProgress) {
 				once.Do(func() { ready.Done(); ready.Wait() })
 			})
 		}()
@@ -255,7 +256,7 @@ func TestConcurrentImportsOfOneFolder(t *testing.T) {
 	if imported != n || unchanged != n {
 		t.Errorf("imported %d and already imported %d in all, want %d and %d", imported, unchanged, n, n)
 	}
-	if c, _ := f.db.CountImages(ctx, store.Owner(), f.project.ID); c != n {
+	if c, _ := f.db.CountImages(ctx, bench.Owner(), f.project.ID); c != n {
 		t.Errorf("%d images stored, want %d", c, n)
 	}
 }
@@ -279,7 +280,7 @@ func TestReimportTouchedFile(t *testing.T) {
 	if err != nil || res.Unchanged != 1 || len(res.Duplicate) != 0 || len(res.Rejected) != 0 {
 		t.Fatalf("re-import of a touched file: %+v %v", res, err)
 	}
-	im, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "a.jpg")
+	im, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "a.jpg")
 	if err != nil || im.CheckFile() != nil {
 		t.Errorf("after re-import: %v, check %v", err, im.CheckFile())
 	}
@@ -302,7 +303,7 @@ func TestImageFileRemakesMissingPreviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.db.SetFilesDir(t.TempDir()) // no previews there
-	for _, thumb := range []store.ImageSize{store.ImagePreview, store.ImageThumb} {
+	for _, thumb := range []bench.ImageSize{bench.ImagePreview, bench.ImageThumb} {
 		p, err := f.db.ImageFile(ctx, f.ann, im.SHA256, thumb)
 		if err != nil {
 			t.Fatalf("thumb %v: %v", thumb, err)
@@ -313,7 +314,7 @@ func TestImageFileRemakesMissingPreviews(t *testing.T) {
 	}
 	f.db.SetFilesDir(t.TempDir())
 	writeFile(t, path, encodeJPEG(t, 640, 480, color.Black)) // other bytes now
-	if _, err := f.db.ImageFile(ctx, f.ann, im.SHA256, store.ImagePreview); !errors.Is(err, store.ErrImageMissing) {
+	if _, err := f.db.ImageFile(ctx, f.ann, im.SHA256, bench.ImagePreview); !errors.Is(err, bench.ErrImageMissing) {
 		t.Errorf("a changed file: %v, want ErrImageMissing", err)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/mattn/go-sqlite3"
 )
 
@@ -145,19 +146,19 @@ func importUnderway(ctx context.Context, tx *sql.Tx, projectID int64) error {
 		return err
 	}
 	if n > 0 {
-		return fmt.Errorf("%w: an import of samples into this project is under way; try again when it has ended", ErrConflict)
+		return fmt.Errorf("%w: an import of samples into this project is under way; try again when it has ended", bench.ErrConflict)
 	}
 	return nil
 }
 
 // errImportLost ends an import whose rows were removed while it waited (its
 // process paused past importStale, and another took it for lost).
-var errImportLost = fmt.Errorf("%w: the import paused too long and was taken for lost; import again", ErrConflict)
+var errImportLost = fmt.Errorf("%w: the import paused too long and was taken for lost; import again", bench.ErrConflict)
 
 // importInBatches writes plan on SQLite in batches (see the top of this file).
-func (d *DB) importInBatches(ctx context.Context, actor User, projectID int64, plan importPlan, opt ImportSamplesOptions) (ImportSamplesResult, error) {
+func (d *DB) importInBatches(ctx context.Context, actor bench.User, projectID int64, plan importPlan, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
 	if err := d.dropStaleImports(ctx); err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	var batch int64
 	err := d.act(ctx, actor, "sample.import", func(tx *sql.Tx) error {
@@ -173,7 +174,7 @@ func (d *DB) importInBatches(ctx context.Context, actor User, projectID int64, p
 		return err
 	})
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	res, err := d.writeBatches(ctx, actor, projectID, plan, opt, batch)
 	if err != nil {
@@ -181,16 +182,16 @@ func (d *DB) importInBatches(ctx context.Context, actor User, projectID int64, p
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 		defer cancel()
 		if derr := d.dropImport(dctx, batch); derr != nil {
-			return ImportSamplesResult{}, errors.Join(err, derr)
+			return bench.ImportSamplesResult{}, errors.Join(err, derr)
 		}
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	return res, nil
 }
 
 // writeBatches writes the batches of an import opened as batch, then marks it done.
-func (d *DB) writeBatches(ctx context.Context, actor User, projectID int64, plan importPlan, opt ImportSamplesOptions, batch int64) (ImportSamplesResult, error) {
-	var res ImportSamplesResult
+func (d *DB) writeBatches(ctx context.Context, actor bench.User, projectID int64, plan importPlan, opt bench.ImportSamplesOptions, batch int64) (bench.ImportSamplesResult, error) {
+	var res bench.ImportSamplesResult
 	var sums importSums
 	touch := func(tx *sql.Tx, done bool) error {
 		q := `UPDATE import_batches SET touched_at = ? WHERE id = ? AND done_at IS NULL`
@@ -236,7 +237,7 @@ func (d *DB) writeBatches(ctx context.Context, actor User, projectID int64, plan
 			importWriteTook(took)
 		}
 		if err != nil {
-			return ImportSamplesResult{}, err
+			return bench.ImportSamplesResult{}, err
 		}
 		written += len(rows)
 		size = nextWriteBatch(len(rows), took)
@@ -267,7 +268,7 @@ func (d *DB) writeBatches(ctx context.Context, actor User, projectID int64, plan
 		importWriteTook(time.Since(start))
 	}
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	return res, nil
 }

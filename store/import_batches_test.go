@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
@@ -23,15 +24,15 @@ import (
 func importVisible(t *testing.T, f fixture, sdb *sql.DB) string {
 	t.Helper()
 	ctx := context.Background()
-	n, err := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
+	n, err := f.db.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{})
+	page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{Text: "closest"})
+	hits, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Text: "closest"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestImportSamplesLetsOthersWriteBetweenBatches(t *testing.T) {
 			t.Errorf("another user's write between the import's batches: %v", err)
 		}
 	}})
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,16 +142,16 @@ func TestImportSamplesLetsOthersWriteBetweenBatches(t *testing.T) {
 			t.Errorf("a record without an id was imported as %q (the other user's samples are %v)", id, mine)
 		}
 	}
-	if len(res.Skipped) != 1 || res.Skipped[0].Line != 4 || res.Skipped[0].Reason != store.SkipExists {
+	if len(res.Skipped) != 1 || res.Skipped[0].Line != 4 || res.Skipped[0].Reason != bench.SkipExists {
 		t.Errorf("skipped %+v, want line 4 for its id taken meanwhile", res.Skipped)
 	}
 	for _, id := range mine {
-		if si, err := f.db.Sample(ctx, store.Owner(), id); err != nil || si.AuthorID != f.ann2.ID {
+		if si, err := f.db.Sample(ctx, bench.Owner(), id); err != nil || si.AuthorID != f.ann2.ID {
 			t.Errorf("the other user's %s: %+v, %v", id, si, err)
 		}
 	}
 	for _, id := range res.Imported {
-		if si, err := f.db.Sample(ctx, store.Owner(), id); err != nil || si.AuthorID != f.ann.ID || si.Status != verify.StateDraft {
+		if si, err := f.db.Sample(ctx, bench.Owner(), id); err != nil || si.AuthorID != f.ann.ID || si.Status != verify.StateDraft {
 			t.Errorf("imported %s: %+v, %v", id, si, err)
 		}
 	}
@@ -173,9 +174,9 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 		want    error
 	}{
 		{name: "cancelled between batches", act: cancelled, want: context.Canceled},
-		{name: "user left the project meanwhile", act: left, want: store.ErrForbidden},
+		{name: "user left the project meanwhile", act: left, want: bench.ErrForbidden},
 		{name: "cancelled between write batches", written: cancelled, want: context.Canceled},
-		{name: "user left the project between write batches", written: left, want: store.ErrForbidden},
+		{name: "user left the project between write batches", written: left, want: bench.ErrForbidden},
 		{name: "failure after the writes", failing: func() error { return errors.New("the disk is full") }, want: nil},
 	}
 	for _, tt := range tests {
@@ -236,7 +237,7 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 					}
 					return nil
 				}})
-			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 			switch {
 			case err == nil:
 				t.Fatalf("the import succeeded: %+v", res)
@@ -257,7 +258,7 @@ func TestImportSamplesFailureLeavesNothing(t *testing.T) {
 			if got := importRows(t, raw); got != rawBefore {
 				t.Errorf("after the failed import the tables hold\n%s\nwant as before it\n%s", got, rawBefore)
 			}
-			if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == store.ErrForbidden) != (denied > 0) {
+			if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == bench.ErrForbidden) != (denied > 0) {
 				t.Errorf("%d refusals audited", denied)
 			}
 		})
@@ -312,7 +313,7 @@ func TestImportSamplesWritesWhatOneByOneWould(t *testing.T) {
 	recs, _ := importRecords(img)
 	box := annotate.Box{10, 5, 30, 15}
 	recs = append(recs, annotate.Imported{Line: 17, Sample: annotate.Sample{Kind: annotate.KindHopQA, Image: img, Box: &box, Tags: []string{"coco:mug"}}})
-	drafts, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	drafts, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func TestImportSamplesWritesWhatOneByOneWould(t *testing.T) {
 		{Line: 1, Sample: func() annotate.Sample { s := hopSample(img); s.ID = "r1-a"; return s }()},
 		{Line: 2, Sample: stepSample("r1-step", img)},
 		{Line: 3, Sample: func() annotate.Sample { s := recs[5].Sample; s.ID = "r1-warn"; return s }()},
-	}, store.ImportSamplesOptions{Author: "ann2", ToRound1: true})
+	}, bench.ImportSamplesOptions{Author: "ann2", ToRound1: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func TestImportSamplesWritesWhatOneByOneWould(t *testing.T) {
 	if _, err := f.db.Submit(ctx, f.ann, fresh.ID, fresh.Version, nil); err != nil {
 		t.Errorf("a sample written after the import: %v", err)
 	}
-	if page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{Text: fresh.ID}); err != nil || page.Total != 1 {
+	if page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Text: fresh.ID}); err != nil || page.Total != 1 {
 		t.Errorf("finding %s after the import: %+v, %v", fresh.ID, page, err)
 	}
 }
@@ -407,7 +408,7 @@ func TestImportLeftUnderWayIsRemoved(t *testing.T) {
 			}
 		}
 	}})
-	if _, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
+	if _, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true}); err != nil {
 		t.Fatal(err)
 	}
 	reopen := func() int {
@@ -416,7 +417,7 @@ func TestImportLeftUnderWayIsRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		n, err := db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
+		n, err := db.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -82,11 +83,11 @@ func BenchmarkImportWhileOthersWrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ann, err := db.AddUser(ctx, lead, "ann", store.RoleAnnotator, "", "secret")
+		ann, err := db.AddUser(ctx, lead, "ann", bench.RoleAnnotator, "", "secret")
 		if err != nil {
 			b.Fatal(err)
 		}
-		other, err := db.AddUser(ctx, lead, "other", store.RoleAnnotator, "", "secret")
+		other, err := db.AddUser(ctx, lead, "other", bench.RoleAnnotator, "", "secret")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -155,7 +156,7 @@ func BenchmarkImportWhileOthersWrite(b *testing.B) {
 			}
 		}()
 		b.StartTimer()
-		res, err := db.ImportSamples(ctx, ann, p.ID, recs, store.ImportSamplesOptions{})
+		res, err := db.ImportSamples(ctx, ann, p.ID, recs, bench.ImportSamplesOptions{})
 		took := time.Since(start)
 		end.Store(int64(took))
 		b.StopTimer()

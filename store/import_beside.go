@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -54,8 +55,8 @@ const importBesideTries = 4
 // committed meanwhile fails, and the import tries again. After importBesideTries
 // tries the import holds the write lock for all of its write, as SQLite's does.
 // A refusal rolls everything back and is audited, as act does.
-func (d *DB) importBeside(ctx context.Context, actor User, projectID int64, plan importPlan, opt ImportSamplesOptions) (ImportSamplesResult, error) {
-	var res ImportSamplesResult
+func (d *DB) importBeside(ctx context.Context, actor bench.User, projectID int64, plan importPlan, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
+	var res bench.ImportSamplesResult
 	var err error
 	for attempt := 0; ; attempt++ {
 		lockFirst := attempt >= importBesideTries
@@ -73,7 +74,7 @@ func (d *DB) importBeside(ctx context.Context, actor User, projectID int64, plan
 		}
 		// Let the writer that waited for the import commit before it tries again.
 		if err := sleepCtx(ctx, retryWait(attempt)+5*time.Millisecond); err != nil {
-			return ImportSamplesResult{}, err
+			return bench.ImportSamplesResult{}, err
 		}
 	}
 	if why, refused := auditReason(err); refused {
@@ -82,7 +83,7 @@ func (d *DB) importBeside(ctx context.Context, actor User, projectID int64, plan
 		})
 	}
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	return res, nil
 }
@@ -94,7 +95,7 @@ var errImportYield = errors.New("another writer waits for the import's rows")
 // importBesideTx is one attempt of importBeside in tx; locked is when it asked
 // for the write lock. With lockFirst it takes the write lock before it writes
 // anything, and nobody waits for its rows but for the lock.
-func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor User, projectID int64, plan importPlan, opt ImportSamplesOptions, lockFirst bool) (res ImportSamplesResult, locked time.Time, err error) {
+func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, plan importPlan, opt bench.ImportSamplesOptions, lockFirst bool) (res bench.ImportSamplesResult, locked time.Time, err error) {
 	if lockFirst {
 		locked = time.Now()
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, pgWriteLock); err != nil {
@@ -138,14 +139,14 @@ func (d *DB) importBesideTx(ctx context.Context, tx *sql.Tx, actor User, project
 			return res, locked, err
 		}
 		if author.ID != sums.author && sums.n > 0 {
-			return res, locked, fmt.Errorf("%w: the samples' author changed while they were imported", ErrConflict)
+			return res, locked, fmt.Errorf("%w: the samples' author changed while they were imported", bench.ErrConflict)
 		}
 		if _, err := d.importImagesStillHold(ctx, tx, projectID, plan.used); err != nil {
 			return res, locked, err
 		}
 		var skipped []string
 		for _, p := range res.Skipped {
-			if p.Reason == SkipExists {
+			if p.Reason == bench.SkipExists {
 				skipped = append(skipped, p.ID)
 			}
 		}
@@ -242,7 +243,7 @@ func lockBeside(ctx context.Context, tx *sql.Tx, xid string) error {
 // existing was deleted before the import took the write lock: the import is
 // decided again, so that it imports that record as a record-by-record import
 // would.
-var errImportRaced = fmt.Errorf("%w: a sample the import skipped as existing was deleted meanwhile", ErrConflict)
+var errImportRaced = fmt.Errorf("%w: a sample the import skipped as existing was deleted meanwhile", bench.ErrConflict)
 
 // importRetry tells whether an attempt of an import must be made again.
 func importRetry(err error) bool {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
@@ -101,7 +102,7 @@ func TestImportWritesBesideOthers(t *testing.T) {
 			t.Error(err)
 		}
 	}})
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestImportWritesBesideOthers(t *testing.T) {
 	if len(res.Imported) != len(recs) || slices.Contains(res.Imported, created) {
 		t.Errorf("imported %d of %d: %v, skipped %+v (another user created %s meanwhile)", len(res.Imported), len(recs), res.Imported, res.Skipped, created)
 	}
-	n, err := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{})
+	n, err := f.db.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{})
 	if err != nil || n != len(recs)+2 {
 		t.Errorf("%d samples after the import (%v), want its %d and the other user's 2", n, err, len(recs))
 	}
@@ -144,19 +145,19 @@ var errAny = errors.New("any error")
 func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 	tests := []struct {
 		name      string
-		meanwhile func(f fixture, cancel func(), dup store.SampleInfo) error
+		meanwhile func(f fixture, cancel func(), dup bench.SampleInfo) error
 		want      error
 		imported  []string
 	}{
-		{name: "user left the project", meanwhile: func(f fixture, _ func(), _ store.SampleInfo) error {
+		{name: "user left the project", meanwhile: func(f fixture, _ func(), _ bench.SampleInfo) error {
 			return f.db.RemoveMember(context.Background(), f.lead, f.project.ID, "ann")
-		}, want: store.ErrForbidden},
-		{name: "skipped sample deleted", meanwhile: func(f fixture, _ func(), dup store.SampleInfo) error {
+		}, want: bench.ErrForbidden},
+		{name: "skipped sample deleted", meanwhile: func(f fixture, _ func(), dup bench.SampleInfo) error {
 			_, err := f.db.DeleteDraft(context.Background(), f.ann, dup.ID, dup.Version)
 			return err
 		}, imported: []string{"imp-0", "dup", "imp-2"}},
-		{name: "cancelled", meanwhile: func(_ fixture, cancel func(), _ store.SampleInfo) error { cancel(); return nil }, want: context.Canceled},
-		{name: "connection lost", meanwhile: func(f fixture, _ func(), _ store.SampleInfo) error {
+		{name: "cancelled", meanwhile: func(_ fixture, cancel func(), _ bench.SampleInfo) error { cancel(); return nil }, want: context.Canceled},
+		{name: "connection lost", meanwhile: func(f fixture, _ func(), _ bench.SampleInfo) error {
 			// The import's server process ends, as in a crash of either side: its
 			// transaction is the only one open on this schema's samples, waiting
 			// for the hook.
@@ -211,7 +212,7 @@ func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 					t.Errorf("meanwhile: %v", err)
 				}
 			}})
-			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{})
+			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{})
 			if !once {
 				t.Fatal("the import never wrote beside others")
 			}
@@ -230,7 +231,7 @@ func TestImportBesideChecksAgainUnderTheLock(t *testing.T) {
 				if got := importVisible(t, fixture{db: again, lead: f.lead, project: f.project}, sdb); got != before {
 					t.Errorf("after the failed import, opened again, readers see\n%s\nwant\n%s", got, before)
 				}
-				if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == store.ErrForbidden) != (denied > 0) {
+				if denied := storetest.CountDenied(t, f.db) - deniedBefore; (tt.want == bench.ErrForbidden) != (denied > 0) {
 					t.Errorf("%d refusals audited", denied)
 				}
 				return
@@ -264,7 +265,7 @@ func TestImportYieldsToAWriterItBlocks(t *testing.T) {
 	img := withImage(t, f)
 	sdb := readerDB(t, f.db.Path())
 	recs := []annotate.Imported{{Line: 1, Sample: hopSample(img)}, {Line: 2, Sample: hopSample(img)}}
-	first, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs[:1], store.ImportSamplesOptions{AcceptLintErrors: true})
+	first, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs[:1], bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestImportYieldsToAWriterItBlocks(t *testing.T) {
 			}
 		}
 	}})
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +345,7 @@ func TestImportBesideLeavesTheIdsAfterItsOwn(t *testing.T) {
 			}
 		}
 	}})
-	if _, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, store.ImportSamplesOptions{Author: "ann", ToRound1: true}); err != nil {
+	if _, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, bench.ImportSamplesOptions{Author: "ann", ToRound1: true}); err != nil {
 		t.Fatal(err)
 	}
 	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))

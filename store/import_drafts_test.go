@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -37,7 +37,7 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 		noImage,
 	}
 
-	skipped, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{})
+	skipped, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +45,12 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 		t.Fatalf("without AcceptLintErrors: %+v", skipped)
 	}
 
-	if _, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, store.ImportSamplesOptions{Author: "ann", ToRound1: true, AcceptLintErrors: true}); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, bench.ImportSamplesOptions{Author: "ann", ToRound1: true, AcceptLintErrors: true}); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("into round 1 with AcceptLintErrors: %v, want ErrInvalid", err)
 	}
 
 	recs[2].Sample.ID = "complete-2"
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 		t.Errorf("imported %v", res.Imported)
 	}
 	// An unknown image is still a reason to skip: the draft could not show it.
-	if len(res.Skipped) != 1 || res.Skipped[0].ID != "draft-no-image" || res.Skipped[0].Reason != store.SkipUnknownImage {
+	if len(res.Skipped) != 1 || res.Skipped[0].ID != "draft-no-image" || res.Skipped[0].Reason != bench.SkipUnknownImage {
 		t.Errorf("skipped %+v", res.Skipped)
 	}
 	if len(res.Incomplete) != 2 {
@@ -74,7 +74,7 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 		t.Errorf("the box past the image's edge is named: %+v", p)
 	}
 	for _, id := range res.Imported {
-		si, err := f.db.Sample(ctx, store.Owner(), id)
+		si, err := f.db.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,11 +82,11 @@ func TestImportSamplesAcceptLintErrors(t *testing.T) {
 			t.Errorf("%s: %s by %s", id, si.Status, si.AuthorName)
 		}
 	}
-	if si, _ := f.db.Sample(ctx, store.Owner(), "draft-1"); si.Content.Box == nil || si.Content.Box[2] != 30 || !slices.Equal(si.Content.Tags, []string{"coco:mug"}) {
+	if si, _ := f.db.Sample(ctx, bench.Owner(), "draft-1"); si.Content.Box == nil || si.Content.Box[2] != 30 || !slices.Equal(si.Content.Tags, []string{"coco:mug"}) {
 		t.Errorf("draft-1 stored as %+v", si.Content)
 	}
 	// The annotator completes the draft and submits it: the lint gate applies then.
-	if _, err := f.db.Submit(ctx, f.ann, "draft-1", 1, nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.Submit(ctx, f.ann, "draft-1", 1, nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("submitting the incomplete draft: %v, want ErrInvalid", err)
 	}
 }
@@ -101,12 +101,12 @@ func TestImageBySHA256(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	im, err := f.db.ImageBySHA256(ctx, store.Owner(), f.project.ID, hex.EncodeToString(sum[:]))
+	im, err := f.db.ImageBySHA256(ctx, bench.Owner(), f.project.ID, hex.EncodeToString(sum[:]))
 	if err != nil || im.RelPath != "0003-lab-1/k.jpg" || im.Width != 20 {
 		t.Errorf("got %+v, %v", im, err)
 	}
 	other := sha256.Sum256([]byte("other"))
-	if _, err := f.db.ImageBySHA256(ctx, store.Owner(), f.project.ID, hex.EncodeToString(other[:])); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.ImageBySHA256(ctx, bench.Owner(), f.project.ID, hex.EncodeToString(other[:])); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("unknown content: %v, want ErrNotFound", err)
 	}
 }
@@ -124,7 +124,7 @@ func TestImportSamplesReportsGivenIDs(t *testing.T) {
 		{Line: 2, Sample: annotate.Sample{ID: "named", Kind: annotate.KindHopQA, Image: img, Box: &box}},
 		{Line: 3, Sample: annotate.Sample{Kind: annotate.KindHopQA, Image: img, Box: &box}},
 	}
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{AcceptLintErrors: true})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{AcceptLintErrors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestImportSamplesReportsGivenIDs(t *testing.T) {
 		if res.Incomplete[i].ID != id {
 			t.Errorf("record %d: Incomplete names %q, Imported %q", i+1, res.Incomplete[i].ID, id)
 		}
-		si, err := f.db.Sample(ctx, store.Owner(), id)
+		si, err := f.db.Sample(ctx, bench.Owner(), id)
 		if err != nil || si.AuthorID != f.ann.ID || si.Status != verify.StateDraft {
 			t.Errorf("the reported id %q: %+v, %v", id, si, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -50,8 +51,8 @@ import (
 // written are removed; after a crash, at the next open). Should an image a lint
 // asked about arrive, go or change size meanwhile, the import checks again (three
 // times at most, then it fails with ErrConflict).
-func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
-	var res ImportSamplesResult
+func (d *DB) ImportSamples(ctx context.Context, actor bench.User, projectID int64, recs []annotate.Imported, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
+	var res bench.ImportSamplesResult
 	var err error
 	for attempt := 1; ; attempt++ {
 		res, err = d.importSamples(ctx, actor, projectID, recs, opt)
@@ -60,14 +61,14 @@ func (d *DB) ImportSamples(ctx context.Context, actor User, projectID int64, rec
 		}
 	}
 	if err != nil {
-		return ImportSamplesResult{}, fmt.Errorf("import samples: %w", err)
+		return bench.ImportSamplesResult{}, fmt.Errorf("import samples: %w", err)
 	}
 	return res, nil
 }
 
 // errImagesChanged aborts an import's write transaction when an image a record's
 // lint asked about has arrived or changed size since it was read.
-var errImagesChanged = fmt.Errorf("%w: the size of an image changed while the records were checked; import again", ErrConflict)
+var errImagesChanged = fmt.Errorf("%w: the size of an image changed while the records were checked; import again", bench.ErrConflict)
 
 // importPrepareBatch is how many records one read transaction of an import's preparation
 // covers; importBatchDone, when set (by tests), is called after each batch with the
@@ -89,7 +90,7 @@ var (
 )
 
 // importSamples is one attempt at ImportSamples; errImagesChanged asks for another.
-func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, recs []annotate.Imported, opt ImportSamplesOptions) (ImportSamplesResult, error) {
+func (d *DB) importSamples(ctx context.Context, actor bench.User, projectID int64, recs []annotate.Imported, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
 	var sizes map[string]imageSize
 	var prefix string
 	var limits []annotate.ImageLimit // the project's (store/settings.go)
@@ -102,7 +103,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 			return err
 		}
 		if opt.AcceptLintErrors && opt.ToRound1 {
-			return fmt.Errorf("%w: records with lint errors can be imported as drafts only, not into round 1", ErrInvalid)
+			return fmt.Errorf("%w: records with lint errors can be imported as drafts only, not into round 1", bench.ErrInvalid)
 		}
 		var pname string
 		if err := tx.QueryRowContext(ctx, `SELECT name FROM projects WHERE id = ?`, projectID).Scan(&pname); err != nil {
@@ -114,12 +115,12 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 		return err
 	})
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	checks := make([]recordCheck, len(recs))
 	for i, rec := range recs {
 		if err := ctx.Err(); err != nil {
-			return ImportSamplesResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(recs), err)
+			return bench.ImportSamplesResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(recs), err)
 		}
 		checks[i] = checkRecordLimits(rec.Sample, sizes, limits)
 		if opt.Progress != nil {
@@ -128,7 +129,7 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 	}
 	plan, err := d.prepareImport(ctx, projectID, prefix, recs, checks, sizes, opt)
 	if err != nil {
-		return ImportSamplesResult{}, err
+		return bench.ImportSamplesResult{}, err
 	}
 	if d.pg {
 		return d.importBeside(ctx, actor, projectID, plan, opt)
@@ -144,12 +145,12 @@ func (d *DB) importSamples(ctx context.Context, actor User, projectID int64, rec
 
 // importActors checks, in a transaction, that actor may import into the project
 // as opt says, and returns the actor and the samples' author as they are now.
-func importActors(ctx context.Context, tx *sql.Tx, actor User, projectID int64, opt ImportSamplesOptions) (a, author User, err error) {
+func importActors(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, opt bench.ImportSamplesOptions) (a, author bench.User, err error) {
 	if a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportSamples); err != nil {
-		return User{}, User{}, err
+		return bench.User{}, bench.User{}, err
 	}
 	if author, err = importAuthor(ctx, tx, a, projectID, opt); err != nil {
-		return User{}, User{}, err
+		return bench.User{}, bench.User{}, err
 	}
 	return a, author, nil
 }
@@ -238,31 +239,31 @@ func (c recordCheck) stillHolds(ctx context.Context, tx *sql.Tx, projectID int64
 }
 
 // importAuthor resolves and checks opt.Author for actor a.
-func importAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, opt ImportSamplesOptions) (User, error) {
+func importAuthor(ctx context.Context, tx *sql.Tx, a bench.User, projectID int64, opt bench.ImportSamplesOptions) (bench.User, error) {
 	if opt.ToRound1 {
 		if err := verify.Permit(verify.ActionImportOnBehalf, vuser(a)); err != nil {
-			return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+			return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 		}
 		if opt.Author == "" {
-			return User{}, fmt.Errorf("%w: an import into round 1 must name the samples' author", ErrInvalid)
+			return bench.User{}, fmt.Errorf("%w: an import into round 1 must name the samples' author", bench.ErrInvalid)
 		}
 	}
 	if opt.Author == "" || opt.Author == a.Name {
 		return a, nil
 	}
 	if err := verify.Permit(verify.ActionImportOnBehalf, vuser(a)); err != nil {
-		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+		return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	u, err := userByName(ctx, tx, opt.Author)
 	if err != nil {
-		return User{}, fmt.Errorf("author %q: %w", opt.Author, err)
+		return bench.User{}, fmt.Errorf("author %q: %w", opt.Author, err)
 	}
 	return projectAuthor(ctx, tx, u, projectID)
 }
 
 // insertImported writes one checked record: the sample, and with toRound1 its first
 // revision (warnings acknowledged) and the move to round 1.
-func (d *DB) insertImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, rec annotate.Imported, warns []string, toRound1 bool) error {
+func (d *DB) insertImported(ctx context.Context, tx *sql.Tx, a, author bench.User, projectID int64, rec annotate.Imported, warns []string, toRound1 bool) error {
 	cur, err := d.createSample(ctx, tx, author, projectID, rec.Sample, verify.StateDraft)
 	if err != nil {
 		return err
@@ -271,7 +272,7 @@ func (d *DB) insertImported(ctx context.Context, tx *sql.Tx, a, author User, pro
 	if toRound1 {
 		to, err := verify.Transition(cur.Status, verify.EventSubmit)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 		if err := d.addRevision(ctx, tx, author.ID, cur, cur.Content, "import", strings.Join(warns, ",")); err != nil {
 			return err

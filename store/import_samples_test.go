@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -63,7 +63,7 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, want := importRecords(img)
-	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{})
+	res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 	// The imported samples are the annotator's drafts, with their content; the taken
 	// id still holds ann2's sample.
 	for _, id := range res.Imported {
-		si, err := f.db.Sample(ctx, store.Owner(), id)
+		si, err := f.db.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,14 +105,14 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 			t.Errorf("%s: %s by %s revision %d image %q", id, si.Status, si.AuthorName, si.Revision, si.ImagePath)
 		}
 	}
-	if si, _ := f.db.Sample(ctx, store.Owner(), "imp-warn"); si.Content.Extra["source"] == nil {
+	if si, _ := f.db.Sample(ctx, bench.Owner(), "imp-warn"); si.Content.Extra["source"] == nil {
 		t.Error("the draft lost the field its warning is about")
 	}
-	if si, _ := f.db.Sample(ctx, store.Owner(), "taken"); si.AuthorID != f.ann2.ID {
+	if si, _ := f.db.Sample(ctx, bench.Owner(), "taken"); si.AuthorID != f.ann2.ID {
 		t.Errorf("the existing sample was overwritten: author %s", si.AuthorName)
 	}
 	for _, id := range []string{"imp-lint", "imp-noimage"} {
-		if _, err := f.db.Sample(ctx, store.Owner(), id); !errors.Is(err, store.ErrNotFound) {
+		if _, err := f.db.Sample(ctx, bench.Owner(), id); !errors.Is(err, bench.ErrNotFound) {
 			t.Errorf("skipped %s: got %v, want ErrNotFound", id, err)
 		}
 	}
@@ -121,13 +121,13 @@ func TestImportSamplesAsDrafts(t *testing.T) {
 		t.Errorf("%d imports audited, want 3", counts["sample.import"])
 	}
 	// Importing the same file again imports nothing and says why.
-	again, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, store.ImportSamplesOptions{})
+	again, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, recs, bench.ImportSamplesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	exists := 0
 	for _, p := range again.Skipped {
-		if p.Reason == store.SkipExists {
+		if p.Reason == bench.SkipExists {
 			exists++
 		}
 	}
@@ -142,7 +142,7 @@ func TestImportSamplesToRound1(t *testing.T) {
 	img := withImage(t, f)
 	vs := addVerifiers(t, f, "a1")
 	recs, _ := importRecords(img)
-	res, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, store.ImportSamplesOptions{Author: "ann", ToRound1: true})
+	res, err := f.db.ImportSamples(ctx, f.lead, f.project.ID, recs, bench.ImportSamplesOptions{Author: "ann", ToRound1: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestImportSamplesToRound1(t *testing.T) {
 		t.Fatalf("imported %v", res.Imported)
 	}
 	for _, id := range res.Imported {
-		si, _ := f.db.Sample(ctx, store.Owner(), id)
+		si, _ := f.db.Sample(ctx, bench.Owner(), id)
 		if si.Status != verify.StateRound1 || si.Revision != 1 || si.AuthorID != f.ann.ID {
 			t.Errorf("%s: %s revision %d by %s; want round1 revision 1 by ann", id, si.Status, si.Revision, si.AuthorName)
 		}
@@ -160,7 +160,7 @@ func TestImportSamplesToRound1(t *testing.T) {
 	}
 	// The warning was acknowledged by the import, and the history says so.
 	events, _ := f.db.History(ctx, f.lead, "imp-warn")
-	if !slices.ContainsFunc(events, func(e store.Event) bool {
+	if !slices.ContainsFunc(events, func(e bench.Event) bool {
 		return e.Action == "sample.import" && e.Actor == "lead" && strings.Contains(e.Detail, "lint warnings acknowledged: schema")
 	}) {
 		t.Errorf("history of imp-warn: %+v", events)
@@ -178,18 +178,18 @@ func TestImportSamplesRefusals(t *testing.T) {
 	recs, _ := importRecords(img)
 	tests := []struct {
 		name    string
-		who     store.User
+		who     bench.User
 		project int64
-		opt     store.ImportSamplesOptions
+		opt     bench.ImportSamplesOptions
 		want    error
 	}{
-		{"verifier", f.ver, f.project.ID, store.ImportSamplesOptions{}, store.ErrForbidden},
-		{"annotator into round 1", f.ann, f.project.ID, store.ImportSamplesOptions{Author: "ann", ToRound1: true}, store.ErrForbidden},
-		{"annotator for someone else", f.ann, f.project.ID, store.ImportSamplesOptions{Author: "ann2"}, store.ErrForbidden},
-		{"round 1 without an author", f.lead, f.project.ID, store.ImportSamplesOptions{ToRound1: true}, store.ErrInvalid},
-		{"unknown author", f.lead, f.project.ID, store.ImportSamplesOptions{Author: "nobody"}, store.ErrNotFound},
-		{"verifier as author", f.lead, f.project.ID, store.ImportSamplesOptions{Author: "ver"}, store.ErrInvalid},
-		{"unknown project", f.lead, 999, store.ImportSamplesOptions{}, verify.ErrNotMember}, // as another project's
+		{"verifier", f.ver, f.project.ID, bench.ImportSamplesOptions{}, bench.ErrForbidden},
+		{"annotator into round 1", f.ann, f.project.ID, bench.ImportSamplesOptions{Author: "ann", ToRound1: true}, bench.ErrForbidden},
+		{"annotator for someone else", f.ann, f.project.ID, bench.ImportSamplesOptions{Author: "ann2"}, bench.ErrForbidden},
+		{"round 1 without an author", f.lead, f.project.ID, bench.ImportSamplesOptions{ToRound1: true}, bench.ErrInvalid},
+		{"unknown author", f.lead, f.project.ID, bench.ImportSamplesOptions{Author: "nobody"}, bench.ErrNotFound},
+		{"verifier as author", f.lead, f.project.ID, bench.ImportSamplesOptions{Author: "ver"}, bench.ErrInvalid},
+		{"unknown project", f.lead, 999, bench.ImportSamplesOptions{}, verify.ErrNotMember}, // as another project's
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,7 +202,7 @@ func TestImportSamplesRefusals(t *testing.T) {
 			}
 		})
 	}
-	counts, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
+	counts, _ := f.db.StatusCounts(ctx, bench.Owner(), f.project.ID)
 	for s, n := range counts {
 		if n != 0 {
 			t.Errorf("refused imports left %d %s samples", n, s)
@@ -262,7 +262,7 @@ func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
 	}
 	var checked []int
 	var meanwhile string
-	opt := store.ImportSamplesOptions{Progress: func(done, total int) {
+	opt := bench.ImportSamplesOptions{Progress: func(done, total int) {
 		checked = append(checked, done)
 		if total != len(recs) {
 			t.Errorf("progress total %d, want %d", total, len(recs))
@@ -291,13 +291,13 @@ func TestImportSamplesLintsOutsideTheWriteLock(t *testing.T) {
 		t.Fatalf("imported %v, skipped %+v", res.Imported, res.Skipped)
 	}
 	big := res.Skipped[0]
-	if big.Line != 2 || big.Reason != store.SkipLint || !slices.Equal(big.Rules, []string{annotate.RuleStepsCount, annotate.RuleStepTransitive}) ||
+	if big.Line != 2 || big.Reason != bench.SkipLint || !slices.Equal(big.Rules, []string{annotate.RuleStepsCount, annotate.RuleStepTransitive}) ||
 		!strings.Contains(big.Message, "a step graph has 2 to 10 steps, this one 230") ||
 		!strings.Contains(big.Message, "redundant edge step1 → step3: already implied by step1 → step2 → step3") ||
 		!strings.Contains(big.Message, "…and 26006 more step-transitive errors in this graph, not listed") {
 		t.Errorf("the 230-step record: %+v", big)
 	}
-	if si, err := f.db.Sample(ctx, store.Owner(), meanwhile); err != nil || si.AuthorID != f.ann2.ID {
+	if si, err := f.db.Sample(ctx, bench.Owner(), meanwhile); err != nil || si.AuthorID != f.ann2.ID {
 		t.Errorf("the sample written during the import: %+v, %v", si, err)
 	}
 }
@@ -320,7 +320,7 @@ func TestImportSamplesImageChangedWhileChecking(t *testing.T) {
 	rec := hopSample("0001-office-1/a.jpg") // its box, 10,10 to 40,30, does not fit 32×24
 	rec.ID = "imp-box"
 	calls := 0
-	opt := store.ImportSamplesOptions{Progress: func(int, int) {
+	opt := bench.ImportSamplesOptions{Progress: func(int, int) {
 		if calls++; calls > 1 {
 			return
 		}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -53,7 +54,7 @@ type importEncoded struct {
 // records without an id get one (the project's prefix and the next free number,
 // as createSample gives). Nothing is written.
 func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, recs []annotate.Imported, checks []recordCheck,
-	sizes map[string]imageSize, opt ImportSamplesOptions) (importPlan, error) {
+	sizes map[string]imageSize, opt bench.ImportSamplesOptions) (importPlan, error) {
 	plan := importPlan{prefix: prefix, rows: make([]importRow, len(recs)), used: map[string]usedSize{}}
 	named := map[string]bool{} // the ids the file gives
 	for i, rec := range recs {
@@ -87,10 +88,10 @@ func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, 
 				r.sample = annotate.TidyText(recs[i].Sample)
 				switch {
 				case !r.sample.Kind.Valid():
-					r.invalid = fmt.Errorf("%w: unknown kind %q", ErrInvalid, r.sample.Kind)
+					r.invalid = fmt.Errorf("%w: unknown kind %q", bench.ErrInvalid, r.sample.Kind)
 				case r.sample.ID != "":
 					if err := annotate.CheckID(r.sample.ID); err != nil {
-						r.invalid = fmt.Errorf("%w: %v", ErrInvalid, err)
+						r.invalid = fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 					}
 				}
 				if r.invalid != nil || len(r.check.errs) > 0 && !opt.AcceptLintErrors {
@@ -187,10 +188,10 @@ func (r *importRow) encode(projectID int64, toRound1 bool) error {
 // between, when set, runs before each statement that writes the rows; an error
 // it returns stops the import (importBeside yields with it to a writer its rows
 // stand in the way of).
-func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, plan importPlan, opt ImportSamplesOptions, way importWay, between func() error) (ImportSamplesResult, importSums, error) {
+func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author bench.User, projectID int64, plan importPlan, opt bench.ImportSamplesOptions, way importWay, between func() error) (bench.ImportSamplesResult, importSums, error) {
 	images, err := d.importImagesStillHold(ctx, tx, projectID, plan.used)
 	if err != nil {
-		return ImportSamplesResult{}, importSums{}, err
+		return bench.ImportSamplesResult{}, importSums{}, err
 	}
 	var ids []string
 	planned := plan.ids // every id of the plan: a given id must not take one
@@ -205,54 +206,54 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 	}
 	taken, err := takenSampleIDs(ctx, tx, ids)
 	if err != nil {
-		return ImportSamplesResult{}, importSums{}, err
+		return bench.ImportSamplesResult{}, importSums{}, err
 	}
 
 	// Each record's fate, in file order, with the precedence a record-by-record
 	// import has: a taken id, an unknown image, lint errors, then an invalid sample.
-	var res ImportSamplesResult
+	var res bench.ImportSamplesResult
 	var write []*importRow
 	written := map[string]bool{}
 	next := -1
 	for i := range plan.rows {
 		r := &plan.rows[i]
 		s := r.rec.Sample
-		p := ImportProblem{Line: r.rec.Line, ID: s.ID}
-		skip := func(reason SkipReason, rules []string, format string, args ...any) {
+		p := bench.ImportProblem{Line: r.rec.Line, ID: s.ID}
+		skip := func(reason bench.SkipReason, rules []string, format string, args ...any) {
 			p.Reason, p.Rules, p.Message = reason, rules, fmt.Sprintf(format, args...)
 			res.Skipped = append(res.Skipped, p)
 		}
 		switch {
 		case s.ID != "" && (taken[s.ID] || written[s.ID]):
-			skip(SkipExists, nil, "a sample with id %q exists already; it is kept as it is", s.ID)
+			skip(bench.SkipExists, nil, "a sample with id %q exists already; it is kept as it is", s.ID)
 			continue
 		case unknownImage(s, plan.used) != "":
-			skip(SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", unknownImage(s, plan.used))
+			skip(bench.SkipUnknownImage, nil, "image %q is not in the project (import the images first; paths are relative to the imported folder)", unknownImage(s, plan.used))
 			continue
 		case checkImageCount(s) != nil:
-			skip(SkipInvalid, nil, "%v", checkImageCount(s))
+			skip(bench.SkipInvalid, nil, "%v", checkImageCount(s))
 			continue
 		case len(r.check.errs) > 0 && !opt.AcceptLintErrors:
-			skip(SkipLint, r.check.errs, "%s", strings.Join(r.check.msgs, "; "))
+			skip(bench.SkipLint, r.check.errs, "%s", strings.Join(r.check.msgs, "; "))
 			continue
 		case r.invalid != nil:
-			skip(SkipInvalid, nil, "%v", r.invalid)
+			skip(bench.SkipInvalid, nil, "%v", r.invalid)
 			continue
 		}
 		if r.generated && (taken[r.sample.ID] || written[r.sample.ID]) {
 			// The id given while preparing was taken meanwhile: give another.
 			if next < 0 {
 				if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&next); err != nil {
-					return ImportSamplesResult{}, importSums{}, err
+					return bench.ImportSamplesResult{}, importSums{}, err
 				}
 			}
 			id, err := freeSampleID(ctx, tx, plan.prefix, &next, planned)
 			if err != nil {
-				return ImportSamplesResult{}, importSums{}, err
+				return bench.ImportSamplesResult{}, importSums{}, err
 			}
 			r.sample.ID = id
 			if err := r.encode(projectID, opt.ToRound1); err != nil {
-				return ImportSamplesResult{}, importSums{}, err
+				return bench.ImportSamplesResult{}, importSums{}, err
 			}
 		}
 		written[r.sample.ID] = true
@@ -280,11 +281,11 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author User, projec
 	}
 	sums, err := d.writeImported(ctx, tx, a, author, projectID, images, write, opt.ToRound1, way, between)
 	if err != nil {
-		return ImportSamplesResult{}, importSums{}, err
+		return bench.ImportSamplesResult{}, importSums{}, err
 	}
 	if !way.deferred() {
 		if err := d.applyImportSums(ctx, tx, projectID, sums); err != nil {
-			return ImportSamplesResult{}, importSums{}, err
+			return bench.ImportSamplesResult{}, importSums{}, err
 		}
 		sums = importSums{}
 	}
@@ -384,7 +385,7 @@ type importBalance struct {
 // take them from the tables' sequences, the images' counts are left to the
 // importSums (importBeside sets benchwright.import_counts_images, which the
 // trigger image_use_insert obeys), and so is the last audit row.
-func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, images map[string]int64, write []*importRow, toRound1 bool, way importWay,
+func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author bench.User, projectID int64, images map[string]int64, write []*importRow, toRound1 bool, way importWay,
 	between func() error) (importSums, error) {
 	beside := way.beside
 	var batch any // the rows' import_batch: NULL but in a batch of importInBatches
@@ -396,7 +397,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author User, proj
 	if toRound1 {
 		to, err := verify.Transition(verify.StateDraft, verify.EventSubmit)
 		if err != nil {
-			return importSums{}, fmt.Errorf("%w: %v", ErrForbidden, err)
+			return importSums{}, fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 		status, version = to, 2 // created, then moved (setStatus)
 	}

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // A folder given as a symbolic link is followed: its images import, recorded by the
@@ -29,7 +29,7 @@ func TestImportThroughSymlinkedFolder(t *testing.T) {
 	if err != nil || res.Imported != 1 || len(res.Rejected) != 0 {
 		t.Fatalf("import through a link: %+v %v", res, err)
 	}
-	im, err := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, "0001-office/a.jpg")
+	im, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "0001-office/a.jpg")
 	if err != nil || im.Root != link || im.CheckFile() != nil {
 		t.Errorf("stored %+v (%v); want it under %s and readable", im, err, link)
 	}

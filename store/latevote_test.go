@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -19,12 +19,12 @@ var (
 )
 
 // inRound3 submits a hop sample by ann and has a1 and b1 approve rounds 1 and 2.
-func inRound3(t *testing.T, f fixture, vs map[string]store.User, img string) store.SampleInfo {
+func inRound3(t *testing.T, f fixture, vs map[string]bench.User, img string) bench.SampleInfo {
 	t.Helper()
 	si := submitted(t, f, f.ann, img)
 	mustReview(t, f, vs["a1"], si, 1)
 	mustReview(t, f, vs["b1"], si, 2)
-	si, err := f.db.Sample(context.Background(), store.Owner(), si.ID)
+	si, err := f.db.Sample(context.Background(), bench.Owner(), si.ID)
 	if err != nil || si.Status != verify.StateRound3 {
 		t.Fatalf("sample in round 3: %+v, %v", si, err)
 	}
@@ -32,7 +32,7 @@ func inRound3(t *testing.T, f fixture, vs map[string]store.User, img string) sto
 }
 
 // round3Votes lists the round-3 reviews u may see, as "verifier:decision@revision".
-func round3Votes(t *testing.T, f fixture, u store.User, id string) []string {
+func round3Votes(t *testing.T, f fixture, u bench.User, id string) []string {
 	t.Helper()
 	rs, err := f.db.Reviews(context.Background(), u, id)
 	if err != nil {
@@ -50,13 +50,13 @@ func round3Votes(t *testing.T, f fixture, u store.User, id string) []string {
 // historyShows reports whether u's history of id names who rejected it in round 3:
 // a visible round-3 reject vote, or the rejecter as the actor of the transition out
 // of round 3.
-func historyShows(t *testing.T, f fixture, u store.User, id, rejecter string) bool {
+func historyShows(t *testing.T, f fixture, u bench.User, id, rejecter string) bool {
 	t.Helper()
 	h, err := f.db.History(context.Background(), u, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.ContainsFunc(h, func(e store.Event) bool {
+	return slices.ContainsFunc(h, func(e bench.Event) bool {
 		return e.Action == "review.reject" && e.Detail == "round 3 revision 1" ||
 			e.Action == "sample.status" && e.Detail == "round3 → returned" && e.Actor == rejecter
 	})
@@ -76,14 +76,14 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 			t.Fatalf("%s claims a seat: %v", n, err)
 		}
 	}
-	vote := func(u store.User, v verify.Verdict) (verify.Outcome, error) {
-		return submitReview(f.db, ctx, u, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: v})
+	vote := func(u bench.User, v verify.Verdict) (verify.Outcome, error) {
+		return submitReview(f.db, ctx, u, bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: v})
 	}
 	out, err := vote(vs["a2"], reject3)
 	if err != nil || out.Result != verify.ResultReturned || out.State != verify.StateReturned {
 		t.Fatalf("the first reject: %+v, %v", out, err)
 	}
-	returned, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	returned, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	statusChanges := auditCount(t, f.db.Path(), "sample.status")
 
 	// b2 and c1 hold seats and have not voted: the reject stays hidden from them.
@@ -105,13 +105,13 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := findRow(t, a, 3, store.CriterionDecision); r.Units != 0 {
+	if r := findRow(t, a, 3, bench.CriterionDecision); r.Units != 0 {
 		t.Errorf("agreement counts %d round-3 units while late votes may still come; want 0", r.Units)
 	}
 
 	steps := []struct {
 		name      string
-		who       store.User
+		who       bench.User
 		round     int
 		v         verify.Verdict
 		want      error
@@ -125,9 +125,9 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 		{"c1 rejects late", vs["c1"], 3, reject3, nil, 1},
 	}
 	for _, s := range steps {
-		out, err := submitReview(f.db, ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: s.round, BasedOn: 1, Verdict: s.v})
+		out, err := submitReview(f.db, ctx, s.who, bench.ReviewInput{SampleID: si.ID, Round: s.round, BasedOn: 1, Verdict: s.v})
 		if s.want != nil {
-			if !errors.Is(err, s.want) || !errors.Is(err, store.ErrForbidden) {
+			if !errors.Is(err, s.want) || !errors.Is(err, bench.ErrForbidden) {
 				t.Errorf("%s: got %v, want %v", s.name, err, s.want)
 			}
 			continue
@@ -146,12 +146,12 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 		}
 	}
 
-	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	got, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if got.Status != verify.StateReturned || got.Version != returned.Version {
 		t.Errorf("late votes changed the sample: %s v%d, was %s v%d", got.Status, got.Version, returned.Status, returned.Version)
 	}
 	want := []string{"a2:reject@1", "b2:approve@1", "c1:reject@1"}
-	for _, u := range []store.User{f.lead, vs["c1"], f.ann} {
+	for _, u := range []bench.User{f.lead, vs["c1"], f.ann} {
 		if got := round3Votes(t, f, u, si.ID); !slices.Equal(got, want) {
 			t.Errorf("%s sees %v; want %v", u.Name, got, want)
 		}
@@ -165,7 +165,7 @@ func TestLateVotesAfterRound3Reject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := findRow(t, a, 3, store.CriterionDecision); r.Units != 1 || r.Pairable != 1 || r.Values != 3 {
+	if r := findRow(t, a, 3, bench.CriterionDecision); r.Units != 1 || r.Pairable != 1 || r.Values != 3 {
 		t.Errorf("round-3 decision: %d units, %d pairable, %d values; want one unit of 3 votes", r.Units, r.Pairable, r.Values)
 	}
 }
@@ -179,7 +179,7 @@ func TestLateVoteClaims(t *testing.T) {
 	img := withImage(t, f)
 	vs := addVerifiers(t, f, "a1", "b1", "a2", "b2", "c1")
 	si := inRound3(t, f, vs, img)
-	claim := func(u store.User) {
+	claim := func(u bench.User) {
 		t.Helper()
 		if _, err := f.db.ClaimReview(ctx, u, si.ID, 3); err != nil {
 			t.Fatalf("%s claims a seat: %v", u.Name, err)
@@ -191,10 +191,10 @@ func TestLateVoteClaims(t *testing.T) {
 	clk.advance(12 * time.Minute)
 	claim(f.ver) // ends at 10:02; b2's seat is free again
 	clk.advance(3 * time.Minute)
-	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3}); err != nil {
+	if _, err := submitReview(f.db, ctx, vs["a2"], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3}); err != nil {
 		t.Fatal(err)
 	}
-	si, _ = f.db.Sample(ctx, store.Owner(), si.ID)
+	si, _ = f.db.Sample(ctx, bench.Owner(), si.ID)
 	if _, err := f.db.Submit(ctx, f.ann, si.ID, changedDraft(t, f.db, f.ann, si), nil); err != nil { // revision 2 enters round 1
 		t.Fatal(err)
 	}
@@ -203,22 +203,22 @@ func TestLateVoteClaims(t *testing.T) {
 	}
 	steps := []struct {
 		name string
-		who  store.User
+		who  bench.User
 		do   func() // before the vote
 		want error
 	}{
 		{"expired claim", vs["b2"], nil, verify.ErrRoundClosed},
 		{"active claim, revision resubmitted", vs["c1"], nil, nil},
 		{"the new revision reviewed since", f.ver, func() {
-			si, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+			si, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 			mustReview(t, f, vs["b2"], si, 1)
-		}, store.ErrConflict},
+		}, bench.ErrConflict},
 	}
 	for _, s := range steps {
 		if s.do != nil {
 			s.do()
 		}
-		out, err := submitReview(f.db, ctx, s.who, store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3})
+		out, err := submitReview(f.db, ctx, s.who, bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3})
 		switch {
 		case s.want != nil && !errors.Is(err, s.want):
 			t.Errorf("%s: got %v, want %v", s.name, err, s.want)
@@ -230,7 +230,7 @@ func TestLateVoteClaims(t *testing.T) {
 	if got := round3Votes(t, f, f.ver, si.ID); !slices.Equal(got, want) {
 		t.Errorf("ver, whose seat ended with revision 2's review, sees %v; want %v", got, want)
 	}
-	if got, _ := f.db.Sample(ctx, store.Owner(), si.ID); got.Status != verify.StateRound2 || got.Revision != 2 {
+	if got, _ := f.db.Sample(ctx, bench.Owner(), si.ID); got.Status != verify.StateRound2 || got.Revision != 2 {
 		t.Errorf("sample is %s at revision %d; want round2 at revision 2", got.Status, got.Revision)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 )
@@ -29,17 +30,17 @@ func TestGuessesDoNotLockOthersOut(t *testing.T) {
 	}
 	for _, c := range cases {
 		for range 4 {
-			if err := signIn(c.guesser, "wrong-password"); !errors.Is(err, store.ErrUnauthorized) && !errors.Is(err, store.ErrTooManyFailures) {
+			if err := signIn(c.guesser, "wrong-password"); !errors.Is(err, bench.ErrUnauthorized) && !errors.Is(err, bench.ErrTooManyFailures) {
 				t.Fatalf("a guess from %s: %v", c.guesser, err)
 			}
 		}
-		if err := signIn(c.sameGuesser, storetest.Password); !errors.Is(err, store.ErrTooManyFailures) {
+		if err := signIn(c.sameGuesser, storetest.Password); !errors.Is(err, bench.ErrTooManyFailures) {
 			t.Errorf("the right password from the guessing address %s: %v, want ErrTooManyFailures", c.sameGuesser, err)
 		}
 		if err := signIn(c.owner, storetest.Password); err != nil {
 			t.Errorf("the owner from %s after guesses from %s: %v, want signed in", c.owner, c.guesser, err)
 		}
-		if err := signIn(c.guesser, storetest.Password); !errors.Is(err, store.ErrTooManyFailures) {
+		if err := signIn(c.guesser, storetest.Password); !errors.Is(err, bench.ErrTooManyFailures) {
 			t.Errorf("the guessing address %s after the owner signed in: %v, want it still waits", c.guesser, err)
 		}
 		now = now.Add(10 * time.Minute) // every wait over before the next case

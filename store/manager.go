@@ -22,14 +22,15 @@ import (
 	"unicode"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 func init() { afterMigration[16] = (*DB).rebuildAllSearch }
 
-var sortColumn = map[SampleSort]string{
-	SortUpdated: "x.updated_at", SortCreated: "x.created_at", SortID: "x.sample_id", SortState: "x.status",
-	SortKind: "x.kind", SortAuthor: "(SELECT name FROM users WHERE id = x.author_id)", SortHop: "x.hop",
+var sortColumn = map[bench.SampleSort]string{
+	bench.SortUpdated: "x.updated_at", bench.SortCreated: "x.created_at", bench.SortID: "x.sample_id", bench.SortState: "x.status",
+	bench.SortKind: "x.kind", bench.SortAuthor: "(SELECT name FROM users WHERE id = x.author_id)", bench.SortHop: "x.hop",
 }
 
 // maxSelection bounds SampleIDs: the most samples one action takes at once.
@@ -43,8 +44,8 @@ const maxSelection = 100_000
 // row against q until it has the page (searchFrom's walk), instead of finding every
 // selected sample and sorting them all; a broad filter then costs about what no filter
 // costs. A narrower search is found by its filters and sorted.
-func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q SampleQuery) (SamplePage, error) {
-	var out SamplePage
+func (d *DB) SearchSamples(ctx context.Context, actor bench.User, projectID int64, q bench.SampleQuery) (bench.SamplePage, error) {
+	var out bench.SamplePage
 	err := d.readAs(ctx, actor, "samples.search", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSearchSamples); err != nil {
 			return err
@@ -83,14 +84,14 @@ func (d *DB) SearchSamples(ctx context.Context, actor User, projectID int64, q S
 		return err
 	})
 	if err != nil {
-		return SamplePage{}, fmt.Errorf("search samples: %w", err)
+		return bench.SamplePage{}, fmt.Errorf("search samples: %w", err)
 	}
 	return out, nil
 }
 
 // SampleIDs returns the ids of every sample q selects (q's paging is ignored), in
 // q's order, for an action on the whole result: at most 100,000.
-func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q SampleQuery) ([]string, error) {
+func (d *DB) SampleIDs(ctx context.Context, actor bench.User, projectID int64, q bench.SampleQuery) ([]string, error) {
 	var out []string
 	err := d.readAs(ctx, actor, "samples.search", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSearchSamples); err != nil {
@@ -103,7 +104,7 @@ func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q Sampl
 		out, err = queryAll(ctx, tx, scanString, `SELECT x.sample_id`+from+searchOrder(q)+` LIMIT ?`,
 			append(args, maxSelection+1)...)
 		if err == nil && len(out) > maxSelection {
-			return fmt.Errorf("%w: the search finds more than %d samples; narrow it", ErrInvalid, maxSelection)
+			return fmt.Errorf("%w: the search finds more than %d samples; narrow it", bench.ErrInvalid, maxSelection)
 		}
 		return err
 	})
@@ -113,10 +114,10 @@ func (d *DB) SampleIDs(ctx context.Context, actor User, projectID int64, q Sampl
 	return out, nil
 }
 
-func searchOrder(q SampleQuery) string {
+func searchOrder(q bench.SampleQuery) string {
 	col, ok := sortColumn[q.Sort]
 	if !ok {
-		col = sortColumn[SortUpdated]
+		col = sortColumn[bench.SortUpdated]
 	}
 	dir := " ASC"
 	if q.Desc {
@@ -140,7 +141,7 @@ func searchOrder(q SampleQuery) string {
 // would walk the sort index testing every sample's words, as SQLite's CROSS JOIN
 // forbids; a LATERAL subquery it cannot flatten (OFFSET 0) forbids it there
 // (0.18 s → 2 ms for a rare id at 100k samples).
-func searchFrom(projectID int64, q SampleQuery, walk, lateral bool, dl dialect) (string, []any, error) {
+func searchFrom(projectID int64, q bench.SampleQuery, walk, lateral bool, dl dialect) (string, []any, error) {
 	from := " FROM sample_search x"
 	conds := []string{"x.project_id = ?"}
 	args := []any{projectID}
@@ -224,7 +225,7 @@ func searchFrom(projectID int64, q SampleQuery, walk, lateral bool, dl dialect) 
 		}
 		t, err := time.Parse(time.DateOnly, b.day)
 		if err != nil {
-			return "", nil, fmt.Errorf("%w: %q is not a date (YYYY-MM-DD)", ErrInvalid, b.day)
+			return "", nil, fmt.Errorf("%w: %q is not a date (YYYY-MM-DD)", bench.ErrInvalid, b.day)
 		}
 		if b.next {
 			t = t.AddDate(0, 0, 1)
@@ -232,7 +233,7 @@ func searchFrom(projectID int64, q SampleQuery, walk, lateral bool, dl dialect) 
 		add(col("updated_at")+" "+b.op+" ?", t.UTC().Format(time.RFC3339Nano))
 	}
 	if q.Round < 0 || q.Round > 3 {
-		return "", nil, fmt.Errorf("%w: round %d; rounds are 1 to 3", ErrInvalid, q.Round)
+		return "", nil, fmt.Errorf("%w: round %d; rounds are 1 to 3", bench.ErrInvalid, q.Round)
 	}
 	if q.VerifierID != 0 || q.Round != 0 {
 		// A vote on the current revision of a sample in round 3 belongs to a panel that
@@ -277,7 +278,7 @@ func matchQuery(text string) string {
 }
 
 // sampleRows loads the manager rows of ids, in that order.
-func sampleRows(ctx context.Context, tx *sql.Tx, dl dialect, ids []string) ([]SampleRow, error) {
+func sampleRows(ctx context.Context, tx *sql.Tx, dl dialect, ids []string) ([]bench.SampleRow, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -286,7 +287,7 @@ func sampleRows(ctx context.Context, tx *sql.Tx, dl dialect, ids []string) ([]Sa
 		cats, reasons, created string
 		acked, derived         bool
 	}
-	rows := map[string]SampleRow{}
+	rows := map[string]bench.SampleRow{}
 	r, err := tx.QueryContext(ctx, `SELECT `+sampleCols+`, x.categories, x.reasons, x.acked, x.derived, s.created_at`+sampleFrom+`
 		JOIN sample_search x ON x.sample_id = s.id WHERE s.id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(b))
 	if err != nil {
@@ -301,13 +302,13 @@ func sampleRows(ctx context.Context, tx *sql.Tx, dl dialect, ids []string) ([]Sa
 		if err != nil {
 			return nil, err
 		}
-		rows[si.ID] = SampleRow{SampleInfo: si, Categories: e.cats, Reasons: strings.Fields(e.reasons),
+		rows[si.ID] = bench.SampleRow{SampleInfo: si, Categories: e.cats, Reasons: strings.Fields(e.reasons),
 			Acknowledged: e.acked, Derived: e.derived, CreatedAt: e.created}
 	}
 	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]SampleRow, 0, len(ids))
+	out := make([]bench.SampleRow, 0, len(ids))
 	for _, id := range ids {
 		if row, ok := rows[id]; ok {
 			out = append(out, row)
@@ -509,20 +510,20 @@ func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
 // and the others still move. A sample withdrawn already is named in the result's
 // Withdrawn, not refused: a script withdrawing a list twice has done its work. Each
 // move is audited with reason.
-func (d *DB) WithdrawSamples(ctx context.Context, actor User, ids []string, reason string) (SelectionResult, error) {
+func (d *DB) WithdrawSamples(ctx context.Context, actor bench.User, ids []string, reason string) (bench.SelectionResult, error) {
 	return d.moveSelection(ctx, actor, ids, verify.EventWithdraw, reason)
 }
 
 // ReopenSamples puts each of ids back in the state it was withdrawn from, like
 // WithdrawSamples.
-func (d *DB) ReopenSamples(ctx context.Context, actor User, ids []string, reason string) (SelectionResult, error) {
+func (d *DB) ReopenSamples(ctx context.Context, actor bench.User, ids []string, reason string) (bench.SelectionResult, error) {
 	return d.moveSelection(ctx, actor, ids, verify.EventReopen, reason)
 }
 
-func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev verify.Event, reason string) (SelectionResult, error) {
-	var out SelectionResult
+func (d *DB) moveSelection(ctx context.Context, actor bench.User, ids []string, ev verify.Event, reason string) (bench.SelectionResult, error) {
+	var out bench.SelectionResult
 	err := d.act(ctx, actor, "samples."+string(ev), func(tx *sql.Tx) error {
-		out = SelectionResult{}
+		out = bench.SelectionResult{}
 		a, err := requireAction(ctx, tx, actor, verify.ActionSearchSamples)
 		if err != nil {
 			return err
@@ -534,8 +535,8 @@ func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev ver
 				out.Done = append(out.Done, id)
 			case errors.Is(err, errWithdrawnAlready):
 				out.Withdrawn = append(out.Withdrawn, id)
-			case errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
+			case errors.Is(err, bench.ErrForbidden) || errors.Is(err, bench.ErrNotFound):
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: bench.Message(err)})
 			default:
 				return err
 			}
@@ -543,13 +544,13 @@ func (d *DB) moveSelection(ctx context.Context, actor User, ids []string, ev ver
 		return d.auditRefusals(ctx, tx, a, "samples."+string(ev), out.Refused)
 	})
 	if err != nil {
-		return SelectionResult{}, fmt.Errorf("%s samples: %w", ev, err)
+		return bench.SelectionResult{}, fmt.Errorf("%s samples: %w", ev, err)
 	}
 	return out, nil
 }
 
 // auditRefusals writes one audit row per sample an action refused.
-func (d *DB) auditRefusals(ctx context.Context, tx *sql.Tx, a User, action string, refused []Refusal) error {
+func (d *DB) auditRefusals(ctx context.Context, tx *sql.Tx, a bench.User, action string, refused []bench.Refusal) error {
 	for _, r := range refused {
 		if err := d.audit(ctx, tx, a.ID, "denied:"+action, "sample", r.SampleID, r.Reason); err != nil {
 			return err
@@ -562,19 +563,19 @@ func (d *DB) auditRefusals(ctx context.Context, tx *sql.Tx, a User, action strin
 // to (an annotator or lead): the new author edits and submits it from then on. A
 // sample in review or done, or already that author's, is refused with the reason.
 // Each change is audited with reason.
-func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, reason string) (SelectionResult, error) {
-	var out SelectionResult
+func (d *DB) ReassignDrafts(ctx context.Context, actor bench.User, ids []string, to, reason string) (bench.SelectionResult, error) {
+	var out bench.SelectionResult
 	err := d.act(ctx, actor, "samples.reassign", func(tx *sql.Tx) error {
-		out = SelectionResult{}
+		out = bench.SelectionResult{}
 		a, err := requireAction(ctx, tx, actor, verify.ActionReassignDrafts)
 		if err != nil {
 			return err
 		}
-		var target User
+		var target bench.User
 		err = tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE name = ? AND disabled = 0`, to).
 			Scan(&target.ID, &target.Name, &target.Role, &target.Group)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: no active account named %q", ErrInvalid, to)
+			return fmt.Errorf("%w: no active account named %q", bench.ErrInvalid, to)
 		}
 		if err != nil {
 			return err
@@ -586,19 +587,19 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, r
 				err = d.memberOfSampleProject(ctx, tx, a, target, cur)
 			}
 			switch {
-			case errors.Is(err, ErrNotFound):
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "there is no such sample"})
+			case errors.Is(err, bench.ErrNotFound):
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: "there is no such sample"})
 				continue
-			case errors.Is(err, ErrForbidden):
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)})
+			case errors.Is(err, bench.ErrForbidden):
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: bench.Message(err)})
 				continue
 			case err != nil:
 				return err
 			case cur.Status != verify.StateDraft && cur.Status != verify.StateReturned:
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
 				continue
 			case cur.AuthorID == target.ID:
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "it is " + target.Name + "'s already"})
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: "it is " + target.Name + "'s already"})
 				continue
 			}
 			if err := statsSample(ctx, tx, id, -1); err != nil {
@@ -623,16 +624,16 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor User, ids []string, to, r
 		return d.auditRefusals(ctx, tx, a, "samples.reassign", out.Refused)
 	})
 	if err != nil {
-		return SelectionResult{}, fmt.Errorf("reassign drafts: %w", err)
+		return bench.SelectionResult{}, fmt.Errorf("reassign drafts: %w", err)
 	}
 	return out, nil
 }
 
 // memberOfSampleProject refuses (ErrForbidden) a reassignment of sample cur by
 // lead a unless both a and the new author are members of its project.
-func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author User, cur SampleInfo) error {
+func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author bench.User, cur bench.SampleInfo) error {
 	if _, err := requireProjectAction(ctx, tx, a, cur.ProjectID, verify.ActionReassignDrafts); err != nil {
-		return hideStranger(err, fmt.Errorf("sample %q: %w", cur.ID, ErrNotFound))
+		return hideStranger(err, fmt.Errorf("sample %q: %w", cur.ID, bench.ErrNotFound))
 	}
 	_, err := projectAuthor(ctx, tx, author, cur.ProjectID)
 	return err
@@ -650,23 +651,23 @@ func stateWords(s verify.State) string {
 // verifier claimed and left is offered again (a late voter's seat on a round 3 closed
 // by a reject ends too). A sample without claims is refused as having none. Each
 // ended claim is audited with its verifier.
-func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (SelectionResult, error) {
-	var out SelectionResult
+func (d *DB) ReleaseClaims(ctx context.Context, actor bench.User, ids []string) (bench.SelectionResult, error) {
+	var out bench.SelectionResult
 	err := d.act(ctx, actor, "claims.release", func(tx *sql.Tx) error {
-		out = SelectionResult{}
-		var denied []Refusal // samples of projects the lead is not a member of
+		out = bench.SelectionResult{}
+		var denied []bench.Refusal // samples of projects the lead is not a member of
 		a, err := requireAction(ctx, tx, actor, verify.ActionReleaseClaims)
 		if err != nil {
 			return err
 		}
 		for _, id := range ids {
 			if _, err := requireSampleAction(ctx, tx, a, id, verify.ActionReleaseClaims); err != nil {
-				if _, refused := auditReason(err); !refused && !errors.Is(err, ErrNotFound) {
+				if _, refused := auditReason(err); !refused && !errors.Is(err, bench.ErrNotFound) {
 					return err
 				}
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: Message(err)}) // a stranger's sample reads as a missing one
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: bench.Message(err)}) // a stranger's sample reads as a missing one
 				if why, refused := auditReason(err); refused {
-					denied = append(denied, Refusal{SampleID: id, Reason: why})
+					denied = append(denied, bench.Refusal{SampleID: id, Reason: why})
 				}
 				continue
 			}
@@ -676,7 +677,7 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 				return err
 			}
 			if len(names) == 0 {
-				out.Refused = append(out.Refused, Refusal{SampleID: id, Reason: "no verifier holds a claim on it"})
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: "no verifier holds a claim on it"})
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ?`, id); err != nil {
@@ -693,7 +694,7 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor User, ids []string) (Selec
 		return d.auditRefusals(ctx, tx, a, "claims.release", denied)
 	})
 	if err != nil {
-		return SelectionResult{}, fmt.Errorf("release claims: %w", err)
+		return bench.SelectionResult{}, fmt.Errorf("release claims: %w", err)
 	}
 	return out, nil
 }
@@ -706,7 +707,7 @@ var sampleCSVHeader = []string{"id", "kind", "state", "author", "image", "questi
 // ExportSamples writes the samples ids names, in that order, as CSV or JSON Lines:
 // the content each has now (the draft being edited, else the current revision). The
 // export is audited with its size.
-func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids []string, format SampleFormat) ([]byte, error) {
+func (d *DB) ExportSamples(ctx context.Context, actor bench.User, projectID int64, ids []string, format bench.SampleFormat) ([]byte, error) {
 	var buf bytes.Buffer
 	err := d.act(ctx, actor, "samples.export", func(tx *sql.Tx) error {
 		buf.Reset()
@@ -714,10 +715,10 @@ func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids
 		if err != nil {
 			return err
 		}
-		if format != FormatCSV && format != FormatJSONL {
-			return fmt.Errorf("%w: unknown format %q (csv or jsonl)", ErrInvalid, format)
+		if format != bench.FormatCSV && format != bench.FormatJSONL {
+			return fmt.Errorf("%w: unknown format %q (csv or jsonl)", bench.ErrInvalid, format)
 		}
-		var rows []SampleRow
+		var rows []bench.SampleRow
 		for chunk := range slices.Chunk(ids, 1000) {
 			rs, err := sampleRows(ctx, tx, d.dialect(), chunk)
 			if err != nil {
@@ -726,11 +727,11 @@ func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids
 			rows = append(rows, rs...)
 		}
 		if len(rows) != len(ids) {
-			return fmt.Errorf("%w: %d of the %d samples are gone", ErrNotFound, len(ids)-len(rows), len(ids))
+			return fmt.Errorf("%w: %d of the %d samples are gone", bench.ErrNotFound, len(ids)-len(rows), len(ids))
 		}
 		for _, r := range rows {
 			if r.ProjectID != projectID {
-				return fmt.Errorf("%w: %s is not in this project", ErrInvalid, r.ID)
+				return fmt.Errorf("%w: %s is not in this project", bench.ErrInvalid, r.ID)
 			}
 		}
 		if err := writeSamples(&buf, rows, format); err != nil {
@@ -745,8 +746,8 @@ func (d *DB) ExportSamples(ctx context.Context, actor User, projectID int64, ids
 	return buf.Bytes(), nil
 }
 
-func writeSamples(buf *bytes.Buffer, rows []SampleRow, format SampleFormat) error {
-	if format == FormatJSONL {
+func writeSamples(buf *bytes.Buffer, rows []bench.SampleRow, format bench.SampleFormat) error {
+	if format == bench.FormatJSONL {
 		for _, r := range rows {
 			b, err := json.Marshal(r.Content)
 			if err != nil {
@@ -788,7 +789,7 @@ func writeSamples(buf *bytes.Buffer, rows []SampleRow, format SampleFormat) erro
 // DeleteDraft deletes the author's own draft that was never submitted, based on the
 // version the editor loaded, and returns its content, which CreateSample takes back
 // to undo the deletion (under the same id). The deletion is audited.
-func (d *DB) DeleteDraft(ctx context.Context, actor User, id string, baseVersion int) (annotate.Sample, error) {
+func (d *DB) DeleteDraft(ctx context.Context, actor bench.User, id string, baseVersion int) (annotate.Sample, error) {
 	var out annotate.Sample
 	err := d.act(ctx, actor, "sample.delete", func(tx *sql.Tx) error {
 		a, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "delete")
@@ -796,7 +797,7 @@ func (d *DB) DeleteDraft(ctx context.Context, actor User, id string, baseVersion
 			return err
 		}
 		if !verify.DraftDeletable(cur.Status, cur.Revision) {
-			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", ErrForbidden, id, stateWords(cur.Status))
+			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", bench.ErrForbidden, id, stateWords(cur.Status))
 		}
 		if err := statsSample(ctx, tx, id, -1); err != nil {
 			return err
@@ -819,31 +820,3 @@ func (d *DB) DeleteDraft(ctx context.Context, actor User, id string, baseVersion
 	}
 	return out, nil
 }
-
-// AuditErrors is a freeze refused because the audit found errors: the findings, so
-// that a screen can open the samples they name. It is ErrInvalid (errors.Is).
-type AuditErrors struct {
-	Findings []AuditFinding
-	text     string
-}
-
-// AuditErrorsOf rebuilds the refusal from its findings and text (a team server's
-// client does, so that the screens can open the samples it names there too).
-func AuditErrorsOf(findings []AuditFinding, text string) *AuditErrors {
-	return &AuditErrors{Findings: findings, text: text}
-}
-
-func (e *AuditErrors) Error() string { return e.text }
-
-// Message is the refusal for people: how many errors, and where to see them (the
-// findings' own lines, with check ids and file paths, are for bwctl and the log).
-func (e *AuditErrors) Message() string {
-	n := 0
-	for _, f := range e.Findings {
-		if f.Severity == SeverityError {
-			n++
-		}
-	}
-	return fmt.Sprintf("Nothing was frozen: the audit found %s. Open the samples with errors, or run the audit, to see and fix them.", plural(n, "error"))
-}
-func (e *AuditErrors) Unwrap() error { return ErrInvalid }

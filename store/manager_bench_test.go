@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -17,14 +17,14 @@ func BenchmarkScaleSampleManager(b *testing.B) {
 	w := openBench(b, scaleDBOnEngine(b))
 	defer w.db.Close()
 	ctx := context.Background()
-	lead, err := w.db.UserByName(ctx, store.Owner(), "lead")
+	lead, err := w.db.UserByName(ctx, bench.Owner(), "lead")
 	if err != nil {
 		b.Fatal(err)
 	}
 	// The middle page and the one week are of the project there is (issue 31:
 	// fixed at 100k, an offset of 50,000 and a week of 2024 gave an empty page at
 	// scripts/bench's default 10,000 samples, and the script stopped there).
-	oldest, err := w.db.SearchSamples(ctx, lead, w.project.ID, store.SampleQuery{Sort: store.SortUpdated})
+	oldest, err := w.db.SearchSamples(ctx, lead, w.project.ID, bench.SampleQuery{Sort: bench.SortUpdated})
 	if err != nil || len(oldest.Rows) == 0 {
 		b.Fatalf("the project's oldest sample: %v", err)
 	}
@@ -35,22 +35,22 @@ func BenchmarkScaleSampleManager(b *testing.B) {
 	week := [2]string{day.UTC().Format(time.DateOnly), day.UTC().AddDate(0, 0, 6).Format(time.DateOnly)}
 	for _, q := range []struct {
 		name string
-		q    store.SampleQuery
+		q    bench.SampleQuery
 	}{
-		{"first", store.SampleQuery{Desc: true}},
-		{"middle", store.SampleQuery{Desc: true, Offset: oldest.Total / 2}}, // worst case: OFFSET walks the rows before it
-		{"state", store.SampleQuery{States: []verify.State{verify.StateReturned}, Desc: true}},
-		{"author-kind", store.SampleQuery{AuthorID: w.ann.ID, Kinds: []annotate.Kind{annotate.KindHopQA}, Desc: true}},
-		{"hop-view-cats", store.SampleQuery{Hop: 2, View: annotate.ViewEgo, Categories: "att+rel", Desc: true}},
-		{"text", store.SampleQuery{Text: "chair left", Desc: true}},
-		{"text-rare", store.SampleQuery{Text: oldest.Rows[0].ID, Desc: true}}, // one sample's id
-		{"verifier-round", store.SampleQuery{VerifierID: w.ver.ID, Round: 1, Desc: true}},
-		{"reject-reason", store.SampleQuery{RejectReason: "box_on_answer", Desc: true}},
-		{"sort-author", store.SampleQuery{Sort: store.SortAuthor}},
-		{"sort-hop", store.SampleQuery{Sort: store.SortHop}},                               // hop 0 first: half the project ties
-		{"sort-hop-text", store.SampleQuery{Sort: store.SortHop, Text: "the", Desc: true}}, // a word in every sample
-		{"one-week", store.SampleQuery{From: week[0], To: week[1], Sort: store.SortCreated}}, // the project's first week of changes
-		{"all-dates", store.SampleQuery{From: "2020-01-01", To: "2100-12-31", Sort: store.SortCreated}}, // sorts every sample
+		{"first", bench.SampleQuery{Desc: true}},
+		{"middle", bench.SampleQuery{Desc: true, Offset: oldest.Total / 2}}, // worst case: OFFSET walks the rows before it
+		{"state", bench.SampleQuery{States: []verify.State{verify.StateReturned}, Desc: true}},
+		{"author-kind", bench.SampleQuery{AuthorID: w.ann.ID, Kinds: []annotate.Kind{annotate.KindHopQA}, Desc: true}},
+		{"hop-view-cats", bench.SampleQuery{Hop: 2, View: annotate.ViewEgo, Categories: "att+rel", Desc: true}},
+		{"text", bench.SampleQuery{Text: "chair left", Desc: true}},
+		{"text-rare", bench.SampleQuery{Text: oldest.Rows[0].ID, Desc: true}}, // one sample's id
+		{"verifier-round", bench.SampleQuery{VerifierID: w.ver.ID, Round: 1, Desc: true}},
+		{"reject-reason", bench.SampleQuery{RejectReason: "box_on_answer", Desc: true}},
+		{"sort-author", bench.SampleQuery{Sort: bench.SortAuthor}},
+		{"sort-hop", bench.SampleQuery{Sort: bench.SortHop}},                                            // hop 0 first: half the project ties
+		{"sort-hop-text", bench.SampleQuery{Sort: bench.SortHop, Text: "the", Desc: true}},              // a word in every sample
+		{"one-week", bench.SampleQuery{From: week[0], To: week[1], Sort: bench.SortCreated}},            // the project's first week of changes
+		{"all-dates", bench.SampleQuery{From: "2020-01-01", To: "2100-12-31", Sort: bench.SortCreated}}, // sorts every sample
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			p, err := w.db.SearchSamples(ctx, lead, w.project.ID, q.q)

@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -23,7 +23,7 @@ import (
 func TestSampleManagerPagesEveryPlan(t *testing.T) {
 	ctx := context.Background()
 	f := newManagerFixture(t)
-	all, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{Sort: store.SortID, Limit: 1000})
+	all, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Sort: bench.SortID, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,35 +35,35 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 		byState[r.Status]++
 	}
 	common := slices.MaxFunc(slices.Collect(maps.Keys(byState)), func(a, b verify.State) int { return cmp.Compare(byState[a], byState[b]) })
-	keys := map[store.SampleSort]func(store.SampleRow) string{
-		store.SortUpdated: func(r store.SampleRow) string { return r.UpdatedAt },
-		store.SortCreated: func(r store.SampleRow) string { return r.CreatedAt },
-		store.SortID:      func(r store.SampleRow) string { return r.ID },
-		store.SortState:   func(r store.SampleRow) string { return string(r.Status) },
-		store.SortKind:    func(r store.SampleRow) string { return string(r.Kind) },
-		store.SortAuthor:  func(r store.SampleRow) string { return r.AuthorName },
-		store.SortHop:     func(r store.SampleRow) string { return fmt.Sprint(r.Content.Hop) },
+	keys := map[bench.SampleSort]func(bench.SampleRow) string{
+		bench.SortUpdated: func(r bench.SampleRow) string { return r.UpdatedAt },
+		bench.SortCreated: func(r bench.SampleRow) string { return r.CreatedAt },
+		bench.SortID:      func(r bench.SampleRow) string { return r.ID },
+		bench.SortState:   func(r bench.SampleRow) string { return string(r.Status) },
+		bench.SortKind:    func(r bench.SampleRow) string { return string(r.Kind) },
+		bench.SortAuthor:  func(r bench.SampleRow) string { return r.AuthorName },
+		bench.SortHop:     func(r bench.SampleRow) string { return fmt.Sprint(r.Content.Hop) },
 	}
 	for _, tc := range []struct {
 		name  string
-		q     store.SampleQuery
-		want  func(store.SampleRow) bool
+		q     bench.SampleQuery
+		want  func(bench.SampleRow) bool
 		broad bool // at least a quarter of the project
 	}{
-		{"dates holding every sample", store.SampleQuery{From: "2000-01-01", To: "2100-12-31"},
-			func(store.SampleRow) bool { return true }, true},
-		{"a word of every sample", store.SampleQuery{Text: "m"}, func(store.SampleRow) bool { return true }, true},
-		{"the commonest state, dates", store.SampleQuery{States: []verify.State{common}, From: "2000-01-01"},
-			func(r store.SampleRow) bool { return r.Status == common }, true},
-		{"two kinds and a word of every sample", store.SampleQuery{Text: "M", Kinds: []annotate.Kind{annotate.KindHopQA, annotate.KindMCQ}},
-			func(r store.SampleRow) bool { return r.Kind == annotate.KindHopQA || r.Kind == annotate.KindMCQ }, true},
-		{"a word of some samples", store.SampleQuery{Text: "Lef"}, func(r store.SampleRow) bool { return hasWordStarting(r, "lef") }, false},
-		{"a word of every sample, hop 3", store.SampleQuery{Text: "m", Hop: 3},
-			func(r store.SampleRow) bool { return r.Content.Hop == 3 }, false},
-		{"step graphs", store.SampleQuery{Kinds: []annotate.Kind{annotate.KindStepGraph}},
-			func(r store.SampleRow) bool { return r.Kind == annotate.KindStepGraph }, false},
+		{"dates holding every sample", bench.SampleQuery{From: "2000-01-01", To: "2100-12-31"},
+			func(bench.SampleRow) bool { return true }, true},
+		{"a word of every sample", bench.SampleQuery{Text: "m"}, func(bench.SampleRow) bool { return true }, true},
+		{"the commonest state, dates", bench.SampleQuery{States: []verify.State{common}, From: "2000-01-01"},
+			func(r bench.SampleRow) bool { return r.Status == common }, true},
+		{"two kinds and a word of every sample", bench.SampleQuery{Text: "M", Kinds: []annotate.Kind{annotate.KindHopQA, annotate.KindMCQ}},
+			func(r bench.SampleRow) bool { return r.Kind == annotate.KindHopQA || r.Kind == annotate.KindMCQ }, true},
+		{"a word of some samples", bench.SampleQuery{Text: "Lef"}, func(r bench.SampleRow) bool { return hasWordStarting(r, "lef") }, false},
+		{"a word of every sample, hop 3", bench.SampleQuery{Text: "m", Hop: 3},
+			func(r bench.SampleRow) bool { return r.Content.Hop == 3 }, false},
+		{"step graphs", bench.SampleQuery{Kinds: []annotate.Kind{annotate.KindStepGraph}},
+			func(r bench.SampleRow) bool { return r.Kind == annotate.KindStepGraph }, false},
 	} {
-		var want []store.SampleRow
+		var want []bench.SampleRow
 		for _, r := range all.Rows {
 			if tc.want(r) {
 				want = append(want, r)
@@ -72,11 +72,11 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 		if broad := len(want)*4 >= all.Total; broad != tc.broad {
 			t.Fatalf("%s: %d of %d samples; the case is not what it says", tc.name, len(want), all.Total)
 		}
-		for _, sort := range store.SampleSorts {
+		for _, sort := range bench.SampleSorts {
 			for _, desc := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/%s/desc=%v", tc.name, sort, desc), func(t *testing.T) {
 					ordered := slices.Clone(want)
-					slices.SortStableFunc(ordered, func(a, b store.SampleRow) int {
+					slices.SortStableFunc(ordered, func(a, b bench.SampleRow) int {
 						c := strings.Compare(keys[sort](a), keys[sort](b))
 						if desc {
 							c = -c
@@ -124,7 +124,7 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 
 // hasWordStarting says whether a word of r's id, question, options, text answer or
 // steps starts with prefix (lower case).
-func hasWordStarting(r store.SampleRow, prefix string) bool {
+func hasWordStarting(r bench.SampleRow, prefix string) bool {
 	c := r.Content
 	parts := append([]string{r.ID, c.Question, c.AnswerText}, c.Options...)
 	for _, st := range c.Steps {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -20,9 +21,9 @@ import (
 // from the incremental updates).
 type managerFixture struct {
 	db      *store.DB
-	lead    store.User
-	project store.Project
-	users   map[string]store.User
+	lead    bench.User
+	project bench.Project
+	users   map[string]bench.User
 }
 
 func newManagerFixture(t *testing.T) managerFixture {
@@ -37,8 +38,8 @@ func newManagerFixture(t *testing.T) managerFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := managerFixture{db: db, project: res.Project, users: map[string]store.User{}}
-	us, err := db.Users(ctx, store.Owner())
+	f := managerFixture{db: db, project: res.Project, users: map[string]bench.User{}}
+	us, err := db.Users(ctx, bench.Owner())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +51,14 @@ func newManagerFixture(t *testing.T) managerFixture {
 }
 
 // all lists every sample of the project, with its reviews as the lead may see them.
-func (f managerFixture) all(t *testing.T) ([]store.SampleInfo, map[string][]store.ReviewRecord) {
+func (f managerFixture) all(t *testing.T) ([]bench.SampleInfo, map[string][]bench.ReviewRecord) {
 	t.Helper()
 	ctx := context.Background()
-	ss, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}, 0, 100000)
+	ss, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}, 0, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	revs := map[string][]store.ReviewRecord{}
+	revs := map[string][]bench.ReviewRecord{}
 	for _, s := range ss {
 		if revs[s.ID], err = f.db.Reviews(ctx, f.lead, s.ID); err != nil {
 			t.Fatal(err)
@@ -87,7 +88,7 @@ func TestSearchSamplesAgreesWithTheRows(t *testing.T) {
 	ann1, ann2, ver1 := f.users["ann1"], f.users["ann2"], f.users["ver1"]
 
 	// Incremental writes.
-	imgs, err := f.db.Images(ctx, store.Owner(), f.project.ID, 0, 2)
+	imgs, err := f.db.Images(ctx, bench.Owner(), f.project.ID, 0, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestSearchSamplesAgreesWithTheRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.SubmitReview(ctx, ver1, store.ReviewInput{SampleID: sub.ID, Round: 1, BasedOn: sub.Revision,
+	if _, err := f.db.SubmitReview(ctx, ver1, bench.ReviewInput{SampleID: sub.ID, Round: 1, BasedOn: sub.Revision,
 		Verdict: verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{"box_on_answer"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -133,55 +134,55 @@ func TestSearchSamplesAgreesWithTheRows(t *testing.T) {
 	}
 
 	ss, revs := f.all(t)
-	reviewed := func(x store.SampleInfo, verifier int64, round int) bool {
-		return slices.ContainsFunc(revs[x.ID], func(r store.ReviewRecord) bool {
+	reviewed := func(x bench.SampleInfo, verifier int64, round int) bool {
+		return slices.ContainsFunc(revs[x.ID], func(r bench.ReviewRecord) bool {
 			return (verifier == 0 || r.VerifierID == verifier) && (round == 0 || r.Round == round)
 		})
 	}
-	rejected := func(x store.SampleInfo, reason string) bool {
-		return slices.ContainsFunc(revs[x.ID], func(r store.ReviewRecord) bool {
+	rejected := func(x bench.SampleInfo, reason string) bool {
+		return slices.ContainsFunc(revs[x.ID], func(r bench.ReviewRecord) bool {
 			return r.Decision == verify.DecisionReject && slices.Contains(r.Reasons, reason)
 		})
 	}
-	words := func(x store.SampleInfo) string {
+	words := func(x bench.SampleInfo) string {
 		return strings.ToLower(strings.Join(append(append([]string{x.ID, x.Content.Question}, x.Content.Options...), x.Content.AnswerText), " "))
 	}
 	for _, tc := range []struct {
 		name string
-		q    store.SampleQuery
-		want func(store.SampleInfo) bool
+		q    bench.SampleQuery
+		want func(bench.SampleInfo) bool
 	}{
-		{"all", store.SampleQuery{}, func(store.SampleInfo) bool { return true }},
-		{"state", store.SampleQuery{States: []verify.State{verify.StateRound2, verify.StateWithdrawn}},
-			func(x store.SampleInfo) bool {
+		{"all", bench.SampleQuery{}, func(bench.SampleInfo) bool { return true }},
+		{"state", bench.SampleQuery{States: []verify.State{verify.StateRound2, verify.StateWithdrawn}},
+			func(x bench.SampleInfo) bool {
 				return x.Status == verify.StateRound2 || x.Status == verify.StateWithdrawn
 			}},
-		{"kind", store.SampleQuery{Kinds: []annotate.Kind{annotate.KindStepGraph}}, func(x store.SampleInfo) bool { return x.Kind == annotate.KindStepGraph }},
-		{"author", store.SampleQuery{AuthorID: ann1.ID}, func(x store.SampleInfo) bool { return x.AuthorID == ann1.ID }},
-		{"hop", store.SampleQuery{Hop: 2}, func(x store.SampleInfo) bool { return x.Content.Hop == 2 }},
-		{"view", store.SampleQuery{View: annotate.ViewEgo}, func(x store.SampleInfo) bool { return x.Content.View == annotate.ViewEgo }},
-		{"categories", store.SampleQuery{Categories: "rel"}, func(x store.SampleInfo) bool { return catSet(x.Content.Categories) == "rel" }},
-		{"task", store.SampleQuery{Task: "T2"}, func(x store.SampleInfo) bool { return x.Content.Task == "T2" }},
-		{"image", store.SampleQuery{ImageID: imgs[0].ID}, func(x store.SampleInfo) bool { return x.ImageID == imgs[0].ID }},
-		{"verifier", store.SampleQuery{VerifierID: ver1.ID}, func(x store.SampleInfo) bool { return reviewed(x, ver1.ID, 0) }},
-		{"verifier in round 3", store.SampleQuery{VerifierID: f.users["ver5"].ID, Round: 3},
-			func(x store.SampleInfo) bool { return reviewed(x, f.users["ver5"].ID, 3) }},
-		{"round 2", store.SampleQuery{Round: 2}, func(x store.SampleInfo) bool { return reviewed(x, 0, 2) }},
-		{"reject reason", store.SampleQuery{RejectReason: "box_on_answer"}, func(x store.SampleInfo) bool { return rejected(x, "box_on_answer") }},
-		{"rejected", store.SampleQuery{Rejected: true}, func(x store.SampleInfo) bool {
-			return slices.ContainsFunc(revs[x.ID], func(r store.ReviewRecord) bool { return r.Decision == verify.DecisionReject })
+		{"kind", bench.SampleQuery{Kinds: []annotate.Kind{annotate.KindStepGraph}}, func(x bench.SampleInfo) bool { return x.Kind == annotate.KindStepGraph }},
+		{"author", bench.SampleQuery{AuthorID: ann1.ID}, func(x bench.SampleInfo) bool { return x.AuthorID == ann1.ID }},
+		{"hop", bench.SampleQuery{Hop: 2}, func(x bench.SampleInfo) bool { return x.Content.Hop == 2 }},
+		{"view", bench.SampleQuery{View: annotate.ViewEgo}, func(x bench.SampleInfo) bool { return x.Content.View == annotate.ViewEgo }},
+		{"categories", bench.SampleQuery{Categories: "rel"}, func(x bench.SampleInfo) bool { return catSet(x.Content.Categories) == "rel" }},
+		{"task", bench.SampleQuery{Task: "T2"}, func(x bench.SampleInfo) bool { return x.Content.Task == "T2" }},
+		{"image", bench.SampleQuery{ImageID: imgs[0].ID}, func(x bench.SampleInfo) bool { return x.ImageID == imgs[0].ID }},
+		{"verifier", bench.SampleQuery{VerifierID: ver1.ID}, func(x bench.SampleInfo) bool { return reviewed(x, ver1.ID, 0) }},
+		{"verifier in round 3", bench.SampleQuery{VerifierID: f.users["ver5"].ID, Round: 3},
+			func(x bench.SampleInfo) bool { return reviewed(x, f.users["ver5"].ID, 3) }},
+		{"round 2", bench.SampleQuery{Round: 2}, func(x bench.SampleInfo) bool { return reviewed(x, 0, 2) }},
+		{"reject reason", bench.SampleQuery{RejectReason: "box_on_answer"}, func(x bench.SampleInfo) bool { return rejected(x, "box_on_answer") }},
+		{"rejected", bench.SampleQuery{Rejected: true}, func(x bench.SampleInfo) bool {
+			return slices.ContainsFunc(revs[x.ID], func(r bench.ReviewRecord) bool { return r.Decision == verify.DecisionReject })
 		}},
-		{"rejected in round 2", store.SampleQuery{Rejected: true, Round: 2}, func(x store.SampleInfo) bool {
-			return slices.ContainsFunc(revs[x.ID], func(r store.ReviewRecord) bool { return r.Decision == verify.DecisionReject && r.Round == 2 })
+		{"rejected in round 2", bench.SampleQuery{Rejected: true, Round: 2}, func(x bench.SampleInfo) bool {
+			return slices.ContainsFunc(revs[x.ID], func(r bench.ReviewRecord) bool { return r.Decision == verify.DecisionReject && r.Round == 2 })
 		}},
-		{"text", store.SampleQuery{Text: "giraffe"}, func(x store.SampleInfo) bool { return strings.Contains(words(x), "giraffe") }},
-		{"text prefix, two words", store.SampleQuery{Text: "Giraf CLOSEST"}, func(x store.SampleInfo) bool {
+		{"text", bench.SampleQuery{Text: "giraffe"}, func(x bench.SampleInfo) bool { return strings.Contains(words(x), "giraffe") }},
+		{"text prefix, two words", bench.SampleQuery{Text: "Giraf CLOSEST"}, func(x bench.SampleInfo) bool {
 			return strings.Contains(words(x), "giraffe") && strings.Contains(words(x), "closest")
 		}},
-		{"id", store.SampleQuery{Text: sub.ID}, func(x store.SampleInfo) bool { return x.ID == sub.ID }},
-		{"ids", store.SampleQuery{IDs: []string{sub.ID, d.ID, "nope"}}, func(x store.SampleInfo) bool { return x.ID == sub.ID || x.ID == d.ID }},
-		{"combined", store.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{annotate.KindHopQA}, Hop: 1},
-			func(x store.SampleInfo) bool {
+		{"id", bench.SampleQuery{Text: sub.ID}, func(x bench.SampleInfo) bool { return x.ID == sub.ID }},
+		{"ids", bench.SampleQuery{IDs: []string{sub.ID, d.ID, "nope"}}, func(x bench.SampleInfo) bool { return x.ID == sub.ID || x.ID == d.ID }},
+		{"combined", bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{annotate.KindHopQA}, Hop: 1},
+			func(x bench.SampleInfo) bool {
 				return x.Status == verify.StateAccepted && x.Kind == annotate.KindHopQA && x.Content.Hop == 1
 			}},
 	} {
@@ -193,7 +194,7 @@ func TestSearchSamplesAgreesWithTheRows(t *testing.T) {
 				}
 			}
 			q := tc.q
-			q.Sort, q.Limit = store.SortID, 40
+			q.Sort, q.Limit = bench.SortID, 40
 			var got []string
 			total := -1
 			for {
@@ -244,20 +245,20 @@ func TestSearchSamplesHidesOpenRound3Votes(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		for _, q := range []store.SampleQuery{{IDs: []string{id}, VerifierID: v, Round: 3}, {IDs: []string{id}, VerifierID: v}} {
+		for _, q := range []bench.SampleQuery{{IDs: []string{id}, VerifierID: v, Round: 3}, {IDs: []string{id}, VerifierID: v}} {
 			page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, q)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if page.Total != 0 {
-				if revs, _ := f.db.Reviews(ctx, f.lead, id); slices.ContainsFunc(revs, func(r store.ReviewRecord) bool { return r.VerifierID == v && (q.Round == 0 || r.Round == q.Round) }) {
+				if revs, _ := f.db.Reviews(ctx, f.lead, id); slices.ContainsFunc(revs, func(r bench.ReviewRecord) bool { return r.VerifierID == v && (q.Round == 0 || r.Round == q.Round) }) {
 					continue // an earlier round of theirs, which is no secret
 				}
 				t.Fatalf("%s is in an open round 3, and the search (%+v) says user %d voted in it", id, q, v)
 			}
 		}
 		// That the round holds votes is no secret from a lead.
-		if page, _ := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{IDs: []string{id}, Round: 3}); page.Total != 1 {
+		if page, _ := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{IDs: []string{id}, Round: 3}); page.Total != 1 {
 			t.Fatalf("%s: round-3 filter finds %d", id, page.Total)
 		}
 	}
@@ -270,31 +271,31 @@ func TestSampleManagerSorts(t *testing.T) {
 	ctx := context.Background()
 	f := newManagerFixture(t)
 	for _, tc := range []struct {
-		sort store.SampleSort
+		sort bench.SampleSort
 		desc bool
-		key  func(store.SampleRow) string
+		key  func(bench.SampleRow) string
 	}{
-		{store.SortUpdated, true, func(r store.SampleRow) string { return r.UpdatedAt }},
-		{store.SortCreated, false, func(r store.SampleRow) string { return r.CreatedAt }},
-		{store.SortID, true, func(r store.SampleRow) string { return r.ID }},
-		{store.SortState, false, func(r store.SampleRow) string { return string(r.Status) }},
-		{store.SortKind, false, func(r store.SampleRow) string { return string(r.Kind) }},
-		{store.SortAuthor, true, func(r store.SampleRow) string { return r.AuthorName }},
-		{store.SortHop, false, func(r store.SampleRow) string { return string(rune('0' + r.Content.Hop)) }},
+		{bench.SortUpdated, true, func(r bench.SampleRow) string { return r.UpdatedAt }},
+		{bench.SortCreated, false, func(r bench.SampleRow) string { return r.CreatedAt }},
+		{bench.SortID, true, func(r bench.SampleRow) string { return r.ID }},
+		{bench.SortState, false, func(r bench.SampleRow) string { return string(r.Status) }},
+		{bench.SortKind, false, func(r bench.SampleRow) string { return string(r.Kind) }},
+		{bench.SortAuthor, true, func(r bench.SampleRow) string { return r.AuthorName }},
+		{bench.SortHop, false, func(r bench.SampleRow) string { return string(rune('0' + r.Content.Hop)) }},
 	} {
-		page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{Sort: tc.sort, Desc: tc.desc, Limit: 1000})
+		page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Sort: tc.sort, Desc: tc.desc, Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(page.Rows) != page.Total || page.Total < 300 {
 			t.Fatalf("%s: %d rows of %d", tc.sort, len(page.Rows), page.Total)
 		}
-		sorted := slices.IsSortedFunc(page.Rows, func(a, b store.SampleRow) int {
+		sorted := slices.IsSortedFunc(page.Rows, func(a, b bench.SampleRow) int {
 			c := strings.Compare(tc.key(a), tc.key(b))
 			if tc.desc {
 				c = -c
 			}
-			if c == 0 && tc.sort != store.SortID {
+			if c == 0 && tc.sort != bench.SortID {
 				c = strings.Compare(a.ID, b.ID) // ties in ascending id order
 			}
 			return c
@@ -310,7 +311,7 @@ func TestSampleManagerActions(t *testing.T) {
 	f := newManagerFixture(t)
 	ann1, ver1 := f.users["ann1"], f.users["ver1"]
 	ids := func(st verify.State, n int) []string {
-		page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{States: []verify.State{st}, Sort: store.SortID, Limit: n})
+		page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{States: []verify.State{st}, Sort: bench.SortID, Limit: n})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,10 +323,10 @@ func TestSampleManagerActions(t *testing.T) {
 	}
 
 	// Only leads search and act; refusals are audited.
-	if _, err := f.db.SearchSamples(ctx, ann1, f.project.ID, store.SampleQuery{}); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.SearchSamples(ctx, ann1, f.project.ID, bench.SampleQuery{}); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("annotator search: %v", err)
 	}
-	if _, err := f.db.WithdrawSamples(ctx, ver1, ids(verify.StateAccepted, 1), ""); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.WithdrawSamples(ctx, ver1, ids(verify.StateAccepted, 1), ""); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("verifier withdraw: %v", err)
 	}
 	if n := auditCount(t, f.db.Path(), "denied:samples.search"); n != 1 {
@@ -353,10 +354,10 @@ func TestSampleManagerActions(t *testing.T) {
 		t.Fatalf("a sample withdrawn already was audited as refused %d times", n-denied)
 	}
 	// One by one (the sample's own screen) it is still refused: nothing moved.
-	if err := f.db.Withdraw(ctx, f.lead, wd[0], "again"); !errors.Is(err, store.ErrForbidden) {
+	if err := f.db.Withdraw(ctx, f.lead, wd[0], "again"); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("withdrawing a withdrawn sample alone: %v", err)
 	}
-	page, _ := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{IDs: acc})
+	page, _ := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{IDs: acc})
 	for _, r := range page.Rows {
 		if r.Status != verify.StateWithdrawn {
 			t.Fatalf("%s is %s after the withdrawal", r.ID, r.Status)
@@ -366,13 +367,13 @@ func TestSampleManagerActions(t *testing.T) {
 	if err != nil || len(res.Done) != 3 {
 		t.Fatalf("reopen: %+v, %v", res, err)
 	}
-	if s, _ := f.db.Sample(ctx, store.Owner(), acc[0]); s.Status != verify.StateAccepted {
+	if s, _ := f.db.Sample(ctx, bench.Owner(), acc[0]); s.Status != verify.StateAccepted {
 		t.Fatalf("reopened to %s", s.Status)
 	}
 
 	// Reassign: drafts move to ann1; a sample in review is refused; a verifier cannot receive them.
 	drafts, inReview := ids(verify.StateDraft, 4), ids(verify.StateRound1, 1)
-	if _, err := f.db.ReassignDrafts(ctx, f.lead, drafts, "ver1", ""); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.ReassignDrafts(ctx, f.lead, drafts, "ver1", ""); !errors.Is(err, bench.ErrInvalid) {
 		t.Fatalf("reassign to a verifier: %v", err)
 	}
 	res, err = f.db.ReassignDrafts(ctx, f.lead, append(slices.Clone(drafts), inReview...), "ann1", "ann2 left")
@@ -383,7 +384,7 @@ func TestSampleManagerActions(t *testing.T) {
 	if len(res.Refused) < 1 || res.Refused[len(res.Refused)-1].SampleID != inReview[0] {
 		t.Fatalf("reassign: %+v", res)
 	}
-	page, _ = f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{IDs: drafts, AuthorID: ann1.ID})
+	page, _ = f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{IDs: drafts, AuthorID: ann1.ID})
 	if page.Total != len(drafts) || moved+len(res.Refused)-1 != len(drafts) {
 		t.Fatalf("after reassigning, %d of %d drafts are ann1's (%+v)", page.Total, len(drafts), res)
 	}
@@ -391,7 +392,7 @@ func TestSampleManagerActions(t *testing.T) {
 		t.Fatalf("reassignments audited: %d, want %d", n, moved)
 	}
 	// ann1 can now edit one of them.
-	d, _ := f.db.Sample(ctx, store.Owner(), res.Done[0])
+	d, _ := f.db.Sample(ctx, bench.Owner(), res.Done[0])
 	if _, err := f.db.SaveDraft(ctx, ann1, d.ID, d.Version, d.Content); err != nil {
 		t.Fatalf("new author's save: %v", err)
 	}
@@ -416,7 +417,7 @@ func TestSampleManagerActions(t *testing.T) {
 	// Export: CSV with a header and one row per sample in the given order; JSONL of native records.
 	sel := ids(verify.StateAccepted, 3)
 	slices.Reverse(sel)
-	b, err := f.db.ExportSamples(ctx, f.lead, f.project.ID, sel, store.FormatCSV)
+	b, err := f.db.ExportSamples(ctx, f.lead, f.project.ID, sel, bench.FormatCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +425,7 @@ func TestSampleManagerActions(t *testing.T) {
 	if err != nil || len(recs) != 4 || recs[0][0] != "id" || recs[1][0] != sel[0] || recs[3][0] != sel[2] || recs[1][2] != "accepted" {
 		t.Fatalf("csv: %v %q", err, recs)
 	}
-	b, err = f.db.ExportSamples(ctx, f.lead, f.project.ID, sel, store.FormatJSONL)
+	b, err = f.db.ExportSamples(ctx, f.lead, f.project.ID, sel, bench.FormatJSONL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +442,7 @@ func TestSampleManagerActions(t *testing.T) {
 	if n := auditCount(t, f.db.Path(), "samples.export"); n != 2 {
 		t.Fatalf("exports audited: %d", n)
 	}
-	if _, err := f.db.ExportSamples(ctx, ann1, f.project.ID, sel, store.FormatCSV); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.ExportSamples(ctx, ann1, f.project.ID, sel, bench.FormatCSV); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("annotator export: %v", err)
 	}
 }
@@ -454,23 +455,23 @@ func TestDeleteDraftAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DeleteDraft(ctx, f.ann2, d.ID, d.Version); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.DeleteDraft(ctx, f.ann2, d.ID, d.Version); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("someone else's draft: %v", err)
 	}
-	if _, err := f.db.DeleteDraft(ctx, f.ann, d.ID, d.Version+1); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.DeleteDraft(ctx, f.ann, d.ID, d.Version+1); !errors.Is(err, bench.ErrConflict) {
 		t.Fatalf("stale version: %v", err)
 	}
 	gone, err := f.db.DeleteDraft(ctx, f.ann, d.ID, d.Version)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Sample(ctx, store.Owner(), d.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.Sample(ctx, bench.Owner(), d.ID); !errors.Is(err, bench.ErrNotFound) {
 		t.Fatalf("deleted draft still there: %v", err)
 	}
-	if n, _ := f.db.CountSamples(ctx, store.Owner(), f.project.ID, store.SampleFilter{}); n != 0 {
+	if n, _ := f.db.CountSamples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{}); n != 0 {
 		t.Fatalf("%d samples after the deletion", n)
 	}
-	page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, store.SampleQuery{})
+	page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{})
 	if err != nil || page.Total != 0 {
 		t.Fatalf("search after the deletion: %d, %v", page.Total, err)
 	}
@@ -487,7 +488,7 @@ func TestDeleteDraftAndUndo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DeleteDraft(ctx, f.ann, sub.ID, sub.Version); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.DeleteDraft(ctx, f.ann, sub.ID, sub.Version); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("submitted sample: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -81,21 +82,6 @@ func addMemberRoles(d *DB, ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// Owner is the holder of the database itself: whoever opened the SQLite file or
-// holds the PostgreSQL credentials, without signing in (bwctl's reads of a local
-// file without --as, tests reading back what they stored). Anyone who can open
-// the database can read every row of it with any SQL tool, so Owner may make the
-// plain reads of any project (verify.ActionReadProject: projects, images,
-// samples, releases, accounts) and export a release, and nothing more: it takes
-// no action and reads nothing that needs a role. It is not an account: a team
-// server never acts as it, since the server fills every User parameter from the
-// request's session, and a User decoded from JSON or written as a literal is never
-// Owner.
-func Owner() User { return User{owner: true} }
-
-// IsOwner tells whether u is Owner.
-func (u User) IsOwner() bool { return u.owner }
-
 // ownerMay lists what Owner may do.
 func ownerMay(a verify.Action) bool {
 	return a == verify.ActionReadProject || a == verify.ActionExport
@@ -105,21 +91,21 @@ func ownerMay(a verify.Action) bool {
 // changed since sign-in), at the level of the account: its role is accountRole's,
 // and roles lists every role it holds anywhere (its own and its memberships'),
 // for requireAction. Owner stays Owner.
-func loadActor(ctx context.Context, tx *sql.Tx, actor User) (User, error) {
-	if actor.owner {
-		return actor, nil
+func loadActor(ctx context.Context, tx *sql.Tx, actor bench.User) (bench.User, []string, error) {
+	if actor.IsOwner() {
+		return actor, nil, nil
 	}
-	var u User
+	var u bench.User
 	err := tx.QueryRowContext(ctx, `SELECT u.id, u.name, `+accountRole+`, u.grp FROM users u WHERE u.id = ? AND u.disabled = 0`, actor.ID).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", ErrForbidden)
+		return bench.User{}, nil, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", bench.ErrForbidden)
 	}
 	if err != nil {
-		return User{}, err
+		return bench.User{}, nil, err
 	}
-	u.roles, err = queryAll(ctx, tx, scanString, `SELECT role FROM users WHERE id = ? UNION SELECT role FROM project_members WHERE user_id = ?`, u.ID, u.ID)
-	return u, err
+	roles, err := queryAll(ctx, tx, scanString, `SELECT role FROM users WHERE id = ? UNION SELECT role FROM project_members WHERE user_id = ?`, u.ID, u.ID)
+	return u, roles, err
 }
 
 // accountRole is the SQL of the role of account u at the level of the account:
@@ -130,13 +116,13 @@ const accountRole = `CASE WHEN u.role = 'lead' OR EXISTS (SELECT 1 FROM project_
 
 // refuseOwner is Owner's refusal of action a.
 func refuseOwner(a verify.Action) error {
-	return fmt.Errorf("%w: reading the database without an account allows only reading; sign in to do that (%s)", ErrForbidden, a)
+	return fmt.Errorf("%w: reading the database without an account allows only reading; sign in to do that (%s)", bench.ErrForbidden, a)
 }
 
 // requireProjectAction is requireAction for an action on project projectID: the
 // actor must also be one of its members (verify.PermitMember). A project that does
 // not exist is ErrNotFound.
-func requireProjectAction(ctx context.Context, tx *sql.Tx, actor User, projectID int64, a verify.Action) (User, error) {
+func requireProjectAction(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, a verify.Action) (bench.User, error) {
 	return requireIn(ctx, tx, actor, projectID, fmt.Sprintf("project %d", projectID), a)
 }
 
@@ -147,41 +133,40 @@ func requireProjectAction(ctx context.Context, tx *sql.Tx, actor User, projectID
 // The user it returns is the actor as a member of the project: their role and
 // verifier group are the membership's, and every rule the caller asks next
 // (verify.Authorize, CanReview, …) sees those.
-func requireIn(ctx context.Context, tx *sql.Tx, actor User, projectID int64, label string, a verify.Action) (User, error) {
+func requireIn(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, label string, a verify.Action) (bench.User, error) {
 	u, err := requireAction(ctx, tx, actor, a) // no role anywhere that may: a refusal that tells nothing of the project
-	if err != nil || u.owner {
+	if err != nil || u.IsOwner() {
 		return u, err
 	}
 	m, member, err := membership(ctx, tx, u, projectID)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	// A stranger is refused the same way whether the project exists or not.
 	if err := verify.PermitMember(a, vuser(m), label, member); err != nil {
-		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+		return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	return m, nil
 }
 
 // membership is u as a member of project projectID — the role and group they
 // hold there — and whether they are one.
-func membership(ctx context.Context, tx *sql.Tx, u User, projectID int64) (User, bool, error) {
+func membership(ctx context.Context, tx *sql.Tx, u bench.User, projectID int64) (bench.User, bool, error) {
 	err := tx.QueryRowContext(ctx, `SELECT role, grp FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, u.ID).Scan(&u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, false, nil
 	}
-	u.roles = nil
 	return u, err == nil, err
 }
 
 func isMember(ctx context.Context, tx *sql.Tx, userID, projectID int64) (bool, error) {
-	_, in, err := membership(ctx, tx, User{ID: userID}, projectID)
+	_, in, err := membership(ctx, tx, bench.User{ID: userID}, projectID)
 	return in, err
 }
 
 // readProject runs fn in a read transaction once actor may read project
 // projectID (verify.ActionReadProject); a refusal is audited as denied:what.
-func (d *DB) readProject(ctx context.Context, actor User, projectID int64, what string, fn func(tx *sql.Tx) error) error {
+func (d *DB) readProject(ctx context.Context, actor bench.User, projectID int64, what string, fn func(tx *sql.Tx) error) error {
 	return d.readAs(ctx, actor, what, func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReadProject); err != nil {
 			return err
@@ -194,40 +179,40 @@ func (d *DB) readProject(ctx context.Context, actor User, projectID int64, what 
 // sample that does not exist is ErrNotFound, after the role is checked, and so
 // is — to the one asking — a sample of a project they are not a member of
 // (hidden: the refusal is audited as one).
-func requireSampleAction(ctx context.Context, tx *sql.Tx, actor User, id string, a verify.Action) (User, error) {
+func requireSampleAction(ctx context.Context, tx *sql.Tx, actor bench.User, id string, a verify.Action) (bench.User, error) {
 	what := fmt.Sprintf("sample %q", id)
 	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM samples WHERE id = ?`, id, what)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	u, err := requireProjectAction(ctx, tx, actor, pid, a)
-	return u, hideStranger(err, fmt.Errorf("%s: %w", what, ErrNotFound))
+	return u, hideStranger(err, fmt.Errorf("%s: %w", what, bench.ErrNotFound))
 }
 
 // requireSubsetAction is requireReleaseAction on the release of hard subset id.
-func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
+func requireSubsetAction(ctx context.Context, tx *sql.Tx, actor bench.User, id int64, a verify.Action) (bench.User, error) {
 	what := fmt.Sprintf("hard subset %d", id)
 	rid, err := parentOf(ctx, tx, actor, a, `SELECT release_id FROM hard_subsets WHERE id = ?`, id, what)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	u, err := requireReleaseAction(ctx, tx, actor, rid, a)
 	var h *hidden
 	if errors.As(err, &h) { // a stranger's: the subset, not its release, is what they did not find
-		h.shown = fmt.Errorf("%s: %w", what, ErrNotFound)
+		h.shown = fmt.Errorf("%s: %w", what, bench.ErrNotFound)
 	}
 	return u, err
 }
 
 // requireReleaseAction is requireProjectAction on the project of release id.
-func requireReleaseAction(ctx context.Context, tx *sql.Tx, actor User, id int64, a verify.Action) (User, error) {
+func requireReleaseAction(ctx context.Context, tx *sql.Tx, actor bench.User, id int64, a verify.Action) (bench.User, error) {
 	what := fmt.Sprintf("release %d", id)
 	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM releases WHERE id = ?`, id, what)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	u, err := requireProjectAction(ctx, tx, actor, pid, a)
-	return u, hideStranger(err, fmt.Errorf("%s: %w", what, ErrNotFound))
+	return u, hideStranger(err, fmt.Errorf("%s: %w", what, bench.ErrNotFound))
 }
 
 // hidden is a refusal answered as the "not found" of what it refused: a
@@ -259,7 +244,7 @@ func auditReason(err error) (string, bool) {
 	switch {
 	case errors.As(err, &h):
 		return h.reason.Error(), true
-	case errors.Is(err, ErrForbidden):
+	case errors.Is(err, bench.ErrForbidden):
 		return err.Error(), true
 	}
 	return "", false
@@ -268,14 +253,14 @@ func auditReason(err error) (string, bool) {
 // parentOf reads the id query finds for key: the project or release a sample,
 // release or subset belongs to. One that does not exist (what names it) is
 // ErrNotFound, said only to an actor whose role may take action a at all.
-func parentOf(ctx context.Context, tx *sql.Tx, actor User, a verify.Action, query string, key any, what string) (int64, error) {
+func parentOf(ctx context.Context, tx *sql.Tx, actor bench.User, a verify.Action, query string, key any, what string) (int64, error) {
 	var parent int64
 	err := tx.QueryRowContext(ctx, query, key).Scan(&parent)
 	if errors.Is(err, sql.ErrNoRows) {
 		if _, err := requireAction(ctx, tx, actor, a); err != nil {
 			return 0, err
 		}
-		return 0, fmt.Errorf("%s: %w", what, ErrNotFound)
+		return 0, fmt.Errorf("%s: %w", what, bench.ErrNotFound)
 	}
 	return parent, err
 }
@@ -283,16 +268,16 @@ func parentOf(ctx context.Context, tx *sql.Tx, actor User, a verify.Action, quer
 // requireImageAction checks action a on an image by its content hash: the image
 // must be in a project the actor is a member of. An image several projects hold
 // needs membership in one of them; one no project holds is ErrImageMissing.
-func requireImageAction(ctx context.Context, tx *sql.Tx, actor User, sha string, a verify.Action) error {
+func requireImageAction(ctx context.Context, tx *sql.Tx, actor bench.User, sha string, a verify.Action) error {
 	u, err := requireAction(ctx, tx, actor, a)
-	if err != nil || u.owner {
+	if err != nil || u.IsOwner() {
 		return err
 	}
 	pids, err := queryAll(ctx, tx, scanInt64, `SELECT project_id FROM images WHERE sha256 = ? ORDER BY project_id`, sha)
 	if err != nil {
 		return err
 	}
-	missing := fmt.Errorf("%w: no project holds it", ErrImageMissing)
+	missing := fmt.Errorf("%w: no project holds it", bench.ErrImageMissing)
 	if len(pids) == 0 {
 		return missing
 	}
@@ -313,30 +298,30 @@ func requireImageAction(ctx context.Context, tx *sql.Tx, actor User, sha string,
 // among the actor's projects, so that a release of the same name in a project
 // they are not in neither makes theirs ambiguous nor shows; found only outside
 // them, it is refused as not theirs.
-func releaseFor(ctx context.Context, tx *sql.Tx, actor User, projectID int64, ref string, a verify.Action) (User, Release, error) {
+func releaseFor(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, ref string, a verify.Action) (bench.User, bench.Release, error) {
 	if _, err := requireAction(ctx, tx, actor, a); err != nil {
-		return User{}, Release{}, err
+		return bench.User{}, bench.Release{}, err
 	}
 	var among int64 // 0: every project
-	if !actor.owner && projectID == 0 {
+	if !actor.IsOwner() && projectID == 0 {
 		among = actor.ID
 	}
 	rel, err := releaseByRefAmong(ctx, tx, projectID, ref, among)
 	notFound := err
-	if errors.Is(err, ErrNotFound) && among != 0 {
+	if errors.Is(err, bench.ErrNotFound) && among != 0 {
 		if other, err2 := releaseByRefAmong(ctx, tx, 0, ref, 0); err2 == nil {
 			rel, err = other, nil // someone else's: refused below, as if not found
 		}
 	}
 	if err != nil {
-		return User{}, Release{}, err
+		return bench.User{}, bench.Release{}, err
 	}
 	u, err := requireProjectAction(ctx, tx, actor, rel.ProjectID, a)
 	if err != nil {
 		if notFound == nil {
-			notFound = fmt.Errorf("release %s: %w", ref, ErrNotFound)
+			notFound = fmt.Errorf("release %s: %w", ref, bench.ErrNotFound)
 		}
-		return User{}, Release{}, hideStranger(err, notFound)
+		return bench.User{}, bench.Release{}, hideStranger(err, notFound)
 	}
 	return u, rel, nil
 }
@@ -350,7 +335,7 @@ func memberProjects(col string) string {
 // joinProject makes member a member of project (nothing when they are one) with
 // member.Role and member.Group, recording who added them (0: nobody, they
 // created it).
-func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID int64, member User, addedBy int64) error {
+func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID int64, member bench.User, addedBy int64) error {
 	var by any
 	if addedBy != 0 {
 		by = addedBy
@@ -362,7 +347,7 @@ func (d *DB) joinProject(ctx context.Context, tx *sql.Tx, projectID int64, membe
 
 // joinProjectsOf makes member a member of every project lead leads, with
 // member.Role and member.Group (AddUser).
-func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead int64, member User) error {
+func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead int64, member bench.User) error {
 	ps, err := queryAll(ctx, tx, scanInt64, `SELECT project_id FROM project_members WHERE user_id = ? AND role = 'lead' ORDER BY project_id`, lead)
 	if err != nil {
 		return err
@@ -378,9 +363,9 @@ func (d *DB) joinProjectsOf(ctx context.Context, tx *sql.Tx, lead int64, member 
 // visibleUsers is the SQL condition that the account in alias u is one user ?
 // sees (self, sharing a project, or — second ?, 1 for a lead — in no project),
 // with its arguments for actor.
-func visibleUsers(actor User) (string, []any) {
+func visibleUsers(actor bench.User) (string, []any) {
 	lead := 0
-	if actor.Role == RoleLead {
+	if actor.Role == bench.RoleLead {
 		lead = 1
 	}
 	return `(u.id = ? OR EXISTS (SELECT 1 FROM project_members mine JOIN project_members theirs ON theirs.project_id = mine.project_id
@@ -390,16 +375,16 @@ func visibleUsers(actor User) (string, []any) {
 
 // visibleUser looks up the account name as actor (already loaded) sees it: an
 // account they may not see is not found, exactly as one that does not exist.
-func visibleUser(ctx context.Context, tx *sql.Tx, actor User, name string) (User, error) {
-	if actor.owner {
+func visibleUser(ctx context.Context, tx *sql.Tx, actor bench.User, name string) (bench.User, error) {
+	if actor.IsOwner() {
 		return userByName(ctx, tx, name)
 	}
 	cond, args := visibleUsers(actor)
-	var u User
+	var u bench.User
 	err := tx.QueryRowContext(ctx, `SELECT u.id, u.name, u.role, u.grp FROM users u WHERE u.name = ? AND u.disabled = 0 AND `+cond,
 		append([]any{name}, args...)...).Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, fmt.Errorf("%w: no user named %q", ErrNotFound, name)
+		return bench.User{}, fmt.Errorf("%w: no user named %q", bench.ErrNotFound, name)
 	}
 	return u, err
 }
@@ -407,15 +392,15 @@ func visibleUser(ctx context.Context, tx *sql.Tx, actor User, name string) (User
 // projectAuthor is the account u as a member of project projectID who may write
 // its samples (an import's or a batch's named author, the new author of
 // reassigned drafts): a member whose role there is annotator or lead.
-func projectAuthor(ctx context.Context, tx *sql.Tx, u User, projectID int64) (User, error) {
+func projectAuthor(ctx context.Context, tx *sql.Tx, u bench.User, projectID int64) (bench.User, error) {
 	m, in, err := membership(ctx, tx, u, projectID)
 	switch {
 	case err != nil:
-		return User{}, err
+		return bench.User{}, err
 	case !in:
-		return User{}, fmt.Errorf("%w: author %s is not a member of the project", ErrInvalid, u.Name)
+		return bench.User{}, fmt.Errorf("%w: author %s is not a member of the project", bench.ErrInvalid, u.Name)
 	case !verify.Permitted(verify.ActionWriteSamples, verify.Role(m.Role)):
-		return User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", ErrInvalid, m.Name, article(m.Role))
+		return bench.User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", bench.ErrInvalid, m.Name, article(m.Role))
 	}
 	return m, nil
 }
@@ -430,8 +415,8 @@ func leadsBesides(ctx context.Context, tx *sql.Tx, projectID, userID int64) (int
 
 // checkStillLed refuses to take the lead role from u in every project they lead
 // when one of them would be left without a lead (verify.CheckLeave).
-func checkStillLed(ctx context.Context, tx *sql.Tx, u User) error {
-	ps, err := queryAll(ctx, tx, func(r scanner) (p Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
+func checkStillLed(ctx context.Context, tx *sql.Tx, u bench.User) error {
+	ps, err := queryAll(ctx, tx, func(r scanner) (p bench.Project, err error) { err = r.Scan(&p.ID, &p.Name); return },
 		`SELECT p.id, p.name FROM projects p JOIN project_members m ON m.project_id = p.id WHERE m.user_id = ? AND m.role = 'lead' ORDER BY p.name`, u.ID)
 	if err != nil {
 		return err
@@ -444,7 +429,7 @@ func checkStillLed(ctx context.Context, tx *sql.Tx, u User) error {
 		lead := vuser(u)
 		lead.Role = verify.RoleLead
 		if err := verify.CheckLeave(lead, fmt.Sprintf("project %q", p.Name), n); err != nil {
-			return fmt.Errorf("%w: %w", ErrForbidden, err)
+			return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 		}
 	}
 	return nil
@@ -454,8 +439,8 @@ func checkStillLed(ctx context.Context, tx *sql.Tx, u User) error {
 // account u shares with all its projects (verify.PermitAccount): a must lead
 // every project u belongs to. Changing one's own account is the caller's to
 // allow first.
-func checkAccountChange(ctx context.Context, tx *sql.Tx, a, u User, action verify.Action) error {
-	if a.owner {
+func checkAccountChange(ctx context.Context, tx *sql.Tx, a, u bench.User, action verify.Action) error {
+	if a.IsOwner() {
 		return refuseOwner(action)
 	}
 	var notLed int
@@ -465,15 +450,15 @@ func checkAccountChange(ctx context.Context, tx *sql.Tx, a, u User, action verif
 		return err
 	}
 	if err := verify.PermitAccount(action, vuser(a), u.Name, notLed); err != nil {
-		return fmt.Errorf("%w: %w", ErrForbidden, err)
+		return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	return nil
 }
 
 // Members lists the members of project projectID by name, each with the role
 // and group they hold in it; any member may.
-func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, error) {
-	var out []User
+func (d *DB) Members(ctx context.Context, actor bench.User, projectID int64) ([]bench.User, error) {
+	var out []bench.User
 	err := d.readAs(ctx, actor, "project.members", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReadProject); err != nil {
 			return err
@@ -493,13 +478,13 @@ func (d *DB) Members(ctx context.Context, actor User, projectID int64) ([]User, 
 // own role and group (SetMemberRole changes them there); only a lead of the
 // project may, and only an account they see (Users). Adding a member twice is
 // ErrConflict. Audited as project.member with the project's name.
-func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userName string) error {
+func (d *DB) AddMember(ctx context.Context, actor bench.User, projectID int64, userName string) error {
 	err := d.act(ctx, actor, "project.member.add", func(tx *sql.Tx) error {
 		a, p, u, in, err := memberChange(ctx, tx, actor, projectID, userName)
 		if err != nil {
 			return err
 		} else if in {
-			return fmt.Errorf("%w: %s is a member of project %q already", ErrConflict, u.Name, p.Name)
+			return fmt.Errorf("%w: %s is a member of project %q already", bench.ErrConflict, u.Name, p.Name)
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT role, grp FROM users WHERE id = ?`, u.ID).Scan(&u.Role, &u.Group); err != nil {
 			return err
@@ -520,7 +505,7 @@ func (d *DB) AddMember(ctx context.Context, actor User, projectID int64, userNam
 // members, the project p, the account u named userName as actor sees it — with
 // the role and group it holds in the project when it is a member — and whether
 // it is one now.
-func memberChange(ctx context.Context, tx *sql.Tx, actor User, projectID int64, userName string) (a User, p Project, u User, in bool, err error) {
+func memberChange(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, userName string) (a bench.User, p bench.Project, u bench.User, in bool, err error) {
 	if a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers); err != nil {
 		return
 	}
@@ -539,40 +524,40 @@ func memberChange(ctx context.Context, tx *sql.Tx, actor User, projectID int64, 
 // of the project may, and never so that the project is left without a lead
 // (verify.CheckLeave). Their role in other projects and their account are
 // untouched. Audited as project.member.role with the project's name.
-func (d *DB) SetMemberRole(ctx context.Context, actor User, projectID int64, userName, role, group string) (User, error) {
-	var u User
+func (d *DB) SetMemberRole(ctx context.Context, actor bench.User, projectID int64, userName, role, group string) (bench.User, error) {
+	var u bench.User
 	err := d.act(ctx, actor, "project.member.role", func(tx *sql.Tx) error {
 		a, p, m, in, err := memberChange(ctx, tx, actor, projectID, userName)
 		if err != nil {
 			return err
 		} else if !in {
-			return fmt.Errorf("%w: %s is not a member of project %q", ErrNotFound, m.Name, p.Name)
+			return fmt.Errorf("%w: %s is not a member of project %q", bench.ErrNotFound, m.Name, p.Name)
 		}
-		if !ValidRole(role) {
-			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
+		if !bench.ValidRole(role) {
+			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", bench.ErrInvalid, role)
 		}
 		if group, err = canonicalGroup(ctx, tx, group); err != nil {
 			return invalidIf(err, verify.ErrInvalidPolicy)
 		}
-		if role != RoleLead {
+		if role != bench.RoleLead {
 			others, err := leadsBesides(ctx, tx, projectID, m.ID)
 			if err != nil {
 				return err
 			}
 			if err := verify.CheckLeave(vuser(m), fmt.Sprintf("project %q", p.Name), others); err != nil {
-				return fmt.Errorf("%w: %w", ErrForbidden, err)
+				return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE project_members SET role = ?, grp = ? WHERE project_id = ? AND user_id = ?`,
 			role, group, projectID, m.ID); err != nil {
 			return err
 		}
-		u = User{ID: m.ID, Name: m.Name, Role: role, Group: group}
+		u = bench.User{ID: m.ID, Name: m.Name, Role: role, Group: group}
 		return d.audit(ctx, tx, a.ID, "project.member.role", "project", p.Name, fmt.Sprintf("%s: role=%s group=%s (was role=%s group=%s)",
 			m.Name, role, group, m.Role, m.Group))
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("set the role of %s in the project: %w", userName, err)
+		return bench.User{}, fmt.Errorf("set the role of %s in the project: %w", userName, err)
 	}
 	return u, nil
 }
@@ -581,20 +566,20 @@ func (d *DB) SetMemberRole(ctx context.Context, actor User, projectID int64, use
 // the project may, and a lead may remove themselves, but never the project's
 // last lead (verify.CheckLeave). The member's claims on the project's samples
 // end; their samples and reviews stay. Audited as project.member.
-func (d *DB) RemoveMember(ctx context.Context, actor User, projectID int64, userName string) error {
+func (d *DB) RemoveMember(ctx context.Context, actor bench.User, projectID int64, userName string) error {
 	err := d.act(ctx, actor, "project.member.remove", func(tx *sql.Tx) error {
 		a, p, u, in, err := memberChange(ctx, tx, actor, projectID, userName)
 		if err != nil {
 			return err
 		} else if !in {
-			return fmt.Errorf("%w: %s is not a member of project %q", ErrNotFound, u.Name, p.Name)
+			return fmt.Errorf("%w: %s is not a member of project %q", bench.ErrNotFound, u.Name, p.Name)
 		}
 		others, err := leadsBesides(ctx, tx, projectID, u.ID)
 		if err != nil {
 			return err
 		}
 		if err := verify.CheckLeave(vuser(u), fmt.Sprintf("project %q", p.Name), others); err != nil {
-			return fmt.Errorf("%w: %w", ErrForbidden, err)
+			return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, u.ID); err != nil {
 			return err

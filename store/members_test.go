@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -21,12 +22,12 @@ import (
 // q only.
 type memberFixture struct {
 	relFixture
-	q                  store.Project
-	slead, sann, sver  store.User
-	accepted, inReview store.SampleInfo
-	draft              store.SampleInfo
-	rel                store.Release
-	image              store.Image
+	q                  bench.Project
+	slead, sann, sver  bench.User
+	accepted, inReview bench.SampleInfo
+	draft              bench.SampleInfo
+	rel                bench.Release
+	image              bench.Image
 }
 
 func newMemberFixture(t *testing.T) memberFixture {
@@ -35,7 +36,7 @@ func newMemberFixture(t *testing.T) memberFixture {
 	f := memberFixture{relFixture: newRelFixture(t)}
 	f.accepted = f.accept(t, relHop("hq-1", "0001-office-1/a.jpg", "Which object is closest to the camera?"))
 	var err error
-	if f.rel, err = f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "1"}); err != nil {
+	if f.rel, err = f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	f.inReview = f.submit(t, relHop("hq-2", "0001-office-1/b.jpg", "Which object is left of the mug?"))
@@ -50,9 +51,9 @@ func newMemberFixture(t *testing.T) memberFixture {
 		t.Fatal(err)
 	}
 	for _, s := range []struct {
-		dst               *store.User
+		dst               *bench.User
 		name, role, group string
-	}{{&f.slead, "slead", store.RoleLead, ""}, {&f.sann, "sann", store.RoleAnnotator, ""}, {&f.sver, "sver", store.RoleVerifier, "C"}} {
+	}{{&f.slead, "slead", bench.RoleLead, ""}, {&f.sann, "sann", bench.RoleAnnotator, ""}, {&f.sver, "sver", bench.RoleVerifier, "C"}} {
 		if *s.dst, err = f.db.AddUserToProject(ctx, f.lead, f.q.ID, s.name, s.role, s.group, "secret"); err != nil {
 			t.Fatal(err)
 		}
@@ -106,11 +107,11 @@ func TestStrangersAreRefused(t *testing.T) {
 	f := newMemberFixture(t)
 	pid, db := f.project.ID, f.db
 	ref := fmt.Sprint(f.rel.ID)
-	refused := func(r store.SelectionResult, err error) error { // a selection refuses per sample
+	refused := func(r bench.SelectionResult, err error) error { // a selection refuses per sample
 		if err != nil || len(r.Refused) != 1 || len(r.Done) != 0 {
 			return fmt.Errorf("selection: %+v, %v", r, err)
 		}
-		return fmt.Errorf("%w: %s", store.ErrForbidden, r.Refused[0].Reason)
+		return fmt.Errorf("%w: %s", bench.ErrForbidden, r.Refused[0].Reason)
 	}
 	cases := []struct {
 		name string
@@ -124,8 +125,8 @@ func TestStrangersAreRefused(t *testing.T) {
 		{"an image by hash", func() error { _, err := db.ImageBySHA256(ctx, f.sann, pid, f.image.SHA256); return err }},
 		{"images without samples", func() error { _, err := db.ImagesWithoutSamples(ctx, f.sann, pid, 0, 10); return err }},
 		{"their count", func() error { _, err := db.CountImagesWithoutSamples(ctx, f.sann, pid); return err }},
-		{"its samples", func() error { _, err := db.Samples(ctx, f.sann, pid, store.SampleFilter{}, 0, 10); return err }},
-		{"their count by a lead", func() error { _, err := db.CountSamples(ctx, f.slead, pid, store.SampleFilter{}); return err }},
+		{"its samples", func() error { _, err := db.Samples(ctx, f.sann, pid, bench.SampleFilter{}, 0, 10); return err }},
+		{"their count by a lead", func() error { _, err := db.CountSamples(ctx, f.slead, pid, bench.SampleFilter{}); return err }},
 		{"its states", func() error { _, err := db.StatusCounts(ctx, f.sann, pid); return err }},
 		{"its releases", func() error { _, err := db.Releases(ctx, f.sann, pid); return err }},
 		{"a release by name", func() error { _, err := db.ReleaseByRef(ctx, f.sann, 0, "bench@1"); return err }},
@@ -137,9 +138,9 @@ func TestStrangersAreRefused(t *testing.T) {
 		{"its dashboard", func() error { _, err := db.Dashboard(ctx, f.slead, pid); return err }},
 		{"its agreement", func() error { _, err := db.Agreement(ctx, f.slead, pid); return err }},
 		{"its audit", func() error { _, err := db.Audit(ctx, f.slead, pid); return err }},
-		{"its search", func() error { _, err := db.SearchSamples(ctx, f.slead, pid, store.SampleQuery{}); return err }},
+		{"its search", func() error { _, err := db.SearchSamples(ctx, f.slead, pid, bench.SampleQuery{}); return err }},
 		{"its batches", func() error { _, err := db.ValidationBatches(ctx, f.slead, pid); return err }},
-		{"its candidates", func() error { _, err := db.AugmentCandidates(ctx, f.sann, pid, store.CandidateFilter{}); return err }},
+		{"its candidates", func() error { _, err := db.AugmentCandidates(ctx, f.sann, pid, bench.CandidateFilter{}); return err }},
 		// Reads, by a sample's, a release's or an image's id.
 		{"a sample", func() error { _, err := db.Sample(ctx, f.sann, f.draft.ID); return err }},
 		{"its revisions", func() error { _, err := db.SampleRevisions(ctx, f.sann, f.accepted.ID); return err }},
@@ -151,25 +152,25 @@ func TestStrangersAreRefused(t *testing.T) {
 		{"a release's scores", func() error { _, err := db.Score(ctx, f.slead, ref, nil, score.Options{}); return err }},
 		{"a release's hard subsets", func() error { _, err := db.HardSubsets(ctx, f.slead, ref); return err }},
 		{"a release's human baseline", func() error { _, _, err := db.HumanBaselineOf(ctx, f.sann, ref); return err }},
-		{"an image's preview", func() error { _, err := db.ImageFile(ctx, f.sann, f.image.SHA256, store.ImageThumb); return err }},
+		{"an image's preview", func() error { _, err := db.ImageFile(ctx, f.sann, f.image.SHA256, bench.ImageThumb); return err }},
 		// Writes.
 		{"write a sample", func() error {
 			_, err := db.CreateSample(ctx, f.sann, pid, relHop("x-1", f.image.RelPath, "Which object is right of the door?"))
 			return err
 		}},
 		{"import samples", func() error {
-			_, err := db.ImportSamples(ctx, f.sann, pid, []annotate.Imported{{Line: 1, Sample: relHop("x-2", f.image.RelPath, "Which object is behind the lamp?")}}, store.ImportSamplesOptions{})
+			_, err := db.ImportSamples(ctx, f.sann, pid, []annotate.Imported{{Line: 1, Sample: relHop("x-2", f.image.RelPath, "Which object is behind the lamp?")}}, bench.ImportSamplesOptions{})
 			return err
 		}},
 		{"import images", func() error { _, err := db.ImportImages(ctx, f.sann, pid, f.images, nil); return err }},
 		{"claim a seat", func() error { _, err := db.ClaimReview(ctx, f.sver, f.inReview.ID, 1); return err }},
 		{"review", func() error {
-			_, err := db.SubmitReview(ctx, f.sver, store.ReviewInput{SampleID: f.inReview.ID, Round: 1, BasedOn: f.inReview.Revision,
+			_, err := db.SubmitReview(ctx, f.sver, bench.ReviewInput{SampleID: f.inReview.ID, Round: 1, BasedOn: f.inReview.Revision,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(annotate.KindHopQA, 1)}})
 			return err
 		}},
 		{"correct", func() error {
-			_, err := db.Correct(ctx, f.sver, store.CorrectionInput{SampleID: f.inReview.ID, Round: 1, BasedOn: f.inReview.Revision,
+			_, err := db.Correct(ctx, f.sver, bench.CorrectionInput{SampleID: f.inReview.ID, Round: 1, BasedOn: f.inReview.Revision,
 				Content: f.inReview.Content, Comment: "mine now"})
 			return err
 		}},
@@ -185,18 +186,18 @@ func TestStrangersAreRefused(t *testing.T) {
 			return err
 		}},
 		{"freeze", func() error {
-			_, err := db.Freeze(ctx, f.slead, store.FreezeInput{ProjectID: pid, Name: "stolen", Version: "1"})
+			_, err := db.Freeze(ctx, f.slead, bench.FreezeInput{ProjectID: pid, Name: "stolen", Version: "1"})
 			return err
 		}},
 		{"draw a human baseline", func() error { _, err := db.DrawHumanBaseline(ctx, f.slead, ref, 1, 1); return err }},
 		{"export a release", func() error {
-			_, err := db.Export(ctx, f.slead, store.ExportInput{Release: ref, Format: "native", OutDir: t.TempDir()}, nil)
+			_, err := db.Export(ctx, f.slead, bench.ExportInput{Release: ref, Format: "native", OutDir: t.TempDir()}, nil)
 			return err
 		}},
 		{"join it", func() error { return db.AddMember(ctx, f.slead, pid, f.slead.Name) }},
 		{"take its lead off it", func() error { return db.RemoveMember(ctx, f.slead, pid, f.lead.Name) }},
 		{"add an account to it", func() error {
-			_, err := db.AddUserToProject(ctx, f.slead, pid, "spy", store.RoleAnnotator, "", "secret")
+			_, err := db.AddUserToProject(ctx, f.slead, pid, "spy", bench.RoleAnnotator, "", "secret")
 			return err
 		}},
 	}
@@ -205,8 +206,8 @@ func TestStrangersAreRefused(t *testing.T) {
 		err := c.do()
 		// Refused as a stranger to the project; or, named by a sample's, release's
 		// or image's id, answered as a missing one is (TestStrangersIdsReadAsMissing).
-		asStranger := errors.Is(err, store.ErrForbidden) && (errors.Is(err, verify.ErrNotMember) || strings.Contains(store.Message(err), "not a member"))
-		asMissing := !errors.Is(err, store.ErrForbidden) && (errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrImageMissing)) ||
+		asStranger := errors.Is(err, bench.ErrForbidden) && (errors.Is(err, verify.ErrNotMember) || strings.Contains(bench.Message(err), "not a member"))
+		asMissing := !errors.Is(err, bench.ErrForbidden) && (errors.Is(err, bench.ErrNotFound) || errors.Is(err, bench.ErrImageMissing)) ||
 			strings.Contains(err.Error(), `Sample "`+f.inReview.ID+`": not found`) || strings.Contains(err.Error(), "there is no such sample") // a selection's refusal
 		if !asStranger && !asMissing {
 			t.Errorf("%s: got %v, want a refusal for not being a member", c.name, err)
@@ -234,7 +235,7 @@ func TestStrangersAreRefused(t *testing.T) {
 	if !slices.Equal(names, []string{"sann", "slead", "sver"}) {
 		t.Errorf("sann sees the accounts %v, want q's members only", names)
 	}
-	if _, err := db.UserByName(ctx, f.sann, f.ann.Name); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.UserByName(ctx, f.sann, f.ann.Name); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("sann looks up ann of p: %v, want not found", err)
 	}
 }
@@ -247,7 +248,7 @@ func TestMembership(t *testing.T) {
 	db, pid := f.db, f.project.ID
 	members := func(id int64) []string {
 		t.Helper()
-		us, err := db.Members(ctx, store.Owner(), id)
+		us, err := db.Members(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +262,7 @@ func TestMembership(t *testing.T) {
 		t.Fatalf("q's members %v", got)
 	}
 	// AddUser: every project of the lead; AddUserToProject: that one.
-	if _, err := db.AddUser(ctx, f.slead, "snew", store.RoleAnnotator, "", "secret"); err != nil {
+	if _, err := db.AddUser(ctx, f.slead, "snew", bench.RoleAnnotator, "", "secret"); err != nil {
 		t.Fatal(err)
 	}
 	if got := members(f.q.ID); !slices.Contains(got, "snew") || slices.Contains(members(pid), "snew") {
@@ -272,14 +273,14 @@ func TestMembership(t *testing.T) {
 		do   func() error
 		want error // nil: done
 	}{
-		{"an annotator adds a member", func() error { return db.AddMember(ctx, f.ann, pid, "ann2") }, store.ErrForbidden},
-		{"a lead adds an account of a project they are not in", func() error { return db.AddMember(ctx, f.lead, pid, "sann") }, store.ErrNotFound},
-		{"a lead adds a member twice", func() error { return db.AddMember(ctx, f.lead, pid, "ann") }, store.ErrConflict},
-		{"slead adds their annotator to q again", func() error { return db.AddMember(ctx, f.slead, f.q.ID, "sann") }, store.ErrConflict},
+		{"an annotator adds a member", func() error { return db.AddMember(ctx, f.ann, pid, "ann2") }, bench.ErrForbidden},
+		{"a lead adds an account of a project they are not in", func() error { return db.AddMember(ctx, f.lead, pid, "sann") }, bench.ErrNotFound},
+		{"a lead adds a member twice", func() error { return db.AddMember(ctx, f.lead, pid, "ann") }, bench.ErrConflict},
+		{"slead adds their annotator to q again", func() error { return db.AddMember(ctx, f.slead, f.q.ID, "sann") }, bench.ErrConflict},
 		{"the only lead of q leaves it", func() error { return db.RemoveMember(ctx, f.slead, f.q.ID, "slead") }, verify.ErrLastLead},
-		{"the only lead of q is demoted", func() error { _, err := db.SetRole(ctx, f.slead, "slead", store.RoleVerifier, ""); return err }, verify.ErrLastLead},
+		{"the only lead of q is demoted", func() error { _, err := db.SetRole(ctx, f.slead, "slead", bench.RoleVerifier, ""); return err }, verify.ErrLastLead},
 		{"a lead removes a verifier", func() error { return db.RemoveMember(ctx, f.slead, f.q.ID, "sver") }, nil},
-		{"a non-member is removed", func() error { return db.RemoveMember(ctx, f.slead, f.q.ID, "sver") }, store.ErrNotFound},
+		{"a non-member is removed", func() error { return db.RemoveMember(ctx, f.slead, f.q.ID, "sver") }, bench.ErrNotFound},
 		{"sver, in no project now, is seen by the lead and added back", func() error { return db.AddMember(ctx, f.lead, pid, "sver") }, nil},
 	}
 	for _, s := range steps {
@@ -299,10 +300,10 @@ func TestMembership(t *testing.T) {
 		t.Fatal(err)
 	}
 	q, err := db.ReviewQueue(ctx, f.vs["b1"], pid, 1)
-	if err != nil || !slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == f.inReview.ID }) {
+	if err != nil || !slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == f.inReview.ID }) {
 		t.Errorf("after a1 left, b1's queue %+v (%v) does not offer the seat a1 held", q, err)
 	}
-	if _, err := db.Sample(ctx, f.vs["a1"], f.inReview.ID); !errors.Is(err, store.ErrNotFound) { // as a missing one
+	if _, err := db.Sample(ctx, f.vs["a1"], f.inReview.ID); !errors.Is(err, bench.ErrNotFound) { // as a missing one
 		t.Errorf("a1 reads a sample of the project they left: %v", err)
 	}
 	// The membership changes are in the project's history.
@@ -348,7 +349,7 @@ func TestMembersBackfill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, u := range []store.User{f.lead, f.ann, f.ann2, f.ver} {
+	for _, u := range []bench.User{f.lead, f.ann, f.ann2, f.ver} {
 		ps, err := db.Projects(ctx, u)
 		if err != nil || len(ps) != 2 {
 			t.Errorf("%s's projects after the migration: %d, %v; want both", u.Name, len(ps), err)
@@ -373,14 +374,14 @@ func TestRefusalsStayInTheProject(t *testing.T) {
 	ctx := context.Background()
 	f := newMemberFixture(t)
 	// sann (project q) reaches into p: refused and audited under sann's name.
-	if _, err := f.db.Samples(ctx, f.sann, f.project.ID, store.SampleFilter{}, 0, 10); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.Samples(ctx, f.sann, f.project.ID, bench.SampleFilter{}, 0, 10); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("a stranger read p's samples: %v", err)
 	}
 	// ann (project p) tries a lead's action: refused under ann's name.
-	if _, err := f.db.AddUser(ctx, f.ann, "eve", store.RoleAnnotator, "", "secret-long-enough"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.AddUser(ctx, f.ann, "eve", bench.RoleAnnotator, "", "secret-long-enough"); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("an annotator added an account: %v", err)
 	}
-	names := func(lead store.User) map[string]bool {
+	names := func(lead bench.User) map[string]bool {
 		rs, err := f.db.Refusals(ctx, lead, 100)
 		if err != nil {
 			t.Fatal(err)
@@ -398,15 +399,15 @@ func TestRefusalsStayInTheProject(t *testing.T) {
 		t.Errorf("q's lead reads refusals of %v; want sann's and not ann's", got)
 	}
 	// sann tries to change q's settings: q's history says so, p's does not.
-	if err := f.db.UpdateSettings(ctx, f.sann, f.q.ID, store.DefaultSettings()); !errors.Is(err, store.ErrForbidden) {
+	if err := f.db.UpdateSettings(ctx, f.sann, f.q.ID, bench.DefaultSettings()); !errors.Is(err, bench.ErrForbidden) {
 		t.Fatalf("an annotator changed settings: %v", err)
 	}
-	tried := func(lead store.User, project int64) bool {
+	tried := func(lead bench.User, project int64) bool {
 		h, err := f.db.ProjectHistory(ctx, lead, project)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return slices.ContainsFunc(h, func(e store.Event) bool { return e.Action == "denied:project.settings" && e.Actor == "sann" })
+		return slices.ContainsFunc(h, func(e bench.Event) bool { return e.Action == "denied:project.settings" && e.Actor == "sann" })
 	}
 	if !tried(f.slead, f.q.ID) || tried(f.lead, f.project.ID) {
 		t.Errorf("sann's refused settings change: in q's history %v, in p's %v; want true, false", tried(f.slead, f.q.ID), tried(f.lead, f.project.ID))
@@ -428,11 +429,11 @@ func TestOnlyMembersAreVerifiersOfTheProject(t *testing.T) {
 	if _, err := f.db.ImportImages(ctx, f.lead, q.ID, f.images, nil); err != nil {
 		t.Fatal(err)
 	}
-	qann, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qann", store.RoleAnnotator, "", "secret")
+	qann, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qann", bench.RoleAnnotator, "", "secret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	qver, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qver", store.RoleVerifier, "C", "secret")
+	qver, err := f.db.AddUserToProject(ctx, f.lead, q.ID, "qver", bench.RoleVerifier, "C", "secret")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +447,7 @@ func TestOnlyMembersAreVerifiersOfTheProject(t *testing.T) {
 	if si, err = f.db.Submit(ctx, qann, si.ID, si.Version, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := submitReview(f.db, ctx, qver, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
+	if _, err := submitReview(f.db, ctx, qver, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
 		Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +474,7 @@ func TestOnlyMembersAreVerifiersOfTheProject(t *testing.T) {
 	if slices.Contains(keys, "group.qver") || slices.Contains(keys, "group.qann") {
 		t.Errorf("the project's verifier groups name another project's accounts: %q", keys)
 	}
-	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.qver": "B"}); !errors.Is(err, store.ErrInvalid) ||
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.qver": "B"}); !errors.Is(err, bench.ErrInvalid) ||
 		!strings.Contains(err.Error(), `the project has no member named "qver"`) {
 		t.Errorf("grouping another project's verifier: %v, want a refusal that names no member qver", err)
 	}

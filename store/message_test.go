@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -36,23 +37,23 @@ func TestMessageWording(t *testing.T) {
 	}{
 		{"no error", func(*testing.T) error { return nil }, ""},
 		{"an empty error", func(*testing.T) error { return errors.New("") }, "Something went wrong."},
-		{"ErrUnauthorized", wrap(store.ErrUnauthorized), "Wrong user name or password."},
-		{"ErrNotFound", wrap(store.ErrNotFound), "Save sample s1: not found."},
-		{"ErrConflict", wrap(store.ErrConflict), "Save sample s1: changed by someone else meanwhile."},
-		{"ErrForbidden", wrap(store.ErrForbidden), "Save sample s1: not allowed."},
+		{"ErrUnauthorized", wrap(bench.ErrUnauthorized), "Wrong user name or password."},
+		{"ErrNotFound", wrap(bench.ErrNotFound), "Save sample s1: not found."},
+		{"ErrConflict", wrap(bench.ErrConflict), "Save sample s1: changed by someone else meanwhile."},
+		{"ErrForbidden", wrap(bench.ErrForbidden), "Save sample s1: not allowed."},
 		{"ErrInvalid before its reason", func(*testing.T) error {
-			return fmt.Errorf("freeze: %w: the release name is empty", store.ErrInvalid)
+			return fmt.Errorf("freeze: %w: the release name is empty", bench.ErrInvalid)
 		}, "Freeze: the release name is empty."},
-		{"ErrInvalid alone", wrap(store.ErrInvalid), "Save sample s1: invalid."},
-		{"ErrNewerSchema", wrap(store.ErrNewerSchema), "Save sample s1: database written by a newer Benchwright."},
-		{"ErrFault", wrap(store.ErrFault), "Save sample s1: a fault in Benchwright (the details are in the log)."},
-		{"ErrImageMissing", wrap(store.ErrImageMissing), "Save sample s1: image file is missing."},
-		{"ErrImageChanged", wrap(store.ErrImageChanged), "Save sample s1: image file changed since import."},
-		{"ErrSessionEnded", wrap(store.ErrSessionEnded), "Save sample s1: the session has ended; sign in again."},
-		{"ErrQuota", wrap(store.ErrQuota), "Save sample s1: over the upload quota."},
-		{"ErrTooManyFailures", wrap(store.ErrTooManyFailures), "Save sample s1: too many wrong passwords."},
-		{"ErrDiskFull", wrap(store.ErrDiskFull), diskFull},
-		{"ErrUnavailable", wrap(store.ErrUnavailable), unavailable},
+		{"ErrInvalid alone", wrap(bench.ErrInvalid), "Save sample s1: invalid."},
+		{"ErrNewerSchema", wrap(bench.ErrNewerSchema), "Save sample s1: database written by a newer Benchwright."},
+		{"ErrFault", wrap(bench.ErrFault), "Save sample s1: a fault in Benchwright (the details are in the log)."},
+		{"ErrImageMissing", wrap(bench.ErrImageMissing), "Save sample s1: image file is missing."},
+		{"ErrImageChanged", wrap(bench.ErrImageChanged), "Save sample s1: image file changed since import."},
+		{"ErrSessionEnded", wrap(bench.ErrSessionEnded), "Save sample s1: the session has ended; sign in again."},
+		{"ErrQuota", wrap(bench.ErrQuota), "Save sample s1: over the upload quota."},
+		{"ErrTooManyFailures", wrap(bench.ErrTooManyFailures), "Save sample s1: too many wrong passwords."},
+		{"ErrDiskFull", wrap(bench.ErrDiskFull), diskFull},
+		{"ErrUnavailable", wrap(bench.ErrUnavailable), unavailable},
 		{"an error with its sentence", func(*testing.T) error {
 			return fmt.Errorf("freeze: %w", said{"conflict 17", "Someone froze it first."})
 		}, "Someone froze it first."},
@@ -84,7 +85,7 @@ func TestMessageWording(t *testing.T) {
 			if _, err := raw.Exec(`ALTER TABLE projects RENAME TO projects_gone`); err != nil {
 				t.Fatal(err)
 			}
-			_, err = db.ProjectByName(ctx, store.Owner(), "p")
+			_, err = db.ProjectByName(ctx, bench.Owner(), "p")
 			return err
 		}, `Project "p"` + dbProblem},
 		{"a full disk", func(t *testing.T) error {
@@ -113,7 +114,7 @@ func TestMessageWording(t *testing.T) {
 		}, "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := store.Message(c.err(t)); got != c.want {
+			if got := bench.Message(c.err(t)); got != c.want {
 				t.Errorf("Message = %q, want %q", got, c.want)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
@@ -45,11 +46,11 @@ func TestPostgresDumpRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"})
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestPostgresDumpRestore(t *testing.T) {
 		t.Errorf("the release exported from the restored database differs: files %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
 	// A new write after the restore: the identity sequences came along.
-	if _, err := back.AddUser(ctx, lead, "after-restore", store.RoleAnnotator, "", "secret-after"); err != nil {
+	if _, err := back.AddUser(ctx, lead, "after-restore", bench.RoleAnnotator, "", "secret-after"); err != nil {
 		t.Errorf("a write after the restore: %v", err)
 	}
 }
@@ -145,10 +146,10 @@ func rowCounts(t *testing.T, path string) map[string]int {
 
 // exportedTree exports release ref in format into a new folder and reads it back,
 // MANIFEST.json's created time left out (every export has its own).
-func exportedTree(t *testing.T, db *store.DB, lead store.User, ref, format string) map[string][]byte {
+func exportedTree(t *testing.T, db *store.DB, lead bench.User, ref, format string) map[string][]byte {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "export")
-	if _, err := db.Export(context.Background(), lead, store.ExportInput{Release: ref, Format: format, OutDir: dir}, nil); err != nil {
+	if _, err := db.Export(context.Background(), lead, bench.ExportInput{Release: ref, Format: format, OutDir: dir}, nil); err != nil {
 		t.Fatal(err)
 	}
 	files := readTree(t, dir)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // pgPos and pgNamed build the arguments database/sql hands the driver.
@@ -161,7 +163,7 @@ func TestMessageUnreachablePostgres(t *testing.T) {
 		t.Errorf("the error shows the password: %v", err)
 	}
 	want := "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
-	if got := Message(err); got != want {
+	if got := bench.Message(err); got != want {
 		t.Errorf("Message = %q, want %q", got, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -124,7 +125,7 @@ func (d *DB) migratePG(ctx context.Context) error {
 			return fmt.Errorf("read schema version: %w", err)
 		}
 		if have > newest {
-			return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", ErrNewerSchema, have, newest)
+			return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", bench.ErrNewerSchema, have, newest)
 		}
 		for i, name := range names {
 			n := pgBaseline + i

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -28,53 +29,21 @@ const (
 	maxStepMatchEntries = 1 << 16 // cells of one step match matrix
 )
 
-// SomeIDs counts sample ids of one kind of problem and lists the first few.
-type SomeIDs struct {
-	Count int
-	IDs   []string // the first ones (at most 5), in input order
-}
-
-func (s *SomeIDs) add(id string) {
-	s.Count++
-	if len(s.IDs) < maxReportedIDs {
-		s.IDs = append(s.IDs, id)
-	}
-}
-
-// ImportPredictionsResult is what ImportPredictions did.
-type ImportPredictionsResult struct {
-	Release  Release
-	Model    string
-	Imported int // predictions stored
-	// Replaced is the model's earlier run on the release when there was one: all
-	// its predictions were deleted and replaced by this import's.
-	Replaced *ModelRun
-	// Unknown are predictions whose sample id is not a sample of the release, and
-	// Duplicate second (and later) predictions for one sample: neither is stored
-	// (of a duplicated id the first prediction is). Missing are the release's
-	// samples without a prediction, which Score scores as empty responses.
-	Unknown, Duplicate, Missing SomeIDs
-	// PixelBoxes are the stored hop_qa predictions whose box looks like pixel
-	// coordinates (score.PixelBoxes): they are stored and scored as read, on the
-	// 0–1 or 0–1000 scale, as the toolkits read them, so their IoU is near 0.
-	PixelBoxes SomeIDs
-}
-
 // validModelName checks a model's name: 1–128 characters of UTF-8 text without
 // control characters or spaces at its ends. Slashes, dots and the like are
 // allowed: "Qwen/Qwen2.5-VL-7B-Instruct" is a name.
 func validModelName(s string) error {
 	switch {
 	case s == "":
-		return fmt.Errorf("%w: the model name is empty", ErrInvalid)
+		return fmt.Errorf("%w: the model name is empty", bench.ErrInvalid)
 	case !utf8.ValidString(s):
-		return fmt.Errorf("%w: the model name is not UTF-8 text", ErrInvalid)
+		return fmt.Errorf("%w: the model name is not UTF-8 text", bench.ErrInvalid)
 	case utf8.RuneCountInString(s) > maxModelNameLen:
-		return fmt.Errorf("%w: the model name is longer than %d characters", ErrInvalid, maxModelNameLen)
+		return fmt.Errorf("%w: the model name is longer than %d characters", bench.ErrInvalid, maxModelNameLen)
 	case strings.TrimSpace(s) != s:
-		return fmt.Errorf("%w: the model name %q starts or ends with a space", ErrInvalid, s)
+		return fmt.Errorf("%w: the model name %q starts or ends with a space", bench.ErrInvalid, s)
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
-		return fmt.Errorf("%w: the model name %q holds a control character", ErrInvalid, s)
+		return fmt.Errorf("%w: the model name %q holds a control character", bench.ErrInvalid, s)
 	}
 	return nil
 }
@@ -83,22 +52,22 @@ func validModelName(s string) error {
 func checkPrediction(p score.Prediction) error {
 	switch {
 	case !utf8.ValidString(p.Response):
-		return fmt.Errorf("%w: the response to %s is not UTF-8 text", ErrInvalid, p.SampleID)
+		return fmt.Errorf("%w: the response to %s is not UTF-8 text", bench.ErrInvalid, p.SampleID)
 	case len(p.Response) > maxResponseBytes:
-		return fmt.Errorf("%w: the response to %s is longer than %d MiB", ErrInvalid, p.SampleID, maxResponseBytes>>20)
+		return fmt.Errorf("%w: the response to %s is longer than %d MiB", bench.ErrInvalid, p.SampleID, maxResponseBytes>>20)
 	}
 	n := 0
 	for _, row := range p.StepMatch {
 		n += len(row)
 	}
 	if n > maxStepMatchEntries {
-		return fmt.Errorf("%w: the step match matrix of %s has more than %d entries", ErrInvalid, p.SampleID, maxStepMatchEntries)
+		return fmt.Errorf("%w: the step match matrix of %s has more than %d entries", bench.ErrInvalid, p.SampleID, maxStepMatchEntries)
 	}
 	return nil
 }
 
 // golds are a release's frozen samples as package score takes them.
-func golds(items []ReleaseItem) []score.Gold {
+func golds(items []bench.ReleaseItem) []score.Gold {
 	gs := make([]score.Gold, len(items))
 	for i, it := range items {
 		gs[i] = score.Gold{Sample: it.Content, Width: it.Width, Height: it.Height}
@@ -112,7 +81,7 @@ func scoreError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), "score: "))
+	return fmt.Errorf("%w: %s", bench.ErrInvalid, strings.TrimPrefix(err.Error(), "score: "))
 }
 
 // ImportPredictions stores a model's raw responses to the samples of a frozen
@@ -131,22 +100,22 @@ func scoreError(ctx context.Context, err error) error {
 // prediction package score cannot score (a step match matrix of another shape, a
 // cell other than 0 or 1), a response over 1 MiB or one that is not UTF-8: then
 // nothing is written.
-func (d *DB) ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error) {
+func (d *DB) ImportPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string) (bench.ImportPredictionsResult, error) {
 	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source)
 	if err != nil {
 		name := releaseRef // named as the caller did, or as NAME@VERSION once found (the screens pass ids)
 		if res.Release.ID != 0 {
 			name = res.Release.Ref()
 		}
-		return ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, name, err)
+		return bench.ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, name, err)
 	}
 	return res, nil
 }
 
-func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error) {
-	var res ImportPredictionsResult
+func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string) (bench.ImportPredictionsResult, error) {
+	var res bench.ImportPredictionsResult
 	err := d.act(ctx, actor, "predictions.import", func(tx *sql.Tx) error {
-		res = ImportPredictionsResult{Model: model}
+		res = bench.ImportPredictionsResult{Model: model}
 		a, err := requireAction(ctx, tx, actor, verify.ActionImportPredictions)
 		if err != nil {
 			return err
@@ -160,10 +129,10 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 			return err
 		}
 		if !utf8.ValidString(source) || utf8.RuneCountInString(source) > maxSourceLen {
-			return fmt.Errorf("%w: the source file name is not UTF-8 text of at most %d characters", ErrInvalid, maxSourceLen)
+			return fmt.Errorf("%w: the source file name is not UTF-8 text of at most %d characters", bench.ErrInvalid, maxSourceLen)
 		}
 		if len(preds) == 0 {
-			return fmt.Errorf("%w: there are no predictions to import", ErrInvalid)
+			return fmt.Errorf("%w: there are no predictions to import", bench.ErrInvalid)
 		}
 		items, err := releaseItems(ctx, tx, rel.ID)
 		if err != nil {
@@ -179,9 +148,9 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		for _, p := range preds {
 			switch {
 			case !inRelease[p.SampleID]:
-				res.Unknown.add(p.SampleID)
+				res.Unknown.Add(p.SampleID)
 			case seen[p.SampleID]:
-				res.Duplicate.add(p.SampleID)
+				res.Duplicate.Add(p.SampleID)
 			default:
 				if err := checkPrediction(p); err != nil {
 					return err
@@ -192,15 +161,15 @@ func (d *DB) importPredictions(ctx context.Context, actor User, releaseRef, mode
 		}
 		if len(kept) == 0 {
 			return fmt.Errorf("%w: none of the %d predictions is for a sample of %s (sample ids such as %s)",
-				ErrInvalid, len(preds), rel.Ref(), quoteIDs(res.Unknown.IDs))
+				bench.ErrInvalid, len(preds), rel.Ref(), quoteIDs(res.Unknown.IDs))
 		}
 		for _, g := range gs {
 			if !seen[g.Sample.ID] {
-				res.Missing.add(g.Sample.ID)
+				res.Missing.Add(g.Sample.ID)
 			}
 		}
 		for _, id := range score.PixelBoxes(gs, kept) {
-			res.PixelBoxes.add(id)
+			res.PixelBoxes.Add(id)
 		}
 		// Whatever package score would refuse when scoring is refused now.
 		if _, err := score.ScoreAll(ctx, gs, kept, score.Options{}); err != nil {
@@ -271,7 +240,7 @@ func quoteIDs(ids []string) string {
 
 // modelRuns lists the release's model runs in name order, or only model's when
 // model is not empty.
-func modelRuns(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]ModelRun, error) {
+func modelRuns(ctx context.Context, tx *sql.Tx, rel bench.Release, model string) ([]bench.ModelRun, error) {
 	q := `SELECT r.model, r.created_at, u.name, count(p.sample_id), COALESCE(max(p.source), '')
 		FROM model_runs r JOIN users u ON u.id = r.created_by
 		LEFT JOIN predictions p ON p.release_id = r.release_id AND p.model = r.model
@@ -282,8 +251,8 @@ func modelRuns(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]Mo
 		args = append(args, model)
 	}
 	q += ` GROUP BY r.model, r.created_at, u.name ORDER BY r.model`
-	return queryAll(ctx, tx, func(r scanner) (ModelRun, error) {
-		m := ModelRun{Release: rel.Ref()}
+	return queryAll(ctx, tx, func(r scanner) (bench.ModelRun, error) {
+		m := bench.ModelRun{Release: rel.Ref()}
 		err := r.Scan(&m.Model, &m.ImportedAt, &m.ImportedBy, &m.Predictions, &m.Source)
 		m.Missing = rel.Samples - m.Predictions
 		return m, err
@@ -292,8 +261,8 @@ func modelRuns(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]Mo
 
 // Models lists the models with predictions on a release, by name. Verifiers and
 // leads may (verify.ActionSeeScores); a refusal is audited.
-func (d *DB) Models(ctx context.Context, actor User, releaseRef string) ([]ModelRun, error) {
-	var runs []ModelRun
+func (d *DB) Models(ctx context.Context, actor bench.User, releaseRef string) ([]bench.ModelRun, error) {
+	var runs []bench.ModelRun
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
 			return err
@@ -313,13 +282,13 @@ func (d *DB) Models(ctx context.Context, actor User, releaseRef string) ([]Model
 
 // modelPredictions reads one model's predictions on a release, by sample id; a
 // model without a run is ErrNotFound.
-func modelPredictions(ctx context.Context, tx *sql.Tx, rel Release, model string) ([]score.Prediction, error) {
+func modelPredictions(ctx context.Context, tx *sql.Tx, rel bench.Release, model string) ([]score.Prediction, error) {
 	runs, err := modelRuns(ctx, tx, rel, model)
 	if err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("model %s: %w among the predictions of %s", model, ErrNotFound, rel.Ref())
+		return nil, fmt.Errorf("model %s: %w among the predictions of %s", model, bench.ErrNotFound, rel.Ref())
 	}
 	return queryAll(ctx, tx, scanPrediction(model),
 		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, model)
@@ -345,7 +314,7 @@ func scanPrediction(model string) func(r scanner) (score.Prediction, error) {
 // Predictions returns a model's raw predictions on a release, by sample id. Only
 // leads may read them (verify.ActionReadPredictions); a refusal is audited. A
 // model without predictions on the release is ErrNotFound.
-func (d *DB) Predictions(ctx context.Context, actor User, releaseRef, model string) ([]score.Prediction, error) {
+func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, model string) ([]score.Prediction, error) {
 	var preds []score.Prediction
 	err := d.readAs(ctx, actor, "predictions.read", func(tx *sql.Tx) error {
 		if _, err := requireAction(ctx, tx, actor, verify.ActionReadPredictions); err != nil {
@@ -373,7 +342,7 @@ func (d *DB) Predictions(ctx context.Context, actor User, releaseRef, model stri
 // leads may (verify.ActionSeeScores); a refusal is audited. A model without
 // predictions on the release, or named twice, and a release no model was run on
 // are errors, as are options package score refuses (ErrInvalid).
-func (d *DB) Score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
+func (d *DB) Score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	reports, err := d.score(ctx, actor, releaseRef, models, opt)
 	if err != nil {
 		return nil, fmt.Errorf("score %s: %w", releaseRef, err)
@@ -381,14 +350,14 @@ func (d *DB) Score(ctx context.Context, actor User, releaseRef string, models []
 	return reports, nil
 }
 
-func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
+func (d *DB) score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	var (
 		gs    []score.Gold
 		names []string
 		preds [][]score.Prediction
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
-		var rel Release
+		var rel bench.Release
 		var err error
 		if rel, gs, names, preds, err = scoreInputs(ctx, tx, actor, releaseRef, models, false); err != nil {
 			return err
@@ -415,26 +384,26 @@ func (d *DB) score(ctx context.Context, actor User, releaseRef string, models []
 // named, or of every model run on the release when models is empty. A release
 // without models is ErrNotFound unless noModels is true; a model named twice is
 // ErrInvalid.
-func scoreInputs(ctx context.Context, tx *sql.Tx, actor User, releaseRef string, models []string, noModels bool) (Release, []score.Gold, []string, [][]score.Prediction, error) {
+func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef string, models []string, noModels bool) (bench.Release, []score.Gold, []string, [][]score.Prediction, error) {
 	if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
-		return Release{}, nil, nil, nil, err
+		return bench.Release{}, nil, nil, nil, err
 	}
 	_, rel, err := releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionSeeScores)
 	if err != nil {
-		return Release{}, nil, nil, nil, err
+		return bench.Release{}, nil, nil, nil, err
 	}
 	items, err := releaseItems(ctx, tx, rel.ID)
 	if err != nil {
-		return Release{}, nil, nil, nil, err
+		return bench.Release{}, nil, nil, nil, err
 	}
 	names := models
 	if len(names) == 0 {
 		runs, err := modelRuns(ctx, tx, rel, "")
 		if err != nil {
-			return Release{}, nil, nil, nil, err
+			return bench.Release{}, nil, nil, nil, err
 		}
 		if len(runs) == 0 && !noModels {
-			return Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, rel.Ref())
+			return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
 		}
 		for _, r := range runs {
 			names = append(names, r.Model)
@@ -444,33 +413,14 @@ func scoreInputs(ctx context.Context, tx *sql.Tx, actor User, releaseRef string,
 	seen := map[string]bool{}
 	for _, m := range names {
 		if seen[m] {
-			return Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+			return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
 		}
 		seen[m] = true
 		ps, err := modelPredictions(ctx, tx, rel, m)
 		if err != nil {
-			return Release{}, nil, nil, nil, err
+			return bench.Release{}, nil, nil, nil, err
 		}
 		preds = append(preds, ps)
 	}
 	return rel, golds(items), names, preds, nil
-}
-
-// BoxScales says how the scorers read a predicted box, for people importing
-// predictions.
-const BoxScales = "boxes are read as 0–1, or as 0–1000 when a coordinate exceeds 1 (as MultihopSpatial's benchmark_qwen.py and lmms-eval read them), never as pixels"
-
-// PixelBoxesWarning says, in one sentence, that the predictions named in b give
-// boxes that look like pixel coordinates, and how boxes are read.
-func PixelBoxesWarning(b SomeIDs) string {
-	more := ""
-	if n := b.Count - len(b.IDs); n > 0 {
-		more = fmt.Sprintf(" and %d more", n)
-	}
-	n, they := fmt.Sprintf("%d boxes look", b.Count), "they score"
-	if b.Count == 1 {
-		n, they = "1 box looks", "it scores"
-	}
-	return fmt.Sprintf("%s like pixel coordinates (%s%s); %s, so %s an IoU near 0: convert boxes to 0–1000 of the image's width and height and import again",
-		n, strings.Join(b.IDs, ", "), more, BoxScales, they)
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 // scoreRelease freezes "bench@1": five accepted samples, one of each kind, on the
@@ -32,7 +32,7 @@ func scoreRelease(t *testing.T) relFixture {
 			{ID: "step2", Content: "Pick up the laptop", Precondition: []string{"step1"}}}})
 	f.accept(t, annotate.Sample{ID: "yn-1", Kind: annotate.KindJudgment, Image: "0002-kitchen-1/d.jpg",
 		Question: "Is the mug left of the lamp?", AnswerText: "no"})
-	if _, err := f.db.Freeze(context.Background(), f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "1"}); err != nil {
+	if _, err := f.db.Freeze(context.Background(), f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -136,7 +136,7 @@ func TestImportPredictionsReportsUnknownDuplicateMissing(t *testing.T) {
 	}
 	want := []struct {
 		name string
-		got  store.SomeIDs
+		got  bench.SomeIDs
 		n    int
 		ids  []string
 	}{
@@ -185,7 +185,7 @@ func TestImportPredictionsReportsUnknownDuplicateMissing(t *testing.T) {
 
 	// Nothing for the release: refused, nothing written.
 	_, err = f.db.ImportPredictions(ctx, f.lead, "bench@1", "lost", []score.Prediction{{SampleID: "x-1"}, {SampleID: "x-2"}}, "lost.jsonl")
-	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), `none of the 2 predictions is for a sample of bench@1 (sample ids such as "x-1", "x-2")`) {
+	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), `none of the 2 predictions is for a sample of bench@1 (sample ids such as "x-1", "x-2")`) {
 		t.Errorf("an import for another release: %v", err)
 	}
 	if runs, _ := f.db.Models(ctx, f.lead, "bench@1"); len(runs) != 1 {
@@ -231,24 +231,24 @@ func TestPredictionsPermissions(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
 	preds := perfectPredictions()
-	for _, u := range []store.User{f.ann, f.ver} {
+	for _, u := range []bench.User{f.ann, f.ver} {
 		_, err := f.db.ImportPredictions(ctx, u, "bench@1", "m", preds, "m.jsonl")
-		if !errors.Is(err, store.ErrForbidden) || !strings.Contains(err.Error(), "only leads may import model predictions") {
+		if !errors.Is(err, bench.ErrForbidden) || !strings.Contains(err.Error(), "only leads may import model predictions") {
 			t.Errorf("%s imports: %v", u.Name, err)
 		}
 	}
 	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", preds, "m.jsonl"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Score(ctx, f.ann, "bench@1", nil, score.Options{}); !errors.Is(err, store.ErrForbidden) ||
+	if _, err := f.db.Score(ctx, f.ann, "bench@1", nil, score.Options{}); !errors.Is(err, bench.ErrForbidden) ||
 		!strings.Contains(err.Error(), "ann is an annotator, and only verifiers or leads may see model scores") {
 		t.Errorf("an annotator scores: %v", err)
 	}
-	if _, err := f.db.Models(ctx, f.ann, "bench@1"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.Models(ctx, f.ann, "bench@1"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator lists models: %v", err)
 	}
-	for _, u := range []store.User{f.ann, f.ver} {
-		if _, err := f.db.Predictions(ctx, u, "bench@1", "m"); !errors.Is(err, store.ErrForbidden) ||
+	for _, u := range []bench.User{f.ann, f.ver} {
+		if _, err := f.db.Predictions(ctx, u, "bench@1", "m"); !errors.Is(err, bench.ErrForbidden) ||
 			!strings.Contains(err.Error(), "only leads may read model predictions") {
 			t.Errorf("%s reads predictions: %v", u.Name, err)
 		}
@@ -281,16 +281,16 @@ func TestPredictionsRefusals(t *testing.T) {
 		want                 error
 		text                 string
 	}{
-		{"unknown release", "bench@2", "x", perfectPredictions(), store.ErrNotFound, "bench@2"},
-		{"release without version", "bench", "x", perfectPredictions(), store.ErrInvalid, "NAME@VERSION"},
-		{"empty model", "bench@1", "", perfectPredictions(), store.ErrInvalid, "model name is empty"},
-		{"model with a space at its end", "bench@1", "gpt ", perfectPredictions(), store.ErrInvalid, "starts or ends with a space"},
-		{"model with a newline", "bench@1", "a\nb", perfectPredictions(), store.ErrInvalid, "control character"},
-		{"model name too long", "bench@1", strings.Repeat("m", 129), perfectPredictions(), store.ErrInvalid, "longer than 128"},
-		{"no predictions", "bench@1", "x", nil, store.ErrInvalid, "no predictions"},
-		{"step match cell 2", "bench@1", "x", badMatch, store.ErrInvalid, "sample sg-1: step match matrix entry (1, 1) is 2"},
-		{"step match of another shape", "bench@1", "x", shortMatch, store.ErrInvalid, "sg-1"},
-		{"response not UTF-8", "bench@1", "x", notUTF8, store.ErrInvalid, "the response to mc-1 is not UTF-8"},
+		{"unknown release", "bench@2", "x", perfectPredictions(), bench.ErrNotFound, "bench@2"},
+		{"release without version", "bench", "x", perfectPredictions(), bench.ErrInvalid, "NAME@VERSION"},
+		{"empty model", "bench@1", "", perfectPredictions(), bench.ErrInvalid, "model name is empty"},
+		{"model with a space at its end", "bench@1", "gpt ", perfectPredictions(), bench.ErrInvalid, "starts or ends with a space"},
+		{"model with a newline", "bench@1", "a\nb", perfectPredictions(), bench.ErrInvalid, "control character"},
+		{"model name too long", "bench@1", strings.Repeat("m", 129), perfectPredictions(), bench.ErrInvalid, "longer than 128"},
+		{"no predictions", "bench@1", "x", nil, bench.ErrInvalid, "no predictions"},
+		{"step match cell 2", "bench@1", "x", badMatch, bench.ErrInvalid, "sample sg-1: step match matrix entry (1, 1) is 2"},
+		{"step match of another shape", "bench@1", "x", shortMatch, bench.ErrInvalid, "sg-1"},
+		{"response not UTF-8", "bench@1", "x", notUTF8, bench.ErrInvalid, "the response to mc-1 is not UTF-8"},
 	}
 	for _, tt := range imports {
 		t.Run(tt.name, func(t *testing.T) {
@@ -310,9 +310,9 @@ func TestPredictionsRefusals(t *testing.T) {
 		want   error
 		text   string
 	}{
-		{"unknown model", []string{"m", "nobody"}, score.Options{}, store.ErrNotFound, "model nobody"},
-		{"model twice", []string{"m", "m"}, score.Options{}, store.ErrInvalid, "model m is named twice"},
-		{"bad denominator", []string{"m"}, score.Options{Denominator: "half"}, store.ErrInvalid, `unknown denominator "half"`},
+		{"unknown model", []string{"m", "nobody"}, score.Options{}, bench.ErrNotFound, "model nobody"},
+		{"model twice", []string{"m", "m"}, score.Options{}, bench.ErrInvalid, "model m is named twice"},
+		{"bad denominator", []string{"m"}, score.Options{Denominator: "half"}, bench.ErrInvalid, `unknown denominator "half"`},
 	}
 	for _, tt := range scores {
 		t.Run(tt.name, func(t *testing.T) {
@@ -322,14 +322,14 @@ func TestPredictionsRefusals(t *testing.T) {
 			}
 		})
 	}
-	if _, err := f.db.Predictions(ctx, f.lead, "bench@1", "nobody"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.db.Predictions(ctx, f.lead, "bench@1", "nobody"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("predictions of an unknown model: %v", err)
 	}
 	// A release nobody ran a model on.
-	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "2"}); err != nil {
+	if _, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "2"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.Score(ctx, f.lead, "bench@2", nil, score.Options{}); !errors.Is(err, store.ErrNotFound) ||
+	if _, err := f.db.Score(ctx, f.lead, "bench@2", nil, score.Options{}); !errors.Is(err, bench.ErrNotFound) ||
 		!strings.Contains(err.Error(), "no model has predictions on bench@2") {
 		t.Errorf("scoring a release without models: %v", err)
 	}
@@ -361,8 +361,8 @@ func TestImportPredictionsWarnsOfPixelBoxes(t *testing.T) {
 		if res.PixelBoxes.Count != tc.n || tc.n == 1 && !slices.Equal(res.PixelBoxes.IDs, []string{"hq-1"}) {
 			t.Errorf("%s: pixel boxes %+v, want %d", tc.name, res.PixelBoxes, tc.n)
 		}
-		if tc.n == 1 && !strings.Contains(store.PixelBoxesWarning(res.PixelBoxes), "1 box looks like pixel coordinates (hq-1); boxes are read as 0–1, or as 0–1000") {
-			t.Errorf("warning %q", store.PixelBoxesWarning(res.PixelBoxes))
+		if tc.n == 1 && !strings.Contains(bench.PixelBoxesWarning(res.PixelBoxes), "1 box looks like pixel coordinates (hq-1); boxes are read as 0–1, or as 0–1000") {
+			t.Errorf("warning %q", bench.PixelBoxesWarning(res.PixelBoxes))
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log"
 	"runtime/debug"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // catchPanic, deferred in a goroutine the store starts for a request, turns a
@@ -15,7 +17,7 @@ func catchPanic(err *error, what string) {
 		return
 	}
 	log.Printf("benchwright: panic in %s: %v\n%s", what, v, debug.Stack())
-	*err = fmt.Errorf("%s: %w", what, ErrFault)
+	*err = fmt.Errorf("%s: %w", what, bench.ErrFault)
 }
 
 // caught runs fn, turning a panic in it into an error (catchPanic).

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // TestPanicInAWorkerIsAnError: a panic in a goroutine the store starts for a
@@ -31,7 +33,7 @@ func TestPanicInAWorkerIsAnError(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if want := i%2 == 1; errors.Is(err, ErrFault) != want {
+		if want := i%2 == 1; errors.Is(err, bench.ErrFault) != want {
 			t.Errorf("worker %d: %v", i, err)
 		}
 	}

@@ -6,35 +6,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/verify"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/release"
 )
 
-// FreezeInput is what a lead chooses when freezing a release.
-type FreezeInput struct {
-	ProjectID int64
-	Name      string
-	Version   string
-	Kinds     []annotate.Kind     // only these kinds; empty = every kind
-	Tasks     []string            // only samples with these tasks; empty = every task
-	Split     *annotate.SplitSpec // an image-disjoint stratified train/test split; nil keeps each sample's own split
-	NoSplit   bool                // without Split: the release carries no split, each sample's own is left out
-}
-
 // validReleaseWord checks a release name or version: 1–max letters, digits, '.', '_' or '-'.
 func validReleaseWord(what, s string, maxLen int) error {
 	if s == "" {
-		return fmt.Errorf("%w: the release %s is empty", ErrInvalid, what)
+		return fmt.Errorf("%w: the release %s is empty", bench.ErrInvalid, what)
 	}
 	if len(s) > maxLen || strings.IndexFunc(s, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
 	}) >= 0 || s[0] == '.' {
-		return fmt.Errorf("%w: release %s %q must be at most %d letters, digits, '.', '_' or '-' (not starting with '.')", ErrInvalid, what, s, maxLen)
+		return fmt.Errorf("%w: release %s %q must be at most %d letters, digits, '.', '_' or '-' (not starting with '.')", bench.ErrInvalid, what, s, maxLen)
 	}
 	return nil
 }
@@ -47,19 +38,19 @@ func validReleaseWord(what, s string, maxLen int) error {
 // × view, or kind × task); without it each keeps its own split. The integrity audit
 // runs on the selection first and any error refuses the freeze with ErrInvalid,
 // listing them. Samples that change while the images are hashed make it ErrConflict.
-func (d *DB) Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error) {
+func (d *DB) Freeze(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.Release, error) {
 	what := "freeze " + in.Name + "@" + in.Version
 	if in.Name == "" || in.Version == "" {
 		what = "freeze" // not "freeze @": the refusal says what is missing
 	}
 	rel, err := d.freeze(ctx, actor, in)
 	if err != nil {
-		return Release{}, fmt.Errorf("%s: %w", what, err)
+		return bench.Release{}, fmt.Errorf("%s: %w", what, err)
 	}
 	return rel, nil
 }
 
-func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, error) {
+func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.Release, error) {
 	filter := releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
 	// Phase 1: read the selection (and refuse non-leads, audited).
 	var data auditData
@@ -75,17 +66,17 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 		return err
 	})
 	if err != nil {
-		return Release{}, err
+		return bench.Release{}, err
 	}
 	if len(data.samples) == 0 {
-		return Release{}, fmt.Errorf("%w: no accepted sample matches the filter", ErrInvalid)
+		return bench.Release{}, fmt.Errorf("%w: no accepted sample matches the filter", bench.ErrInvalid)
 	}
-	if err := in.splitSelection(&data); err != nil {
-		return Release{}, err
+	if err := splitSelection(in, &data); err != nil {
+		return bench.Release{}, err
 	}
 	hashes, err := hashImages(ctx, data.images, nil)
 	if err != nil {
-		return Release{}, err
+		return bench.Release{}, err
 	}
 	if afterFreezeAudit != nil {
 		afterFreezeAudit()
@@ -93,18 +84,18 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	if rep := data.report(hashes); rep.Errors() > 0 {
 		var lines []string
 		for _, f := range rep.Findings {
-			if f.Severity == SeverityError {
+			if f.Severity == bench.SeverityError {
 				lines = append(lines, f.String())
 			}
 		}
 		if len(lines) > 10 {
 			lines = append(lines[:10], fmt.Sprintf("and %d more", len(lines)-10))
 		}
-		return Release{}, &AuditErrors{Findings: rep.Findings, text: fmt.Sprintf("%v: the audit found %s:\n%s", ErrInvalid, plural(rep.Errors(), "error"), strings.Join(lines, "\n"))}
+		return bench.Release{}, bench.AuditErrorsOf(rep.Findings, fmt.Sprintf("%v: the audit found %s:\n%s", bench.ErrInvalid, plural(rep.Errors(), "error"), strings.Join(lines, "\n")))
 	}
 
 	// Phase 2: write the release, if nothing changed meanwhile.
-	var rel Release
+	var rel bench.Release
 	err = d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionFreeze)
 		if err != nil {
@@ -175,7 +166,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 var afterFreezeAudit func()
 
 // checkFreezeInput validates the name, version and split and refuses a taken name.
-func checkFreezeInput(ctx context.Context, tx *sql.Tx, in FreezeInput) error {
+func checkFreezeInput(ctx context.Context, tx *sql.Tx, in bench.FreezeInput) error {
 	if err := validReleaseWord("name", in.Name, 80); err != nil {
 		return err
 	}
@@ -184,12 +175,12 @@ func checkFreezeInput(ctx context.Context, tx *sql.Tx, in FreezeInput) error {
 	}
 	if in.Split != nil {
 		if err := in.Split.Validate(); err != nil {
-			return fmt.Errorf("%w: %v", ErrInvalid, err)
+			return fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 		}
 	}
 	for _, k := range in.Kinds {
 		if !k.Valid() {
-			return fmt.Errorf("%w: unknown kind %q in the filter", ErrInvalid, k)
+			return fmt.Errorf("%w: unknown kind %q in the filter", bench.ErrInvalid, k)
 		}
 	}
 	if err := projectExists(ctx, tx, in.ProjectID); err != nil {
@@ -201,7 +192,7 @@ func checkFreezeInput(ctx context.Context, tx *sql.Tx, in FreezeInput) error {
 		return err
 	}
 	if n > 0 {
-		return fmt.Errorf("%w: release %s@%s exists already; give the new one another version", ErrConflict, in.Name, in.Version)
+		return fmt.Errorf("%w: release %s@%s exists already; give the new one another version", bench.ErrConflict, in.Name, in.Version)
 	}
 	return nil
 }
@@ -217,7 +208,7 @@ func applySplit(data *auditData, spec *annotate.SplitSpec) error {
 	}
 	assign, err := annotate.Split(contents, *spec)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
+		return fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 	}
 	for i := range data.samples {
 		data.samples[i].Content.Split = assign[data.samples[i].ID]
@@ -228,18 +219,18 @@ func applySplit(data *auditData, spec *annotate.SplitSpec) error {
 // sameSelection refuses a selection that changed between the audit (before) and the
 // write: another accepted sample, another current revision, or another image row.
 // Contents are immutable per revision, so equal revisions mean equal samples.
-func sameSelection(before auditData, accepted map[string]int64, images map[string]Image) error {
+func sameSelection(before auditData, accepted map[string]int64, images map[string]bench.Image) error {
 	if len(before.accepted) != len(accepted) {
-		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", ErrConflict, len(before.accepted), len(accepted))
+		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", bench.ErrConflict, len(before.accepted), len(accepted))
 	}
 	for id, rev := range before.accepted {
 		if now, ok := accepted[id]; !ok || now != rev {
-			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", ErrConflict, id)
+			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", bench.ErrConflict, id)
 		}
 	}
 	for path, im := range before.images {
 		if images[path] != im {
-			return fmt.Errorf("%w: image %s changed during the audit; freeze again", ErrConflict, path)
+			return fmt.Errorf("%w: image %s changed during the audit; freeze again", bench.ErrConflict, path)
 		}
 	}
 	return nil
@@ -249,28 +240,28 @@ const releaseCols = `rl.id, rl.project_id, p.name, rl.name, rl.version, rl.filte
 
 const releaseFrom = ` FROM releases rl JOIN projects p ON p.id = rl.project_id JOIN users u ON u.id = rl.created_by`
 
-func scanRelease(r scanner) (Release, error) {
-	var rel Release
+func scanRelease(r scanner) (bench.Release, error) {
+	var rel bench.Release
 	var filter, split string
 	if err := r.Scan(&rel.ID, &rel.ProjectID, &rel.Project, &rel.Name, &rel.Version, &filter, &split, &rel.Samples, &rel.CreatedBy, &rel.CreatedAt); err != nil {
-		return Release{}, err
+		return bench.Release{}, err
 	}
 	var f releaseFilter
 	if err := json.Unmarshal([]byte(filter), &f); err != nil {
-		return Release{}, fmt.Errorf("release %s: filter: %w", rel.Ref(), err)
+		return bench.Release{}, fmt.Errorf("release %s: filter: %w", rel.Ref(), err)
 	}
 	rel.Kinds, rel.Tasks = f.Kinds, f.Tasks
 	if split != "" {
 		rel.Split = new(annotate.SplitSpec)
 		if err := json.Unmarshal([]byte(split), rel.Split); err != nil {
-			return Release{}, fmt.Errorf("release %s: split: %w", rel.Ref(), err)
+			return bench.Release{}, fmt.Errorf("release %s: split: %w", rel.Ref(), err)
 		}
 	}
 	return rel, nil
 }
 
 // withSplitCounts fills rel.SplitCounts.
-func withSplitCounts(ctx context.Context, q querier, rel *Release) error {
+func withSplitCounts(ctx context.Context, q querier, rel *bench.Release) error {
 	type count struct {
 		split string
 		n     int
@@ -287,20 +278,20 @@ func withSplitCounts(ctx context.Context, q querier, rel *Release) error {
 	return nil
 }
 
-func releaseByID(ctx context.Context, tx *sql.Tx, id int64) (Release, error) {
+func releaseByID(ctx context.Context, tx *sql.Tx, id int64) (bench.Release, error) {
 	rel, err := scanRelease(tx.QueryRowContext(ctx, `SELECT `+releaseCols+releaseFrom+` WHERE rl.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Release{}, fmt.Errorf("release %d: %w", id, ErrNotFound)
+		return bench.Release{}, fmt.Errorf("release %d: %w", id, bench.ErrNotFound)
 	}
 	if err != nil {
-		return Release{}, err
+		return bench.Release{}, err
 	}
 	return rel, withSplitCounts(ctx, tx, &rel)
 }
 
 // Releases lists a project's releases, newest first, to any member.
-func (d *DB) Releases(ctx context.Context, actor User, projectID int64) ([]Release, error) {
-	var rels []Release
+func (d *DB) Releases(ctx context.Context, actor bench.User, projectID int64) ([]bench.Release, error) {
+	var rels []bench.Release
 	err := d.readProject(ctx, actor, projectID, "releases.read", func(tx *sql.Tx) error {
 		var err error
 		rels, err = queryAll(ctx, tx, scanRelease, `SELECT `+releaseCols+releaseFrom+` WHERE rl.project_id = ? ORDER BY rl.created_at DESC, rl.id DESC`, projectID)
@@ -324,8 +315,8 @@ func (d *DB) Releases(ctx context.Context, actor User, projectID int64) ([]Relea
 // projectID or, when it is 0, in any project actor is a member of (a name@version
 // held by two of them is then ErrInvalid: name the project). A release of a
 // project actor is not a member of is refused (ErrForbidden).
-func (d *DB) ReleaseByRef(ctx context.Context, actor User, projectID int64, ref string) (Release, error) {
-	var rel Release
+func (d *DB) ReleaseByRef(ctx context.Context, actor bench.User, projectID int64, ref string) (bench.Release, error) {
+	var rel bench.Release
 	err := d.readAs(ctx, actor, "releases.read", func(tx *sql.Tx) error {
 		var err error
 		_, rel, err = releaseFor(ctx, tx, actor, projectID, ref, verify.ActionReadProject)
@@ -337,16 +328,16 @@ func (d *DB) ReleaseByRef(ctx context.Context, actor User, projectID int64, ref 
 // releaseByRefAmong finds a release by "NAME@VERSION" or by its numeric id, in
 // project projectID or, when it is 0, in any project of user member (member 0:
 // any project). A name@version held by two of them is ErrInvalid.
-func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref string, member int64) (Release, error) {
+func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref string, member int64) (bench.Release, error) {
 	name, version, ok := strings.Cut(ref, "@")
 	if !ok {
 		id, err := strconv.ParseInt(ref, 10, 64)
 		if err != nil {
-			return Release{}, fmt.Errorf("%w: release %q: want NAME@VERSION or a release id", ErrInvalid, ref)
+			return bench.Release{}, fmt.Errorf("%w: release %q: want NAME@VERSION or a release id", bench.ErrInvalid, ref)
 		}
 		rel, err := releaseByID(ctx, tx, id)
 		if err == nil && projectID != 0 && rel.ProjectID != projectID {
-			return Release{}, fmt.Errorf("release %d: %w in this project", id, ErrNotFound)
+			return bench.Release{}, fmt.Errorf("release %d: %w in this project", id, bench.ErrNotFound)
 		}
 		return rel, err
 	}
@@ -361,11 +352,11 @@ func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref str
 	}
 	rels, err := queryAll(ctx, tx, scanRelease, q+` ORDER BY p.name`, args...)
 	if err != nil {
-		return Release{}, err
+		return bench.Release{}, err
 	}
 	switch len(rels) {
 	case 0:
-		return Release{}, fmt.Errorf("release %s: %w", ref, ErrNotFound)
+		return bench.Release{}, fmt.Errorf("release %s: %w", ref, bench.ErrNotFound)
 	case 1:
 		return rels[0], withSplitCounts(ctx, tx, &rels[0])
 	}
@@ -373,12 +364,12 @@ func releaseByRefAmong(ctx context.Context, tx *sql.Tx, projectID int64, ref str
 	for _, r := range rels {
 		projects = append(projects, r.Project)
 	}
-	return Release{}, fmt.Errorf("%w: release %s exists in projects %s; name the project", ErrInvalid, ref, strings.Join(projects, ", "))
+	return bench.Release{}, fmt.Errorf("%w: release %s exists in projects %s; name the project", bench.ErrInvalid, ref, strings.Join(projects, ", "))
 }
 
 // ReleaseItems lists a release's samples by id, to any member of its project.
-func (d *DB) ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]ReleaseItem, error) {
-	var items []ReleaseItem
+func (d *DB) ReleaseItems(ctx context.Context, actor bench.User, releaseID int64) ([]bench.ReleaseItem, error) {
+	var items []bench.ReleaseItem
 	err := d.readAs(ctx, actor, "releases.read", func(tx *sql.Tx) error {
 		if _, err := requireReleaseAction(ctx, tx, actor, releaseID, verify.ActionReadProject); err != nil {
 			return err
@@ -393,7 +384,7 @@ func (d *DB) ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]R
 	return items, nil
 }
 
-func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]ReleaseItem, error) {
+func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]bench.ReleaseItem, error) {
 	items, err := queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
 	if err != nil {
 		return nil, err
@@ -403,7 +394,7 @@ func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]ReleaseIt
 
 // releaseMoreImages fills the More of a release's items (any subset of them) from
 // release_images, in position order.
-func releaseMoreImages(ctx context.Context, tx *sql.Tx, releaseID int64, items []ReleaseItem) error {
+func releaseMoreImages(ctx context.Context, tx *sql.Tx, releaseID int64, items []bench.ReleaseItem) error {
 	type row struct {
 		sample string
 		pos    int
@@ -435,8 +426,8 @@ const (
 )
 
 // scanReleaseItem reads one release sample with its frozen revision's content.
-func scanReleaseItem(r scanner) (ReleaseItem, error) {
-	var it ReleaseItem
+func scanReleaseItem(r scanner) (bench.ReleaseItem, error) {
+	var it bench.ReleaseItem
 	var content string
 	if err := r.Scan(&it.SampleID, &it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content); err != nil {
 		return it, err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -20,7 +21,7 @@ import (
 // samples can be driven to acceptance.
 type relFixture struct {
 	fixture
-	vs     map[string]store.User
+	vs     map[string]bench.User
 	images string // the imported folder
 }
 
@@ -36,9 +37,9 @@ var relImages = map[string]color.RGBA{
 func newRelFixture(t *testing.T) relFixture {
 	t.Helper()
 	ctx := context.Background()
-	f := relFixture{fixture: newFixture(t), vs: map[string]store.User{}, images: t.TempDir()}
+	f := relFixture{fixture: newFixture(t), vs: map[string]bench.User{}, images: t.TempDir()}
 	for _, v := range []struct{ name, group string }{{"a1", "A"}, {"a2", "A"}, {"b1", "B"}, {"b2", "B"}, {"c1", "C"}} {
-		u, err := f.db.AddUser(ctx, f.lead, v.name, store.RoleVerifier, v.group, "secret")
+		u, err := f.db.AddUser(ctx, f.lead, v.name, bench.RoleVerifier, v.group, "secret")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func relHop(id, image, question string) annotate.Sample {
 }
 
 // submit creates s by the annotator and submits it.
-func (f relFixture) submit(t *testing.T, s annotate.Sample) store.SampleInfo {
+func (f relFixture) submit(t *testing.T, s annotate.Sample) bench.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
 	si, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s)
@@ -77,14 +78,14 @@ func (f relFixture) submit(t *testing.T, s annotate.Sample) store.SampleInfo {
 
 // review approves si in the rounds given, as the fixture's verifiers would: round 1
 // a1, round 2 b1, round 3 a2, b2, c1 in that order.
-func (f relFixture) review(t *testing.T, si store.SampleInfo, reviews int) {
+func (f relFixture) review(t *testing.T, si bench.SampleInfo, reviews int) {
 	t.Helper()
 	order := []struct {
 		round int
 		who   string
 	}{{1, "a1"}, {2, "b1"}, {3, "a2"}, {3, "b2"}, {3, "c1"}}
 	for _, r := range order[:reviews] {
-		if _, err := submitReview(f.db, context.Background(), f.vs[r.who], store.ReviewInput{SampleID: si.ID, Round: r.round,
+		if _, err := submitReview(f.db, context.Background(), f.vs[r.who], bench.ReviewInput{SampleID: si.ID, Round: r.round,
 			BasedOn: si.Revision, Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatalf("%s round %d by %s: %v", si.ID, r.round, r.who, err)
 		}
@@ -92,11 +93,11 @@ func (f relFixture) review(t *testing.T, si store.SampleInfo, reviews int) {
 }
 
 // accept creates, submits and approves s through all three rounds.
-func (f relFixture) accept(t *testing.T, s annotate.Sample) store.SampleInfo {
+func (f relFixture) accept(t *testing.T, s annotate.Sample) bench.SampleInfo {
 	t.Helper()
 	si := f.submit(t, s)
 	f.review(t, si, 5)
-	got, err := f.db.Sample(context.Background(), store.Owner(), si.ID)
+	got, err := f.db.Sample(context.Background(), bench.Owner(), si.ID)
 	if err != nil || got.Status != verify.StateAccepted {
 		t.Fatalf("%s: %s, %v", si.ID, got.Status, err)
 	}
@@ -104,9 +105,9 @@ func (f relFixture) accept(t *testing.T, s annotate.Sample) store.SampleInfo {
 }
 
 // acceptSome accepts one hop question per image, and a judgment on the first.
-func (f relFixture) acceptSome(t *testing.T) []store.SampleInfo {
+func (f relFixture) acceptSome(t *testing.T) []bench.SampleInfo {
 	t.Helper()
-	var out []store.SampleInfo
+	var out []bench.SampleInfo
 	paths := make([]string, 0, len(relImages))
 	for p := range relImages {
 		paths = append(paths, p)
@@ -132,7 +133,7 @@ func relRaw(t *testing.T, path string) *sql.DB {
 }
 
 // setBalance replaces the project's balance targets.
-func (f relFixture) setBalance(t *testing.T, targets ...store.BalanceTarget) {
+func (f relFixture) setBalance(t *testing.T, targets ...bench.BalanceTarget) {
 	t.Helper()
 	s := f.project.Settings
 	s.Balance = targets
@@ -148,7 +149,7 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 	accepted := f.acceptSome(t)
 	f.submit(t, relHop("hq-open", "misc/e.jpg", "Which object is farthest from the camera?")) // in round 1: not released
 
-	rel, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "office-bench", Version: "1.0"})
+	rel, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "office-bench", Version: "1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		rel.Split != nil || rel.SplitCounts[""] != len(accepted) {
 		t.Errorf("release %+v", rel)
 	}
-	items, err := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
+	items, err := f.db.ReleaseItems(ctx, bench.Owner(), rel.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,11 +165,11 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		t.Fatalf("%d items, want %d", len(items), len(accepted))
 	}
 	for _, si := range accepted {
-		i := slices.IndexFunc(items, func(it store.ReleaseItem) bool { return it.SampleID == si.ID })
+		i := slices.IndexFunc(items, func(it bench.ReleaseItem) bool { return it.SampleID == si.ID })
 		if i < 0 || items[i].RevisionID != si.RevisionID || items[i].Revision != si.Revision || items[i].Content.Question != si.Content.Question {
 			t.Errorf("%s: release holds %+v, want revision %d (id %d)", si.ID, items, si.Revision, si.RevisionID)
 		}
-		im, _ := f.db.ImageByPath(ctx, store.Owner(), f.project.ID, si.ImagePath)
+		im, _ := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, si.ImagePath)
 		if i >= 0 && (items[i].ImageSHA256 != im.SHA256 || items[i].Width != 64 || items[i].Height != 48) {
 			t.Errorf("%s: frozen image %+v, imported %+v", si.ID, items[i], im)
 		}
@@ -186,18 +187,18 @@ func TestFreezeRecordsRevisionsAndLooksUp(t *testing.T) {
 		{0, "office-bench@1.0", nil},
 		{f.project.ID, "office-bench@1.0", nil},
 		{0, fmt.Sprint(rel.ID), nil},
-		{other.ID, "office-bench@1.0", store.ErrNotFound},
-		{other.ID, fmt.Sprint(rel.ID), store.ErrNotFound},
-		{0, "office-bench@2.0", store.ErrNotFound},
-		{0, "office-bench", store.ErrInvalid},
+		{other.ID, "office-bench@1.0", bench.ErrNotFound},
+		{other.ID, fmt.Sprint(rel.ID), bench.ErrNotFound},
+		{0, "office-bench@2.0", bench.ErrNotFound},
+		{0, "office-bench", bench.ErrInvalid},
 	}
 	for _, l := range lookups {
-		got, err := f.db.ReleaseByRef(ctx, store.Owner(), l.project, l.ref)
+		got, err := f.db.ReleaseByRef(ctx, bench.Owner(), l.project, l.ref)
 		if l.want == nil && (err != nil || got.ID != rel.ID) || l.want != nil && !errors.Is(err, l.want) {
 			t.Errorf("ReleaseByRef(%d, %q) = %d, %v; want %v", l.project, l.ref, got.ID, err, l.want)
 		}
 	}
-	rels, err := f.db.Releases(ctx, store.Owner(), f.project.ID)
+	rels, err := f.db.Releases(ctx, bench.Owner(), f.project.ID)
 	if err != nil || len(rels) != 1 || rels[0].ID != rel.ID {
 		t.Errorf("Releases: %+v %v", rels, err)
 	}
@@ -211,32 +212,32 @@ func TestFreezeRefusals(t *testing.T) {
 	f := newRelFixture(t)
 	f.setBalance(t)
 	f.acceptSome(t)
-	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"}); err != nil {
+	if _, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
-	in := func(mod func(*store.FreezeInput)) store.FreezeInput {
-		x := store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "2"}
+	in := func(mod func(*bench.FreezeInput)) bench.FreezeInput {
+		x := bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "2"}
 		mod(&x)
 		return x
 	}
 	tests := []struct {
 		name  string
-		actor store.User
-		in    store.FreezeInput
+		actor bench.User
+		in    bench.FreezeInput
 		want  error
 		text  string
 	}{
-		{"annotator", f.ann, in(func(*store.FreezeInput) {}), store.ErrForbidden, "only leads may freeze"},
-		{"verifier", f.ver, in(func(*store.FreezeInput) {}), store.ErrForbidden, "only leads may freeze"},
-		{"taken version", f.lead, in(func(x *store.FreezeInput) { x.Version = "1" }), store.ErrConflict, "b@1 exists already"},
-		{"empty name", f.lead, in(func(x *store.FreezeInput) { x.Name = "" }), store.ErrInvalid, "name is empty"},
-		{"name with @", f.lead, in(func(x *store.FreezeInput) { x.Name = "a@b" }), store.ErrInvalid, `"a@b"`},
-		{"version with space", f.lead, in(func(x *store.FreezeInput) { x.Version = "1 0" }), store.ErrInvalid, `"1 0"`},
-		{"ratio 1", f.lead, in(func(x *store.FreezeInput) { x.Split = &annotate.SplitSpec{TestRatio: 1} }), store.ErrInvalid, "test ratio"},
-		{"unknown kind", f.lead, in(func(x *store.FreezeInput) { x.Kinds = []annotate.Kind{"poem"} }), store.ErrInvalid, `"poem"`},
-		{"nothing matches", f.lead, in(func(x *store.FreezeInput) { x.Kinds = []annotate.Kind{annotate.KindStepGraph} }), store.ErrInvalid, "no accepted sample"},
+		{"annotator", f.ann, in(func(*bench.FreezeInput) {}), bench.ErrForbidden, "only leads may freeze"},
+		{"verifier", f.ver, in(func(*bench.FreezeInput) {}), bench.ErrForbidden, "only leads may freeze"},
+		{"taken version", f.lead, in(func(x *bench.FreezeInput) { x.Version = "1" }), bench.ErrConflict, "b@1 exists already"},
+		{"empty name", f.lead, in(func(x *bench.FreezeInput) { x.Name = "" }), bench.ErrInvalid, "name is empty"},
+		{"name with @", f.lead, in(func(x *bench.FreezeInput) { x.Name = "a@b" }), bench.ErrInvalid, `"a@b"`},
+		{"version with space", f.lead, in(func(x *bench.FreezeInput) { x.Version = "1 0" }), bench.ErrInvalid, `"1 0"`},
+		{"ratio 1", f.lead, in(func(x *bench.FreezeInput) { x.Split = &annotate.SplitSpec{TestRatio: 1} }), bench.ErrInvalid, "test ratio"},
+		{"unknown kind", f.lead, in(func(x *bench.FreezeInput) { x.Kinds = []annotate.Kind{"poem"} }), bench.ErrInvalid, `"poem"`},
+		{"nothing matches", f.lead, in(func(x *bench.FreezeInput) { x.Kinds = []annotate.Kind{annotate.KindStepGraph} }), bench.ErrInvalid, "no accepted sample"},
 		// Refused as another project is: a stranger learns nothing of which exist.
-		{"unknown project", f.lead, in(func(x *store.FreezeInput) { x.ProjectID = 99 }), verify.ErrNotMember, "project 99"},
+		{"unknown project", f.lead, in(func(x *bench.FreezeInput) { x.ProjectID = 99 }), verify.ErrNotMember, "project 99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -249,7 +250,7 @@ func TestFreezeRefusals(t *testing.T) {
 	if n := auditCount(t, f.db.Path(), "denied:release.freeze"); n != 3 {
 		t.Errorf("refused freezes audited %d times, want 3", n)
 	}
-	if rels, _ := f.db.Releases(ctx, store.Owner(), f.project.ID); len(rels) != 1 {
+	if rels, _ := f.db.Releases(ctx, bench.Owner(), f.project.ID); len(rels) != 1 {
 		t.Errorf("%d releases after the refusals, want 1", len(rels))
 	}
 }
@@ -257,16 +258,16 @@ func TestFreezeRefusals(t *testing.T) {
 func TestFreezeRefusesAuditErrors(t *testing.T) {
 	ctx := context.Background()
 	f := newRelFixture(t)
-	f.setBalance(t, store.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 100}) // a shortfall warns only
+	f.setBalance(t, bench.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 100}) // a shortfall warns only
 	f.acceptSome(t)
 	writeFile(t, filepath.Join(f.images, "misc", "e.jpg"), encodeJPEG(t, 64, 48, color.White))
-	_, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"})
-	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "image-hash") || !strings.Contains(err.Error(), "misc/e.jpg") ||
+	_, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"})
+	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), "image-hash") || !strings.Contains(err.Error(), "misc/e.jpg") ||
 		strings.Contains(err.Error(), "balance") {
 		t.Fatalf("freeze over a changed image: %v", err)
 	}
 	// Leaving the changed image's sample out of the release (by kind) freezes the rest.
-	rel, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1", Kinds: []annotate.Kind{annotate.KindJudgment}})
+	rel, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1", Kinds: []annotate.Kind{annotate.KindJudgment}})
 	if err != nil || rel.Samples != 1 || !slices.Equal(rel.Kinds, []annotate.Kind{annotate.KindJudgment}) {
 		t.Fatalf("freeze of the judgments: %+v %v", rel, err)
 	}
@@ -281,14 +282,14 @@ func TestFreezeWithSplit(t *testing.T) {
 	f.accept(t, relHop("hq-x1", "0001-office-1/a.jpg", "Which object is farthest from the camera?"))
 	f.accept(t, relHop("hq-x2", "0002-kitchen-1/c.jpg", "Which object is farthest from the camera?"))
 	spec := &annotate.SplitSpec{TestRatio: 0.3, Seed: 11}
-	rel, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1", Split: spec})
+	rel, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1", Split: spec})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *rel.Split != *spec || rel.SplitCounts["train"]+rel.SplitCounts["test"] != 8 || rel.SplitCounts["test"] == 0 || rel.SplitCounts["train"] == 0 {
 		t.Errorf("release %+v split counts %v", rel.Split, rel.SplitCounts)
 	}
-	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
+	items, _ := f.db.ReleaseItems(ctx, bench.Owner(), rel.ID)
 	var contents []annotate.Sample
 	for _, it := range items {
 		contents = append(contents, it.Content)
@@ -309,7 +310,7 @@ func TestReleasesAreImmutable(t *testing.T) {
 	f := newRelFixture(t)
 	f.setBalance(t)
 	accepted := f.acceptSome(t)
-	rel, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"})
+	rel, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestReleasesAreImmutable(t *testing.T) {
 	if err := f.db.Withdraw(ctx, f.lead, accepted[0].ID, "duplicate"); err != nil {
 		t.Fatal(err)
 	}
-	items, _ := f.db.ReleaseItems(ctx, store.Owner(), rel.ID)
+	items, _ := f.db.ReleaseItems(ctx, bench.Owner(), rel.ID)
 	if len(items) != len(accepted) || items[0].RevisionID != accepted[0].RevisionID {
 		t.Errorf("after a withdrawal the release holds %d items", len(items))
 	}
@@ -358,15 +359,15 @@ func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string
-		change func(t *testing.T, f relFixture, accepted []store.SampleInfo, pending store.SampleInfo)
+		change func(t *testing.T, f relFixture, accepted []bench.SampleInfo, pending bench.SampleInfo)
 		want   string
 	}{
-		{"accepted sample withdrawn", func(t *testing.T, f relFixture, accepted []store.SampleInfo, _ store.SampleInfo) {
+		{"accepted sample withdrawn", func(t *testing.T, f relFixture, accepted []bench.SampleInfo, _ bench.SampleInfo) {
 			if err := f.db.Withdraw(ctx, f.lead, accepted[1].ID, "duplicate"); err != nil {
 				t.Fatal(err)
 			}
 		}, "accepted samples changed"},
-		{"another sample accepted", func(t *testing.T, f relFixture, _ []store.SampleInfo, pending store.SampleInfo) {
+		{"another sample accepted", func(t *testing.T, f relFixture, _ []bench.SampleInfo, pending bench.SampleInfo) {
 			f.review(t, pending, 5)
 		}, "accepted samples changed"},
 	} {
@@ -381,12 +382,12 @@ func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
 					tc.change(t, f, accepted, pending)
 				}
 			})
-			in := store.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"}
+			in := bench.FreezeInput{ProjectID: f.project.ID, Name: "b", Version: "1"}
 			_, err := f.db.Freeze(ctx, f.lead, in)
-			if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, bench.ErrConflict) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("freeze with a change during its audit: %v, want ErrConflict %q", err, tc.want)
 			}
-			if rels, err := f.db.Releases(ctx, store.Owner(), f.project.ID); err != nil || len(rels) != 0 {
+			if rels, err := f.db.Releases(ctx, bench.Owner(), f.project.ID); err != nil || len(rels) != 0 {
 				t.Fatalf("releases after the refused freeze: %v %v", rels, err)
 			}
 			if _, err := f.db.Freeze(ctx, f.lead, in); err != nil {
@@ -401,10 +402,10 @@ func TestFreezeConflictsWithChangesDuringTheAudit(t *testing.T) {
 func TestFreezeWithoutNameSaysSo(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	for _, in := range []store.FreezeInput{{ProjectID: f.project.ID, Version: "1"}, {ProjectID: f.project.ID, Name: "bench"}} {
+	for _, in := range []bench.FreezeInput{{ProjectID: f.project.ID, Version: "1"}, {ProjectID: f.project.ID, Name: "bench"}} {
 		_, err := f.db.Freeze(ctx, f.lead, in)
-		msg := store.Message(err)
-		if !errors.Is(err, store.ErrInvalid) || strings.Contains(msg, "@") || strings.Contains(msg, "invalid") ||
+		msg := bench.Message(err)
+		if !errors.Is(err, bench.ErrInvalid) || strings.Contains(msg, "@") || strings.Contains(msg, "invalid") ||
 			(msg != "Freeze: the release name is empty." && msg != "Freeze: the release version is empty.") {
 			t.Errorf("freeze %+v: %q", in, msg)
 		}

@@ -11,17 +11,18 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 func uid(id int64) string { return strconv.FormatInt(id, 10) }
 
-func vuser(u User) verify.User {
+func vuser(u bench.User) verify.User {
 	return verify.User{ID: uid(u.ID), Name: u.Name, Role: verify.Role(u.Role), Group: u.Group}
 }
 
 // reviewContext gathers what verify needs to judge actor's review of sample cur.
-func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, actor User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
+func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, actor bench.User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
 	p, err := projectPolicy(ctx, tx, cur.ProjectID)
 	if err != nil {
 		return verify.ReviewContext{}, verify.Policy{}, err
@@ -66,7 +67,7 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur SampleInfo, acto
 }
 
 // domainReviews are stored reviews as verify sees them.
-func domainReviews(rs []ReviewRecord) []verify.Review {
+func domainReviews(rs []bench.ReviewRecord) []verify.Review {
 	var out []verify.Review
 	for _, r := range rs {
 		out = append(out, verify.Review{Round: r.Round, Reviewer: uid(r.VerifierID), Group: r.Group,
@@ -80,7 +81,7 @@ func revisionID(ctx context.Context, tx *sql.Tx, sampleID string, number int) (i
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM revisions WHERE sample_id = ? AND number = ?`, sampleID, number).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("revision %d of %s: %w", number, sampleID, ErrNotFound)
+		return 0, fmt.Errorf("revision %d of %s: %w", number, sampleID, bench.ErrNotFound)
 	}
 	return id, err
 }
@@ -100,20 +101,20 @@ func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim,
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
 // verifier's group in the sample's project now ("" once they left it).
-func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]ReviewRecord, error) {
+func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]bench.ReviewRecord, error) {
 	return queryReviews(ctx, tx, `WHERE rv.revision_id = ? ORDER BY rv.id`, revisionID)
 }
 
 // acceptedReviews reads the reviews of the current revision of every accepted sample
 // of a project in one query, by sample id (the freeze's audit would otherwise ask
 // once per sample: 5 s of 12 s for 12k samples).
-func acceptedReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[string][]ReviewRecord, error) {
+func acceptedReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[string][]bench.ReviewRecord, error) {
 	all, err := queryReviews(ctx, tx, `JOIN samples s ON s.current_rev = rv.revision_id
 		WHERE s.project_id = ? AND s.status = ? ORDER BY rv.id`, projectID, string(verify.StateAccepted))
 	if err != nil {
 		return nil, err
 	}
-	by := map[string][]ReviewRecord{}
+	by := map[string][]bench.ReviewRecord{}
 	for _, r := range all {
 		by[r.SampleID] = append(by[r.SampleID], r)
 	}
@@ -122,7 +123,7 @@ func acceptedReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[stri
 
 // queryReviews reads reviews with their verifier and revision number; where is the
 // rest of the query after the joins (rv is reviews, r revisions, u users).
-func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]ReviewRecord, error) {
+func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]bench.ReviewRecord, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, COALESCE(gm.grp, ''), rv.decision,
 		rv.criteria, rv.reasons, rv.comment, rv.seconds, rv.created_at
 		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id
@@ -131,9 +132,9 @@ func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([
 		return nil, err
 	}
 	defer rows.Close()
-	var out []ReviewRecord
+	var out []bench.ReviewRecord
 	for rows.Next() {
-		var r ReviewRecord
+		var r bench.ReviewRecord
 		var dec, crit, reasons string
 		if err := rows.Scan(&r.ID, &r.SampleID, &r.Revision, &r.Round, &r.VerifierID, &r.VerifierName, &r.Group, &dec,
 			&crit, &reasons, &r.Comment, &r.Seconds, &r.CreatedAt); err != nil {
@@ -152,17 +153,17 @@ func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([
 func refusal(err error) error {
 	switch {
 	case errors.Is(err, verify.ErrStaleRevision):
-		return fmt.Errorf("%w: %w", ErrConflict, err)
+		return fmt.Errorf("%w: %w", bench.ErrConflict, err)
 	case errors.Is(err, verify.ErrInvalidReview), errors.Is(err, verify.ErrNoReason),
 		errors.Is(err, verify.ErrUnknownCriterion), errors.Is(err, verify.ErrApproveWithFailure):
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
-	return fmt.Errorf("%w: %w", ErrForbidden, err)
+	return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 }
 
 // ClaimReview holds a seat in a sample's round for the acting verifier for the
 // project's claim time, so that two verifiers never review the same slot.
-func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round int) (verify.Claim, error) {
+func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
 	err := d.act(ctx, actor, "review.claim", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
@@ -198,7 +199,7 @@ func (d *DB) ClaimReview(ctx context.Context, actor User, sampleID string, round
 // ReleaseClaim gives up actor's seat on a sample without a decision (a skipped
 // sample), so that it returns to the other verifiers' queues at once instead of when
 // the claim expires. Releasing a seat one does not hold is not an error.
-func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) error {
+func (d *DB) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string) error {
 	err := d.act(ctx, actor, "review.release", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
@@ -235,7 +236,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor User, sampleID string) erro
 // audited as "review.late"; it changes no state (Outcome.Result is
 // verify.ResultLate) and counts only for agreement. Any other vote on a closed round
 // is refused as before.
-func (d *DB) SubmitReview(ctx context.Context, actor User, in ReviewInput) (verify.Outcome, error) {
+func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(ctx, actor, "review.submit", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
@@ -318,7 +319,7 @@ func voteDetail(round, revision int) string {
 
 // ReviewQueue lists everything actor may review now in the project, optionally one
 // round (0 = all rounds), oldest change first. See ReviewQueueLimit.
-func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round int) ([]QueueItem, error) {
+func (d *DB) ReviewQueue(ctx context.Context, actor bench.User, projectID int64, round int) ([]bench.QueueItem, error) {
 	return d.ReviewQueueLimit(ctx, actor, projectID, round, 0)
 }
 
@@ -332,15 +333,15 @@ func (d *DB) ReviewQueue(ctx context.Context, actor User, projectID int64, round
 // recorded and other verifiers' unexpired claims in that round (actor's own claim keeps
 // the sample in actor's queue), and in round 2 a round-1 verifier from another group.
 // verify.CanReview then judges each returned row, so verify stays the authority.
-func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, round, limit int) ([]QueueItem, error) {
-	var out []QueueItem
+func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID int64, round, limit int) ([]bench.QueueItem, error) {
+	var out []bench.QueueItem
 	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
 		if round < 0 || round > 3 {
-			return fmt.Errorf("%w: there is no round %d", ErrInvalid, round)
+			return fmt.Errorf("%w: there is no round %d", bench.ErrInvalid, round)
 		}
 		p, err := projectPolicy(ctx, tx, projectID)
 		if err != nil {
@@ -362,7 +363,7 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor User, projectID int64, 
 				Reviews: facts.reviews[c.revisionID], Claims: facts.claims[c.id], Now: now,
 			}
 			if verify.CanReview(p, rc) == nil {
-				out = append(out, QueueItem{SampleID: c.id, Round: rc.Round, Kind: c.kind, Revision: c.revision})
+				out = append(out, bench.QueueItem{SampleID: c.id, Round: rc.Round, Kind: c.kind, Revision: c.revision})
 			}
 		}
 		return nil
@@ -418,7 +419,7 @@ WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.au
 ORDER BY c.updated_at, c.id`
 
 // queueCandidates runs queueSQL for actor under policy p.
-func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a User, projectID int64, round, limit int, now string) ([]queueCandidate, error) {
+func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a bench.User, projectID int64, round, limit int, now string) ([]queueCandidate, error) {
 	state := fmt.Sprintf("round%d", round)
 	earlier := "" // a verifier of any round of the revision is out of every later round
 	if p.Round3AllowEarlierVerifiers {
@@ -566,8 +567,8 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 // on an open round are hidden from everyone but their own verifier (blind round 3),
 // and so are the votes of a round 3 closed by a reject from a panel member who may
 // still vote late on it (verify.Round3.CanSee).
-func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]ReviewRecord, error) {
-	var out []ReviewRecord
+func (d *DB) Reviews(ctx context.Context, actor bench.User, sampleID string) ([]bench.ReviewRecord, error) {
+	var out []bench.ReviewRecord
 	err := d.readAs(ctx, actor, "review.read", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples)
 		if err != nil {
@@ -605,13 +606,13 @@ func (d *DB) Reviews(ctx context.Context, actor User, sampleID string) ([]Review
 // revisionReviews is one revision of a sample with its reviews and its round 3.
 type revisionReviews struct {
 	number  int
-	reviews []ReviewRecord
+	reviews []bench.ReviewRecord
 	round3  verify.Round3
 }
 
 // sampleReviews loads every revision of cur with its reviews, oldest first, and the
 // round 3 of each at now, for verify's blindness and late-vote rules.
-func sampleReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, now time.Time) ([]revisionReviews, error) {
+func sampleReviews(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, now time.Time) ([]revisionReviews, error) {
 	type rev struct {
 		id     int64
 		number int
@@ -653,8 +654,8 @@ func sampleReviews(ctx context.Context, tx *sql.Tx, cur SampleInfo, now time.Tim
 // since each would tell them one more approval. To a panel member who may still vote late, the actor of the
 // transition that closed round 3 is hidden too, since it names the rejecter; the new
 // state itself stays visible, as it does everywhere.
-func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event, error) {
-	var out []Event
+func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]bench.Event, error) {
+	var out []bench.Event
 	err := d.readAs(ctx, actor, "sample.history", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReadSamples)
 		if err != nil {
@@ -696,7 +697,7 @@ func (d *DB) History(ctx context.Context, actor User, sampleID string) ([]Event,
 		defer rows.Close()
 		closing, closer := -1, int64(0) // the last transition out of round 3 by a reject, and its actor
 		for rows.Next() {
-			var e Event
+			var e bench.Event
 			var actorID sql.NullInt64
 			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail, &e.Client); err != nil {
 				return err

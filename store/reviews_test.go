@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -20,9 +21,9 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
-	vs := map[string]store.User{}
+	vs := map[string]bench.User{}
 	for _, v := range []struct{ name, group string }{{"a1", "A"}, {"a2", "A"}, {"b1", "B"}, {"b2", "B"}, {"c1", "C"}} {
-		u, err := f.db.AddUser(ctx, f.lead, v.name, store.RoleVerifier, v.group, "secret")
+		u, err := f.db.AddUser(ctx, f.lead, v.name, bench.RoleVerifier, v.group, "secret")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,20 +35,20 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	approve := verify.Verdict{Decision: verify.DecisionApprove}
-	review := func(u store.User, round, rev int) error {
-		_, err := submitReview(f.db, ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: rev, Verdict: approve})
+	review := func(u bench.User, round, rev int) error {
+		_, err := submitReview(f.db, ctx, u, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: rev, Verdict: approve})
 		return err
 	}
 	steps := []struct {
 		name  string
-		who   store.User
+		who   bench.User
 		round int
 		rev   int
 		want  error
 	}{
-		{"author reviews", f.ann, 1, 1, store.ErrForbidden},
+		{"author reviews", f.ann, 1, 1, bench.ErrForbidden},
 		{"wrong round", vs["a1"], 2, 1, verify.ErrWrongRound},
-		{"stale revision", vs["a1"], 1, 0, store.ErrConflict},
+		{"stale revision", vs["a1"], 1, 0, bench.ErrConflict},
 		{"round 1", vs["a1"], 1, 1, nil},
 		{"same group in round 2", vs["a2"], 2, 1, verify.ErrSameGroup},
 		{"round 2", vs["b1"], 2, 1, nil},
@@ -63,7 +64,7 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 		}
 	}
 	// Round 3 is blind: b2 sees their own vote but not a2's; the lead sees neither.
-	seen := func(u store.User) (n3 int) {
+	seen := func(u bench.User) (n3 int) {
 		rs, err := f.db.Reviews(ctx, u, si.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +85,7 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 	if err := review(vs["c1"], 3, 1); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	got, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if got.Status != verify.StateAccepted {
 		t.Fatalf("after a unanimous panel: %s", got.Status)
 	}
@@ -100,7 +101,7 @@ func TestReviewRoundsThroughTheStore(t *testing.T) {
 // API would take minutes): a third accepted, the rest spread over drafts, returned
 // samples and the three rounds, with the reviews each state implies by six verifiers
 // in groups A, B and C. It returns the database, the project and the verifiers.
-func bigQueueDB(b *testing.B, n int) (*store.DB, store.Project, []store.User) {
+func bigQueueDB(b *testing.B, n int) (*store.DB, bench.Project, []bench.User) {
 	b.Helper()
 	ctx := context.Background()
 	db := MustOpenDB(b)
@@ -112,16 +113,16 @@ func bigQueueDB(b *testing.B, n int) (*store.DB, store.Project, []store.User) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var anns, vers []store.User
+	var anns, vers []bench.User
 	for i := range 3 {
-		u, err := db.AddUser(ctx, lead, fmt.Sprintf("ann%d", i), store.RoleAnnotator, "", "secret")
+		u, err := db.AddUser(ctx, lead, fmt.Sprintf("ann%d", i), bench.RoleAnnotator, "", "secret")
 		if err != nil {
 			b.Fatal(err)
 		}
 		anns = append(anns, u)
 	}
 	for i := range 6 {
-		u, err := db.AddUser(ctx, lead, fmt.Sprintf("ver%d", i), store.RoleVerifier, string(rune('A'+i/2)), "secret")
+		u, err := db.AddUser(ctx, lead, fmt.Sprintf("ver%d", i), bench.RoleVerifier, string(rune('A'+i/2)), "secret")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func TestReviewQueueClaimExpiry(t *testing.T) {
 	if queueHas(t, f, vs["a1"], si.ID) || !queueHas(t, f, vs["b1"], si.ID) {
 		t.Error("after b1's claim the queues should hold the sample for b1 only")
 	}
-	if _, err := submitReview(f.db, ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
+	if _, err := submitReview(f.db, ctx, vs["a1"], bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("a1 reviews on an expired claim: got %v, want ErrPanelFull", err)
 	}
 }
@@ -303,7 +304,7 @@ func TestReleaseClaim(t *testing.T) {
 	if _, err := f.db.ClaimReview(ctx, vs["a2"], si.ID, 1); err != nil {
 		t.Errorf("a2 claims the released seat: %v", err)
 	}
-	if err := f.db.ReleaseClaim(ctx, f.ann, si.ID); !errors.Is(err, store.ErrForbidden) {
+	if err := f.db.ReleaseClaim(ctx, f.ann, si.ID); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator releasing a claim: got %v, want ErrForbidden", err)
 	}
 	counts, err := f.db.AuditCounts(ctx)
@@ -348,14 +349,14 @@ func TestRound1SlotIsNeverShared(t *testing.T) {
 	if _, err := f.db.ClaimReview(ctx, vs["b1"], taken["a1"], 1); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 claims a1's slot: got %v, want ErrPanelFull", err)
 	}
-	if _, err := submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: taken["a1"], Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
+	if _, err := submitReview(f.db, ctx, vs["b1"], bench.ReviewInput{SampleID: taken["a1"], Round: 1, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 reviews a1's slot: got %v, want ErrPanelFull", err)
 	}
-	si, _ := f.db.Sample(ctx, store.Owner(), taken["a1"])
+	si, _ := f.db.Sample(ctx, bench.Owner(), taken["a1"])
 	mustReview(t, f, vs["a1"], si, 1)
 	for _, v := range []string{"a1", "b1"} {
 		q, _ := f.db.ReviewQueue(ctx, vs[v], f.project.ID, 1)
-		if slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == taken["a1"] }) {
+		if slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == taken["a1"] }) {
 			t.Errorf("%s's round-1 queue still holds %s after its review", v, taken["a1"])
 		}
 	}
@@ -377,7 +378,7 @@ func TestReviewQueueLimitAndRound(t *testing.T) {
 		ids = append(ids, submitted(t, f, f.ann, img).ID)
 	}
 	clk.advance(time.Second)
-	si, _ := f.db.Sample(ctx, store.Owner(), ids[1])
+	si, _ := f.db.Sample(ctx, bench.Owner(), ids[1])
 	mustReview(t, f, vs["a1"], si, 1) // ids[1] moves to round 2 and to the end of the queue
 	tests := []struct {
 		round, limit int
@@ -406,7 +407,7 @@ func TestReviewQueueLimitAndRound(t *testing.T) {
 			t.Errorf("round %d limit %d: %v, want %v", tt.round, tt.limit, got, tt.want)
 		}
 	}
-	if _, err := f.db.ReviewQueueLimit(ctx, vs["b1"], f.project.ID, 4, 0); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.ReviewQueueLimit(ctx, vs["b1"], f.project.ID, 4, 0); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("round 4: got %v, want ErrInvalid", err)
 	}
 	// A project that does not exist is refused as another project is (not a member): the answer tells a stranger nothing.
@@ -422,10 +423,10 @@ func TestReviewQueueLimitAndRound(t *testing.T) {
 func TestReviewQueueAgreesWithClaims(t *testing.T) {
 	policies := []struct {
 		name string
-		set  func(*store.Settings)
+		set  func(*bench.Settings)
 	}{
-		{"default", func(*store.Settings) {}},
-		{"panel of 2, earlier verifiers allowed, corrections stay in their round", func(s *store.Settings) {
+		{"default", func(*bench.Settings) {}},
+		{"panel of 2, earlier verifiers allowed, corrections stay in their round", func(s *bench.Settings) {
 			s.Round3Panel, s.Round3AllowEarlier, s.CorrectionToRound1 = 2, true, false
 		}},
 	}
@@ -435,17 +436,17 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			f := newFixture(t)
 			clk := setClock(f.db)
 			img := withImage(t, f)
-			s := store.DefaultSettings()
+			s := bench.DefaultSettings()
 			pol.set(&s)
 			if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 				t.Fatal(err)
 			}
 			vs := addVerifiers(t, f, "a1", "a2", "b1", "b2", "c1", "n1")
-			pool := []store.User{f.lead, f.ver}
+			pool := []bench.User{f.lead, f.ver}
 			for _, n := range []string{"a1", "a2", "b1", "b2", "c1", "n1"} {
 				pool = append(pool, vs[n])
 			}
-			authors := []store.User{f.ann, f.ann2, f.lead}
+			authors := []bench.User{f.ann, f.ann2, f.lead}
 			rng := rand.New(rand.NewPCG(uint64(i), 42))
 			var ids []string
 			for k := range 30 {
@@ -453,7 +454,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			}
 			for range 400 {
 				clk.advance(time.Second)
-				si, err := f.db.Sample(ctx, store.Owner(), ids[rng.IntN(len(ids))])
+				si, err := f.db.Sample(ctx, bench.Owner(), ids[rng.IntN(len(ids))])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -467,7 +468,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 					continue
 				}
 				v := pool[rng.IntN(len(pool))]
-				in := store.ReviewInput{SampleID: si.ID, Round: si.Status.Round(), BasedOn: si.Revision, Verdict: approve}
+				in := bench.ReviewInput{SampleID: si.ID, Round: si.Status.Round(), BasedOn: si.Revision, Verdict: approve}
 				switch x := rng.IntN(20); {
 				case x < 2:
 					in.Verdict = verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}}
@@ -475,13 +476,13 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 				case x < 4:
 					c := si.Content
 					c.Question = fmt.Sprintf("Which object is closest to the camera, take %d?", rng.IntN(1000))
-					_, err = f.db.Correct(ctx, v, store.CorrectionInput{SampleID: si.ID, Round: in.Round, BasedOn: si.Revision, Content: c, Comment: "reworded"})
+					_, err = f.db.Correct(ctx, v, bench.CorrectionInput{SampleID: si.ID, Round: in.Round, BasedOn: si.Revision, Content: c, Comment: "reworded"})
 				case x < 6:
 					_, err = f.db.ClaimReview(ctx, v, si.ID, in.Round)
 				default:
 					_, err = submitReview(f.db, ctx, v, in)
 				}
-				if err != nil && !errors.Is(err, store.ErrForbidden) {
+				if err != nil && !errors.Is(err, bench.ErrForbidden) {
 					t.Fatalf("%s on %s: %v", v.Name, si.ID, err)
 				}
 			}
@@ -490,7 +491,7 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			// would stand between rightful ones and shorten a page below.
 			for _, k := range rng.Perm(len(ids)) {
 				clk.advance(time.Second)
-				if si, _ := f.db.Sample(ctx, store.Owner(), ids[k]); si.Status.Round() > 0 && rng.IntN(2) == 0 {
+				if si, _ := f.db.Sample(ctx, bench.Owner(), ids[k]); si.Status.Round() > 0 && rng.IntN(2) == 0 {
 					if err := f.db.Withdraw(ctx, f.lead, si.ID, "shuffle"); err != nil {
 						t.Fatal(err)
 					}
@@ -501,13 +502,13 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			}
 			// Claims that stand while the queues are compared, remade after each clock jump.
 			type claim struct {
-				v     store.User
+				v     bench.User
 				id    string
 				round int
 			}
 			var standing []claim
 			for range 40 {
-				si, _ := f.db.Sample(ctx, store.Owner(), ids[rng.IntN(len(ids))])
+				si, _ := f.db.Sample(ctx, bench.Owner(), ids[rng.IntN(len(ids))])
 				v := pool[rng.IntN(len(pool))]
 				if _, err := f.db.ClaimReview(ctx, v, si.ID, si.Status.Round()); err == nil {
 					standing = append(standing, claim{v, si.ID, si.Status.Round()})
@@ -541,12 +542,12 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 					}
 				}
 				for _, id := range ids {
-					si, _ := f.db.Sample(ctx, store.Owner(), id)
+					si, _ := f.db.Sample(ctx, bench.Owner(), id)
 					if si.Status.Round() == 0 {
 						continue
 					}
 					inRound++
-					inQueue := slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == id })
+					inQueue := slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == id })
 					_, err := f.db.ClaimReview(ctx, v, id, si.Status.Round())
 					if inQueue != (err == nil) {
 						t.Errorf("%s, %s in %s: in queue %v, claim %v", v.Name, id, si.Status, inQueue, err)
@@ -561,19 +562,19 @@ func TestReviewQueueAgreesWithClaims(t *testing.T) {
 			if agreed == 0 || agreed == total {
 				t.Errorf("%d of %d verifier/sample pairs queued; the scenario is degenerate", agreed, total)
 			}
-			counts, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID)
+			counts, _ := f.db.StatusCounts(ctx, bench.Owner(), f.project.ID)
 			t.Logf("states %v; %d of %d pairs queued", counts, agreed, inRound)
 		})
 	}
 }
 
-func authorOf(si store.SampleInfo, users []store.User) store.User {
+func authorOf(si bench.SampleInfo, users []bench.User) bench.User {
 	for _, u := range users {
 		if u.ID == si.AuthorID {
 			return u
 		}
 	}
-	return store.User{}
+	return bench.User{}
 }
 
 // TestMigration3KeepsReviews builds a version-2 database from the migration files,
@@ -622,7 +623,7 @@ func TestMigration3KeepsReviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	lead, a1, b1 := store.User{ID: 1}, store.User{ID: 3}, store.User{ID: 4}
+	lead, a1, b1 := bench.User{ID: 1}, bench.User{ID: 3}, bench.User{ID: 4}
 	rs, err := db.Reviews(ctx, lead, "s1")
 	if err != nil {
 		t.Fatal(err)
@@ -630,14 +631,14 @@ func TestMigration3KeepsReviews(t *testing.T) {
 	if len(rs) != 1 || rs[0].ID != 7 || rs[0].VerifierName != "a1" || rs[0].Comment != "fine" || rs[0].Seconds != 12 || !rs[0].Judgements["answerable"] {
 		t.Fatalf("reviews after the migration: %+v", rs)
 	}
-	if _, err := submitReview(db, ctx, b1, store.ReviewInput{SampleID: "s1", Round: 2, BasedOn: 1, Verdict: approve}); err != nil {
+	if _, err := submitReview(db, ctx, b1, bench.ReviewInput{SampleID: "s1", Round: 2, BasedOn: 1, Verdict: approve}); err != nil {
 		t.Fatal(err)
 	}
 	// a1 verified round 1 and, with round3_allow_earlier, may sit on the panel.
-	if _, err := submitReview(db, ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); err != nil {
+	if _, err := submitReview(db, ctx, a1, bench.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); err != nil {
 		t.Fatalf("round-1 verifier in round 3: %v", err)
 	}
-	if _, err := submitReview(db, ctx, a1, store.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrAlreadyOnPanel) {
+	if _, err := submitReview(db, ctx, a1, bench.ReviewInput{SampleID: "s1", Round: 3, BasedOn: 1, Verdict: approve}); !errors.Is(err, verify.ErrAlreadyOnPanel) {
 		t.Errorf("a second round-3 vote: got %v, want ErrAlreadyOnPanel", err)
 	}
 }

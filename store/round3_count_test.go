@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // round3Figures are the round-3 votes one reader counts: the dashboard's verifier,
@@ -24,7 +24,7 @@ type round3Figures struct {
 // agree with each other: the verifiers' round-3 reviews, the annotators' round-3
 // reviews, the error table's reviews beyond rounds 1 and 2, and the panel votes
 // (every vote here belongs to a panel with a result).
-func dashboardRound3(t *testing.T, d store.Dashboard) round3Figures {
+func dashboardRound3(t *testing.T, d bench.Dashboard) round3Figures {
 	t.Helper()
 	out := round3Figures{byVerifier: map[string]int{}}
 	early, annotated, errs, panel := 0, 0, 0, 0
@@ -51,9 +51,9 @@ func dashboardRound3(t *testing.T, d store.Dashboard) round3Figures {
 
 // agreementRound3 reads the round-3 votes the agreement counts: the values of the
 // round-3 decision row (a unit of one value counts one), and each verifier's reviews.
-func agreementRound3(t *testing.T, a store.Agreement) round3Figures {
+func agreementRound3(t *testing.T, a bench.Agreement) round3Figures {
 	t.Helper()
-	r := findRow(t, a, 3, store.CriterionDecision)
+	r := findRow(t, a, 3, bench.CriterionDecision)
 	out := round3Figures{votes: r.Values + r.Units - r.Pairable, byVerifier: map[string]int{}}
 	for _, v := range a.Verifiers {
 		out.byVerifier[v.Verifier] = v.Reviews
@@ -68,29 +68,29 @@ func agreementRound3(t *testing.T, a store.Agreement) round3Figures {
 func TestRound3LateVoteCountedAlike(t *testing.T) {
 	tests := []struct {
 		name string
-		end  func(t *testing.T, f fixture, clk *clock, vs map[string]store.User, si store.SampleInfo)
+		end  func(t *testing.T, f fixture, clk *clock, vs map[string]bench.User, si bench.SampleInfo)
 		want int // round-3 votes counted afterwards
 		// lapse: the end is a claim running out, which no write follows: the
 		// dashboard decides again when it reads, the stored summaries lag.
 		lapse bool
 	}{
-		{"the late voter votes", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
-			if _, err := submitReview(f.db, context.Background(), vs["b2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1,
+		{"the late voter votes", func(t *testing.T, f fixture, _ *clock, vs map[string]bench.User, si bench.SampleInfo) {
+			if _, err := submitReview(f.db, context.Background(), vs["b2"], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1,
 				Verdict: approve3, Seconds: 17}); err != nil {
 				t.Fatal(err)
 			}
 		}, 2, false},
-		{"the late voter's claim runs out", func(t *testing.T, f fixture, clk *clock, _ map[string]store.User, _ store.SampleInfo) {
+		{"the late voter's claim runs out", func(t *testing.T, f fixture, clk *clock, _ map[string]bench.User, _ bench.SampleInfo) {
 			clk.advance(21 * time.Minute) // 31 minutes after the claim: no write at all
 		}, 1, true},
-		{"the late voter gives up the seat", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
+		{"the late voter gives up the seat", func(t *testing.T, f fixture, _ *clock, vs map[string]bench.User, si bench.SampleInfo) {
 			if err := f.db.ReleaseClaim(context.Background(), vs["b2"], si.ID); err != nil {
 				t.Fatal(err)
 			}
 		}, 1, false},
-		{"the late voter claims the resubmitted revision", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
+		{"the late voter claims the resubmitted revision", func(t *testing.T, f fixture, _ *clock, vs map[string]bench.User, si bench.SampleInfo) {
 			ctx := context.Background()
-			cur, err := f.db.Sample(ctx, store.Owner(), si.ID)
+			cur, err := f.db.Sample(ctx, bench.Owner(), si.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,9 +101,9 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 1, false},
-		{"the resubmitted revision is reviewed", func(t *testing.T, f fixture, _ *clock, vs map[string]store.User, si store.SampleInfo) {
+		{"the resubmitted revision is reviewed", func(t *testing.T, f fixture, _ *clock, vs map[string]bench.User, si bench.SampleInfo) {
 			ctx := context.Background()
-			cur, err := f.db.Sample(ctx, store.Owner(), si.ID)
+			cur, err := f.db.Sample(ctx, bench.Owner(), si.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func TestRound3LateVoteCountedAlike(t *testing.T) {
 					t.Fatalf("%s claims a seat: %v", n, err)
 				}
 			}
-			if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1,
+			if _, err := submitReview(f.db, ctx, vs["a2"], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1,
 				Verdict: reject3, Seconds: 42}); err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +188,7 @@ func TestRound3LapsedClaimTimes(t *testing.T) {
 			if n == "a2" {
 				secs = s
 			}
-			if _, err := submitReview(f.db, ctx, vs[n], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3,
+			if _, err := submitReview(f.db, ctx, vs[n], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: approve3,
 				Seconds: secs}); err != nil {
 				t.Fatal(err)
 			}
@@ -198,11 +198,11 @@ func TestRound3LapsedClaimTimes(t *testing.T) {
 	if _, err := f.db.ClaimReview(ctx, vs["b2"], si.ID, 3); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := submitReview(f.db, ctx, vs["a2"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3,
+	if _, err := submitReview(f.db, ctx, vs["a2"], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: 1, Verdict: reject3,
 		Seconds: 20.5}); err != nil {
 		t.Fatal(err)
 	}
-	a2 := func() store.VerifierRow {
+	a2 := func() bench.VerifierRow {
 		t.Helper()
 		d, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
 		if err != nil {
@@ -214,7 +214,7 @@ func TestRound3LapsedClaimTimes(t *testing.T) {
 			}
 		}
 		t.Fatal("no row for a2")
-		return store.VerifierRow{}
+		return bench.VerifierRow{}
 	}
 	if v := a2(); v.Timed != 2 || v.MedianSeconds != 20 || v.PanelVotes != 2 || v.PanelMatches != 2 {
 		t.Errorf("while b2 may vote late: %+v; want 2 timed, median 20, 2 of 2 panel votes", v)

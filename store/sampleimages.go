@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // A sample of several images (issue 26) keeps its first image in samples.image_id
@@ -18,7 +19,7 @@ import (
 // checkImageCount refuses a sample showing more images than a sample may.
 func checkImageCount(s annotate.Sample) error {
 	if n := s.NumImages(); n > annotate.MaxImages {
-		return fmt.Errorf("%w: a sample shows at most %d images; %s has %d", ErrInvalid, annotate.MaxImages, sampleName(s), n)
+		return fmt.Errorf("%w: a sample shows at most %d images; %s has %d", bench.ErrInvalid, annotate.MaxImages, sampleName(s), n)
 	}
 	return nil
 }
@@ -39,7 +40,7 @@ func moreImageIDs(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.S
 	ids := make([]int64, 0, len(s.MoreImages))
 	for _, p := range s.MoreImages {
 		if p == "" {
-			return nil, fmt.Errorf("%w: image %d of %s has no path", ErrInvalid, len(ids)+2, sampleName(s))
+			return nil, fmt.Errorf("%w: image %d of %s has no path", bench.ErrInvalid, len(ids)+2, sampleName(s))
 		}
 		id, err := imageIDFor(ctx, tx, projectID, p)
 		if err != nil {

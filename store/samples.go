@@ -10,14 +10,15 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // CreateSample starts a draft by the acting annotator or lead. An empty s.ID gets a
 // generated one; an existing id is a conflict. s.Image, when set, and every path of
 // s.MoreImages must name one of the project's images.
-func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s annotate.Sample) (SampleInfo, error) {
-	var out SampleInfo
+func (d *DB) CreateSample(ctx context.Context, actor bench.User, projectID int64, s annotate.Sample) (bench.SampleInfo, error) {
+	var out bench.SampleInfo
 	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionWriteSamples)
 		if err != nil {
@@ -27,34 +28,34 @@ func (d *DB) CreateSample(ctx context.Context, actor User, projectID int64, s an
 		return err
 	})
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("create sample: %w", err)
+		return bench.SampleInfo{}, fmt.Errorf("create sample: %w", err)
 	}
 	return out, nil
 }
 
-func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectID int64, s annotate.Sample, status verify.State) (SampleInfo, error) {
+func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, projectID int64, s annotate.Sample, status verify.State) (bench.SampleInfo, error) {
 	s = annotate.TidyText(s)
 	if err := projectExists(ctx, tx, projectID); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if !s.Kind.Valid() {
-		return SampleInfo{}, fmt.Errorf("%w: unknown kind %q", ErrInvalid, s.Kind)
+		return bench.SampleInfo{}, fmt.Errorf("%w: unknown kind %q", bench.ErrInvalid, s.Kind)
 	}
 	imageID, err := imageIDFor(ctx, tx, projectID, s.Image)
 	if err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if _, err := moreImageIDs(ctx, tx, projectID, s); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if s.ID == "" {
 		var pname string
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT name FROM projects WHERE id = ?`, projectID).Scan(&pname); err != nil {
-			return SampleInfo{}, err
+			return bench.SampleInfo{}, err
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&n); err != nil {
-			return SampleInfo{}, err
+			return bench.SampleInfo{}, err
 		}
 		for {
 			n++
@@ -65,32 +66,32 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author User, projectI
 		}
 	} else {
 		if err := annotate.CheckID(s.ID); err != nil {
-			return SampleInfo{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+			return bench.SampleInfo{}, fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); err == nil {
-			return SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
+			return bench.SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", bench.ErrConflict, s.ID)
 		}
 	}
 	content, err := json.Marshal(s)
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
+		return bench.SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
 	}
 	now := d.now()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if err := setSampleImages(ctx, tx, projectID, s.ID, s); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if err := statsSample(ctx, tx, s.ID, 1); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if err := d.audit(ctx, tx, author.ID, "sample.create", "sample", s.ID, string(s.Kind)); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	if err := statsActivity(ctx, tx, projectID, s.ID); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	return getSample(ctx, tx, s.ID)
 }
@@ -102,7 +103,7 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM images WHERE project_id = ? AND rel_path = ?`, projectID, rel).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: image %q is not in the project", ErrInvalid, rel)
+		return nil, fmt.Errorf("%w: image %q is not in the project", bench.ErrInvalid, rel)
 	}
 	return id, err
 }
@@ -110,7 +111,7 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 // SaveDraft stores the author's edits of a draft or returned sample. baseVersion is
 // the Version the editor loaded; if someone changed the sample meanwhile it fails with
 // ErrConflict and nothing is overwritten.
-func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion int, s annotate.Sample) (int, error) {
+func (d *DB) SaveDraft(ctx context.Context, actor bench.User, id string, baseVersion int, s annotate.Sample) (int, error) {
 	s = annotate.TidyText(s) // no stray spaces; a question edited without its tags keeps them
 	var version int
 	err := d.act(ctx, actor, "sample.edit", func(tx *sql.Tx) error {
@@ -119,7 +120,7 @@ func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion i
 			return err
 		}
 		if cur.Status != verify.StateDraft && cur.Status != verify.StateReturned {
-			return fmt.Errorf("%w: %s is in %s; only drafts and returned samples are edited", ErrForbidden, id, cur.Status)
+			return fmt.Errorf("%w: %s is in %s; only drafts and returned samples are edited", bench.ErrForbidden, id, cur.Status)
 		}
 		s.ID, s.Kind = id, cur.Kind
 		imageID, err := imageIDFor(ctx, tx, cur.ProjectID, s.Image)
@@ -149,19 +150,19 @@ func (d *DB) SaveDraft(ctx context.Context, actor User, id string, baseVersion i
 // Submit turns the author's draft into an immutable revision and sends it to round 1.
 // Lint errors block it; warnings must each be acknowledged (their rule ids in ack),
 // and the acknowledgement is stored with the revision.
-func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int, ack []string) (SampleInfo, error) {
-	var out SampleInfo
+func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersion int, ack []string) (bench.SampleInfo, error) {
+	var out bench.SampleInfo
 	err := d.act(ctx, actor, "sample.submit", func(tx *sql.Tx) error {
 		a, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "submit")
 		if err != nil {
 			return err
 		}
 		if err := verify.Authorize(verify.EventSubmit, vuser(a), cur.AuthorID == a.ID); err != nil {
-			return fmt.Errorf("%w: %w", ErrForbidden, err)
+			return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 		}
 		to, err := verify.Transition(cur.Status, verify.EventSubmit)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 		if err := lintGate(ctx, tx, cur.ProjectID, cur.Content, ack); err != nil {
 			return err
@@ -185,27 +186,27 @@ func (d *DB) Submit(ctx context.Context, actor User, id string, baseVersion int,
 		return err
 	})
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("submit %s: %w", id, err)
+		return bench.SampleInfo{}, fmt.Errorf("submit %s: %w", id, err)
 	}
 	return out, nil
 }
 
 // authorsSample loads sample id for its author's edit or submit: the actor must be an
 // annotator or lead, its author, and have based the change on the current version.
-func authorsSample(ctx context.Context, tx *sql.Tx, actor User, id string, baseVersion int, verb string) (User, SampleInfo, error) {
+func authorsSample(ctx context.Context, tx *sql.Tx, actor bench.User, id string, baseVersion int, verb string) (bench.User, bench.SampleInfo, error) {
 	a, err := requireSampleAction(ctx, tx, actor, id, verify.ActionWriteSamples)
 	if err != nil {
-		return User{}, SampleInfo{}, err
+		return bench.User{}, bench.SampleInfo{}, err
 	}
 	cur, err := getSample(ctx, tx, id)
 	if err != nil {
-		return User{}, SampleInfo{}, err
+		return bench.User{}, bench.SampleInfo{}, err
 	}
 	if cur.AuthorID != a.ID {
-		return User{}, SampleInfo{}, fmt.Errorf("%w: %s is %s's sample; only its author may %s it", ErrForbidden, id, cur.AuthorName, verb)
+		return bench.User{}, bench.SampleInfo{}, fmt.Errorf("%w: %s is %s's sample; only its author may %s it", bench.ErrForbidden, id, cur.AuthorName, verb)
 	}
 	if cur.Version != baseVersion {
-		return User{}, SampleInfo{}, fmt.Errorf("%w: %s is at version %d, the %s was based on %d", ErrConflict, id, cur.Version, verb, baseVersion)
+		return bench.User{}, bench.SampleInfo{}, fmt.Errorf("%w: %s is at version %d, the %s was based on %d", bench.ErrConflict, id, cur.Version, verb, baseVersion)
 	}
 	return a, cur, nil
 }
@@ -224,7 +225,7 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(problems, "; "))
+		return fmt.Errorf("%w: %s", bench.ErrInvalid, strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -232,7 +233,7 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 // addRevision appends the next immutable revision of cur and makes it current, with
 // the summaries (stats.go): the revision and the sample's balance. Every caller then
 // moves the sample with setStatus, which decides its round 3s again.
-func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur SampleInfo, s annotate.Sample, change, reason string) error {
+func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur bench.SampleInfo, s annotate.Sample, change, reason string) error {
 	content, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode sample %s: %w", cur.ID, err)
@@ -277,7 +278,7 @@ func (d *DB) setStatus(ctx context.Context, tx *sql.Tx, actorID int64, id string
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w: %s changed meanwhile", ErrConflict, id)
+		return fmt.Errorf("%w: %s changed meanwhile", bench.ErrConflict, id)
 	}
 	if err := statsSample(ctx, tx, id, 1); err != nil {
 		return err
@@ -297,31 +298,31 @@ const sampleCols = `s.id, s.project_id, COALESCE(s.image_id, 0), COALESCE(i.rel_
 const sampleFrom = ` FROM samples s JOIN users u ON u.id = s.author_id
 	LEFT JOIN images i ON i.id = s.image_id LEFT JOIN revisions r ON r.id = s.current_rev`
 
-func scanSample(r scanner) (SampleInfo, error) {
-	var si SampleInfo
+func scanSample(r scanner) (bench.SampleInfo, error) {
+	var si bench.SampleInfo
 	var kind, status, prev, content string
 	if err := r.Scan(&si.ID, &si.ProjectID, &si.ImageID, &si.ImagePath, &kind, &status, &prev,
 		&si.AuthorID, &si.AuthorName, &si.Version, &si.Revision, &si.RevisionID, &content, &si.UpdatedAt); err != nil {
-		return SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	si.Kind, si.Status, si.PrevStatus = annotate.Kind(kind), verify.State(status), verify.State(prev)
 	if err := json.Unmarshal([]byte(content), &si.Content); err != nil {
-		return SampleInfo{}, fmt.Errorf("decode sample %s: %w", si.ID, err)
+		return bench.SampleInfo{}, fmt.Errorf("decode sample %s: %w", si.ID, err)
 	}
 	return si, nil
 }
 
-func getSample(ctx context.Context, tx *sql.Tx, id string) (SampleInfo, error) {
+func getSample(ctx context.Context, tx *sql.Tx, id string) (bench.SampleInfo, error) {
 	si, err := scanSample(tx.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return SampleInfo{}, fmt.Errorf("sample %q: %w", id, ErrNotFound)
+		return bench.SampleInfo{}, fmt.Errorf("sample %q: %w", id, bench.ErrNotFound)
 	}
 	return si, err
 }
 
 // Sample loads one sample, for a member of its project.
-func (d *DB) Sample(ctx context.Context, actor User, id string) (SampleInfo, error) {
-	var si SampleInfo
+func (d *DB) Sample(ctx context.Context, actor bench.User, id string) (bench.SampleInfo, error) {
+	var si bench.SampleInfo
 	err := d.readAs(ctx, actor, "sample.read", func(tx *sql.Tx) error {
 		if _, err := requireSampleAction(ctx, tx, actor, id, verify.ActionReadProject); err != nil {
 			return err
@@ -331,20 +332,20 @@ func (d *DB) Sample(ctx context.Context, actor User, id string) (SampleInfo, err
 		return err
 	})
 	if err != nil {
-		return SampleInfo{}, fmt.Errorf("read sample: %w", err)
+		return bench.SampleInfo{}, fmt.Errorf("read sample: %w", err)
 	}
 	return si, nil
 }
 
 // Samples lists a project's samples matching f, newest first, a page at a time:
 // limit samples after skipping offset, or, with f.After, after that sample.
-func (d *DB) Samples(ctx context.Context, actor User, projectID int64, f SampleFilter, offset, limit int) ([]SampleInfo, error) {
+func (d *DB) Samples(ctx context.Context, actor bench.User, projectID int64, f bench.SampleFilter, offset, limit int) ([]bench.SampleInfo, error) {
 	where, args := sampleWhere(projectID, f)
 	if f.After != nil {
 		where += ` AND s.updated_at <= ? AND (s.updated_at < ? OR s.id > ?)`
 		args = append(args, f.After.UpdatedAt, f.After.UpdatedAt, f.After.ID)
 	}
-	var out []SampleInfo
+	var out []bench.SampleInfo
 	err := d.readProject(ctx, actor, projectID, "samples.read", func(tx *sql.Tx) error {
 		var err error
 		out, err = queryAll(ctx, tx, scanSample, `SELECT `+sampleCols+sampleFrom+where+
@@ -359,7 +360,7 @@ func (d *DB) Samples(ctx context.Context, actor User, projectID int64, f SampleF
 
 // CountSamples counts a project's samples matching f (f.After is ignored): the total
 // beside a list shown a page at a time.
-func (d *DB) CountSamples(ctx context.Context, actor User, projectID int64, f SampleFilter) (int, error) {
+func (d *DB) CountSamples(ctx context.Context, actor bench.User, projectID int64, f bench.SampleFilter) (int, error) {
 	where, args := sampleWhere(projectID, f)
 	var n int
 	err := d.readProject(ctx, actor, projectID, "samples.read", func(tx *sql.Tx) error {
@@ -372,7 +373,7 @@ func (d *DB) CountSamples(ctx context.Context, actor User, projectID int64, f Sa
 }
 
 // sampleWhere is the WHERE clause (on samples s) selecting f's samples of a project.
-func sampleWhere(projectID int64, f SampleFilter) (string, []any) {
+func sampleWhere(projectID int64, f bench.SampleFilter) (string, []any) {
 	q := ` WHERE s.project_id = ?`
 	args := []any{projectID}
 	if f.Status != "" {
@@ -395,7 +396,7 @@ func sampleWhere(projectID int64, f SampleFilter) (string, []any) {
 }
 
 // StatusCounts counts a project's samples per state (every state present, zero or not).
-func (d *DB) StatusCounts(ctx context.Context, actor User, projectID int64) (map[verify.State]int, error) {
+func (d *DB) StatusCounts(ctx context.Context, actor bench.User, projectID int64) (map[verify.State]int, error) {
 	out := map[verify.State]int{}
 	for _, s := range verify.States {
 		out[s] = 0
@@ -425,16 +426,16 @@ func (d *DB) StatusCounts(ctx context.Context, actor User, projectID int64) (map
 }
 
 // Withdraw takes a sample out of the process (kept, excluded); only a lead may.
-func (d *DB) Withdraw(ctx context.Context, actor User, id, reason string) error {
+func (d *DB) Withdraw(ctx context.Context, actor bench.User, id, reason string) error {
 	return d.leadMove(ctx, actor, id, verify.EventWithdraw, reason)
 }
 
 // Reopen puts a withdrawn sample back in the state it had; only a lead may.
-func (d *DB) Reopen(ctx context.Context, actor User, id, reason string) error {
+func (d *DB) Reopen(ctx context.Context, actor bench.User, id, reason string) error {
 	return d.leadMove(ctx, actor, id, verify.EventReopen, reason)
 }
 
-func (d *DB) leadMove(ctx context.Context, actor User, id string, ev verify.Event, reason string) error {
+func (d *DB) leadMove(ctx context.Context, actor bench.User, id string, ev verify.Event, reason string) error {
 	err := d.act(ctx, actor, "sample."+string(ev), func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionReadSamples)
 		if err != nil {
@@ -453,7 +454,7 @@ var errWithdrawnAlready = errors.New("it is withdrawn already")
 
 // leadMoveTx withdraws or reopens sample id for a, who must be a member of its
 // project and allowed the move (verify.Authorize), and audits it with reason.
-func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev verify.Event, reason string) error {
+func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a bench.User, id string, ev verify.Event, reason string) error {
 	a, err := requireSampleAction(ctx, tx, a, id, verify.ActionReadSamples)
 	if err != nil {
 		return err
@@ -463,20 +464,20 @@ func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev v
 		return err
 	}
 	if err := verify.Authorize(ev, vuser(a), cur.AuthorID == a.ID); err != nil {
-		return fmt.Errorf("%w: %w", ErrForbidden, err)
+		return fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	if ev == verify.EventWithdraw && cur.Status == verify.StateWithdrawn {
-		return fmt.Errorf("%w: %w", ErrForbidden, errWithdrawnAlready) // refused by Withdraw, reported by WithdrawSamples
+		return fmt.Errorf("%w: %w", bench.ErrForbidden, errWithdrawnAlready) // refused by Withdraw, reported by WithdrawSamples
 	}
 	var to, prev verify.State
 	if ev == verify.EventWithdraw {
 		if to, err = verify.Transition(cur.Status, ev); err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 		prev = cur.Status
 	} else {
 		if to, err = verify.Reopen(cur.Status, cur.PrevStatus); err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 	}
 	if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, prev); err != nil {
@@ -487,7 +488,7 @@ func (d *DB) leadMoveTx(ctx context.Context, tx *sql.Tx, a User, id string, ev v
 
 // changedSinceReturn applies annotate.CheckResubmit to a returned sample: its
 // draft against the revision the reviewers returned.
-func changedSinceReturn(ctx context.Context, tx *sql.Tx, cur SampleInfo) error {
+func changedSinceReturn(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo) error {
 	var stored string
 	if err := tx.QueryRowContext(ctx, `SELECT content FROM revisions WHERE id = ?`, cur.RevisionID).Scan(&stored); err != nil {
 		return err
@@ -497,7 +498,7 @@ func changedSinceReturn(ctx context.Context, tx *sql.Tx, cur SampleInfo) error {
 		return err
 	}
 	if err := annotate.CheckResubmit(returned, cur.Content); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrInvalid, cur.ID, err)
+		return fmt.Errorf("%w: %s: %w", bench.ErrInvalid, cur.ID, err)
 	}
 	return nil
 }

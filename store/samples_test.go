@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -48,25 +49,25 @@ func TestDraftConflictAndSubmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, b); !errors.Is(err, store.ErrConflict) {
+	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, b); !errors.Is(err, bench.ErrConflict) {
 		t.Fatalf("stale save: got %v, want ErrConflict", err)
 	}
-	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	got, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if got.Content.Question != a.Question || got.Version != v2 {
 		t.Fatalf("after conflict: %q v%d", got.Content.Question, got.Version)
 	}
 	// Someone else's draft, a bad image and a lint error are refused.
-	if _, err := f.db.SaveDraft(ctx, f.ann2, si.ID, v2, a); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.SaveDraft(ctx, f.ann2, si.ID, v2, a); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("other annotator edits: got %v", err)
 	}
 	bad := hopSample("nope.jpg")
-	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, bad); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, bad); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("unknown image: got %v", err)
 	}
 	lintBad := a
 	lintBad.Options = []string{"x", "y"}
 	v3, _ := f.db.SaveDraft(ctx, f.ann, si.ID, v2, lintBad)
-	if _, err := f.db.Submit(ctx, f.ann, si.ID, v3, nil); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "option-count") {
+	if _, err := f.db.Submit(ctx, f.ann, si.ID, v3, nil); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), "option-count") {
 		t.Errorf("submit with lint error: got %v", err)
 	}
 	v4, _ := f.db.SaveDraft(ctx, f.ann, si.ID, v3, a)
@@ -77,7 +78,7 @@ func TestDraftConflictAndSubmit(t *testing.T) {
 	if sub.Status != verify.StateRound1 || sub.Revision != 1 {
 		t.Fatalf("submitted: %s rev %d", sub.Status, sub.Revision)
 	}
-	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, sub.Version, a); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, sub.Version, a); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("editing a submitted sample: got %v", err)
 	}
 	// Revisions are immutable in the database itself.
@@ -97,7 +98,7 @@ func TestWithdrawReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.Withdraw(ctx, f.ann, si.ID, ""); !errors.Is(err, store.ErrForbidden) {
+	if err := f.db.Withdraw(ctx, f.ann, si.ID, ""); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("annotator withdraws: %v", err)
 	}
 	if err := f.db.Withdraw(ctx, f.lead, si.ID, "duplicate"); err != nil {
@@ -106,7 +107,7 @@ func TestWithdrawReopen(t *testing.T) {
 	if err := f.db.Reopen(ctx, f.lead, si.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	got, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if got.Status != verify.StateRound1 {
 		t.Errorf("reopened to %s, want round1", got.Status)
 	}
@@ -118,7 +119,7 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, synth.Options{Samples: 400, Images: 12, Seed: 5, Large: -1})
 	pid := res.Project.ID
-	all, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, 1000)
+	all, err := db.Samples(ctx, bench.Owner(), pid, bench.SampleFilter{}, 0, 1000)
 	if err != nil || len(all) != 400 {
 		t.Fatalf("all samples: %d, %v", len(all), err)
 	}
@@ -139,23 +140,23 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		f    store.SampleFilter
+		f    bench.SampleFilter
 	}{
-		{"all", store.SampleFilter{}},
-		{"accepted", store.SampleFilter{Status: verify.StateAccepted}},
-		{"hop questions", store.SampleFilter{Kind: annotate.KindHopQA}},
-		{"one author's drafts", store.SampleFilter{Status: verify.StateDraft, AuthorID: drafter}},
+		{"all", bench.SampleFilter{}},
+		{"accepted", bench.SampleFilter{Status: verify.StateAccepted}},
+		{"hop questions", bench.SampleFilter{Kind: annotate.KindHopQA}},
+		{"one author's drafts", bench.SampleFilter{Status: verify.StateDraft, AuthorID: drafter}},
 	} {
 		f := tc.f
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := db.Samples(ctx, store.Owner(), pid, f, 0, 1000)
+			want, err := db.Samples(ctx, bench.Owner(), pid, f, 0, 1000)
 			if err != nil || len(want) == 0 {
 				t.Fatalf("offset list: %d, %v", len(want), err)
 			}
-			var got []store.SampleInfo
+			var got []bench.SampleInfo
 			page := f
 			for range len(want) + 1 {
-				ss, err := db.Samples(ctx, store.Owner(), pid, page, 0, 7)
+				ss, err := db.Samples(ctx, bench.Owner(), pid, page, 0, 7)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +169,7 @@ func TestSamplesKeysetPagesMatchOffsetPages(t *testing.T) {
 			if len(got) != len(want) {
 				t.Fatalf("keyset pages gave %d samples, offset %d", len(got), len(want))
 			}
-			if n, err := db.CountSamples(ctx, store.Owner(), pid, f); err != nil || n != len(want) {
+			if n, err := db.CountSamples(ctx, bench.Owner(), pid, f); err != nil || n != len(want) {
 				t.Errorf("CountSamples = %d, %v; the list has %d", n, err, len(want))
 			}
 			for i := range want {
@@ -189,7 +190,7 @@ func TestSampleIDsAreSafe(t *testing.T) {
 	for _, id := range []string{"q1\nq2 approved", "a b", "q\x1b[31m", "-x", "caf\u00e9"} {
 		s := hopSample(img)
 		s.ID = id
-		if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s); !errors.Is(err, store.ErrInvalid) {
+		if _, err := f.db.CreateSample(ctx, f.ann, f.project.ID, s); !errors.Is(err, bench.ErrInvalid) {
 			t.Errorf("id %q: got %v, want ErrInvalid", id, err)
 		}
 	}
@@ -221,7 +222,7 @@ func TestSaveTidiesSpaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := f.db.Sample(ctx, store.Owner(), si.ID)
+	got, err := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestSaveTidiesSpaces(t *testing.T) {
 	if _, err := f.db.SaveDraft(ctx, f.ann, si.ID, si.Version, s); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := f.db.Sample(ctx, store.Owner(), si.ID); got.Content.Question != "Which object is closest to the camera ?" {
+	if got, _ := f.db.Sample(ctx, bench.Owner(), si.ID); got.Content.Question != "Which object is closest to the camera ?" {
 		t.Errorf("saved %q", got.Content.Question)
 	}
 }

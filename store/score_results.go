@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -25,7 +26,7 @@ import (
 // it (Result.Answer, Result.Steps) is part of the result and is given to both. A
 // release without models gives the gold and no results; a sample not in the
 // release is ErrNotFound.
-func (d *DB) SampleScores(ctx context.Context, actor User, releaseRef string, sampleID string) (score.Gold, []ModelResult, error) {
+func (d *DB) SampleScores(ctx context.Context, actor bench.User, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
 	g, res, err := d.sampleScores(ctx, actor, releaseRef, sampleID)
 	if err != nil {
 		return score.Gold{}, nil, fmt.Errorf("scores of sample %s in %s: %w", sampleID, releaseRef, err)
@@ -33,10 +34,10 @@ func (d *DB) SampleScores(ctx context.Context, actor User, releaseRef string, sa
 	return g, res, nil
 }
 
-func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sampleID string) (score.Gold, []ModelResult, error) {
+func (d *DB) sampleScores(ctx context.Context, actor bench.User, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
 	var (
 		gold  score.Gold
-		runs  []ModelRun
+		runs  []bench.ModelRun
 		preds map[string]score.Prediction // by model; absent when the model gave none
 		raw   bool
 	)
@@ -55,7 +56,7 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 		if err != nil {
 			return err
 		}
-		gold = golds([]ReleaseItem{it})[0]
+		gold = golds([]bench.ReleaseItem{it})[0]
 		if runs, err = modelRuns(ctx, tx, rel, ""); err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 	if err != nil {
 		return score.Gold{}, nil, err
 	}
-	out := make([]ModelResult, 0, len(runs))
+	out := make([]bench.ModelResult, 0, len(runs))
 	for _, r := range runs {
 		var ps []score.Prediction
 		if p, ok := preds[r.Model]; ok {
@@ -84,7 +85,7 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 		if err != nil {
 			return score.Gold{}, nil, fmt.Errorf("model %s: %w", r.Model, scoreError(ctx, err))
 		}
-		mr := ModelResult{Model: r.Model, Result: results[0]}
+		mr := bench.ModelResult{Model: r.Model, Result: results[0]}
 		if raw && len(ps) == 1 {
 			mr.Response = ps[0].Response
 		}
@@ -94,19 +95,19 @@ func (d *DB) sampleScores(ctx context.Context, actor User, releaseRef string, sa
 }
 
 // releaseItem reads one sample of a release with its frozen revision.
-func releaseItem(ctx context.Context, tx *sql.Tx, rel Release, sampleID string) (ReleaseItem, error) {
+func releaseItem(ctx context.Context, tx *sql.Tx, rel bench.Release, sampleID string) (bench.ReleaseItem, error) {
 	items, err := queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? AND rs.sample_id = ?`, rel.ID, sampleID)
 	if err != nil {
-		return ReleaseItem{}, err
+		return bench.ReleaseItem{}, err
 	}
 	if len(items) == 0 {
-		return ReleaseItem{SampleID: sampleID}, fmt.Errorf("sample %s: %w in release %s", sampleID, ErrNotFound, rel.Ref())
+		return bench.ReleaseItem{SampleID: sampleID}, fmt.Errorf("sample %s: %w in release %s", sampleID, bench.ErrNotFound, rel.Ref())
 	}
 	return items[0], releaseMoreImages(ctx, tx, rel.ID, items)
 }
 
 // samplePrediction reads model's prediction for one sample; ok is false when it has none.
-func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampleID string) (score.Prediction, bool, error) {
+func samplePrediction(ctx context.Context, tx *sql.Tx, rel bench.Release, model, sampleID string) (score.Prediction, bool, error) {
 	preds, err := queryAll(ctx, tx, scanPrediction(model),
 		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`, rel.ID, model, sampleID)
 	if err != nil || len(preds) == 0 {
@@ -121,7 +122,7 @@ func samplePrediction(ctx context.Context, tx *sql.Tx, rel Release, model, sampl
 // SampleScores computes them (score's default options); the same people may
 // (verify.ActionSeeScores), and a refusal is audited. A release without models gives
 // every sample with no model.
-func (d *DB) ReleaseOutcomes(ctx context.Context, actor User, releaseRef string) ([]SampleOutcome, error) {
+func (d *DB) ReleaseOutcomes(ctx context.Context, actor bench.User, releaseRef string) ([]bench.SampleOutcome, error) {
 	var (
 		gs    []score.Gold
 		names []string
@@ -135,9 +136,9 @@ func (d *DB) ReleaseOutcomes(ctx context.Context, actor User, releaseRef string)
 	if err != nil {
 		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
 	}
-	out := make([]SampleOutcome, len(gs))
+	out := make([]bench.SampleOutcome, len(gs))
 	for i, g := range gs {
-		out[i] = SampleOutcome{SampleID: g.Sample.ID, Models: len(names)}
+		out[i] = bench.SampleOutcome{SampleID: g.Sample.ID, Models: len(names)}
 	}
 	for k, m := range names {
 		results, err := score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1})

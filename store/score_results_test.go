@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 func TestSampleScores(t *testing.T) {
@@ -61,7 +61,7 @@ func TestSampleScores(t *testing.T) {
 
 	// Each sample's results are the ones Score summarizes: the same as scoring the
 	// model's whole run, sample by sample.
-	items, err := f.db.ReleaseItems(ctx, store.Owner(), mustRelease(t, f, "bench@1").ID)
+	items, err := f.db.ReleaseItems(ctx, bench.Owner(), mustRelease(t, f, "bench@1").ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestSampleScores(t *testing.T) {
 	if len(vres) != 2 || vres[0].Response != "" || vres[1].Response != "" || !reflect.DeepEqual(vres[0].Result, o.Result) {
 		t.Errorf("a verifier's results: %+v", vres)
 	}
-	if _, _, err := f.db.SampleScores(ctx, f.ann, "bench@1", "hq-1"); !errors.Is(err, store.ErrForbidden) ||
+	if _, _, err := f.db.SampleScores(ctx, f.ann, "bench@1", "hq-1"); !errors.Is(err, bench.ErrForbidden) ||
 		!strings.Contains(err.Error(), "only verifiers or leads may see model scores") {
 		t.Errorf("an annotator: %v", err)
 	}
@@ -110,11 +110,11 @@ func TestSampleScores(t *testing.T) {
 		t.Errorf("audit counts %v", counts)
 	}
 
-	if _, _, err := f.db.SampleScores(ctx, f.lead, "bench@1", "ghost-1"); !errors.Is(err, store.ErrNotFound) ||
+	if _, _, err := f.db.SampleScores(ctx, f.lead, "bench@1", "ghost-1"); !errors.Is(err, bench.ErrNotFound) ||
 		!strings.Contains(err.Error(), "sample ghost-1: not found in release bench@1") {
 		t.Errorf("a sample outside the release: %v", err)
 	}
-	if _, _, err := f.db.SampleScores(ctx, f.lead, "bench@2", "hq-1"); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := f.db.SampleScores(ctx, f.lead, "bench@2", "hq-1"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("an unknown release: %v", err)
 	}
 }
@@ -127,9 +127,9 @@ func TestSampleScoresWithoutModels(t *testing.T) {
 	}
 }
 
-func mustRelease(t *testing.T, f relFixture, ref string) store.Release {
+func mustRelease(t *testing.T, f relFixture, ref string) bench.Release {
 	t.Helper()
-	rel, err := f.db.ReleaseByRef(context.Background(), store.Owner(), f.project.ID, ref)
+	rel, err := f.db.ReleaseByRef(context.Background(), bench.Owner(), f.project.ID, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestReleaseOutcomes(t *testing.T) {
 		}
 	}
 	// An annotator may not; the refusal is audited.
-	if _, err := f.db.ReleaseOutcomes(ctx, f.ann, "bench@1"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := f.db.ReleaseOutcomes(ctx, f.ann, "bench@1"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator: %v", err)
 	}
 	if counts, _ := f.db.AuditCounts(ctx); counts["denied:scores.read"] != 1 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -20,9 +21,9 @@ import (
 // forbidden actions need.
 type securityWorld struct {
 	db                               *store.DB
-	project                          store.Project
-	lead, ann, ann2, ver             store.User
-	vA1, vA2, vB1, vC1, vC2          store.User
+	project                          bench.Project
+	lead, ann, ann2, ver             bench.User
+	vA1, vA2, vB1, vC1, vC2          bench.User
 	draft, round1, round2, round3    string // ann's samples
 	leads                            string // the lead's own sample, in round 1
 	round3Rev                        int
@@ -45,10 +46,10 @@ func newSecurityWorld(t *testing.T) *securityWorld {
 	w := &securityWorld{db: f.db, project: f.project, lead: f.lead, ann: f.ann, ann2: f.ann2, ver: f.ver,
 		password: canaryPassword, wrongPassword: canaryWrong}
 	for _, v := range []struct {
-		dst         *store.User
+		dst         *bench.User
 		name, group string
 	}{{&w.vA1, "vA1", "A"}, {&w.vA2, "vA2", "A"}, {&w.vB1, "vB1", "B"}, {&w.vC1, "vC1", "C"}, {&w.vC2, "vC2", "C"}} {
-		u, err := f.db.AddUser(ctx, f.lead, v.name, store.RoleVerifier, v.group, canaryPassword)
+		u, err := f.db.AddUser(ctx, f.lead, v.name, bench.RoleVerifier, v.group, canaryPassword)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func newSecurityWorld(t *testing.T) *securityWorld {
 	if _, err := f.db.ImportImages(ctx, f.lead, f.project.ID, w.imageDir, nil); err != nil {
 		t.Fatal(err)
 	}
-	create := func(author store.User, id string, submit bool) store.SampleInfo {
+	create := func(author bench.User, id string, submit bool) bench.SampleInfo {
 		si, err := f.db.CreateSample(ctx, author, f.project.ID, annotate.Sample{ID: id, Kind: annotate.KindJudgment,
 			Image: "0001-office-1/a.jpg", Question: "Is the lamp on?", AnswerText: "yes"})
 		if err != nil {
@@ -72,9 +73,9 @@ func newSecurityWorld(t *testing.T) *securityWorld {
 		}
 		return si
 	}
-	review := func(v store.User, si store.SampleInfo, round int) {
+	review := func(v bench.User, si bench.SampleInfo, round int) {
 		t.Helper()
-		if _, err := submitReview(f.db, ctx, v, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
+		if _, err := submitReview(f.db, ctx, v, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestSecurityForbiddenActions(t *testing.T) {
 	judged := verify.Verdict{Decision: verify.DecisionApprove}
 	content := annotate.Sample{Kind: annotate.KindJudgment, Image: "0001-office-1/a.jpg", Question: "Is the lamp off?", AnswerText: "no"}
 	version := func(id string) int {
-		si, err := db.Sample(ctx, store.Owner(), id)
+		si, err := db.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,87 +118,87 @@ func TestSecurityForbiddenActions(t *testing.T) {
 		audit string // the audit action it must add; "" for refused reads, whose audit is not checked
 	}{
 		{"lead reviews own sample (self-review)", func() error {
-			_, err := submitReview(db, ctx, w.lead, store.ReviewInput{SampleID: w.leads, Round: 1, BasedOn: 1, Verdict: judged})
+			_, err := submitReview(db, ctx, w.lead, bench.ReviewInput{SampleID: w.leads, Round: 1, BasedOn: 1, Verdict: judged})
 			return err
-		}, store.ErrForbidden, verify.ErrSelfReview, "denied:review.submit"},
+		}, bench.ErrForbidden, verify.ErrSelfReview, "denied:review.submit"},
 		{"annotator reviews", func() error {
-			_, err := submitReview(db, ctx, w.ann2, store.ReviewInput{SampleID: w.round1, Round: 1, BasedOn: 1, Verdict: judged})
+			_, err := submitReview(db, ctx, w.ann2, bench.ReviewInput{SampleID: w.round1, Round: 1, BasedOn: 1, Verdict: judged})
 			return err
-		}, store.ErrForbidden, nil, "denied:review.submit"},
+		}, bench.ErrForbidden, nil, "denied:review.submit"},
 		{"annotator claims a review", func() error { _, err := db.ClaimReview(ctx, w.ann2, w.round1, 1); return err },
-			store.ErrForbidden, nil, "denied:review.claim"},
+			bench.ErrForbidden, nil, "denied:review.claim"},
 		{"annotator corrects a sample", func() error {
-			_, err := db.Correct(ctx, w.ann2, store.CorrectionInput{SampleID: w.round1, Round: 1, BasedOn: 1, Content: content, Comment: "mine now"})
+			_, err := db.Correct(ctx, w.ann2, bench.CorrectionInput{SampleID: w.round1, Round: 1, BasedOn: 1, Content: content, Comment: "mine now"})
 			return err
-		}, store.ErrForbidden, nil, "denied:sample.correct"},
+		}, bench.ErrForbidden, nil, "denied:sample.correct"},
 		{"annotator opens the review queue", func() error { _, err := db.ReviewQueue(ctx, w.ann, w.project.ID, 0); return err },
-			store.ErrForbidden, nil, "denied:review.queue"},
+			bench.ErrForbidden, nil, "denied:review.queue"},
 		{"round 2 by the round-1 verifier's group", func() error {
-			_, err := submitReview(db, ctx, w.vA2, store.ReviewInput{SampleID: w.round2, Round: 2, BasedOn: w.round2Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vA2, bench.ReviewInput{SampleID: w.round2, Round: 2, BasedOn: w.round2Rev, Verdict: judged})
 			return err
-		}, store.ErrForbidden, verify.ErrSameGroup, "denied:review.submit"},
+		}, bench.ErrForbidden, verify.ErrSameGroup, "denied:review.submit"},
 		{"round-1 verifier sits on round 3", func() error {
-			_, err := submitReview(db, ctx, w.vA1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vA1, bench.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
 			return err
-		}, store.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
+		}, bench.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
 		{"round-3 verifier votes twice", func() error {
-			_, err := submitReview(db, ctx, w.vC1, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
+			_, err := submitReview(db, ctx, w.vC1, bench.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev, Verdict: judged})
 			return err
-		}, store.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
+		}, bench.ErrForbidden, verify.ErrAlreadyOnPanel, "denied:review.submit"},
 		{"verifier adds a user", func() error {
-			_, err := db.AddUser(ctx, w.vA1, "mallory", store.RoleLead, "", canaryPassword)
+			_, err := db.AddUser(ctx, w.vA1, "mallory", bench.RoleLead, "", canaryPassword)
 			return err
 		},
-			store.ErrForbidden, nil, "denied:user.create"},
-		{"verifier makes itself lead", func() error { _, err := db.SetRole(ctx, w.vA1, "vA1", store.RoleLead, ""); return err },
-			store.ErrForbidden, nil, "denied:user.role"},
-		{"verifier changes another's group", func() error { _, err := db.SetRole(ctx, w.vB1, "vA2", store.RoleVerifier, "B"); return err },
-			store.ErrForbidden, nil, "denied:user.role"},
+			bench.ErrForbidden, nil, "denied:user.create"},
+		{"verifier makes itself lead", func() error { _, err := db.SetRole(ctx, w.vA1, "vA1", bench.RoleLead, ""); return err },
+			bench.ErrForbidden, nil, "denied:user.role"},
+		{"verifier changes another's group", func() error { _, err := db.SetRole(ctx, w.vB1, "vA2", bench.RoleVerifier, "B"); return err },
+			bench.ErrForbidden, nil, "denied:user.role"},
 		{"verifier claiming to be lead in the User value", func() error {
 			forged := w.vA1
-			forged.Role = store.RoleLead
-			_, err := db.AddUser(ctx, forged, "mallory", store.RoleLead, "", canaryPassword)
+			forged.Role = bench.RoleLead
+			_, err := db.AddUser(ctx, forged, "mallory", bench.RoleLead, "", canaryPassword)
 			return err
-		}, store.ErrForbidden, nil, "denied:user.create"},
+		}, bench.ErrForbidden, nil, "denied:user.create"},
 		{"annotator creates a project", func() error { _, err := db.CreateProject(ctx, w.ann, "mine"); return err },
-			store.ErrForbidden, nil, "denied:project.create"},
+			bench.ErrForbidden, nil, "denied:project.create"},
 		{"verifier creates a project", func() error { _, err := db.CreateProject(ctx, w.vB1, "mine"); return err },
-			store.ErrForbidden, nil, "denied:project.create"},
-		{"annotator changes settings", func() error { return db.UpdateSettings(ctx, w.ann, w.project.ID, store.DefaultSettings()) },
-			store.ErrForbidden, nil, "denied:project.settings"},
+			bench.ErrForbidden, nil, "denied:project.create"},
+		{"annotator changes settings", func() error { return db.UpdateSettings(ctx, w.ann, w.project.ID, bench.DefaultSettings()) },
+			bench.ErrForbidden, nil, "denied:project.settings"},
 		{"verifier submits someone's draft", func() error { _, err := db.Submit(ctx, w.vA1, w.draft, version(w.draft), nil); return err },
-			store.ErrForbidden, nil, "denied:sample.submit"},
+			bench.ErrForbidden, nil, "denied:sample.submit"},
 		{"annotator submits another's draft", func() error { _, err := db.Submit(ctx, w.ann2, w.draft, version(w.draft), nil); return err },
-			store.ErrForbidden, nil, "denied:sample.submit"},
+			bench.ErrForbidden, nil, "denied:sample.submit"},
 		{"annotator edits another's draft", func() error { _, err := db.SaveDraft(ctx, w.ann2, w.draft, version(w.draft), content); return err },
-			store.ErrForbidden, nil, "denied:sample.edit"},
+			bench.ErrForbidden, nil, "denied:sample.edit"},
 		{"verifier edits a draft", func() error { _, err := db.SaveDraft(ctx, w.vA1, w.draft, version(w.draft), content); return err },
-			store.ErrForbidden, nil, "denied:sample.edit"},
+			bench.ErrForbidden, nil, "denied:sample.edit"},
 		{"author edits a sample under review", func() error { _, err := db.SaveDraft(ctx, w.ann, w.round1, version(w.round1), content); return err },
-			store.ErrForbidden, nil, "denied:sample.edit"},
+			bench.ErrForbidden, nil, "denied:sample.edit"},
 		{"annotator withdraws a sample", func() error { return db.Withdraw(ctx, w.ann, w.round1, "mine") },
-			store.ErrForbidden, nil, "denied:sample.withdraw"},
+			bench.ErrForbidden, nil, "denied:sample.withdraw"},
 		{"verifier imports images", func() error { _, err := db.ImportImages(ctx, w.vA1, w.project.ID, w.imageDir, nil); return err },
-			store.ErrForbidden, nil, "denied:image.import"},
-		{"last lead demotes itself", func() error { _, err := db.SetRole(ctx, w.lead, "lead", store.RoleAnnotator, ""); return err },
-			store.ErrForbidden, nil, "denied:user.role"},
+			bench.ErrForbidden, nil, "denied:image.import"},
+		{"last lead demotes itself", func() error { _, err := db.SetRole(ctx, w.lead, "lead", bench.RoleAnnotator, ""); return err },
+			bench.ErrForbidden, nil, "denied:user.role"},
 		{"unknown acting user", func() error {
-			_, err := db.CreateProject(ctx, store.User{ID: 9999, Role: store.RoleLead}, "ghost")
+			_, err := db.CreateProject(ctx, bench.User{ID: 9999, Role: bench.RoleLead}, "ghost")
 			return err
 		},
-			store.ErrForbidden, nil, "denied:project.create"},
+			bench.ErrForbidden, nil, "denied:project.create"},
 		{"annotator freezes a release", func() error {
-			_, err := db.Freeze(ctx, w.ann, store.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
+			_, err := db.Freeze(ctx, w.ann, bench.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
 			return err
-		}, store.ErrForbidden, nil, "denied:release.freeze"},
+		}, bench.ErrForbidden, nil, "denied:release.freeze"},
 		{"verifier freezes a release", func() error {
-			_, err := db.Freeze(ctx, w.vA1, store.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
+			_, err := db.Freeze(ctx, w.vA1, bench.FreezeInput{ProjectID: w.project.ID, Name: "sneaky", Version: "1"})
 			return err
-		}, store.ErrForbidden, nil, "denied:release.freeze"},
+		}, bench.ErrForbidden, nil, "denied:release.freeze"},
 		{"wrong password", func() error { _, err := db.Authenticate(ctx, "vA1", canaryWrong); return err },
-			store.ErrUnauthorized, nil, "auth.fail"},
+			bench.ErrUnauthorized, nil, "auth.fail"},
 		{"unknown user signs in", func() error { _, err := db.Authenticate(ctx, "nobody", canaryPassword); return err },
-			store.ErrUnauthorized, nil, "auth.fail"},
+			bench.ErrUnauthorized, nil, "auth.fail"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,7 +206,7 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			counts, _ := db.StatusCounts(ctx, store.Owner(), w.project.ID)
+			counts, _ := db.StatusCounts(ctx, bench.Owner(), w.project.ID)
 			err = tt.do()
 			if !errors.Is(err, tt.want) || tt.also != nil && !errors.Is(err, tt.also) {
 				t.Fatalf("got %v, want %v (and %v)", err, tt.want, tt.also)
@@ -229,19 +230,19 @@ func TestSecurityForbiddenActions(t *testing.T) {
 			if tt.audit != "" && after[tt.audit] != before[tt.audit]+1 {
 				t.Errorf("audited %d times as %s, want once", after[tt.audit]-before[tt.audit], tt.audit)
 			}
-			if now, _ := db.StatusCounts(ctx, store.Owner(), w.project.ID); !mapsEqual(now, counts) {
+			if now, _ := db.StatusCounts(ctx, bench.Owner(), w.project.ID); !mapsEqual(now, counts) {
 				t.Errorf("a refused action changed the samples: %v → %v", counts, now)
 			}
 		})
 	}
 	// Nothing was done by the refused attempts.
-	if _, err := db.UserByName(ctx, store.Owner(), "mallory"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := db.UserByName(ctx, bench.Owner(), "mallory"); !errors.Is(err, bench.ErrNotFound) {
 		t.Errorf("mallory exists: %v", err)
 	}
-	if u, _ := db.UserByName(ctx, store.Owner(), "vA1"); u.Role != store.RoleVerifier {
+	if u, _ := db.UserByName(ctx, bench.Owner(), "vA1"); u.Role != bench.RoleVerifier {
 		t.Errorf("vA1 became %s", u.Role)
 	}
-	if ps, _ := db.Projects(ctx, store.Owner()); len(ps) != 1 {
+	if ps, _ := db.Projects(ctx, bench.Owner()); len(ps) != 1 {
 		t.Errorf("projects %+v, want only p", ps)
 	}
 }
@@ -264,23 +265,23 @@ func TestSecurityRound3IsBlind(t *testing.T) {
 	ctx := context.Background()
 	w := newSecurityWorld(t)
 	db := w.db
-	sees := func(actor store.User) (inReviews, inHistory bool) {
+	sees := func(actor bench.User) (inReviews, inHistory bool) {
 		t.Helper()
 		rs, err := db.Reviews(ctx, actor, w.round3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inReviews = slices.ContainsFunc(rs, func(r store.ReviewRecord) bool { return r.Round == 3 && r.VerifierID == w.vC1.ID })
+		inReviews = slices.ContainsFunc(rs, func(r bench.ReviewRecord) bool { return r.Round == 3 && r.VerifierID == w.vC1.ID })
 		hs, err := db.History(ctx, actor, w.round3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inHistory = slices.ContainsFunc(hs, func(e store.Event) bool {
+		inHistory = slices.ContainsFunc(hs, func(e bench.Event) bool {
 			return strings.Contains(e.Detail, "round 3") && (e.Actor == "vC1" || e.Action == "review.approve")
 		})
 		return inReviews, inHistory
 	}
-	for _, u := range []store.User{w.vC2, w.vA2, w.lead, w.ann, w.vA1, w.vB1} {
+	for _, u := range []bench.User{w.vC2, w.vA2, w.lead, w.ann, w.vA1, w.vB1} {
 		if r, h := sees(u); r || h {
 			t.Errorf("%s sees vC1's open round-3 vote (reviews %v, history %v)", u.Name, r, h)
 		}
@@ -291,28 +292,28 @@ func TestSecurityRound3IsBlind(t *testing.T) {
 	// Only a lead learns that a vote was cast (not whose, not what); a verifier
 	// would learn "one approval so far", since a reject closes the round openly.
 	hs, _ := db.History(ctx, w.lead, w.round3)
-	if !slices.ContainsFunc(hs, func(e store.Event) bool { return e.Action == "review.vote" }) {
+	if !slices.ContainsFunc(hs, func(e bench.Event) bool { return e.Action == "review.vote" }) {
 		t.Errorf("the lead's history should say a vote was cast without whose: %+v", hs)
 	}
-	for _, u := range []store.User{w.vC2, w.ann} {
+	for _, u := range []bench.User{w.vC2, w.ann} {
 		hs, _ := db.History(ctx, u, w.round3)
-		if slices.ContainsFunc(hs, func(e store.Event) bool {
+		if slices.ContainsFunc(hs, func(e bench.Event) bool {
 			return e.Action == "review.vote" || strings.Contains(e.Detail, "round 3 revision")
 		}) {
 			t.Errorf("%s learns how many round-3 votes were cast: %+v", u.Name, hs)
 		}
 	}
-	if _, err := db.History(ctx, store.User{}, w.round3); !errors.Is(err, store.ErrForbidden) {
+	if _, err := db.History(ctx, bench.User{}, w.round3); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("history without signing in: %v, want ErrForbidden", err)
 	}
 	// Two more approvals close round 3: the votes are open to all.
-	for _, v := range []store.User{w.vC2, w.vA2} {
-		if _, err := submitReview(db, ctx, v, store.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev,
+	for _, v := range []bench.User{w.vC2, w.vA2} {
+		if _, err := submitReview(db, ctx, v, bench.ReviewInput{SampleID: w.round3, Round: 3, BasedOn: w.round3Rev,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, u := range []store.User{w.vA2, w.lead, w.ann} {
+	for _, u := range []bench.User{w.vA2, w.lead, w.ann} {
 		if r, h := sees(u); !r || !h {
 			t.Errorf("after round 3 closed, %s still does not see vC1's vote (reviews %v, history %v)", u.Name, r, h)
 		}
@@ -334,9 +335,9 @@ func TestSecurityPasswordsNeverInClear(t *testing.T) {
 	errs = append(errs, err)
 	_, err = db.Authenticate(ctx, "nobody", canaryPassword)
 	errs = append(errs, err)
-	_, err = db.AddUser(ctx, w.ann, "eve", store.RoleAnnotator, "", canaryPassword)
+	_, err = db.AddUser(ctx, w.ann, "eve", bench.RoleAnnotator, "", canaryPassword)
 	errs = append(errs, err)
-	_, err = db.AddUser(ctx, w.lead, "eve", store.RoleAnnotator, "", "abc") // too short
+	_, err = db.AddUser(ctx, w.lead, "eve", bench.RoleAnnotator, "", "abc") // too short
 	errs = append(errs, err)
 	for _, err := range errs {
 		if err == nil {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -64,7 +65,7 @@ func signInClient(addr string) string {
 // Session is a signed-in person's session on a team server.
 type Session struct {
 	Token   string // secret; only its SHA-256 is stored
-	User    User
+	User    bench.User
 	Expires time.Time
 }
 
@@ -107,8 +108,8 @@ func (d *DB) OpenSession(ctx context.Context, name, password string) (Session, e
 // SessionUser returns the account a live session token belongs to, read afresh
 // (a role changed since sign-in counts at once). An unknown, expired or revoked
 // token, or a disabled account, is ErrSessionEnded.
-func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
-	var u User
+func (d *DB) SessionUser(ctx context.Context, token string) (bench.User, error) {
+	var u bench.User
 	var expires string
 	var revoked sql.NullString
 	var disabled bool
@@ -117,13 +118,13 @@ func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group, &disabled, &expires, &revoked)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return User{}, ErrSessionEnded
+		return bench.User{}, bench.ErrSessionEnded
 	case err != nil:
-		return User{}, fmt.Errorf("check the session: %w", dbError(err))
+		return bench.User{}, fmt.Errorf("check the session: %w", dbError(err))
 	}
 	at, err := time.Parse(time.RFC3339Nano, expires)
 	if err != nil || !d.Now().Before(at) || revoked.Valid || disabled {
-		return User{}, ErrSessionEnded
+		return bench.User{}, bench.ErrSessionEnded
 	}
 	return u, nil
 }
@@ -131,7 +132,7 @@ func (d *DB) SessionUser(ctx context.Context, token string) (User, error) {
 // CloseSession revokes a session (sign-out). Closing an ended session is not an error.
 func (d *DB) CloseSession(ctx context.Context, token string) error {
 	u, err := d.SessionUser(ctx, token)
-	if errors.Is(err, ErrSessionEnded) {
+	if errors.Is(err, bench.ErrSessionEnded) {
 		return nil
 	}
 	if err != nil {
@@ -149,7 +150,7 @@ func (d *DB) CloseSession(ctx context.Context, token string) error {
 // AuditRefusal records a request the team server refused before it reached any
 // store method (a bad token, a malformed or oversized body, an unknown call), with
 // the client address of ctx. actor is the session's user when one is known.
-func (d *DB) AuditRefusal(ctx context.Context, actor User, what, why string) error {
+func (d *DB) AuditRefusal(ctx context.Context, actor bench.User, what, why string) error {
 	return d.inTx(ctx, func(tx *sql.Tx) error {
 		return d.audit(ctx, tx, validActor(ctx, tx, actor.ID), "denied:"+what, "request", actor.Name, why)
 	})
@@ -172,11 +173,11 @@ func (d *DB) LastChange(ctx context.Context) (int64, error) {
 // "denied:" rows), newest first, with who and from where: what a lead reads after
 // a hostile client tried its luck. A lead reads the refusals of the accounts they
 // see and of no account. At most limit rows (0: 200).
-func (d *DB) Refusals(ctx context.Context, actor User, limit int) ([]Event, error) {
+func (d *DB) Refusals(ctx context.Context, actor bench.User, limit int) ([]bench.Event, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	var out []Event
+	var out []bench.Event
 	err := d.readAs(ctx, actor, string(verify.ActionManageUsers), func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
 		if err != nil {
@@ -186,11 +187,11 @@ func (d *DB) Refusals(ctx context.Context, actor User, limit int) ([]Event, erro
 		// bad token, a name without an account): another project's people and
 		// what they were refused are not this lead's to read.
 		cond, args := "1 = 1", []any(nil)
-		if !a.owner {
+		if !a.IsOwner() {
 			cond, args = visibleUsers(a)
 		}
-		out, err = queryAll(ctx, tx, func(r scanner) (Event, error) {
-			var e Event
+		out, err = queryAll(ctx, tx, func(r scanner) (bench.Event, error) {
+			var e bench.Event
 			return e, r.Scan(&e.At, &e.Actor, &e.Action, &e.Detail, &e.Client)
 		}, `SELECT l.at, COALESCE(u.name, l.entity_id), l.action, l.detail, l.client FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id
 			WHERE l.action LIKE 'denied:%' AND (u.id IS NULL OR `+cond+`) ORDER BY l.id DESC LIMIT ?`, append(args, limit)...)

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
 )
 
-// TestSettingsErrorsAreTyped: a refused change is a *store.SettingsError with one
+// TestSettingsErrorsAreTyped: a refused change is a *bench.SettingsError with one
 // {key, message} per value refused, every value refused at once, each message in
 // words that follow the setting's name (a screen puts its label before them) and
 // never the key.
@@ -25,25 +26,25 @@ func TestSettingsErrorsAreTyped(t *testing.T) {
 	tests := []struct {
 		name   string
 		values map[string]string
-		want   []store.FieldError
+		want   []bench.FieldError
 	}{
 		{"not a number", map[string]string{"claim_minutes": "abc"},
-			[]store.FieldError{{Key: "claim_minutes", Message: `must be a whole number, got "abc"`}}},
+			[]bench.FieldError{{Key: "claim_minutes", Message: `must be a whole number, got "abc"`}}},
 		{"two refused by the policy and a bound", map[string]string{"round3_panel": "0", "claim_minutes": "2000"},
-			[]store.FieldError{{Key: "round3_panel", Message: "the round-3 panel needs at least 1 verifier, got 0"},
+			[]bench.FieldError{{Key: "round3_panel", Message: "the round-3 panel needs at least 1 verifier, got 0"},
 				{Key: "claim_minutes", Message: "at most 1440 (a day), got 2000"}}},
 		{"a balance target and a group", map[string]string{"balance.hop_qa.1.ego": "-3", "group.nobody": "A"},
-			[]store.FieldError{{Key: "group.nobody", Message: `the project has no member named "nobody"`},
+			[]bench.FieldError{{Key: "group.nobody", Message: `the project has no member named "nobody"`},
 				{Key: "balance.hop_qa.1.ego", Message: "the target cannot be negative, got -3"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tt.values)
-			var se *store.SettingsError
-			if !errors.As(err, &se) || !errors.Is(err, store.ErrInvalid) {
+			var se *bench.SettingsError
+			if !errors.As(err, &se) || !errors.Is(err, bench.ErrInvalid) {
 				t.Fatalf("got %v (%T), want a *store.SettingsError that is ErrInvalid", err, err)
 			}
-			if !slices.EqualFunc(se.Fields, tt.want, func(a, b store.FieldError) bool { return a.Key == b.Key && a.Message == b.Message }) {
+			if !slices.EqualFunc(se.Fields, tt.want, func(a, b bench.FieldError) bool { return a.Key == b.Key && a.Message == b.Message }) {
 				t.Errorf("fields %+v, want %+v", se.Fields, tt.want)
 			}
 			for _, w := range tt.want {
@@ -79,13 +80,13 @@ func TestSetSettingsValidatesEachKey(t *testing.T) {
 		{"two bad keys at once", map[string]string{"round3_panel": "0", "claim_minutes": "0"}, []string{"round3_panel", "claim_minutes"}},
 		{"one good, one bad: nothing changes", map[string]string{"round3_panel": "2", "rounds": "5"}, []string{"rounds"}},
 	}
-	before, err := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	before, err := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tt.values)
-		if !errors.Is(err, store.ErrInvalid) {
+		if !errors.Is(err, bench.ErrInvalid) {
 			t.Errorf("%s: got %v, want ErrInvalid", tt.name, err)
 			continue
 		}
@@ -95,7 +96,7 @@ func TestSetSettingsValidatesEachKey(t *testing.T) {
 			}
 		}
 	}
-	after, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	after, _ := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if !slices.Equal(after.Settings.Values(), before.Settings.Values()) {
 		t.Errorf("refused changes altered the settings:\n%v\n%v", before.Settings.Values(), after.Settings.Values())
 	}
@@ -111,7 +112,7 @@ func TestSetSettingsAuditsOldAndNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.SettingChange{
+	want := []bench.SettingChange{
 		{Key: "round3_panel", Old: "3", New: "2"},
 		{Key: "round2_other_group", Old: "true", New: "false"},
 		{Key: "tasks", Old: "", New: "T3,T4"},
@@ -122,7 +123,7 @@ func TestSetSettingsAuditsOldAndNew(t *testing.T) {
 	if !slices.Equal(changes, want) {
 		t.Errorf("changes = %+v\nwant %+v", changes, want)
 	}
-	p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	p, _ := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if p.Settings.Round3Panel != 2 || p.Settings.Round2OtherGroup || !slices.Equal(p.Settings.Tasks, []string{"T3", "T4"}) {
 		t.Errorf("stored settings %+v", p.Settings)
 	}
@@ -153,10 +154,10 @@ func TestSetSettingsAuditsOldAndNew(t *testing.T) {
 func TestSettingsRefusedForNonLeads(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	for _, u := range []store.User{f.ann, f.ver} {
+	for _, u := range []bench.User{f.ann, f.ver} {
 		before := auditCount(t, f.db.Path(), "denied:project.settings")
 		_, err := f.db.SetSettings(ctx, u, f.project.ID, map[string]string{"round3_panel": "2"})
-		if !errors.Is(err, store.ErrForbidden) || !strings.Contains(err.Error(), "only leads may change project settings") {
+		if !errors.Is(err, bench.ErrForbidden) || !strings.Contains(err.Error(), "only leads may change project settings") {
 			t.Errorf("%s: got %v, want a refusal naming the rule", u.Name, err)
 		}
 		if got := auditCount(t, f.db.Path(), "denied:project.settings"); got != before+1 {
@@ -176,7 +177,7 @@ func TestSettingsRefusedForNonLeads(t *testing.T) {
 	if denied != 2 {
 		t.Errorf("project history shows %d refused attempts, want 2: %+v", denied, events)
 	}
-	if p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name); p.Settings.Round3Panel != 3 {
+	if p, _ := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name); p.Settings.Round3Panel != 3 {
 		t.Errorf("a refused change was stored: panel %d", p.Settings.Round3Panel)
 	}
 }
@@ -197,16 +198,16 @@ func TestSettingsApplyToTheNextDecision(t *testing.T) {
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round3_panel": "2"}); err != nil {
 		t.Fatal(err)
 	}
-	cur, _ := f.db.Sample(ctx, store.Owner(), si.ID)
+	cur, _ := f.db.Sample(ctx, bench.Owner(), si.ID)
 	if cur.Status != verify.StateRound3 {
 		t.Fatalf("the settings change moved the sample to %s", cur.Status)
 	}
 	// The panel is now full by the new size: one verifier takes the deciding seat.
 	q, err := f.db.ReviewQueue(ctx, vs["c3"], f.project.ID, 3)
-	if err != nil || !slices.ContainsFunc(q, func(it store.QueueItem) bool { return it.SampleID == si.ID }) {
+	if err != nil || !slices.ContainsFunc(q, func(it bench.QueueItem) bool { return it.SampleID == si.ID }) {
 		t.Fatalf("the deciding seat is not in c3's queue: %v, %v", q, err)
 	}
-	out, err := submitReview(f.db, ctx, vs["c3"], store.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision, Verdict: approve})
+	out, err := submitReview(f.db, ctx, vs["c3"], bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision, Verdict: approve})
 	if err != nil || out.State != verify.StateAccepted {
 		t.Fatalf("deciding approval: %+v, %v", out, err)
 	}
@@ -217,7 +218,7 @@ func TestSettingsApplyToTheNextDecision(t *testing.T) {
 	}
 	s2 := submitted(t, f, f.ann, img)
 	mustReview(t, f, vs["a1"], s2, 1)
-	out, err = submitReview(f.db, ctx, vs["b1"], store.ReviewInput{SampleID: s2.ID, Round: 2, BasedOn: s2.Revision, Verdict: approve})
+	out, err = submitReview(f.db, ctx, vs["b1"], bench.ReviewInput{SampleID: s2.ID, Round: 2, BasedOn: s2.Revision, Verdict: approve})
 	if err != nil || out.State != verify.StateAccepted {
 		t.Fatalf("round 2 of a 2-round project: %+v, %v; want accepted", out, err)
 	}
@@ -226,7 +227,7 @@ func TestSettingsApplyToTheNextDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fd := range rep.Findings {
-		if fd.Check == store.CheckTrail {
+		if fd.Check == bench.CheckTrail {
 			t.Errorf("trail finding on a sample accepted under the policy of its time: %+v", fd)
 		}
 	}
@@ -244,17 +245,17 @@ func TestApproveNeedsEveryCriterion(t *testing.T) {
 		{Decision: verify.DecisionApprove},
 		{Decision: verify.DecisionApprove, Judgements: partial},
 	} {
-		_, err := f.db.SubmitReview(ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: v})
+		_, err := f.db.SubmitReview(ctx, vs["a1"], bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: v})
 		if !errors.Is(err, verify.ErrIncompleteVerdict) || !strings.Contains(err.Error(), "Box on the answer (box_on_answer)") {
 			t.Errorf("approve judging %v: got %v, want a refusal naming box_on_answer", v.Judgements, err)
 		}
 	}
-	if cur, _ := f.db.Sample(ctx, store.Owner(), si.ID); cur.Status != verify.StateRound1 {
+	if cur, _ := f.db.Sample(ctx, bench.Owner(), si.ID); cur.Status != verify.StateRound1 {
 		t.Errorf("a refused approval moved the sample to %s", cur.Status)
 	}
 	// A reject leaves unjudged criteria unjudged.
 	rej := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"answer_correct": false}}
-	if _, err := f.db.SubmitReview(ctx, vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: rej}); err != nil {
+	if _, err := f.db.SubmitReview(ctx, vs["a1"], bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: 1, Verdict: rej}); err != nil {
 		t.Fatal(err)
 	}
 	rs, err := f.db.Reviews(ctx, f.lead, si.ID)
@@ -277,11 +278,11 @@ func TestMessageHidesDriverText(t *testing.T) {
 	if _, err := raw.Exec(`ALTER TABLE projects RENAME TO projects_gone`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.ProjectByName(context.Background(), store.Owner(), "p")
+	_, err = db.ProjectByName(context.Background(), bench.Owner(), "p")
 	if err == nil {
 		t.Fatal("a damaged database answered")
 	}
-	msg := store.Message(err)
+	msg := bench.Message(err)
 	if want := `Project "p" failed because of a database problem; the details are in the log.`; msg != want {
 		t.Errorf("Message = %q, want %q", msg, want)
 	}
@@ -296,11 +297,11 @@ func TestGroupNamesAreNormalised(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
-	a1, err := f.db.AddUser(ctx, f.lead, "a1", store.RoleVerifier, "A", "secret")
+	a1, err := f.db.AddUser(ctx, f.lead, "a1", bench.RoleVerifier, "A", "secret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2, err := f.db.AddUser(ctx, f.lead, "a2", store.RoleVerifier, "  a ", "secret")
+	a2, err := f.db.AddUser(ctx, f.lead, "a2", bench.RoleVerifier, "  a ", "secret")
 	if err != nil || a2.Group != "A" {
 		t.Fatalf("a2's group %q (%v), want it to join A", a2.Group, err)
 	}
@@ -311,11 +312,11 @@ func TestGroupNamesAreNormalised(t *testing.T) {
 	if g := memberGroup(t, f.db, f.project.ID, "ver"); g != "kitchen team" {
 		t.Errorf("ver's group stored as %q", g)
 	}
-	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": "a,b"}); !errors.Is(err, store.ErrInvalid) ||
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"group.ver": "a,b"}); !errors.Is(err, bench.ErrInvalid) ||
 		!strings.Contains(err.Error(), "group.ver: group \"a,b\": a group name has no commas") {
 		t.Errorf("a bad group name: %v", err)
 	}
-	if _, err := f.db.AddUser(ctx, f.lead, "a3", store.RoleVerifier, "x=1", "secret"); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.db.AddUser(ctx, f.lead, "a3", bench.RoleVerifier, "x=1", "secret"); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("AddUser with a bad group: %v", err)
 	}
 	si := submitted(t, f, f.ann, img)
@@ -323,7 +324,7 @@ func TestGroupNamesAreNormalised(t *testing.T) {
 	if q, _ := f.db.ReviewQueue(ctx, a2, f.project.ID, 2); len(q) != 0 {
 		t.Errorf("a2 (group %q) sees round 2 after a1 (group A): %v", a2.Group, q)
 	}
-	if _, err := submitReview(f.db, ctx, a2, store.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: si.Revision, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
+	if _, err := submitReview(f.db, ctx, a2, bench.ReviewInput{SampleID: si.ID, Round: 2, BasedOn: si.Revision, Verdict: approve}); !errors.Is(err, verify.ErrSameGroup) {
 		t.Errorf("a2 in round 2: %v, want ErrSameGroup", err)
 	}
 }
@@ -345,7 +346,7 @@ func TestMigration9TrimsGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if u, err := db.UserByName(ctx, store.Owner(), "ver"); err != nil || u.Group != "A" {
+	if u, err := db.UserByName(ctx, bench.Owner(), "ver"); err != nil || u.Group != "A" {
 		t.Errorf("after migration 9 ver's group is %q (%v), want A", u.Group, err)
 	}
 }
@@ -354,7 +355,7 @@ func TestMigration9TrimsGroups(t *testing.T) {
 // members read it).
 func memberGroup(t *testing.T, db *store.DB, project int64, name string) string {
 	t.Helper()
-	ms, err := db.Members(context.Background(), store.Owner(), project)
+	ms, err := db.Members(context.Background(), bench.Owner(), project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +395,7 @@ func TestLRRWeightsAndImageLimitsValidate(t *testing.T) {
 		{"two bad keys", map[string]string{"images.mcq": "x", "lrr_weight.T2": "0"}, []string{"images.mcq", "lrr_weight.T2"}},
 	} {
 		_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, tc.values)
-		if !errors.Is(err, store.ErrInvalid) {
+		if !errors.Is(err, bench.ErrInvalid) {
 			t.Errorf("%s: got %v, want ErrInvalid", tc.name, err)
 			continue
 		}
@@ -407,24 +408,24 @@ func TestLRRWeightsAndImageLimitsValidate(t *testing.T) {
 	// A whole Settings value is validated the same way (the settings screen saves one).
 	for _, tc := range []struct {
 		name string
-		edit func(*store.Settings)
+		edit func(*bench.Settings)
 		want string
 	}{
-		{"weight zero", func(s *store.Settings) { s.LRRWeights = map[string]float64{"T1": 0} }, "lrr_weight.T1: a task's weight is a number above 0"},
-		{"limit twice", func(s *store.Settings) {
+		{"weight zero", func(s *bench.Settings) { s.LRRWeights = map[string]float64{"T1": 0} }, "lrr_weight.T1: a task's weight is a number above 0"},
+		{"limit twice", func(s *bench.Settings) {
 			s.ImageLimits = []annotate.ImageLimit{{Kind: annotate.KindJudgment, Min: 2}, {Kind: annotate.KindJudgment, Max: 3}}
 		}, "images.judgment: set twice"},
-		{"limit empty", func(s *store.Settings) { s.ImageLimits = []annotate.ImageLimit{{Task: "T1"}} }, "images.any.T1: give at least a minimum or a maximum"},
-		{"limit of a bad kind", func(s *store.Settings) { s.ImageLimits = []annotate.ImageLimit{{Kind: "essay", Max: 2}} }, `images.essay: "essay" is not a sample kind`},
+		{"limit empty", func(s *bench.Settings) { s.ImageLimits = []annotate.ImageLimit{{Task: "T1"}} }, "images.any.T1: give at least a minimum or a maximum"},
+		{"limit of a bad kind", func(s *bench.Settings) { s.ImageLimits = []annotate.ImageLimit{{Kind: "essay", Max: 2}} }, `images.essay: "essay" is not a sample kind`},
 	} {
-		s := store.DefaultSettings()
+		s := bench.DefaultSettings()
 		tc.edit(&s)
 		err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s)
-		if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("whole settings, %s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	p, _ := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	p, _ := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if p.Settings.LRRWeights != nil || p.Settings.ImageLimits != nil {
 		t.Errorf("refused changes were stored: %+v %+v", p.Settings.LRRWeights, p.Settings.ImageLimits)
 	}
@@ -443,7 +444,7 @@ func TestLRRWeightsAndImageLimitsPersist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.SettingChange{
+	want := []bench.SettingChange{
 		{Key: "lrr_weight.T1", Old: "", New: "2"}, {Key: "lrr_weight.T2", Old: "", New: "0.5"},
 		{Key: "images.any.T3", Old: "", New: "-2"}, {Key: "images.judgment", Old: "", New: "3-4"},
 		{Key: "images.mcq.T1", Old: "", New: "2"}, {Key: "images.open", Old: "", New: "5-"},
@@ -488,11 +489,11 @@ func TestLRRWeightsAndImageLimitsPersist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []store.SettingChange{{Key: "lrr_weight.T1", Old: "2", New: "3"}, {Key: "lrr_weight.T2", Old: "0.5", New: ""}, {Key: "images.judgment", Old: "3-4", New: ""}}
+	want = []bench.SettingChange{{Key: "lrr_weight.T1", Old: "2", New: "3"}, {Key: "lrr_weight.T2", Old: "0.5", New: ""}, {Key: "images.judgment", Old: "3-4", New: ""}}
 	if !slices.Equal(changes, want) {
 		t.Errorf("changes %+v\nwant %+v", changes, want)
 	}
-	p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	p, _ = f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if w := p.Settings.LRRWeights; len(w) != 1 || w["T1"] != 3 || len(p.Settings.ImageLimits) != 3 {
 		t.Errorf("after removing: weights %v limits %+v", w, p.Settings.ImageLimits)
 	}
@@ -513,13 +514,13 @@ func TestLRRWeightsAndImageLimitsPersist(t *testing.T) {
 	}
 	// Removing the last weight alone is a change too (the stored map is not shared).
 	changes, err = f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.T1": ""})
-	if err != nil || !slices.Equal(changes, []store.SettingChange{{Key: "lrr_weight.T1", Old: "3", New: ""}}) {
+	if err != nil || !slices.Equal(changes, []bench.SettingChange{{Key: "lrr_weight.T1", Old: "3", New: ""}}) {
 		t.Errorf("removing the last weight: %+v, %v", changes, err)
 	}
 	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"lrr_weight.T1": "3"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []store.User{f.ann, f.ver} {
+	for _, u := range []bench.User{f.ann, f.ver} {
 		counts := func() int {
 			c, err := f.db.AuditCounts(ctx)
 			if err != nil {
@@ -528,14 +529,14 @@ func TestLRRWeightsAndImageLimitsPersist(t *testing.T) {
 			return c["denied:project.settings"]
 		}
 		before := counts()
-		if _, err := f.db.SetSettings(ctx, u, f.project.ID, map[string]string{"lrr_weight.T1": "9", "images.any": "1"}); !errors.Is(err, store.ErrForbidden) {
+		if _, err := f.db.SetSettings(ctx, u, f.project.ID, map[string]string{"lrr_weight.T1": "9", "images.any": "1"}); !errors.Is(err, bench.ErrForbidden) {
 			t.Errorf("%s: %v, want a refusal", u.Name, err)
 		}
 		if got := counts(); got != before+1 {
 			t.Errorf("%s's refusal was not audited", u.Name)
 		}
 	}
-	p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	p, _ = f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if p.Settings.LRRWeights["T1"] != 3 {
 		t.Errorf("a refused change was stored: %v", p.Settings.LRRWeights)
 	}
@@ -585,12 +586,12 @@ func TestImageLimitsReachLint(t *testing.T) {
 			if tc.clean && err != nil {
 				t.Errorf("submit: %v", err)
 			}
-			if !tc.clean && (!errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "image-count")) {
+			if !tc.clean && (!errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), "image-count")) {
 				t.Errorf("submit: %v, want an image-count refusal", err)
 			}
 			rec := seq
 			rec.ID = "imp-" + strings.ReplaceAll(tc.name, " ", "-")
-			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1, Sample: rec}}, store.ImportSamplesOptions{})
+			res, err := f.db.ImportSamples(ctx, f.ann, f.project.ID, []annotate.Imported{{Line: 1, Sample: rec}}, bench.ImportSamplesOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -622,7 +623,7 @@ func TestSettingChangeWords(t *testing.T) {
 		{"tasks: T1 → T1,T2", "changed the project's task labels from T1 to T1,T2"},
 		{"not allowed: only a lead changes settings", "not allowed: only a lead changes settings"},
 	} {
-		if got := store.SettingChangeWords(tt.detail); got != tt.want {
+		if got := bench.SettingChangeWords(tt.detail); got != tt.want {
 			t.Errorf("%q reads %q, want %q", tt.detail, got, tt.want)
 		}
 	}

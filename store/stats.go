@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -148,7 +149,7 @@ func loadStatsRev(ctx context.Context, tx *sql.Tx, id int64) (statsRev, error) {
 	err := tx.QueryRowContext(ctx, `SELECT project_id, kind, author_id, categories, balanced, hop, view, task FROM stat_revisions
 		WHERE revision_id = ?`, id).Scan(&r.project, &r.kind, &r.author, &r.categories, &balanced, &r.hop, &r.view, &r.task)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("summary of revision %d: %w", id, ErrNotFound)
+		return r, fmt.Errorf("summary of revision %d: %w", id, bench.ErrNotFound)
 	}
 	r.balanced = balanced == 1
 	return r, err

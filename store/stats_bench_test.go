@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -30,13 +30,13 @@ func BenchmarkWriteLifecycle(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ann, err := db.AddUser(ctx, lead, "ann", store.RoleAnnotator, "", "secret")
+	ann, err := db.AddUser(ctx, lead, "ann", bench.RoleAnnotator, "", "secret")
 	if err != nil {
 		b.Fatal(err)
 	}
-	vs := map[string]store.User{}
+	vs := map[string]bench.User{}
 	for _, n := range []string{"a1", "b1", "c1", "c2", "c3"} {
-		if vs[n], err = db.AddUser(ctx, lead, n, store.RoleVerifier, n[:1], "secret"); err != nil {
+		if vs[n], err = db.AddUser(ctx, lead, n, bench.RoleVerifier, n[:1], "secret"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -61,8 +61,8 @@ func BenchmarkWriteLifecycle(b *testing.B) {
 				if si, err = db.Submit(ctx, ann, si.ID, si.Version, nil); err != nil {
 					b.Fatal(err)
 				}
-				vote := func(u store.User, round int, v verify.Verdict) {
-					if _, err := submitReview(db, ctx, u, store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: 1, Verdict: v, Seconds: 12.5}); err != nil {
+				vote := func(u bench.User, round int, v verify.Verdict) {
+					if _, err := submitReview(db, ctx, u, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: 1, Verdict: v, Seconds: 12.5}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -21,6 +21,7 @@ import (
 	"github.com/montanaflynn/stats"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/synth"
@@ -109,12 +110,12 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
 	f := dashFixture(t)
-	s3, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound3}, 0, 10)
+	s3, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound3}, 0, 10)
 	if err != nil || len(s3) != 1 {
 		t.Fatalf("samples in round 3: %v %v", s3, err)
 	}
 	f.review(t, f.p2, s3[0], 3, agreeApprove, 60) // closes S3's panel
-	j0, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound2}, 0, 10)
+	j0, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound2}, 0, 10)
 	if err != nil || len(j0) == 0 {
 		t.Fatalf("samples in round 2: %v %v", j0, err)
 	}
@@ -132,7 +133,7 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 	f.review(t, f.p1, open, 3, agreeApprove, 31)
 	fixed := hopSample(f.img)
 	fixed.Question = "Which object is nearest to the camera in this picture?"
-	if _, err := f.db.Correct(ctx, f.p2, store.CorrectionInput{SampleID: open.ID, Round: 3, BasedOn: open.Revision, Content: fixed,
+	if _, err := f.db.Correct(ctx, f.p2, bench.CorrectionInput{SampleID: open.ID, Round: 3, BasedOn: open.Revision, Content: fixed,
 		Comment: "reworded"}); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func statsWorkload(t *testing.T) (*agreeFixture, *sql.DB) {
 // now under p; each verifier's counted reviews, their times' median and 90th
 // percentile with package stats, and the panels' results (reject once a member
 // rejected, approve once the approvals fill the panel).
-func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, p verify.Policy) store.VerifierTable {
+func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, p verify.Policy) bench.VerifierTable {
 	t.Helper()
 	type review struct {
 		rev                   int64
@@ -266,7 +267,7 @@ func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, 
 		}
 		panels[r.rev] = pn
 	}
-	rows := map[string]*store.VerifierRow{}
+	rows := map[string]*bench.VerifierRow{}
 	times := map[string][]float64{}
 	users, err := sdb.Query(`SELECT u.name, m.grp FROM users u JOIN project_members m ON m.user_id = u.id
 		WHERE m.project_id = ? AND m.role = 'verifier'`, project)
@@ -274,7 +275,7 @@ func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, 
 		t.Fatal(err)
 	}
 	for users.Next() {
-		var v store.VerifierRow
+		var v bench.VerifierRow
 		if err := users.Scan(&v.Name, &v.Group); err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +289,7 @@ func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, 
 		}
 		v := rows[r.name]
 		if v == nil {
-			v = &store.VerifierRow{Name: r.name, Group: r.group}
+			v = &bench.VerifierRow{Name: r.name, Group: r.group}
 			rows[r.name] = v
 		}
 		v.Reviews++
@@ -308,11 +309,11 @@ func referenceVerifiers(t *testing.T, db *store.DB, sdb *sql.DB, project int64, 
 		v.MedianSeconds, _ = stats.Median(ts)
 		v.P90Seconds, _ = stats.Percentile(ts, 90)
 	}
-	var out store.VerifierTable
+	var out bench.VerifierTable
 	for _, v := range rows {
 		out = append(out, *v)
 	}
-	slices.SortFunc(out, func(a, b store.VerifierRow) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b bench.VerifierRow) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
@@ -341,7 +342,7 @@ func mustTime(t *testing.T, s string) time.Time {
 func TestDashboardVerifiersMatchReviews(t *testing.T) {
 	f, sdb := statsWorkload(t)
 	ctx := context.Background()
-	synth, err := f.db.ProjectByName(ctx, store.Owner(), "synth")
+	synth, err := f.db.ProjectByName(ctx, bench.Owner(), "synth")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,13 +383,13 @@ func TestDashboardVerifiersMatchReviews(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []store.Project{f.project, synth} {
+	for _, p := range []bench.Project{f.project, synth} {
 		if err := f.db.RebuildStats(ctx, p.ID); err != nil { // the times changed behind the store's back
 			t.Fatal(err)
 		}
 		for _, panel := range []int{1, 2, 3, 4} {
 			t.Run(fmt.Sprintf("%s/panel%d", p.Name, panel), func(t *testing.T) {
-				s := store.DefaultSettings()
+				s := bench.DefaultSettings()
 				s.Round3Panel = panel
 				if err := f.db.UpdateSettings(ctx, f.lead, p.ID, s); err != nil {
 					t.Fatal(err)
@@ -412,8 +413,8 @@ type historyWorld struct {
 	ctx       context.Context
 	rng       *rand.Rand
 	clk       *clock
-	vers      []store.User
-	authors   []store.User
+	vers      []bench.User
+	authors   []bench.User
 	samples   []string
 	sdb       *sql.DB
 	tolerated int // refusals, which write nothing
@@ -425,7 +426,7 @@ func (w *historyWorld) try(t *testing.T, what string, err error) {
 	t.Helper()
 	switch {
 	case err == nil:
-	case errors.Is(err, store.ErrForbidden), errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrInvalid):
+	case errors.Is(err, bench.ErrForbidden), errors.Is(err, bench.ErrConflict), errors.Is(err, bench.ErrInvalid):
 		w.tolerated++
 	default:
 		t.Fatalf("%s: %v", what, err)
@@ -483,7 +484,7 @@ func (w *historyWorld) seconds() float64 {
 
 // eligible runs fn for the verifiers in a random order until one is not refused,
 // and reports whether one was.
-func (w *historyWorld) eligible(t *testing.T, what string, fn func(v store.User) error) bool {
+func (w *historyWorld) eligible(t *testing.T, what string, fn func(v bench.User) error) bool {
 	t.Helper()
 	for _, i := range w.rng.Perm(len(w.vers)) {
 		err := fn(w.vers[i])
@@ -496,14 +497,14 @@ func (w *historyWorld) eligible(t *testing.T, what string, fn func(v store.User)
 }
 
 // lateVoters are the verifiers holding a round-3 claim on sample id.
-func (w *historyWorld) lateVoters(t *testing.T, id string) []store.User {
+func (w *historyWorld) lateVoters(t *testing.T, id string) []bench.User {
 	t.Helper()
 	rows, err := w.sdb.Query(`SELECT verifier_id FROM claims WHERE sample_id = ? AND round = 3`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	var out []store.User
+	var out []bench.User
 	for rows.Next() {
 		var v int64
 		if err := rows.Scan(&v); err != nil {
@@ -534,19 +535,19 @@ func (w *historyWorld) step(t *testing.T) {
 	if rng.IntN(2) == 0 { // half the time one of the latest samples, so that histories meet
 		id = w.samples[max(0, len(w.samples)-1-rng.IntN(4))]
 	}
-	si, err := w.db.Sample(ctx, store.Owner(), id)
+	si, err := w.db.Sample(ctx, bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	review := func(round, basedOn int) func(v store.User) error {
-		return func(v store.User) error {
-			_, err := w.db.SubmitReview(ctx, v, store.ReviewInput{SampleID: id, Round: round, BasedOn: basedOn,
+	review := func(round, basedOn int) func(v bench.User) error {
+		return func(v bench.User) error {
+			_, err := w.db.SubmitReview(ctx, v, bench.ReviewInput{SampleID: id, Round: round, BasedOn: basedOn,
 				Verdict: w.verdict(si.Kind, round), Seconds: w.seconds()})
 			return err
 		}
 	}
-	claim := func(round int) func(v store.User) error {
-		return func(v store.User) error {
+	claim := func(round int) func(v bench.User) error {
+		return func(v bench.User) error {
 			_, err := w.db.ClaimReview(ctx, v, id, round)
 			return err
 		}
@@ -601,15 +602,15 @@ func (w *historyWorld) step(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				v = w.verdict(si.Kind, 3)
 			}
-			_, err := w.db.SubmitReview(ctx, late[rng.IntN(len(late))], store.ReviewInput{SampleID: id, Round: 3,
+			_, err := w.db.SubmitReview(ctx, late[rng.IntN(len(late))], bench.ReviewInput{SampleID: id, Round: 3,
 				BasedOn: si.Revision, Verdict: v, Seconds: w.seconds()})
 			w.try(t, "review", err)
 		}
 	case r < 16:
 		w.eligible(t, "review", review(round, si.Revision))
 	case r < 17:
-		w.eligible(t, "correct", func(v store.User) error {
-			_, err := w.db.Correct(ctx, v, store.CorrectionInput{SampleID: id, Round: round, BasedOn: si.Revision,
+		w.eligible(t, "correct", func(v bench.User) error {
+			_, err := w.db.Correct(ctx, v, bench.CorrectionInput{SampleID: id, Round: round, BasedOn: si.Revision,
 				Content: w.content(si.Kind), Comment: "fixed"})
 			return err
 		})
@@ -622,7 +623,7 @@ func (w *historyWorld) step(t *testing.T) {
 	}
 }
 
-func (w *historyWorld) userByID(id int64) store.User {
+func (w *historyWorld) userByID(id int64) bench.User {
 	for _, u := range append(slices.Clone(w.authors), w.vers...) {
 		if u.ID == id {
 			return u
@@ -643,14 +644,14 @@ func TestStatsIncrementalMatchRebuild(t *testing.T) {
 		name   string
 		seed   uint64
 		panel  int
-		edit   func(*store.Settings)
+		edit   func(*bench.Settings)
 		expire bool
 	}{
 		{"panel of 3", 1, 3, nil, false},
-		{"panel of 2, corrections in round, earlier verifiers on the panel", 2, 2, func(s *store.Settings) {
+		{"panel of 2, corrections in round, earlier verifiers on the panel", 2, 2, func(s *bench.Settings) {
 			s.CorrectionToRound1, s.Round3AllowEarlier = false, true
 		}, false},
-		{"two rounds", 3, 2, func(s *store.Settings) { s.Rounds = 2 }, false},
+		{"two rounds", 3, 2, func(s *bench.Settings) { s.Rounds = 2 }, false},
 		{"claims run out", 4, 3, nil, true},
 	}
 	total := map[string]int{}
@@ -659,16 +660,16 @@ func TestStatsIncrementalMatchRebuild(t *testing.T) {
 			ctx := context.Background()
 			f := newAgreeFixture(t)
 			w := &historyWorld{agreeFixture: f, ctx: ctx, rng: rand.New(rand.NewPCG(tt.seed, 9)), clk: setClock(f.db)}
-			w.authors = []store.User{f.ann, f.ann2}
-			w.vers = []store.User{f.v1, f.v2, f.p1, f.p2, f.ver}
+			w.authors = []bench.User{f.ann, f.ann2}
+			w.vers = []bench.User{f.v1, f.v2, f.p1, f.p2, f.ver}
 			for _, n := range []string{"a3", "b3", "c3"} {
-				u, err := f.db.AddUser(ctx, f.lead, n, store.RoleVerifier, strings.ToUpper(n[:1]), "secret")
+				u, err := f.db.AddUser(ctx, f.lead, n, bench.RoleVerifier, strings.ToUpper(n[:1]), "secret")
 				if err != nil {
 					t.Fatal(err)
 				}
 				w.vers = append(w.vers, u)
 			}
-			s := store.DefaultSettings()
+			s := bench.DefaultSettings()
 			s.Round3Panel = tt.panel
 			if tt.edit != nil {
 				tt.edit(&s)
@@ -709,7 +710,7 @@ func TestStatsIncrementalMatchRebuild(t *testing.T) {
 					w.clk.advance(time.Duration(10+w.rng.IntN(25)) * time.Minute)
 				}
 				if w.rng.IntN(150) == 0 {
-					w.try(t, "panel", f.db.UpdateSettings(ctx, f.lead, f.project.ID, func() store.Settings {
+					w.try(t, "panel", f.db.UpdateSettings(ctx, f.lead, f.project.ID, func() bench.Settings {
 						s.Round3Panel = 1 + w.rng.IntN(3)
 						return s
 					}()))
@@ -744,12 +745,12 @@ func TestMigration8RebuildsSummaries(t *testing.T) {
 	storetest.SkipOnPostgres(t, "migrates a SQLite file written by version 7")
 	ctx := context.Background()
 	f, sdb := statsWorkload(t)
-	synth, err := f.db.ProjectByName(ctx, store.Owner(), "synth")
+	synth, err := f.db.ProjectByName(ctx, bench.Owner(), "synth")
 	if err != nil {
 		t.Fatal(err)
 	}
 	projects := []int64{f.project.ID, synth.ID}
-	var want []store.Dashboard
+	var want []bench.Dashboard
 	for _, p := range projects {
 		d, err := f.db.Dashboard(ctx, f.lead, p)
 		if err != nil {
@@ -804,8 +805,8 @@ func TestMigration8RebuildsSummaries(t *testing.T) {
 		// Replayed from version 7, migration 18 makes every account a member of
 		// every project, as it does for a file of that age: the verifiers of the
 		// other projects join this one's table, with no reviews.
-		got.Verifiers = slices.DeleteFunc(got.Verifiers, func(v store.VerifierRow) bool {
-			return v.Reviews == 0 && !slices.ContainsFunc(want[i].Verifiers, func(w store.VerifierRow) bool { return w.Name == v.Name })
+		got.Verifiers = slices.DeleteFunc(got.Verifiers, func(v bench.VerifierRow) bool {
+			return v.Reviews == 0 && !slices.ContainsFunc(want[i].Verifiers, func(w bench.VerifierRow) bool { return w.Name == v.Name })
 		})
 		if !reflect.DeepEqual(got, want[i]) {
 			t.Errorf("project %d after migration 8:\n got %+v\nwant %+v", p, got, want[i])

@@ -31,7 +31,7 @@ import (
 // twice changes nothing.
 func StorageError(err error) error {
 	var marked *bench.DatabaseError
-	if err == nil || errors.As(err, &marked) || errors.Is(err, ErrDiskFull) || errors.Is(err, ErrUnavailable) {
+	if err == nil || errors.As(err, &marked) || errors.Is(err, bench.ErrDiskFull) || errors.Is(err, bench.ErrUnavailable) {
 		return err
 	}
 	if e := storageKind(err); e != nil {
@@ -45,8 +45,8 @@ func StorageError(err error) error {
 // where an unexpected end of input is a connection cut mid-message (pgx says
 // no more than that when its server went away).
 func dbError(err error) error {
-	if err = StorageError(err); err != nil && errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, ErrUnavailable) {
-		return &bench.DatabaseError{Kind: ErrUnavailable, Err: err}
+	if err = StorageError(err); err != nil && errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, bench.ErrUnavailable) {
+		return &bench.DatabaseError{Kind: bench.ErrUnavailable, Err: err}
 	}
 	return err
 }
@@ -59,7 +59,7 @@ func storageKind(err error) *bench.DatabaseError {
 	var connect *pgconn.ConnectError
 	if errors.As(err, &connect) {
 		if e == nil {
-			e = &bench.DatabaseError{Kind: ErrUnavailable}
+			e = &bench.DatabaseError{Kind: bench.ErrUnavailable}
 		}
 		e.Unreachable = true
 	}
@@ -72,23 +72,23 @@ func storageClass(err error) *bench.DatabaseError {
 	var netErr *net.OpError
 	switch {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return &bench.DatabaseError{Kind: ErrDiskFull}
+		return &bench.DatabaseError{Kind: bench.ErrDiskFull}
 	case errors.As(err, &lite):
 		if lite.Code == sqlite3.ErrFull {
-			return &bench.DatabaseError{Kind: ErrDiskFull, Detail: lite.Error()}
+			return &bench.DatabaseError{Kind: bench.ErrDiskFull, Detail: lite.Error()}
 		}
 		return &bench.DatabaseError{Kind: bench.ErrDatabase, Detail: lite.Error()}
 	case errors.As(err, &pe):
 		switch {
 		case pe.Code == "53100": // disk_full
-			return &bench.DatabaseError{Kind: ErrDiskFull, Detail: pe.Error()}
+			return &bench.DatabaseError{Kind: bench.ErrDiskFull, Detail: pe.Error()}
 		case strings.HasPrefix(pe.Code, "53"), strings.HasPrefix(pe.Code, "08"), // insufficient resources, connection exception
 			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03": // shutting down, cannot connect now
-			return &bench.DatabaseError{Kind: ErrUnavailable, Detail: pe.Error()}
+			return &bench.DatabaseError{Kind: bench.ErrUnavailable, Detail: pe.Error()}
 		}
 		return &bench.DatabaseError{Kind: bench.ErrDatabase, Detail: pe.Error()}
 	case errors.As(err, &netErr), errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone):
-		return &bench.DatabaseError{Kind: ErrUnavailable}
+		return &bench.DatabaseError{Kind: bench.ErrUnavailable}
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func LimitPagesForTests(ctx context.Context, d *DB, extra int) error {
 		panic("store.LimitPagesForTests called outside a test binary")
 	}
 	if d.pg {
-		return fmt.Errorf("limit pages: %w: SQLite only", ErrInvalid)
+		return fmt.Errorf("limit pages: %w: SQLite only", bench.ErrInvalid)
 	}
 	var n int
 	if err := d.db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&n); err != nil {

@@ -22,19 +22,19 @@ func TestStorageErrorKinds(t *testing.T) {
 		err  error
 		want error // nil: not a storage failure
 	}{
-		{"SQLite full", fmt.Errorf("save: %w", sqlite3.Error{Code: sqlite3.ErrFull}), ErrDiskFull},
-		{"no space writing a file", fmt.Errorf("upload: %w", &fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}), ErrDiskFull},
-		{"PostgreSQL disk_full", &pgconn.PgError{Code: "53100"}, ErrDiskFull},
-		{"PostgreSQL too many connections", &pgconn.PgError{Code: "53300"}, ErrUnavailable},
-		{"PostgreSQL shutting down", &pgconn.PgError{Code: "57P01"}, ErrUnavailable},
-		{"a connection exception", &pgconn.PgError{Code: "08006"}, ErrUnavailable},
+		{"SQLite full", fmt.Errorf("save: %w", sqlite3.Error{Code: sqlite3.ErrFull}), bench.ErrDiskFull},
+		{"no space writing a file", fmt.Errorf("upload: %w", &fs.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}), bench.ErrDiskFull},
+		{"PostgreSQL disk_full", &pgconn.PgError{Code: "53100"}, bench.ErrDiskFull},
+		{"PostgreSQL too many connections", &pgconn.PgError{Code: "53300"}, bench.ErrUnavailable},
+		{"PostgreSQL shutting down", &pgconn.PgError{Code: "57P01"}, bench.ErrUnavailable},
+		{"a connection exception", &pgconn.PgError{Code: "08006"}, bench.ErrUnavailable},
 		{"a unique violation", &pgconn.PgError{Code: "23505"}, bench.ErrDatabase},
 		{"SQLite busy", sqlite3.Error{Code: sqlite3.ErrBusy}, bench.ErrDatabase},
-		{"a domain error", fmt.Errorf("freeze: %w", ErrConflict), nil},
+		{"a domain error", fmt.Errorf("freeze: %w", bench.ErrConflict), nil},
 		{"a short file", io.ErrUnexpectedEOF, nil},
 	} {
 		got := StorageError(c.err)
-		for _, kind := range []error{ErrDiskFull, ErrUnavailable, bench.ErrDatabase} {
+		for _, kind := range []error{bench.ErrDiskFull, bench.ErrUnavailable, bench.ErrDatabase} {
 			if errors.Is(got, kind) != (kind == c.want) {
 				t.Errorf("%s: %v is %v: %v", c.name, got, kind, errors.Is(got, kind))
 			}
@@ -49,7 +49,7 @@ func TestStorageErrorKinds(t *testing.T) {
 			t.Errorf("%s: changed to %v", c.name, got)
 		}
 	}
-	if !errors.Is(dbError(fmt.Errorf("read: %w", io.ErrUnexpectedEOF)), ErrUnavailable) {
+	if !errors.Is(dbError(fmt.Errorf("read: %w", io.ErrUnexpectedEOF)), bench.ErrUnavailable) {
 		t.Error("a connection cut mid-message from the driver is not ErrUnavailable")
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
@@ -117,6 +118,10 @@ func (d *DB) Close() error {
 // Path is the database file's path, or the PostgreSQL URL it was opened with.
 func (d *DB) Path() string { return d.path }
 
+// CurrentTime is the database's clock (Now): the app shows a project file's
+// times against it, so that tests that set Now see their own time.
+func (d *DB) CurrentTime() time.Time { return d.Now() }
+
 // FilesDir is the folder of the database's own files (previews, a team server's
 // uploads): beside a SQLite file; for a PostgreSQL database, a folder of the user's
 // cache named after the database, unless SetFilesDir named one.
@@ -159,7 +164,7 @@ func (d *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if have > len(names) {
-		return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", ErrNewerSchema, have, len(names))
+		return fmt.Errorf("%w: schema version %d, this build knows up to %d; update Benchwright", bench.ErrNewerSchema, have, len(names))
 	}
 	for i := have; i < len(names); i++ {
 		n, err := strconv.Atoi(strings.SplitN(filepath.Base(names[i]), "_", 2)[0])
@@ -385,7 +390,7 @@ func (d *DB) IntegrityCheck(ctx context.Context) (string, error) {
 
 // act runs fn as one transaction on behalf of actor. A refusal (ErrForbidden) rolls the
 // work back but is itself written to the audit log, so that denied attempts are visible.
-func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
+func (d *DB) act(ctx context.Context, actor bench.User, action string, fn func(tx *sql.Tx) error) error {
 	err := d.inTx(ctx, fn)
 	if why, refused := auditReason(err); refused {
 		_ = d.inTx(ctx, func(tx *sql.Tx) error {
@@ -398,7 +403,7 @@ func (d *DB) act(ctx context.Context, actor User, action string, fn func(tx *sql
 // readAs is act for reads: fn runs in a read-only transaction, and a refusal is
 // audited in a write transaction of its own, so denied reads (an annotator asking
 // for a review queue, a verifier peeking at a blind round) are visible too.
-func (d *DB) readAs(ctx context.Context, actor User, action string, fn func(tx *sql.Tx) error) error {
+func (d *DB) readAs(ctx context.Context, actor bench.User, action string, fn func(tx *sql.Tx) error) error {
 	err := d.readTx(ctx, fn)
 	if why, refused := auditReason(err); refused {
 		_ = d.inTx(ctx, func(tx *sql.Tx) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/store/storetest"
 	"github.com/benchwright/benchwright/verify"
@@ -27,8 +28,8 @@ func MustOpenDB(tb testing.TB) *store.DB {
 // fixture is a database with a lead, a project and a few users.
 type fixture struct {
 	db                   *store.DB
-	lead, ann, ann2, ver store.User
-	project              store.Project
+	lead, ann, ann2, ver bench.User
+	project              bench.Project
 }
 
 func newFixture(t *testing.T) fixture {
@@ -59,9 +60,9 @@ func fixtureOn(t *testing.T, db *store.DB) fixture {
 		t.Fatal(err)
 	}
 	for _, u := range []struct {
-		dst        *store.User
+		dst        *bench.User
 		name, role string
-	}{{&f.ann, "ann", store.RoleAnnotator}, {&f.ann2, "ann2", store.RoleAnnotator}, {&f.ver, "ver", store.RoleVerifier}} {
+	}{{&f.ann, "ann", bench.RoleAnnotator}, {&f.ann2, "ann2", bench.RoleAnnotator}, {&f.ver, "ver", bench.RoleVerifier}} {
 		if *u.dst, err = f.db.AddUser(ctx, f.lead, u.name, u.role, "", "secret"); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func TestMigrationsAndNewerSchema(t *testing.T) {
 	}
 	sdb.Close()
 	_, err = store.Open(ctx, path)
-	if !errors.Is(err, store.ErrNewerSchema) {
+	if !errors.Is(err, bench.ErrNewerSchema) {
 		t.Fatalf("open newer db: got %v, want ErrNewerSchema", err)
 	}
 	if !strings.Contains(err.Error(), "99") {
@@ -124,27 +125,27 @@ func TestUsersAndPermissions(t *testing.T) {
 		do   func() error
 		want error
 	}{
-		{"second first lead", func() error { _, err := f.db.CreateFirstLead(ctx, "x", "secret"); return err }, store.ErrForbidden},
-		{"annotator adds user", func() error { _, err := f.db.AddUser(ctx, f.ann, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
-		{"verifier adds user", func() error { _, err := f.db.AddUser(ctx, f.ver, "x", "annotator", "", "secret"); return err }, store.ErrForbidden},
-		{"annotator creates project", func() error { _, err := f.db.CreateProject(ctx, f.ann, "q"); return err }, store.ErrForbidden},
-		{"annotator sets role", func() error { _, err := f.db.SetRole(ctx, f.ann, "ann", "lead", ""); return err }, store.ErrForbidden},
-		{"annotator changes settings", func() error { return f.db.UpdateSettings(ctx, f.ann, f.project.ID, store.DefaultSettings()) }, store.ErrForbidden},
+		{"second first lead", func() error { _, err := f.db.CreateFirstLead(ctx, "x", "secret"); return err }, bench.ErrForbidden},
+		{"annotator adds user", func() error { _, err := f.db.AddUser(ctx, f.ann, "x", "annotator", "", "secret"); return err }, bench.ErrForbidden},
+		{"verifier adds user", func() error { _, err := f.db.AddUser(ctx, f.ver, "x", "annotator", "", "secret"); return err }, bench.ErrForbidden},
+		{"annotator creates project", func() error { _, err := f.db.CreateProject(ctx, f.ann, "q"); return err }, bench.ErrForbidden},
+		{"annotator sets role", func() error { _, err := f.db.SetRole(ctx, f.ann, "ann", "lead", ""); return err }, bench.ErrForbidden},
+		{"annotator changes settings", func() error { return f.db.UpdateSettings(ctx, f.ann, f.project.ID, bench.DefaultSettings()) }, bench.ErrForbidden},
 		{"unknown actor", func() error {
-			_, err := f.db.AddUser(ctx, store.User{ID: 999}, "x", "annotator", "", "secret")
+			_, err := f.db.AddUser(ctx, bench.User{ID: 999}, "x", "annotator", "", "secret")
 			return err
-		}, store.ErrForbidden},
-		{"duplicate name", func() error { _, err := f.db.AddUser(ctx, f.lead, "ann", "annotator", "", "secret"); return err }, store.ErrConflict},
-		{"bad role", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "boss", "", "secret"); return err }, store.ErrInvalid},
-		{"bad name", func() error { _, err := f.db.AddUser(ctx, f.lead, "a b", "annotator", "", "secret"); return err }, store.ErrInvalid},
-		{"short password", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "annotator", "", "abc"); return err }, store.ErrInvalid},
-		{"last lead demotes self", func() error { _, err := f.db.SetRole(ctx, f.lead, "lead", "annotator", ""); return err }, store.ErrForbidden},
-		{"duplicate project", func() error { _, err := f.db.CreateProject(ctx, f.lead, "p"); return err }, store.ErrConflict},
+		}, bench.ErrForbidden},
+		{"duplicate name", func() error { _, err := f.db.AddUser(ctx, f.lead, "ann", "annotator", "", "secret"); return err }, bench.ErrConflict},
+		{"bad role", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "boss", "", "secret"); return err }, bench.ErrInvalid},
+		{"bad name", func() error { _, err := f.db.AddUser(ctx, f.lead, "a b", "annotator", "", "secret"); return err }, bench.ErrInvalid},
+		{"short password", func() error { _, err := f.db.AddUser(ctx, f.lead, "x", "annotator", "", "abc"); return err }, bench.ErrInvalid},
+		{"last lead demotes self", func() error { _, err := f.db.SetRole(ctx, f.lead, "lead", "annotator", ""); return err }, bench.ErrForbidden},
+		{"duplicate project", func() error { _, err := f.db.CreateProject(ctx, f.lead, "p"); return err }, bench.ErrConflict},
 		{"bad settings", func() error {
-			s := store.DefaultSettings()
+			s := bench.DefaultSettings()
 			s.Round3Panel = 0
 			return f.db.UpdateSettings(ctx, f.lead, f.project.ID, s)
-		}, store.ErrInvalid},
+		}, bench.ErrInvalid},
 		{"lead adds verifier", func() error { _, err := f.db.AddUser(ctx, f.lead, "v2", "verifier", "B", "secret"); return err }, nil},
 		{"lead sets role", func() error { _, err := f.db.SetRole(ctx, f.lead, "v2", "verifier", "C"); return err }, nil},
 	}
@@ -172,11 +173,11 @@ func TestAuthenticate(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	u, err := f.db.Authenticate(ctx, "ann", "secret")
-	if err != nil || u.Role != store.RoleAnnotator || u.ID != f.ann.ID {
+	if err != nil || u.Role != bench.RoleAnnotator || u.ID != f.ann.ID {
 		t.Fatalf("sign in: %+v %v", u, err)
 	}
 	for _, c := range [][2]string{{"ann", "wrong"}, {"nobody", "secret"}, {"", ""}} {
-		if _, err := f.db.Authenticate(ctx, c[0], c[1]); !errors.Is(err, store.ErrUnauthorized) {
+		if _, err := f.db.Authenticate(ctx, c[0], c[1]); !errors.Is(err, bench.ErrUnauthorized) {
 			t.Errorf("sign in %q/%q: got %v, want ErrUnauthorized", c[0], c[1], err)
 		}
 	}
@@ -220,11 +221,11 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	s := f.project.Settings
-	s.Balance = []store.BalanceTarget{{Kind: "judgment", Count: 1}}
+	s.Balance = []bench.BalanceTarget{{Kind: "judgment", Count: 1}}
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.db.ProjectByName(ctx, store.Owner(), f.project.Name)
+	p, err := f.db.ProjectByName(ctx, bench.Owner(), f.project.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestSettingsBalanceReplacesDefaults(t *testing.T) {
 	if err := f.db.UpdateSettings(ctx, f.lead, f.project.ID, s); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ = f.db.ProjectByName(ctx, store.Owner(), f.project.Name); len(p.Settings.Balance) != 0 {
+	if p, _ = f.db.ProjectByName(ctx, bench.Owner(), f.project.Name); len(p.Settings.Balance) != 0 {
 		t.Errorf("an emptied balance list read back as %+v", p.Settings.Balance)
 	}
 }
@@ -248,12 +249,12 @@ func TestReadsDoNotBlockWrites(t *testing.T) {
 	f := newFixture(t)
 	var werr error
 	err := f.db.HoldRead(ctx, func() {
-		_, werr = f.db.AddUser(ctx, f.lead, "late", store.RoleAnnotator, "", "secret-pass")
+		_, werr = f.db.AddUser(ctx, f.lead, "late", bench.RoleAnnotator, "", "secret-pass")
 	})
 	if err != nil || werr != nil {
 		t.Fatalf("read: %v, write during the read: %v", err, werr)
 	}
-	if _, err := f.db.UserByName(ctx, store.Owner(), "late"); err != nil {
+	if _, err := f.db.UserByName(ctx, bench.Owner(), "late"); err != nil {
 		t.Errorf("the write made during the read is not visible after it: %v", err)
 	}
 }
@@ -262,9 +263,9 @@ func TestReadsDoNotBlockWrites(t *testing.T) {
 // every criterion of the sample's kind in the round yes, and a rejection for
 // "other" without a comment gets one, as the store requires (verify.CheckVerdict).
 // Tests of those rules call db.SubmitReview itself.
-func submitReview(db *store.DB, ctx context.Context, u store.User, in store.ReviewInput) (verify.Outcome, error) {
+func submitReview(db *store.DB, ctx context.Context, u bench.User, in bench.ReviewInput) (verify.Outcome, error) {
 	if in.Verdict.Decision == verify.DecisionApprove && in.Verdict.Judgements == nil {
-		if si, err := db.Sample(ctx, store.Owner(), in.SampleID); err == nil {
+		if si, err := db.Sample(ctx, bench.Owner(), in.SampleID); err == nil {
 			in.Verdict.Judgements = verify.AllPassed(si.Kind, in.Round)
 		}
 	}
@@ -277,7 +278,7 @@ func submitReview(db *store.DB, ctx context.Context, u store.User, in store.Revi
 // changedDraft saves a changed draft of the returned sample si as its author (a
 // returned sample goes back only changed, annotate.CheckResubmit) and returns the
 // version to submit.
-func changedDraft(t testing.TB, db *store.DB, author store.User, si store.SampleInfo) int {
+func changedDraft(t testing.TB, db *store.DB, author bench.User, si bench.SampleInfo) int {
 	t.Helper()
 	s := si.Content
 	if s.Box != nil {

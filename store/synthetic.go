@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // MarkSynthetic marks the database as made by the test-data generator, whose bulk
@@ -25,7 +27,7 @@ func (d *DB) MarkSynthetic(ctx context.Context) error {
 		}
 		if users > 0 || projects > 0 {
 			return fmt.Errorf("%w: this database holds real work (%s, %s); generated test data only goes into a new database or one made by the generator",
-				ErrConflict, plural(users, "account"), plural(projects, "project"))
+				bench.ErrConflict, plural(users, "account"), plural(projects, "project"))
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO database_info (key, value) VALUES ('synthetic', '1')`)
 		return err
@@ -63,7 +65,7 @@ func requireSynthetic(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("%w: generated accounts and samples are only written to a database made by the generator (bwctl gen-project on a new database)", ErrConflict)
+		return fmt.Errorf("%w: generated accounts and samples are only written to a database made by the generator (bwctl gen-project on a new database)", bench.ErrConflict)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -48,24 +49,24 @@ func TestTwoProcChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ann, err := db.UserByName(ctx, store.Owner(), "ann")
+	ann, err := db.UserByName(ctx, bench.Owner(), "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), "p")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "p")
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, _ := strconv.Atoi(who)
 	rng := rand.New(rand.NewPCG(uint64(n), 99))
 	var c twoProcCounts
-	var drafts []store.SampleInfo
+	var drafts []bench.SampleInfo
 	for done := 0; done < twoProcWrites/2; done++ {
 		switch x := rng.IntN(100); {
 		case x < 60:
 			id := sharedID(rng.IntN(twoProcShared))
 			for {
-				si, err := db.Sample(ctx, store.Owner(), id)
+				si, err := db.Sample(ctx, bench.Owner(), id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -73,7 +74,7 @@ func TestTwoProcChild(t *testing.T) {
 				s := si.Content
 				s.AnswerText = strconv.Itoa(v + 1)
 				_, err = db.SaveDraft(ctx, ann, id, si.Version, s)
-				if errors.Is(err, store.ErrConflict) {
+				if errors.Is(err, bench.ErrConflict) {
 					c.Conflicts++
 					continue
 				}
@@ -115,8 +116,8 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ann, _ := db.UserByName(ctx, store.Owner(), "ann")
-	p, _ := db.ProjectByName(ctx, store.Owner(), "p")
+	ann, _ := db.UserByName(ctx, bench.Owner(), "ann")
+	p, _ := db.ProjectByName(ctx, bench.Owner(), "p")
 	for k := 0; k < twoProcShared; k++ {
 		if _, err := db.CreateSample(ctx, ann, p.ID, annotate.Sample{ID: sharedID(k), Kind: annotate.KindOpen, Image: "s/a.jpg",
 			Question: "How many increments?", AnswerText: "0"}); err != nil {
@@ -168,7 +169,7 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 	}
 	counted := 0
 	for k := 0; k < twoProcShared; k++ {
-		si, err := db.Sample(ctx, store.Owner(), sharedID(k))
+		si, err := db.Sample(ctx, bench.Owner(), sharedID(k))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +179,7 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 	if counted != sum.Increments {
 		t.Errorf("shared counters hold %d increments, the children made %d: updates were lost", counted, sum.Increments)
 	}
-	counts, err := db.StatusCounts(ctx, store.Owner(), p.ID)
+	counts, err := db.StatusCounts(ctx, bench.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

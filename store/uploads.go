@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -30,7 +31,7 @@ func (d *DB) UploadDir(projectID int64) string {
 // UploadPath checks that actor may import images into project projectID and that
 // rel is a clean relative path of an image (no "..", not absolute, an image
 // ending), and returns where its upload is kept.
-func (d *DB) UploadPath(ctx context.Context, actor User, projectID int64, rel string) (string, error) {
+func (d *DB) UploadPath(ctx context.Context, actor bench.User, projectID int64, rel string) (string, error) {
 	ps, err := d.UploadPaths(ctx, actor, projectID, []string{rel})
 	if err != nil {
 		return "", err
@@ -39,7 +40,7 @@ func (d *DB) UploadPath(ctx context.Context, actor User, projectID int64, rel st
 }
 
 // UploadPaths is UploadPath for many files, the permission checked once.
-func (d *DB) UploadPaths(ctx context.Context, actor User, projectID int64, rels []string) ([]string, error) {
+func (d *DB) UploadPaths(ctx context.Context, actor bench.User, projectID int64, rels []string) ([]string, error) {
 	err := d.readAs(ctx, actor, string(verify.ActionImportImages), func(tx *sql.Tx) error {
 		_, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportImages)
 		return err
@@ -50,7 +51,7 @@ func (d *DB) UploadPaths(ctx context.Context, actor User, projectID int64, rels 
 	out := make([]string, len(rels))
 	for i, rel := range rels {
 		if err := checkUploadPath(rel); err != nil {
-			return nil, fmt.Errorf("upload %q: %w: %w", rel, ErrInvalid, err)
+			return nil, fmt.Errorf("upload %q: %w: %w", rel, bench.ErrInvalid, err)
 		}
 		out[i] = filepath.Join(d.UploadDir(projectID), filepath.FromSlash(rel))
 	}
@@ -79,10 +80,10 @@ func checkUploadPath(rel string) error {
 // ImportUploads imports the images uploaded to project projectID (see UploadDir)
 // exactly as ImportImages imports a folder: new files are added, unchanged ones
 // kept, bad ones listed with the reason.
-func (d *DB) ImportUploads(ctx context.Context, actor User, projectID int64) (ImportResult, error) {
+func (d *DB) ImportUploads(ctx context.Context, actor bench.User, projectID int64) (bench.ImportResult, error) {
 	// The permission first: a stranger to the project learns nothing of its uploads.
 	if _, err := d.UploadPaths(ctx, actor, projectID, nil); err != nil {
-		return ImportResult{}, fmt.Errorf("import uploads: %w", err)
+		return bench.ImportResult{}, fmt.Errorf("import uploads: %w", err)
 	}
 	dir := d.UploadDir(projectID)
 	start := d.Now().Unix()
@@ -117,7 +118,7 @@ type UploadLimits struct {
 // project projectID (replacing what they uploaded there before) within lim;
 // beyond it the error wraps ErrQuota and says what to do. Call it after
 // UploadPath, which checks the permission.
-func (d *DB) CheckUploadQuota(ctx context.Context, actor User, projectID int64, rel string, size int64, lim UploadLimits) error {
+func (d *DB) CheckUploadQuota(ctx context.Context, actor bench.User, projectID int64, rel string, size int64, lim UploadLimits) error {
 	var bytes int64
 	var files int
 	err := d.readTx(ctx, func(tx *sql.Tx) error {
@@ -129,17 +130,17 @@ func (d *DB) CheckUploadQuota(ctx context.Context, actor User, projectID int64, 
 		return fmt.Errorf("upload %s: %w", rel, err)
 	case bytes+size > lim.Bytes:
 		return fmt.Errorf("upload %s: %w: %d MiB of %s's uploads wait for an import, at most %d MiB may; import them first",
-			rel, ErrQuota, bytes>>20, actor.Name, lim.Bytes>>20)
+			rel, bench.ErrQuota, bytes>>20, actor.Name, lim.Bytes>>20)
 	case files+1 > lim.Files:
 		return fmt.Errorf("upload %s: %w: %d files of %s's uploads wait for an import, the most one account may have; import them first",
-			rel, ErrQuota, files, actor.Name)
+			rel, bench.ErrQuota, files, actor.Name)
 	}
 	return nil
 }
 
 // RecordUpload notes that actor's upload of size bytes landed at rel of project
 // projectID: pending until an import of the project's uploads.
-func (d *DB) RecordUpload(ctx context.Context, actor User, projectID int64, rel string, size int64) error {
+func (d *DB) RecordUpload(ctx context.Context, actor bench.User, projectID int64, rel string, size int64) error {
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO pending_uploads (project_id, rel_path, user_id, size_bytes, at_unix) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (project_id, rel_path) DO UPDATE SET user_id = excluded.user_id, size_bytes = excluded.size_bytes, at_unix = excluded.at_unix`,

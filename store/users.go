@@ -14,30 +14,19 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
-)
-
-// Roles a user can have.
-const (
-	RoleAnnotator = "annotator"
-	RoleVerifier  = "verifier"
-	RoleLead      = "lead"
 )
 
 // bcryptCost is the work factor of stored password hashes.
 var bcryptCost = bcrypt.DefaultCost
-
-// MinPasswordLen is the fewest characters of a password a person chooses
-// (CreateFirstLead, AddUser, SetPassword). Shorter passwords stored before the
-// minimum rose keep working until they are changed.
-const MinPasswordLen = 10
 
 // maxPasswordBytes is the most bcrypt reads of a password.
 const maxPasswordBytes = 72
 
 // minPasswordLen is the minimum in force: MinPasswordLen except in test binaries
 // that lowered it with SetPasswordMinimumForTests.
-var minPasswordLen = MinPasswordLen
+var minPasswordLen = bench.MinPasswordLen
 
 // SetPasswordMinimumForTests sets the password minimum to n characters and returns
 // a func that restores the one before. Tests of other rules lower it so that their
@@ -88,32 +77,16 @@ var dummyHash = sync.OnceValue(func() []byte {
 	return h
 })
 
-// User is a person who signs in. The password hash never leaves the store.
-type User struct {
-	ID    int64
-	Name  string
-	Role  string
-	Group string
-
-	owner bool     // Owner (members.go): the database's holder, not an account
-	roles []string // loadActor: every role the account holds anywhere (requireAction)
-}
-
-// ValidRole reports whether r is a known role.
-func ValidRole(r string) bool {
-	return r == RoleAnnotator || r == RoleVerifier || r == RoleLead
-}
-
 func validUserName(name string) error {
 	if name == "" {
-		return fmt.Errorf("%w: user name is empty", ErrInvalid)
+		return fmt.Errorf("%w: user name is empty", bench.ErrInvalid)
 	}
 	if len(name) > 64 {
-		return fmt.Errorf("%w: user name %q is longer than 64 characters", ErrInvalid, name)
+		return fmt.Errorf("%w: user name %q is longer than 64 characters", bench.ErrInvalid, name)
 	}
 	for _, r := range name {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
-			return fmt.Errorf("%w: user name %q may hold only letters, digits and . _ - @", ErrInvalid, name)
+			return fmt.Errorf("%w: user name %q may hold only letters, digits and . _ - @", bench.ErrInvalid, name)
 		}
 	}
 	return nil
@@ -123,7 +96,7 @@ func validUserName(name string) error {
 // says how long it must be.
 func validPassword(pw string) error {
 	if utf8.RuneCountInString(pw) < minPasswordLen {
-		return fmt.Errorf("%w: a password needs at least %d characters", ErrInvalid, minPasswordLen)
+		return fmt.Errorf("%w: a password needs at least %d characters", bench.ErrInvalid, minPasswordLen)
 	}
 	return nil
 }
@@ -141,7 +114,7 @@ func hashPassword(pw string) (string, error) {
 // the rest without a word, so such a password is refused.
 func bcryptHash(pw string) (string, error) {
 	if len(pw) > maxPasswordBytes {
-		return "", fmt.Errorf("%w: password must have at most %d bytes", ErrInvalid, maxPasswordBytes)
+		return "", fmt.Errorf("%w: password must have at most %d bytes", bench.ErrInvalid, maxPasswordBytes)
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), bcryptCost)
 	if err != nil {
@@ -161,22 +134,22 @@ func (d *DB) HasUsers(ctx context.Context) (bool, error) {
 
 // CreateFirstLead creates the first account, a lead, on a database without users.
 // It is refused once any account exists: from then on leads add users.
-func (d *DB) CreateFirstLead(ctx context.Context, name, password string) (User, error) {
-	var u User
+func (d *DB) CreateFirstLead(ctx context.Context, name, password string) (bench.User, error) {
+	var u bench.User
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
-			return fmt.Errorf("%w: accounts exist already; a lead adds new users", ErrForbidden)
+			return fmt.Errorf("%w: accounts exist already; a lead adds new users", bench.ErrForbidden)
 		}
 		var err error
-		u, err = d.insertUser(ctx, tx, 0, name, RoleLead, "", password, hashPassword)
+		u, err = d.insertUser(ctx, tx, 0, name, bench.RoleLead, "", password, hashPassword)
 		return err
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("create first lead %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("create first lead %q: %w", name, err)
 	}
 	return u, nil
 }
@@ -188,21 +161,21 @@ func (d *DB) CreateFirstLead(ctx context.Context, name, password string) (User, 
 // nothing. Because it is refused once any account exists, it cannot give a person's
 // account a short password; people choose theirs through CreateFirstLead, AddUser
 // and SetPassword, which hold to the rule.
-func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []User, password string) ([]User, error) {
-	var out []User
+func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []bench.User, password string) ([]bench.User, error) {
+	var out []bench.User
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
-			return fmt.Errorf("%w: accounts exist already; demo accounts go into an empty database", ErrForbidden)
+			return fmt.Errorf("%w: accounts exist already; demo accounts go into an empty database", bench.ErrForbidden)
 		}
-		if len(accounts) == 0 || accounts[0].Role != RoleLead {
-			return fmt.Errorf("%w: the first demo account must be a lead", ErrInvalid)
+		if len(accounts) == 0 || accounts[0].Role != bench.RoleLead {
+			return fmt.Errorf("%w: the first demo account must be a lead", bench.ErrInvalid)
 		}
 		if password == "" {
-			return fmt.Errorf("%w: the demo password is empty", ErrInvalid)
+			return fmt.Errorf("%w: the demo password is empty", bench.ErrInvalid)
 		}
 		var lead int64
 		for _, a := range accounts {
@@ -228,8 +201,8 @@ func (d *DB) CreateDemoAccounts(ctx context.Context, accounts []User, password s
 // project the lead leads, with that role and group (none for a first lead who
 // has not created one yet: the account then belongs to no project until a lead
 // adds it, AddMember).
-func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, password string) (User, error) {
-	var u User
+func (d *DB) AddUser(ctx context.Context, actor bench.User, name, role, group, password string) (bench.User, error) {
+	var u bench.User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
 		if err != nil {
@@ -241,15 +214,15 @@ func (d *DB) AddUser(ctx context.Context, actor User, name, role, group, passwor
 		return d.joinProjectsOf(ctx, tx, a.ID, u)
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("add user %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("add user %q: %w", name, err)
 	}
 	return u, nil
 }
 
 // AddUserToProject is AddUser for one project: the account joins project
 // projectID only, with role and group there; the lead must lead it.
-func (d *DB) AddUserToProject(ctx context.Context, actor User, projectID int64, name, role, group, password string) (User, error) {
-	var u User
+func (d *DB) AddUserToProject(ctx context.Context, actor bench.User, projectID int64, name, role, group, password string) (bench.User, error) {
+	var u bench.User
 	err := d.act(ctx, actor, "user.create", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionManageMembers)
 		if err != nil {
@@ -261,47 +234,47 @@ func (d *DB) AddUserToProject(ctx context.Context, actor User, projectID int64, 
 		return d.joinProject(ctx, tx, projectID, u, a.ID)
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("add user %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("add user %q: %w", name, err)
 	}
 	return u, nil
 }
 
 // insertUser adds an account with password hashed by hash: hashPassword, which holds
 // it to the rule, or for CreateDemoAccounts only, bcryptHash.
-func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, role, group, password string, hash func(string) (string, error)) (User, error) {
+func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, role, group, password string, hash func(string) (string, error)) (bench.User, error) {
 	if err := validUserName(name); err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	group, err := canonicalGroup(ctx, tx, group)
 	if err != nil {
-		return User{}, invalidIf(err, verify.ErrInvalidPolicy)
+		return bench.User{}, invalidIf(err, verify.ErrInvalidPolicy)
 	}
-	if !ValidRole(role) {
-		return User{}, fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
+	if !bench.ValidRole(role) {
+		return bench.User{}, fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", bench.ErrInvalid, role)
 	}
 	hashed, err := hash(password)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	var exists int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE name = ?`, name).Scan(&exists); err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	if exists > 0 {
-		return User{}, fmt.Errorf("%w: a user named %q exists already", ErrConflict, name)
+		return bench.User{}, fmt.Errorf("%w: a user named %q exists already", bench.ErrConflict, name)
 	}
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO users (name, role, grp, password_hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
 		name, role, group, hashed, d.now()).Scan(&id)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	if actorID == 0 {
 		actorID = id
 	}
-	u := User{ID: id, Name: name, Role: role, Group: group}
+	u := bench.User{ID: id, Name: name, Role: role, Group: group}
 	if err := d.audit(ctx, tx, actorID, "user.create", "user", name, fmt.Sprintf("role=%s group=%s", role, group)); err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
 	return u, nil
 }
@@ -313,15 +286,15 @@ func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, ro
 // of some of them changes the role in one project with SetMemberRole. No
 // project is left without a lead (verify.CheckLeave), and the last lead of the
 // database cannot demote themselves.
-func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) (User, error) {
-	var u User
+func (d *DB) SetRole(ctx context.Context, actor bench.User, name, role, group string) (bench.User, error) {
+	var u bench.User
 	err := d.act(ctx, actor, "user.role", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionManageUsers)
 		if err != nil {
 			return err
 		}
-		if !ValidRole(role) {
-			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", ErrInvalid, role)
+		if !bench.ValidRole(role) {
+			return fmt.Errorf("%w: role %q is not one of annotator, verifier, lead", bench.ErrInvalid, role)
 		}
 		u, err = visibleUser(ctx, tx, a, name)
 		if err != nil {
@@ -333,13 +306,13 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 		if group, err = canonicalGroup(ctx, tx, group); err != nil {
 			return invalidIf(err, verify.ErrInvalidPolicy)
 		}
-		if role != RoleLead {
+		if role != bench.RoleLead {
 			var leads int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users u WHERE u.disabled = 0 AND u.id <> ? AND `+accountRole+` = 'lead'`, u.ID).Scan(&leads); err != nil {
 				return err
 			}
 			if leads == 0 {
-				return fmt.Errorf("%w: %s is the only lead; make someone else lead first", ErrForbidden, name)
+				return fmt.Errorf("%w: %s is the only lead; make someone else lead first", bench.ErrForbidden, name)
 			}
 			if err := checkStillLed(ctx, tx, u); err != nil {
 				return err
@@ -355,7 +328,7 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 		return d.audit(ctx, tx, a.ID, "user.role", "user", name, fmt.Sprintf("role=%s group=%s", role, group))
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("set role of %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("set role of %q: %w", name, err)
 	}
 	return u, nil
 }
@@ -379,8 +352,8 @@ func (d *DB) SetRole(ctx context.Context, actor User, name, role, group string) 
 //
 // The comparison is slow on purpose, so it runs between two short write
 // transactions rather than holding the write lock.
-func (d *DB) Authenticate(ctx context.Context, name, password string) (User, error) {
-	var u User
+func (d *DB) Authenticate(ctx context.Context, name, password string) (bench.User, error) {
+	var u bench.User
 	var hash []byte
 	var known, disabled bool
 	var wait time.Duration
@@ -416,10 +389,10 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 		return err
 	})
 	if err != nil {
-		return User{}, fmt.Errorf("sign in %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("sign in %q: %w", name, err)
 	}
 	if wait > 0 {
-		return User{}, fmt.Errorf("%w for %s: try again in %s", ErrTooManyFailures, name, waitText(wait))
+		return bench.User{}, fmt.Errorf("%w for %s: try again in %s", bench.ErrTooManyFailures, name, waitText(wait))
 	}
 	if !known {
 		hash = dummyHash()
@@ -430,14 +403,14 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (User, err
 			return err
 		})
 		if err != nil {
-			return User{}, fmt.Errorf("sign in %q: %w", name, err)
+			return bench.User{}, fmt.Errorf("sign in %q: %w", name, err)
 		}
 		return u, nil
 	}
 	_ = d.inTx(ctx, func(tx *sql.Tx) error {
 		return d.audit(ctx, tx, 0, "auth.fail", "user", name, "")
 	})
-	return User{}, fmt.Errorf("sign in %q: %w", name, ErrUnauthorized)
+	return bench.User{}, fmt.Errorf("sign in %q: %w", name, bench.ErrUnauthorized)
 }
 
 // waitText says a wait for people, rounded up: "1 second", "8 seconds", "5 minutes".
@@ -459,7 +432,7 @@ func waitText(w time.Duration) string {
 // (Users): a lead of one project must not sign in as a member of another. The
 // name's count of wrong passwords ends with it. Audited as user.password, without
 // the password.
-func (d *DB) SetPassword(ctx context.Context, actor User, name, password string) error {
+func (d *DB) SetPassword(ctx context.Context, actor bench.User, name, password string) error {
 	err := d.act(ctx, actor, "user.password", func(tx *sql.Tx) error {
 		a, err := requireSelfOrAction(ctx, tx, actor, name, verify.ActionManageUsers)
 		if err != nil {
@@ -504,15 +477,15 @@ func (d *DB) SetPassword(ctx context.Context, actor User, name, password string)
 // Users lists by name the accounts actor sees: their own, every account that
 // shares a project with them, and for a lead the accounts in no project (which a
 // lead may add to one). Owner sees every account.
-func (d *DB) Users(ctx context.Context, actor User) ([]User, error) {
-	var us []User
+func (d *DB) Users(ctx context.Context, actor bench.User) ([]bench.User, error) {
+	var us []bench.User
 	err := d.readAs(ctx, actor, "users.read", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionReadProject)
 		if err != nil {
 			return err
 		}
 		cond, args := `1 = 1`, []any(nil)
-		if !a.owner {
+		if !a.IsOwner() {
 			cond, args = visibleUsers(a)
 		}
 		us, err = queryAll(ctx, tx, scanUser, `SELECT u.id, u.name, u.role, u.grp FROM users u WHERE u.disabled = 0 AND `+cond+` ORDER BY u.name`, args...)
@@ -524,16 +497,16 @@ func (d *DB) Users(ctx context.Context, actor User) ([]User, error) {
 	return us, nil
 }
 
-func scanUser(r scanner) (User, error) {
-	var u User
+func scanUser(r scanner) (bench.User, error) {
+	var u bench.User
 	err := r.Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	return u, err
 }
 
 // UserByName looks up an account actor sees (Users); any other is not found,
 // as one that does not exist.
-func (d *DB) UserByName(ctx context.Context, actor User, name string) (User, error) {
-	var u User
+func (d *DB) UserByName(ctx context.Context, actor bench.User, name string) (bench.User, error) {
+	var u bench.User
 	err := d.readAs(ctx, actor, "users.read", func(tx *sql.Tx) error {
 		a, err := requireAction(ctx, tx, actor, verify.ActionReadProject)
 		if err != nil {
@@ -545,12 +518,12 @@ func (d *DB) UserByName(ctx context.Context, actor User, name string) (User, err
 	return u, err
 }
 
-func userByName(ctx context.Context, tx *sql.Tx, name string) (User, error) {
-	var u User
+func userByName(ctx context.Context, tx *sql.Tx, name string) (bench.User, error) {
+	var u bench.User
 	err := tx.QueryRowContext(ctx, `SELECT id, name, role, grp FROM users WHERE name = ? AND disabled = 0`, name).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, fmt.Errorf("%w: no user named %q", ErrNotFound, name)
+		return bench.User{}, fmt.Errorf("%w: no user named %q", bench.ErrNotFound, name)
 	}
 	return u, err
 }
@@ -564,40 +537,40 @@ func userByName(ctx context.Context, tx *sql.Tx, name string) (User, error) {
 // it is only the first sieve (no role anywhere that may: refused without a word
 // about the project), and requireProjectAction (members.go) decides with the role
 // held in that project.
-func requireAction(ctx context.Context, tx *sql.Tx, actor User, a verify.Action) (User, error) {
-	u, err := loadActor(ctx, tx, actor)
+func requireAction(ctx context.Context, tx *sql.Tx, actor bench.User, a verify.Action) (bench.User, error) {
+	u, roles, err := loadActor(ctx, tx, actor)
 	if err != nil {
-		return User{}, err
+		return bench.User{}, err
 	}
-	if u.owner {
+	if u.IsOwner() {
 		if !ownerMay(a) {
-			return User{}, refuseOwner(a)
+			return bench.User{}, refuseOwner(a)
 		}
 		return u, nil
 	}
-	for _, r := range u.roles {
+	for _, r := range roles {
 		if verify.Permitted(a, verify.Role(r)) {
 			return u, nil
 		}
 	}
 	if err := verify.Permit(a, vuser(u)); err != nil {
-		return User{}, fmt.Errorf("%w: %w", ErrForbidden, err)
+		return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	return u, nil
 }
 
 // requireSelfOrAction is requireAction, except that a user acting on their own
 // account, name, needs no role.
-func requireSelfOrAction(ctx context.Context, tx *sql.Tx, actor User, name string, a verify.Action) (User, error) {
-	u, err := loadActor(ctx, tx, actor)
-	if err == nil && !u.owner && u.Name == name {
+func requireSelfOrAction(ctx context.Context, tx *sql.Tx, actor bench.User, name string, a verify.Action) (bench.User, error) {
+	u, _, err := loadActor(ctx, tx, actor)
+	if err == nil && !u.IsOwner() && u.Name == name {
 		return u, nil
 	}
 	return requireAction(ctx, tx, actor, a)
 }
 
 func article(role string) string {
-	if role == RoleAnnotator {
+	if role == bench.RoleAnnotator {
 		return "an annotator"
 	}
 	return "a " + role
@@ -631,7 +604,7 @@ func canonicalGroup(ctx context.Context, tx *sql.Tx, group string) (string, erro
 // leaves other errors (the database's) as they are.
 func invalidIf(err, kind error) error {
 	if errors.Is(err, kind) {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	return err
 }

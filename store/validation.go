@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/sampling"
 	"github.com/benchwright/benchwright/verify"
@@ -35,24 +36,24 @@ const CheckIDTaken = "id-taken"
 // batch, outside the protocol, until they are drawn or accepted by sampling.
 // Only a lead may. Records are linted and images hashed with no transaction
 // open.
-func (d *DB) ImportBatch(ctx context.Context, actor User, in ImportBatchInput) (ImportBatchResult, error) {
+func (d *DB) ImportBatch(ctx context.Context, actor bench.User, in bench.ImportBatchInput) (bench.ImportBatchResult, error) {
 	res, err := d.importBatch(ctx, actor, in)
 	if err != nil {
-		return ImportBatchResult{}, fmt.Errorf("import batch %s: %w", in.Name, err)
+		return bench.ImportBatchResult{}, fmt.Errorf("import batch %s: %w", in.Name, err)
 	}
 	return res, nil
 }
 
-func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (ImportBatchResult, error) {
+func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportBatchInput) (bench.ImportBatchResult, error) {
 	if err := validReleaseWord("batch name", in.Name, 64); err != nil {
-		return ImportBatchResult{}, err
+		return bench.ImportBatchResult{}, err
 	}
 	if len(in.Records) == 0 {
-		return ImportBatchResult{}, fmt.Errorf("%w: the file holds no records", ErrInvalid)
+		return bench.ImportBatchResult{}, fmt.Errorf("%w: the file holds no records", bench.ErrInvalid)
 	}
 	var (
 		sizes    map[string]imageSize
-		images   map[string]Image
+		images   map[string]bench.Image
 		existing []annotate.Sample
 		taken    map[string]bool
 	)
@@ -74,28 +75,28 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		return err
 	})
 	if err != nil {
-		return ImportBatchResult{}, err
+		return bench.ImportBatchResult{}, err
 	}
 
 	// The audit, outside any transaction.
-	var res ImportBatchResult
+	var res bench.ImportBatchResult
 	bad := map[int]bool{} // by index into in.Records
 	add := func(i int, check, image, format string, args ...any) {
 		bad[i] = true
-		res.Findings = append(res.Findings, AuditFinding{Severity: SeverityError, Check: check, SampleID: in.Records[i].Sample.ID,
+		res.Findings = append(res.Findings, bench.AuditFinding{Severity: bench.SeverityError, Check: check, SampleID: in.Records[i].Sample.ID,
 			Image: image, Message: fmt.Sprintf("line %d: ", in.Records[i].Line) + fmt.Sprintf(format, args...)})
 	}
 	checks := make([]recordCheck, len(in.Records))
-	used := map[string]Image{}
+	used := map[string]bench.Image{}
 	seen := map[string]int{}
 	for i, rec := range in.Records {
 		if err := ctx.Err(); err != nil {
-			return ImportBatchResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(in.Records), err)
+			return bench.ImportBatchResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(in.Records), err)
 		}
 		s := rec.Sample
 		switch {
 		case s.ID == "":
-			add(i, CheckLint, "", "the record has no id; a generated item needs one")
+			add(i, bench.CheckLint, "", "the record has no id; a generated item needs one")
 			continue
 		case taken[s.ID]:
 			add(i, CheckIDTaken, "", "a sample or batch item with id %q exists already", s.ID)
@@ -108,17 +109,17 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		seen[s.ID] = i
 		checks[i] = checkRecord(s, sizes)
 		for _, m := range checks[i].msgs {
-			add(i, CheckLint, "", "%s", m)
+			add(i, bench.CheckLint, "", "%s", m)
 		}
 		if im, ok := images[s.Image]; ok {
 			used[s.Image] = im
 		} else if s.Image != "" {
-			add(i, CheckImageMissing, s.Image, "image %s is not in the project", s.Image)
+			add(i, bench.CheckImageMissing, s.Image, "image %s is not in the project", s.Image)
 		}
 	}
 	hashes, err := hashImages(ctx, used, nil)
 	if err != nil {
-		return ImportBatchResult{}, err
+		return bench.ImportBatchResult{}, err
 	}
 	for i, rec := range in.Records {
 		im, ok := used[rec.Sample.Image]
@@ -127,9 +128,9 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		}
 		switch h := hashes[rec.Sample.Image]; {
 		case h.missing:
-			add(i, CheckImageMissing, im.RelPath, "image file %s is missing", im.Path())
+			add(i, bench.CheckImageMissing, im.RelPath, "image file %s is missing", im.Path())
 		case h.sha256 != im.SHA256:
-			add(i, CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))])
+			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))])
 		}
 	}
 	all := slices.Clone(existing)
@@ -154,10 +155,10 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 				continue
 			}
 			others := slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id })
-			add(i, CheckDuplicate, in.Records[i].Sample.Image, "the same question as %s on image %s", strings.Join(others, ", "), in.Records[i].Sample.Image)
+			add(i, bench.CheckDuplicate, in.Records[i].Sample.Image, "the same question as %s on image %s", strings.Join(others, ", "), in.Records[i].Sample.Image)
 		}
 	}
-	slices.SortStableFunc(res.Findings, func(a, b AuditFinding) int { return cmp.Compare(lineOf(in, a), lineOf(in, b)) })
+	slices.SortStableFunc(res.Findings, func(a, b bench.AuditFinding) int { return cmp.Compare(lineOf(in, a), lineOf(in, b)) })
 
 	err = d.act(ctx, actor, "batch.import", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
@@ -175,7 +176,7 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, in.ProjectID, in.Name, in.Source, author.ID, a.ID, now, string(findings)).Scan(&batchID)
 		if err != nil {
 			if isUniqueViolation(err) {
-				return fmt.Errorf("%w: the project has a batch named %q already", ErrConflict, in.Name)
+				return fmt.Errorf("%w: the project has a batch named %q already", bench.ErrConflict, in.Name)
 			}
 			return err
 		}
@@ -199,7 +200,7 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 				return err
 			}
 			if clash > 0 {
-				return fmt.Errorf("%w: sample %s was created meanwhile; import again", ErrConflict, rec.Sample.ID)
+				return fmt.Errorf("%w: sample %s was created meanwhile; import again", bench.ErrConflict, rec.Sample.ID)
 			}
 			content, err := json.Marshal(annotate.TidyText(rec.Sample))
 			if err != nil {
@@ -207,12 +208,12 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 			}
 			if _, err := ins.ExecContext(ctx, batchID, rec.Line, rec.Sample.ID, string(content), strings.Join(checks[i].warns, ",")); err != nil {
 				if isUniqueViolation(err) {
-					return fmt.Errorf("%w: item %s was imported by another batch meanwhile; import again", ErrConflict, rec.Sample.ID)
+					return fmt.Errorf("%w: item %s was imported by another batch meanwhile; import again", bench.ErrConflict, rec.Sample.ID)
 				}
 				return err
 			}
 			if len(checks[i].warns) > 0 {
-				res.Warnings = append(res.Warnings, ImportProblem{Line: rec.Line, ID: rec.Sample.ID, Rules: checks[i].warns,
+				res.Warnings = append(res.Warnings, bench.ImportProblem{Line: rec.Line, ID: rec.Sample.ID, Rules: checks[i].warns,
 					Message: "imported with lint warnings: " + strings.Join(checks[i].warns, ", ")})
 			}
 			n++
@@ -225,25 +226,25 @@ func (d *DB) importBatch(ctx context.Context, actor User, in ImportBatchInput) (
 		return err
 	})
 	if err != nil {
-		return ImportBatchResult{}, err
+		return bench.ImportBatchResult{}, err
 	}
 	return res, nil
 }
 
-func lineOf(in ImportBatchInput, f AuditFinding) int {
+func lineOf(in bench.ImportBatchInput, f bench.AuditFinding) int {
 	var line int
 	fmt.Sscanf(f.Message, "line %d:", &line)
 	return line
 }
 
 // batchAuthor resolves whose samples a batch's items become.
-func batchAuthor(ctx context.Context, tx *sql.Tx, a User, projectID int64, name string) (User, error) {
+func batchAuthor(ctx context.Context, tx *sql.Tx, a bench.User, projectID int64, name string) (bench.User, error) {
 	if name == "" || name == a.Name {
 		return a, nil
 	}
 	u, err := userByName(ctx, tx, name)
 	if err != nil {
-		return User{}, fmt.Errorf("author %q: %w", name, err)
+		return bench.User{}, fmt.Errorf("author %q: %w", name, err)
 	}
 	return projectAuthor(ctx, tx, u, projectID)
 }
@@ -299,8 +300,8 @@ const batchCols = `b.id, b.name, b.source, au.name, ib.name, b.imported_at, b.fi
 const batchFrom = ` FROM validation_batches b JOIN users au ON au.id = b.author_id JOIN users ib ON ib.id = b.imported_by
 	LEFT JOIN users ab ON ab.id = b.accepted_by`
 
-func scanBatch(r scanner) (ValidationBatch, error) {
-	var b ValidationBatch
+func scanBatch(r scanner) (bench.ValidationBatch, error) {
+	var b bench.ValidationBatch
 	var findings, draws string
 	if err := r.Scan(&b.ID, &b.Name, &b.Source, &b.Author, &b.ImportedBy, &b.ImportedAt, &findings, &b.Stratify, &b.Seed, &b.Method,
 		&b.Level, &b.Threshold, &draws, &b.AcceptedBy, &b.AcceptedAt, &b.Items, &b.Sampled, &b.BySampling); err != nil {
@@ -315,18 +316,18 @@ func scanBatch(r scanner) (ValidationBatch, error) {
 	return b, nil
 }
 
-func batchByName(ctx context.Context, tx *sql.Tx, projectID int64, name string) (ValidationBatch, error) {
+func batchByName(ctx context.Context, tx *sql.Tx, projectID int64, name string) (bench.ValidationBatch, error) {
 	b, err := scanBatch(tx.QueryRowContext(ctx, `SELECT `+batchCols+batchFrom+` WHERE b.project_id = ? AND b.name = ?`, projectID, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return b, fmt.Errorf("%w: no batch named %q in the project", ErrNotFound, name)
+		return b, fmt.Errorf("%w: no batch named %q in the project", bench.ErrNotFound, name)
 	}
 	return b, err
 }
 
 // ValidationBatches lists the project's batches, newest first. Verifiers and
 // leads may.
-func (d *DB) ValidationBatches(ctx context.Context, actor User, projectID int64) ([]ValidationBatch, error) {
-	var out []ValidationBatch
+func (d *DB) ValidationBatches(ctx context.Context, actor bench.User, projectID int64) ([]bench.ValidationBatch, error) {
+	var out []bench.ValidationBatch
 	err := d.readAs(ctx, actor, "batch.list", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeValidation); err != nil {
 			return err
@@ -345,8 +346,8 @@ func (d *DB) ValidationBatches(ctx context.Context, actor User, projectID int64)
 // drawn items become samples of the batch's author in round 1, to be verified
 // with the normal criteria. Only a lead may; the draw is audited with its seed
 // and size rule.
-func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (ValidationStatus, error) {
-	var st ValidationStatus
+func (d *DB) DrawValidation(ctx context.Context, actor bench.User, in bench.DrawInput) (bench.ValidationStatus, error) {
+	var st bench.ValidationStatus
 	err := d.act(ctx, actor, "batch.draw", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
 		if err != nil {
@@ -357,14 +358,14 @@ func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (Vali
 			return err
 		}
 		if b.AcceptedAt != "" {
-			return fmt.Errorf("%w: the rest of batch %s was accepted on %s; its sample is closed", ErrInvalid, b.Name, b.AcceptedAt)
+			return fmt.Errorf("%w: the rest of batch %s was accepted on %s; its sample is closed", bench.ErrInvalid, b.Name, b.AcceptedAt)
 		}
 		pol, err := drawPolicy(b, in)
 		if err != nil {
 			return err
 		}
 		if in.PerStratum <= 0 && !(in.Margin > 0 && in.Margin < 1) {
-			return fmt.Errorf("%w: give a size per stratum or a margin of error between 0 and 1", ErrInvalid)
+			return fmt.Errorf("%w: give a size per stratum or a margin of error between 0 and 1", bench.ErrInvalid)
 		}
 		type item struct {
 			line        int
@@ -432,7 +433,7 @@ func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (Vali
 			}
 		}
 		now := d.now()
-		draws, _ := json.Marshal(append(b.Draws, ValidationDraw{PerStratum: in.PerStratum, Margin: in.Margin, Expected: in.Expected, Added: added, At: now, By: a.Name}))
+		draws, _ := json.Marshal(append(b.Draws, bench.ValidationDraw{PerStratum: in.PerStratum, Margin: in.Margin, Expected: in.Expected, Added: added, At: now, By: a.Name}))
 		if _, err := tx.ExecContext(ctx, `UPDATE validation_batches SET stratify = ?, seed = ?, method = ?, level = ?, threshold = ?, draws = ? WHERE id = ?`,
 			string(pol.Stratify), pol.Seed, string(pol.Method), pol.Level, pol.Threshold, string(draws), b.ID); err != nil {
 			return err
@@ -449,14 +450,14 @@ func (d *DB) DrawValidation(ctx context.Context, actor User, in DrawInput) (Vali
 		return err
 	})
 	if err != nil {
-		return ValidationStatus{}, fmt.Errorf("draw the sample of batch %s: %w", in.Batch, err)
+		return bench.ValidationStatus{}, fmt.Errorf("draw the sample of batch %s: %w", in.Batch, err)
 	}
 	return st, nil
 }
 
 // drawPolicy is the policy a draw runs under: the batch's, when an earlier draw
 // fixed it, else in's with defaults.
-func drawPolicy(b ValidationBatch, in DrawInput) (ValidationBatch, error) {
+func drawPolicy(b bench.ValidationBatch, in bench.DrawInput) (bench.ValidationBatch, error) {
 	if b.Stratify != "" {
 		for _, c := range []struct {
 			what      string
@@ -470,7 +471,7 @@ func drawPolicy(b ValidationBatch, in DrawInput) (ValidationBatch, error) {
 		} {
 			if c.set && !c.same {
 				return b, fmt.Errorf("%w: the first draw of batch %s fixed its %s (by %s, seed %d, %s at %g, threshold %g); a later draw only enlarges the sample",
-					ErrInvalid, b.Name, c.what, b.Stratify, b.Seed, b.Method, b.Level, b.Threshold)
+					bench.ErrInvalid, b.Name, c.what, b.Stratify, b.Seed, b.Method, b.Level, b.Threshold)
 			}
 		}
 		return b, nil
@@ -480,13 +481,13 @@ func drawPolicy(b ValidationBatch, in DrawInput) (ValidationBatch, error) {
 	p.Method, p.Level, p.Threshold = cmp.Or(in.Method, sampling.Exact), cmp.Or(in.Level, sampling.Level95), in.Threshold
 	switch {
 	case !p.Stratify.Valid():
-		return p, fmt.Errorf("%w: stratify by %q? (task, kind or hop_view)", ErrInvalid, p.Stratify)
+		return p, fmt.Errorf("%w: stratify by %q? (task, kind or hop_view)", bench.ErrInvalid, p.Stratify)
 	case !p.Method.Valid():
-		return p, fmt.Errorf("%w: interval %q? (%s or %s)", ErrInvalid, p.Method, sampling.Exact, sampling.Score)
+		return p, fmt.Errorf("%w: interval %q? (%s or %s)", bench.ErrInvalid, p.Method, sampling.Exact, sampling.Score)
 	case !(p.Level > 0 && p.Level < 1):
-		return p, fmt.Errorf("%w: the confidence level %g is not between 0 and 1", ErrInvalid, p.Level)
+		return p, fmt.Errorf("%w: the confidence level %g is not between 0 and 1", bench.ErrInvalid, p.Level)
 	case !(p.Threshold > 0 && p.Threshold < 1):
-		return p, fmt.Errorf("%w: the first draw sets the error-rate threshold the upper bound must be below, between 0 and 1 (0.05 for 5 %%)", ErrInvalid)
+		return p, fmt.Errorf("%w: the first draw sets the error-rate threshold the upper bound must be below, between 0 and 1 (0.05 for 5 %%)", bench.ErrInvalid)
 	}
 	return p, nil
 }
@@ -494,8 +495,8 @@ func drawPolicy(b ValidationBatch, in DrawInput) (ValidationBatch, error) {
 // ValidationStatus estimates each stratum's and the batch's error rate from the
 // sampled items judged so far (verify.SampledOutcome), with the batch's
 // interval, and says whether the rest may be accepted. Verifiers and leads may.
-func (d *DB) ValidationStatus(ctx context.Context, actor User, projectID int64, batch string) (ValidationStatus, error) {
-	var st ValidationStatus
+func (d *DB) ValidationStatus(ctx context.Context, actor bench.User, projectID int64, batch string) (bench.ValidationStatus, error) {
+	var st bench.ValidationStatus
 	err := d.readAs(ctx, actor, "batch.status", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeValidation); err != nil {
 			return err
@@ -505,19 +506,19 @@ func (d *DB) ValidationStatus(ctx context.Context, actor User, projectID int64, 
 		return err
 	})
 	if err != nil {
-		return ValidationStatus{}, fmt.Errorf("status of batch %s: %w", batch, err)
+		return bench.ValidationStatus{}, fmt.Errorf("status of batch %s: %w", batch, err)
 	}
 	return st, nil
 }
 
-func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name string) (ValidationStatus, error) {
+func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name string) (bench.ValidationStatus, error) {
 	b, err := batchByName(ctx, tx, projectID, name)
 	if err != nil {
-		return ValidationStatus{}, err
+		return bench.ValidationStatus{}, err
 	}
-	st := ValidationStatus{Batch: b}
+	st := bench.ValidationStatus{Batch: b}
 	if b.Stratify == "" {
-		st.Overall = ValidationStratum{Name: "batch", Items: b.Items, Unsampled: b.Items}
+		st.Overall = bench.ValidationStratum{Name: "batch", Items: b.Items, Unsampled: b.Items}
 		st.Refusal = "no sample has been drawn yet"
 		return st, nil
 	}
@@ -569,12 +570,12 @@ func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name str
 			}
 		}
 	}
-	mk := func(name string, t tally) (ValidationStratum, error) {
+	mk := func(name string, t tally) (bench.ValidationStratum, error) {
 		e, err := sampling.Estimated(b.Method, t.errors, t.judged, b.Level)
 		if err != nil {
-			return ValidationStratum{}, err
+			return bench.ValidationStratum{}, err
 		}
-		return ValidationStratum{Name: name, Items: t.items, Sampled: t.sampled, Pending: t.pending, Unsampled: t.unsampled,
+		return bench.ValidationStratum{Name: name, Items: t.items, Sampled: t.sampled, Pending: t.pending, Unsampled: t.unsampled,
 			Estimate: e, Below: e.Below(b.Threshold)}, nil
 	}
 	names := make([]string, 0, len(by))
@@ -599,7 +600,7 @@ func validationStatus(ctx context.Context, tx *sql.Tx, projectID int64, name str
 	if err != nil {
 		return st, err
 	}
-	st.Overall = ValidationStratum{Name: "batch", Items: all.items, Sampled: all.sampled, Pending: all.pending, Unsampled: all.unsampled,
+	st.Overall = bench.ValidationStratum{Name: "batch", Items: all.items, Sampled: all.sampled, Pending: all.pending, Unsampled: all.unsampled,
 		Estimate: overall, Below: overall.Below(b.Threshold)}
 	switch {
 	case b.AcceptedAt != "":
@@ -632,8 +633,8 @@ type sampledPolicyCell struct {
 // revision is accepted (verify.EventAcceptSampled), marked accepted by sampling.
 // It is refused, with the numbers, unless sampling.CheckAcceptRest allows it;
 // the refusal is audited too. Only a lead may.
-func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch string) (AcceptRestResult, error) {
-	var res AcceptRestResult
+func (d *DB) AcceptRest(ctx context.Context, actor bench.User, projectID int64, batch string) (bench.AcceptRestResult, error) {
+	var res bench.AcceptRestResult
 	var refusal error
 	err := d.act(ctx, actor, "batch.accept_rest", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionValidateBatches)
@@ -645,11 +646,11 @@ func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch 
 			return err
 		}
 		if st.Refusal != "" {
-			refusal = fmt.Errorf("%w: %s", ErrInvalid, st.Refusal)
+			refusal = fmt.Errorf("%w: %s", bench.ErrInvalid, st.Refusal)
 			return refusal
 		}
 		if err := verify.Authorize(verify.EventAcceptSampled, vuser(a), false); err != nil {
-			return fmt.Errorf("%w: %v", ErrForbidden, err)
+			return fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 		}
 		b := st.Batch
 		author, err := batchAuthor(ctx, tx, a, projectID, b.Author)
@@ -694,7 +695,7 @@ func (d *DB) AcceptRest(ctx context.Context, actor User, projectID int64, batch 
 		})
 	}
 	if err != nil {
-		return AcceptRestResult{}, fmt.Errorf("accept the rest of batch %s: %w", batch, err)
+		return bench.AcceptRestResult{}, fmt.Errorf("accept the rest of batch %s: %w", batch, err)
 	}
 	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -31,10 +32,10 @@ type restItem struct {
 // acceptSampled makes every item an accepted sample of author in project, accepted
 // by a (who fired verify.EventAcceptSampled) at now, audited with why. It returns
 // the ids in the order of items.
-func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, projectID int64, items []restItem, why, now string) ([]string, error) {
+func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author bench.User, projectID int64, items []restItem, why, now string) ([]string, error) {
 	to, err := verify.Transition(verify.StateDraft, verify.EventAcceptSampled)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrForbidden, err)
+		return nil, fmt.Errorf("%w: %v", bench.ErrForbidden, err)
 	}
 	images := map[string]int64{}
 	type img struct {
@@ -111,15 +112,15 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 		s = annotate.TidyText(s)
 		switch {
 		case !s.Kind.Valid():
-			return nil, fmt.Errorf("item %s: %w: unknown kind %q", x.id, ErrInvalid, s.Kind)
+			return nil, fmt.Errorf("item %s: %w: unknown kind %q", x.id, bench.ErrInvalid, s.Kind)
 		case annotate.CheckID(s.ID) != nil:
-			return nil, fmt.Errorf("item %s: %w: %v", x.id, ErrInvalid, annotate.CheckID(s.ID))
+			return nil, fmt.Errorf("item %s: %w: %v", x.id, bench.ErrInvalid, annotate.CheckID(s.ID))
 		}
 		var imageID any
 		if s.Image != "" {
 			id, ok := images[s.Image]
 			if !ok {
-				return nil, fmt.Errorf("item %s: %w: image %q is not in the project", x.id, ErrInvalid, s.Image)
+				return nil, fmt.Errorf("item %s: %w: image %q is not in the project", x.id, bench.ErrInvalid, s.Image)
 			}
 			imageID = id
 		}
@@ -130,7 +131,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 		for i, p := range s.MoreImages {
 			id, ok := images[p]
 			if !ok {
-				return nil, fmt.Errorf("item %s: %w: image %q is not in the project", x.id, ErrInvalid, p)
+				return nil, fmt.Errorf("item %s: %w: image %q is not in the project", x.id, bench.ErrInvalid, p)
 			}
 			more[i] = id
 		}
@@ -141,7 +142,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author User, proj
 		revID++
 		if _, err := insS.ExecContext(ctx, s.ID, projectID, imageID, string(s.Kind), string(to), author.ID, string(content), revID, now, now); err != nil {
 			if isUniqueViolation(err) {
-				return nil, fmt.Errorf("%w: a sample with id %q exists already", ErrConflict, s.ID)
+				return nil, fmt.Errorf("%w: a sample with id %q exists already", bench.ErrConflict, s.ID)
 			}
 			return nil, err
 		}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -18,10 +18,10 @@ func TestAcceptRestSummaries(t *testing.T) {
 	f := newRelFixture(t)
 	f.submit(t, relHop("hand-1", "misc/e.jpg", "Which object is nearest the door?")) // a sample of the project before
 	recs := generatedBatch(60)
-	if _, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "g", Records: recs}); err != nil {
+	if _, err := f.db.ImportBatch(ctx, f.lead, bench.ImportBatchInput{ProjectID: f.project.ID, Name: "g", Records: recs}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "g", Seed: 3, PerStratum: 5, Threshold: 0.6}); err != nil {
+	if _, err := f.db.DrawValidation(ctx, f.lead, bench.DrawInput{ProjectID: f.project.ID, Batch: "g", Seed: 3, PerStratum: 5, Threshold: 0.6}); err != nil {
 		t.Fatal(err)
 	}
 	f.judge(t, nil)
@@ -57,7 +57,7 @@ func TestAcceptRestSummaries(t *testing.T) {
 		t.Errorf("the dashboard counts %d accepted by sampling, want 35", before.BySampling)
 	}
 	// The sample manager finds exactly them with its "accepted by sampling" flag.
-	ids, err := f.db.SampleIDs(ctx, f.lead, f.project.ID, store.SampleQuery{BySampling: true})
+	ids, err := f.db.SampleIDs(ctx, f.lead, f.project.ID, bench.SampleQuery{BySampling: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +67,13 @@ func TestAcceptRestSummaries(t *testing.T) {
 	if !slices.Equal(ids, bySampling) {
 		t.Errorf("the manager's accepted-by-sampling filter finds %d samples, want the %d accepted by sampling", len(ids), len(bySampling))
 	}
-	if n, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID); n[verify.StateAccepted] != 35 {
+	if n, _ := f.db.StatusCounts(ctx, bench.Owner(), f.project.ID); n[verify.StateAccepted] != 35 {
 		t.Errorf("status counts %v", n)
 	}
 
 	// One sample as the per-sample moves leave it.
 	id := res.Accepted[0]
-	si, err := f.db.Sample(ctx, store.Owner(), id)
+	si, err := f.db.Sample(ctx, bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -32,7 +32,7 @@ func BenchmarkAcceptRest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ver, err := db.AddUser(ctx, lead, "a1", store.RoleVerifier, "A", "secret")
+	ver, err := db.AddUser(ctx, lead, "a1", bench.RoleVerifier, "A", "secret")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,18 +56,18 @@ func BenchmarkAcceptRest(b *testing.B) {
 			s.Task = fmt.Sprintf("T%d", k%5+1)
 			recs[k] = annotate.Imported{Line: k + 1, Sample: s}
 		}
-		if _, err := db.ImportBatch(ctx, lead, store.ImportBatchInput{ProjectID: p.ID, Name: name, Records: recs}); err != nil {
+		if _, err := db.ImportBatch(ctx, lead, bench.ImportBatchInput{ProjectID: p.ID, Name: name, Records: recs}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.DrawValidation(ctx, lead, store.DrawInput{ProjectID: p.ID, Batch: name, Seed: 1, PerStratum: perStratum, Threshold: 0.5}); err != nil {
+		if _, err := db.DrawValidation(ctx, lead, bench.DrawInput{ProjectID: p.ID, Batch: name, Seed: 1, PerStratum: perStratum, Threshold: 0.5}); err != nil {
 			b.Fatal(err)
 		}
-		queue, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+		queue, err := db.Samples(ctx, bench.Owner(), p.ID, bench.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, si := range queue {
-			if _, err := submitReview(db, ctx, ver, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
+			if _, err := submitReview(db, ctx, ver, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 				b.Fatal(err)
 			}
 		}

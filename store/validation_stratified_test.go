@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/sampling"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -26,14 +26,14 @@ func TestValidationBatchFigureIsStratified(t *testing.T) {
 			recs[i].Sample.Task = "T2" // 30 items
 		}
 	}
-	if _, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "uneven", Records: recs}); err != nil {
+	if _, err := f.db.ImportBatch(ctx, f.lead, bench.ImportBatchInput{ProjectID: f.project.ID, Name: "uneven", Records: recs}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "uneven", Stratify: sampling.ByTask,
+	if _, err := f.db.DrawValidation(ctx, f.lead, bench.DrawInput{ProjectID: f.project.ID, Batch: "uneven", Stratify: sampling.ByTask,
 		Seed: 3, PerStratum: 100, Threshold: 0.06}); err != nil {
 		t.Fatal(err)
 	}
-	queue, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	queue, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,11 +75,11 @@ func TestValidationBatchFigureIsStratified(t *testing.T) {
 	if len(res.Accepted) != 900 {
 		t.Fatalf("accepted %d", len(res.Accepted))
 	}
-	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "uneven", Version: "1"}); err != nil {
+	if _, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "uneven", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "export")
-	if _, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: "uneven@1", Format: "native", OutDir: out}, nil); err != nil {
+	if _, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: "uneven@1", Format: "native", OutDir: out}, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := release.ReadManifest(out)

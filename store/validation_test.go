@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/sampling"
 	"github.com/benchwright/benchwright/store"
@@ -78,7 +79,7 @@ func generatedBatch(n int) []annotate.Imported {
 func (f relFixture) judge(t *testing.T, reject map[string]bool) {
 	t.Helper()
 	ctx := context.Background()
-	queue, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	queue, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func (f relFixture) judge(t *testing.T, reject map[string]bool) {
 		if reject[si.ID] {
 			v = verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the marker is not visible"}
 		}
-		if _, err := submitReview(f.db, ctx, f.vs["a1"], store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: v}); err != nil {
+		if _, err := submitReview(f.db, ctx, f.vs["a1"], bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: v}); err != nil {
 			t.Fatalf("%s: %v", si.ID, err)
 		}
 	}
@@ -110,7 +111,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 		{Line: 20004, Sample: relHop("taken-1", "misc/e.jpg", "Which object is right of the lamp?")},
 		{Line: 20005, Sample: relHop("gen-bad-dup2", "misc/e.jpg", "Which object is nearest the door?")},
 	}
-	imp, err := f.db.ImportBatch(ctx, f.lead, store.ImportBatchInput{ProjectID: f.project.ID, Name: "pcsr-gen1", Source: "gen1.jsonl", Records: append(recs, bad...)})
+	imp, err := f.db.ImportBatch(ctx, f.lead, bench.ImportBatchInput{ProjectID: f.project.ID, Name: "pcsr-gen1", Source: "gen1.jsonl", Records: append(recs, bad...)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,23 +122,23 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 	for _, fd := range imp.Findings {
 		gotChecks[fd.SampleID] = fd.Check
 	}
-	wantChecks := map[string]string{"gen-bad-lint": store.CheckLint, "gen-bad-image": store.CheckImageMissing,
-		"gen-bad-dup": store.CheckDuplicate, "taken-1": store.CheckIDTaken, "gen-bad-dup2": store.CheckDuplicate}
+	wantChecks := map[string]string{"gen-bad-lint": bench.CheckLint, "gen-bad-image": bench.CheckImageMissing,
+		"gen-bad-dup": bench.CheckDuplicate, "taken-1": store.CheckIDTaken, "gen-bad-dup2": bench.CheckDuplicate}
 	for id, c := range wantChecks {
 		if gotChecks[id] != c {
 			t.Errorf("import audit of %s: %q, want %q (findings %v)", id, gotChecks[id], c, imp.Findings)
 		}
 	}
 	// Nothing of the batch is a sample yet: no queue, no funnel.
-	if n, _ := f.db.StatusCounts(ctx, store.Owner(), f.project.ID); n[verify.StateDraft]+n[verify.StateRound1] != 1 {
+	if n, _ := f.db.StatusCounts(ctx, bench.Owner(), f.project.ID); n[verify.StateDraft]+n[verify.StateRound1] != 1 {
 		t.Errorf("the import made samples: %v", n)
 	}
 
 	// The first draw: 300 per task, seeded; the policy is fixed.
-	if _, err := f.db.DrawValidation(ctx, f.ver, store.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", PerStratum: 300, Threshold: 0.05}); err == nil {
+	if _, err := f.db.DrawValidation(ctx, f.ver, bench.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", PerStratum: 300, Threshold: 0.05}); err == nil {
 		t.Error("a verifier drew a sample")
 	}
-	st, err := f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", Stratify: sampling.ByTask, Seed: 7, PerStratum: 300, Threshold: 0.05})
+	st, err := f.db.DrawValidation(ctx, f.lead, bench.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", Stratify: sampling.ByTask, Seed: 7, PerStratum: 300, Threshold: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 
 	// 12 errors in T1's 300: T1's upper bound is above 5 %.
 	reject := map[string]bool{}
-	items, err := f.db.Samples(ctx, store.Owner(), f.project.ID, store.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
+	items, err := f.db.Samples(ctx, bench.Owner(), f.project.ID, bench.SampleFilter{Status: verify.StateRound1}, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 	}
 	checkAgainstScipy(t, st)
 	_, err = f.db.AcceptRest(ctx, f.lead, f.project.ID, "pcsr-gen1")
-	if err == nil || !strings.Contains(store.Message(err), "T1: 12 errors in 300 (4.00 %), upper bound 6.88 %") {
+	if err == nil || !strings.Contains(bench.Message(err), "T1: 12 errors in 300 (4.00 %), upper bound 6.88 %") {
 		t.Fatalf("accept-rest above the threshold: %v", err)
 	}
 	if auditCount(t, f.db.Path(), "denied:batch.accept_rest") != 2 {
@@ -174,7 +175,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 	}
 
 	// The lead enlarges the sample to 600 per task (same seed: the first 300 stay).
-	st, err = f.db.DrawValidation(ctx, f.lead, store.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", PerStratum: 600})
+	st, err = f.db.DrawValidation(ctx, f.lead, bench.DrawInput{ProjectID: f.project.ID, Batch: "pcsr-gen1", PerStratum: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +214,11 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 	if rep.Errors() > 0 {
 		t.Fatalf("audit: %v", rep.Findings[:min(5, len(rep.Findings))])
 	}
-	if _, err := f.db.Freeze(ctx, f.lead, store.FreezeInput{ProjectID: f.project.ID, Name: "pcsr", Version: "1"}); err != nil {
+	if _, err := f.db.Freeze(ctx, f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "pcsr", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "export")
-	ex, err := f.db.Export(ctx, f.lead, store.ExportInput{Release: "pcsr@1", Format: "native", OutDir: out}, nil)
+	ex, err := f.db.Export(ctx, f.lead, bench.ExportInput{Release: "pcsr@1", Format: "native", OutDir: out}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestSampledValidationOf20kBatch(t *testing.T) {
 }
 
 // checkAgainstScipy compares every interval of a status with scipy's to 1e-9.
-func checkAgainstScipy(t *testing.T, st store.ValidationStatus) {
+func checkAgainstScipy(t *testing.T, st bench.ValidationStatus) {
 	t.Helper()
 	all := append(slices.Clone(st.Strata), st.Overall)
 	kn := make([][2]int, len(all))

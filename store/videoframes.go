@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -13,7 +14,7 @@ import (
 // is that frame of that video, replacing what was recorded for the image before.
 // Every path must be an image of the project; otherwise nothing is recorded. Only
 // those who may import images into the project may record frames.
-func (d *DB) RecordVideoFrames(ctx context.Context, actor User, projectID int64, frames []VideoFrame) error {
+func (d *DB) RecordVideoFrames(ctx context.Context, actor bench.User, projectID int64, frames []bench.VideoFrame) error {
 	err := d.act(ctx, actor, "video.frames", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionImportImages)
 		if err != nil {
@@ -21,12 +22,12 @@ func (d *DB) RecordVideoFrames(ctx context.Context, actor User, projectID int64,
 		}
 		for _, f := range frames {
 			if f.Video == "" || len(f.VideoSHA256) != 64 || f.Duration < 0 || f.Time < 0 || f.Index < 0 {
-				return fmt.Errorf("%w: the frame %s needs its video, the video's SHA-256, a duration, a time and an index", ErrInvalid, f.Path)
+				return fmt.Errorf("%w: the frame %s needs its video, the video's SHA-256, a duration, a time and an index", bench.ErrInvalid, f.Path)
 			}
 			var id int64
 			err := tx.QueryRowContext(ctx, `SELECT id FROM images WHERE project_id = ? AND rel_path = ?`, projectID, f.Path).Scan(&id)
 			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("%w: no image %s in the project", ErrNotFound, f.Path)
+				return fmt.Errorf("%w: no image %s in the project", bench.ErrNotFound, f.Path)
 			}
 			if err != nil {
 				return err
@@ -50,12 +51,12 @@ func (d *DB) RecordVideoFrames(ctx context.Context, actor User, projectID int64,
 // VideoFrames returns the recorded provenance of the project images at paths, in
 // the order of paths; an image that is not a recorded frame (or no image of the
 // project) is left out.
-func (d *DB) VideoFrames(ctx context.Context, actor User, projectID int64, paths []string) ([]VideoFrame, error) {
-	var out []VideoFrame
+func (d *DB) VideoFrames(ctx context.Context, actor bench.User, projectID int64, paths []string) ([]bench.VideoFrame, error) {
+	var out []bench.VideoFrame
 	err := d.readProject(ctx, actor, projectID, "images.read", func(tx *sql.Tx) error {
 		out = nil
 		for _, p := range paths {
-			f := VideoFrame{Path: p}
+			f := bench.VideoFrame{Path: p}
 			err := tx.QueryRowContext(ctx, `SELECT v.video_path, v.video_sha256, v.duration, v.time, v.frame_index
 				FROM video_frames v JOIN images i ON i.id = v.image_id WHERE i.project_id = ? AND i.rel_path = ?`, projectID, p).
 				Scan(&f.Video, &f.VideoSHA256, &f.Duration, &f.Time, &f.Index)

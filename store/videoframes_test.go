@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func TestVideoFrames(t *testing.T) {
@@ -23,19 +23,19 @@ func TestVideoFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := strings.Repeat("ab", 32)
-	frames := []store.VideoFrame{
+	frames := []bench.VideoFrame{
 		{Path: "clip/frame-01.jpg", Frame: annotate.Frame{Video: "/v/clip.mp4", VideoSHA256: sum, Duration: 4, Time: 0, Index: 0}},
 		{Path: "clip/frame-02.jpg", Frame: annotate.Frame{Video: "/v/clip.mp4", VideoSHA256: sum, Duration: 4, Time: 3.96, Index: 99}},
 	}
 	cases := []struct {
 		name   string
-		actor  store.User
-		frames []store.VideoFrame
+		actor  bench.User
+		frames []bench.VideoFrame
 		want   error
 	}{
-		{"a verifier may not record frames", f.ver, frames, store.ErrForbidden},
-		{"an unknown path records nothing", f.ann, append(frames[:1:1], store.VideoFrame{Path: "clip/nope.jpg", Frame: frames[1].Frame}), store.ErrNotFound},
-		{"a frame without its video's hash", f.ann, []store.VideoFrame{{Path: "still.jpg", Frame: annotate.Frame{Video: "/v/clip.mp4"}}}, store.ErrInvalid},
+		{"a verifier may not record frames", f.ver, frames, bench.ErrForbidden},
+		{"an unknown path records nothing", f.ann, append(frames[:1:1], bench.VideoFrame{Path: "clip/nope.jpg", Frame: frames[1].Frame}), bench.ErrNotFound},
+		{"a frame without its video's hash", f.ann, []bench.VideoFrame{{Path: "still.jpg", Frame: annotate.Frame{Video: "/v/clip.mp4"}}}, bench.ErrInvalid},
 		{"an annotator records them", f.ann, frames, nil},
 		{"recording again replaces", f.lead, frames, nil},
 	}
@@ -54,7 +54,7 @@ func TestVideoFrames(t *testing.T) {
 				t.Fatalf("a refused call recorded %v", got)
 			}
 			if c.want == nil {
-				want := []store.VideoFrame{frames[1], frames[0]}
+				want := []bench.VideoFrame{frames[1], frames[0]}
 				if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 					t.Fatalf("VideoFrames = %+v, want %+v (in the order asked, the still image left out)", got, want)
 				}

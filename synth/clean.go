@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -11,7 +12,7 @@ import (
 // integrity audit finds a sample-level error in (the generator repeats some
 // questions), so that a freeze of the generated project goes through; the
 // image-level split overlaps are left to a freeze that splits again.
-func WithdrawAuditErrors(ctx context.Context, db *store.DB, lead store.User, projectID int64) error {
+func WithdrawAuditErrors(ctx context.Context, db *store.DB, lead bench.User, projectID int64) error {
 	// Withdrawing one sample of a repeated pair can leave another pair of the same
 	// question listed next time: audit again until no sample-level error is left.
 	for range 5 {
@@ -21,7 +22,7 @@ func WithdrawAuditErrors(ctx context.Context, db *store.DB, lead store.User, pro
 		}
 		done := map[string]bool{}
 		for _, f := range rep.Findings {
-			if f.Severity == store.SeverityError && f.SampleID != "" && f.Check != "split-overlap" && !done[f.SampleID] {
+			if f.Severity == bench.SeverityError && f.SampleID != "" && f.Check != "split-overlap" && !done[f.SampleID] {
 				done[f.SampleID] = true
 				if err := db.Withdraw(ctx, lead, f.SampleID, "benchmark set-up: "+f.Check); err != nil {
 					return err

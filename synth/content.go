@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
@@ -36,7 +36,7 @@ var objects = []string{"the mug", "the kettle", "the laptop", "the book", "the c
 	"the monitor", "the towel", "the box", "the jar", "the shoe", "the stapler", "the remote"}
 
 // content writes a lint-clean sample of kind on image im.
-func (g *generator) content(kind annotate.Kind, id string, im store.Image) annotate.Sample {
+func (g *generator) content(kind annotate.Kind, id string, im bench.Image) annotate.Sample {
 	r := g.rng
 	s := annotate.Sample{ID: id, Kind: kind, Image: im.RelPath}
 	objs := slices.Clone(objects)

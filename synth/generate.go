@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -54,7 +55,7 @@ type Options struct {
 
 // Result sums up what Generate wrote.
 type Result struct {
-	Project   store.Project
+	Project   bench.Project
 	ImageDir  string
 	Images    int
 	Samples   int
@@ -70,7 +71,7 @@ func DefaultLarge(n int) int { return max(1, min(20, n/100)) }
 // The accounts Generate adds besides the lead: annotators and verifiers in three groups.
 var (
 	annotatorNames = []string{"ann1", "ann2", "ann3", "ann4", "ann5", "ann6", "ann7", "ann8"}
-	verifierNames  = []store.User{
+	verifierNames  = []bench.User{
 		{Name: "ver1", Group: "A"}, {Name: "ver2", Group: "A"}, {Name: "ver3", Group: "A"},
 		{Name: "ver4", Group: "B"}, {Name: "ver5", Group: "B"}, {Name: "ver6", Group: "B"},
 		{Name: "ver7", Group: "C"}, {Name: "ver8", Group: "C"}, {Name: "ver9", Group: "C"},
@@ -104,7 +105,7 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 		opt.Lead = "lead"
 	}
 	if opt.Samples < 0 || opt.Images < 1 {
-		return res, fmt.Errorf("%w: need at least one image and no negative sample count (samples %d, images %d)", store.ErrInvalid, opt.Samples, opt.Images)
+		return res, fmt.Errorf("%w: need at least one image and no negative sample count (samples %d, images %d)", bench.ErrInvalid, opt.Samples, opt.Images)
 	}
 	switch {
 	case opt.Large == 0:
@@ -114,13 +115,13 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 	}
 	opt.Large = min(opt.Large, opt.Images)
 	if opt.ImageDir == "" && db.Postgres() {
-		return res, fmt.Errorf("%w: a PostgreSQL database has no folder beside it for the generated images; name one", store.ErrInvalid)
+		return res, fmt.Errorf("%w: a PostgreSQL database has no folder beside it for the generated images; name one", bench.ErrInvalid)
 	}
 	if opt.ImageDir == "" {
 		opt.ImageDir = filepath.Join(filepath.Dir(db.Path()), strings.ReplaceAll(opt.Project, " ", "_")+"-images")
 	}
 	if ents, err := os.ReadDir(opt.ImageDir); err == nil && len(ents) > 0 {
-		return res, fmt.Errorf("%w: image folder %s is not empty", store.ErrConflict, opt.ImageDir)
+		return res, fmt.Errorf("%w: image folder %s is not empty", bench.ErrConflict, opt.ImageDir)
 	}
 	progress := func(stage string, done, total int) {
 		if opt.Progress != nil {
@@ -149,7 +150,7 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 	if err := writeImages(ctx, opt, progress); err != nil {
 		return res, err
 	}
-	imp, err := db.ImportImages(ctx, lead, p.ID, opt.ImageDir, func(ip store.ImportProgress) { progress("import", ip.Done, ip.Total) })
+	imp, err := db.ImportImages(ctx, lead, p.ID, opt.ImageDir, func(ip bench.ImportProgress) { progress("import", ip.Done, ip.Total) })
 	if err != nil {
 		return res, err
 	}
@@ -198,10 +199,10 @@ func generate(ctx context.Context, db *store.DB, opt Options) (Result, error) {
 }
 
 // signInLead creates the first lead on an empty database, or signs the lead in.
-func signInLead(ctx context.Context, db *store.DB, name, password string) (store.User, error) {
+func signInLead(ctx context.Context, db *store.DB, name, password string) (bench.User, error) {
 	has, err := db.HasUsers(ctx)
 	if err != nil {
-		return store.User{}, err
+		return bench.User{}, err
 	}
 	if !has {
 		return db.CreateFirstLead(ctx, name, password)
@@ -212,13 +213,13 @@ func signInLead(ctx context.Context, db *store.DB, name, password string) (store
 // addAccounts adds the generated accounts that are missing and returns the
 // annotators and the verifiers, who must be in at least two named groups so that
 // round 2 can follow round 1.
-func addAccounts(ctx context.Context, db *store.DB, lead store.User, password string) (anns, vers []store.User, err error) {
-	var want []store.User
+func addAccounts(ctx context.Context, db *store.DB, lead bench.User, password string) (anns, vers []bench.User, err error) {
+	var want []bench.User
 	for _, n := range annotatorNames {
-		want = append(want, store.User{Name: n, Role: store.RoleAnnotator})
+		want = append(want, bench.User{Name: n, Role: bench.RoleAnnotator})
 	}
 	for _, v := range verifierNames {
-		want = append(want, store.User{Name: v.Name, Role: store.RoleVerifier, Group: v.Group})
+		want = append(want, bench.User{Name: v.Name, Role: bench.RoleVerifier, Group: v.Group})
 	}
 	us, err := db.BulkAddUsers(ctx, lead, want, password)
 	if err != nil {
@@ -227,7 +228,7 @@ func addAccounts(ctx context.Context, db *store.DB, lead store.User, password st
 	groups := map[string]bool{}
 	var names []string
 	for _, u := range us {
-		if u.Role == store.RoleAnnotator {
+		if u.Role == bench.RoleAnnotator {
 			anns = append(anns, u)
 			continue
 		}
@@ -236,7 +237,7 @@ func addAccounts(ctx context.Context, db *store.DB, lead store.User, password st
 		names = append(names, u.Name)
 	}
 	if len(groups) < 2 || groups[""] {
-		return nil, nil, fmt.Errorf("%w: the verifiers %s must be in at least two named groups", store.ErrConflict, strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("%w: the verifiers %s must be in at least two named groups", bench.ErrConflict, strings.Join(names, ", "))
 	}
 	return anns, vers, nil
 }

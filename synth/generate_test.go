@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -49,19 +50,19 @@ func generated(t *testing.T, opt synth.Options) (*store.DB, synth.Result) {
 // world is a generated project as its users see it.
 type world struct {
 	db     *store.DB
-	lead   store.User
-	byName map[string]store.User
-	ids    map[int64]store.User
+	lead   bench.User
+	byName map[string]bench.User
+	ids    map[int64]bench.User
 }
 
 func newWorld(t *testing.T, db *store.DB) world {
 	t.Helper()
 	ctx := context.Background()
-	users, err := db.Users(ctx, store.Owner())
+	users, err := db.Users(ctx, bench.Owner())
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := world{db: db, byName: map[string]store.User{}, ids: map[int64]store.User{}}
+	w := world{db: db, byName: map[string]bench.User{}, ids: map[int64]bench.User{}}
 	for _, u := range users {
 		w.byName[u.Name], w.ids[u.ID] = u, u
 	}
@@ -77,7 +78,7 @@ func TestGeneratedHistoriesFollowTheProtocol(t *testing.T) {
 	const n = 700
 	db, res := generated(t, synth.Options{Samples: n, Images: 12, Seed: 11, Large: -1})
 	w := newWorld(t, db)
-	all, err := db.Samples(ctx, store.Owner(), res.Project.ID, store.SampleFilter{}, 0, n)
+	all, err := db.Samples(ctx, bench.Owner(), res.Project.ID, bench.SampleFilter{}, 0, n)
 	if err != nil || len(all) != n {
 		t.Fatalf("Samples: %d, %v", len(all), err)
 	}
@@ -112,10 +113,10 @@ func TestGenerateProject(t *testing.T) {
 	if res.Samples != n || res.Images != m {
 		t.Fatalf("generated %d samples, %d images; want %d, %d", res.Samples, res.Images, n, m)
 	}
-	if c, err := db.CountImages(ctx, store.Owner(), pid); err != nil || c != m {
+	if c, err := db.CountImages(ctx, bench.Owner(), pid); err != nil || c != m {
 		t.Fatalf("CountImages = %d, %v", c, err)
 	}
-	counts, err := db.StatusCounts(ctx, store.Owner(), pid)
+	counts, err := db.StatusCounts(ctx, bench.Owner(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestGenerateProject(t *testing.T) {
 	}
 	for _, st := range verify.States {
 		for _, k := range annotate.Kinds {
-			ss, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{Status: st, Kind: k}, 0, 1)
+			ss, err := db.Samples(ctx, bench.Owner(), pid, bench.SampleFilter{Status: st, Kind: k}, 0, 1)
 			if err != nil || len(ss) == 0 {
 				t.Errorf("no %s sample in state %s (%v)", k, st, err)
 			}
@@ -149,7 +150,7 @@ func TestGenerateProject(t *testing.T) {
 	}
 
 	sizes := map[string][2]int{}
-	ims, err := db.Images(ctx, store.Owner(), pid, 0, m)
+	ims, err := db.Images(ctx, bench.Owner(), pid, 0, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestGenerateProject(t *testing.T) {
 		s, ok := sizes[p]
 		return s[0], s[1], ok
 	}}
-	all, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, n)
+	all, err := db.Samples(ctx, bench.Owner(), pid, bench.SampleFilter{}, 0, n)
 	if err != nil || len(all) != n {
 		t.Fatalf("Samples: %d, %v", len(all), err)
 	}
@@ -188,7 +189,7 @@ func TestGenerateProject(t *testing.T) {
 			continue
 		}
 		it := q[0]
-		if _, err := db.SubmitReview(ctx, w.byName[name], store.ReviewInput{SampleID: it.SampleID, Round: 3, BasedOn: it.Revision,
+		if _, err := db.SubmitReview(ctx, w.byName[name], bench.ReviewInput{SampleID: it.SampleID, Round: 3, BasedOn: it.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(annotate.Kind(it.Kind), 3)}}); err != nil {
 			t.Fatalf("%s approving generated round-3 sample %s: %v", name, it.SampleID, err)
 		}
@@ -198,7 +199,7 @@ func TestGenerateProject(t *testing.T) {
 	if !continued {
 		t.Error("no verifier has a round-3 sample in the queue")
 	}
-	ret, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{Status: verify.StateReturned, Kind: annotate.KindHopQA}, 0, 1)
+	ret, err := db.Samples(ctx, bench.Owner(), pid, bench.SampleFilter{Status: verify.StateReturned, Kind: annotate.KindHopQA}, 0, 1)
 	if err != nil || len(ret) != 1 {
 		t.Fatalf("returned sample: %v", err)
 	}
@@ -219,7 +220,7 @@ func TestGenerateProject(t *testing.T) {
 func TestGenerateIsDeterministic(t *testing.T) {
 	ctx := context.Background()
 	dump := func(db *store.DB, pid int64) string {
-		ss, err := db.Samples(ctx, store.Owner(), pid, store.SampleFilter{}, 0, 1000)
+		ss, err := db.Samples(ctx, bench.Owner(), pid, bench.SampleFilter{}, 0, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,8 +246,8 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	if ra.Reviews != rb.Reviews || ra.Revisions != rb.Revisions {
 		t.Errorf("the same seed gave %d/%d revisions and %d/%d reviews", ra.Revisions, rb.Revisions, ra.Reviews, rb.Reviews)
 	}
-	ia, _ := a.Images(ctx, store.Owner(), ra.Project.ID, 0, 10)
-	ib, _ := b.Images(ctx, store.Owner(), rb.Project.ID, 0, 10)
+	ia, _ := a.Images(ctx, bench.Owner(), ra.Project.ID, 0, 10)
+	ib, _ := b.Images(ctx, bench.Owner(), rb.Project.ID, 0, 10)
 	for i := range ia {
 		if ia[i].SHA256 != ib[i].SHA256 || ia[i].RelPath != ib[i].RelPath {
 			t.Errorf("image %d differs: %s %s vs %s %s", i, ia[i].RelPath, ia[i].SHA256[:8], ib[i].RelPath, ib[i].SHA256[:8])
@@ -257,7 +258,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 func TestGenerateLargeImagesAndRefusals(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, synth.Options{Samples: 5, Images: 3, Large: 1, Seed: 1})
-	ims, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, 10)
+	ims, err := db.Images(ctx, bench.Owner(), res.Project.ID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,11 +282,11 @@ func TestGenerateLargeImagesAndRefusals(t *testing.T) {
 		opt  synth.Options
 		want error
 	}{
-		{"wrong lead password", synth.Options{Project: "q", Password: "wrong", Samples: 1, Images: 1}, store.ErrUnauthorized},
-		{"existing project", synth.Options{Project: "synth", Password: "secret", Samples: 1, Images: 1, ImageDir: t.TempDir()}, store.ErrConflict},
-		{"image folder not empty", synth.Options{Project: "q2", Password: "secret", Samples: 1, Images: 1, ImageDir: res.ImageDir}, store.ErrConflict},
-		{"no images", synth.Options{Project: "q3", Password: "secret", Samples: 1, Images: 0}, store.ErrInvalid},
-		{"bad project name", synth.Options{Project: "a/b", Password: "secret", Samples: 1, Images: 1}, store.ErrInvalid},
+		{"wrong lead password", synth.Options{Project: "q", Password: "wrong", Samples: 1, Images: 1}, bench.ErrUnauthorized},
+		{"existing project", synth.Options{Project: "synth", Password: "secret", Samples: 1, Images: 1, ImageDir: t.TempDir()}, bench.ErrConflict},
+		{"image folder not empty", synth.Options{Project: "q2", Password: "secret", Samples: 1, Images: 1, ImageDir: res.ImageDir}, bench.ErrConflict},
+		{"no images", synth.Options{Project: "q3", Password: "secret", Samples: 1, Images: 0}, bench.ErrInvalid},
+		{"bad project name", synth.Options{Project: "a/b", Password: "secret", Samples: 1, Images: 1}, bench.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -305,7 +306,7 @@ func TestGenerateLargeImagesAndRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.BulkAddUsers(ctx, ann, []store.User{{Name: "x1", Role: store.RoleAnnotator}}, "secret"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := db.BulkAddUsers(ctx, ann, []bench.User{{Name: "x1", Role: bench.RoleAnnotator}}, "secret"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator adding generated accounts: got %v, want ErrForbidden", err)
 	}
 }

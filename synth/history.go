@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -24,11 +25,11 @@ import (
 // generator plans samples from one random stream, so a seed gives the same project.
 type generator struct {
 	rng                   *rand.Rand
-	project               store.Project
+	project               bench.Project
 	policy                verify.Policy
-	images                []store.Image
-	lead                  store.User
-	annotators, verifiers []store.User
+	images                []bench.Image
+	lead                  bench.User
+	annotators, verifiers []bench.User
 	base                  time.Time
 	clock                 time.Time
 }
@@ -43,7 +44,7 @@ func (g *generator) tick() time.Time {
 func uid(id int64) string { return strconv.FormatInt(id, 10) }
 
 // vuser is a store user as verify knows them.
-func vuser(u store.User) verify.User {
+func vuser(u bench.User) verify.User {
 	return verify.User{ID: uid(u.ID), Name: u.Name, Role: verify.Role(u.Role), Group: u.Group}
 }
 
@@ -96,7 +97,7 @@ func (g *generator) sample(i int) (store.BulkSample, error) {
 type history struct {
 	g      *generator
 	kind   annotate.Kind
-	author store.User
+	author bench.User
 	state  verify.State
 	// revAuthor is the id of the user the current revision is attributed to.
 	revAuthor string
@@ -215,7 +216,7 @@ func (h *history) submit(content annotate.Sample, change string) error {
 }
 
 // context is what verify is told when v reviews the current revision in round.
-func (h *history) context(round int, v store.User) verify.ReviewContext {
+func (h *history) context(round int, v bench.User) verify.ReviewContext {
 	rev := len(h.out.Revisions)
 	return verify.ReviewContext{
 		Kind: h.kind, State: h.state, Round: round, Revision: rev, BasedOn: rev,
@@ -225,10 +226,10 @@ func (h *history) context(round int, v store.User) verify.ReviewContext {
 
 // seat picks, in random order, the first generated verifier verify.CanReview lets
 // review the current revision in its round, and returns the review context.
-func (h *history) seat() (verify.ReviewContext, store.User, error) {
+func (h *history) seat() (verify.ReviewContext, bench.User, error) {
 	round := h.state.Round()
 	if round == 0 {
-		return verify.ReviewContext{}, store.User{}, fmt.Errorf("nobody reviews a sample that is %s", h.state)
+		return verify.ReviewContext{}, bench.User{}, fmt.Errorf("nobody reviews a sample that is %s", h.state)
 	}
 	for _, i := range h.g.rng.Perm(len(h.g.verifiers)) {
 		v := h.g.verifiers[i]
@@ -237,7 +238,7 @@ func (h *history) seat() (verify.ReviewContext, store.User, error) {
 			return c, v, nil
 		}
 	}
-	return verify.ReviewContext{}, store.User{}, fmt.Errorf("no generated verifier may review revision %d in round %d", len(h.out.Revisions), round)
+	return verify.ReviewContext{}, bench.User{}, fmt.Errorf("no generated verifier may review revision %d in round %d", len(h.out.Revisions), round)
 }
 
 // review records verdict v in the current round by a verifier who may give it:

@@ -7,19 +7,19 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // testGenerator is a generator over made-up accounts, for histories without a database.
 func testGenerator() *generator {
-	g := &generator{rng: rand.New(rand.NewPCG(1, 2)), project: store.Project{Name: "t"}, policy: verify.DefaultPolicy(),
-		images: []store.Image{{ID: 1, RelPath: "0001-office-1/img_001.jpg", Scene: "0001-office-1", Width: 640, Height: 480}},
-		lead:   store.User{ID: 1, Name: "lead", Role: store.RoleLead},
+	g := &generator{rng: rand.New(rand.NewPCG(1, 2)), project: bench.Project{Name: "t"}, policy: verify.DefaultPolicy(),
+		images: []bench.Image{{ID: 1, RelPath: "0001-office-1/img_001.jpg", Scene: "0001-office-1", Width: 640, Height: 480}},
+		lead:   bench.User{ID: 1, Name: "lead", Role: bench.RoleLead},
 		base:   time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC)}
-	g.annotators = []store.User{{ID: 2, Name: "ann1", Role: store.RoleAnnotator}}
+	g.annotators = []bench.User{{ID: 2, Name: "ann1", Role: bench.RoleAnnotator}}
 	for i, grp := range []string{"A", "A", "B", "B", "C", "C"} {
-		g.verifiers = append(g.verifiers, store.User{ID: int64(10 + i), Name: "ver" + string(rune('1'+i)), Role: store.RoleVerifier, Group: grp})
+		g.verifiers = append(g.verifiers, bench.User{ID: int64(10 + i), Name: "ver" + string(rune('1'+i)), Role: bench.RoleVerifier, Group: grp})
 	}
 	return g
 }

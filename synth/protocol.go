@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -23,10 +24,10 @@ import (
 // vote), as the verifiers who cast them. Make one with NewProtocolChecker.
 type ProtocolChecker struct {
 	db        *store.DB
-	lead      store.User
-	verifiers []store.User
-	byName    map[string]store.User
-	byID      map[int64]store.User
+	lead      bench.User
+	verifiers []bench.User
+	byName    map[string]bench.User
+	byID      map[int64]bench.User
 
 	// Corrections and OtherRejections count the corrections and the rejections
 	// for a reason no criterion covers ("other") the replays saw; Late counts the
@@ -35,16 +36,16 @@ type ProtocolChecker struct {
 }
 
 // NewProtocolChecker reads the accounts of db; lead reads the histories.
-func NewProtocolChecker(ctx context.Context, db *store.DB, lead store.User) (*ProtocolChecker, error) {
+func NewProtocolChecker(ctx context.Context, db *store.DB, lead bench.User) (*ProtocolChecker, error) {
 	// Every account a history may name, members of the project or not any more.
-	users, err := db.Users(ctx, store.Owner())
+	users, err := db.Users(ctx, bench.Owner())
 	if err != nil {
 		return nil, fmt.Errorf("protocol check: %w", err)
 	}
-	c := &ProtocolChecker{db: db, lead: lead, byName: map[string]store.User{}, byID: map[int64]store.User{}}
+	c := &ProtocolChecker{db: db, lead: lead, byName: map[string]bench.User{}, byID: map[int64]bench.User{}}
 	for _, u := range users {
 		c.byName[u.Name], c.byID[u.ID] = u, u
-		if u.Role == store.RoleVerifier || u.Role == store.RoleLead && u.ID != lead.ID {
+		if u.Role == bench.RoleVerifier || u.Role == bench.RoleLead && u.ID != lead.ID {
 			c.verifiers = append(c.verifiers, u)
 		}
 	}
@@ -54,7 +55,7 @@ func NewProtocolChecker(ctx context.Context, db *store.DB, lead store.User) (*Pr
 // ProtocolProblems replays the stored history of s under policy p and says what
 // breaks the protocol (see ProtocolChecker.Problems); it reads the accounts anew,
 // so a caller checking many samples makes one ProtocolChecker instead.
-func ProtocolProblems(ctx context.Context, db *store.DB, lead store.User, p verify.Policy, s store.SampleInfo) ([]string, error) {
+func ProtocolProblems(ctx context.Context, db *store.DB, lead bench.User, p verify.Policy, s bench.SampleInfo) ([]string, error) {
 	c, err := NewProtocolChecker(ctx, db, lead)
 	if err != nil {
 		return nil, err
@@ -64,9 +65,9 @@ func ProtocolProblems(ctx context.Context, db *store.DB, lead store.User, p veri
 
 // reviews are every stored review of s, oldest first: the lead's view and, for
 // the round-3 votes hidden from the lead, each verifier's own.
-func (c *ProtocolChecker) reviews(ctx context.Context, s store.SampleInfo) ([]store.ReviewRecord, error) {
-	byID := map[int64]store.ReviewRecord{}
-	for _, u := range append([]store.User{c.lead}, c.verifiers...) {
+func (c *ProtocolChecker) reviews(ctx context.Context, s bench.SampleInfo) ([]bench.ReviewRecord, error) {
+	byID := map[int64]bench.ReviewRecord{}
+	for _, u := range append([]bench.User{c.lead}, c.verifiers...) {
 		rs, err := c.db.Reviews(ctx, u, s.ID)
 		if err != nil {
 			return nil, fmt.Errorf("protocol check of %s: %w", s.ID, err)
@@ -76,12 +77,12 @@ func (c *ProtocolChecker) reviews(ctx context.Context, s store.SampleInfo) ([]st
 		}
 	}
 	out := slices.Collect(maps.Values(byID))
-	slices.SortFunc(out, func(a, b store.ReviewRecord) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b bench.ReviewRecord) int { return int(a.ID - b.ID) })
 	return out, nil
 }
 
 // domainReview is a stored review as verify sees it.
-func domainReview(r store.ReviewRecord) verify.Review {
+func domainReview(r bench.ReviewRecord) verify.Review {
 	return verify.Review{Round: r.Round, Reviewer: uid(r.VerifierID), Name: r.VerifierName, Group: r.Group,
 		Decision: r.Decision, Reasons: r.Reasons, Judgements: r.Judgements, Comment: r.Comment}
 }
@@ -97,7 +98,7 @@ func domainReview(r store.ReviewRecord) verify.Review {
 // Claims are not part of a history: a round-3 vote on a revision whose panel a
 // reject had already closed is replayed as a late vote by a verifier who held
 // their seat (verify.CanVoteLate checks everything else about it).
-func (c *ProtocolChecker) Problems(ctx context.Context, p verify.Policy, s store.SampleInfo) ([]string, error) {
+func (c *ProtocolChecker) Problems(ctx context.Context, p verify.Policy, s bench.SampleInfo) ([]string, error) {
 	revs, err := c.db.SampleRevisions(ctx, c.lead, s.ID)
 	if err != nil {
 		return nil, fmt.Errorf("protocol check of %s: %w", s.ID, err)
@@ -204,11 +205,11 @@ func (c *ProtocolChecker) Problems(ctx context.Context, p verify.Policy, s store
 
 // CheckProject replays every sample of a project under its policy and returns
 // the problems found, and how many samples it checked.
-func (c *ProtocolChecker) CheckProject(ctx context.Context, project store.Project) (problems []string, checked int, err error) {
+func (c *ProtocolChecker) CheckProject(ctx context.Context, project bench.Project) (problems []string, checked int, err error) {
 	p := project.Settings.Policy()
-	var after *store.SampleInfo
+	var after *bench.SampleInfo
 	for {
-		page, err := c.db.Samples(ctx, c.lead, project.ID, store.SampleFilter{After: after}, 0, 500)
+		page, err := c.db.Samples(ctx, c.lead, project.ID, bench.SampleFilter{After: after}, 0, 500)
 		if err != nil {
 			return problems, checked, fmt.Errorf("protocol check of %s: %w", project.Name, err)
 		}

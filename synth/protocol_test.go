@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
@@ -21,7 +22,7 @@ func TestProtocolProblemsCatchBrokenHistories(t *testing.T) {
 	ctx := context.Background()
 	db, res := generated(t, synth.Options{Samples: 1, Images: 2, Seed: 3, Large: -1})
 	w := newWorld(t, db)
-	one, err := db.Samples(ctx, store.Owner(), res.Project.ID, store.SampleFilter{Kind: annotate.KindHopQA}, 0, 1)
+	one, err := db.Samples(ctx, bench.Owner(), res.Project.ID, bench.SampleFilter{Kind: annotate.KindHopQA}, 0, 1)
 	if err != nil || len(one) != 1 {
 		t.Fatalf("a generated hop-QA sample: %v", err)
 	}
@@ -97,7 +98,7 @@ func TestProtocolProblemsCatchBrokenHistories(t *testing.T) {
 	p := res.Project.Settings.Policy()
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := db.Sample(ctx, store.Owner(), fmt.Sprintf("broken-%02d", i))
+			s, err := db.Sample(ctx, bench.Owner(), fmt.Sprintf("broken-%02d", i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestProtocolProblemsCatchBrokenHistories(t *testing.T) {
 		t.Errorf("%d late votes replayed, want 1", check.Late)
 	}
 	// The one-shot form agrees.
-	s, _ := db.Sample(ctx, store.Owner(), "broken-02")
+	s, _ := db.Sample(ctx, bench.Owner(), "broken-02")
 	if problems, err := synth.ProtocolProblems(ctx, db, w.lead, p, s); err != nil || len(problems) == 0 {
 		t.Errorf("ProtocolProblems on a round 2 by the same group: %q, %v", problems, err)
 	}

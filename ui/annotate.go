@@ -19,7 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -56,15 +56,15 @@ type workspace struct {
 	pageSize  int // images, or samples of one part, per page of the queue
 
 	// the open image and sample
-	image    store.Image
+	image    bench.Image
 	hasImage bool
-	sample   *store.SampleInfo // nil when an image without a sample is open
+	sample   *bench.SampleInfo // nil when an image without a sample is open
 	cur      annotate.Sample
 	version  int
 	history  sampleHistory
 	acks     map[string]bool
 	findings []annotate.Finding
-	reviews  []store.ReviewRecord // the rejections that returned the open sample
+	reviews  []bench.ReviewRecord // the rejections that returned the open sample
 	loading  bool                 // widgets are being set from cur: no edits recorded
 
 	// saving
@@ -132,8 +132,8 @@ type queueItem struct {
 	returned      bool
 	submitted     bool         // in review or done: opened read-only (samples_annotate.go)
 	more          verify.State // qMore: the part it extends ("" for images)
-	sample        store.SampleInfo
-	image         store.Image
+	sample        bench.SampleInfo
+	image         bench.Image
 }
 
 // lastWorkspace is the Annotate screen last made for each main window, so that a new
@@ -466,9 +466,9 @@ func (ws *workspace) reloadQueueThen(then func()) {
 
 // queueQuery is what a reading of the queue needs, copied on the UI goroutine.
 type queueQuery struct {
-	db        store.Service
+	db        bench.Service
 	ctx       context.Context
-	user      store.User
+	user      bench.User
 	pid       int64
 	page      int
 	all       bool // all images, not only those without a sample
@@ -500,7 +500,7 @@ func (q queueQuery) readQueue() queueData {
 		title    string
 		returned bool
 	}{{verify.StateReturned, "Returned to you", true}, {verify.StateDraft, "Your drafts", false}} {
-		f := store.SampleFilter{Status: part.state, AuthorID: q.user.ID}
+		f := bench.SampleFilter{Status: part.state, AuthorID: q.user.ID}
 		total, err := q.db.CountSamples(q.ctx, q.user, q.pid, f)
 		keep(err)
 		if total == 0 && part.returned {
@@ -520,7 +520,7 @@ func (q queueQuery) readQueue() queueData {
 		}
 	}
 	items = append(items, q.submittedItems(d.loaded)...)
-	var ims []store.Image
+	var ims []bench.Image
 	var err error
 	n := max(q.imgLoaded, q.page)
 	title := "Images without samples"

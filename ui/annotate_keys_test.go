@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2/widget"
 	"testing"
+
+	"fyne.io/fyne/v2/widget"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -16,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -278,7 +279,7 @@ func TestAnnotateQueueFollowsOthersWork(t *testing.T) {
 	if !strings.HasSuffix(row(), "Round 1") {
 		t.Fatalf("before: %q", row())
 	}
-	lead, err := u.db.UserByName(context.Background(), store.Owner(), "lead")
+	lead, err := u.db.UserByName(context.Background(), bench.Owner(), "lead")
 	if err != nil {
 		t.Fatal(err)
 	}

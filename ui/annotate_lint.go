@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // lintPanel lists the guideline findings of the sample being edited, updated on every
@@ -143,7 +143,7 @@ var sessionAcks = map[*App]map[string]map[string]bool{}
 // acksFor returns the acknowledgement set of sample si, the one kept for the
 // session; editing it (toggleAck) keeps the change.
 // revs (or why they could not be read: revsErr) are si's revisions, read with it.
-func (ws *workspace) acksFor(si store.SampleInfo, revs []store.RevisionInfo, revsErr error) map[string]bool {
+func (ws *workspace) acksFor(si bench.SampleInfo, revs []bench.RevisionInfo, revsErr error) map[string]bool {
 	u := ws.u
 	byKey := sessionAcks[u]
 	if byKey == nil {

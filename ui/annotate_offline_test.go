@@ -12,15 +12,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
-// awayDB is a store.Service whose writes, and LastChange, fail as a team server's
+// awayDB is a bench.Service whose writes, and LastChange, fail as a team server's
 // do when it cannot be reached, while down is set.
 type awayDB struct {
-	store.Service
+	bench.Service
 	down atomic.Bool
 }
 
@@ -31,16 +31,16 @@ func (d *awayDB) away() error {
 	return nil
 }
 
-func (d *awayDB) SaveDraft(ctx context.Context, u store.User, id string, v int, s annotate.Sample) (int, error) {
+func (d *awayDB) SaveDraft(ctx context.Context, u bench.User, id string, v int, s annotate.Sample) (int, error) {
 	if err := d.away(); err != nil {
 		return 0, err
 	}
 	return d.Service.SaveDraft(ctx, u, id, v, s)
 }
 
-func (d *awayDB) Submit(ctx context.Context, u store.User, id string, v int, ack []string) (store.SampleInfo, error) {
+func (d *awayDB) Submit(ctx context.Context, u bench.User, id string, v int, ack []string) (bench.SampleInfo, error) {
 	if err := d.away(); err != nil {
-		return store.SampleInfo{}, err
+		return bench.SampleInfo{}, err
 	}
 	return d.Service.Submit(ctx, u, id, v, ack)
 }

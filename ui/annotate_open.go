@@ -13,21 +13,21 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // Opening a queue item: an image (with the choice of a new sample) or a sample.
 
 // loadImage shows image im on the canvas, from its cached preview.
-func (ws *workspace) loadImage(im store.Image) {
+func (ws *workspace) loadImage(im bench.Image) {
 	img, err := ws.preview(im)
 	ws.showPicture(im, img, err)
 }
 
 // showPicture shows image im on the canvas as picture img (its preview, or a
 // placeholder and why: err).
-func (ws *workspace) showPicture(im store.Image, img image.Image, err error) {
+func (ws *workspace) showPicture(im bench.Image, img image.Image, err error) {
 	ws.image, ws.hasImage = im, true
 	info := fmt.Sprintf("%s · %d×%d px · scene %s", im.RelPath, im.Width, im.Height, im.Scene)
 	ws.imageInfo.Importance = widget.MediumImportance
@@ -35,7 +35,7 @@ func (ws *workspace) showPicture(im store.Image, img image.Image, err error) {
 		info += " · preview unavailable: " + err.Error()
 		ws.imageInfo.Importance = widget.WarningImportance
 	} else if ferr := imageFileProblem(im, ws.u.onServer()); ferr != nil {
-		info += " · " + store.Message(ferr)
+		info += " · " + bench.Message(ferr)
 		ws.imageInfo.Importance = widget.WarningImportance
 	}
 	ws.imageInfo.SetText(info)
@@ -45,7 +45,7 @@ func (ws *workspace) showPicture(im store.Image, img image.Image, err error) {
 
 // preview is the decoded cached downscaled copy, from the prefetch cache (see
 // imagecache.go) or decoded now.
-func (ws *workspace) preview(im store.Image) (image.Image, error) {
+func (ws *workspace) preview(im bench.Image) (image.Image, error) {
 	source := ws.u.db // Where names the project's file or server, without asking it
 	return previewOf(ws.u.ctx(), ws.u.db, ws.u.user, source.Where(), im)
 }
@@ -53,7 +53,7 @@ func (ws *workspace) preview(im store.Image) (image.Image, error) {
 // previewOf is im's decoded preview from the cache, or decoded now (reading the
 // file from the project, through its server on a team server); if it cannot be
 // had, a placeholder of its proportions and why.
-func previewOf(ctx context.Context, svc store.Service, user store.User, where string, im store.Image) (image.Image, error) {
+func previewOf(ctx context.Context, svc bench.Service, user bench.User, where string, im bench.Image) (image.Image, error) {
 	img, err := previews.load(previewKey(where, im.SHA256), func() (image.Image, error) { return decodePreview(ctx, svc, user, im.SHA256) })
 	if err != nil {
 		return placeholder(im), err
@@ -62,7 +62,7 @@ func previewOf(ctx context.Context, svc store.Service, user store.User, where st
 }
 
 // placeholder is a grey picture of the image's proportions, so boxes still work.
-func placeholder(im store.Image) image.Image {
+func placeholder(im bench.Image) image.Image {
 	w, h := max(im.Width, 1), max(im.Height, 1)
 	s := 64.0 / float64(max(w, h))
 	img := image.NewGray(image.Rect(0, 0, max(int(float64(w)*s), 1), max(int(float64(h)*s), 1)))
@@ -73,7 +73,7 @@ func placeholder(im store.Image) image.Image {
 }
 
 // openImage shows an image without opening a sample, with the choice of a new one.
-func (ws *workspace) openImage(im store.Image) {
+func (ws *workspace) openImage(im bench.Image) {
 	ws.closeSample()
 	ws.seq.newOnes = nil
 	ws.refreshStrip() // no sample: no strip
@@ -131,12 +131,12 @@ func (ws *workspace) createSampleNow(kind annotate.Kind) {
 	u := ws.u
 	db, ctx, user, pid, seq := u.db, u.ctx(), u.user, u.project.ID, ws.seq.newOnes
 	ws.newSampleBusy(true)
-	load(u, "", func() (store.SampleInfo, error) {
+	load(u, "", func() (bench.SampleInfo, error) {
 		if len(seq) > 1 {
 			s = newSequenceSample(ctx, db, user, pid, s, seq)
 		}
 		return db.CreateSample(ctx, user, pid, s)
-	}, func(si store.SampleInfo, err error) {
+	}, func(si bench.SampleInfo, err error) {
 		ws.newSampleBusy(false)
 		if err != nil {
 			u.showError(err)
@@ -183,7 +183,7 @@ func (ws *workspace) openCreated(id string) {
 var lastKinds = map[*App]annotate.Kind{}
 
 // newSampleOf is the empty sample a new draft of kind starts from.
-func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
+func newSampleOf(kind annotate.Kind, im bench.Image) annotate.Sample {
 	s := annotate.Sample{Kind: kind, Image: im.RelPath, AnswerIndex: -1}
 	switch kind {
 	case annotate.KindHopQA:
@@ -200,13 +200,13 @@ func newSampleOf(kind annotate.Kind, im store.Image) annotate.Sample {
 
 // openedSample is what opening a sample reads from the store.
 type openedSample struct {
-	si             store.SampleInfo
-	im             store.Image
+	si             bench.SampleInfo
+	im             bench.Image
 	imErr          error
 	pic            image.Image // im's preview (or a placeholder: picErr)
 	picErr         error
-	reviews        []store.ReviewRecord // of a returned sample
-	revs           []store.RevisionInfo // of a sample submitted before
+	reviews        []bench.ReviewRecord // of a returned sample
+	revs           []bench.RevisionInfo // of a sample submitted before
 	revsErr        error
 	hasIm, hasRevs bool
 }
@@ -214,7 +214,7 @@ type openedSample struct {
 // readSample reads sample id and what its editor shows with it.
 //
 //bw:background
-func readSample(ctx context.Context, db store.Service, user store.User, pid int64, where, id string) (openedSample, error) {
+func readSample(ctx context.Context, db bench.Service, user bench.User, pid int64, where, id string) (openedSample, error) {
 	var o openedSample
 	si, err := db.Sample(ctx, user, id)
 	if err != nil {
@@ -272,7 +272,7 @@ func (ws *workspace) showSample(o openedSample) {
 		if o.hasIm {
 			ws.showPicture(o.im, o.pic, o.picErr)
 		} else {
-			ws.imageInfo.SetText(store.Message(o.imErr))
+			ws.imageInfo.SetText(bench.Message(o.imErr))
 		}
 	}
 	ws.sample = &si
@@ -327,7 +327,7 @@ func (ws *workspace) showNothing() {
 		ws.cur = annotate.Sample{}
 		ws.refreshStrip()
 	}
-	ws.hasImage, ws.image = false, store.Image{}
+	ws.hasImage, ws.image = false, bench.Image{}
 	ws.canvas.ReadOnly = true
 	ws.canvas.SetImage(nil, 1, 1)
 	ws.imageInfo.Importance = widget.MediumImportance

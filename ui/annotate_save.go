@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 )
 
 // afterOnUI runs f on the UI goroutine once d has passed, unless the returned stop
@@ -121,7 +121,7 @@ func (ws *workspace) saveNow() {
 	ws.setSaved("Saving…")
 	load(ws.u, "", func() (int, error) {
 		v, err := db.SaveDraft(ctx, user, id, version, content)
-		if err != nil && offline && errors.Is(err, store.ErrConflict) {
+		if err != nil && offline && errors.Is(err, bench.ErrConflict) {
 			// A save sent before the connection dropped may have arrived: if the
 			// stored draft is what was sent here, it is saved, not in conflict.
 			if si, gerr := db.Sample(ctx, user, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
@@ -134,7 +134,7 @@ func (ws *workspace) saveNow() {
 		ws.saveBtn.Enable()
 		if ws.sample != sample { // closed meanwhile
 			if err != nil {
-				ws.u.setStatus("%s was not saved: %s", id, store.Message(err))
+				ws.u.setStatus("%s was not saved: %s", id, bench.Message(err))
 			}
 			ws.runAfterSave(err == nil)
 			return
@@ -184,7 +184,7 @@ func (ws *workspace) saveFailed(err error) {
 	}
 	var msg string
 	var actions []fyne.CanvasObject
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, bench.ErrConflict) {
 		ws.conflict = true
 		msg = "Not saved: this sample was changed elsewhere since you opened it. Everything you typed is still here."
 		actions = append(actions,
@@ -198,7 +198,7 @@ func (ws *workspace) saveFailed(err error) {
 				}, ws.u.win)
 			}))
 	} else {
-		msg = "Not saved: " + store.Message(err) + " Everything you typed is still here."
+		msg = "Not saved: " + bench.Message(err) + " Everything you typed is still here."
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
@@ -217,7 +217,7 @@ func (ws *workspace) overwrite() {
 		return
 	}
 	db, ctx, user, sample := ws.u.db, ws.u.ctx(), ws.u.user, ws.sample
-	load(ws.u, "", func() (store.SampleInfo, error) { return db.Sample(ctx, user, sample.ID) }, func(si store.SampleInfo, err error) {
+	load(ws.u, "", func() (bench.SampleInfo, error) { return db.Sample(ctx, user, sample.ID) }, func(si bench.SampleInfo, err error) {
 		if ws.sample != sample {
 			return
 		}
@@ -335,7 +335,7 @@ func (ws *workspace) sendQueued() {
 		}
 		version, acks = ws.version, ws.submitAcks()
 	}
-	ws.sendSubmit(q.id, version, acks, func(si store.SampleInfo, err error) {
+	ws.sendSubmit(q.id, version, acks, func(si bench.SampleInfo, err error) {
 		if errors.Is(err, remote.ErrOffline) {
 			ws.wentOffline()
 			return
@@ -347,7 +347,7 @@ func (ws *workspace) sendQueued() {
 			if open {
 				ws.saveFailed(err)
 			} else {
-				ws.u.setStatus("The queued submit of %s failed: %s", q.id, store.Message(err))
+				ws.u.setStatus("The queued submit of %s failed: %s", q.id, bench.Message(err))
 			}
 			return
 		}
@@ -381,7 +381,7 @@ func (ws *workspace) submit() {
 			ws.submitting = false
 			return
 		}
-		ws.sendSubmit(sample.ID, ws.version, ws.submitAcks(), func(si store.SampleInfo, err error) {
+		ws.sendSubmit(sample.ID, ws.version, ws.submitAcks(), func(si bench.SampleInfo, err error) {
 			if errors.Is(err, remote.ErrOffline) {
 				ws.queueSubmit()
 				return
@@ -405,11 +405,11 @@ func (ws *workspace) submit() {
 
 // sendSubmit submits revision version of sample id off the UI goroutine, with
 // Submit disabled until it returns, and hands the result to done.
-func (ws *workspace) sendSubmit(id string, version int, acks []string, done func(store.SampleInfo, error)) {
+func (ws *workspace) sendSubmit(id string, version int, acks []string, done func(bench.SampleInfo, error)) {
 	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
 	ws.submitting = true
 	ws.updateGate()
-	load(ws.u, "", func() (store.SampleInfo, error) { return db.Submit(ctx, user, id, version, acks) }, func(si store.SampleInfo, err error) {
+	load(ws.u, "", func() (bench.SampleInfo, error) { return db.Submit(ctx, user, id, version, acks) }, func(si bench.SampleInfo, err error) {
 		ws.submitting = false
 		if ws.sample != nil {
 			ws.updateGate()
@@ -421,7 +421,7 @@ func (ws *workspace) sendSubmit(id string, version int, acks []string, done func
 // submitted closes the sample just submitted and opens the next image without
 // a sample (after the sample's own image when every image is listed), else the
 // next draft or returned sample, as Ctrl+Enter's hint says.
-func (ws *workspace) submitted(si store.SampleInfo) {
+func (ws *workspace) submitted(si bench.SampleInfo) {
 	ws.closeSample()
 	ws.u.refreshStatus()
 	ws.u.setStatus("Submitted %s as revision %d; it waits for round 1.", si.ID, si.Revision)

@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // The Annotate screen's sequence of images (issue 26): a filmstrip under the canvas
@@ -29,7 +29,7 @@ import (
 // seqView is the part of the workspace that shows the sequence.
 type seqView struct {
 	shown  int                    // index in cur.AllImages() of the image on the canvas
-	images map[string]store.Image // the sequence's images by path, as read
+	images map[string]bench.Image // the sequence's images by path, as read
 	thumbs map[string]string      // thumbnail files by content hash
 	gen    int                    // which sample's sequence a background read is for
 	sig    string                 // what the strip shows, to skip redundant refreshes
@@ -80,7 +80,7 @@ func layoutOnly(c *fyne.Container) {
 // initSequence makes the filmstrip and its buttons; single is the canvas stack.
 func (ws *workspace) initSequence(single fyne.CanvasObject) {
 	sv := &ws.seq
-	sv.images, sv.thumbs = map[string]store.Image{}, map[string]string{}
+	sv.images, sv.thumbs = map[string]bench.Image{}, map[string]string{}
 	sv.single = single
 	sv.view = container.NewStack(single)
 	sv.strip = newFilmstrip(false)
@@ -157,14 +157,14 @@ func (ws *workspace) readSequence(paths []string) {
 	gen := sv.gen
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
 	type read struct {
-		ims    map[string]store.Image
+		ims    map[string]bench.Image
 		thumbs map[string]string
 	}
 	load(ws.u, "", func() (read, error) {
 		ims, err := db.ImagesByPaths(ctx, user, pid, want)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.ImageFile(ctx, user, im.SHA256, store.ImageThumb); err == nil {
+			if p, err := db.ImageFile(ctx, user, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}
@@ -172,7 +172,7 @@ func (ws *workspace) readSequence(paths []string) {
 	}, func(r read, err error) {
 		ims, thumbs := r.ims, r.thumbs
 		if err != nil {
-			ws.u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
+			ws.u.setStatus("The sequence's images cannot be read: %s", bench.Message(err))
 		}
 		for p, im := range ims {
 			sv.images[p] = im
@@ -332,7 +332,7 @@ func (ws *workspace) removeShown() {
 }
 
 // addImage appends a project image to the sequence and shows it.
-func (ws *workspace) addImage(im store.Image) {
+func (ws *workspace) addImage(im bench.Image) {
 	if !ws.editable() {
 		return
 	}
@@ -352,7 +352,7 @@ func (ws *workspace) askAddImage() {
 	if !ws.editable() {
 		return
 	}
-	var all, shown []store.Image
+	var all, shown []bench.Image
 	list := widget.NewList(func() int { return len(shown) },
 		func() fyne.CanvasObject { return widget.NewLabel("0000-scene/image.jpg") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -386,7 +386,7 @@ func (ws *workspace) askAddImage() {
 	d.Resize(fyne.NewSize(480, 420))
 	d.Show()
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
-	load(ws.u, "", func() ([]store.Image, error) { return db.Images(ctx, user, pid, 0, 5000) }, func(ims []store.Image, err error) {
+	load(ws.u, "", func() ([]bench.Image, error) { return db.Images(ctx, user, pid, 0, 5000) }, func(ims []bench.Image, err error) {
 		if err != nil {
 			ws.u.showError(err)
 			return
@@ -428,7 +428,7 @@ func (ws *workspace) toggleGrid() {
 	first, count := gridPage(len(paths), sv.shown)
 	labels := ws.cur.Labels()
 	cells := make([]gridCell, count)
-	var ims []store.Image
+	var ims []bench.Image
 	for k := range cells {
 		i := first + k
 		im := sv.images[paths[i]]
@@ -449,7 +449,7 @@ func (ws *workspace) toggleGrid() {
 
 // loadGridPreviews decodes the grid's previews off the UI goroutine (the prefetch
 // cache first) and gives each cell its picture.
-func (ws *workspace) loadGridPreviews(g *seqGrid, ims []store.Image, cells []gridCell) {
+func (ws *workspace) loadGridPreviews(g *seqGrid, ims []bench.Image, cells []gridCell) {
 	source := ws.u.db // Where names the project's file or server, without asking it
 	db, user, ctx, where := ws.u.db, ws.u.user, ws.u.ctx(), source.Where()
 	load(ws.u, "", func() ([]image.Image, error) {
@@ -514,7 +514,7 @@ func (ws *workspace) closeSequence() {
 
 // openImages shows the images chosen in the gallery, in order, with the choice of
 // the kind of a new sample of all of them.
-func (ws *workspace) openImages(ims []store.Image) {
+func (ws *workspace) openImages(ims []bench.Image) {
 	if len(ims) == 1 {
 		ws.openImage(ims[0])
 		return
@@ -543,7 +543,7 @@ func (ws *workspace) openImages(ims []store.Image) {
 // frames go with them, so that the sample is a video sample.
 //
 //bw:background
-func newSequenceSample(ctx context.Context, db store.Service, user store.User, pid int64, s annotate.Sample, paths []string) annotate.Sample {
+func newSequenceSample(ctx context.Context, db bench.Service, user bench.User, pid int64, s annotate.Sample, paths []string) annotate.Sample {
 	s.SetImages(paths)
 	fs, err := db.VideoFrames(ctx, user, pid, paths)
 	if err != nil || len(fs) != len(paths) {

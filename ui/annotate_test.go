@@ -18,6 +18,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -94,9 +95,9 @@ func imageBox(v interface {
 	return annotate.Box{math.Round(min(x1, x2)), math.Round(min(y1, y2)), math.Round(max(x1, x2)), math.Round(max(y1, y2))}
 }
 
-func storedSample(t *testing.T, u *App, id string) store.SampleInfo {
+func storedSample(t *testing.T, u *App, id string) bench.SampleInfo {
 	t.Helper()
-	si, err := u.db.Sample(context.Background(), store.Owner(), id)
+	si, err := u.db.Sample(context.Background(), bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -642,7 +643,7 @@ func TestAnnotateGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, store.Owner(), "demo")
+	p, _ := db.ProjectByName(ctx, bench.Owner(), "demo")
 	sg, err := db.CreateSample(ctx, ann2, p.ID, annotate.Sample{Kind: annotate.KindStepGraph, Image: "0001-office-1/img_002.jpg",
 		Scene: "0001-office-1", Question: "Pick up the laptop", Steps: steps(
 			[]string{"step1", "Remove the book from the top of the laptop"},
@@ -834,7 +835,7 @@ func benchWorkspace(b *testing.B) *workspace {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, store.Owner(), "demo")
+	p, _ := db.ProjectByName(ctx, bench.Owner(), "demo")
 	u.user = user
 	u.openProject(p)
 	u.nav.Select(1)
@@ -893,7 +894,7 @@ func TestAnnotateDraftsPaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	total, err := u.db.CountSamples(ctx, store.Owner(), u.project.ID, store.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
+	total, err := u.db.CountSamples(ctx, bench.Owner(), u.project.ID, bench.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
 	if err != nil || total < 5 {
 		t.Fatalf("ann1 has %d drafts (%v)", total, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -31,8 +31,8 @@ const (
 type App struct {
 	fyne  fyne.App
 	win   fyne.Window
-	db    store.Service
-	local store.Service // the project file the app was started on (sign-in offers it beside a team server)
+	db    bench.Service
+	local bench.Service // the project file the app was started on (sign-in offers it beside a team server)
 	// demoHint names the demo accounts on the sign-in screen, every time it shows,
 	// while the project file (not a team server) is chosen; "" for other files.
 	demoHint string
@@ -42,9 +42,9 @@ type App struct {
 	stopWatch       func()                   // stops polling for others' changes
 	onOthersChanged func()                   // the open screen's reload when someone else acted
 	thumbWant       map[*canvas.Image]string // which thumbnail each grid cell waits for (team server)
-	user            store.User               // as a member of the open project: its Role and Group are the project's
-	account         store.User               // as signed in: the role of the account itself (the project list)
-	project         store.Project
+	user            bench.User               // as a member of the open project: its Role and Group are the project's
+	account         bench.User               // as signed in: the role of the account itself (the project list)
+	project         bench.Project
 
 	status  *widget.Label
 	loads   loads // the screens' loads, and the status bar's busy mark (load.go)
@@ -54,9 +54,9 @@ type App struct {
 
 	signInForm *signIn             // the current sign-in form, for tests
 	firstLead  *firstLead          // the first-start form, for tests
-	lastImport *store.ImportResult // the last finished import, for tests
+	lastImport *bench.ImportResult // the last finished import, for tests
 
-	samplesQuery *store.SampleQuery // the search the Samples screen opens with next (a link; samples.go)
+	samplesQuery *bench.SampleQuery // the search the Samples screen opens with next (a link; samples.go)
 	editSample   string             // the sample the Annotate screen opens next (samples.go)
 	newSampleOn  string             // the image the Annotate screen offers a new sample on next (samples_links.go)
 	newSampleOf  []string           // the images, in order, the Annotate screen offers a new sample of next (images.go)
@@ -70,7 +70,7 @@ type screen struct {
 
 // New makes the main window for db. demoHint, when not empty, is shown on the
 // sign-in screen (the demo accounts).
-func New(a fyne.App, db store.Service, demoHint string) *App {
+func New(a fyne.App, db bench.Service, demoHint string) *App {
 	u := &App{fyne: a, db: db, local: db, demoHint: demoHint}
 	u.win = a.NewWindow("Benchwright")
 	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
@@ -112,7 +112,7 @@ func (u *App) setStatus(format string, args ...any) {
 }
 
 // signedIn is called after a successful sign-in.
-func (u *App) signedIn(user store.User) {
+func (u *App) signedIn(user bench.User) {
 	u.user, u.account = user, user
 	u.fyne.Preferences().SetString(prefLastUser, user.Name)
 	// The last project opened on this workstation, if it is one of this person's
@@ -123,8 +123,8 @@ func (u *App) signedIn(user store.User) {
 		return
 	}
 	db, ctx := u.db, u.ctx()
-	load(u, "signin", func() ([]store.Project, error) { return db.Projects(ctx, user) }, func(ps []store.Project, _ error) {
-		if i := slices.IndexFunc(ps, func(p store.Project) bool { return p.Name == last }); i >= 0 {
+	load(u, "signin", func() ([]bench.Project, error) { return db.Projects(ctx, user) }, func(ps []bench.Project, _ error) {
+		if i := slices.IndexFunc(ps, func(p bench.Project) bool { return p.Name == last }); i >= 0 {
 			u.openProject(ps[i])
 			return
 		}
@@ -133,10 +133,10 @@ func (u *App) signedIn(user store.User) {
 }
 
 // openProject shows the main shell on project p.
-func (u *App) openProject(p store.Project) {
+func (u *App) openProject(p bench.Project) {
 	if p.Role == "" { // read without the user's membership (as the database's owner): read it as theirs
 		db, ctx, user := u.db, u.ctx(), u.user
-		load(u, "project", func() (store.Project, error) { return db.ProjectByName(ctx, user, p.Name) }, func(mine store.Project, err error) {
+		load(u, "project", func() (bench.Project, error) { return db.ProjectByName(ctx, user, p.Name) }, func(mine bench.Project, err error) {
 			if err == nil {
 				p = mine
 			}
@@ -148,7 +148,7 @@ func (u *App) openProject(p store.Project) {
 }
 
 // showProject shows the main shell on project p, read as the user's.
-func (u *App) showProject(p store.Project) {
+func (u *App) showProject(p bench.Project) {
 	u.project = p
 	if p.Role != "" { // roles are per project: the screens offer what this one allows
 		u.user.Role, u.user.Group = p.Role, p.Group
@@ -199,7 +199,7 @@ func (u *App) showProject(p store.Project) {
 	signOut := widget.NewButton("Sign out", func() {
 		db := u.db
 		go db.SignOut(context.Background()) // a team server revokes the session
-		u.user = store.User{}
+		u.user = bench.User{}
 		u.showSignIn()
 	})
 	name := widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -249,7 +249,7 @@ func (u *App) refreshStatus() {
 			return // signed out or another project opened meanwhile
 		}
 		if err != nil {
-			u.setStatus("%s", store.Message(err))
+			u.setStatus("%s", bench.Message(err))
 			return
 		}
 		u.showStatus(user, project, s.counts, s.images, s.where)
@@ -257,7 +257,7 @@ func (u *App) refreshStatus() {
 }
 
 // showStatus writes the status bar from what refreshStatus read.
-func (u *App) showStatus(user store.User, project store.Project, counts map[verify.State]int, n int, where string) {
+func (u *App) showStatus(user bench.User, project bench.Project, counts map[verify.State]int, n int, where string) {
 	total, review := 0, 0
 	for _, s := range verify.States {
 		total += counts[s]

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
@@ -115,7 +116,7 @@ func TestSignInAndOpenProject(t *testing.T) {
 	if u.project.ID != 0 {
 		t.Fatal("a project opened before one was picked")
 	}
-	ps, _ := u.db.Projects(context.Background(), store.Owner())
+	ps, _ := u.db.Projects(context.Background(), bench.Owner())
 	u.openProject(ps[0])
 	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
 		t.Errorf("status bar: %q", u.status.Text)
@@ -207,7 +208,7 @@ func TestImportWithProgress(t *testing.T) {
 	if r := im.reports.Load(); r < 5 || im.updates > 3 {
 		t.Errorf("%d progress reports, %d shown; want only the first and the final ones shown", r, im.updates)
 	}
-	if n, _ := db.CountImages(context.Background(), store.Owner(), u.project.ID); n != 11 {
+	if n, _ := db.CountImages(context.Background(), bench.Owner(), u.project.ID); n != 11 {
 		t.Errorf("after import %d images, want 11", n)
 	}
 	// The summary dialog names the rejected file and its reason.
@@ -228,7 +229,7 @@ func TestStoreRefusesWhatTheUIHides(t *testing.T) {
 	// The Users screen is hidden from annotators, and the store refuses them anyway.
 	u, db := demoApp(t)
 	signInAs(t, u, "ann1", "demo")
-	if _, err := db.AddUser(context.Background(), u.user, "x", store.RoleLead, "", "secret"); err == nil {
+	if _, err := db.AddUser(context.Background(), u.user, "x", bench.RoleLead, "", "secret"); err == nil {
 		t.Fatal("an annotator added a lead")
 	}
 }
@@ -254,7 +255,7 @@ func TestFirstStartCreatesLead(t *testing.T) {
 	}
 	test.Type(f.again, "t")
 	test.Tap(f.button)
-	if u.user.Name != "alice" || u.user.Role != store.RoleLead {
+	if u.user.Name != "alice" || u.user.Role != bench.RoleLead {
 		t.Fatalf("signed in as %+v", u.user)
 	}
 	if _, err := db.Authenticate(context.Background(), "alice", "s3cret"); err != nil {

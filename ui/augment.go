@@ -13,7 +13,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -36,7 +36,7 @@ type augmentView struct {
 	root  fyne.CanvasObject
 	show  *widget.Select
 	list  *widget.List
-	cands []store.Candidate
+	cands []bench.Candidate
 	sel   int // index in cands of the shown candidate, -1 when none
 
 	parentTitle, derivedTitle *widget.Label
@@ -111,7 +111,7 @@ func newAugmentView(u *App) *augmentView {
 }
 
 // candidateLine says where a candidate comes from and whether it can be taken as it is.
-func candidateLine(c store.Candidate) string {
+func candidateLine(c bench.Candidate) string {
 	s := fmt.Sprintf("%s of %s r%d, from %s", c.Transform, c.Parent, c.ParentRevision, c.Anchor)
 	switch {
 	case c.Edit != "":
@@ -127,7 +127,7 @@ func candidateLine(c store.Candidate) string {
 // reload lists the candidates again off the UI goroutine (load: a newer reload
 // drops an older one's answer), then shows the first.
 func (v *augmentView) reload(msg string) {
-	var f store.CandidateFilter
+	var f bench.CandidateFilter
 	if t := augment.Transform(v.show.Selected); t.Valid() {
 		f.Transform = t
 	}
@@ -135,13 +135,13 @@ func (v *augmentView) reload(msg string) {
 		v.status.SetText("Loading the candidates…") // the list would look empty meanwhile
 	}
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "augment", func() ([]store.Candidate, error) {
+	load(v.u, "augment", func() ([]bench.Candidate, error) {
 		return db.AugmentCandidates(ctx, user, project, f)
-	}, func(cs []store.Candidate, err error) {
+	}, func(cs []bench.Candidate, err error) {
 		defer v.loads.Add(1)
 		if err != nil {
 			v.cands = nil
-			v.status.SetText(store.Message(err))
+			v.status.SetText(bench.Message(err))
 		} else {
 			v.cands = cs
 			v.status.SetText(msg)
@@ -227,12 +227,12 @@ func (v *augmentView) take(toEdit bool) {
 	ref := v.cands[v.sel].CandidateRef
 	v.disableActions() // no second take while this one runs; reload enables them again
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "", func() (store.SampleInfo, error) {
+	load(v.u, "", func() (bench.SampleInfo, error) {
 		return db.AcceptCandidate(ctx, user, project, ref, toEdit)
-	}, func(si store.SampleInfo, err error) {
+	}, func(si bench.SampleInfo, err error) {
 		if err != nil {
 			v.u.showError(err)
-			v.reload(store.Message(err))
+			v.reload(bench.Message(err))
 			return
 		}
 		if toEdit {
@@ -267,7 +267,7 @@ func (v *augmentView) discardCandidate() {
 	}, func(err error) {
 		if err != nil {
 			v.u.showError(err)
-			v.reload(store.Message(err))
+			v.reload(bench.Message(err))
 			return
 		}
 		v.reload(fmt.Sprintf("Discarded %s %s of %s.", ref.Transform, ref.Anchor, ref.Parent))

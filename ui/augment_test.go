@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -18,11 +19,11 @@ import (
 func acceptedDemoGraph(t *testing.T, db *store.DB) string {
 	t.Helper()
 	ctx := context.Background()
-	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := func(name string) store.User {
+	user := func(name string) bench.User {
 		u, err := db.Authenticate(ctx, name, "demo")
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +50,7 @@ func acceptedDemoGraph(t *testing.T, db *store.DB) string {
 func verifyDemoSample(t *testing.T, db *store.DB, id string) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := db.Sample(ctx, store.Owner(), id)
+	si, err := db.Sample(ctx, bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +62,12 @@ func verifyDemoSample(t *testing.T, db *store.DB, id string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: id, Round: r.round, BasedOn: si.Revision,
+		if _, err := db.SubmitReview(ctx, u, bench.ReviewInput{SampleID: id, Round: r.round, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(si.Kind, r.round)}}); err != nil {
 			t.Fatalf("review %d by %s: %v", i, r.who, err)
 		}
 	}
-	if si, _ = db.Sample(ctx, store.Owner(), id); si.Status != verify.StateAccepted {
+	if si, _ = db.Sample(ctx, bench.Owner(), id); si.Status != verify.StateAccepted {
 		t.Fatalf("%s is %s after three rounds", id, si.Status)
 	}
 }
@@ -151,7 +152,7 @@ func TestAugmentScreen(t *testing.T) {
 
 	// The accepted draft is submitted and verified like any sample; its history names the parent.
 	ctx := context.Background()
-	si, err := db.Sample(ctx, store.Owner(), derived)
+	si, err := db.Sample(ctx, bench.Owner(), derived)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestAugmentScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(evs, func(e store.Event) bool {
+	if !slices.ContainsFunc(evs, func(e bench.Event) bool {
 		return e.Action == "sample.augment" && strings.Contains(e.Detail, "subgraph of "+parent+" revision 1")
 	}) {
 		t.Errorf("history of %s does not name its parent: %+v", derived, evs)
@@ -185,7 +186,7 @@ func TestAugmentScreenIsForAuthors(t *testing.T) {
 func TestAugmentScreenShowsShuffledSequence(t *testing.T) {
 	ctx := context.Background()
 	u, db := demoApp(t)
-	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestAugmentScreenShowsShuffledSequence(t *testing.T) {
 	verifyDemoSample(t, db, si.ID)
 
 	v := openAugment(t, u, "lead") // annotators are not offered Augment (verify.Offered)
-	i := slices.IndexFunc(v.cands, func(c store.Candidate) bool { return c.Parent == si.ID })
+	i := slices.IndexFunc(v.cands, func(c bench.Candidate) bool { return c.Parent == si.ID })
 	if i < 0 {
 		t.Fatalf("no candidate of %s among %v", si.ID, keys(v))
 	}
@@ -225,7 +226,7 @@ func TestAugmentScreenShowsShuffledSequence(t *testing.T) {
 	n := v.loads.Load()
 	test.Tap(v.accept)
 	waitFor(t, "the list again", func() bool { return v.loads.Load() > n })
-	list, err := db.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{}, 0, 500)
+	list, err := db.Samples(ctx, bench.Owner(), p.ID, bench.SampleFilter{}, 0, 500)
 	if err != nil {
 		t.Fatal(err)
 	}

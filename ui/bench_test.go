@@ -18,17 +18,18 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 )
 
 // bigImages generates a project of n 4000×3000 images and no samples, and returns the
 // database and the images.
-func bigImages(b *testing.B, n int) (*store.DB, store.Project, []store.Image) {
+func bigImages(b *testing.B, n int) (*store.DB, bench.Project, []bench.Image) {
 	b.Helper()
 	ctx := context.Background()
 	db, res := generated(b, synth.Options{Images: n, Large: n, Seed: 1})
-	ims, err := db.Images(ctx, store.Owner(), res.Project.ID, 0, n)
+	ims, err := db.Images(ctx, bench.Owner(), res.Project.ID, 0, n)
 	if err != nil || len(ims) != n {
 		b.Fatalf("images: %d %v", len(ims), err)
 	}
@@ -150,7 +151,7 @@ func BenchmarkNextSampleCold(b *testing.B) {
 	var ts timings
 	for b.Loop() {
 		start := time.Now()
-		img, err := decodePreview(context.Background(), db, store.Owner(), ims[0].SHA256)
+		img, err := decodePreview(context.Background(), db, bench.Owner(), ims[0].SHA256)
 		ts = append(ts, time.Since(start))
 		if err != nil {
 			b.Fatal(err)

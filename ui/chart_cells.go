@@ -5,7 +5,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -19,7 +19,7 @@ var (
 
 // linkCells makes a tap on a cell of heat grid c open the samples query gives for
 // its row and column. Without the sample manager (not a lead) the grid stays as it was.
-func (u *App) linkCells(c *chartView, query func(row, col int) store.SampleQuery) {
+func (u *App) linkCells(c *chartView, query func(row, col int) bench.SampleQuery) {
 	if !u.may(verify.ActionSearchSamples) {
 		return
 	}
@@ -52,6 +52,6 @@ func (c *chartView) Cursor() desktop.Cursor {
 // heatCellQuery is the search behind the balance grid's cell of hop and view: the
 // hop questions there, accepted and in review (the cell counts the accepted against
 // the target; the ones in review are what is coming).
-func heatCellQuery(hop int, view string) store.SampleQuery {
-	return balanceQuery(store.BalanceCell{Kind: string(annotate.KindHopQA), Hop: hop, View: view}, "")
+func heatCellQuery(hop int, view string) bench.SampleQuery {
+	return balanceQuery(bench.BalanceCell{Kind: string(annotate.KindHopQA), Hop: hop, View: view}, "")
 }

@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
-	"github.com/benchwright/benchwright/store"
 )
 
 // Team mode: the sign-in screen opens the local project file or a team server. A
@@ -55,10 +55,10 @@ func (u *App) setPin(address, fp string) {
 // connect dials the team server at address off the UI goroutine (load) and signs
 // in; done runs on the UI goroutine with the result. A certificate seen for the
 // first time is shown to the person, who compares it with what the server printed.
-func (u *App) connect(address, name, password string, done func(store.User, error)) {
+func (u *App) connect(address, name, password string, done func(bench.User, error)) {
 	base, err := remote.ParseAddress(address)
 	if err != nil {
-		done(store.User{}, err)
+		done(bench.User{}, err)
 		return
 	}
 	cache, pinned := u.cacheDir, u.pin(base)
@@ -83,7 +83,7 @@ func (u *App) connect(address, name, password string, done func(store.User, erro
 // the person is to be asked about first (seen).
 type dialed struct {
 	client *remote.Client
-	user   store.User
+	user   bench.User
 	seen   string
 }
 
@@ -106,14 +106,14 @@ func dialAndSignIn(base string, opts remote.Options, name, password string) (dia
 // errAskFirst stops the first dial at an unknown certificate: the person is asked.
 var errAskFirst = errors.New("ask the person first")
 
-func (u *App) askTrust(base, fp, name, password string, done func(store.User, error)) {
+func (u *App) askTrust(base, fp, name, password string, done func(bench.User, error)) {
 	msg := widget.NewLabel(fmt.Sprintf("This is the first connection to %s. Its certificate is\n\n%s\n\n"+
 		"Compare it with the fingerprint the server printed when it started (ask the lead). "+
 		"Trust this server on this workstation?", strings.TrimPrefix(base, "https://"), fp))
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("Trust this team server?", "Trust", "Cancel", msg, func(ok bool) {
 		if !ok {
-			done(store.User{}, fmt.Errorf("%w: you did not trust %s", remote.ErrNotTrusted, base))
+			done(bench.User{}, fmt.Errorf("%w: you did not trust %s", remote.ErrNotTrusted, base))
 			return
 		}
 		u.setPin(base, fp)
@@ -128,9 +128,9 @@ func (u *App) askTrust(base, fp, name, password string, done func(store.User, er
 }
 
 // finishConnect, on the UI goroutine, switches to a connection made and signed in.
-func (u *App) finishConnect(d dialed, err error, done func(store.User, error)) {
+func (u *App) finishConnect(d dialed, err error, done func(bench.User, error)) {
 	if err != nil {
-		done(store.User{}, err)
+		done(bench.User{}, err)
 		return
 	}
 	u.useService(d.client)
@@ -139,7 +139,7 @@ func (u *App) finishConnect(d dialed, err error, done func(store.User, error)) {
 
 // useService switches the app to svc (a team server's client, or back to the
 // local file), closing a previous server connection.
-func (u *App) useService(svc store.Service) {
+func (u *App) useService(svc bench.Service) {
 	if old, ok := u.db.(*remote.Client); ok && old != svc {
 		go old.Close()
 	}
@@ -221,11 +221,15 @@ func (u *App) stopWatching() {
 	u.onOthersChanged = nil
 }
 
-// now is the project's clock: the local store's (tests set it), else this
+// clocked is a Service with a clock of its own: a project file's, which tests
+// set (store's DB).
+type clocked interface{ CurrentTime() time.Time }
+
+// now is the project's clock: a local project file's (tests set it), else this
 // machine's.
 func (u *App) now() time.Time {
-	if d, ok := u.db.(*store.DB); ok && d.Now != nil {
-		return d.Now()
+	if c, ok := u.db.(clocked); ok {
+		return c.CurrentTime()
 	}
 	return time.Now()
 }
@@ -243,7 +247,7 @@ func (u *App) showThumb(img *canvas.Image, sha string) {
 		img.Refresh()
 	}
 	db, user, ctx := u.db, u.user, u.ctx()
-	load(u, "", func() (string, error) { return db.ImageFile(ctx, user, sha, store.ImageThumb) }, func(p string, err error) {
+	load(u, "", func() (string, error) { return db.ImageFile(ctx, user, sha, bench.ImageThumb) }, func(p string, err error) {
 		if u.thumbWant[img] != sha {
 			return
 		}

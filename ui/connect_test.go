@@ -19,6 +19,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
@@ -98,16 +99,16 @@ func TestTeamServerSignIn(t *testing.T) {
 	}
 	// The screens work on the server's project: a sample created in the editor
 	// lands in the server's file.
-	before, _ := serverDB.StatusCounts(context.Background(), store.Owner(), u.project.ID)
+	before, _ := serverDB.StatusCounts(context.Background(), bench.Owner(), u.project.ID)
 	si, err := u.db.CreateSample(u.ctx(), u.user, u.project.ID, annotateDemoSample(t, u))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := serverDB.Sample(context.Background(), store.Owner(), si.ID)
+	got, err := serverDB.Sample(context.Background(), bench.Owner(), si.ID)
 	if err != nil || got.AuthorName != "ann1" {
 		t.Fatalf("the server's file after a create through the app: %+v, %v", got, err)
 	}
-	after, _ := serverDB.StatusCounts(context.Background(), store.Owner(), u.project.ID)
+	after, _ := serverDB.StatusCounts(context.Background(), bench.Owner(), u.project.ID)
 	if after[verify.StateDraft] != before[verify.StateDraft]+1 {
 		t.Errorf("drafts on the server %d → %d", before[verify.StateDraft], after[verify.StateDraft])
 	}
@@ -146,7 +147,7 @@ func TestOthersWorkAppears(t *testing.T) {
 	status := u.status.Text
 	// Another workstation: ann2 starts a sample.
 	ctx := context.Background()
-	ann2, err := serverDB.UserByName(ctx, store.Owner(), "ann2")
+	ann2, err := serverDB.UserByName(ctx, bench.Owner(), "ann2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func indexOfScreen(t *testing.T, u *App, title string) int {
 // annotateDemoSample is a valid hop sample on the project's first image.
 func annotateDemoSample(t *testing.T, u *App) annotate.Sample {
 	t.Helper()
-	ims, err := u.db.Images(u.ctx(), store.Owner(), u.project.ID, 0, 1)
+	ims, err := u.db.Images(u.ctx(), bench.Owner(), u.project.ID, 0, 1)
 	if err != nil || len(ims) == 0 {
 		t.Fatalf("images: %v %v", ims, err)
 	}
@@ -194,7 +195,7 @@ func labelsText(o fyne.CanvasObject) string {
 // openDemoProject opens the demo project from the project list sign-in led to.
 func openDemoProject(t *testing.T, u *App) {
 	t.Helper()
-	p, err := u.db.ProjectByName(u.ctx(), store.Owner(), demo.DemoProject)
+	p, err := u.db.ProjectByName(u.ctx(), bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestOfflineSaveKeepsEditsAndRetries(t *testing.T) {
 			retries = retries[1:]
 			r()
 		}
-		si, err := serverDB.Sample(context.Background(), store.Owner(), id)
+		si, err := serverDB.Sample(context.Background(), bench.Owner(), id)
 		return err == nil && si.Content.Question == "Typed while the server was away?"
 	})
 	if ws.dirty || !strings.HasPrefix(ws.saveState.Text, "Saved") {
@@ -294,8 +295,8 @@ func teamServerHandler(t *testing.T) (*store.DB, http.Handler) {
 // server, an image's file lives on the server, so its absence here is no warning;
 // locally it is.
 func TestImageFilesAreTheServersToCheck(t *testing.T) {
-	im := store.Image{RelPath: "0001-office-1/a.jpg", Root: t.TempDir(), SHA256: strings.Repeat("ab", 32)}
-	if err := imageFileProblem(im, false); !errors.Is(err, store.ErrImageMissing) {
+	im := bench.Image{RelPath: "0001-office-1/a.jpg", Root: t.TempDir(), SHA256: strings.Repeat("ab", 32)}
+	if err := imageFileProblem(im, false); !errors.Is(err, bench.ErrImageMissing) {
 		t.Errorf("a local project's missing file: %v, want ErrImageMissing", err)
 	}
 	if err := imageFileProblem(im, true); err != nil {

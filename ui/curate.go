@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 )
 
@@ -27,15 +27,15 @@ import (
 // curateView is the curation view over one release.
 type curateView struct {
 	u    *App
-	rel  store.Release
+	rel  bench.Release
 	root fyne.CanvasObject
 
-	subsets  []store.HardSubset
+	subsets  []bench.HardSubset
 	subset   *widget.Select
 	summary  *widget.Label
 	list     *widget.List
-	cands    []store.HardCandidate
-	items    map[string]store.ReleaseItem // the release's samples by id
+	cands    []bench.HardCandidate
+	items    map[string]bench.ReleaseItem // the release's samples by id
 	detail   *fyne.Container
 	chosen   int
 	decision *widget.RadioGroup
@@ -70,8 +70,8 @@ func (v *evaluateView) openCuration() *curateView {
 	return c
 }
 
-func newCurateView(u *App, rel store.Release, models []string, items []store.ReleaseItem, back func()) *curateView {
-	c := &curateView{u: u, rel: rel, chosen: -1, items: map[string]store.ReleaseItem{}}
+func newCurateView(u *App, rel bench.Release, models []string, items []bench.ReleaseItem, back func()) *curateView {
+	c := &curateView{u: u, rel: rel, chosen: -1, items: map[string]bench.ReleaseItem{}}
 	for _, it := range items {
 		c.items[it.SampleID] = it
 	}
@@ -102,14 +102,14 @@ func newCurateView(u *App, rel store.Release, models []string, items []store.Rel
 			c.status.SetText("k, the target and the seed are whole numbers.")
 			return
 		}
-		in := store.HardSubsetInput{Models: slices.Clone(modelsCheck.Selected), K: kv, Target: tv, Seed: sv, Strict: strict.Checked}
+		in := bench.HardSubsetInput{Models: slices.Clone(modelsCheck.Selected), K: kv, Target: tv, Seed: sv, Strict: strict.Checked}
 		db, ctx, user := u.db, u.ctx(), u.user
 		propose.Disable()
 		c.status.SetText("Proposing…")
-		load(u, "", func() (store.HardSubset, error) { return db.ProposeHardSubset(ctx, user, evalRef(rel), in) }, func(h store.HardSubset, err error) {
+		load(u, "", func() (bench.HardSubset, error) { return db.ProposeHardSubset(ctx, user, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
 			propose.Enable()
 			if err != nil {
-				c.status.SetText(store.Message(err))
+				c.status.SetText(bench.Message(err))
 				return
 			}
 			c.status.SetText(fmt.Sprintf("Proposed hard subset %d: %d candidates of %d.", h.ID, h.Candidates, h.Pool))
@@ -144,7 +144,7 @@ func newCurateView(u *App, rel store.Release, models []string, items []store.Rel
 	c.list.OnSelected = func(i widget.ListItemID) { c.show(i) }
 	c.detail = container.NewStack(widget.NewLabel("Choose a candidate to see it and decide."))
 
-	c.decision = widget.NewRadioGroup([]string{store.DecisionKeep, store.DecisionDrop}, nil)
+	c.decision = widget.NewRadioGroup([]string{bench.DecisionKeep, bench.DecisionDrop}, nil)
 	c.decision.Horizontal = true
 	c.reason = widget.NewEntry()
 	c.reason.SetPlaceHolder("Why (needed to drop): e.g. the gold box is ambiguous")
@@ -178,7 +178,7 @@ func sized(e *widget.Entry, sample string) fyne.CanvasObject {
 }
 
 // subsetLabel names a candidate list in the picker.
-func subsetLabel(h store.HardSubset) string {
+func subsetLabel(h bench.HardSubset) string {
 	s := fmt.Sprintf("#%d: k %d of %d, target %d, seed %d", h.ID, h.K, h.N, h.Target, h.Seed)
 	if h.Frozen != "" {
 		s += " · frozen as " + h.Frozen
@@ -189,14 +189,14 @@ func subsetLabel(h store.HardSubset) string {
 // loadSubsets lists the release's candidate lists and chooses id (0: the newest).
 func (c *curateView) loadSubsets(id int64) {
 	db, ctx, user, rel := c.u.db, c.u.ctx(), c.u.user, c.rel
-	load(c.u, "curate.subsets", func() ([]store.HardSubset, error) { return db.HardSubsets(ctx, user, evalRef(rel)) },
-		func(hs []store.HardSubset, err error) { c.showSubsets(hs, err, id) })
+	load(c.u, "curate.subsets", func() ([]bench.HardSubset, error) { return db.HardSubsets(ctx, user, evalRef(rel)) },
+		func(hs []bench.HardSubset, err error) { c.showSubsets(hs, err, id) })
 }
 
 // showSubsets shows the candidate lists loadSubsets read and chooses id.
-func (c *curateView) showSubsets(hs []store.HardSubset, err error, id int64) {
+func (c *curateView) showSubsets(hs []bench.HardSubset, err error, id int64) {
 	if err != nil {
-		c.status.SetText(store.Message(err))
+		c.status.SetText(bench.Message(err))
 		c.loads.Add(1)
 		return
 	}
@@ -223,10 +223,10 @@ func (c *curateView) showSubsets(hs []store.HardSubset, err error, id int64) {
 }
 
 // current is the chosen candidate list.
-func (c *curateView) current() (store.HardSubset, bool) {
+func (c *curateView) current() (bench.HardSubset, bool) {
 	i := c.subset.SelectedIndex()
 	if i < 0 || i >= len(c.subsets) {
-		return store.HardSubset{}, false
+		return bench.HardSubset{}, false
 	}
 	return c.subsets[i], true
 }
@@ -239,8 +239,8 @@ func (c *curateView) loadCandidates() {
 		return
 	}
 	type read struct {
-		h     store.HardSubset
-		cands []store.HardCandidate
+		h     bench.HardSubset
+		cands []bench.HardCandidate
 	}
 	db, ctx, user, at := c.u.db, c.u.ctx(), c.u.user, c.subset.SelectedIndex()
 	load(c.u, "curate.candidates", func() (read, error) {
@@ -253,9 +253,9 @@ func (c *curateView) loadCandidates() {
 }
 
 // showCandidates shows the candidates of list at (its index in the picker).
-func (c *curateView) showCandidates(at int, h store.HardSubset, cands []store.HardCandidate, err error) {
+func (c *curateView) showCandidates(at int, h bench.HardSubset, cands []bench.HardCandidate, err error) {
 	if err != nil {
-		c.status.SetText(store.Message(err))
+		c.status.SetText(bench.Message(err))
 		return
 	}
 	c.subsets[at] = h
@@ -268,7 +268,7 @@ func (c *curateView) showCandidates(at int, h store.HardSubset, cands []store.Ha
 	c.fillSummary(h)
 }
 
-func (c *curateView) fillSummary(h store.HardSubset) {
+func (c *curateView) fillSummary(h bench.HardSubset) {
 	c.summary.SetText(fmt.Sprintf("%d candidates drawn from the %d samples at least %d of %d models fail (%s); %d kept, %d dropped, %d undecided.",
 		h.Candidates, h.Pool, h.K, h.N, strings.Join(h.Models, ", "), h.Kept, h.Dropped, h.Undecided()))
 	if h.Frozen != "" {
@@ -293,7 +293,7 @@ func (c *curateView) show(i int) {
 	it := c.items[cd.SampleID]
 	db, user, pid, onServer := c.u.db, c.u.user, c.u.project.ID, c.u.onServer()
 	load(c.u, "curate.show", func() (verifyImage, error) {
-		return loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath}), nil
+		return loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
 	}, func(pic verifyImage, _ error) {
 		if i < len(c.cands) && c.cands[i].SampleID == cd.SampleID {
 			c.showCandidate(i, cd, it, pic)
@@ -302,7 +302,7 @@ func (c *curateView) show(i int) {
 }
 
 // showCandidate shows candidate i (cd, its item it) with its picture.
-func (c *curateView) showCandidate(i int, cd store.HardCandidate, it store.ReleaseItem, pic verifyImage) {
+func (c *curateView) showCandidate(i int, cd bench.HardCandidate, it bench.ReleaseItem, pic verifyImage) {
 	c.chosen = i
 	s := it.Content
 	cv := boxcanvas.New(pic.img, pic.width, pic.height)
@@ -344,15 +344,15 @@ func (c *curateView) saveDecision() {
 		return
 	}
 	i, at := c.chosen, c.subset.SelectedIndex()
-	d := store.HardDecision{SampleID: c.cands[i].SampleID, Decision: c.decision.Selected, Reason: c.reason.Text}
+	d := bench.HardDecision{SampleID: c.cands[i].SampleID, Decision: c.decision.Selected, Reason: c.reason.Text}
 	type saved struct {
-		h     store.HardSubset
-		cands []store.HardCandidate // nil when they could not be read again
+		h     bench.HardSubset
+		cands []bench.HardCandidate // nil when they could not be read again
 	}
 	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
 	c.save.Disable()
 	load(c.u, "", func() (saved, error) {
-		h, err := db.DecideHardCandidates(ctx, user, h.ID, []store.HardDecision{d})
+		h, err := db.DecideHardCandidates(ctx, user, h.ID, []bench.HardDecision{d})
 		if err != nil {
 			return saved{}, err
 		}
@@ -364,7 +364,7 @@ func (c *curateView) saveDecision() {
 	}, func(r saved, err error) {
 		c.save.Enable()
 		if err != nil {
-			c.status.SetText(store.Message(err)) // the decision and reason typed stay
+			c.status.SetText(bench.Message(err)) // the decision and reason typed stay
 			return
 		}
 		if c.subset.SelectedIndex() != at {
@@ -398,10 +398,10 @@ func (c *curateView) freezeKept() {
 	name, version := strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text)
 	c.freeze.Disable()
 	c.status.SetText("Freezing…")
-	load(c.u, "", func() (store.Release, error) { return db.FreezeHardSubset(ctx, user, h.ID, name, version) }, func(rel store.Release, err error) {
+	load(c.u, "", func() (bench.Release, error) { return db.FreezeHardSubset(ctx, user, h.ID, name, version) }, func(rel bench.Release, err error) {
 		c.freeze.Enable()
 		if err != nil {
-			c.status.SetText(store.Message(err)) // the name and version typed stay
+			c.status.SetText(bench.Message(err)) // the name and version typed stay
 			return
 		}
 		c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",

@@ -10,9 +10,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 func TestCurateHardSubsetFromEvaluate(t *testing.T) {
@@ -50,7 +50,7 @@ func TestCurateHardSubsetFromEvaluate(t *testing.T) {
 		t.Fatalf("after deciding: %+v (%s)", h, cv.status.Text)
 	}
 	test.Tap(cv.freeze)
-	rel, err := u.db.ReleaseByRef(context.Background(), store.Owner(), u.project.ID, "bench-hard@1.0")
+	rel, err := u.db.ReleaseByRef(context.Background(), bench.Owner(), u.project.ID, "bench-hard@1.0")
 	if err != nil || rel.Samples != 3 {
 		t.Fatalf("frozen %+v, %v (%s)", rel, err, cv.status.Text)
 	}
@@ -63,7 +63,7 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 	u, db := demoApp(t)
 	evalRelease(t, db)
 	ctx := context.Background()
-	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
+	lead, _ := db.UserByName(ctx, bench.Owner(), "lead")
 	if _, err := db.DrawHumanBaseline(ctx, lead, "bench@1.0", 0, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 	if hv.chosen != 1 || hv.items[0].Answered != "Answer: (a) the lamp" {
 		t.Fatalf("after saving: chosen %d, stored %q (%s)", hv.chosen, hv.items[0].Answered, hv.status.Text)
 	}
-	ver, _ := db.UserByName(ctx, store.Owner(), "ver1")
+	ver, _ := db.UserByName(ctx, bench.Owner(), "ver1")
 	rep, ok, err := db.HumanReport(ctx, ver, "bench@1.0", score.Options{Draws: -1})
 	if err != nil || !ok || rep.Model != "Human (1 person, 5 items)" || rep.Overall.MCQAcc.Value != 100 {
 		t.Fatalf("report %+v %v %v", rep, ok, err)
@@ -104,11 +104,11 @@ func TestHumanBaselineAnsweredBlind(t *testing.T) {
 func TestHumanBaselineShowsSequences(t *testing.T) {
 	u, db := demoApp(t)
 	ctx := context.Background()
-	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann, _ := db.UserByName(ctx, store.Owner(), "ann1")
+	ann, _ := db.UserByName(ctx, bench.Owner(), "ann1")
 	seq := []string{"0001-office-1/img_001.jpg", "0002-kitchen-1/img_001.jpg", "0003-livingroom-1/img_001.jpg"}
 	s := annotate.Sample{ID: "demo-seq-001", Kind: annotate.KindJudgment, Question: "Does the camera move forward from A to C?", AnswerText: "yes"}
 	s.SetImages(seq)
@@ -120,8 +120,8 @@ func TestHumanBaselineShowsSequences(t *testing.T) {
 		t.Fatal(err)
 	}
 	verifyDemoSample(t, db, si.ID)
-	lead, _ := db.UserByName(ctx, store.Owner(), "lead")
-	if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "seq", Version: "1"}); err != nil {
+	lead, _ := db.UserByName(ctx, bench.Owner(), "lead")
+	if _, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "seq", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.DrawHumanBaseline(ctx, lead, "seq@1", 0, 1); err != nil {
@@ -135,7 +135,7 @@ func TestHumanBaselineShowsSequences(t *testing.T) {
 	}
 	u.nav.Select(i)
 	hv := u.content.Objects[0].(*humanView)
-	k := slices.IndexFunc(hv.items, func(it store.HumanItem) bool { return it.SampleID == "demo-seq-001" })
+	k := slices.IndexFunc(hv.items, func(it bench.HumanItem) bool { return it.SampleID == "demo-seq-001" })
 	if k < 0 {
 		t.Fatalf("the sequence is not among the items of %v", hv.items)
 	}
@@ -151,7 +151,7 @@ func TestHumanBaselineShowsSequences(t *testing.T) {
 	if hv.seqButtons[2].Importance != widget.HighImportance || hv.seqButtons[0].Importance == widget.HighImportance {
 		t.Errorf("the shown image's button is not the one marked")
 	}
-	other := slices.IndexFunc(hv.items, func(it store.HumanItem) bool { return len(it.More) == 0 })
+	other := slices.IndexFunc(hv.items, func(it bench.HumanItem) bool { return len(it.More) == 0 })
 	hv.show(other)
 	if len(hv.seqButtons) != 0 {
 		t.Errorf("an item of one image shows %d image buttons", len(hv.seqButtons))

@@ -18,15 +18,15 @@ import (
 
 	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/chart"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
 // The dashboard's tabs. Everyone sees Funnel, Activity, Balance, Annotators and
 // Errors; an
 // annotator's Annotators tab holds only their own row, because the store gives an
-// annotator nothing else (store.Dashboard.Own). Verifiers and leads also see the
+// annotator nothing else (bench.Dashboard.Own). Verifiers and leads also see the
 // Verifiers tab and the Agreement tab (the store refuses agreement to annotators).
 const (
 	tabFunnel     = "Funnel"
@@ -62,12 +62,12 @@ type dashboardView struct {
 	// changed something meanwhile, so one more follows it. UI goroutine only.
 	loading, again bool
 
-	data store.Dashboard
-	agr  *store.Agreement // nil unless the user may see agreement
+	data bench.Dashboard
+	agr  *bench.Agreement // nil unless the user may see agreement
 }
 
 // seesAgreement says whether the user's role gets the Verifiers and Agreement tabs.
-func seesAgreement(u store.User) bool {
+func seesAgreement(u bench.User) bool {
 	return verify.Permitted(verify.ActionSeeAgreement, verify.Role(u.Role))
 }
 
@@ -131,9 +131,9 @@ func (v *dashboardView) reload() {
 			v.reload()
 		}
 	}
-	load(v.u, "", func() (store.Dashboard, error) { return db.Dashboard(ctx, user, pid) }, func(d store.Dashboard, err error) {
+	load(v.u, "", func() (bench.Dashboard, error) { return db.Dashboard(ctx, user, pid) }, func(d bench.Dashboard, err error) {
 		if err != nil {
-			v.status.SetText(store.Message(err))
+			v.status.SetText(bench.Message(err))
 			done()
 			return
 		}
@@ -146,10 +146,10 @@ func (v *dashboardView) reload() {
 		if v.agr == nil {
 			v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
 		}
-		load(v.u, "", func() (store.Agreement, error) { return db.Agreement(ctx, user, pid) }, func(a store.Agreement, err error) {
+		load(v.u, "", func() (bench.Agreement, error) { return db.Agreement(ctx, user, pid) }, func(a bench.Agreement, err error) {
 			defer done()
 			if err != nil {
-				v.setTab(tabAgreement, widget.NewLabel(store.Message(err)))
+				v.setTab(tabAgreement, widget.NewLabel(bench.Message(err)))
 				return
 			}
 			v.agr = &a
@@ -341,7 +341,7 @@ func (v *dashboardView) activityTab() fyne.CanvasObject {
 	activity := v.u.barChart("Samples reaching a state per day (UTC)", short, daily, chartW, chartH)
 	return container.NewBorder(container.NewHBox(activity), nil, nil, nil,
 		v.section("Samples reaching each state per day", "activity.csv", d.Activity, dashTable([]string{"Day", "State", "Samples"},
-			dashRows(d.Activity, func(r store.ActivityRow) []string { return []string{r.Day, string(r.State), strconv.Itoa(r.Count)} }))))
+			dashRows(d.Activity, func(r bench.ActivityRow) []string { return []string{r.Day, string(r.State), strconv.Itoa(r.Count)} }))))
 }
 
 // dashKindColor gives each known kind a fixed colour across charts.
@@ -363,15 +363,15 @@ func dashRows[T any](xs []T, f func(T) []string) [][]string {
 }
 
 // dashHeat is the colour of a balance cell's level.
-func dashHeat(c store.BalanceCell) HeatCell {
+func dashHeat(c bench.BalanceCell) HeatCell {
 	if c.Target == 0 {
 		return HeatCell{Text: strconv.Itoa(c.Accepted) + " (no target)", Fill: HeatNone}
 	}
 	fill := HeatFar
 	switch c.Level() {
-	case store.BalanceMet:
+	case bench.BalanceMet:
 		fill = HeatMet
-	case store.BalancePartial:
+	case bench.BalancePartial:
 		fill = HeatPartial
 	}
 	return HeatCell{Text: fmt.Sprintf("%d/%d", c.Accepted, c.Target), Fill: fill}
@@ -394,7 +394,7 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 		}
 	}
 	grid := v.u.heatGrid("Hop QA accepted / target (green met, amber half, red far)", rows, views, cells, heatW, heatH)
-	v.u.linkCells(grid, func(row, col int) store.SampleQuery { return heatCellQuery(row+1, views[col]) })
+	v.u.linkCells(grid, func(row, col int) bench.SampleQuery { return heatCellQuery(row+1, views[col]) })
 	orAny := func(s string) string {
 		if s == "" || s == "0" {
 			return "any"
@@ -403,13 +403,13 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 	}
 	balanceHeader := []string{"Kind", "Hop", "View", "Task", "Target", "Accepted", "In review", "Shortfall", "Level"}
 	table := v.u.linkRows(dashTable(balanceHeader,
-		dashRows(d.Balance, func(c store.BalanceCell) []string {
+		dashRows(d.Balance, func(c bench.BalanceCell) []string {
 			target, short := strconv.Itoa(c.Target), strconv.Itoa(c.Shortfall)
 			if c.Target == 0 {
-				target, short = store.BalanceNone, "–"
+				target, short = bench.BalanceNone, "–"
 			}
 			return []string{c.Kind, orAny(strconv.Itoa(c.Hop)), orAny(c.View), orAny(c.Task), target, strconv.Itoa(c.Accepted), strconv.Itoa(c.InReview), short, c.Level()}
-		})), func(row, col int) (store.SampleQuery, bool) {
+		})), func(row, col int) (bench.SampleQuery, bool) {
 		return balanceQuery(d.Balance[row], balanceHeader[col]), true
 	})
 	return container.NewBorder(container.NewHBox(grid), nil, nil, nil, v.section("Balance targets", "balance.csv", d.Balance, table))
@@ -417,7 +417,7 @@ func (v *dashboardView) balanceTab() fyne.CanvasObject {
 
 func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
 	d := v.data
-	rows := dashRows(d.Annotators, func(a store.AnnotatorRow) []string {
+	rows := dashRows(d.Annotators, func(a bench.AnnotatorRow) []string {
 		row := []string{a.Name, strconv.Itoa(a.Samples), strconv.Itoa(a.Accepted), strconv.Itoa(a.Submitted), strconv.FormatFloat(a.PerDay(), 'f', 1, 64)}
 		for r := 1; r <= 3; r++ {
 			share, _ := a.RejectionRate(r)
@@ -462,16 +462,16 @@ func (v *dashboardView) annotatorsTab() fyne.CanvasObject {
 	chart := v.u.barChart("Submissions per day (UTC)", short, series, chartW, chartH)
 	return container.NewGridWithRows(2,
 		v.section(title, "annotators.csv", d.Annotators, v.u.linkRows(dashTable([]string{"Name", "Samples", "Accepted", "Submitted", "Per day",
-			"Rejected r1", "Rejected r2", "Rejected r3", "Top reject reasons"}, rows), func(row, col int) (store.SampleQuery, bool) {
+			"Rejected r1", "Rejected r2", "Rejected r3", "Top reject reasons"}, rows), func(row, col int) (bench.SampleQuery, bool) {
 			return v.u.annotatorQuery(d.Annotators[row].Name, col), true
 		})),
 		container.NewBorder(nil, nil,
 			// The chart is the throughput table's view; its export gives the numbers.
 			v.section("Submissions", "throughput.csv", d.Throughput, container.NewVBox(chart)), nil,
 			v.section("Reject reasons", "reasons.csv", d.Reasons, v.u.linkRows(dashTable([]string{"Reason", "Times"},
-				dashRows(d.Reasons, func(r store.ReasonRow) []string { return []string{verify.ReasonLabel(r.Reason), strconv.Itoa(r.Count)} })),
-				func(row, _ int) (store.SampleQuery, bool) {
-					return store.SampleQuery{RejectReason: d.Reasons[row].Reason, Desc: true}, true
+				dashRows(d.Reasons, func(r bench.ReasonRow) []string { return []string{verify.ReasonLabel(r.Reason), strconv.Itoa(r.Count)} })),
+				func(row, _ int) (bench.SampleQuery, bool) {
+					return bench.SampleQuery{RejectReason: d.Reasons[row].Reason, Desc: true}, true
 				}))),
 	)
 }
@@ -484,7 +484,7 @@ func (v *dashboardView) verifiersTab() fyne.CanvasObject {
 		}
 		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
 	}
-	rows := dashRows(d.Verifiers, func(x store.VerifierRow) []string {
+	rows := dashRows(d.Verifiers, func(x bench.VerifierRow) []string {
 		panel, _ := x.PanelAgreement()
 		return []string{x.Name, x.Group, strconv.Itoa(x.Reviews), strconv.Itoa(x.Rounds[0]), strconv.Itoa(x.Rounds[1]), strconv.Itoa(x.Rounds[2]),
 			dashRate(x.ApprovalRate(), x.Reviews), seconds(x.MedianSeconds, x.Timed), seconds(x.P90Seconds, x.Timed), dashRate(panel, x.PanelVotes)}
@@ -510,14 +510,14 @@ func (v *dashboardView) errorsTab() fyne.CanvasObject {
 	}
 	chart := v.u.barChart("Rejected reviews, % by category set", labels, []Series{{Name: "rejected %", Values: vals, Color: HeatFar}}, chartW, chartH)
 	table := v.u.linkRows(dashTable([]string{"Kind", "Categories", "Reviews", "Rejected", "Error rate"},
-		dashRows(d.Errors, func(e store.ErrorRow) []string {
+		dashRows(d.Errors, func(e bench.ErrorRow) []string {
 			return []string{e.Kind, e.Set, strconv.Itoa(e.Reviews), strconv.Itoa(e.Rejected), dashRate(e.ErrorRate(), e.Reviews)}
-		})), func(row, _ int) (store.SampleQuery, bool) { return errorRowQuery(d.Errors[row]), true })
+		})), func(row, _ int) (bench.SampleQuery, bool) { return errorRowQuery(d.Errors[row]), true })
 	return container.NewBorder(container.NewHBox(chart), nil, nil, nil, v.section("Error rate by category set", "errors.csv", d.Errors, table))
 }
 
 // dashFigure are a figure's alpha, interval and reading for a table.
-func dashFigure(f store.Figure) []string {
+func dashFigure(f bench.Figure) []string {
 	if !f.Defined() {
 		return []string{"–", "–", "undefined: " + f.Undefined}
 	}
@@ -529,10 +529,10 @@ func dashFigure(f store.Figure) []string {
 func (v *dashboardView) alphaChart() fyne.CanvasObject {
 	var rows []chart.Interval
 	for _, r := range v.agr.Rows {
-		if r.Criterion != store.CriterionDecision {
+		if r.Criterion != bench.CriterionDecision {
 			continue
 		}
-		label := "Round " + store.RoundName(r.Round)
+		label := "Round " + bench.RoundName(r.Round)
 		if r.Round == 0 {
 			label = "All rounds"
 		}
@@ -555,12 +555,12 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	}
 	a := v.agr
 	help := widget.NewLabel(fmt.Sprintf("Krippendorff's alpha (nominal) over the verifiers' judgements of closed rounds; units are revisions, "+
-		"round \"all\" pools every round. 95%% interval from %d bootstrap draws. Reliable from 0.800, tentative from 0.667.", store.AgreementDraws))
+		"round \"all\" pools every round. 95%% interval from %d bootstrap draws. Reliable from 0.800, tentative from 0.667.", bench.AgreementDraws))
 	help.Wrapping = fyne.TextWrapWord
-	rows := dashRows(a.Rows, func(r store.AgreementRow) []string {
-		return append([]string{store.RoundName(r.Round), dashCriterion(r.Criterion), strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, dashFigure(r.Figure)...)
+	rows := dashRows(a.Rows, func(r bench.AgreementRow) []string {
+		return append([]string{bench.RoundName(r.Round), dashCriterion(r.Criterion), strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, dashFigure(r.Figure)...)
 	})
-	vrows := dashRows(a.Verifiers, func(x store.VerifierAlpha) []string {
+	vrows := dashRows(a.Verifiers, func(x bench.VerifierAlpha) []string {
 		change := "–"
 		if c, ok := x.Change(); ok {
 			change = fmt.Sprintf("%+.3f", c)
@@ -583,7 +583,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 				dashTable([]string{"Verifier", "Reviews", "Change", "Alpha without", "95% CI", "Reading"}, vrows)),
 			v.section("Boxes", "agreement-boxes.csv", b.Rows, container.NewBorder(boxes, nil, nil, nil,
 				dashTable([]string{"Sample", "Authors", "Pairs", "Mean IoU", "IoU ≥ 0.5"},
-					dashRows(b.Rows, func(r store.BoxRow) []string {
+					dashRows(b.Rows, func(r bench.BoxRow) []string {
 						return []string{r.SampleID, strings.Join(r.Authors, ", "), strconv.Itoa(r.Pairs), strconv.FormatFloat(r.MeanIoU, 'f', 3, 64), chartPercent(r.ShareAt50)}
 					})))))))
 }
@@ -591,7 +591,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 // dashCriterion names an agreement row's criterion as people read it: the
 // decision, or the criterion's label (the CSV keeps the ids scripts read).
 func dashCriterion(id string) string {
-	if id == store.CriterionDecision {
+	if id == bench.CriterionDecision {
 		return "Decision (approve or reject)"
 	}
 	return verify.ReasonLabel(id)

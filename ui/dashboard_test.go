@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
@@ -206,12 +207,12 @@ func TestDashboardRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	si, err := db.Sample(ctx, store.Owner(), "demo-hq-004")
+	si, err := db.Sample(ctx, bench.Owner(), "demo-hq-004")
 	if err != nil {
 		t.Fatal(err)
 	}
 	reject := verify.Verdict{Decision: verify.DecisionReject, Judgements: map[string]bool{"objects_exist": false}}
-	if _, err := db.SubmitReview(ctx, ver1, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
+	if _, err := db.SubmitReview(ctx, ver1, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
 		t.Fatal(err)
 	}
 	if v.status.Text != "12 samples: 1 draft, 6 in review, 3 accepted, 1 returned, 1 withdrawn" {

@@ -19,8 +19,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -55,7 +55,7 @@ type evaluateView struct {
 	u    *App
 	root fyne.CanvasObject
 
-	releases []store.Release
+	releases []bench.Release
 	release  *widget.Select
 	denom    *widget.Select
 	stepMode *widget.Select // score.StepMode
@@ -72,12 +72,12 @@ type evaluateView struct {
 
 	// The loaded release: its model runs, their reports and the release's samples.
 	gen     int // bumped by every load; a late answer of an older one is dropped
-	rel     store.Release
-	runs    []store.ModelRun
+	rel     bench.Release
+	runs    []bench.ModelRun
 	reports []*score.Report
-	items   []store.ReleaseItem
+	items   []bench.ReleaseItem
 	// outcomes are the models' results per sample, by sample id (nil without models).
-	outcomes map[string]store.SampleOutcome
+	outcomes map[string]bench.SampleOutcome
 
 	// Leaderboard.
 	rankBy       *widget.Select
@@ -123,8 +123,8 @@ func (u *App) newEvaluateView() *evaluateView {
 	box := container.NewStack(widget.NewLabel("Loading the releases…"))
 	v.root = box
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "evaluate.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) },
-		func(rels []store.Release, err error) {
+	load(u, "evaluate.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) },
+		func(rels []bench.Release, err error) {
 			box.Objects = []fyne.CanvasObject{v.build(rels, err)}
 			box.Refresh()
 		})
@@ -132,11 +132,11 @@ func (u *App) newEvaluateView() *evaluateView {
 }
 
 // build lays out the screen on the project's releases (newest first), once read.
-func (v *evaluateView) build(rels []store.Release, err error) fyne.CanvasObject {
+func (v *evaluateView) build(rels []bench.Release, err error) fyne.CanvasObject {
 	u := v.u
 	if err != nil {
 		v.loads.Add(1)
-		return widget.NewLabel(store.Message(err))
+		return widget.NewLabel(bench.Message(err))
 	}
 	v.releases = rels
 	if len(rels) == 0 {
@@ -271,7 +271,7 @@ func (v *evaluateView) options() score.Options {
 }
 
 // setReleases offers rels (newest first) in the release picker.
-func (v *evaluateView) setReleases(rels []store.Release) {
+func (v *evaluateView) setReleases(rels []bench.Release) {
 	v.releases = rels
 	v.release.Options = nil
 	widest := ""
@@ -289,13 +289,13 @@ func (v *evaluateView) setReleases(rels []store.Release) {
 // the chosen one again, or the newest when the chosen one is gone.
 func (v *evaluateView) reload() {
 	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "evaluate.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) }, v.reloaded)
+	load(v.u, "evaluate.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) }, v.reloaded)
 }
 
 // reloaded offers the releases reload read and scores the chosen one again.
-func (v *evaluateView) reloaded(rels []store.Release, err error) {
+func (v *evaluateView) reloaded(rels []bench.Release, err error) {
 	if err != nil || len(rels) == 0 { // releases are never deleted: none means an error
-		v.status.SetText(store.Message(err))
+		v.status.SetText(bench.Message(err))
 		return
 	}
 	cur := v.release.Selected
@@ -308,16 +308,16 @@ func (v *evaluateView) reloaded(rels []store.Release, err error) {
 }
 
 // selectedRelease is the release chosen in the picker.
-func (v *evaluateView) selectedRelease() (store.Release, bool) {
+func (v *evaluateView) selectedRelease() (bench.Release, bool) {
 	i := v.release.SelectedIndex()
 	if i < 0 || i >= len(v.releases) {
-		return store.Release{}, false
+		return bench.Release{}, false
 	}
 	return v.releases[i], true
 }
 
 // ref names a release to the store unambiguously: by its id.
-func evalRef(r store.Release) string { return strconv.FormatInt(r.ID, 10) }
+func evalRef(r bench.Release) string { return strconv.FormatInt(r.ID, 10) }
 
 // load reads the chosen release's model runs, scores them and lists its samples,
 // off the UI goroutine (scoring bootstraps every figure), then fills the tabs.
@@ -345,15 +345,15 @@ func (v *evaluateView) load() {
 				reports = append(reports, human)
 			}
 		}
-		var items []store.ReleaseItem
+		var items []bench.ReleaseItem
 		if err == nil {
 			items, err = db.ReleaseItems(ctx, user, rel.ID)
 		}
-		var outcomes map[string]store.SampleOutcome // for the Samples tab's "wrong only"
+		var outcomes map[string]bench.SampleOutcome // for the Samples tab's "wrong only"
 		if err == nil && len(runs) > 0 {
-			var out []store.SampleOutcome
+			var out []bench.SampleOutcome
 			if out, err = db.ReleaseOutcomes(ctx, user, evalRef(rel)); err == nil {
-				outcomes = make(map[string]store.SampleOutcome, len(out))
+				outcomes = make(map[string]bench.SampleOutcome, len(out))
 				for _, o := range out {
 					outcomes[o.SampleID] = o
 				}
@@ -366,7 +366,7 @@ func (v *evaluateView) load() {
 			}
 			v.refresh.Enable()
 			if err != nil {
-				v.status.SetText(store.Message(err))
+				v.status.SetText(bench.Message(err))
 				return
 			}
 			v.rel, v.runs, v.reports, v.items, v.outcomes = rel, runs, reports, items, outcomes
@@ -379,7 +379,7 @@ func (v *evaluateView) load() {
 func (v *evaluateView) fill() {
 	what, _ := releaseDetails(v.rel)
 	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, plural(len(v.runs), "model")))
-	v.runsRows = dashRows(v.runs, func(r store.ModelRun) []string {
+	v.runsRows = dashRows(v.runs, func(r bench.ModelRun) []string {
 		return []string{r.Model, strconv.Itoa(r.Predictions), strconv.Itoa(r.Missing), r.Source, r.ImportedBy, evalTime(r.ImportedAt)}
 	})
 	v.runsBox.Objects = []fyne.CanvasObject{dashTable([]string{"Model", "Predictions", "Missing", "From", "Imported by", "Imported at"}, v.runsRows)}
@@ -526,7 +526,7 @@ func (v *evaluateView) fillBoard() {
 // evalNote says what the leaderboard's numbers are: the samples, the intervals, the
 // denominator (and, with steps, the step options) the reports were computed with,
 // and how ranks and ties are read.
-func evalNote(rel store.Release, r0 *score.Report, steps bool, metric string, ties []string) string {
+func evalNote(rel bench.Release, r0 *score.Report, steps bool, metric string, ties []string) string {
 	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), plural(r0.N, "sample"))
 	if bs := r0.Bootstrap; bs != nil {
 		note += fmt.Sprintf(" with the %d %% percentile bootstrap interval (%d draws, seed %d)", bs.Level, bs.Draws, bs.Seed)
@@ -665,7 +665,7 @@ func (v *evaluateView) loadSample(i int) {
 		gold, results, err := db.SampleScores(context.Background(), user, evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
-			pic = loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath})
+			pic = loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath})
 		}
 		fyne.Do(func() {
 			defer v.sampleLoads.Add(1)
@@ -674,7 +674,7 @@ func (v *evaluateView) loadSample(i int) {
 			}
 			if err != nil {
 				v.cmp = nil
-				v.cmpBox.Objects = []fyne.CanvasObject{widget.NewLabel(store.Message(err))}
+				v.cmpBox.Objects = []fyne.CanvasObject{widget.NewLabel(bench.Message(err))}
 			} else {
 				v.cmp = newEvalComparison(v, gold, results, pic)
 				v.cmpBox.Objects = []fyne.CanvasObject{v.cmp.root}
@@ -688,7 +688,7 @@ func (v *evaluateView) loadSample(i int) {
 // the gold box and the models' boxes, the gold answer, and a row per model.
 type evalComparison struct {
 	gold    score.Gold
-	results []store.ModelResult
+	results []bench.ModelResult
 	raw     bool // the user may read the raw answers
 
 	canvas   *boxcanvas.Canvas
@@ -703,7 +703,7 @@ type evalComparison struct {
 	selected int  // the chosen result, -1 for none
 }
 
-func newEvalComparison(v *evaluateView, gold score.Gold, results []store.ModelResult, pic verifyImage) *evalComparison {
+func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelResult, pic verifyImage) *evalComparison {
 	c := &evalComparison{gold: gold, results: results, raw: v.u.may(verify.ActionReadPredictions), selected: -1}
 	s := gold.Sample
 	// Boxes: the gold one first, then each model's, scaled from the 0–1 scale
@@ -785,7 +785,7 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []store.ModelRe
 		}
 		c.syncing = true
 		defer func() { c.syncing = false }()
-		if j := slices.IndexFunc(results, func(r store.ModelResult) bool { return r.Model == owner }); j >= 0 {
+		if j := slices.IndexFunc(results, func(r bench.ModelResult) bool { return r.Model == owner }); j >= 0 {
 			c.table.Select(widget.TableCellID{Row: j + 1, Col: 0})
 		} else { // the gold box, or none
 			c.table.UnselectAll()
@@ -881,7 +881,7 @@ func evalOneLine(s string) string {
 
 // evalResultRow describes one model's result on a sample: the answer score read,
 // its verdict, the IoU of its box, and the details of the sample's kind.
-func evalResultRow(r store.ModelResult, gold score.Gold) []string {
+func evalResultRow(r bench.ModelResult, gold score.Gold) []string {
 	res := r.Result
 	answer := res.Answer
 	switch {

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // The Evaluate screen's Samples tab lists the release's samples through a filter
@@ -58,7 +58,7 @@ func (v *evaluateView) newEvalFilterBar() evalFilterBar {
 
 // keeps tells whether the filter keeps a sample of the release; o is the models'
 // outcome on it (zero without models).
-func (f evalFilterBar) keeps(it store.ReleaseItem, o store.SampleOutcome) bool {
+func (f evalFilterBar) keeps(it bench.ReleaseItem, o bench.SampleOutcome) bool {
 	if q := strings.ToLower(strings.TrimSpace(f.search.Text)); q != "" &&
 		!strings.Contains(strings.ToLower(it.SampleID), q) && !strings.Contains(strings.ToLower(it.Content.Question), q) {
 		return false
@@ -109,7 +109,7 @@ func (v *evaluateView) filterSamples() {
 
 // sampleLine is a sample's line in the list: its id, kind and, with models, how
 // many did not get it right.
-func (v *evaluateView) sampleLine(it store.ReleaseItem) string {
+func (v *evaluateView) sampleLine(it bench.ReleaseItem) string {
 	line := it.SampleID + " · " + string(it.Content.Kind)
 	if o, ok := v.outcomes[it.SampleID]; ok && o.Models > 0 {
 		if len(o.Wrong) == 0 {

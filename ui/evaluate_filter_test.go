@@ -7,8 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // listed is the ids of the samples the Samples tab lists.
@@ -73,7 +72,7 @@ func TestEvaluateSamplesFilter(t *testing.T) {
 	f.hop.SetSelected(evalEveryHop)
 
 	// A release no model was run on cannot filter on answers.
-	if _, err := u.db.Freeze(context.Background(), u.user, store.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+	if _, err := u.db.Freeze(context.Background(), u.user, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 		t.Fatal(err)
 	}
 	n := v.loads.Load()

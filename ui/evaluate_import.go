@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -29,7 +29,7 @@ import (
 // evalImport is the Import predictions dialog on one release.
 type evalImport struct {
 	v        *evaluateView
-	rel      store.Release
+	rel      bench.Release
 	model    *widget.Entry
 	files    []fyne.URI
 	fileList *widget.Label
@@ -74,7 +74,7 @@ func (v *evaluateView) openImport() *evalImport {
 	imp.cancel = widget.NewButton("Cancel", func() { imp.dlg.Hide() })
 	hint := widget.NewLabel("A JSON Lines file with one {\"id\": …, \"response\": \"the model's raw text\"} per line, " +
 		"or the VLMEvalKit result files (PRED_FORMAT=tsv) of this release's vlmevalkit export — one per dataset: add each. " +
-		"Importing a model's name again replaces its predictions. Hop answers' " + store.BoxScales + "; the import warns of boxes that look like pixels.")
+		"Importing a model's name again replaces its predictions. Hop answers' " + bench.BoxScales + "; the import warns of boxes that look like pixels.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	form := widget.NewForm(
@@ -183,7 +183,7 @@ func (imp *evalImport) start() {
 		res, err := db.ImportPredictions(ctx, user, evalRef(rel), model, preds, strings.Join(names, ", "))
 		fyne.Do(func() {
 			if err != nil {
-				imp.finish(store.Message(err))
+				imp.finish(bench.Message(err))
 				return
 			}
 			imp.finish("")
@@ -228,13 +228,13 @@ func (v *evaluateView) showImportReport(text string) {
 // stored, the run they replaced, and — with the file and line each was read at —
 // the predictions left out for samples outside the release or for a sample
 // already answered, and the release's samples left without a prediction.
-func evalImportReport(res store.ImportPredictionsResult, source string, preds []score.Prediction, locs []evalPredLoc) string {
+func evalImportReport(res bench.ImportPredictionsResult, source string, preds []score.Prediction, locs []evalPredLoc) string {
 	ref := res.Release.Ref()
 	where := map[string][]evalPredLoc{} // sample id → where its predictions were read, in input order
 	for i, p := range preds {
 		where[p.SampleID] = append(where[p.SampleID], locs[i])
 	}
-	more := func(s store.SomeIDs) string {
+	more := func(s bench.SomeIDs) string {
 		if n := s.Count - len(s.IDs); n > 0 {
 			return fmt.Sprintf(" and %d more", n)
 		}
@@ -270,7 +270,7 @@ func evalImportReport(res store.ImportPredictionsResult, source string, preds []
 			isAre(m.Count, "has", "have"), isAre(m.Count, "is", "are"), isAre(m.Count, "an empty answer", "empty answers"), strings.Join(m.IDs, ", "), more(m))
 	}
 	if res.PixelBoxes.Count > 0 {
-		b.WriteString("\nWarning: " + store.PixelBoxesWarning(res.PixelBoxes) + ".")
+		b.WriteString("\nWarning: " + bench.PixelBoxesWarning(res.PixelBoxes) + ".")
 	}
 	if res.Unknown.Count+res.Duplicate.Count+res.Missing.Count == 0 {
 		fmt.Fprintf(&b, " Every sample of %s has exactly one.", ref)

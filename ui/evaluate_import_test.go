@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -177,11 +177,11 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 			if (v.importBtn != nil) != (tc.who == "lead") {
 				t.Errorf("%s has an Import predictions button: %v", tc.who, v.importBtn != nil)
 			}
-			lead, err := u.db.UserByName(context.Background(), store.Owner(), "lead")
+			lead, err := u.db.UserByName(context.Background(), bench.Owner(), "lead")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := u.db.Freeze(context.Background(), lead, store.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+			if _, err := u.db.Freeze(context.Background(), lead, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 				t.Fatal(err)
 			}
 			n := v.loads.Load()
@@ -210,10 +210,10 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 // stepRelease takes demo-sg-002 to acceptance, freezes bench@1.1 (bench@1.0 and
 // it) and imports two models: stepper answers demo-sg-001 right and demo-sg-002
 // with one right step and one wrong, blank nothing readable.
-func stepRelease(t *testing.T, db store.Service, lead store.User, projectID int64) {
+func stepRelease(t *testing.T, db bench.Service, lead bench.User, projectID int64) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := db.Sample(ctx, store.Owner(), "demo-sg-002")
+	si, err := db.Sample(ctx, bench.Owner(), "demo-sg-002")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,17 +222,17 @@ func stepRelease(t *testing.T, db store.Service, lead store.User, projectID int6
 		who   []string
 	}{{1, []string{"ver1"}}, {2, []string{"ver3"}}, {3, []string{"ver5", "ver2", "ver4"}}} {
 		for _, w := range step.who {
-			u, err := db.UserByName(ctx, store.Owner(), w)
+			u, err := db.UserByName(ctx, bench.Owner(), w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := db.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: step.round, BasedOn: si.Revision, Seconds: 30,
+			if _, err := db.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: step.round, BasedOn: si.Revision, Seconds: 30,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(annotate.KindStepGraph, step.round)}}); err != nil {
 				t.Fatalf("round %d by %s: %v", step.round, w, err)
 			}
 		}
 	}
-	if rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: projectID, Name: "bench", Version: "1.1"}); err != nil || rel.Samples != 7 {
+	if rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: projectID, Name: "bench", Version: "1.1"}); err != nil || rel.Samples != 7 {
 		t.Fatalf("freeze: %+v %v", rel, err)
 	}
 	stepper := []score.Prediction{
@@ -362,7 +362,7 @@ func TestEvaluateImportWarnsOfPixelBoxes(t *testing.T) {
 	u, v := openEvaluate(t, "lead", fyne.NewSize(1280, 800))
 	test.Tap(v.importBtn)
 	imp := v.imp
-	if labels := strings.Join(evalLabels(u.win.Canvas().Overlays().Top()), "\n"); !strings.Contains(labels, store.BoxScales) {
+	if labels := strings.Join(evalLabels(u.win.Canvas().Overlays().Top()), "\n"); !strings.Contains(labels, bench.BoxScales) {
 		t.Errorf("the dialog does not say how boxes are read: %q", labels)
 	}
 	// demo-hq-002's gold box in pixels of its 960×640 image.

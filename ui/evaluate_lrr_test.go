@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
@@ -23,14 +24,14 @@ import (
 func lrrEvalRelease(t *testing.T, db *store.DB) {
 	t.Helper()
 	ctx := context.Background()
-	user := func(name string) store.User {
-		u, err := db.UserByName(ctx, store.Owner(), name)
+	user := func(name string) bench.User {
+		u, err := db.UserByName(ctx, bench.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return u
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +59,11 @@ func lrrEvalRelease(t *testing.T, db *store.DB) {
 			who   []string
 		}{{1, []string{"ver1"}}, {2, []string{"ver3"}}, {3, []string{"ver5", "ver2", "ver4"}}} {
 			for _, w := range r.who {
-				cur, err := db.Sample(ctx, store.Owner(), x.id)
+				cur, err := db.Sample(ctx, bench.Owner(), x.id)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := db.SubmitReview(ctx, user(w), store.ReviewInput{SampleID: x.id, Round: r.round, BasedOn: cur.Revision, Seconds: 30,
+				if _, err := db.SubmitReview(ctx, user(w), bench.ReviewInput{SampleID: x.id, Round: r.round, BasedOn: cur.Revision, Seconds: 30,
 					Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(cur.Kind, r.round)}}); err != nil {
 					t.Fatalf("%s round %d by %s: %v", x.id, r.round, w, err)
 				}
@@ -72,7 +73,7 @@ func lrrEvalRelease(t *testing.T, db *store.DB) {
 	if _, err := db.SetSettings(ctx, lead, p.ID, map[string]string{"lrr_weight.pos": "0.5"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "lrr", Version: "1.0"}); err != nil {
+	if _, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "lrr", Version: "1.0"}); err != nil {
 		t.Fatal(err)
 	}
 	preds := []score.Prediction{{SampleID: "lrr-pos-1", Response: "Sure, it is."}, {SampleID: "lrr-pos-2", Response: "No."},

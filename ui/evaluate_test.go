@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/store"
@@ -57,8 +58,8 @@ func init() {
 func evalRelease(t *testing.T, db *store.DB) {
 	t.Helper()
 	ctx := context.Background()
-	user := func(name string) store.User {
-		u, err := db.UserByName(ctx, store.Owner(), name)
+	user := func(name string) bench.User {
+		u, err := db.UserByName(ctx, bench.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,12 +67,12 @@ func evalRelease(t *testing.T, db *store.DB) {
 	}
 	approve := func(id string, round int, who ...string) {
 		t.Helper()
-		si, err := db.Sample(ctx, store.Owner(), id)
+		si, err := db.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range who {
-			if _, err := db.SubmitReview(ctx, user(w), store.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision, Seconds: 30,
+			if _, err := db.SubmitReview(ctx, user(w), bench.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision, Seconds: 30,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(si.Kind, round)}}); err != nil {
 				t.Fatalf("%s round %d by %s: %v", id, round, w, err)
 			}
@@ -80,7 +81,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 	approve("demo-mc-001", 2, "ver3")
 	approve("demo-mc-001", 3, "ver5", "ver2", "ver4")
 	approve("demo-hq-002", 3, "ver2", "ver4")
-	p, err := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 	approve("demo-op-002", 2, "ver3")
 	approve("demo-op-002", 3, "ver5", "ver2", "ver4")
 	lead := user("lead")
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "bench", Version: "1.0"})
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "bench", Version: "1.0"})
 	if err != nil || rel.Samples != 6 {
 		t.Fatalf("freeze: %+v %v", rel, err)
 	}
@@ -237,7 +238,7 @@ func TestEvaluateLeaderboard(t *testing.T) {
 	// Refresh lists a release frozen since, newest first, and keeps the chosen one;
 	// a release no model was run on says so.
 	lead := u.user
-	if _, err := u.db.Freeze(context.Background(), lead, store.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+	if _, err := u.db.Freeze(context.Background(), lead, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 		t.Fatal(err)
 	}
 	n = v.loads.Load()
@@ -384,10 +385,10 @@ func TestEvaluateHiddenFromAnnotators(t *testing.T) {
 		t.Error("an annotator sees the Evaluate screen")
 	}
 	// The store refuses what the screen hides.
-	if _, err := db.Models(context.Background(), u.user, "bench@1.0"); !errors.Is(err, store.ErrForbidden) {
+	if _, err := db.Models(context.Background(), u.user, "bench@1.0"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator lists models: %v", err)
 	}
-	if _, _, err := db.SampleScores(context.Background(), u.user, "bench@1.0", "demo-hq-001"); !errors.Is(err, store.ErrForbidden) {
+	if _, _, err := db.SampleScores(context.Background(), u.user, "bench@1.0", "demo-hq-001"); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator reads a sample's scores: %v", err)
 	}
 }

@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -33,9 +33,9 @@ type exportView struct {
 	// The audit (leads).
 	auditBtn     *widget.Button
 	auditSummary *widget.Label
-	findings     []store.AuditFinding
+	findings     []bench.AuditFinding
 	findingList  *widget.List
-	lastAudit    *store.AuditReport // the last finished audit, for tests
+	lastAudit    *bench.AuditReport // the last finished audit, for tests
 	auditRun     *auditRun          // the running or last audit's progress (export_audit.go)
 	openErrors   *widget.Button     // the samples the errors name, in the sample manager (samples_links.go)
 
@@ -46,10 +46,10 @@ type exportView struct {
 	freezeBtn                  *widget.Button
 	freezeMsg                  *widget.Label
 	freezeOpen                 *widget.Button // the samples a refused freeze's errors name
-	freezeFindings             []store.AuditFinding
+	freezeFindings             []bench.AuditFinding
 	freezing                   bool // a freeze is running, for tests
 
-	releases    []store.Release
+	releases    []bench.Release
 	releaseList *widget.List
 	lastExport  *exportRun // the last export started, for tests
 }
@@ -117,7 +117,7 @@ func (u *App) newExportView() *exportView {
 			}
 			l.SetText(strings.Join(append(parts, f.Message), " · "))
 			l.Importance = widget.MediumImportance
-			if f.Severity == store.SeverityError {
+			if f.Severity == bench.SeverityError {
 				l.Importance = widget.DangerImportance
 			}
 			l.Refresh()
@@ -180,14 +180,14 @@ func (u *App) newExportView() *exportView {
 }
 
 // releaseLine describes a release in one line: its ref and releaseDetails.
-func releaseLine(r store.Release) string {
+func releaseLine(r bench.Release) string {
 	what, when := releaseDetails(r)
 	return r.Ref() + " · " + what + " · " + when
 }
 
 // releaseDetails describes a release's content (samples, split counts, kinds) and
 // its making (who froze it when, the split's ratio and seed).
-func releaseDetails(r store.Release) (what, when string) {
+func releaseDetails(r bench.Release) (what, when string) {
 	parts := []string{plural(r.Samples, "sample")}
 	if r.Split != nil {
 		parts = append(parts, fmt.Sprintf("train %d, test %d", r.SplitCounts[annotate.SplitTrain], r.SplitCounts[annotate.SplitTest]))
@@ -212,8 +212,8 @@ func releaseDetails(r store.Release) (what, when string) {
 
 func (v *exportView) loadReleases() {
 	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "export.releases", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) },
-		func(rels []store.Release, err error) {
+	load(v.u, "export.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) },
+		func(rels []bench.Release, err error) {
 			if err != nil {
 				v.u.showError(err)
 			}
@@ -223,8 +223,8 @@ func (v *exportView) loadReleases() {
 }
 
 // freezeInput reads the freeze form.
-func (v *exportView) freezeInput() (store.FreezeInput, error) {
-	in := store.FreezeInput{ProjectID: v.u.project.ID, Name: strings.TrimSpace(v.name.Text), Version: strings.TrimSpace(v.version.Text)}
+func (v *exportView) freezeInput() (bench.FreezeInput, error) {
+	in := bench.FreezeInput{ProjectID: v.u.project.ID, Name: strings.TrimSpace(v.name.Text), Version: strings.TrimSpace(v.version.Text)}
 	for _, k := range v.kinds.Selected {
 		in.Kinds = append(in.Kinds, annotate.Kind(k))
 	}
@@ -263,7 +263,7 @@ func (v *exportView) runFreeze() {
 			v.freezeBtn.Enable()
 			v.freezeRefused(err)
 			if err != nil {
-				v.freezeMsg.SetText(store.Message(err))
+				v.freezeMsg.SetText(bench.Message(err))
 				return
 			}
 			v.freezeMsg.SetText("Froze " + releaseLine(rel) + ".")
@@ -277,7 +277,7 @@ func (v *exportView) runFreeze() {
 const everyFormat = "every format"
 
 // showExportDialog asks for a format (or every format) and a folder, then exports.
-func (v *exportView) showExportDialog(rel store.Release) {
+func (v *exportView) showExportDialog(rel bench.Release) {
 	var names []string
 	for _, f := range release.Formats() {
 		names = append(names, f.Name())
@@ -338,7 +338,7 @@ func (v *exportView) showExportDialog(rel store.Release) {
 }
 
 // exportDir is the new folder an export in format f (its name) into parent is written to.
-func exportDir(parent string, rel store.Release, f string) string {
+func exportDir(parent string, rel bench.Release, f string) string {
 	return filepath.Join(parent, rel.Name+"-"+rel.Version+"-"+f)
 }
 
@@ -351,7 +351,7 @@ type exportRun struct {
 	dlg      dialog.Dialog
 	done     bool
 	outcomes []exportOutcome // one per format started, in order
-	result   store.ExportResult
+	result   bench.ExportResult
 	err      error  // the last format's (the only one's, for one format)
 	updates  int    // progress reports shown, for tests
 	summary  string // what the closing dialog said
@@ -362,7 +362,7 @@ type exportRun struct {
 type exportOutcome struct {
 	format string
 	dir    string
-	result store.ExportResult
+	result bench.ExportResult
 	err    error
 }
 
@@ -373,7 +373,7 @@ var openFolder = func(a fyne.App, dir string) error {
 
 // startExport exports rel in format f (its name) into a new folder inside parent, with a
 // progress bar and a Cancel button, then says what was written.
-func (v *exportView) startExport(ctx context.Context, rel store.Release, f, parent string) *exportRun {
+func (v *exportView) startExport(ctx context.Context, rel bench.Release, f, parent string) *exportRun {
 	return v.startExports(ctx, rel, []string{f}, parent)
 }
 
@@ -385,7 +385,7 @@ func (v *exportView) startExport(ctx context.Context, rel store.Release, f, pare
 // The progress reports go through a pacer: at most one per progressEvery reaches the
 // UI goroutine, whose drawing of every record's report made the app's export of a
 // 5,775-sample release ~15× slower than bwctl's (BenchmarkExportScreen).
-func (v *exportView) startExports(ctx context.Context, rel store.Release, formats []string, parent string) *exportRun {
+func (v *exportView) startExports(ctx context.Context, rel bench.Release, formats []string, parent string) *exportRun {
 	ctx, cancel := context.WithCancel(ctx)
 	run := &exportRun{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), cancel: cancel}
 	title := "Exporting " + rel.Ref() + " as " + formats[0]
@@ -406,7 +406,7 @@ func (v *exportView) startExports(ctx context.Context, rel store.Release, format
 				break
 			}
 			out := exportDir(parent, rel, f)
-			in := store.ExportInput{Release: strconv.FormatInt(rel.ID, 10), ProjectID: rel.ProjectID, Format: f, OutDir: out}
+			in := bench.ExportInput{Release: strconv.FormatInt(rel.ID, 10), ProjectID: rel.ProjectID, Format: f, OutDir: out}
 			which := ""
 			if len(formats) > 1 {
 				which = fmt.Sprintf("%s (%d of %d): ", f, k+1, len(formats))
@@ -442,7 +442,7 @@ func (v *exportView) startExports(ctx context.Context, rel store.Release, format
 
 // exportDone says what each format's export wrote (or why not) and offers to open
 // the folder written (for several formats, the folder holding them).
-func (v *exportView) exportDone(run *exportRun, rel store.Release, parent string) {
+func (v *exportView) exportDone(run *exportRun, rel bench.Release, parent string) {
 	var parts []string
 	failed, cancelled := 0, false
 	for _, o := range run.outcomes {
@@ -452,7 +452,7 @@ func (v *exportView) exportDone(run *exportRun, rel store.Release, parent string
 			parts = append(parts, "The export as "+o.format+" was cancelled; nothing was written to "+o.dir+".")
 		case o.err != nil:
 			failed++
-			parts = append(parts, store.Message(o.err))
+			parts = append(parts, bench.Message(o.err))
 		default:
 			m := o.result.Manifest
 			text := fmt.Sprintf("Exported %s as %s to\n%s\n%s, %s.", rel.Ref(), o.format, o.result.Dir,

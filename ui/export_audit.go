@@ -12,8 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // auditRun is a running audit's progress dialog: a bar with the images hashed so
@@ -86,14 +85,14 @@ func auditProgress(run *auditRun) func(done, total int) {
 }
 
 // auditDone lists an audit's findings, or says why there are none.
-func (v *exportView) auditDone(rep store.AuditReport, err error) {
+func (v *exportView) auditDone(rep bench.AuditReport, err error) {
 	v.auditBtn.Enable()
 	switch {
 	case errors.Is(err, context.Canceled):
 		v.auditSummary.SetText("Audit cancelled: nothing was checked. Run it again before freezing.")
 		v.findings = nil
 	case err != nil:
-		v.auditSummary.SetText(store.Message(err))
+		v.auditSummary.SetText(bench.Message(err))
 		v.findings = nil
 	default:
 		text := rep.Summary() + "."
@@ -118,8 +117,8 @@ func (v *exportView) auditDone(rep store.AuditReport, err error) {
 type keptAudit struct {
 	project, user int64
 	summary       string
-	findings      []store.AuditFinding
-	report        *store.AuditReport
+	findings      []bench.AuditFinding
+	report        *bench.AuditReport
 }
 
 var keptAudits = map[*App]keptAudit{}
@@ -146,7 +145,7 @@ func (v *exportView) restoreAudit() {
 // its group, one to keep (the first by default), a reason, and either "keep one,
 // withdraw the rest" (store.WithdrawDuplicates, audited) or the group in the
 // sample manager.
-func (v *exportView) offerKeepOne(f store.AuditFinding) {
+func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 	group := f.Group
 	// A few samples are radio buttons; a long group a drop-down, so that the
 	// dialog fits a 700-pixel window.
@@ -173,8 +172,8 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 		db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
 		keep, why := kept(), reason.Text
 		withdraw.Disable()
-		load(v.u, "", func() (store.SelectionResult, error) { return db.WithdrawDuplicates(ctx, user, projectID, keep, why) },
-			func(res store.SelectionResult, err error) {
+		load(v.u, "", func() (bench.SelectionResult, error) { return db.WithdrawDuplicates(ctx, user, projectID, keep, why) },
+			func(res bench.SelectionResult, err error) {
 				withdraw.Enable()
 				if err != nil {
 					v.u.showError(err) // the dialog stays, with the choice and reason
@@ -187,9 +186,9 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 	withdraw.Importance = widget.DangerImportance
 	open := widget.NewButton("Open them in the sample manager", func() {
 		d.Hide()
-		var fs []store.AuditFinding
+		var fs []bench.AuditFinding
 		for _, id := range group {
-			fs = append(fs, store.AuditFinding{Severity: f.Severity, Check: f.Check, SampleID: id})
+			fs = append(fs, bench.AuditFinding{Severity: f.Severity, Check: f.Check, SampleID: id})
 		}
 		v.openFindings(fs)
 	})
@@ -212,10 +211,10 @@ func (v *exportView) offerKeepOne(f store.AuditFinding) {
 
 // duplicateGroups are the distinct groups of the duplicate-question findings, in
 // the findings' order.
-func duplicateGroups(fs []store.AuditFinding) [][]string {
+func duplicateGroups(fs []bench.AuditFinding) [][]string {
 	var out [][]string
 	for _, f := range fs {
-		if f.Check == store.CheckDuplicate && len(f.Group) > 1 &&
+		if f.Check == bench.CheckDuplicate && len(f.Group) > 1 &&
 			!slices.ContainsFunc(out, func(g []string) bool { return slices.Equal(g, f.Group) }) {
 			out = append(out, f.Group)
 		}
@@ -227,7 +226,7 @@ func duplicateGroups(fs []store.AuditFinding) [][]string {
 // a group at a time (store.WithdrawDuplicates), and says what was done.
 func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 	type withdrawn struct {
-		res   store.SelectionResult
+		res   bench.SelectionResult
 		clean [][]string // the groups withdrawn without a refusal
 	}
 	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
@@ -248,8 +247,8 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 		if err != nil {
 			v.u.showError(err)
 		}
-		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
-			return f.Check == store.CheckDuplicate && slices.ContainsFunc(w.clean, func(g []string) bool { return slices.Equal(f.Group, g) })
+		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f bench.AuditFinding) bool {
+			return f.Check == bench.CheckDuplicate && slices.ContainsFunc(w.clean, func(g []string) bool { return slices.Equal(f.Group, g) })
 		})
 		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), w.res)
 	})
@@ -257,15 +256,15 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 
 // duplicatesWithdrawn takes the group's findings off the list (none of its samples
 // is a duplicate any more) and says what was done; the freeze audits again.
-func (v *exportView) duplicatesWithdrawn(group []string, kept string, res store.SelectionResult) {
-	v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f store.AuditFinding) bool {
-		return f.Check == store.CheckDuplicate && slices.Contains(group, f.SampleID) && len(res.Refused) == 0
+func (v *exportView) duplicatesWithdrawn(group []string, kept string, res bench.SelectionResult) {
+	v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f bench.AuditFinding) bool {
+		return f.Check == bench.CheckDuplicate && slices.Contains(group, f.SampleID) && len(res.Refused) == 0
 	})
 	v.summarizeWithdrawn("Kept "+kept, res)
 }
 
 // summarizeWithdrawn says what a withdrawal of duplicates did and what is left.
-func (v *exportView) summarizeWithdrawn(kept string, res store.SelectionResult) {
+func (v *exportView) summarizeWithdrawn(kept string, res bench.SelectionResult) {
 	errs := len(errorFindings(v.findings))
 	text := fmt.Sprintf("%s; %s.", kept, res.Summary("withdrew"))
 	if errs > 0 {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -30,10 +31,10 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 	group := []string{original, "zz-copy-1", "zz-copy-2"}
 	test.Tap(ev.auditBtn)
 	waitFor(t, "the audit", func() bool { return ev.lastAudit != nil })
-	dups := func(fs []store.AuditFinding) (ids []string, at int) {
+	dups := func(fs []bench.AuditFinding) (ids []string, at int) {
 		at = -1
 		for i, f := range fs {
-			if f.Check == store.CheckDuplicate {
+			if f.Check == bench.CheckDuplicate {
 				ids = append(ids, f.SampleID)
 				if at < 0 {
 					at = i
@@ -79,7 +80,7 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 	}
 	dialogButton(t, u, "Keep one, withdraw 2")
 	for id, want := range map[string]verify.State{original: verify.StateWithdrawn, "zz-copy-1": verify.StateAccepted, "zz-copy-2": verify.StateWithdrawn} {
-		if s, _ := u.db.Sample(ctx, store.Owner(), id); s.Status != want {
+		if s, _ := u.db.Sample(ctx, bench.Owner(), id); s.Status != want {
 			t.Errorf("%s is %s, want %s", id, s.Status, want)
 		}
 	}
@@ -98,7 +99,7 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 func acceptedCopies(t *testing.T, db *store.DB, kind annotate.Kind, ids ...string) string {
 	t.Helper()
 	ctx := context.Background()
-	p, err := db.ProjectByName(ctx, store.Owner(), "demo")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +107,11 @@ func acceptedCopies(t *testing.T, db *store.DB, kind annotate.Kind, ids ...strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := db.SearchSamples(ctx, lead, p.ID, store.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{kind}, Sort: store.SortID})
+	page, err := db.SearchSamples(ctx, lead, p.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Kinds: []annotate.Kind{kind}, Sort: bench.SortID})
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("an accepted %s sample: %v", kind, err)
 	}
-	s, err := db.Sample(ctx, store.Owner(), page.Rows[0].ID)
+	s, err := db.Sample(ctx, bench.Owner(), page.Rows[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestAuditKeepFirstOfEachGroup(t *testing.T) {
 	})
 	test.Tap(ev.auditBtn)
 	waitFor(t, "the audit", func() bool { return ev.lastAudit != nil })
-	at := slices.IndexFunc(ev.findings, func(f store.AuditFinding) bool { return f.Check == store.CheckDuplicate })
+	at := slices.IndexFunc(ev.findings, func(f bench.AuditFinding) bool { return f.Check == bench.CheckDuplicate })
 	if at < 0 || len(duplicateGroups(ev.findings)) != 2 {
 		t.Fatalf("duplicate groups %q", duplicateGroups(ev.findings))
 	}
@@ -152,7 +153,7 @@ func TestAuditKeepFirstOfEachGroup(t *testing.T) {
 	dialogButton(t, u, "Keep the first of each of the 2 groups, withdraw the rest")
 	for id, want := range map[string]verify.State{hop: verify.StateAccepted, yn: verify.StateAccepted,
 		"zz-hop-copy": verify.StateWithdrawn, "zz-yn-copy": verify.StateWithdrawn} {
-		if s, _ := u.db.Sample(ctx, store.Owner(), id); s.Status != want {
+		if s, _ := u.db.Sample(ctx, bench.Owner(), id); s.Status != want {
 			t.Errorf("%s is %s, want %s", id, s.Status, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	_ "github.com/mattn/go-sqlite3"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -41,7 +42,7 @@ func TestExportAuditProgressCancelAndSplit(t *testing.T) {
 		ctx := context.Background()
 		var byImage = map[string][]string{}
 		for _, id := range []string{"demo-hq-001", "demo-sg-001", "demo-yn-001"} {
-			si, err := db.Sample(ctx, store.Owner(), id)
+			si, err := db.Sample(ctx, bench.Owner(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +58,7 @@ func TestExportAuditProgressCancelAndSplit(t *testing.T) {
 	})
 	overlap := func() bool {
 		for _, f := range v.findings {
-			if f.Check == store.CheckSplit {
+			if f.Check == bench.CheckSplit {
 				return true
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
@@ -26,8 +27,8 @@ func freezeDemo(t *testing.T) func(db *store.DB) {
 	return func(db *store.DB) {
 		ctx := context.Background()
 		lead, _ := db.Authenticate(ctx, "lead", demo.DemoPassword)
-		p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
-		if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
+		p, _ := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
+		if _, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,7 +132,7 @@ func BenchmarkExportScreen(b *testing.B) {
 	if err := synth.WithdrawAuditErrors(ctx, db, lead, res.Project.ID); err != nil {
 		b.Fatal(err)
 	}
-	rel, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: res.Project.ID, Name: "bench", Version: "1",
+	rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: res.Project.ID, Name: "bench", Version: "1",
 		Split: &annotate.SplitSpec{TestRatio: 0.2, Seed: 1}})
 	if err != nil {
 		b.Fatal(err)
@@ -155,7 +156,7 @@ func BenchmarkExportScreen(b *testing.B) {
 	}
 	direct := func(i int) {
 		start := time.Now()
-		if _, err := db.Export(ctx, lead, store.ExportInput{Release: rel.Ref(), ProjectID: res.Project.ID, Format: "native",
+		if _, err := db.Export(ctx, lead, bench.ExportInput{Release: rel.Ref(), ProjectID: res.Project.ID, Format: "native",
 			OutDir: filepath.Join(dir, "floor", fmt.Sprint(i))}, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
@@ -60,7 +61,7 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 	if got := v.auditSummary.Text; !strings.Contains(got, "3 accepted samples, 2 images: 0 errors, 6 warnings") || !strings.Contains(got, "Nothing blocks a freeze") {
 		t.Errorf("audit summary %q", got)
 	}
-	if len(v.findings) != 6 || v.findings[0].Check != store.CheckBalance {
+	if len(v.findings) != 6 || v.findings[0].Check != bench.CheckBalance {
 		t.Errorf("findings %+v", v.findings)
 	}
 
@@ -144,8 +145,8 @@ func TestExportScreenReadOnlyForVerifiers(t *testing.T) {
 	u, v := openExport(t, "ver1", func(db *store.DB) {
 		ctx := context.Background()
 		lead, _ := db.Authenticate(ctx, "lead", demo.DemoPassword)
-		p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
-		if _, err := db.Freeze(ctx, lead, store.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
+		p, _ := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
+		if _, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: p.ID, Name: "demo-bench", Version: "1"}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -157,7 +158,7 @@ func TestExportScreenReadOnlyForVerifiers(t *testing.T) {
 	}
 	assertGolden(t, "export_verifier.png", u.win)
 	// The store refuses what the screen hides.
-	if _, err := u.db.Freeze(context.Background(), u.user, store.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, store.ErrForbidden) {
+	if _, err := u.db.Freeze(context.Background(), u.user, bench.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier freeze: %v", err)
 	}
 }

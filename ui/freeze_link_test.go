@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -18,11 +18,11 @@ func TestRefusedFreezeOpensTheSamplesWithErrors(t *testing.T) {
 	u, v := openExport(t, "lead", nil)
 	ctx := context.Background()
 	// An accepted sample's image is changed on disk: the freeze's audit finds it.
-	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, store.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: store.SortID})
+	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, store.Owner(), u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.ImageByPath(ctx, bench.Owner(), u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}

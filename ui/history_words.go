@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -11,7 +11,7 @@ import (
 // Round 3 to Returned", "approved (round 1, revision 2)". The audit log's action ids
 // ("sample.status", "review.approve") are for bwctl and the log itself; an action
 // this list does not know is shown as the log has it.
-func eventWords(e store.Event) string {
+func eventWords(e bench.Event) string {
 	detail := strings.TrimSpace(e.Detail)
 	with := func(what string) string {
 		if detail == "" {

@@ -5,21 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // A sample's history reads in words, not in the audit log's action ids (issue 17).
 func TestHistoryInWords(t *testing.T) {
 	for _, tc := range []struct {
-		e    store.Event
+		e    bench.Event
 		want string
 	}{
-		{store.Event{Action: "sample.status", Detail: "round3 → returned"}, "moved from Round 3 to Returned"},
-		{store.Event{Action: "review.approve", Detail: "round 1 revision 2"}, "approved (round 1 revision 2)"},
-		{store.Event{Action: "review.reject", Detail: "round 2 revision 1"}, "rejected (round 2 revision 1)"},
-		{store.Event{Action: "sample.create", Detail: "hop_qa"}, "created the sample"},
-		{store.Event{Action: "revision.revise", Detail: "revision 3"}, "resubmitted it after changes (revision 3)"},
-		{store.Event{Action: "sample.withdraw", Detail: "duplicate"}, "withdrew it (duplicate)"},
+		{bench.Event{Action: "sample.status", Detail: "round3 → returned"}, "moved from Round 3 to Returned"},
+		{bench.Event{Action: "review.approve", Detail: "round 1 revision 2"}, "approved (round 1 revision 2)"},
+		{bench.Event{Action: "review.reject", Detail: "round 2 revision 1"}, "rejected (round 2 revision 1)"},
+		{bench.Event{Action: "sample.create", Detail: "hop_qa"}, "created the sample"},
+		{bench.Event{Action: "revision.revise", Detail: "revision 3"}, "resubmitted it after changes (revision 3)"},
+		{bench.Event{Action: "sample.withdraw", Detail: "duplicate"}, "withdrew it (duplicate)"},
 	} {
 		if got := eventWords(tc.e); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.e.Action, tc.e.Detail, got, tc.want)

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -32,11 +32,11 @@ type humanView struct {
 	u    *App
 	root fyne.CanvasObject
 
-	releases []store.Release
+	releases []bench.Release
 	release  *widget.Select
 	status   *widget.Label
 	body     *fyne.Container
-	items    []store.HumanItem
+	items    []bench.HumanItem
 	list     *widget.List
 	chosen   int
 
@@ -63,11 +63,11 @@ func (u *App) humanScreen() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), pick), nil)
 	v.root = container.NewBorder(top, v.status, nil, nil, v.body)
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "human", func() ([]store.Release, error) { return db.Releases(ctx, user, projectID) }, func(rels []store.Release, err error) {
+	load(u, "human", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) }, func(rels []bench.Release, err error) {
 		if err != nil || len(rels) == 0 {
 			msg := "No release is frozen yet."
 			if err != nil {
-				msg = store.Message(err)
+				msg = bench.Message(err)
 			}
 			v.body.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
 			v.body.Refresh()
@@ -89,9 +89,9 @@ func (u *App) humanScreen() fyne.CanvasObject {
 // humanLoad is what the screen shows of a release: its baseline, when drawn
 // (ok), and the items to answer.
 type humanLoad struct {
-	baseline store.HumanBaseline
+	baseline bench.HumanBaseline
 	ok       bool
-	items    []store.HumanItem
+	items    []bench.HumanItem
 }
 
 // load shows the chosen release's baseline: the items to answer, or the lead's
@@ -118,9 +118,9 @@ func (v *humanView) load() {
 }
 
 // showLoaded shows what load read of release rel.
-func (v *humanView) showLoaded(rel store.Release, h humanLoad, err error) {
+func (v *humanView) showLoaded(rel bench.Release, h humanLoad, err error) {
 	if err != nil {
-		v.status.SetText(store.Message(err))
+		v.status.SetText(bench.Message(err))
 		return
 	}
 	if !h.ok {
@@ -168,7 +168,7 @@ func (v *humanView) setProgress() {
 }
 
 // drawForm lets a lead draw the release's baseline; others are told to wait.
-func (v *humanView) drawForm(rel store.Release) fyne.CanvasObject {
+func (v *humanView) drawForm(rel bench.Release) fyne.CanvasObject {
 	if !v.u.may(verify.ActionDrawHuman) {
 		return widget.NewLabel("No human baseline is drawn on " + rel.Ref() + " yet; a lead draws one here.")
 	}
@@ -192,7 +192,7 @@ func (v *humanView) drawForm(rel store.Release) fyne.CanvasObject {
 		}, func(err error) {
 			draw.Enable()
 			if err != nil {
-				v.status.SetText(store.Message(err))
+				v.status.SetText(bench.Message(err))
 				return
 			}
 			v.load()
@@ -214,7 +214,7 @@ func (v *humanView) show(i int) {
 	it := v.items[i]
 	db, user, pid, onServer := v.u.db, v.u.user, v.u.project.ID, v.u.onServer()
 	load(v.u, "human.show", func() (verifyImage, error) {
-		return loadVerifyImageFrom(db, user, pid, onServer, store.SampleInfo{ImagePath: it.ImagePath}), nil
+		return loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
 	}, func(pic verifyImage, _ error) {
 		if i < len(v.items) && v.items[i].SampleID == it.SampleID {
 			v.showItem(i, it, pic)
@@ -223,7 +223,7 @@ func (v *humanView) show(i int) {
 }
 
 // showItem shows item i (it) with its picture, to answer.
-func (v *humanView) showItem(i int, it store.HumanItem, pic verifyImage) {
+func (v *humanView) showItem(i int, it bench.HumanItem, pic verifyImage) {
 	v.chosen = i
 	v.canvas = boxcanvas.New(pic.img, pic.width, pic.height)
 	v.canvas.OnChanged = func(boxes []annotate.Box) { // one box: the newest drawn
@@ -283,7 +283,7 @@ func (v *humanView) showItem(i int, it store.HumanItem, pic verifyImage) {
 
 // humanParse reads back what a person answered before, to show it again: the
 // option letter or text, and the box, from the stored response.
-func humanParse(it store.HumanItem) (score.HumanAnswer, bool) {
+func humanParse(it bench.HumanItem) (score.HumanAnswer, bool) {
 	a := score.HumanAnswer{Option: -1}
 	if it.Answered == "" {
 		return a, false
@@ -334,7 +334,7 @@ func (v *humanView) saveAnswer(save *widget.Button) {
 	rel := v.releases[v.release.SelectedIndex()]
 	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
 	save.Disable()
-	load(v.u, "", func() ([]store.HumanItem, error) {
+	load(v.u, "", func() ([]bench.HumanItem, error) {
 		if err := db.AnswerHuman(ctx, user, evalRef(rel), it.SampleID, a); err != nil {
 			return nil, err
 		}
@@ -343,10 +343,10 @@ func (v *humanView) saveAnswer(save *widget.Button) {
 			return nil, nil // saved; the list keeps its marks until read again
 		}
 		return items, nil
-	}, func(items []store.HumanItem, err error) {
+	}, func(items []bench.HumanItem, err error) {
 		save.Enable()
 		if err != nil {
-			v.status.SetText(store.Message(err))
+			v.status.SetText(bench.Message(err))
 			return
 		}
 		if items != nil && len(items) == len(v.items) {
@@ -364,7 +364,7 @@ func (v *humanView) saveAnswer(save *widget.Button) {
 // its label, that shows it on the canvas (read off the UI goroutine), so a person
 // answers seeing the whole sequence in its order as a model does. It is nil for an
 // item of one image.
-func (v *humanView) sequenceBar(it store.HumanItem, capt *widget.Label, first verifyImage) fyne.CanvasObject {
+func (v *humanView) sequenceBar(it bench.HumanItem, capt *widget.Label, first verifyImage) fyne.CanvasObject {
 	v.seqButtons = nil
 	if len(it.More) == 0 {
 		return nil

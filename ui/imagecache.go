@@ -10,7 +10,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Decoded previews for the Annotate screen, and their prefetch: when an item opens,
@@ -163,16 +163,16 @@ var errNoPreview = errors.New("the cached preview is missing")
 // store and decodes: run it off the UI goroutine.
 //
 //bw:background
-func decodePreview(ctx context.Context, db store.Service, user store.User, sha string) (image.Image, error) {
+func decodePreview(ctx context.Context, db bench.Service, user bench.User, sha string) (image.Image, error) {
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	p, err := db.ImageFile(ctx, user, sha, store.ImagePreview)
+	p, err := db.ImageFile(ctx, user, sha, bench.ImagePreview)
 	if err != nil {
-		if errors.Is(err, store.ErrImageMissing) {
+		if errors.Is(err, bench.ErrImageMissing) {
 			return nil, errNoPreview
 		}
-		return nil, errors.New(store.Message(err))
+		return nil, errors.New(bench.Message(err))
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -195,7 +195,7 @@ type prefetchTarget struct {
 // prefetchPreviews decodes the targets' previews into cache on a goroutine of its
 // own. It is handed plain values only, never the workspace or a widget: nothing it
 // does touches the UI, so it needs no fyne.Do.
-func prefetchPreviews(ctx context.Context, db store.Service, user store.User, projectID int64, cache *decodedCache, targets []prefetchTarget) {
+func prefetchPreviews(ctx context.Context, db bench.Service, user bench.User, projectID int64, cache *decodedCache, targets []prefetchTarget) {
 	if len(targets) == 0 {
 		return
 	}
@@ -264,7 +264,7 @@ func (u *App) fetchThumb(sha string, show func(path string)) {
 	load(u, "", func() (string, error) {
 		thumbSlots <- struct{}{}
 		defer func() { <-thumbSlots }()
-		return db.ImageFile(ctx, user, sha, store.ImageThumb)
+		return db.ImageFile(ctx, user, sha, bench.ImageThumb)
 	}, func(p string, err error) {
 		if err == nil {
 			show(p)

@@ -10,8 +10,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func keyImage(i int) image.Image { return image.NewGray(image.Rect(0, 0, i+1, 1)) }
@@ -149,7 +148,7 @@ func neighbours(t *testing.T, ws *workspace) []string {
 			im := it.image
 			if it.kind == qSample {
 				var err error
-				if im, err = ws.u.db.ImageByPath(ws.u.ctx(), store.Owner(), ws.u.project.ID, it.sample.ImagePath); err != nil {
+				if im, err = ws.u.db.ImageByPath(ws.u.ctx(), bench.Owner(), ws.u.project.ID, it.sample.ImagePath); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -8,20 +8,19 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // slowThumbs is a team server whose thumbnails take until release is closed; it
 // counts the fetches running at once.
 type slowThumbs struct {
-	store.Service
+	bench.Service
 	release       chan struct{}
 	mu            sync.Mutex
 	running, most int
 }
 
-func (s *slowThumbs) ImageFile(_ context.Context, _ store.User, sha string, _ store.ImageSize) (string, error) {
+func (s *slowThumbs) ImageFile(_ context.Context, _ bench.User, sha string, _ bench.ImageSize) (string, error) {
 	s.mu.Lock()
 	s.running++
 	s.most = max(s.most, s.running)

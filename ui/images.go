@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"github.com/benchwright/benchwright/verify"
 	"strings"
 	"sync/atomic"
+
+	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/verify"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,8 +15,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/benchwright/benchwright/store"
 )
 
 const imagePage = 200
@@ -25,7 +25,7 @@ const imagePage = 200
 type imageBrowser struct {
 	u       *App
 	count   int
-	pages   map[int][]store.Image
+	pages   map[int][]bench.Image
 	loading map[int]bool // pages asked for and not yet there
 	grid    *widget.GridWrap
 	info    *widget.Label
@@ -36,7 +36,7 @@ type imageBrowser struct {
 }
 
 func (u *App) imagesScreen() fyne.CanvasObject {
-	b := &imageBrowser{u: u, pages: map[int][]store.Image{}, loading: map[int]bool{}, info: widget.NewLabel(""), write: u.may(verify.ActionWriteSamples)}
+	b := &imageBrowser{u: u, pages: map[int][]bench.Image{}, loading: map[int]bool{}, info: widget.NewLabel(""), write: u.may(verify.ActionWriteSamples)}
 	b.info.Truncation = fyne.TextTruncateEllipsis
 	b.grid = widget.NewGridWrap(
 		func() int { return b.count },
@@ -126,7 +126,7 @@ func (b *imageBrowser) countImages() {
 	}, func(n int, err error) {
 		if err != nil {
 			b.total.SetText("Images")
-			b.info.SetText("The images cannot be counted: " + store.Message(err))
+			b.info.SetText("The images cannot be counted: " + bench.Message(err))
 			return
 		}
 		b.count = n
@@ -143,17 +143,17 @@ func (b *imageBrowser) countImages() {
 
 // image returns the i-th image when its page is there; on first use it loads the
 // page off the UI goroutine and refreshes the grid when it comes (false meanwhile).
-func (b *imageBrowser) image(i int) (store.Image, bool) {
+func (b *imageBrowser) image(i int) (bench.Image, bool) {
 	page := i / imagePage
 	ims, ok := b.pages[page]
 	if !ok {
 		b.loadPage(page)
-		return store.Image{}, false
+		return bench.Image{}, false
 	}
 	if j := i - page*imagePage; j < len(ims) {
 		return ims[j], true
 	}
-	return store.Image{}, false
+	return bench.Image{}, false
 }
 
 // loadPage reads page of the images once at a time; a failure is said and the
@@ -165,12 +165,12 @@ func (b *imageBrowser) loadPage(page int) {
 	b.loading[page] = true
 	u := b.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	load(u, fmt.Sprintf("images.page.%d", page), func() ([]store.Image, error) {
+	load(u, fmt.Sprintf("images.page.%d", page), func() ([]bench.Image, error) {
 		return db.Images(ctx, user, pid, page*imagePage, imagePage)
-	}, func(ims []store.Image, err error) {
+	}, func(ims []bench.Image, err error) {
 		delete(b.loading, page)
 		if err != nil {
-			b.info.SetText("The images cannot be listed: " + store.Message(err))
+			b.info.SetText("The images cannot be listed: " + bench.Message(err))
 			return
 		}
 		b.pages[page] = ims
@@ -180,7 +180,7 @@ func (b *imageBrowser) loadPage(page int) {
 
 // describe says what an image is, with how many samples are on it (counted off the
 // UI goroutine; a newer tap's answer replaces an older one's).
-func (b *imageBrowser) describe(im store.Image) {
+func (b *imageBrowser) describe(im bench.Image) {
 	state := "file present and unchanged"
 	if b.u.onServer() {
 		state = "file on the team server"
@@ -195,11 +195,11 @@ func (b *imageBrowser) describe(im store.Image) {
 	b.info.SetText(line("samples…"))
 	u := b.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	load(u, "images.describe", func() ([]store.SampleInfo, error) {
-		return db.Samples(ctx, user, pid, store.SampleFilter{ImageID: im.ID}, 0, 100)
-	}, func(samples []store.SampleInfo, err error) {
+	load(u, "images.describe", func() ([]bench.SampleInfo, error) {
+		return db.Samples(ctx, user, pid, bench.SampleFilter{ImageID: im.ID}, 0, 100)
+	}, func(samples []bench.SampleInfo, err error) {
 		if err != nil {
-			b.info.SetText(line("samples unknown: " + store.Message(err)))
+			b.info.SetText(line("samples unknown: " + bench.Message(err)))
 			return
 		}
 		b.info.SetText(line(plural(len(samples), "sample")))
@@ -230,7 +230,7 @@ func (u *App) runImport(dir string, done func()) *importer {
 	// place (a bare goroutine's fyne.Do raced them).
 	inBackground(func() {
 		pace := newPacer() // a report per file would flood the UI goroutine (ui/progress.go)
-		res, err := db.ImportImages(ctx, user, pid, dir, func(p store.ImportProgress) {
+		res, err := db.ImportImages(ctx, user, pid, dir, func(p bench.ImportProgress) {
 			im.reports.Add(1)
 			if !pace.due(p.Done, p.Total) {
 				return
@@ -248,7 +248,7 @@ func (u *App) runImport(dir string, done func()) *importer {
 	return im
 }
 
-func (im *importer) update(p store.ImportProgress) {
+func (im *importer) update(p bench.ImportProgress) {
 	if p.Total > 0 {
 		im.bar.SetValue(float64(p.Done) / float64(p.Total))
 	}
@@ -257,7 +257,7 @@ func (im *importer) update(p store.ImportProgress) {
 }
 
 // importDone shows an import's summary with every rejected file and its reason.
-func (u *App) importDone(dir string, res store.ImportResult, err error) {
+func (u *App) importDone(dir string, res bench.ImportResult, err error) {
 	var lines []string
 	for _, r := range res.Rejected {
 		lines = append(lines, "rejected  "+r.RelPath+": "+r.Reason)
@@ -268,7 +268,7 @@ func (u *App) importDone(dir string, res store.ImportResult, err error) {
 	head := fmt.Sprintf("Imported %d, unchanged %d, duplicates %d, rejected %d, not images %d.",
 		res.Imported, res.Unchanged, len(res.Duplicate), len(res.Rejected), res.Ignored)
 	if err != nil {
-		head = store.Message(err) + "\n" + head
+		head = bench.Message(err) + "\n" + head
 	}
 	detail := widget.NewLabel(strings.Join(lines, "\n"))
 	body := container.NewBorder(widget.NewLabel(head), nil, nil, nil, container.NewVScroll(detail))

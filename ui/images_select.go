@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Choosing several images in the gallery for one sample (issue 26): a click chooses
@@ -25,7 +25,7 @@ import (
 // "New sample of N images" opens the Annotate screen on them in that order.
 
 type imageSelection struct {
-	picked []store.Image
+	picked []bench.Image
 	at     map[int64]int // grid index of each picked image, for Shift ranges
 	anchor int           // grid index of the last image tapped, -1 for none
 
@@ -59,7 +59,7 @@ func (s *imageSelection) bar(b *imageBrowser) fyne.CanvasObject {
 }
 
 // tap applies a tap on grid cell i (image im) with modifiers mod.
-func (b *imageBrowser) tap(i int, im store.Image, mod fyne.KeyModifier) {
+func (b *imageBrowser) tap(i int, im bench.Image, mod fyne.KeyModifier) {
 	s := &b.sel
 	switch {
 	case mod&fyne.KeyModifierShift != 0 && s.anchor >= 0:
@@ -93,14 +93,14 @@ func (b *imageBrowser) tap(i int, im store.Image, mod fyne.KeyModifier) {
 	b.grid.Refresh()
 }
 
-func (s *imageSelection) add(im store.Image, i int) {
+func (s *imageSelection) add(im bench.Image, i int) {
 	s.picked = append(s.picked, im)
 	s.at[im.ID] = i
 }
 
 // index is the place of image id in the choice, or -1.
 func (s *imageSelection) index(id int64) int {
-	return slices.IndexFunc(s.picked, func(im store.Image) bool { return im.ID == id })
+	return slices.IndexFunc(s.picked, func(im bench.Image) bool { return im.ID == id })
 }
 
 // update says how many images are chosen, and which, in order.
@@ -140,7 +140,7 @@ func (s *imageSelection) update() {
 }
 
 // mark shows on a cell whether its image is chosen, and its place.
-func (s *imageSelection) mark(m *pickMark, im store.Image, ok bool) {
+func (s *imageSelection) mark(m *pickMark, im bench.Image, ok bool) {
 	k := -1
 	if ok {
 		k = s.index(im.ID)

@@ -14,20 +14,20 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 	"github.com/benchwright/benchwright/video"
 )
 
 // "Import video…" in the gallery (leads): the frames of a video become project
-// images with their provenance, as bwctl import-video makes them (store.ImportVideo,
+// images with their provenance, as bwctl import-video makes them (video.ImportVideo,
 // off the UI goroutine), and the app then offers a video sample of them.
 
 // videoFramesDir is the folder on this workstation the frames are written into:
 // video-frames beside a project file, or in the user's cache for a team server
 // (whose import uploads them).
 func (u *App) videoFramesDir() (string, error) {
-	if file, ok := u.db.(*store.DB); ok && !u.onServer() {
+	if file, ok := u.db.(interface{ FilesDir() string }); ok && !u.onServer() {
 		return filepath.Join(file.FilesDir(), "video-frames"), nil
 	}
 	cache, err := os.UserCacheDir()
@@ -72,14 +72,14 @@ func (u *App) askVideoOptions(file string) {
 			dialog.ShowInformation("Import video", fmt.Sprintf("Frames is a number from 1 to %d.", annotate.MaxImages), u.win)
 			return
 		}
-		u.runImportVideo(file, store.VideoImportOptions{Frames: n, Sampling: sampling.Selected}, nil)
+		u.runImportVideo(file, video.ImportOptions{Frames: n, Sampling: sampling.Selected}, nil)
 	}, u.win)
 }
 
 // runImportVideo imports file's frames off the UI goroutine with a Cancel button,
 // then says what came of it and offers a video sample of the frames. done, if set,
 // runs on the UI goroutine with the frames' paths (nil on failure).
-func (u *App) runImportVideo(file string, opts store.VideoImportOptions, done func(paths []string)) {
+func (u *App) runImportVideo(file string, opts video.ImportOptions, done func(paths []string)) {
 	root, err := u.videoFramesDir()
 	if err != nil {
 		u.showError(fmt.Errorf("no folder for the frames: %w", err))
@@ -95,7 +95,7 @@ func (u *App) runImportVideo(file string, opts store.VideoImportOptions, done fu
 	dlg.Show()
 	db, user, pid := u.db, u.user, u.project.ID
 	inBackground(func() {
-		paths, err := store.ImportVideo(ctx, db, user, pid, file, opts)
+		paths, err := video.ImportVideo(ctx, db, user, pid, file, opts)
 		cancel()
 		fyne.Do(func() {
 			bar.Stop()
@@ -111,7 +111,7 @@ func (u *App) runImportVideo(file string, opts store.VideoImportOptions, done fu
 // videoImported says what an import of a video did and offers a sample of its frames.
 func (u *App) videoImported(file string, paths []string, err error) {
 	if err != nil {
-		msg := store.Message(err)
+		msg := bench.Message(err)
 		if !strings.Contains(msg, filepath.Base(file)) {
 			msg = filepath.Base(file) + ": " + msg
 		}

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -18,7 +18,7 @@ func (u *App) showProjects() {
 	// No project open: the role of the account itself (a lead of any project may create one).
 	u.user = u.account
 	type row struct {
-		p      store.Project
+		p      bench.Project
 		images int
 	}
 	var rows []row
@@ -57,7 +57,7 @@ func (u *App) showProjects() {
 	create = widget.NewButton("Create project", func() {
 		create.Disable()
 		title := name.Text
-		load(u, "", func() (store.Project, error) { return db.CreateProject(ctx, user, title) }, func(p store.Project, err error) {
+		load(u, "", func() (bench.Project, error) { return db.CreateProject(ctx, user, title) }, func(p bench.Project, err error) {
 			create.Enable()
 			if err != nil {
 				u.showError(err) // the name typed stays

@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -152,7 +152,7 @@ func TestVerifyOpeningAnotherItemDropsTheFirst(t *testing.T) {
 // the selection's actions wait; after it they act again.
 func TestSamplesActionsWaitForTheirWrite(t *testing.T) {
 	u, v := openSamplesScreen(t, "lead")
-	i := slices.IndexFunc(v.page.Rows, func(r store.SampleRow) bool { return r.Status == verify.StateRound1 })
+	i := slices.IndexFunc(v.page.Rows, func(r bench.SampleRow) bool { return r.Status == verify.StateRound1 })
 	if i < 0 {
 		t.Fatal("no sample in round 1 on the first page")
 	}
@@ -172,7 +172,7 @@ func TestSamplesActionsWaitForTheirWrite(t *testing.T) {
 	if !strings.Contains(v.message.Text, "Withdrew") {
 		t.Errorf("message %q", v.message.Text)
 	}
-	si, err := u.db.Sample(context.Background(), store.Owner(), id)
+	si, err := u.db.Sample(context.Background(), bench.Owner(), id)
 	if err != nil || si.Status != verify.StateWithdrawn {
 		t.Errorf("%s is %s (%v)", id, si.Status, err)
 	}

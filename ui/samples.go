@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -41,8 +41,8 @@ type samplesView struct {
 	scopeBar                                              *fyne.Container
 	quiet                                                 bool // the widgets are being set from q: no search
 
-	q        store.SampleQuery
-	page     store.SamplePage
+	q        bench.SampleQuery
+	page     bench.SamplePage
 	selected map[string]bool
 	order    []string // selected ids in the order they were picked
 	table    *widget.Table
@@ -57,7 +57,7 @@ type samplesView struct {
 	pending  bool // a newer query waits for the running search
 	acting   bool // an action on the selection runs: its buttons wait
 
-	users      []store.User
+	users      []bench.User
 	imagePaths map[int64]string // image paths by id, for the scope line
 	open       *sampleDetail    // the open sample, for tests
 }
@@ -68,7 +68,7 @@ const samplesPage = 50
 var lastSamples = map[*App]*samplesView{}
 
 func (u *App) samplesScreen() fyne.CanvasObject {
-	q := store.SampleQuery{Desc: true}
+	q := bench.SampleQuery{Desc: true}
 	if u.samplesQuery != nil {
 		q, u.samplesQuery = *u.samplesQuery, nil
 	}
@@ -79,7 +79,7 @@ func (u *App) samplesScreen() fyne.CanvasObject {
 
 // openSamples shows the Samples screen on the samples q selects: the link from an
 // audit finding, a dashboard cell, an image or a freeze error.
-func (u *App) openSamples(q store.SampleQuery) {
+func (u *App) openSamples(q bench.SampleQuery) {
 	for i, s := range u.screens {
 		if s.title == "Samples" {
 			u.samplesQuery = &q
@@ -170,23 +170,23 @@ var (
 		}
 		return append(out, option{"Rejected: Other", verify.ReasonOther})
 	}()
-	sortOptions = []option{{"Sort: last change", string(store.SortUpdated)}, {"Sort: created", string(store.SortCreated)},
-		{"Sort: id", string(store.SortID)}, {"Sort: state", string(store.SortState)}, {"Sort: kind", string(store.SortKind)},
-		{"Sort: author", string(store.SortAuthor)}, {"Sort: hop", string(store.SortHop)}}
+	sortOptions = []option{{"Sort: last change", string(bench.SortUpdated)}, {"Sort: created", string(bench.SortCreated)},
+		{"Sort: id", string(bench.SortID)}, {"Sort: state", string(bench.SortState)}, {"Sort: kind", string(bench.SortKind)},
+		{"Sort: author", string(bench.SortAuthor)}, {"Sort: hop", string(bench.SortHop)}}
 )
 
 // samplesColumns are the table's columns; sort is the store's sort of a header tap.
 var samplesColumns = []struct {
 	title string
 	width float32
-	sort  store.SampleSort
+	sort  bench.SampleSort
 }{
-	{"", 36, ""}, {"Id", 150, store.SortID}, {"State", 90, store.SortState}, {"Kind", 110, store.SortKind},
-	{"Author", 80, store.SortAuthor}, {"Question or task", 300, ""}, {"Hop", 50, store.SortHop}, {"View", 50, ""},
-	{"Categories", 110, ""}, {"Last change", 130, store.SortUpdated},
+	{"", 36, ""}, {"Id", 150, bench.SortID}, {"State", 90, bench.SortState}, {"Kind", 110, bench.SortKind},
+	{"Author", 80, bench.SortAuthor}, {"Question or task", 300, ""}, {"Hop", 50, bench.SortHop}, {"View", 50, ""},
+	{"Categories", 110, ""}, {"Last change", 130, bench.SortUpdated},
 }
 
-func newSamplesView(u *App, q store.SampleQuery) *samplesView {
+func newSamplesView(u *App, q bench.SampleQuery) *samplesView {
 	v := &samplesView{u: u, q: q, selected: map[string]bool{}, imagePaths: map[int64]string{}, quiet: true} // setQuery searches, at the end
 	changed := func(string) { v.filtersChanged() }
 	v.search = widget.NewEntry()
@@ -211,7 +211,7 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	check := func(text string) *widget.Check { return widget.NewCheck(text, func(bool) { v.filtersChanged() }) }
 	v.acked, v.derived, v.desc = check("Warnings acknowledged"), check("Derived"), check("Descending")
 	v.bySampling = check("Accepted by sampling")
-	clearBtn := widget.NewButtonWithIcon("Clear filters", theme.ContentClearIcon(), func() { v.setQuery(store.SampleQuery{Desc: true}) })
+	clearBtn := widget.NewButtonWithIcon("Clear filters", theme.ContentClearIcon(), func() { v.setQuery(bench.SampleQuery{Desc: true}) })
 	v.scope = widget.NewLabel("")
 	v.scope.Wrapping = fyne.TextWrapWord
 	v.scope.Importance = widget.HighImportance
@@ -286,8 +286,8 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 	reopen := widget.NewButton("Reopen…", func() { v.askReason("Reopen", v.reopen) })
 	reassign := widget.NewButton("Reassign drafts…", v.askReassign)
 	release := widget.NewButton("Release claims", func() { v.releaseClaims() })
-	csvBtn := widget.NewButtonWithIcon("CSV…", theme.DocumentSaveIcon(), func() { v.askExport(store.FormatCSV) })
-	jsonlBtn := widget.NewButtonWithIcon("JSONL…", theme.DocumentSaveIcon(), func() { v.askExport(store.FormatJSONL) })
+	csvBtn := widget.NewButtonWithIcon("CSV…", theme.DocumentSaveIcon(), func() { v.askExport(bench.FormatCSV) })
+	jsonlBtn := widget.NewButtonWithIcon("JSONL…", theme.DocumentSaveIcon(), func() { v.askExport(bench.FormatJSONL) })
 	v.actions = []*widget.Button{withdraw, reopen, reassign, release, csvBtn, jsonlBtn}
 	if !u.may(verify.ActionReassignDrafts) {
 		reassign.Hide()
@@ -318,11 +318,11 @@ func newSamplesView(u *App, q store.SampleQuery) *samplesView {
 func (v *samplesView) loadMembers() {
 	u := v.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-	load(u, "samples.members", func() ([]store.User, error) {
+	load(u, "samples.members", func() ([]bench.User, error) {
 		return db.Members(ctx, user, pid)
-	}, func(users []store.User, err error) {
+	}, func(users []bench.User, err error) {
 		if err != nil {
-			v.say("The project's members cannot be read: " + store.Message(err))
+			v.say("The project's members cannot be read: " + bench.Message(err))
 			return
 		}
 		v.users = users
@@ -345,13 +345,13 @@ func (v *samplesView) loadMembers() {
 }
 
 // selectUsers shows q's author and verifier in their filters ("any" when unknown).
-func (v *samplesView) selectUsers(q store.SampleQuery) {
+func (v *samplesView) selectUsers(q bench.SampleQuery) {
 	v.author.SetSelectedIndex(max(0, slices.IndexFunc(v.author.Options, func(s string) bool { return s == v.userOption("By ", q.AuthorID) })))
 	v.verifier.SetSelectedIndex(max(0, slices.IndexFunc(v.verifier.Options, func(s string) bool { return s == v.userOption("Reviewed by ", q.VerifierID) })))
 }
 
 // setQuery shows q in the widgets and searches.
-func (v *samplesView) setQuery(q store.SampleQuery) {
+func (v *samplesView) setQuery(q bench.SampleQuery) {
 	v.quiet = true
 	v.search.SetText(q.Text)
 	setSel := func(s *widget.Select, opts []option, value string) { s.SetSelected(optionText(opts, value)) }
@@ -439,7 +439,7 @@ func (v *samplesView) filtersChanged() {
 	if v.quiet {
 		return
 	}
-	q := store.SampleQuery{IDs: v.q.IDs, ImageID: v.q.ImageID, Text: v.search.Text}
+	q := bench.SampleQuery{IDs: v.q.IDs, ImageID: v.q.ImageID, Text: v.search.Text}
 	if len(v.q.States) > 1 && v.state.SelectedIndex() == 0 {
 		q.States = v.q.States // a link's several states, until a state is chosen
 	}
@@ -465,7 +465,7 @@ func (v *samplesView) filtersChanged() {
 	q.View = annotate.View(optionValue(viewOptions, v.view.Selected))
 	q.Categories = optionValue(catOptions, v.cats.Selected)
 	q.RejectReason = optionValue(reasonOptions, v.reason.Selected)
-	q.Sort = store.SampleSort(optionValue(sortOptions, v.sortBy.Selected))
+	q.Sort = bench.SampleSort(optionValue(sortOptions, v.sortBy.Selected))
 	q.Task, q.Split = strings.TrimSpace(v.task.Text), strings.TrimSpace(v.split.Text)
 	q.From, q.To = strings.TrimSpace(v.from.Text), strings.TrimSpace(v.to.Text)
 	if len(q.From) != 0 && len(q.From) < len("2006-01-02") || len(q.To) != 0 && len(q.To) < len("2006-01-02") {
@@ -508,7 +508,7 @@ func (v *samplesView) start() {
 				return
 			}
 			if err != nil {
-				v.say(store.Message(err))
+				v.say(bench.Message(err))
 				return
 			}
 			v.page = page
@@ -559,7 +559,7 @@ func (v *samplesView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	text := c.title
 	cur := v.q.Sort
 	if cur == "" {
-		cur = store.SortUpdated
+		cur = bench.SortUpdated
 	}
 	if c.sort != "" && c.sort == cur {
 		if v.q.Desc {
@@ -576,16 +576,16 @@ func (v *samplesView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // sortByColumn sorts by a header: a second tap reverses the order.
-func (v *samplesView) sortByColumn(s store.SampleSort) {
+func (v *samplesView) sortByColumn(s bench.SampleSort) {
 	q := v.q
 	cur := q.Sort
 	if cur == "" {
-		cur = store.SortUpdated
+		cur = bench.SortUpdated
 	}
 	if cur == s {
 		q.Desc = !q.Desc
 	} else {
-		q.Sort, q.Desc = s, s == store.SortUpdated
+		q.Sort, q.Desc = s, s == bench.SortUpdated
 	}
 	q.Offset = 0
 	v.setQuery(q)
@@ -616,7 +616,7 @@ func (v *samplesView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // sampleCell is the text of one cell of the table.
-func sampleCell(r store.SampleRow, col string) string {
+func sampleCell(r bench.SampleRow, col string) string {
 	c := r.Content
 	switch col {
 	case "Id":
@@ -692,7 +692,7 @@ func (v *samplesView) selectAllFound() {
 		return db.SampleIDs(ctx, user, pid, q)
 	}, func(ids []string, err error) {
 		if err != nil {
-			v.say(store.Message(err))
+			v.say(bench.Message(err))
 			return
 		}
 		for _, id := range ids {
@@ -757,7 +757,7 @@ type selectionAction struct {
 // actOn asks the store to act on ids.
 //
 //bw:background
-func (a selectionAction) actOn(ctx context.Context, db store.Service, user store.User, ids []string) (store.SelectionResult, error) {
+func (a selectionAction) actOn(ctx context.Context, db bench.Service, user bench.User, ids []string) (bench.SelectionResult, error) {
 	switch {
 	case a.release:
 		return db.ReleaseClaims(ctx, user, ids)
@@ -776,9 +776,9 @@ func (v *samplesView) actOnSelection(a selectionAction) {
 	db, user, ctx, ids := u.db, u.user, u.ctx(), slices.Clone(v.order)
 	v.acting = true
 	v.selectionChanged()
-	load(u, "", func() (store.SelectionResult, error) {
+	load(u, "", func() (bench.SelectionResult, error) {
 		return a.actOn(ctx, db, user, ids)
-	}, func(res store.SelectionResult, err error) {
+	}, func(res bench.SelectionResult, err error) {
 		v.acting = false
 		v.done(res, err, a.verb)
 		v.selectionChanged()
@@ -806,9 +806,9 @@ func (v *samplesView) askReassign() {
 
 // done reports an action on the selection, keeps the refused samples selected, and
 // searches again.
-func (v *samplesView) done(res store.SelectionResult, err error, verb string) {
+func (v *samplesView) done(res bench.SelectionResult, err error, verb string) {
 	if err != nil {
-		v.say(store.Message(err))
+		v.say(bench.Message(err))
 		return
 	}
 	v.say(res.Summary(verb) + ".")
@@ -821,7 +821,7 @@ func (v *samplesView) done(res store.SelectionResult, err error, verb string) {
 }
 
 // askExport asks for a file and writes the selection to it.
-func (v *samplesView) askExport(f store.SampleFormat) {
+func (v *samplesView) askExport(f bench.SampleFormat) {
 	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -840,7 +840,7 @@ func (v *samplesView) askExport(f store.SampleFormat) {
 }
 
 // exportTo writes the selected samples to path as f, off the UI goroutine.
-func (v *samplesView) exportTo(path string, f store.SampleFormat) {
+func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 	u := v.u
 	db, user, pid, ctx, ids := u.db, u.user, u.project.ID, u.ctx(), slices.Clone(v.order)
 	act(u, "", func() error {
@@ -851,7 +851,7 @@ func (v *samplesView) exportTo(path string, f store.SampleFormat) {
 		return err
 	}, func(err error) {
 		if err != nil {
-			v.say(store.Message(fmt.Errorf("export to %s: %w", path, err)))
+			v.say(bench.Message(fmt.Errorf("export to %s: %w", path, err)))
 			return
 		}
 		v.say(fmt.Sprintf("Exported %s to %s.", plural(len(ids), "sample"), path))
@@ -867,7 +867,7 @@ func (v *samplesView) openRow(id string) {
 		return readDetail(ctx, db, user, pid, onServer, id)
 	}, func(dd detailData, err error) {
 		if err != nil {
-			v.say(store.Message(err))
+			v.say(bench.Message(err))
 			return
 		}
 		d := newSampleDetail(v, dd)
@@ -891,7 +891,7 @@ func (v *samplesView) back() {
 // an open round 3 stay hidden: verify.Round3).
 type sampleDetail struct {
 	v                  *samplesView
-	info               store.SampleInfo
+	info               bench.SampleInfo
 	root               fyne.CanvasObject
 	withdraw, reopen   *widget.Button
 	edit               *widget.Button
@@ -902,10 +902,10 @@ type sampleDetail struct {
 
 // detailData is what an open sample shows, read off the UI goroutine.
 type detailData struct {
-	info    store.SampleInfo
-	events  []store.Event
-	reviews []store.ReviewRecord
-	revs    []store.RevisionInfo
+	info    bench.SampleInfo
+	events  []bench.Event
+	reviews []bench.ReviewRecord
+	revs    []bench.RevisionInfo
 	shown   string // the image on the canvas: a sequence's box image
 	img     verifyImage
 }
@@ -913,7 +913,7 @@ type detailData struct {
 // readDetail reads sample id with its history, reviews, revisions and picture.
 //
 //bw:background
-func readDetail(ctx context.Context, db store.Service, user store.User, projectID int64, onServer bool, id string) (detailData, error) {
+func readDetail(ctx context.Context, db bench.Service, user bench.User, projectID int64, onServer bool, id string) (detailData, error) {
 	var d detailData
 	var err error
 	if d.info, err = db.Sample(ctx, user, id); err != nil {
@@ -1059,13 +1059,13 @@ func (d *sampleDetail) move(ev verify.Event, reason string) {
 	db, user, ctx, id := u.db, u.user, u.ctx(), d.info.ID
 	d.withdraw.Disable()
 	d.reopen.Disable()
-	load(u, "", func() (store.SelectionResult, error) {
+	load(u, "", func() (bench.SelectionResult, error) {
 		return selectionAction{ev: ev, reason: reason}.actOn(ctx, db, user, []string{id})
-	}, func(res store.SelectionResult, err error) {
+	}, func(res bench.SelectionResult, err error) {
 		d.enableMoves()
 		switch {
 		case err != nil:
-			v.say(store.Message(err))
+			v.say(bench.Message(err))
 			return
 		case len(res.Refused) > 0:
 			v.say(res.Refused[0].SampleID + ": " + res.Refused[0].Reason)

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -98,7 +98,7 @@ func (ws *workspace) undoDelete() {
 	db, ctx, user, pid := u.db, u.ctx(), u.user, u.project.ID
 	undo := ws.undoBtn
 	undo.Disable() // not twice
-	load(u, "", func() (store.SampleInfo, error) { return db.CreateSample(ctx, user, pid, s) }, func(si store.SampleInfo, err error) {
+	load(u, "", func() (bench.SampleInfo, error) { return db.CreateSample(ctx, user, pid, s) }, func(si bench.SampleInfo, err error) {
 		undo.Enable()
 		if err != nil {
 			u.showError(err)
@@ -113,7 +113,7 @@ func (ws *workspace) undoDelete() {
 // loadReturned keeps the revision a returned sample came back with, to tell whether
 // it changed since.
 // revs are its revisions as read with it (err: why not).
-func (ws *workspace) loadReturned(si store.SampleInfo, revs []store.RevisionInfo, err error) {
+func (ws *workspace) loadReturned(si bench.SampleInfo, revs []bench.RevisionInfo, err error) {
 	ws.returnedRev = nil
 	if si.Status != verify.StateReturned {
 		return
@@ -143,10 +143,10 @@ var submittedStates = []verify.State{verify.StateRound1, verify.StateRound2, ver
 //bw:background
 func (q queueQuery) submittedItems(loaded map[verify.State]int) []queueItem {
 	total := 0
-	var all []store.SampleInfo
+	var all []bench.SampleInfo
 	n := max(loaded[verify.StateAccepted], q.page)
 	for _, st := range submittedStates {
-		f := store.SampleFilter{Status: st, AuthorID: q.user.ID}
+		f := bench.SampleFilter{Status: st, AuthorID: q.user.ID}
 		c, err := q.db.CountSamples(q.ctx, q.user, q.pid, f)
 		if err != nil || c == 0 {
 			continue
@@ -160,7 +160,7 @@ func (q queueQuery) submittedItems(loaded map[verify.State]int) []queueItem {
 	if total == 0 {
 		return nil
 	}
-	slices.SortFunc(all, func(a, b store.SampleInfo) int { return -strings.Compare(a.UpdatedAt, b.UpdatedAt) })
+	slices.SortFunc(all, func(a, b bench.SampleInfo) int { return -strings.Compare(a.UpdatedAt, b.UpdatedAt) })
 	all = all[:min(len(all), n)]
 	loaded[verify.StateAccepted] = len(all)
 	items := []queueItem{{kind: qHeader, title: fmt.Sprintf("Submitted · %d", total)}}
@@ -178,18 +178,18 @@ func (q queueQuery) submittedItems(loaded map[verify.State]int) []queueItem {
 
 // showSubmitted shows a submitted sample read-only: its state, content and the
 // reviews the author may see (the store keeps an open round 3 blind).
-func (ws *workspace) showSubmitted(si store.SampleInfo) {
+func (ws *workspace) showSubmitted(si bench.SampleInfo) {
 	u := ws.u
 	source := u.db // Where names the project's file or server, without asking it
 	db, ctx, user, pid, where := u.db, u.ctx(), u.user, u.project.ID, source.Where()
 	ws.closeSample()
 	ws.setRight(container.NewCenter(widget.NewLabel(fmt.Sprintf("Opening %s…", si.ID))))
 	type read struct {
-		im      store.Image
+		im      bench.Image
 		imErr   error
 		pic     image.Image
 		picErr  error
-		reviews []store.ReviewRecord
+		reviews []bench.ReviewRecord
 		revErr  error
 	}
 	load(u, "annotate.open", func() (read, error) {

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -22,7 +22,7 @@ import (
 // accepted samples only). ok is false when the findings name none (balance).
 //
 //bw:background
-func findingsQuery(ctx context.Context, db store.Service, user store.User, projectID int64, fs []store.AuditFinding) (store.SampleQuery, bool) {
+func findingsQuery(ctx context.Context, db bench.Service, user bench.User, projectID int64, fs []bench.AuditFinding) (bench.SampleQuery, bool) {
 	var ids []string
 	for _, f := range fs {
 		if f.SampleID != "" && !slices.Contains(ids, f.SampleID) {
@@ -36,9 +36,9 @@ func findingsQuery(ctx context.Context, db store.Service, user store.User, proje
 			continue
 		}
 		if len(fs) == 1 {
-			return store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
+			return bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
 		}
-		on, err := db.SampleIDs(ctx, user, projectID, store.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
+		on, err := db.SampleIDs(ctx, user, projectID, bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
 		if err != nil {
 			continue
 		}
@@ -49,20 +49,20 @@ func findingsQuery(ctx context.Context, db store.Service, user store.User, proje
 		}
 	}
 	if len(ids) == 0 {
-		return store.SampleQuery{}, false
+		return bench.SampleQuery{}, false
 	}
-	return store.SampleQuery{IDs: ids, Sort: store.SortID}, true
+	return bench.SampleQuery{IDs: ids, Sort: bench.SortID}, true
 }
 
 // namesSamples tells whether findings name samples or images (findingsQuery may
 // still find none on an image no longer there); it asks nothing of the store.
-func namesSamples(fs []store.AuditFinding) bool {
-	return slices.ContainsFunc(fs, func(f store.AuditFinding) bool { return f.SampleID != "" || f.Image != "" })
+func namesSamples(fs []bench.AuditFinding) bool {
+	return slices.ContainsFunc(fs, func(f bench.AuditFinding) bool { return f.SampleID != "" || f.Image != "" })
 }
 
 // errorFindings are the findings that block a freeze.
-func errorFindings(fs []store.AuditFinding) []store.AuditFinding {
-	return slices.DeleteFunc(slices.Clone(fs), func(f store.AuditFinding) bool { return f.Severity != store.SeverityError })
+func errorFindings(fs []bench.AuditFinding) []bench.AuditFinding {
+	return slices.DeleteFunc(slices.Clone(fs), func(f bench.AuditFinding) bool { return f.Severity != bench.SeverityError })
 }
 
 // linkRows makes a table made by dashTable open the samples behind a row when a
@@ -70,7 +70,7 @@ func errorFindings(fs []store.AuditFinding) []store.AuditFinding {
 // none. Without the sample manager (not a lead) the table stays as it was. query
 // runs off the UI goroutine (an author's row looks the author up): it may read only
 // the rows it was made with, never a widget.
-func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.SampleQuery, bool)) fyne.CanvasObject {
+func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (bench.SampleQuery, bool)) fyne.CanvasObject {
 	tb, ok := t.(*widget.Table)
 	if !ok || !u.may(verify.ActionSearchSamples) {
 		return t
@@ -81,7 +81,7 @@ func (u *App) linkRows(t fyne.CanvasObject, query func(row, col int) (store.Samp
 			return
 		}
 		type link struct {
-			q  store.SampleQuery
+			q  bench.SampleQuery
 			ok bool
 		}
 		load(u, "samples.link", func() (link, error) {
@@ -104,8 +104,8 @@ var (
 
 // balanceQuery is the search behind a balance row: its accepted samples (column
 // "Accepted"), those in review ("In review"), or both.
-func balanceQuery(c store.BalanceCell, col string) store.SampleQuery {
-	q := store.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(c.Kind)}, Hop: c.Hop, View: annotate.View(c.View), Task: c.Task, Desc: true}
+func balanceQuery(c bench.BalanceCell, col string) bench.SampleQuery {
+	q := bench.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(c.Kind)}, Hop: c.Hop, View: annotate.View(c.View), Task: c.Task, Desc: true}
 	switch col {
 	case "Accepted":
 		q.States = acceptedStates
@@ -120,7 +120,7 @@ func balanceQuery(c store.BalanceCell, col string) store.SampleQuery {
 // userID is the id of the account named name, or 0.
 //
 //bw:background
-func userID(ctx context.Context, db store.Service, user store.User, name string) int64 {
+func userID(ctx context.Context, db bench.Service, user bench.User, name string) int64 {
 	us, err := db.UserByName(ctx, user, name)
 	if err != nil {
 		return 0
@@ -168,17 +168,17 @@ func (t *tapImage) DoubleTapped(*fyne.PointEvent) {
 // openImage opens what a double tap on an image means: its samples in the sample
 // manager (leads, when it has some), else a new sample on it in the Annotate screen
 // (which asks its kind).
-func (u *App) openImage(im store.Image) {
+func (u *App) openImage(im bench.Image) {
 	if !u.may(verify.ActionSearchSamples) {
 		u.newSampleOnImage(im)
 		return
 	}
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, "samples.image", func() (int, error) {
-		return db.CountSamples(ctx, user, pid, store.SampleFilter{ImageID: im.ID})
+		return db.CountSamples(ctx, user, pid, bench.SampleFilter{ImageID: im.ID})
 	}, func(n int, err error) {
 		if err == nil && n > 0 {
-			u.openSamples(store.SampleQuery{ImageID: im.ID, Desc: true})
+			u.openSamples(bench.SampleQuery{ImageID: im.ID, Desc: true})
 			return
 		}
 		u.newSampleOnImage(im)
@@ -187,13 +187,13 @@ func (u *App) openImage(im store.Image) {
 
 // newSampleOnImage shows the Annotate screen on image im, asking the kind of a new
 // sample on it.
-func (u *App) newSampleOnImage(im store.Image) {
-	u.newSampleOnImages([]store.Image{im})
+func (u *App) newSampleOnImage(im bench.Image) {
+	u.newSampleOnImages([]bench.Image{im})
 }
 
 // newSampleOnImages shows the Annotate screen on images ims, in order, asking the
 // kind of a new sample of them all.
-func (u *App) newSampleOnImages(ims []store.Image) {
+func (u *App) newSampleOnImages(ims []bench.Image) {
 	paths := make([]string, len(ims))
 	for i, im := range ims {
 		paths[i] = im.RelPath
@@ -237,14 +237,14 @@ func (ws *workspace) openRequested() {
 	if paths := u.newSampleOf; len(paths) > 0 {
 		u.newSampleOf = nil
 		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-		load(u, "annotate.request", func() (map[string]store.Image, error) {
+		load(u, "annotate.request", func() (map[string]bench.Image, error) {
 			return db.ImagesByPaths(ctx, user, pid, paths)
-		}, func(m map[string]store.Image, err error) {
+		}, func(m map[string]bench.Image, err error) {
 			if err != nil {
 				u.showError(err)
 				return
 			}
-			ims := make([]store.Image, 0, len(paths))
+			ims := make([]bench.Image, 0, len(paths))
 			for _, p := range paths {
 				if im, ok := m[p]; ok {
 					ims = append(ims, im)
@@ -258,9 +258,9 @@ func (ws *workspace) openRequested() {
 	if p := u.newSampleOn; p != "" {
 		u.newSampleOn = ""
 		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
-		load(u, "annotate.requestOne", func() (store.Image, error) {
+		load(u, "annotate.requestOne", func() (bench.Image, error) {
 			return db.ImageByPath(ctx, user, pid, p)
-		}, func(im store.Image, err error) {
+		}, func(im bench.Image, err error) {
 			if err != nil {
 				u.showError(err)
 				return
@@ -278,7 +278,7 @@ func (v *exportView) linkFindings() {
 		if i < 0 || i >= len(v.findings) {
 			return
 		}
-		if f := v.findings[i]; f.Check == store.CheckDuplicate && len(f.Group) > 1 && v.u.may(verify.ActionAuditRelease) {
+		if f := v.findings[i]; f.Check == bench.CheckDuplicate && len(f.Group) > 1 && v.u.may(verify.ActionAuditRelease) {
 			v.offerKeepOne(f) // export_audit.go
 			return
 		}
@@ -292,14 +292,14 @@ func (v *exportView) linkFindings() {
 }
 
 // openFindings opens the sample manager on the samples findings name.
-func (v *exportView) openFindings(fs []store.AuditFinding) {
+func (v *exportView) openFindings(fs []bench.AuditFinding) {
 	if !v.u.may(verify.ActionSearchSamples) {
 		return
 	}
 	u := v.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	type found struct {
-		q  store.SampleQuery
+		q  bench.SampleQuery
 		ok bool
 	}
 	load(u, "samples.findings", func() (found, error) {
@@ -326,7 +326,7 @@ func (v *exportView) showOpenErrors() {
 // freezeRefused offers the samples a refused freeze's errors name.
 func (v *exportView) freezeRefused(err error) {
 	v.freezeFindings = nil
-	var ae *store.AuditErrors
+	var ae *bench.AuditErrors
 	if errors.As(err, &ae) && v.u.may(verify.ActionSearchSamples) {
 		v.freezeFindings = ae.Findings
 		v.freezeOpen.Show()
@@ -340,8 +340,8 @@ func (v *exportView) freezeRefused(err error) {
 // author up: linkRows runs it off the UI goroutine.
 //
 //bw:background
-func (u *App) annotatorQuery(name string, col int) store.SampleQuery {
-	q := store.SampleQuery{AuthorID: userID(u.ctx(), u.db, u.user, name), Desc: true}
+func (u *App) annotatorQuery(name string, col int) bench.SampleQuery {
+	q := bench.SampleQuery{AuthorID: userID(u.ctx(), u.db, u.user, name), Desc: true}
 	switch col {
 	case 2: // Accepted
 		q.States = acceptedStates
@@ -355,8 +355,8 @@ func (u *App) annotatorQuery(name string, col int) store.SampleQuery {
 
 // errorRowQuery is the search behind a row of the error rate by category set: the
 // samples of that kind and set that were rejected.
-func errorRowQuery(e store.ErrorRow) store.SampleQuery {
-	q := store.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(e.Kind)}, Rejected: true, Desc: true}
+func errorRowQuery(e bench.ErrorRow) bench.SampleQuery {
+	q := bench.SampleQuery{Kinds: []annotate.Kind{annotate.Kind(e.Kind)}, Rejected: true, Desc: true}
 	if e.Kind == string(annotate.KindHopQA) {
 		q.Categories = e.Set
 	}

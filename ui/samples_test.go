@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -37,7 +37,7 @@ func openSamplesScreen(t *testing.T, name string) (*App, *samplesView) {
 	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
 	signInAs(t, u, name, demo.DemoPassword)
 	delete(lastSamples, u)
-	u.openSamples(store.SampleQuery{Desc: true})
+	u.openSamples(bench.SampleQuery{Desc: true})
 	return u, samplesOf(t, u)
 }
 
@@ -62,7 +62,7 @@ func dialogButton(t *testing.T, u *App, text string) {
 func TestSamplesScreenSearchFilterSortSelect(t *testing.T) {
 	u, v := openSamplesScreen(t, "lead")
 	all := v.page.Total
-	counts, _ := u.db.StatusCounts(context.Background(), store.Owner(), u.project.ID)
+	counts, _ := u.db.StatusCounts(context.Background(), bench.Owner(), u.project.ID)
 	n := 0
 	for _, c := range counts {
 		n += c
@@ -92,13 +92,13 @@ func TestSamplesScreenSearchFilterSortSelect(t *testing.T) {
 		t.Fatalf("accepted: %d, want %d", v.page.Total, counts[verify.StateAccepted])
 	}
 	v.state.SetSelectedIndex(0)
-	v.sortByColumn(store.SortID)
+	v.sortByColumn(bench.SortID)
 	v = samplesOf(t, u)
 	ids := pageIDs(v)
 	if !slices.IsSorted(ids) {
 		t.Fatalf("by id: %v", ids)
 	}
-	v.sortByColumn(store.SortID)
+	v.sortByColumn(bench.SortID)
 	v = samplesOf(t, u)
 	desc := pageIDs(v)
 	slices.Reverse(desc)
@@ -113,7 +113,7 @@ func TestSamplesScreenSearchFilterSortSelect(t *testing.T) {
 		t.Fatalf("selection %v", v.order)
 	}
 	out := filepath.Join(t.TempDir(), "sel.csv")
-	v.exportTo(out, store.FormatCSV)
+	v.exportTo(out, bench.FormatCSV)
 	b, err := os.ReadFile(out)
 	if err != nil || strings.Count(string(b), "\n") != 3 || !strings.HasPrefix(string(b), "id,kind,state") {
 		t.Fatalf("export: %v\n%s", err, b)
@@ -141,11 +141,11 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	u, ev := openExport(t, "lead", nil)
 	ctx := context.Background()
 	// An accepted sample's image is changed on disk.
-	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, store.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: store.SortID})
+	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, store.Owner(), u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.ImageByPath(ctx, bench.Owner(), u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 
 	test.Tap(ev.auditBtn)
 	waitFor(t, "the audit", func() bool { return ev.lastAudit != nil })
-	i := slices.IndexFunc(ev.findings, func(f store.AuditFinding) bool { return f.Severity == store.SeverityError })
+	i := slices.IndexFunc(ev.findings, func(f bench.AuditFinding) bool { return f.Severity == bench.SeverityError })
 	if i < 0 || ev.lastAudit.Errors() == 0 || !ev.openErrors.Visible() {
 		t.Fatalf("the audit found no error: %+v", ev.findings)
 	}
@@ -190,7 +190,7 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	}
 	test.Tap(v.open.withdraw)
 	dialogButton(t, u, "Withdraw")
-	if s, _ := u.db.Sample(ctx, store.Owner(), first); s.Status != verify.StateWithdrawn {
+	if s, _ := u.db.Sample(ctx, bench.Owner(), first); s.Status != verify.StateWithdrawn {
 		t.Fatalf("after Withdraw: %s", s.Status)
 	}
 	if !v.open.reopen.Visible() || v.open.reopen.Disabled() {
@@ -244,7 +244,7 @@ func TestSwitchingScreensClearsAnOldHint(t *testing.T) {
 func TestDashboardRowsOpenTheirSamples(t *testing.T) {
 	u, _ := openSamplesScreen(t, "lead")
 	ctx := context.Background()
-	rows := func(q store.SampleQuery) []store.SampleRow {
+	rows := func(q bench.SampleQuery) []bench.SampleRow {
 		delete(lastSamples, u)
 		u.openSamples(q)
 		return samplesOf(t, u).page.Rows
@@ -256,20 +256,20 @@ func TestDashboardRowsOpenTheirSamples(t *testing.T) {
 	}
 	for _, r := range got {
 		rs, _ := u.db.Reviews(ctx, u.user, r.ID)
-		if r.AuthorName != "ann2" || !slices.ContainsFunc(rs, func(x store.ReviewRecord) bool {
+		if r.AuthorName != "ann2" || !slices.ContainsFunc(rs, func(x bench.ReviewRecord) bool {
 			return x.Round == 1 && x.Decision == verify.DecisionReject
 		}) {
 			t.Errorf("%s by %s has no round-1 rejection", r.ID, r.AuthorName)
 		}
 	}
 	// The error rate's row hop_qa · pos.
-	for _, r := range rows(errorRowQuery(store.ErrorRow{Kind: "hop_qa", Set: "pos"})) {
+	for _, r := range rows(errorRowQuery(bench.ErrorRow{Kind: "hop_qa", Set: "pos"})) {
 		if r.Kind != "hop_qa" || r.Categories != "pos" || len(r.Reasons) == 0 {
 			t.Errorf("error row hop_qa·pos: %s %s %s %v", r.ID, r.Kind, r.Categories, r.Reasons)
 		}
 	}
 	// A balance cell's accepted samples.
-	for _, r := range rows(balanceQuery(store.BalanceCell{Kind: "hop_qa", Hop: 1, View: "exo"}, "Accepted")) {
+	for _, r := range rows(balanceQuery(bench.BalanceCell{Kind: "hop_qa", Hop: 1, View: "exo"}, "Accepted")) {
 		if r.Status != verify.StateAccepted || r.Content.Hop != 1 || r.Content.View != "exo" {
 			t.Errorf("balance 1-hop exo accepted: %s %s", r.ID, r.Status)
 		}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
@@ -22,7 +23,7 @@ import (
 // demoPaths are the demo project's image paths, in the gallery's order.
 func demoPaths(t *testing.T, u *App) []string {
 	t.Helper()
-	ims, err := u.db.Images(context.Background(), store.Owner(), u.project.ID, 0, 100)
+	ims, err := u.db.Images(context.Background(), bench.Owner(), u.project.ID, 0, 100)
 	if err != nil || len(ims) < 5 {
 		t.Fatalf("demo images: %d, %v", len(ims), err)
 	}
@@ -41,7 +42,7 @@ func sequenceDraft(t *testing.T, u *App, ws *workspace, paths []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSampleOf(annotate.KindHopQA, store.Image{RelPath: paths[0]})
+	s := newSampleOf(annotate.KindHopQA, bench.Image{RelPath: paths[0]})
 	s.SetImages(paths)
 	si, err := u.db.CreateSample(ctx, ann1, u.project.ID, s)
 	if err != nil {
@@ -402,7 +403,7 @@ func TestCorrectionOfASequenceKeepsTheBoxOnItsImage(t *testing.T) {
 // submittedSequence submits, as ann1, a hop question on three demo images (the
 // project's fifth, second and third) whose box is on the third, and returns it
 // with its images and box.
-func submittedSequence(t *testing.T, db *store.DB) (store.SampleInfo, []string, annotate.Box) {
+func submittedSequence(t *testing.T, db *store.DB) (bench.SampleInfo, []string, annotate.Box) {
 	t.Helper()
 	ctx := context.Background()
 	ann1, err := db.Authenticate(ctx, "ann1", "demo")
@@ -446,7 +447,7 @@ func TestManagerPreviewShowsTheBoxImage(t *testing.T) {
 	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
 	signInAs(t, u, "lead", demo.DemoPassword)
 	delete(lastSamples, u)
-	u.openSamples(store.SampleQuery{Desc: true})
+	u.openSamples(bench.SampleQuery{Desc: true})
 	v := samplesOf(t, u)
 	v.openRow(si.ID)
 	d := v.open

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -28,7 +28,7 @@ var historyZone = time.Local
 const recentChanges = 50
 
 // settingField is one settings key as the form shows it: its label, how to read
-// and write its widget's value (in the text form of store.Settings.Values) and the
+// and write its widget's value (in the text form of bench.Settings.Values) and the
 // label that shows the store's refusal of it.
 type settingField struct {
 	key   string
@@ -48,7 +48,7 @@ type balanceRow struct {
 }
 
 // settingsView is the Settings screen: a form over the project's settings in the
-// text form of store.Settings.Values, and the verifiers' groups. Save sends the keys
+// text form of bench.Settings.Values, and the verifiers' groups. Save sends the keys
 // whose values changed to store.SetSettings in one call, which validates all of
 // them (nothing changes unless every value is valid) and audits each change; its
 // refusal is shown beside the fields it names. Group changes go as group.NAME keys.
@@ -60,7 +60,7 @@ type settingsView struct {
 
 	orig   map[string]string // the stored values by key
 	fields []*settingField   // every key the form shows, in display order
-	users  []store.User      // the verifiers, whose groups the form shows
+	users  []bench.User      // the verifiers, whose groups the form shows
 	groups map[string]*widget.Entry
 	gerrs  map[string]*widget.Label
 	filled bool // the widgets hold the stored values; OnChanged may count changes
@@ -130,10 +130,10 @@ func (v *settingsView) CreateRenderer() fyne.WidgetRenderer { return widget.NewS
 // settingsRead is what the Settings screen reads of the project: the project
 // with its settings, its members (err: why not) and its history (err: why not).
 type settingsRead struct {
-	project    store.Project
-	members    []store.User
+	project    bench.Project
+	members    []bench.User
 	membersErr error
-	events     []store.Event
+	events     []bench.Event
 	eventsErr  error
 }
 
@@ -165,7 +165,7 @@ func (v *settingsView) fill(r settingsRead, err error) {
 	}
 	p := r.project
 	if err != nil {
-		v.body.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(store.Message(err)))}
+		v.body.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(bench.Message(err)))}
 		v.body.Refresh()
 		v.update()
 		return
@@ -173,9 +173,9 @@ func (v *settingsView) fill(r settingsRead, err error) {
 	v.u.project = p
 	v.u.user.Role, v.u.user.Group = p.Role, p.Group
 	if r.membersErr != nil {
-		v.showMessage(store.Message(r.membersErr), widget.DangerImportance)
+		v.showMessage(bench.Message(r.membersErr), widget.DangerImportance)
 	}
-	v.users = slices.DeleteFunc(r.members, func(x store.User) bool { return !verify.Permitted(verify.ActionReview, verify.Role(x.Role)) })
+	v.users = slices.DeleteFunc(r.members, func(x bench.User) bool { return !verify.Permitted(verify.ActionReview, verify.Role(x.Role)) })
 
 	v.orig = map[string]string{}
 	help := map[string]string{}
@@ -329,7 +329,7 @@ func (v *settingsView) balanceSection() fyne.CanvasObject {
 	for hop := 1; hop <= hopRows; hop++ {
 		grid.Add(widget.NewLabel(fmt.Sprintf("%d-hop", hop)))
 		for _, view := range hopViews {
-			key := store.BalanceTarget{Kind: string(annotate.KindHopQA), Hop: hop, View: string(view)}.Key()
+			key := bench.BalanceTarget{Kind: string(annotate.KindHopQA), Hop: hop, View: string(view)}.Key()
 			e := v.newEntry()
 			e.SetPlaceHolder("no target")
 			v.cells[key] = e
@@ -435,7 +435,7 @@ func (v *settingsView) addTarget() {
 		v.showMessage("Choose a kind for the new target.", widget.DangerImportance)
 		return
 	}
-	key := store.BalanceTarget{Kind: v.addKind.Selected, Task: strings.TrimSpace(v.addTask.Text)}.Key()
+	key := bench.BalanceTarget{Kind: v.addKind.Selected, Task: strings.TrimSpace(v.addTask.Text)}.Key()
 	count := strings.TrimSpace(v.addCount.Text)
 	if f := v.field(key); f != nil {
 		for _, r := range v.extra {
@@ -486,13 +486,13 @@ func (v *settingsView) groupsSection() fyne.CanvasObject {
 
 // historySection lists the project's settings changes and refused attempts, newest
 // first.
-func (v *settingsView) historySection(events []store.Event, err error) fyne.CanvasObject {
+func (v *settingsView) historySection(events []bench.Event, err error) fyne.CanvasObject {
 	v.history = container.NewVBox()
 	if err != nil {
-		v.history.Add(reviewText(store.Message(err), fyne.TextStyle{Italic: true}))
+		v.history.Add(reviewText(bench.Message(err), fyne.TextStyle{Italic: true}))
 		return v.history
 	}
-	events = slices.DeleteFunc(events, func(e store.Event) bool {
+	events = slices.DeleteFunc(events, func(e bench.Event) bool {
 		return e.Action != string(verify.ActionChangeSettings) && e.Action != "denied:"+string(verify.ActionChangeSettings)
 	})
 	slices.Reverse(events)
@@ -505,7 +505,7 @@ func (v *settingsView) historySection(events []store.Event, err error) fyne.Canv
 		if t, err := time.Parse(time.RFC3339Nano, e.At); err == nil {
 			at = t.In(historyZone).Format("2006-01-02 15:04")
 		}
-		what := store.SettingChangeWords(e.Detail) // "lrr_weight.TASK: 1 → 2" read as a sentence
+		what := bench.SettingChangeWords(e.Detail) // "lrr_weight.TASK: 1 → 2" read as a sentence
 		if e.Action != string(verify.ActionChangeSettings) {
 			what = "refused: " + e.Detail
 		}
@@ -548,8 +548,8 @@ func (v *settingsView) changes() map[string]string {
 }
 
 // groupChanges are the verifiers whose group entry differs from their group.
-func (v *settingsView) groupChanges() []store.User {
-	var out []store.User
+func (v *settingsView) groupChanges() []bench.User {
+	var out []bench.User
 	for _, x := range v.users {
 		if e := v.groups[x.Name]; e != nil && strings.TrimSpace(e.Text) != x.Group {
 			x.Group = strings.TrimSpace(e.Text)
@@ -636,8 +636,8 @@ func (v *settingsView) saveChanges() {
 	db, projectID := v.u.db, v.u.project.ID
 	v.save.Disable() // no second save while this one runs; the form stays as typed
 	v.showMessage("Saving…", widget.LowImportance)
-	load(v.u, "", func() ([]store.SettingChange, error) { return db.SetSettings(ctx, user, projectID, values) },
-		func(changes []store.SettingChange, err error) {
+	load(v.u, "", func() ([]bench.SettingChange, error) { return db.SetSettings(ctx, user, projectID, values) },
+		func(changes []bench.SettingChange, err error) {
 			v.message.Hide()
 			if err != nil {
 				v.save.Enable()
@@ -649,7 +649,7 @@ func (v *settingsView) saveChanges() {
 }
 
 // saved reads the form again after a save and says what changed.
-func (v *settingsView) saved(changes []store.SettingChange) {
+func (v *settingsView) saved(changes []bench.SettingChange) {
 	var done []string
 	for _, c := range changes {
 		done = append(done, c.Words())
@@ -666,13 +666,13 @@ func (v *settingsView) saved(changes []store.SettingChange) {
 }
 
 // showRefusal shows why the store saved nothing: each value refused
-// (store.SettingsError, whose fields cross a team server too) goes beside its
+// (bench.SettingsError, whose fields cross a team server too) goes beside its
 // field as a sentence naming the field by its label; the bar says what was
 // refused, and whatever names no field of the form.
 func (v *settingsView) showRefusal(err error) {
-	var se *store.SettingsError
+	var se *bench.SettingsError
 	if !errors.As(err, &se) {
-		v.showMessage("Nothing was saved. "+store.Message(err), widget.DangerImportance)
+		v.showMessage("Nothing was saved. "+bench.Message(err), widget.DangerImportance)
 		return
 	}
 	var unplaced []string
@@ -682,7 +682,7 @@ func (v *settingsView) showRefusal(err error) {
 		if l == nil { // a key the form does not show: in the bar, named for people
 			line := fe.Message + "."
 			if fe.Key != "" {
-				line = fieldSentence(store.SettingLabel(fe.Key), fe.Message)
+				line = fieldSentence(bench.SettingLabel(fe.Key), fe.Message)
 			}
 			unplaced = append(unplaced, strings.ToUpper(line[:1])+line[1:])
 			continue

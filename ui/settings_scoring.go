@@ -12,7 +12,7 @@ import (
 // The Settings screen's scoring and image-count section: the task weights of
 // lrr_score (lrr_weight.TASK) and the allowed number of images per kind and/or
 // task (images.KIND[.TASK]). Like every field, each row is a key in the text form
-// of store.Settings.Values; an empty value removes the key, and the store says
+// of bench.Settings.Values; an empty value removes the key, and the store says
 // what a value may be.
 
 // keyRow is a removable row of one lrr_weight.* or images.* key.

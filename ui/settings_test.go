@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -66,16 +67,16 @@ func retype(e *widget.Entry, text string) {
 	test.Type(e, text)
 }
 
-func storedSettings(t *testing.T, db *store.DB) store.Settings {
+func storedSettings(t *testing.T, db *store.DB) bench.Settings {
 	t.Helper()
-	p, err := db.ProjectByName(context.Background(), store.Owner(), demo.DemoProject)
+	p, err := db.ProjectByName(context.Background(), bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p.Settings
 }
 
-func settingValue(s store.Settings, key string) string {
+func settingValue(s bench.Settings, key string) string {
 	for _, x := range s.Values() {
 		if x.Key == key {
 			return x.Value
@@ -156,7 +157,7 @@ func TestLeadChangesSettingsAndTheNextDecisionFollows(t *testing.T) {
 		want = append(want, k+": 750 → 300")
 	}
 	for _, w := range want {
-		if !slices.ContainsFunc(events, func(e store.Event) bool {
+		if !slices.ContainsFunc(events, func(e bench.Event) bool {
 			return e.Actor == "lead" && e.Action == "project.settings" && e.Detail == w
 		}) {
 			t.Errorf("the project's history has no %q by lead: %v", w, events)
@@ -219,7 +220,7 @@ func TestOnlyLeadsChangeSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = db.SetSettings(ctx, u.user, u.project.ID, map[string]string{"round3_panel": "1"})
-		if !errors.Is(err, store.ErrForbidden) {
+		if !errors.Is(err, bench.ErrForbidden) {
 			t.Errorf("%s's SetSettings: %v, want a refusal", name, err)
 		}
 		after, err := db.AuditCounts(ctx)
@@ -352,9 +353,9 @@ func TestSettingsOtherTargetsGroupsAndChoices(t *testing.T) {
 		t.Errorf("stored %+v", s)
 	}
 	// Groups are the project's memberships'.
-	members, err := db.Members(ctx, store.Owner(), u.project.ID)
-	if i := slices.IndexFunc(members, func(m store.User) bool { return m.Name == "ver1" }); err != nil || i < 0 ||
-		members[i].Group != "D" || members[i].Role != store.RoleVerifier {
+	members, err := db.Members(ctx, bench.Owner(), u.project.ID)
+	if i := slices.IndexFunc(members, func(m bench.User) bool { return m.Name == "ver1" }); err != nil || i < 0 ||
+		members[i].Group != "D" || members[i].Role != bench.RoleVerifier {
 		t.Errorf("ver1 in %+v, %v; want a verifier of group D", members, err)
 	}
 	if len(v.extra) != 2 || v.tasks.Text != "T0,T3" || v.dirty.Visible() {
@@ -425,7 +426,7 @@ func TestOnlyTheProjectsVerifiersAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddUserToProject(ctx, lead, other.ID, "kitchenver", store.RoleVerifier, "K", "kitchen-pw"); err != nil {
+	if _, err := db.AddUserToProject(ctx, lead, other.ID, "kitchenver", bench.RoleVerifier, "K", "kitchen-pw"); err != nil {
 		t.Fatal(err)
 	}
 	v := openSettings(t, u, "lead")

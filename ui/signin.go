@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // signIn is the sign-in form, kept as a type so tests can reach its fields.
@@ -78,10 +78,10 @@ func (u *App) showSignInForm() {
 			f.button.Disable()
 			f.message.SetText("Connecting to " + f.server.Text + "…")
 			u.fyne.Preferences().SetString(prefServer, f.server.Text)
-			u.connect(f.server.Text, f.name.Text, f.password.Text, func(user store.User, err error) {
+			u.connect(f.server.Text, f.name.Text, f.password.Text, func(user bench.User, err error) {
 				f.button.Enable()
 				if err != nil {
-					f.message.SetText(store.Message(err))
+					f.message.SetText(bench.Message(err))
 					f.password.SetText("")
 					return
 				}
@@ -96,10 +96,10 @@ func (u *App) showSignInForm() {
 		f.button.Disable()
 		f.message.SetText("Signing in…")
 		db, ctx, name, password := u.db, u.ctx(), f.name.Text, f.password.Text
-		load(u, "signin", func() (store.User, error) { return db.Authenticate(ctx, name, password) }, func(user store.User, err error) {
+		load(u, "signin", func() (bench.User, error) { return db.Authenticate(ctx, name, password) }, func(user bench.User, err error) {
 			f.button.Enable()
 			if err != nil {
-				f.message.SetText(store.Message(err))
+				f.message.SetText(bench.Message(err))
 				f.password.SetText("")
 				return
 			}
@@ -132,7 +132,7 @@ func (u *App) showSignInForm() {
 
 // dialogError builds an error dialog whose text is the store's wording.
 func dialogError(err error, w fyne.Window) dialog.Dialog {
-	l := widget.NewLabel(store.Message(err))
+	l := widget.NewLabel(bench.Message(err))
 	l.Wrapping = fyne.TextWrapWord
 	box := container.NewGridWrap(fyne.NewSize(420, 120), l)
 	return dialog.NewCustom("Not done", "OK", box, w)
@@ -142,7 +142,7 @@ func dialogError(err error, w fyne.Window) dialog.Dialog {
 // everyone else.
 func (u *App) showFirstLead() {
 	name, pw, again := widget.NewEntry(), widget.NewPasswordEntry(), widget.NewPasswordEntry()
-	pw.SetPlaceHolder(fmt.Sprintf("at least %d characters", store.MinPasswordLen))
+	pw.SetPlaceHolder(fmt.Sprintf("at least %d characters", bench.MinPasswordLen))
 	msg := widget.NewLabel("")
 	msg.Wrapping = fyne.TextWrapWord
 	var create *widget.Button
@@ -154,10 +154,10 @@ func (u *App) showFirstLead() {
 		create.Disable() // no second account from a double click
 		msg.SetText("Creating the account…")
 		db, ctx, n, p := u.db, u.ctx(), name.Text, pw.Text
-		load(u, "", func() (store.User, error) { return db.CreateFirstLead(ctx, n, p) }, func(lead store.User, err error) {
+		load(u, "", func() (bench.User, error) { return db.CreateFirstLead(ctx, n, p) }, func(lead bench.User, err error) {
 			create.Enable()
 			if err != nil {
-				msg.SetText(store.Message(err)) // what was typed stays
+				msg.SetText(bench.Message(err)) // what was typed stays
 				return
 			}
 			u.signedIn(lead)

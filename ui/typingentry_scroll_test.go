@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
-	"github.com/benchwright/benchwright/store"
 )
 
 // longStepDraft opens ann2's Annotate screen at w×h on a step-graph draft whose
@@ -25,7 +25,7 @@ func longStepDraft(t *testing.T, w, h float32) (*App, *workspace) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := db.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, _ := db.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	sg, err := db.CreateSample(ctx, ann2, p.ID, annotate.Sample{Kind: annotate.KindStepGraph, Image: "0001-office-1/img_002.jpg",
 		Scene: "0001-office-1", Question: "Pick up the laptop", Steps: steps(
 			[]string{"step1", "Remove the heavy blue book from the top of the closed laptop on the desk"},

@@ -7,8 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // usersScreen shows the open project's members with their roles there and lets
@@ -19,7 +18,7 @@ import (
 // UI shows.
 func (u *App) usersScreen() fyne.CanvasObject {
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	var members []store.User
+	var members []bench.User
 	table := widget.NewTable(
 		func() (int, int) { return len(members) + 1, 3 },
 		func() fyne.CanvasObject { return widget.NewLabel("verifier-group") },
@@ -40,9 +39,9 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	table.SetColumnWidth(2, 120)
 
 	name, group, password := widget.NewEntry(), widget.NewEntry(), widget.NewPasswordEntry()
-	password.SetPlaceHolder(fmt.Sprintf("at least %d characters", store.MinPasswordLen))
-	role := widget.NewSelect([]string{store.RoleAnnotator, store.RoleVerifier, store.RoleLead}, nil)
-	role.SetSelected(store.RoleAnnotator)
+	password.SetPlaceHolder(fmt.Sprintf("at least %d characters", bench.MinPasswordLen))
+	role := widget.NewSelect([]string{bench.RoleAnnotator, bench.RoleVerifier, bench.RoleLead}, nil)
+	role.SetSelected(bench.RoleAnnotator)
 	table.OnSelected = func(id widget.TableCellID) {
 		if id.Row > 0 {
 			x := members[id.Row-1]
@@ -60,7 +59,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	// The members, and the accounts the lead sees that are not members yet (the
 	// ones to add), read off the UI goroutine.
 	type lists struct {
-		members []store.User
+		members []bench.User
 		others  []string
 	}
 	load(u, "users", func() (lists, error) {
@@ -74,7 +73,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 		}
 		var others []string
 		for _, x := range all {
-			if !slices.ContainsFunc(ms, func(m store.User) bool { return m.ID == x.ID }) {
+			if !slices.ContainsFunc(ms, func(m bench.User) bool { return m.ID == x.ID }) {
 				others = append(others, x.Name)
 			}
 		}

@@ -7,8 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // TestUsersScreenMembers: a lead takes a member off the project from the Users
@@ -27,7 +26,7 @@ func TestUsersScreenMembers(t *testing.T) {
 	u.show(len(u.screens) - 1)
 	members := func() []string {
 		t.Helper()
-		ms, err := db.Members(ctx, store.Owner(), p.ID)
+		ms, err := db.Members(ctx, bench.Owner(), p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/sampling"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -26,7 +26,7 @@ import (
 // the integrity audit; its findings are listed per record), draws a seeded
 // stratified sample (store.DrawValidation), watches each stratum's and the batch's
 // error rate with its interval as verifiers judge the sampled items in round 1
-// (store.ValidationStatus), and accepts the unsampled rest when the store allows it
+// (bench.ValidationStatus), and accepts the unsampled rest when the store allows it
 // (store.AcceptRest). Verifiers see the same, read-only. Every number, verdict and
 // refusal shown is the store's (sampling.CheckAcceptRest); the screen decides none.
 
@@ -44,13 +44,13 @@ type validationView struct {
 	root fyne.CanvasObject
 	lead bool // may import, draw and accept (verify.ActionValidateBatches)
 
-	batches []store.ValidationBatch
+	batches []bench.ValidationBatch
 	list    *widget.List
 	chosen  string // the batch shown
 	message *widget.Label
 	detail  *fyne.Container
 
-	st       *store.ValidationStatus // of the chosen batch, as the store last said
+	st       *bench.ValidationStatus // of the chosen batch, as the store last said
 	findings [][]string              // rows shown under "Import audit": line, id, check, message
 	rows     [][]string              // the estimate table's rows, for tests
 	verdict  *widget.Label
@@ -107,7 +107,7 @@ func (u *App) validationScreen() fyne.CanvasObject {
 }
 
 // batchLine is a batch in the list.
-func batchLine(b store.ValidationBatch) string {
+func batchLine(b bench.ValidationBatch) string {
 	state := "not sampled"
 	switch {
 	case b.AcceptedAt != "":
@@ -122,11 +122,11 @@ func batchLine(b store.ValidationBatch) string {
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.batches", func() ([]store.ValidationBatch, error) { return db.ValidationBatches(ctx, user, pid) },
-		func(bs []store.ValidationBatch, err error) {
+	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return db.ValidationBatches(ctx, user, pid) },
+		func(bs []bench.ValidationBatch, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
-				v.message.SetText(store.Message(err))
+				v.message.SetText(bench.Message(err))
 				return
 			}
 			v.batches = bs
@@ -150,11 +150,11 @@ func (v *validationView) choose(name string) {
 	}
 	v.chosen = name
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.status", func() (store.ValidationStatus, error) { return db.ValidationStatus(ctx, user, pid, name) },
-		func(st store.ValidationStatus, err error) {
+	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return db.ValidationStatus(ctx, user, pid, name) },
+		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
-				v.message.SetText(store.Message(err))
+				v.message.SetText(bench.Message(err))
 				return
 			}
 			v.show(st)
@@ -162,7 +162,7 @@ func (v *validationView) choose(name string) {
 }
 
 // show fills the detail pane with a batch's status.
-func (v *validationView) show(st store.ValidationStatus) {
+func (v *validationView) show(st bench.ValidationStatus) {
 	v.st = &st
 	b := st.Batch
 	if v.findings == nil {
@@ -201,7 +201,7 @@ func (v *validationView) show(st store.ValidationStatus) {
 		level = b.Level
 	}
 	v.rows = nil
-	for _, s := range append(append([]store.ValidationStratum(nil), st.Strata...), st.Overall) {
+	for _, s := range append(append([]bench.ValidationStratum(nil), st.Strata...), st.Overall) {
 		v.rows = append(v.rows, stratumRow(s))
 	}
 	header := []string{"Stratum", "Items", "Sampled", "Pending", "n", "Errors", "Rate", fmt.Sprintf("%g %% interval", 100*level), "Below threshold", "Unsampled"}
@@ -231,7 +231,7 @@ func (v *validationView) show(st store.ValidationStatus) {
 }
 
 // stratumRow is one line of the estimate table.
-func stratumRow(s store.ValidationStratum) []string {
+func stratumRow(s bench.ValidationStratum) []string {
 	rate, iv, below := "–", "–", "–"
 	if s.N > 0 {
 		rate = fmt.Sprintf("%.2f %%", 100*s.Rate)
@@ -247,7 +247,7 @@ func stratumRow(s store.ValidationStratum) []string {
 
 // findingRows lists the import audit's findings and the records that could not
 // be read at all, by line.
-func findingRows(fs []store.AuditFinding, unread []annotate.RecordError) [][]string {
+func findingRows(fs []bench.AuditFinding, unread []annotate.RecordError) [][]string {
 	rows := [][]string{}
 	for _, e := range unread {
 		rows = append(rows, []string{strconv.Itoa(e.Line), "", annotate.RuleSchema, e.Err.Error()})
@@ -264,7 +264,7 @@ func findingRows(fs []store.AuditFinding, unread []annotate.RecordError) [][]str
 
 // drawForm is the lead's draw: the policy (only on the first draw; later draws
 // enlarge the sample under it), the size rule, and Draw.
-func (v *validationView) drawForm(b store.ValidationBatch) fyne.CanvasObject {
+func (v *validationView) drawForm(b bench.ValidationBatch) fyne.CanvasObject {
 	var labels []string
 	for _, s := range sampling.Stratifications {
 		labels = append(labels, stratifyLabels[s])
@@ -327,8 +327,8 @@ func (v *validationView) drawForm(b store.ValidationBatch) fyne.CanvasObject {
 }
 
 // drawInput reads the form; the store checks the values (ranges, the fixed policy).
-func (v *validationView) drawInput() (store.DrawInput, error) {
-	in := store.DrawInput{ProjectID: v.u.project.ID, Batch: v.chosen}
+func (v *validationView) drawInput() (bench.DrawInput, error) {
+	in := bench.DrawInput{ProjectID: v.u.project.ID, Batch: v.chosen}
 	var err error
 	if v.sizeBy.Selected == sizeMargin {
 		if in.Margin, err = rateField("Margin", v.margin.Text); err != nil {
@@ -382,12 +382,12 @@ func (v *validationView) runDraw() {
 	v.draw.Disable()
 	v.message.SetText("Drawing…")
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	load(v.u, "", func() (store.ValidationStatus, error) { return db.DrawValidation(ctx, user, in) },
-		func(st store.ValidationStatus, err error) {
+	load(v.u, "", func() (bench.ValidationStatus, error) { return db.DrawValidation(ctx, user, in) },
+		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			v.draw.Enable()
 			if err != nil {
-				v.message.SetText(store.Message(err))
+				v.message.SetText(bench.Message(err))
 				return
 			}
 			d := st.Batch.Draws[len(st.Batch.Draws)-1]
@@ -430,12 +430,12 @@ func (v *validationView) runAccept(batch string) {
 	v.accept.Disable()
 	v.message.SetText("Accepting the rest…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "", func() (store.AcceptRestResult, error) { return db.AcceptRest(ctx, user, pid, batch) },
-		func(res store.AcceptRestResult, err error) {
+	load(v.u, "", func() (bench.AcceptRestResult, error) { return db.AcceptRest(ctx, user, pid, batch) },
+		func(res bench.AcceptRestResult, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
-				v.message.SetText(store.Message(err))
-				v.verdict.SetText("The rest was not accepted: " + store.Message(err))
+				v.message.SetText(bench.Message(err))
+				v.verdict.SetText("The rest was not accepted: " + bench.Message(err))
 				return
 			}
 			v.message.SetText(fmt.Sprintf("Batch %s: %s accepted by sampling.", batch, plural(len(res.Accepted), "item")))
@@ -480,7 +480,7 @@ func (v *validationView) importFile(path, name, author string) {
 	v.message.SetText("Importing " + filepath.Base(path) + "…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	type imported struct {
-		res    store.ImportBatchResult
+		res    bench.ImportBatchResult
 		unread []annotate.RecordError
 	}
 	load(v.u, "", func() (imported, error) {
@@ -494,13 +494,13 @@ func (v *validationView) importFile(path, name, author string) {
 		if recs, im.unread, err = annotate.ImportNative(f); err != nil {
 			return im, err
 		}
-		im.res, err = db.ImportBatch(ctx, user, store.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
+		im.res, err = db.ImportBatch(ctx, user, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
 		return im, err
 	}, func(im imported, err error) {
 		res, unread := im.res, im.unread
 		defer v.loads.Add(1)
 		if err != nil {
-			v.message.SetText(store.Message(err))
+			v.message.SetText(bench.Message(err))
 			return
 		}
 		v.message.SetText(fmt.Sprintf("Batch %s: %s imported; %s left out by the import audit.",

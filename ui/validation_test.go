@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -54,7 +55,7 @@ func waitValidation(t *testing.T, v *validationView, n int32) {
 // image the project lacks, and a duplicate of the first question.
 func generatedFile(t *testing.T, db *store.DB, per map[string]int) string {
 	t.Helper()
-	ims, err := db.Images(context.Background(), store.Owner(), 1, 0, 100)
+	ims, err := db.Images(context.Background(), bench.Owner(), 1, 0, 100)
 	if err != nil || len(ims) == 0 {
 		t.Fatalf("demo images: %v", err)
 	}
@@ -97,14 +98,14 @@ func generatedFile(t *testing.T, db *store.DB, per map[string]int) string {
 
 // judgeRound1 judges every round-1 sample of the batch as ver1: those in reject
 // are rejected, the others approved.
-func judgeRound1(t *testing.T, db *store.DB, reject func(store.SampleInfo) bool) {
+func judgeRound1(t *testing.T, db *store.DB, reject func(bench.SampleInfo) bool) {
 	t.Helper()
 	ctx := context.Background()
 	ver, err := db.Authenticate(ctx, "ver1", demo.DemoPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := db.Samples(ctx, store.Owner(), 1, store.SampleFilter{Status: verify.StateRound1}, 0, 1000)
+	items, err := db.Samples(ctx, bench.Owner(), 1, bench.SampleFilter{Status: verify.StateRound1}, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func judgeRound1(t *testing.T, db *store.DB, reject func(store.SampleInfo) bool)
 		if reject(si) {
 			v = verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the marker is not visible"}
 		}
-		if _, err := db.SubmitReview(ctx, ver, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: v}); err != nil {
+		if _, err := db.SubmitReview(ctx, ver, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: v}); err != nil {
 			t.Fatalf("%s: %v", si.ID, err)
 		}
 	}
@@ -154,7 +155,7 @@ func TestValidationScreenLead(t *testing.T) {
 	for _, f := range v.findings {
 		got = append(got, f[0]+" "+f[1]+" "+f[2])
 	}
-	want := []string{"45  schema", "46 gen-bad-image " + store.CheckImageMissing, "47 gen-bad-dup " + store.CheckDuplicate}
+	want := []string{"45  schema", "46 gen-bad-image " + bench.CheckImageMissing, "47 gen-bad-dup " + bench.CheckDuplicate}
 	if !slices.Equal(got, want) {
 		t.Errorf("import findings per record %q, want %q", got, want)
 	}
@@ -183,7 +184,7 @@ func TestValidationScreenLead(t *testing.T) {
 	// is not. The store refuses; the screen says so with the store's numbers and
 	// does not offer the acceptance a batch-only rule would.
 	rejected := 0
-	judgeRound1(t, db, func(si store.SampleInfo) bool {
+	judgeRound1(t, db, func(si bench.SampleInfo) bool {
 		if si.Content.Task == "T1" && rejected < 3 {
 			rejected++
 			return true
@@ -215,21 +216,21 @@ func TestValidationScreenLead(t *testing.T) {
 	loads = v.loads.Load()
 	test.Tap(v.draw)
 	waitValidation(t, v, loads+3)
-	judgeRound1(t, db, func(store.SampleInfo) bool { return false })
+	judgeRound1(t, db, func(bench.SampleInfo) bool { return false })
 	loads = v.loads.Load()
 	v.choose("gen1")
 	waitValidation(t, v, loads+1)
 	if v.accept.Disabled() || v.verdict.Text != "The rest may be accepted by sampling: 8 items not sampled." {
 		t.Fatalf("after enlarging: %q, accept disabled %v", v.verdict.Text, v.accept.Disabled())
 	}
-	before, _ := db.StatusCounts(ctx, store.Owner(), u.project.ID)
+	before, _ := db.StatusCounts(ctx, bench.Owner(), u.project.ID)
 
 	// Accept the rest, confirmed.
 	test.Tap(v.accept)
 	loads = v.loads.Load()
 	dialogButton(t, u, "Accept the rest")
 	waitValidation(t, v, loads+3)
-	after, _ := db.StatusCounts(ctx, store.Owner(), u.project.ID)
+	after, _ := db.StatusCounts(ctx, bench.Owner(), u.project.ID)
 	if d := after[verify.StateAccepted] - before[verify.StateAccepted]; d != 8 {
 		t.Errorf("%d samples accepted, want 8 (message %q)", d, v.message.Text)
 	}
@@ -266,7 +267,7 @@ func TestValidationScreenRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.ImportBatch(context.Background(), lead, store.ImportBatchInput{ProjectID: 1, Name: "gen1", Records: recs}); err != nil {
+	if _, err := db.ImportBatch(context.Background(), lead, bench.ImportBatchInput{ProjectID: 1, Name: "gen1", Records: recs}); err != nil {
 		t.Fatal(err)
 	}
 	v := openValidation(t, u, "ver1")

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -37,9 +37,9 @@ type verifyView struct {
 	u    *App
 	root fyne.CanvasObject
 
-	all     []store.QueueItem // what the user may take now, every round
+	all     []bench.QueueItem // what the user may take now, every round
 	more    [4]bool           // a round (0: any) has more items than one page shows
-	items   []store.QueueItem // all, narrowed to the round filter
+	items   []bench.QueueItem // all, narrowed to the round filter
 	round   int               // the filter: 0 all rounds, else 1-3
 	filters [4]*widget.Button
 	list    *widget.List
@@ -125,7 +125,7 @@ func (v *verifyView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSim
 // takes seconds, a page milliseconds, and nobody scrolls past a few hundred items.
 func (v *verifyView) reload(then ...func()) {
 	type queue struct {
-		all  []store.QueueItem
+		all  []bench.QueueItem
 		more [4]bool
 	}
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
@@ -144,9 +144,9 @@ func (v *verifyView) reload(then ...func()) {
 		return q, nil
 	}, func(q queue, err error) {
 		if err != nil {
-			v.u.setStatus("%s", store.Message(err)) // the queue shown stays
+			v.u.setStatus("%s", bench.Message(err)) // the queue shown stays
 			if len(v.items) == 0 {
-				v.empty.SetText("Your queue cannot be read now: " + store.Message(err))
+				v.empty.SetText("Your queue cannot be read now: " + bench.Message(err))
 			}
 		} else {
 			v.all, v.more = q.all, q.more
@@ -217,7 +217,7 @@ func (v *verifyView) curID() string {
 }
 
 func (v *verifyView) indexOf(id string) int {
-	return slices.IndexFunc(v.items, func(it store.QueueItem) bool { return it.SampleID == id })
+	return slices.IndexFunc(v.items, func(it bench.QueueItem) bool { return it.SampleID == id })
 }
 
 // selectItem opens the i-th item of the filtered queue through the list.
@@ -253,10 +253,10 @@ func (v *verifyView) step(d int) {
 // opened is what opening a queue item reads from the store, off the UI goroutine.
 type opened struct {
 	claim      verify.Claim
-	info       store.SampleInfo
-	reviews    []store.ReviewRecord
+	info       bench.SampleInfo
+	reviews    []bench.ReviewRecord
 	reviewsErr error
-	events     []store.Event
+	events     []bench.Event
 	image      verifyImage
 }
 
@@ -264,7 +264,7 @@ type opened struct {
 // The claim, the sample, its reviews, history and picture are read off the UI
 // goroutine, the open sample's seat given up first. When another item is opened
 // before the answer comes, the answer is dropped and its seat given up again.
-func (v *verifyView) open(it store.QueueItem) {
+func (v *verifyView) open(it bench.QueueItem) {
 	prev := v.curID()
 	v.cur = nil
 	v.showNotice("Opening "+it.SampleID+"…", "Claiming its seat and reading it.")
@@ -295,7 +295,7 @@ func (v *verifyView) open(it store.QueueItem) {
 		return r, nil
 	}, func(r result, err error) {
 		if r.release != nil {
-			v.u.setStatus("%s", store.Message(r.release))
+			v.u.setStatus("%s", bench.Message(r.release))
 		}
 		if gen != v.opening { // another item was opened meanwhile
 			if r.claimed {
@@ -305,12 +305,12 @@ func (v *verifyView) open(it store.QueueItem) {
 		}
 		switch {
 		case err != nil && !r.claimed:
-			v.showNotice(fmt.Sprintf("%s is not yours to review now", it.SampleID), store.Message(err))
-			v.u.setStatus("Could not claim %s: %s", it.SampleID, store.Message(err))
+			v.showNotice(fmt.Sprintf("%s is not yours to review now", it.SampleID), bench.Message(err))
+			v.u.setStatus("Could not claim %s: %s", it.SampleID, bench.Message(err))
 			v.reload()
 			return
 		case err != nil:
-			v.showNotice("Could not open "+it.SampleID, store.Message(err))
+			v.showNotice("Could not open "+it.SampleID, bench.Message(err))
 			v.releaseSeat(it.SampleID)
 			v.reload()
 			return
@@ -339,7 +339,7 @@ func (v *verifyView) releaseSeat(id string) {
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
 	act(v.u, "", func() error { return db.ReleaseClaim(ctx, user, id) }, func(err error) {
 		if err != nil {
-			v.u.setStatus("%s", store.Message(err))
+			v.u.setStatus("%s", bench.Message(err))
 		}
 	})
 }
@@ -395,7 +395,7 @@ func (v *verifyView) submit(verdict verify.Verdict) {
 	if o.sending {
 		return
 	}
-	in := store.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
+	in := bench.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
 		Seconds: time.Since(o.opened).Seconds()}
 	o.setSending(true)
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
@@ -422,7 +422,7 @@ func refusalText(err error) string {
 	if s, ok := verify.Sentence(err); ok {
 		return s
 	}
-	return store.Message(err)
+	return bench.Message(err)
 }
 
 // reasonLabels are reason codes as people read them.

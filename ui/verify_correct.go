@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 )
 
@@ -213,20 +213,20 @@ func (e *correctionEditor) saveCorrection() {
 		return
 	}
 	o, u := e.o, e.v.u
-	in := store.CorrectionInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Content: s, Comment: comment}
+	in := bench.CorrectionInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Content: s, Comment: comment}
 	// Sent off the UI goroutine; Save and the decision's buttons wait meanwhile, and a
 	// refusal leaves everything typed in the editor.
 	e.save.Disable()
 	o.setSending(true)
 	e.message.SetText("Saving the correction…")
 	db, user, ctx := u.db, u.user, u.ctx()
-	load(u, "", func() (store.SampleInfo, error) {
+	load(u, "", func() (bench.SampleInfo, error) {
 		return db.Correct(ctx, user, in)
-	}, func(info store.SampleInfo, err error) {
+	}, func(info bench.SampleInfo, err error) {
 		e.save.Enable()
 		o.setSending(false)
 		if err != nil {
-			e.message.SetText(store.Message(err))
+			e.message.SetText(bench.Message(err))
 			return
 		}
 		e.message.SetText("")

@@ -15,7 +15,7 @@ import (
 	"github.com/disintegration/imaging"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/ui/boxcanvas"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -23,8 +23,8 @@ import (
 // openSample is the sample under review: its panes, the verifier's marks and comment.
 type openSample struct {
 	v      *verifyView
-	item   store.QueueItem
-	info   store.SampleInfo
+	item   bench.QueueItem
+	info   bench.SampleInfo
 	claim  verify.Claim
 	opened time.Time
 
@@ -48,7 +48,7 @@ type openSample struct {
 }
 
 // newOpenSample shows a queue item as op, read off the UI goroutine (verifyView.open).
-func newOpenSample(v *verifyView, it store.QueueItem, op opened) *openSample {
+func newOpenSample(v *verifyView, it bench.QueueItem, op opened) *openSample {
 	info := op.info
 	o := &openSample{v: v, item: it, info: info, claim: op.claim, opened: time.Now()}
 	o.image = op.image
@@ -301,9 +301,9 @@ func sampleBodyParts(kind annotate.Kind, s annotate.Sample) sampleParts {
 
 // earlierReviews lists the reviews of the sample's revisions that the verifier may
 // see (the store hides the open round-3 votes of others), or why they cannot be read.
-func (o *openSample) earlierReviews(reviews []store.ReviewRecord, err error) []fyne.CanvasObject {
+func (o *openSample) earlierReviews(reviews []bench.ReviewRecord, err error) []fyne.CanvasObject {
 	if err != nil {
-		return []fyne.CanvasObject{reviewText(store.Message(err), fyne.TextStyle{Italic: true})}
+		return []fyne.CanvasObject{reviewText(bench.Message(err), fyne.TextStyle{Italic: true})}
 	}
 	if len(reviews) == 0 {
 		return nil
@@ -316,7 +316,7 @@ func (o *openSample) earlierReviews(reviews []store.ReviewRecord, err error) []f
 }
 
 // history is the sample's timeline, folded away (nil when there is none).
-func (o *openSample) history(events []store.Event) fyne.CanvasObject {
+func (o *openSample) history(events []bench.Event) fyne.CanvasObject {
 	if len(events) == 0 {
 		return nil
 	}
@@ -327,7 +327,7 @@ func (o *openSample) history(events []store.Event) fyne.CanvasObject {
 }
 
 // historyText is a sample's timeline, one event a line, in local time.
-func historyText(events []store.Event) string {
+func historyText(events []bench.Event) string {
 	var lines []string
 	for _, e := range events {
 		at := e.At
@@ -340,7 +340,7 @@ func historyText(events []store.Event) string {
 }
 
 // reviewLine is one review in words; its reasons are the criteria's labels.
-func reviewLine(kind annotate.Kind, r store.ReviewRecord) string {
+func reviewLine(kind annotate.Kind, r bench.ReviewRecord) string {
 	who := r.VerifierName
 	if r.Group != "" {
 		who += " (group " + r.Group + ")"
@@ -404,7 +404,7 @@ type verifyImage struct {
 // preview is missing).
 //
 //bw:background
-func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
+func loadVerifyImage(u *App, info bench.SampleInfo) verifyImage {
 	return loadVerifyImageFrom(u.db, u.user, u.project.ID, u.onServer(), info)
 }
 
@@ -413,7 +413,7 @@ func loadVerifyImage(u *App, info store.SampleInfo) verifyImage {
 // state is the server's to check (its audit does), and only the preview is read.
 //
 //bw:background
-func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onServer bool, info store.SampleInfo) verifyImage {
+func loadVerifyImageFrom(db bench.Service, user bench.User, projectID int64, onServer bool, info bench.SampleInfo) verifyImage {
 	return loadVerifyImagePath(db, user, projectID, onServer, info.ImagePath)
 }
 
@@ -421,27 +421,27 @@ func loadVerifyImageFrom(db store.Service, user store.User, projectID int64, onS
 // It calls the store: run it off the UI goroutine (in a load's run).
 //
 //bw:background
-func loadVerifyImagePath(db store.Service, user store.User, projectID int64, onServer bool, rel string) verifyImage {
+func loadVerifyImagePath(db bench.Service, user bench.User, projectID int64, onServer bool, rel string) verifyImage {
 	ctx := context.Background()
 	if rel == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
 	im, err := db.ImageByPath(ctx, user, projectID, rel)
 	if err != nil {
-		return verifyImage{path: rel, warning: store.Message(err)}
+		return verifyImage{path: rel, warning: bench.Message(err)}
 	}
 	si := verifyImage{width: im.Width, height: im.Height, path: im.RelPath}
 	if err := imageFileProblem(im, onServer); err != nil {
-		si.warning = store.Message(err)
+		si.warning = bench.Message(err)
 	}
-	p, perr := db.ImageFile(ctx, user, im.SHA256, store.ImagePreview)
+	p, perr := db.ImageFile(ctx, user, im.SHA256, bench.ImagePreview)
 	if perr == nil {
 		if si.img, perr = imaging.Open(p); perr == nil {
 			return si
 		}
 	}
 	if onServer {
-		si.img, si.warning = nil, "The preview cannot be read: "+store.Message(perr)
+		si.img, si.warning = nil, "The preview cannot be read: "+bench.Message(perr)
 		return si
 	}
 	if si.img, err = imaging.Open(im.Path(), imaging.AutoOrientation(true)); err != nil {
@@ -452,7 +452,7 @@ func loadVerifyImagePath(db store.Service, user store.User, projectID int64, onS
 
 // imageFileProblem says what is wrong with an image's file on this machine: nothing
 // to say on a team server's workstation, where the files are the server's.
-func imageFileProblem(im store.Image, onServer bool) error {
+func imageFileProblem(im bench.Image, onServer bool) error {
 	if onServer {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // A verifier sees a sample of several images as its annotator did: the same
@@ -24,7 +24,7 @@ type verifySequence struct {
 	sample annotate.Sample
 	paths  []string
 	labels []string
-	images map[string]store.Image
+	images map[string]bench.Image
 	thumbs map[string]string
 	shown  int
 
@@ -38,7 +38,7 @@ type verifySequence struct {
 }
 
 func newVerifySequence(o *openSample) *verifySequence {
-	s := &verifySequence{o: o, sample: o.info.Content, images: map[string]store.Image{}, thumbs: map[string]string{}}
+	s := &verifySequence{o: o, sample: o.info.Content, images: map[string]bench.Image{}, thumbs: map[string]string{}}
 	s.paths, s.labels = s.sample.AllImages(), s.sample.Labels()
 	s.single = o.centre
 	s.view = container.NewStack(s.single)
@@ -70,13 +70,13 @@ func (s *verifySequence) read() {
 		ims, err := db.ImagesByPaths(ctx, user, pid, paths)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.ImageFile(ctx, user, im.SHA256, store.ImageThumb); err == nil {
+			if p, err := db.ImageFile(ctx, user, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}
 		fyne.Do(func() {
 			if err != nil {
-				u.setStatus("The sequence's images cannot be read: %s", store.Message(err))
+				u.setStatus("The sequence's images cannot be read: %s", bench.Message(err))
 			}
 			for p, im := range ims {
 				s.images[p] = im

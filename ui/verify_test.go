@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -54,7 +55,7 @@ func openItem(t *testing.T, v *verifyView, id string) *openSample {
 	return v.cur
 }
 
-func queueIDs(items []store.QueueItem) []string {
+func queueIDs(items []bench.QueueItem) []string {
 	var ids []string
 	for _, it := range items {
 		ids = append(ids, it.SampleID)
@@ -89,7 +90,7 @@ func press(u *App, keys string) { test.TypeOnCanvas(u.win.Canvas(), keys) }
 
 func status(t *testing.T, db *store.DB, id string) verify.State {
 	t.Helper()
-	s, err := db.Sample(context.Background(), store.Owner(), id)
+	s, err := db.Sample(context.Background(), bench.Owner(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestCorrectionMakesANewRevision(t *testing.T) {
 	test.Type(e.comment, "Nearest reads better; box tightened.")
 	test.Tap(e.save)
 
-	s, err := db.Sample(context.Background(), store.Owner(), "demo-hq-004")
+	s, err := db.Sample(context.Background(), bench.Owner(), "demo-hq-004")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestCorrectionMakesANewRevision(t *testing.T) {
 		t.Errorf("corrected content %+v", s.Content)
 	}
 	events, _ := db.History(context.Background(), u.user, "demo-hq-004")
-	if !slices.ContainsFunc(events, func(e store.Event) bool {
+	if !slices.ContainsFunc(events, func(e bench.Event) bool {
 		return e.Action == "revision.correction" && e.Actor == "ver1" && e.Detail == "revision 2"
 	}) {
 		t.Errorf("no revision 2 by ver1 in the history %v", events)

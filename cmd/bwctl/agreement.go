@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func init() {
@@ -22,7 +22,7 @@ const agreementUsage = "usage: bwctl agreement --db DB [--project NAME] --as USE
 // criterion (round "all" pools every round), alpha of the decision without each
 // verifier, or the box agreement. Like review, it acts as a verifier or lead (--as),
 // because the store shows agreement to them only. Every alpha carries a 95% bootstrap
-// interval with store.AgreementDraws draws and a fixed seed. The rounds table exits 3
+// interval with bench.AgreementDraws draws and a fixed seed. The rounds table exits 3
 // when no alpha in it is defined yet.
 func runAgreement(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("agreement", stderr)
@@ -88,7 +88,7 @@ type figureJSON struct {
 	Undefined string      `json:"undefined,omitempty"`
 }
 
-func toFigureJSON(f store.Figure) figureJSON {
+func toFigureJSON(f bench.Figure) figureJSON {
 	if !f.Defined() {
 		return figureJSON{Undefined: f.Undefined}
 	}
@@ -96,7 +96,7 @@ func toFigureJSON(f store.Figure) figureJSON {
 }
 
 // plainFigure is a figure's alpha, ci95 and reading columns.
-func plainFigure(f store.Figure) []string {
+func plainFigure(f bench.Figure) []string {
 	if !f.Defined() {
 		return []string{"-", "-", "undefined: " + f.Undefined}
 	}
@@ -112,7 +112,7 @@ func printTable(w io.Writer, header []string, rows [][]string) error {
 	return tw.Flush()
 }
 
-func printAgreementRows(w io.Writer, rows store.AgreementTable, asJSON bool) error {
+func printAgreementRows(w io.Writer, rows bench.AgreementTable, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, r := range rows {
@@ -131,12 +131,12 @@ func printAgreementRows(w io.Writer, rows store.AgreementTable, asJSON bool) err
 	}
 	var out [][]string
 	for _, r := range rows {
-		out = append(out, append([]string{store.RoundName(r.Round), r.Criterion, strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, plainFigure(r.Figure)...))
+		out = append(out, append([]string{bench.RoundName(r.Round), r.Criterion, strconv.Itoa(r.Units), strconv.Itoa(r.Pairable)}, plainFigure(r.Figure)...))
 	}
 	return printTable(w, []string{"ROUND", "CRITERION", "UNITS", "PAIRABLE", "ALPHA", "CI95", "READING"}, out)
 }
 
-func printVerifierAlphas(w io.Writer, rows store.VerifierAlphaTable, asJSON bool) error {
+func printVerifierAlphas(w io.Writer, rows bench.VerifierAlphaTable, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, v := range rows {
@@ -162,7 +162,7 @@ func printVerifierAlphas(w io.Writer, rows store.VerifierAlphaTable, asJSON bool
 	return printTable(w, []string{"VERIFIER", "REVIEWS", "ALPHA", "CHANGE", "WITHOUT", "CI95", "READING"}, out)
 }
 
-func printBoxes(w io.Writer, b store.BoxAgreement, asJSON bool) error {
+func printBoxes(w io.Writer, b bench.BoxAgreement, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, r := range b.Rows {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -34,18 +34,18 @@ func agreementDB(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := db.ProjectByName(ctx, store.Owner(), "p1")
+	p, err := db.ProjectByName(ctx, bench.Owner(), "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := store.DefaultSettings()
+	s := bench.DefaultSettings()
 	s.Round3Panel = 2
 	if err := db.UpdateSettings(ctx, lead, p.ID, s); err != nil {
 		t.Fatal(err)
 	}
-	users := map[string]store.User{}
-	for _, u := range [][3]string{{"ann", store.RoleAnnotator, ""}, {"v1", store.RoleVerifier, "A"}, {"v2", store.RoleVerifier, "B"},
-		{"p1", store.RoleVerifier, "C"}, {"p2", store.RoleVerifier, "C"}} {
+	users := map[string]bench.User{}
+	for _, u := range [][3]string{{"ann", bench.RoleAnnotator, ""}, {"v1", bench.RoleVerifier, "A"}, {"v2", bench.RoleVerifier, "B"},
+		{"p1", bench.RoleVerifier, "C"}, {"p2", bench.RoleVerifier, "C"}} {
 		if users[u[0]], err = db.AddUser(ctx, lead, u[0], u[1], u[2], "userpw"); err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func agreementDB(t *testing.T) string {
 			if v.Decision == verify.DecisionApprove {
 				v.Judgements = verify.AllPassed(si.Kind, r.round)
 			}
-			if _, err := db.SubmitReview(ctx, users[r.who], store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: v}); err != nil {
+			if _, err := db.SubmitReview(ctx, users[r.who], bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: v}); err != nil {
 				t.Fatalf("%s round %d: %v", r.who, r.round, err)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/augment"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func init() {
@@ -39,7 +39,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, augmentUsage)
 		return exitUsage
 	}
-	var f store.CandidateFilter
+	var f bench.CandidateFilter
 	if *transform != "" {
 		t, err := augment.ParseTransform(*transform)
 		if err != nil {
@@ -75,7 +75,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		si, err := db.AcceptCandidate(ctx, actor, p.ID, c.CandidateRef, false)
 		if err != nil {
 			refused++
-			fmt.Fprintf(stderr, "refused: %s: %s\n", c.CandidateRef, store.Message(err))
+			fmt.Fprintf(stderr, "refused: %s: %s\n", c.CandidateRef, bench.Message(err))
 			continue
 		}
 		accepted++
@@ -98,7 +98,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // whyNot says why a candidate cannot be accepted as it is.
-func whyNot(c store.Candidate) string {
+func whyNot(c bench.Candidate) string {
 	var why []string
 	if c.Edit != "" {
 		why = append(why, "needs editing: "+c.Edit)

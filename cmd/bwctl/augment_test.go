@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -44,7 +44,7 @@ func TestAugment(t *testing.T) {
 	// The dry run's record reads back as the sample that was accepted.
 	s := openStore(t, db)
 	ctx := context.Background()
-	p, err := s.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := s.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestAugment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	drafts, err := s.Samples(ctx, store.Owner(), p.ID, store.SampleFilter{AuthorID: ann1.ID, Status: verify.StateDraft}, 0, 100)
+	drafts, err := s.Samples(ctx, bench.Owner(), p.ID, bench.SampleFilter{AuthorID: ann1.ID, Status: verify.StateDraft}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

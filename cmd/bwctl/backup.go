@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 func init() {
@@ -32,7 +32,7 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if code, ok := interrupted(stderr, "backup", "no backup was written", err); ok {
 			return code
 		}
-		fmt.Fprintf(stderr, "bwctl backup: %s\n", store.Message(err))
+		fmt.Fprintf(stderr, "bwctl backup: %s\n", bench.Message(err))
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s (restore: open the backup with --db, or copy it over the database while nothing runs on it)\n", *dbPath, *to)

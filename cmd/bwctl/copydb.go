@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -87,8 +88,8 @@ flags:`)
 		if code, ok := interrupted(stderr, "copy-db", state, err); ok {
 			return code
 		}
-		fmt.Fprintf(stderr, "bwctl copy-db: %s\nbwctl copy-db: %s\n", store.Message(err), state)
-		if errors.Is(err, store.ErrInvalid) {
+		fmt.Fprintf(stderr, "bwctl copy-db: %s\nbwctl copy-db: %s\n", bench.Message(err), state)
+		if errors.Is(err, bench.ErrInvalid) {
 			return exitFindings
 		}
 		return exitUsage

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -37,11 +37,11 @@ func TestGenProject(t *testing.T) {
 
 	ctx := context.Background()
 	s := openStore(t, db)
-	p, err := s.ProjectByName(ctx, store.Owner(), "big")
+	p, err := s.ProjectByName(ctx, bench.Owner(), "big")
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := s.StatusCounts(ctx, store.Owner(), p.ID)
+	counts, err := s.StatusCounts(ctx, bench.Owner(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 func init() {
@@ -42,7 +42,7 @@ func runHardSubset(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 // printHardSubset writes one line about a candidate list.
-func printHardSubset(w io.Writer, h store.HardSubset) {
+func printHardSubset(w io.Writer, h bench.HardSubset) {
 	state := fmt.Sprintf("%d kept, %d dropped, %d undecided", h.Kept, h.Dropped, h.Undecided())
 	if h.Frozen != "" {
 		state += "; frozen as " + h.Frozen
@@ -84,7 +84,7 @@ func runHardPropose(ctx context.Context, args []string, stdout, stderr io.Writer
 		return code
 	}
 	defer closeDB()
-	h, err := db.ProposeHardSubset(ctx, actor, ref, store.HardSubsetInput{Models: models, K: *k, Target: *target, Seed: *seed, Strict: *strict})
+	h, err := db.ProposeHardSubset(ctx, actor, ref, bench.HardSubsetInput{Models: models, K: *k, Target: *target, Seed: *seed, Strict: *strict})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -202,12 +202,12 @@ func runHardDecide(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitUsage
 	}
-	var ds []store.HardDecision
+	var ds []bench.HardDecision
 	for _, s := range list(*keep) {
-		ds = append(ds, store.HardDecision{SampleID: s, Decision: store.DecisionKeep, Reason: *reason})
+		ds = append(ds, bench.HardDecision{SampleID: s, Decision: bench.DecisionKeep, Reason: *reason})
 	}
 	for _, s := range list(*drop) {
-		ds = append(ds, store.HardDecision{SampleID: s, Decision: store.DecisionDrop, Reason: *reason})
+		ds = append(ds, bench.HardDecision{SampleID: s, Decision: bench.DecisionDrop, Reason: *reason})
 	}
 	if len(ds) == 0 {
 		fmt.Fprintln(stderr, "bwctl hard-subset decide: give --keep or --drop\n"+hardUsage)

@@ -7,13 +7,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
-// lookupCounter is a store.Service that counts the image lookups made through it:
+// lookupCounter is a bench.Service that counts the image lookups made through it:
 // through a team server, each is a request.
 type lookupCounter struct {
-	store.Service
+	bench.Service
 	mu    sync.Mutex
 	calls map[string]int
 }
@@ -24,17 +24,17 @@ func (c *lookupCounter) count(name string) {
 	c.calls[name]++
 }
 
-func (c *lookupCounter) ImageByPath(ctx context.Context, actor store.User, projectID int64, rel string) (store.Image, error) {
+func (c *lookupCounter) ImageByPath(ctx context.Context, actor bench.User, projectID int64, rel string) (bench.Image, error) {
 	c.count("ImageByPath")
 	return c.Service.ImageByPath(ctx, actor, projectID, rel)
 }
 
-func (c *lookupCounter) ImagesByPaths(ctx context.Context, actor store.User, projectID int64, paths []string) (map[string]store.Image, error) {
+func (c *lookupCounter) ImagesByPaths(ctx context.Context, actor bench.User, projectID int64, paths []string) (map[string]bench.Image, error) {
 	c.count("ImagesByPaths")
 	return c.Service.ImagesByPaths(ctx, actor, projectID, paths)
 }
 
-func (c *lookupCounter) Images(ctx context.Context, actor store.User, projectID int64, offset, limit int) ([]store.Image, error) {
+func (c *lookupCounter) Images(ctx context.Context, actor bench.User, projectID int64, offset, limit int) ([]bench.Image, error) {
 	c.count("Images")
 	return c.Service.Images(ctx, actor, projectID, offset, limit)
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -140,7 +141,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	// Boxes from COCO and Label Studio are drafts an annotator completes: they come
 	// in with their lint errors (no question yet), except into round 1.
 	drafts := (*format == formatCOCO || *format == formatLabelStu) && !*toRound1
-	res, err := db.ImportSamples(ctx, actor, p.ID, recs, store.ImportSamplesOptions{Author: *author, ToRound1: *toRound1, AcceptLintErrors: drafts})
+	res, err := db.ImportSamples(ctx, actor, p.ID, recs, bench.ImportSamplesOptions{Author: *author, ToRound1: *toRound1, AcceptLintErrors: drafts})
 	state := "nothing was imported"
 	if _, err := os.Stat(*imagesTo); *format == formatVLMEval && err == nil {
 		state = "no sample was imported (the images written to " + *imagesTo + " were)"
@@ -152,7 +153,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		return fail(stderr, err)
 	}
 
-	counts := map[store.SkipReason]int{}
+	counts := map[bench.SkipReason]int{}
 	problems := unconverted
 	failed, leftOut := 0, 0
 	for _, pr := range unconverted {
@@ -160,7 +161,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 		case pr.note:
 			leftOut++
 		case pr.lint:
-			counts[store.SkipLint]++
+			counts[bench.SkipLint]++
 			failed++
 		default:
 			counts[skipUnconvertible]++
@@ -192,35 +193,35 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	return exitOK
 }
 
-func skipMessage(s store.ImportProblem) string {
-	if s.Reason == store.SkipLint {
+func skipMessage(s bench.ImportProblem) string {
+	if s.Reason == bench.SkipLint {
 		return fmt.Sprintf("skipped, lint errors [%s]: %s", strings.Join(s.Rules, ", "), s.Message)
 	}
 	return "skipped: " + s.Message
 }
 
 // skipUnconvertible counts the records the format's converter could not read.
-const skipUnconvertible store.SkipReason = "not convertible"
+const skipUnconvertible bench.SkipReason = "not convertible"
 
 // importSummary is the one-line summary, such as
 // "imported 12, skipped 2 (lint errors), 1 id already exists".
-func importSummary(imported int, skipped map[store.SkipReason]int, warned, drafts, leftOut int) string {
+func importSummary(imported int, skipped map[bench.SkipReason]int, warned, drafts, leftOut int) string {
 	parts := []string{fmt.Sprintf("imported %d", imported)}
 	if drafts > 0 {
 		parts = append(parts, fmt.Sprintf("%d of them drafts to complete (lint errors)", drafts))
 	}
-	if n := skipped[store.SkipLint]; n > 0 {
+	if n := skipped[bench.SkipLint]; n > 0 {
 		parts = append(parts, fmt.Sprintf("skipped %d (lint errors)", n))
 	}
-	if n := skipped[store.SkipExists]; n == 1 {
+	if n := skipped[bench.SkipExists]; n == 1 {
 		parts = append(parts, "1 id already exists")
 	} else if n > 1 {
 		parts = append(parts, fmt.Sprintf("%d ids already exist", n))
 	}
-	if n := skipped[store.SkipUnknownImage]; n > 0 {
+	if n := skipped[bench.SkipUnknownImage]; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d with unknown images", n))
 	}
-	if n := skipped[store.SkipInvalid]; n > 0 {
+	if n := skipped[bench.SkipInvalid]; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d invalid", n))
 	}
 	if n := skipped[skipUnconvertible]; n > 0 {
@@ -317,7 +318,7 @@ func unquote(raw json.RawMessage) []byte {
 
 // convertSamples reads data in format. Records that cannot be converted are returned
 // as problems; err is for input that cannot be read at all.
-func convertSamples(ctx context.Context, db store.Service, actor store.User, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
+func convertSamples(ctx context.Context, db bench.Service, actor bench.User, projectID int64, format string, data []byte) ([]annotate.Imported, []problem, error) {
 	var recs []annotate.Imported
 	var bad []problem
 	switch format {
@@ -403,7 +404,7 @@ func convertSamples(ctx context.Context, db store.Service, actor store.User, pro
 				switch {
 				case err == nil:
 					known[path] = im
-				case !errors.Is(err, store.ErrNotFound) && lookupErr == nil:
+				case !errors.Is(err, bench.ErrNotFound) && lookupErr == nil:
 					lookupErr = fmt.Errorf("%w: %w", errImageLookup, err)
 				}
 			}
@@ -424,9 +425,9 @@ var errImageLookup = errors.New("looking up the file's images in the project")
 
 // imagesByPaths finds the project's images at paths (each once), in as few calls
 // as store.MaxImagePaths allows: one for any file but a huge one.
-func imagesByPaths(ctx context.Context, db store.Service, actor store.User, projectID int64, paths []string) (map[string]store.Image, error) {
+func imagesByPaths(ctx context.Context, db bench.Service, actor bench.User, projectID int64, paths []string) (map[string]bench.Image, error) {
 	want := slices.Compact(slices.Sorted(slices.Values(paths)))
-	out := map[string]store.Image{}
+	out := map[string]bench.Image{}
 	for chunk := range slices.Chunk(want, store.MaxImagePaths) {
 		found, err := db.ImagesByPaths(ctx, actor, projectID, chunk)
 		if err != nil {
@@ -499,7 +500,7 @@ func checkImagesTo(dir string, stderr io.Writer) (int, bool) {
 // already has (the same content) is not written again: the samples name it by the
 // path it has. A path the project uses for other content gets the content's hash
 // in its name. ok is false when the import must stop, with its exit code.
-func importExtractedImages(ctx context.Context, db store.Service, actor store.User, projectID int64, recs []annotate.Imported,
+func importExtractedImages(ctx context.Context, db bench.Service, actor bench.User, projectID int64, recs []annotate.Imported,
 	images map[string][]byte, dir string, stdout, stderr io.Writer) (int, bool) {
 	if len(images) == 0 {
 		return 0, true
@@ -519,7 +520,7 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 		case err == nil:
 			rename[p] = im.RelPath
 			continue
-		case !errors.Is(err, store.ErrNotFound):
+		case !errors.Is(err, bench.ErrNotFound):
 			return fail(stderr, err), false
 		}
 		target := p
@@ -583,7 +584,7 @@ func importExtractedImages(ctx context.Context, db store.Service, actor store.Us
 // project image with the same file name, when exactly one has it: Label Studio
 // names uploads by file name only, and a COCO file_name may lack the folders the
 // images were imported with.
-func resolveByFileName(ctx context.Context, db store.Service, actor store.User, projectID int64, recs []annotate.Imported) error {
+func resolveByFileName(ctx context.Context, db bench.Service, actor bench.User, projectID int64, recs []annotate.Imported) error {
 	var paths []string
 	for _, r := range recs {
 		if r.Sample.Image != "" {

@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -118,7 +118,7 @@ func TestImportSamples(t *testing.T) {
 		"sq-good-1": {verify.StateRound1, "ann"}, "sq-good-2": {verify.StateRound1, "ann"},
 		"copy-sq-good-1": {verify.StateDraft, "ann"},
 	} {
-		si, err := s.Sample(ctx, store.Owner(), id)
+		si, err := s.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -127,14 +127,14 @@ func TestImportSamples(t *testing.T) {
 			t.Errorf("%s: %s by %s, want %s by %s", id, si.Status, si.AuthorName, want.state, want.author)
 		}
 	}
-	if si, _ := s.Sample(ctx, store.Owner(), "mh-good-1"); si.Content.AnswerIndex != 1 || si.Content.Box == nil || si.Content.Box[2] != 32 {
+	if si, _ := s.Sample(ctx, bench.Owner(), "mh-good-1"); si.Content.AnswerIndex != 1 || si.Content.Box == nil || si.Content.Box[2] != 32 {
 		t.Errorf("mh-good-1 converted to %+v (answer (B), bbox_1000 scaled to 64×48)", si.Content)
 	}
-	if si, _ := s.Sample(ctx, store.Owner(), "sq-good-2"); len(si.Content.Steps) != 3 || si.Content.Steps[2].Precondition[0] != "step2" {
+	if si, _ := s.Sample(ctx, bench.Owner(), "sq-good-2"); len(si.Content.Steps) != 3 || si.Content.Steps[2].Precondition[0] != "step2" {
 		t.Errorf("sq-good-2 converted to %+v", si.Content.Steps)
 	}
 	for _, id := range []string{"nat-bad-hop", "nat-no-image", "mh-bad-lint", "sq-cycle", "sq-no-image"} {
-		if _, err := s.Sample(ctx, store.Owner(), id); err == nil {
+		if _, err := s.Sample(ctx, bench.Owner(), id); err == nil {
 			t.Errorf("skipped record %s was stored", id)
 		}
 	}
@@ -204,7 +204,7 @@ func TestImportOfficialMultihopRecord(t *testing.T) {
 			wantOut: []string{"imported 1"}},
 	})
 	s := openStore(t, db)
-	got, err := s.Sample(context.Background(), store.Owner(), "7")
+	got, err := s.Sample(context.Background(), bench.Owner(), "7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestImportSamplesVLMEvalKit(t *testing.T) {
 		"vlm-2": {annotate.KindMCQ, "vlmevalkit/bench/1.png"},
 		"vlm-3": {annotate.KindJudgment, "0001-office-1/a.jpg"},
 	} {
-		si, err := s.Sample(ctx, store.Owner(), id)
+		si, err := s.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -317,13 +317,13 @@ func TestImportSamplesVLMEvalKit(t *testing.T) {
 			t.Errorf("%s: %s on %q, %s by %s", id, si.Content.Kind, si.ImagePath, si.Status, si.AuthorName)
 		}
 	}
-	if si, _ := s.Sample(ctx, store.Owner(), "vlm-1"); si.Content.AnswerIndex != 1 || si.Content.Task != "left-right" || si.Content.Split != "test" {
+	if si, _ := s.Sample(ctx, bench.Owner(), "vlm-1"); si.Content.AnswerIndex != 1 || si.Content.Task != "left-right" || si.Content.Split != "test" {
 		t.Errorf("vlm-1 = %+v", si.Content)
 	}
-	if si, _ := s.Sample(ctx, store.Owner(), "vlm-3"); si.Content.AnswerText != "yes" {
+	if si, _ := s.Sample(ctx, bench.Owner(), "vlm-3"); si.Content.AnswerText != "yes" {
 		t.Errorf("vlm-3 = %+v", si.Content)
 	}
-	if im, err := s.ImageByPath(ctx, store.Owner(), 1, "vlmevalkit/bench/1.png"); err != nil || im.Width != 30 || im.Height != 20 || im.Scene != "bench" {
+	if im, err := s.ImageByPath(ctx, bench.Owner(), 1, "vlmevalkit/bench/1.png"); err != nil || im.Width != 30 || im.Height != 20 || im.Scene != "bench" {
 		t.Errorf("imported image %+v %v", im, err)
 	}
 }
@@ -369,7 +369,7 @@ func TestImportSamplesBoxSources(t *testing.T) {
 	})
 	s := openStore(t, db)
 	ctx := context.Background()
-	box, err := s.Sample(ctx, store.Owner(), "coco-1")
+	box, err := s.Sample(ctx, bench.Owner(), "coco-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestImportSamplesBoxSources(t *testing.T) {
 		!slices.Equal(box.Content.Tags, []string{"coco:pan"}) || box.Content.Question != "" {
 		t.Errorf("coco-1 (c.jpeg found by its file name) = %s %+v", box.ImagePath, box.Content)
 	}
-	draft, err := s.Sample(ctx, store.Owner(), "ls-1")
+	draft, err := s.Sample(ctx, bench.Owner(), "ls-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestImportSamplesBoxSources(t *testing.T) {
 		draft.Content.Question != "Which object is closest to the camera?" || draft.Content.AnswerIndex != 1 || len(draft.Content.Options) != 4 {
 		t.Errorf("ls-1 = %s %+v", draft.ImagePath, draft.Content)
 	}
-	yn, err := s.Sample(ctx, store.Owner(), "ls-2")
+	yn, err := s.Sample(ctx, bench.Owner(), "ls-2")
 	if err != nil || yn.Content.Kind != annotate.KindJudgment || yn.Content.AnswerText != "yes" || yn.ImagePath != "0002-kitchen-1/c.jpeg" {
 		t.Errorf("ls-2 = %+v %v", yn, err)
 	}
@@ -432,7 +432,7 @@ func TestImportSamplesSpatialScore(t *testing.T) {
 		"ss-11365": {annotate.KindJudgment, []string{"0002-kitchen-1/c.jpeg"}, "no", "3D Positional Relation"},
 	}
 	for id, w := range want {
-		got, err := s.Sample(context.Background(), store.Owner(), id)
+		got, err := s.Sample(context.Background(), bench.Owner(), id)
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -507,7 +507,7 @@ func TestImportSamplesLMMSEval(t *testing.T) {
 				args: []string{"import-samples", "--db", db, "--project", "p1", "--as", "ann", "--format", format, file},
 				code: 0, wantOut: []string{"imported 2"}}})
 			s := openStore(t, db)
-			got, err := s.Sample(context.Background(), store.Owner(), "lm-two")
+			got, err := s.Sample(context.Background(), bench.Owner(), "lm-two")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -517,7 +517,7 @@ func TestImportSamplesLMMSEval(t *testing.T) {
 				t.Errorf("lm-two: images %q, labels %q, box %v on image %d; want %q, [kitchen office], [10 5 60 45] on image 1",
 					c.AllImages(), c.Labels(), c.Box, c.BoxImage, want)
 			}
-			if one, err := s.Sample(context.Background(), store.Owner(), "lm-one"); err != nil || !slices.Equal(one.Content.AllImages(), []string{"0001-office-1/a.jpg"}) {
+			if one, err := s.Sample(context.Background(), bench.Owner(), "lm-one"); err != nil || !slices.Equal(one.Content.AllImages(), []string{"0001-office-1/a.jpg"}) {
 				t.Errorf("lm-one: %v, %v", one.Content.AllImages(), err)
 			}
 		})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Ctrl-C reaches the long-running commands through their context: each stops,
@@ -46,7 +46,7 @@ func TestInterruptedCommandsStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := convertSamples(ctx, nil, store.Owner(), 0, formatNative, data); !errors.Is(err, context.Canceled) {
+	if _, _, err := convertSamples(ctx, nil, bench.Owner(), 0, formatNative, data); !errors.Is(err, context.Canceled) {
 		t.Fatalf("convertSamples with Ctrl-C pressed: %v, want context.Canceled", err)
 	}
 }

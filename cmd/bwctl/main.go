@@ -20,6 +20,7 @@ import (
 	"sort"
 
 	"github.com/benchwright/benchwright/assets"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
@@ -154,50 +155,50 @@ func createDB(ctx context.Context, path string, stderr io.Writer) (*store.DB, in
 }
 
 // signIn authenticates --as with the password in BENCHWRIGHT_PASSWORD.
-func signIn(ctx context.Context, db store.Service, name string, stderr io.Writer) (store.User, int) {
+func signIn(ctx context.Context, db bench.Service, name string, stderr io.Writer) (bench.User, int) {
 	if name == "" {
 		fmt.Fprintln(stderr, "bwctl: --as USER is required (password in BENCHWRIGHT_PASSWORD)")
-		return store.User{}, exitUsage
+		return bench.User{}, exitUsage
 	}
 	pw, ok := os.LookupEnv("BENCHWRIGHT_PASSWORD")
 	if !ok {
 		fmt.Fprintln(stderr, "bwctl: set BENCHWRIGHT_PASSWORD to the password of "+name)
-		return store.User{}, exitUsage
+		return bench.User{}, exitUsage
 	}
 	u, err := db.Authenticate(ctx, name, pw)
 	if err != nil {
-		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
-		return store.User{}, exitFindings
+		fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
+		return bench.User{}, exitFindings
 	}
 	return u, exitOK
 }
 
 // openAs opens the existing database and signs --as in; on failure the database is
 // closed and nil returned with the exit code.
-func openAs(ctx context.Context, dbPath, as string, stderr io.Writer) (*store.DB, store.User, int) {
+func openAs(ctx context.Context, dbPath, as string, stderr io.Writer) (*store.DB, bench.User, int) {
 	db, code := openDB(ctx, dbPath, stderr)
 	if db == nil {
-		return nil, store.User{}, code
+		return nil, bench.User{}, code
 	}
 	actor, code := signIn(ctx, db, as, stderr)
 	if code != exitOK {
 		db.Close()
-		return nil, store.User{}, code
+		return nil, bench.User{}, code
 	}
 	return db, actor, exitOK
 }
 
 // openProjectAs is openAs followed by projectFor: the preamble of the commands that
 // act on one project. On failure it has printed why and returns a nil DB.
-func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Writer) (*store.DB, store.User, store.Project, int) {
+func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Writer) (*store.DB, bench.User, bench.Project, int) {
 	db, actor, code := openAs(ctx, dbPath, as, stderr)
 	if db == nil {
-		return nil, store.User{}, store.Project{}, code
+		return nil, bench.User{}, bench.Project{}, code
 	}
 	p, err := projectFor(ctx, db, actor, project)
 	if err != nil {
 		db.Close()
-		return nil, store.User{}, store.Project{}, fail(stderr, err)
+		return nil, bench.User{}, bench.Project{}, fail(stderr, err)
 	}
 	return db, actor, p, exitOK
 }
@@ -208,9 +209,9 @@ func fail(stderr io.Writer, err error) int {
 	if code, ok := interrupted(stderr, "", "nothing more was done", err); ok {
 		return code
 	}
-	fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
-	if errors.Is(err, store.ErrForbidden) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrInvalid) ||
-		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnauthorized) || errors.Is(err, store.ErrTooManyFailures) {
+	fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
+	if errors.Is(err, bench.ErrForbidden) || errors.Is(err, bench.ErrConflict) || errors.Is(err, bench.ErrInvalid) ||
+		errors.Is(err, bench.ErrNotFound) || errors.Is(err, bench.ErrUnauthorized) || errors.Is(err, bench.ErrTooManyFailures) {
 		return exitFindings
 	}
 	return exitUsage
@@ -242,7 +243,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	var u store.User
+	var u bench.User
 	if has {
 		// An existing database: the lead must already exist and sign in.
 		if u, code = signIn(ctx, db, *lead, stderr); code != exitOK {
@@ -308,7 +309,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	defer closeDB()
-	var p store.Project
+	var p bench.Project
 	if *project != "" {
 		var err error
 		if p, err = db.ProjectByName(ctx, actor, *project); err != nil {
@@ -316,7 +317,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if sub == "list" {
-		var us []store.User
+		var us []bench.User
 		var err error
 		if *project != "" {
 			us, err = db.Members(ctx, actor, p.ID)
@@ -349,7 +350,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "%s left project %s\n", *name, p.Name)
 		return exitOK
 	case "role":
-		var u store.User
+		var u bench.User
 		var err error
 		where := "every project of theirs"
 		if *project != "" {
@@ -393,7 +394,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return exitOK
 	}
-	var u store.User
+	var u bench.User
 	var err error
 	if *project != "" {
 		u, err = db.AddUserToProject(ctx, actor, p.ID, *name, *role, *group, pw)
@@ -463,8 +464,8 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 	res, err := db.ImportImages(ctx, actor, p.ID, pos[0], nil)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		// Refused before any file was read: no summary that could pass for an empty import.
-		if errors.Is(err, store.ErrInvalid) {
-			fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+		if errors.Is(err, bench.ErrInvalid) {
+			fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
 			return exitUsage
 		}
 		return fail(stderr, err)
@@ -478,7 +479,7 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "imported %d, unchanged %d, duplicates %d, rejected %d, ignored %d (not image files)\n",
 		res.Imported, res.Unchanged, len(res.Duplicate), len(res.Rejected), res.Ignored)
 	if err != nil {
-		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
+		fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
 		return exitFindings
 	}
 	return exitOK

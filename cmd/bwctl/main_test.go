@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 )
@@ -180,14 +181,14 @@ func TestInit(t *testing.T) {
 	// What init wrote, seen through the store.
 	ctx := context.Background()
 	s := openStore(t, db)
-	us, err := s.Users(ctx, store.Owner())
-	if err != nil || len(us) != 1 || us[0].Name != "boss" || us[0].Role != store.RoleLead {
+	us, err := s.Users(ctx, bench.Owner())
+	if err != nil || len(us) != 1 || us[0].Name != "boss" || us[0].Role != bench.RoleLead {
 		t.Fatalf("users %+v, %v; want only the lead boss", us, err)
 	}
 	if _, err := s.Authenticate(ctx, "boss", "secret"); err != nil {
 		t.Errorf("lead cannot sign in: %v", err)
 	}
-	ps, err := s.Projects(ctx, store.Owner())
+	ps, err := s.Projects(ctx, bench.Owner())
 	if err != nil || len(ps) != 2 || ps[0].Name != "p1" || ps[1].Name != "p2" {
 		t.Errorf("projects %+v, %v; want p1 and p2", ps, err)
 	}
@@ -247,9 +248,9 @@ func TestUsers(t *testing.T) {
 	// the refused ones were not created.
 	ctx := context.Background()
 	s := openStore(t, db)
-	for name, want := range map[string]store.User{
-		"vera": {Name: "vera", Role: store.RoleVerifier, Group: "A"},
-		"ann":  {Name: "ann", Role: store.RoleAnnotator},
+	for name, want := range map[string]bench.User{
+		"vera": {Name: "vera", Role: bench.RoleVerifier, Group: "A"},
+		"ann":  {Name: "ann", Role: bench.RoleAnnotator},
 	} {
 		p := map[string]string{"vera": "verapw", "ann": "annpw"}[name]
 		u, err := s.Authenticate(ctx, name, p)
@@ -261,7 +262,7 @@ func TestUsers(t *testing.T) {
 			t.Errorf("%s is %+v, want %+v", name, u, want)
 		}
 	}
-	if us, _ := s.Users(ctx, store.Owner()); len(us) != 3 {
+	if us, _ := s.Users(ctx, bench.Owner()); len(us) != 3 {
 		t.Errorf("users %+v, want boss, ann and vera only", us)
 	}
 }
@@ -289,14 +290,14 @@ func TestDemo(t *testing.T) {
 	if _, err := s.Authenticate(ctx, "ann1", demo.DemoPassword); err != nil {
 		t.Errorf("demo account ann1: %v", err)
 	}
-	p, err := s.ProjectByName(ctx, store.Owner(), demo.DemoProject)
+	p, err := s.ProjectByName(ctx, bench.Owner(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.CountImages(ctx, store.Owner(), p.ID); err != nil || n == 0 {
+	if n, err := s.CountImages(ctx, bench.Owner(), p.ID); err != nil || n == 0 {
 		t.Errorf("demo project has %d images (%v)", n, err)
 	}
-	if us, _ := s.Users(ctx, store.Owner()); len(us) != len(demo.DemoAccounts) {
+	if us, _ := s.Users(ctx, bench.Owner()); len(us) != len(demo.DemoAccounts) {
 		t.Errorf("after the refused second demo, %d users, want %d", len(us), len(demo.DemoAccounts))
 	}
 }
@@ -443,7 +444,7 @@ func TestImportImages(t *testing.T) {
 	// The store sees the scenes and sizes.
 	ctx := context.Background()
 	s := openStore(t, db)
-	p, err := s.ProjectByName(ctx, store.Owner(), "p1")
+	p, err := s.ProjectByName(ctx, bench.Owner(), "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +454,7 @@ func TestImportImages(t *testing.T) {
 		"0002-kitchen-1/d.png": {"0002-kitchen-1", 12, 34},
 		"0003-garage-1/e.jpg":  {"0003-garage-1", 20, 20},
 	} {
-		im, err := s.ImageByPath(ctx, store.Owner(), p.ID, rel)
+		im, err := s.ImageByPath(ctx, bench.Owner(), p.ID, rel)
 		if err != nil {
 			t.Errorf("%s: %v", rel, err)
 			continue
@@ -463,7 +464,7 @@ func TestImportImages(t *testing.T) {
 		}
 	}
 	for _, rel := range []string{"bad/empty.jpg", "bad/huge.png", "0003-garage-1/copy-of-a.jpg"} {
-		if _, err := s.ImageByPath(ctx, store.Owner(), p.ID, rel); err == nil {
+		if _, err := s.ImageByPath(ctx, bench.Owner(), p.ID, rel); err == nil {
 			t.Errorf("%s was stored", rel)
 		}
 	}

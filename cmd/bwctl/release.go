@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
-	"github.com/benchwright/benchwright/store"
 )
 
 func init() {
@@ -100,7 +100,7 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "bwctl freeze: --name and --version are required")
 		return exitUsage
 	}
-	in := store.FreezeInput{Name: *name, Version: *version, Tasks: list(*tasks)}
+	in := bench.FreezeInput{Name: *name, Version: *version, Tasks: list(*tasks)}
 	for _, k := range list(*kinds) {
 		if !annotate.Kind(k).Valid() {
 			fmt.Fprintf(stderr, "bwctl freeze: --kinds: unknown kind %q (%s)\n", k, kindNames())
@@ -124,11 +124,11 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	in.ProjectID = p.ID
 	rel, err := db.Freeze(ctx, actor, in)
 	if err != nil {
-		var audit *store.AuditErrors
+		var audit *bench.AuditErrors
 		if errors.As(err, &audit) { // the findings, one per line, after the sentence
 			defer func() {
 				for _, f := range audit.Findings {
-					if f.Severity == store.SeverityError {
+					if f.Severity == bench.SeverityError {
 						fmt.Fprintln(stderr, f.String())
 					}
 				}
@@ -141,7 +141,7 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // splitText is ", train N, test M" for a split release.
-func splitText(rel store.Release) string {
+func splitText(rel bench.Release) string {
 	var keys []string
 	for k := range rel.SplitCounts {
 		if k != "" {
@@ -216,7 +216,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	defer closeDB()
-	in := store.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
+	in := bench.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {
 		p, err := db.ProjectByName(ctx, actor, *project)
 		if err != nil {

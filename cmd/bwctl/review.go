@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -64,19 +64,19 @@ func kindNames() string {
 
 // projectFor resolves --project, or when it is omitted the only project actor is
 // a member of (the only one of the database, read without an account).
-func projectFor(ctx context.Context, db store.Calls, actor store.User, name string) (store.Project, error) {
+func projectFor(ctx context.Context, db bench.Calls, actor bench.User, name string) (bench.Project, error) {
 	if name != "" {
 		return db.ProjectByName(ctx, actor, name)
 	}
 	ps, err := db.Projects(ctx, actor)
 	if err != nil {
-		return store.Project{}, err
+		return bench.Project{}, err
 	}
 	if len(ps) != 1 {
 		if actor.IsOwner() {
-			return store.Project{}, fmt.Errorf("%w: the database holds %d projects; name one with --project", store.ErrInvalid, len(ps))
+			return bench.Project{}, fmt.Errorf("%w: the database holds %d projects; name one with --project", bench.ErrInvalid, len(ps))
 		}
-		return store.Project{}, fmt.Errorf("%w: %s is a member of %d projects; name one with --project", store.ErrInvalid, actor.Name, len(ps))
+		return bench.Project{}, fmt.Errorf("%w: %s is a member of %d projects; name one with --project", bench.ErrInvalid, actor.Name, len(ps))
 	}
 	return ps[0], nil
 }
@@ -177,7 +177,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 		}
 	}
-	out, err := db.SubmitReview(ctx, actor, store.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
+	out, err := db.SubmitReview(ctx, actor, bench.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -232,7 +232,7 @@ func reviewCorrect(ctx context.Context, at where, as, sample string, round, revi
 		}
 		revision = si.Revision
 	}
-	si, err := db.Correct(ctx, actor, store.CorrectionInput{SampleID: sample, Round: round, BasedOn: revision, Content: content, Comment: comment})
+	si, err := db.Correct(ctx, actor, bench.CorrectionInput{SampleID: sample, Round: round, BasedOn: revision, Content: content, Comment: comment})
 	if err != nil {
 		return fail(stderr, err)
 	}

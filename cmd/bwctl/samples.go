@@ -1,7 +1,7 @@
 package main
 
 // bwctl samples: the lead's sample manager (store/manager.go) for scripts. search
-// takes the manager's filters (store.SampleQuery); withdraw, reopen, reassign and
+// takes the manager's filters (bench.SampleQuery); withdraw, reopen, reassign and
 // release-claims act on a list of ids through the same store calls as the
 // manager's buttons, so the store checks and audits them exactly as it does there.
 
@@ -18,7 +18,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -89,7 +89,7 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 	bySampling := fs.Bool("by-sampling", false, "accepted by sampling with the rest of a validated batch")
 	from := fs.String("from", "", "last change on or after this day (YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "last change on or before this day (YYYY-MM-DD, UTC)")
-	sortBy := fs.String("sort", string(store.SortUpdated), "order by "+sortNames())
+	sortBy := fs.String("sort", string(bench.SortUpdated), "order by "+sortNames())
 	desc := fs.Bool("desc", false, "newest, highest or last first")
 	offset := fs.Int("offset", 0, "skip this many samples of the order")
 	limit := fs.Int("limit", 0, "at most this many samples (0: all)")
@@ -100,9 +100,9 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "bwctl samples search: unexpected %q (words to find go in --text)\n", pos[0])
 		return exitUsage
 	}
-	q := store.SampleQuery{Text: *text, Round: *round, Hop: *hop, View: annotate.View(*view), Categories: *categories,
+	q := bench.SampleQuery{Text: *text, Round: *round, Hop: *hop, View: annotate.View(*view), Categories: *categories,
 		Task: *task, Split: *split, RejectReason: *rejectReason, Rejected: *rejected, Acknowledged: *acknowledged,
-		Derived: *derived, BySampling: *bySampling, From: *from, To: *to, Sort: store.SampleSort(*sortBy), Desc: *desc,
+		Derived: *derived, BySampling: *bySampling, From: *from, To: *to, Sort: bench.SampleSort(*sortBy), Desc: *desc,
 		Offset: *offset}
 	for _, s := range states {
 		if !verify.State(s).Valid() {
@@ -118,7 +118,7 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		q.Kinds = append(q.Kinds, annotate.Kind(k))
 	}
-	if !slices.Contains(store.SampleSorts, q.Sort) {
+	if !slices.Contains(bench.SampleSorts, q.Sort) {
 		fmt.Fprintf(stderr, "bwctl samples search: --sort %q; sort by %s\n", *sortBy, sortNames())
 		return exitUsage
 	}
@@ -157,7 +157,7 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		q.ImageID = im.ID
 	}
-	var rows []store.SampleRow
+	var rows []bench.SampleRow
 	total := 0
 	for {
 		q.Limit = 1000
@@ -223,7 +223,7 @@ type sampleJSON struct {
 	UpdatedAt     string   `json:"updated_at"`
 }
 
-func sampleRecord(r store.SampleRow) sampleJSON {
+func sampleRecord(r bench.SampleRow) sampleJSON {
 	out := sampleJSON{ID: r.ID, State: string(r.Status), Kind: string(r.Kind), Author: r.AuthorName, Image: r.ImagePath,
 		Hop: r.Content.Hop, View: string(r.Content.View), Categories: r.Categories, Task: r.Content.Task, Split: r.Content.Split,
 		Revision: r.Revision, RejectReasons: r.Reasons, Acknowledged: r.Acknowledged, Derived: r.Derived,
@@ -251,8 +251,8 @@ func stateNames() string {
 }
 
 func sortNames() string {
-	s := make([]string, len(store.SampleSorts))
-	for i, o := range store.SampleSorts {
+	s := make([]string, len(bench.SampleSorts))
+	for i, o := range bench.SampleSorts {
 		s[i] = string(o)
 	}
 	return strings.Join(s, ", ")
@@ -302,7 +302,7 @@ func samplesAct(ctx context.Context, sub string, args []string, stdout, stderr i
 		return code
 	}
 	defer closeDB()
-	var res store.SelectionResult
+	var res bench.SelectionResult
 	var verb string
 	switch sub {
 	case "withdraw":

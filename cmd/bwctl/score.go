@@ -12,8 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 )
 
 func init() {
@@ -124,7 +124,7 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 
 // reportPredictionProblems names, with their lines, the predictions the store left
 // out (the first few of each kind it lists), and notes the samples left without one.
-func reportPredictionProblems(w io.Writer, in predInput, res store.ImportPredictionsResult, ref string) {
+func reportPredictionProblems(w io.Writer, in predInput, res bench.ImportPredictionsResult, ref string) {
 	where := map[string][]predLoc{} // sample id → where its predictions were read, in input order
 	for i, p := range in.preds {
 		where[p.SampleID] = append(where[p.SampleID], in.locs[i])
@@ -144,7 +144,7 @@ func reportPredictionProblems(w io.Writer, in predInput, res store.ImportPredict
 		fmt.Fprintf(w, "... and %d more second predictions for a sample; not imported\n", more)
 	}
 	if b := res.PixelBoxes; b.Count > 0 {
-		fmt.Fprintf(w, "warning: %s\n", store.PixelBoxesWarning(b))
+		fmt.Fprintf(w, "warning: %s\n", bench.PixelBoxesWarning(b))
 	}
 	if m := res.Missing; m.Count > 0 {
 		more := ""
@@ -231,20 +231,20 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 // connectRelease is connectAs followed by releaseArg: the preamble of the
 // commands that act on one frozen release. On failure it has said why and returns
 // a nil Service.
-func connectRelease(ctx context.Context, at where, as, project, rel string, stderr io.Writer) (store.Service, store.User, string, string, func(), int) {
+func connectRelease(ctx context.Context, at where, as, project, rel string, stderr io.Writer) (bench.Service, bench.User, string, string, func(), int) {
 	db, actor, closeDB, code := connectAs(ctx, at, as, stderr)
 	if db == nil {
-		return nil, store.User{}, "", "", nil, code
+		return nil, bench.User{}, "", "", nil, code
 	}
 	ref, name, err := releaseArg(ctx, db, actor, project, rel)
 	if err != nil {
 		closeDB()
-		return nil, store.User{}, "", "", nil, fail(stderr, err)
+		return nil, bench.User{}, "", "", nil, fail(stderr, err)
 	}
 	return db, actor, ref, name, closeDB, exitOK
 }
 
-func releaseArg(ctx context.Context, db store.Calls, actor store.User, project, ref string) (arg, name string, err error) {
+func releaseArg(ctx context.Context, db bench.Calls, actor bench.User, project, ref string) (arg, name string, err error) {
 	if project == "" {
 		return ref, ref, nil
 	}
@@ -478,7 +478,7 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 			}
 		}
 		if rankBy == "" {
-			return fmt.Errorf("%w: the models share no figure to rank them by; name one with --rank-by", store.ErrInvalid)
+			return fmt.Errorf("%w: the models share no figure to rank them by; name one with --rank-by", bench.ErrInvalid)
 		}
 	}
 	if !slices.Contains(cols, rankBy) {
@@ -486,7 +486,7 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	}
 	board, err := score.Leaderboard(reports, rankBy)
 	if err != nil {
-		return fmt.Errorf("%w: %s", store.ErrInvalid, strings.TrimPrefix(err.Error(), "score: "))
+		return fmt.Errorf("%w: %s", bench.ErrInvalid, strings.TrimPrefix(err.Error(), "score: "))
 	}
 	byModel := map[string]*score.Report{}
 	for _, r := range reports {

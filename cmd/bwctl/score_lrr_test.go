@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -27,14 +27,14 @@ func lrrBenchRelease(t *testing.T) string {
 	ctx := context.Background()
 	db, _ := demoDB(t)
 	s := openStore(t, db)
-	user := func(name string) store.User {
-		u, err := s.UserByName(ctx, store.Owner(), name)
+	user := func(name string) bench.User {
+		u, err := s.UserByName(ctx, bench.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return u
 	}
-	p, err := s.ProjectByName(ctx, store.Owner(), "demo")
+	p, err := s.ProjectByName(ctx, bench.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,11 @@ func lrrBenchRelease(t *testing.T) string {
 			who   []string
 		}{{1, []string{"ver1"}}, {2, []string{"ver3"}}, {3, []string{"ver5", "ver2", "ver4"}}} {
 			for _, w := range r.who {
-				cur, err := s.Sample(ctx, store.Owner(), x.id)
+				cur, err := s.Sample(ctx, bench.Owner(), x.id)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.SubmitReview(ctx, user(w), store.ReviewInput{SampleID: x.id, Round: r.round, BasedOn: cur.Revision, Seconds: 30,
+				if _, err := s.SubmitReview(ctx, user(w), bench.ReviewInput{SampleID: x.id, Round: r.round, BasedOn: cur.Revision, Seconds: 30,
 					Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(cur.Kind, r.round)}}); err != nil {
 					t.Fatalf("%s round %d by %s: %v", x.id, r.round, w, err)
 				}

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -39,8 +39,8 @@ func benchRelease(t *testing.T) string {
 	ctx := context.Background()
 	db, _ := demoDB(t)
 	s := openStore(t, db)
-	user := func(name string) store.User {
-		u, err := s.UserByName(ctx, store.Owner(), name)
+	user := func(name string) bench.User {
+		u, err := s.UserByName(ctx, bench.Owner(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,12 +48,12 @@ func benchRelease(t *testing.T) string {
 	}
 	approve := func(id string, round int, who ...string) {
 		t.Helper()
-		si, err := s.Sample(ctx, store.Owner(), id)
+		si, err := s.Sample(ctx, bench.Owner(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range who {
-			if _, err := s.SubmitReview(ctx, user(w), store.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision, Seconds: 30,
+			if _, err := s.SubmitReview(ctx, user(w), bench.ReviewInput{SampleID: id, Round: round, BasedOn: si.Revision, Seconds: 30,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(si.Kind, round)}}); err != nil {
 				t.Fatalf("%s round %d by %s: %v", id, round, w, err)
 			}
@@ -64,7 +64,7 @@ func benchRelease(t *testing.T) string {
 	approve("demo-mc-001", 2, "ver3")
 	approve("demo-mc-001", 3, "ver5", "ver2", "ver4")
 	approve("demo-hq-002", 3, "ver2", "ver4")
-	p, err := s.ProjectByName(ctx, store.Owner(), "demo")
+	p, err := s.ProjectByName(ctx, bench.Owner(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}

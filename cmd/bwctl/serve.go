@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 )
@@ -106,73 +107,73 @@ func whereFlags(fs interface {
 
 // connectAs signs in as --as on the database file or the team server; close ends
 // the session or closes the file.
-func connectAs(ctx context.Context, w where, as string, stderr io.Writer) (svc store.Service, me store.User, close func(), code int) {
+func connectAs(ctx context.Context, w where, as string, stderr io.Writer) (svc bench.Service, me bench.User, close func(), code int) {
 	if *w.server == "" {
 		if *w.fingerprint != "" {
 			fmt.Fprintln(stderr, "bwctl: --fingerprint goes with --server")
-			return nil, store.User{}, nil, exitUsage
+			return nil, bench.User{}, nil, exitUsage
 		}
 		db, actor, code := openAs(ctx, *w.db, as, stderr)
 		if db == nil {
-			return nil, store.User{}, nil, code
+			return nil, bench.User{}, nil, code
 		}
 		return db, actor, func() { db.Close() }, exitOK
 	}
 	if *w.db != "" {
 		fmt.Fprintln(stderr, "bwctl: give --db or --server, not both")
-		return nil, store.User{}, nil, exitUsage
+		return nil, bench.User{}, nil, exitUsage
 	}
 	if as == "" {
 		fmt.Fprintln(stderr, "bwctl: --as USER is required with --server (password in BENCHWRIGHT_PASSWORD)")
-		return nil, store.User{}, nil, exitUsage
+		return nil, bench.User{}, nil, exitUsage
 	}
 	pw, ok := os.LookupEnv("BENCHWRIGHT_PASSWORD")
 	if !ok {
 		fmt.Fprintln(stderr, "bwctl: set BENCHWRIGHT_PASSWORD to the password of "+as)
-		return nil, store.User{}, nil, exitUsage
+		return nil, bench.User{}, nil, exitUsage
 	}
 	c, err := remote.Dial(ctx, *w.server, remote.Options{Fingerprint: *w.fingerprint})
 	if err != nil {
-		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
-		return nil, store.User{}, nil, exitUsage
+		fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
+		return nil, bench.User{}, nil, exitUsage
 	}
 	u, err := c.Authenticate(ctx, as, pw)
 	if err != nil {
 		c.Close()
-		fmt.Fprintf(stderr, "bwctl: %s\n", store.Message(err))
-		return nil, store.User{}, nil, exitFindings
+		fmt.Fprintf(stderr, "bwctl: %s\n", bench.Message(err))
+		return nil, bench.User{}, nil, exitFindings
 	}
 	return c, u, func() { c.Close() }, exitOK
 }
 
 // connectProjectAs is connectAs followed by projectFor.
-func connectProjectAs(ctx context.Context, w where, as, project string, stderr io.Writer) (store.Service, store.User, store.Project, func(), int) {
+func connectProjectAs(ctx context.Context, w where, as, project string, stderr io.Writer) (bench.Service, bench.User, bench.Project, func(), int) {
 	svc, me, close, code := connectAs(ctx, w, as, stderr)
 	if svc == nil {
-		return nil, store.User{}, store.Project{}, nil, code
+		return nil, bench.User{}, bench.Project{}, nil, code
 	}
 	p, err := projectFor(ctx, svc, me, project)
 	if err != nil {
 		close()
-		return nil, store.User{}, store.Project{}, nil, fail(stderr, err)
+		return nil, bench.User{}, bench.Project{}, nil, fail(stderr, err)
 	}
 	return svc, me, p, close, exitOK
 }
 
 // readerAt opens the project for a command that reads a local file without an
-// account: the file itself, read as store.Owner, when neither --server nor --as
+// account: the file itself, read as bench.Owner, when neither --server nor --as
 // is given, else a signed-in session (on the file or the server) as --as.
-func readerAt(ctx context.Context, w where, as string, stderr io.Writer) (store.Service, store.User, func(), int) {
+func readerAt(ctx context.Context, w where, as string, stderr io.Writer) (bench.Service, bench.User, func(), int) {
 	if *w.server == "" && as == "" {
 		if *w.fingerprint != "" {
 			fmt.Fprintln(stderr, "bwctl: --fingerprint goes with --server")
-			return nil, store.User{}, nil, exitUsage
+			return nil, bench.User{}, nil, exitUsage
 		}
 		file, code := openDB(ctx, *w.db, stderr)
 		if file == nil {
-			return nil, store.User{}, nil, code
+			return nil, bench.User{}, nil, code
 		}
-		return file, store.Owner(), func() { file.Close() }, exitOK
+		return file, bench.Owner(), func() { file.Close() }, exitOK
 	}
 	return connectAs(ctx, w, as, stderr)
 }

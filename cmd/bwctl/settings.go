@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/bench"
 )
 
 // runSettings dispatches settings show|set.
@@ -103,7 +103,7 @@ func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // projectHistory prints a project's settings changes and refused attempts.
-func projectHistory(ctx context.Context, db store.Calls, actor store.User, p store.Project, stdout, stderr io.Writer) int {
+func projectHistory(ctx context.Context, db bench.Calls, actor bench.User, p bench.Project, stdout, stderr io.Writer) int {
 	events, err := db.ProjectHistory(ctx, actor, p.ID)
 	if err != nil {
 		return fail(stderr, err)

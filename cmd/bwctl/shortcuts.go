@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/shortcut"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -60,7 +60,7 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return code
 		}
 		defer closeDB()
-		infos, err := svc.Samples(ctx, me, p.ID, store.SampleFilter{}, 0, -1)
+		infos, err := svc.Samples(ctx, me, p.ID, bench.SampleFilter{}, 0, -1)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -169,7 +169,7 @@ func readBenchmark(ctx context.Context, format, file string, stderr io.Writer) (
 	var bad []problem
 	switch format {
 	case formatNative, formatLMMSEval, formatSpatialSc, formatSpatiaLQA:
-		recs, bad, err = convertSamples(ctx, nil, store.User{}, 0, format, data)
+		recs, bad, err = convertSamples(ctx, nil, bench.User{}, 0, format, data)
 	case formatMultihop: // the boxes' image sizes do not matter here
 		var errs []annotate.RecordError
 		recs, errs, err = annotate.ImportMultihop(bytes.NewReader(data), annotate.ImportOptions{})

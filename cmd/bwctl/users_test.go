@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -43,7 +44,7 @@ func TestUsersPasswd(t *testing.T) {
 			args: passwd("--as", "boss", "--name", "nobody"), code: 1, wantErr: []string{`no user named "nobody"`}, emptyOut: true},
 	})
 	// The production minimum, as people meet it.
-	restore := store.SetPasswordMinimumForTests(store.MinPasswordLen)
+	restore := store.SetPasswordMinimumForTests(bench.MinPasswordLen)
 	runCases(t, []cliCase{
 		{name: "new password too short", env: map[string]string{envPW: "secret", envNewPW: "nine-char"},
 			args: passwd("--as", "boss", "--name", "ann"), code: 1,

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/sampling"
-	"github.com/benchwright/benchwright/store"
 )
 
 func init() {
@@ -73,7 +73,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		for _, b := range bad {
 			fmt.Fprintf(stdout, "%s:%d\t%s\t%s\n", pos[0], b.line, b.id, b.message)
 		}
-		res, err := db.ImportBatch(ctx, actor, store.ImportBatchInput{ProjectID: p.ID, Name: *batch, Source: filepath.Base(pos[0]), Author: *author, Records: recs})
+		res, err := db.ImportBatch(ctx, actor, bench.ImportBatchInput{ProjectID: p.ID, Name: *batch, Source: filepath.Base(pos[0]), Author: *author, Records: recs})
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -87,7 +87,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		return exitOK
 	case "draw":
-		st, err := db.DrawValidation(ctx, actor, store.DrawInput{ProjectID: p.ID, Batch: *batch, Stratify: sampling.Stratify(*stratify), Seed: *seed,
+		st, err := db.DrawValidation(ctx, actor, bench.DrawInput{ProjectID: p.ID, Batch: *batch, Stratify: sampling.Stratify(*stratify), Seed: *seed,
 			PerStratum: *perStratum, Margin: *margin, Expected: *expected, Method: sampling.Method(*interval), Level: *level, Threshold: *threshold})
 		if err != nil {
 			return fail(stderr, err)
@@ -132,12 +132,12 @@ type statusCell struct {
 	Unsampled int        `json:"unsampled"`
 }
 
-func cell(s store.ValidationStratum) statusCell {
+func cell(s bench.ValidationStratum) statusCell {
 	return statusCell{Stratum: s.Name, Items: s.Items, Sampled: s.Sampled, Pending: s.Pending, N: s.N, Errors: s.Errors, Rate: s.Rate,
 		CI95: [2]float64{s.CI.Low, s.CI.High}, Below: s.Below, Unsampled: s.Unsampled}
 }
 
-func writeStatusJSON(stdout io.Writer, st store.ValidationStatus) int {
+func writeStatusJSON(stdout io.Writer, st bench.ValidationStatus) int {
 	b := st.Batch
 	out := struct {
 		Batch      string       `json:"batch"`
@@ -164,7 +164,7 @@ func writeStatusJSON(stdout io.Writer, st store.ValidationStatus) int {
 	return exitOK
 }
 
-func writeStatusText(stdout io.Writer, st store.ValidationStatus) {
+func writeStatusText(stdout io.Writer, st bench.ValidationStatus) {
 	b := st.Batch
 	fmt.Fprintf(stdout, "batch %s: %d items, %d sampled (by %s, seed %d), %d accepted by sampling; %s interval at %g, threshold %g\n",
 		b.Name, b.Items, b.Sampled, b.Stratify, b.Seed, b.BySampling, b.Method, b.Level, b.Threshold)

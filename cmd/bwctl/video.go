@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/video"
 )
@@ -21,7 +22,7 @@ func init() {
 const importVideoUsage = "usage: bwctl import-video --db DB --project NAME --as USER [--frames N] [--sampling uniform|uniform-tail] [--to DIR] FILE…"
 
 // runImportVideo takes --frames frames of each video and imports them below <to>
-// (store.ImportVideo, which the app's "Import video…" calls too), and prints the
+// (video.ImportVideo, which the app's "Import video…" calls too), and prints the
 // frames' project paths, one a line, in order. A video whose frames cannot all be
 // taken is reported by name and leaves nothing behind.
 func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -74,7 +75,7 @@ func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	exit := exitOK
 	for _, file := range pos {
-		paths, err := store.ImportVideo(ctx, db, actor, p.ID, file, store.VideoImportOptions{Frames: *frames, Sampling: *sampling, Root: root})
+		paths, err := video.ImportVideo(ctx, db, actor, p.ID, file, video.ImportOptions{Frames: *frames, Sampling: *sampling, Root: root})
 		if code, ok := interrupted(stderr, "import-video", "the frames of "+file+" were not imported", err); ok {
 			return code
 		}
@@ -96,8 +97,8 @@ func videoMessage(file string, err error) string {
 	case errors.Is(err, video.ErrNotVideo):
 		// The video package's error names the file and gives ffmpeg's reason.
 		return err.Error() + "; nothing of it was imported"
-	case errors.Is(err, store.ErrForbidden), errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalid):
-		return file + ": " + store.Message(err)
+	case errors.Is(err, bench.ErrForbidden), errors.Is(err, bench.ErrNotFound), errors.Is(err, bench.ErrInvalid):
+		return file + ": " + bench.Message(err)
 	}
 	return file + ": " + err.Error()
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
-	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/video"
 )
 
@@ -102,7 +102,7 @@ func TestImportVideo(t *testing.T) {
 
 	ctx := context.Background()
 	s := openStore(t, db)
-	boss, err := s.UserByName(ctx, store.Owner(), "boss")
+	boss, err := s.UserByName(ctx, bench.Owner(), "boss")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestImportVideoThroughServer(t *testing.T) {
 	}
 	s := openStore(t, dbPath)
 	ctx := context.Background()
-	lead, err := s.UserByName(ctx, store.Owner(), "lead")
+	lead, err := s.UserByName(ctx, bench.Owner(), "lead")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
-	"github.com/benchwright/benchwright/store"
 )
 
 // AddImages writes one small JPEG per path (of its own size and colour) into the
@@ -77,7 +77,7 @@ func testSequences(t *testing.T, connect Connect) {
 	s.BoxImage = 2
 	bad := s
 	bad.SetImages([]string{p.Image, "0002-seq/missing.jpg"})
-	if _, err := ann.CreateSample(ctx, ua, pid, bad); !errors.Is(err, store.ErrInvalid) {
+	if _, err := ann.CreateSample(ctx, ua, pid, bad); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a sequence with an image the project lacks: %v, want ErrInvalid", err)
 	}
 	si, err := ann.CreateSample(ctx, ua, pid, s)
@@ -104,7 +104,7 @@ func testSequences(t *testing.T, connect Connect) {
 		idOf[im.RelPath] = im.ID
 	}
 	for _, path := range []string{p.Image, more[1]} {
-		list, err := lead.Samples(ctx, ul, pid, store.SampleFilter{ImageID: idOf[path]}, 0, 10)
+		list, err := lead.Samples(ctx, ul, pid, bench.SampleFilter{ImageID: idOf[path]}, 0, 10)
 		if err != nil || len(list) != 1 || list[0].ID != si.ID {
 			t.Errorf("samples on %s: %+v, %v; want %s", path, list, err, si.ID)
 		}
@@ -119,14 +119,14 @@ func testSequences(t *testing.T, connect Connect) {
 	if n := unused(); n != 1 {
 		t.Errorf("%d images without samples after the reorder, want 1 (b.jpg)", n)
 	}
-	if list, _ := lead.Samples(ctx, ul, pid, store.SampleFilter{ImageID: idOf[more[0]]}, 0, 10); len(list) != 0 {
+	if list, _ := lead.Samples(ctx, ul, pid, bench.SampleFilter{ImageID: idOf[more[0]]}, 0, 10); len(list) != 0 {
 		t.Errorf("b.jpg left the sequence but still lists %+v", list)
 	}
 	if si, err = ann.Submit(ctx, ua, si.ID, v, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.ApproveThrough(t, si)
-	rel, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: pid, Name: "sequences", Version: "1"})
+	rel, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: pid, Name: "sequences", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}

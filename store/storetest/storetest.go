@@ -1,4 +1,4 @@
-// Package storetest is the contract every store.Service keeps — a local project
+// Package storetest is the contract every bench.Service keeps — a local project
 // file (*store.DB) and a team server's client (remote.Client) alike: one suite of
 // behavioural tests (permissions, protocol moves, blind round 3, optimistic-locking
 // conflicts, claims, freeze, and every read call giving the same answer) that both
@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -32,13 +33,13 @@ const Password = "contract-secret"
 
 // Connect returns a Service on db for one person (not yet signed in): db itself
 // for the local implementation, a client of a server over db for the remote one.
-type Connect func(t *testing.T, db *store.DB) store.Service
+type Connect func(t *testing.T, db *store.DB) bench.Service
 
 // Project is the suite's seeded project: a lead, two annotators, six verifiers in
 // groups A, B and C, and one image. Every account is a member of the project.
 type Project struct {
 	DB      *store.DB
-	Project store.Project
+	Project bench.Project
 	Image   string // the image's path in the project
 	Dir     string // the folder the image was imported from
 	connect Connect
@@ -63,10 +64,10 @@ func Seed(t *testing.T, connect Connect) *Project {
 		t.Fatal(err)
 	}
 	for _, u := range []struct{ name, role, group string }{
-		{"ann1", store.RoleAnnotator, ""}, {"ann2", store.RoleAnnotator, ""},
-		{"a1", store.RoleVerifier, "A"}, {"a2", store.RoleVerifier, "A"},
-		{"b1", store.RoleVerifier, "B"}, {"b2", store.RoleVerifier, "B"},
-		{"c1", store.RoleVerifier, "C"}, {"c2", store.RoleVerifier, "C"},
+		{"ann1", bench.RoleAnnotator, ""}, {"ann2", bench.RoleAnnotator, ""},
+		{"a1", bench.RoleVerifier, "A"}, {"a2", bench.RoleVerifier, "A"},
+		{"b1", bench.RoleVerifier, "B"}, {"b2", bench.RoleVerifier, "B"},
+		{"c1", bench.RoleVerifier, "C"}, {"c2", bench.RoleVerifier, "C"},
 	} {
 		if _, err := db.AddUser(ctx, lead, u.name, u.role, u.group, Password); err != nil {
 			t.Fatal(err)
@@ -96,7 +97,7 @@ func Seed(t *testing.T, connect Connect) *Project {
 }
 
 // As returns a Service signed in as name, and the account.
-func (p *Project) As(t *testing.T, name string) (store.Service, store.User) {
+func (p *Project) As(t *testing.T, name string) (bench.Service, bench.User) {
 	t.Helper()
 	svc := p.connect(t, p.DB)
 	u, err := svc.Authenticate(context.Background(), name, Password)
@@ -158,34 +159,34 @@ func testPermissions(t *testing.T, connect Connect) {
 	cases := []struct {
 		who  string
 		what string
-		do   func(svc store.Service, me store.User) error
+		do   func(svc bench.Service, me bench.User) error
 		want string // in the sentence people see
 	}{
-		{"ann1", "create a project", func(s store.Service, me store.User) error {
+		{"ann1", "create a project", func(s bench.Service, me bench.User) error {
 			_, err := s.CreateProject(ctx, me, "mine")
 			return err
 		}, "only leads may create projects"},
-		{"ann1", "change settings", func(s store.Service, me store.User) error {
+		{"ann1", "change settings", func(s bench.Service, me bench.User) error {
 			_, err := s.SetSettings(ctx, me, pid, map[string]string{"round3.panel": "2"})
 			return err
 		}, "only leads may change project settings"},
-		{"ann1", "add an account", func(s store.Service, me store.User) error {
-			_, err := s.AddUser(ctx, me, "ann9", store.RoleLead, "", Password)
+		{"ann1", "add an account", func(s bench.Service, me bench.User) error {
+			_, err := s.AddUser(ctx, me, "ann9", bench.RoleLead, "", Password)
 			return err
 		}, "only leads may manage accounts"},
-		{"a1", "write a sample", func(s store.Service, me store.User) error {
+		{"a1", "write a sample", func(s bench.Service, me bench.User) error {
 			_, err := s.CreateSample(ctx, me, pid, HopSample(p.Image))
 			return err
 		}, "only annotators or leads may write samples"},
-		{"ann1", "freeze", func(s store.Service, me store.User) error {
-			_, err := s.Freeze(ctx, me, store.FreezeInput{ProjectID: pid, Name: "r", Version: "1"})
+		{"ann1", "freeze", func(s bench.Service, me bench.User) error {
+			_, err := s.Freeze(ctx, me, bench.FreezeInput{ProjectID: pid, Name: "r", Version: "1"})
 			return err
 		}, "only leads may freeze releases"},
-		{"ann1", "read a review queue", func(s store.Service, me store.User) error {
+		{"ann1", "read a review queue", func(s bench.Service, me bench.User) error {
 			_, err := s.ReviewQueue(ctx, me, pid, 1)
 			return err
 		}, "only verifiers or leads may review samples"},
-		{"a1", "see the audit", func(s store.Service, me store.User) error {
+		{"a1", "see the audit", func(s bench.Service, me bench.User) error {
 			_, err := s.Audit(ctx, me, pid)
 			return err
 		}, "only leads may audit releases"},
@@ -194,18 +195,18 @@ func testPermissions(t *testing.T, connect Connect) {
 		svc, me := p.As(t, c.who)
 		before := CountDenied(t, p.DB)
 		err := c.do(svc, me)
-		if !errors.Is(err, store.ErrForbidden) {
+		if !errors.Is(err, bench.ErrForbidden) {
 			t.Errorf("%s may %s: got %v, want a refusal", c.who, c.what, err)
 			continue
 		}
-		if msg := store.Message(err); !strings.Contains(msg, c.want) || strings.HasSuffix(msg, "..") {
+		if msg := bench.Message(err); !strings.Contains(msg, c.want) || strings.HasSuffix(msg, "..") {
 			t.Errorf("%s may %s: the refusal says %q, want it to say %q", c.who, c.what, msg, c.want)
 		}
 		if after := CountDenied(t, p.DB); after != before+1 {
 			t.Errorf("%s may %s: %d refusals audited, want 1", c.who, c.what, after-before)
 		}
 	}
-	if ps, err := p.DB.Projects(ctx, store.Owner()); err != nil || len(ps) != 1 {
+	if ps, err := p.DB.Projects(ctx, bench.Owner()); err != nil || len(ps) != 1 {
 		t.Errorf("after the refusals the database holds %d projects (%v), want 1", len(ps), err)
 	}
 }
@@ -214,13 +215,13 @@ func testProtocol(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	p := Seed(t, connect)
 	si := p.Submitted(t, "ann1")
-	vs := map[string]store.Service{}
-	us := map[string]store.User{}
+	vs := map[string]bench.Service{}
+	us := map[string]bench.User{}
 	for _, n := range []string{"a1", "a2", "b1", "b2", "c1", "lead"} {
 		vs[n], us[n] = p.As(t, n)
 	}
 	review := func(who string, round int) error {
-		_, err := vs[who].SubmitReview(ctx, us[who], store.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: Approve(si.Kind, round)})
+		_, err := vs[who].SubmitReview(ctx, us[who], bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: Approve(si.Kind, round)})
 		return err
 	}
 	steps := []struct {
@@ -301,16 +302,16 @@ func testConflict(t *testing.T, connect Connect) {
 	s.Question = "Which object is nearest to the door?"
 	s.QuestionTag = "Which object is <REL>nearest to the door</REL>?"
 	_, err = ann.SaveDraft(ctx, me, si.ID, si.Version, s)
-	if !errors.Is(err, store.ErrConflict) {
+	if !errors.Is(err, bench.ErrConflict) {
 		t.Fatalf("a stale save: got %v, want a conflict", err)
 	}
-	got, _ := p.DB.Sample(ctx, store.Owner(), si.ID)
+	got, _ := p.DB.Sample(ctx, bench.Owner(), si.ID)
 	if got.Content.Question != "Which object is farthest from the camera?" {
 		t.Errorf("the stale save changed the sample: %q", got.Content.Question)
 	}
 	// Another annotator may not save it at all.
 	other, me2 := p.As(t, "ann2")
-	if _, err := other.SaveDraft(ctx, me2, si.ID, v, s); !errors.Is(err, store.ErrForbidden) {
+	if _, err := other.SaveDraft(ctx, me2, si.ID, v, s); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("ann2 saves ann1's draft: got %v, want a refusal", err)
 	}
 }
@@ -347,7 +348,7 @@ func testClaims(t *testing.T, connect Connect) {
 
 // Submitted makes a hop sample by author, through the Service, and submits it
 // to round 1.
-func (p *Project) Submitted(t *testing.T, author string) store.SampleInfo {
+func (p *Project) Submitted(t *testing.T, author string) bench.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
 	svc, me := p.As(t, author)
@@ -362,7 +363,7 @@ func (p *Project) Submitted(t *testing.T, author string) store.SampleInfo {
 }
 
 // accepted makes a sample by ann1 and has it accepted through the three rounds.
-func accepted(t *testing.T, p *Project) store.SampleInfo {
+func accepted(t *testing.T, p *Project) bench.SampleInfo {
 	t.Helper()
 	si := p.Submitted(t, "ann1")
 	p.ApproveThrough(t, si)
@@ -371,7 +372,7 @@ func accepted(t *testing.T, p *Project) store.SampleInfo {
 
 // ApproveThrough approves a submitted sample in its three rounds (a1, b1, then the
 // panel a2, b2, c1), through the Services the suite connects.
-func (p *Project) ApproveThrough(t *testing.T, si store.SampleInfo) {
+func (p *Project) ApproveThrough(t *testing.T, si bench.SampleInfo) {
 	t.Helper()
 	ctx := context.Background()
 	for _, r := range []struct {
@@ -379,7 +380,7 @@ func (p *Project) ApproveThrough(t *testing.T, si store.SampleInfo) {
 		round int
 	}{{"a1", 1}, {"b1", 2}, {"a2", 3}, {"b2", 3}, {"c1", 3}} {
 		svc, u := p.As(t, r.who)
-		if _, err := svc.SubmitReview(ctx, u, store.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: Approve(si.Kind, r.round)}); err != nil {
+		if _, err := svc.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: Approve(si.Kind, r.round)}); err != nil {
 			t.Fatalf("%s in round %d: %v", r.who, r.round, err)
 		}
 	}
@@ -390,7 +391,7 @@ func testFreeze(t *testing.T, connect Connect) {
 	p := Seed(t, connect)
 	si := accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	in := store.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "1.0"}
+	in := bench.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "1.0"}
 	r, err := lead.Freeze(ctx, ul, in)
 	if err != nil {
 		t.Fatal(err)
@@ -403,7 +404,7 @@ func testFreeze(t *testing.T, connect Connect) {
 	if err != nil || len(items) != 1 || items[0].SampleID != si.ID {
 		t.Fatalf("release items: %+v, %v", items, err)
 	}
-	if _, err := lead.Freeze(ctx, ul, in); !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrInvalid) {
+	if _, err := lead.Freeze(ctx, ul, in); !errors.Is(err, bench.ErrConflict) && !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("the same release frozen twice: got %v, want a refusal", err)
 	}
 	byRef, err := lead.ReleaseByRef(ctx, ul, p.Project.ID, "contract-bench@1.0")
@@ -415,9 +416,9 @@ func testFreeze(t *testing.T, connect Connect) {
 	if err := os.WriteFile(filepath.Join(p.Dir, filepath.FromSlash(p.Image)), []byte("not the image any more"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "2.0"})
-	var audit *store.AuditErrors
-	if !errors.Is(err, store.ErrInvalid) || !errors.As(err, &audit) || len(audit.Findings) == 0 || audit.Findings[0].Image != p.Image {
+	_, err = lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "2.0"})
+	var audit *bench.AuditErrors
+	if !errors.Is(err, bench.ErrInvalid) || !errors.As(err, &audit) || len(audit.Findings) == 0 || audit.Findings[0].Image != p.Image {
 		t.Errorf("a freeze over a changed image: %v, want the audit's findings", err)
 	}
 }
@@ -430,7 +431,7 @@ func testReads(t *testing.T, connect Connect) {
 	p := Seed(t, connect)
 	si := accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	if _, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "reads", Version: "1"}); err != nil {
+	if _, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: p.Project.ID, Name: "reads", Version: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	db := p.DB
@@ -451,8 +452,8 @@ func testReads(t *testing.T, connect Connect) {
 		check("Sample", a, b, e1, e2)
 	}
 	{
-		a, e1 := lead.Samples(ctx, ul, pid, store.SampleFilter{}, 0, 50)
-		b, e2 := db.Samples(ctx, ul, pid, store.SampleFilter{}, 0, 50)
+		a, e1 := lead.Samples(ctx, ul, pid, bench.SampleFilter{}, 0, 50)
+		b, e2 := db.Samples(ctx, ul, pid, bench.SampleFilter{}, 0, 50)
 		check("Samples", a, b, e1, e2)
 	}
 	{
@@ -525,7 +526,7 @@ func testReads(t *testing.T, connect Connect) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range []store.ImageSize{store.ImagePreview, store.ImageThumb, store.ImageOriginal} {
+	for _, size := range []bench.ImageSize{bench.ImagePreview, bench.ImageThumb, bench.ImageOriginal} {
 		a, e1 := lead.ImageFile(ctx, ul, im.SHA256, size)
 		b, e2 := db.ImageFile(ctx, ul, im.SHA256, size)
 		if e1 != nil || e2 != nil {
@@ -538,7 +539,7 @@ func testReads(t *testing.T, connect Connect) {
 		}
 	}
 	// The original is the imported file itself, byte for byte.
-	orig, err := lead.ImageFile(ctx, ul, im.SHA256, store.ImageOriginal)
+	orig, err := lead.ImageFile(ctx, ul, im.SHA256, bench.ImageOriginal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +557,7 @@ func testExport(t *testing.T, connect Connect) {
 	p := Seed(t, connect)
 	accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	r, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: p.Project.ID, Name: "exp", Version: "1"})
+	r, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: p.Project.ID, Name: "exp", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,19 +565,19 @@ func testExport(t *testing.T, connect Connect) {
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("mine"), 0o644)
 	ann, ua := p.As(t, "ann1")
-	if _, err := ann.Export(ctx, ua, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: full}, nil); !errors.Is(err, store.ErrInvalid) {
+	if _, err := ann.Export(ctx, ua, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: full}, nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("an export into a folder that is not empty: %v, want a refusal", err)
 	}
 	via := filepath.Join(t.TempDir(), "via")
 	direct := filepath.Join(t.TempDir(), "direct")
-	res, err := lead.Export(ctx, ul, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: via}, nil)
+	res, err := lead.Export(ctx, ul, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: via}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Dir != via || res.Release.ID != r.ID || len(res.Manifest.Files) == 0 {
 		t.Errorf("export result: dir %q, release %d, %d files", res.Dir, res.Release.ID, len(res.Manifest.Files))
 	}
-	if _, err := p.DB.Export(ctx, ul, store.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: direct}, nil); err != nil {
+	if _, err := p.DB.Export(ctx, ul, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: direct}, nil); err != nil {
 		t.Fatal(err)
 	}
 	files := func(root string) map[string][]byte {
@@ -615,14 +616,14 @@ func testImportSamples(t *testing.T, connect Connect) {
 	b.Question = "Which object is farthest from the camera?"
 	b.QuestionTag = "Which object is <REL>farthest from the camera</REL>?"
 	res, err := ann.ImportSamples(ctx, me, p.Project.ID, []annotate.Imported{{Line: 1, Sample: a}, {Line: 2, Sample: b}, {Line: 3, Sample: bad}},
-		store.ImportSamplesOptions{Progress: func(int, int) {}})
+		bench.ImportSamplesOptions{Progress: func(int, int) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(res.Imported, []string{"imp-1", "imp-2"}) || len(res.Skipped) != 1 {
 		t.Fatalf("imported %v, skipped %+v", res.Imported, res.Skipped)
 	}
-	si, err := p.DB.Sample(ctx, store.Owner(), "imp-2")
+	si, err := p.DB.Sample(ctx, bench.Owner(), "imp-2")
 	if err != nil || si.AuthorName != "ann1" || si.Status != verify.StateDraft || si.Content.Question != b.Question {
 		t.Errorf("the imported draft in the file: %+v, %v", si, err)
 	}
@@ -635,7 +636,7 @@ func testResubmit(t *testing.T, connect Connect) {
 	si := p.Submitted(t, "ann1")
 	a1, u1 := p.As(t, "a1")
 	reject := verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the lamp is not the closest"}
-	if _, err := a1.SubmitReview(ctx, u1, store.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
+	if _, err := a1.SubmitReview(ctx, u1, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
 		t.Fatal(err)
 	}
 	ann, me := p.As(t, "ann1")
@@ -643,7 +644,7 @@ func testResubmit(t *testing.T, connect Connect) {
 	if err != nil || cur.Status != verify.StateReturned {
 		t.Fatalf("after the reject: %s, %v", cur.Status, err)
 	}
-	if _, err := ann.Submit(ctx, me, si.ID, cur.Version, nil); !errors.Is(err, store.ErrInvalid) || !strings.Contains(store.Message(err), "nothing changed since it was returned") {
+	if _, err := ann.Submit(ctx, me, si.ID, cur.Version, nil); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "nothing changed since it was returned") {
 		t.Fatalf("resubmitted unchanged: %v", err)
 	}
 	s := cur.Content
@@ -667,7 +668,7 @@ func testMembership(t *testing.T, connect Connect) {
 	pid := p.Project.ID
 	si := accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	r, err := lead.Freeze(ctx, ul, store.FreezeInput{ProjectID: pid, Name: "members", Version: "1"})
+	r, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: pid, Name: "members", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,7 +680,7 @@ func testMembership(t *testing.T, connect Connect) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lead.AddUserToProject(ctx, ul, other.ID, "stranger", store.RoleVerifier, "C", Password); err != nil {
+	if _, err := lead.AddUserToProject(ctx, ul, other.ID, "stranger", bench.RoleVerifier, "C", Password); err != nil {
 		t.Fatal(err)
 	}
 	svc, me := p.As(t, "stranger")
@@ -691,14 +692,14 @@ func testMembership(t *testing.T, connect Connect) {
 		do   func() error
 	}{
 		{"read a sample", func() error { _, err := svc.Sample(ctx, me, si.ID); return err }},
-		{"list the samples", func() error { _, err := svc.Samples(ctx, me, pid, store.SampleFilter{}, 0, 10); return err }},
+		{"list the samples", func() error { _, err := svc.Samples(ctx, me, pid, bench.SampleFilter{}, 0, 10); return err }},
 		{"read the review queue", func() error { _, err := svc.ReviewQueue(ctx, me, pid, 0); return err }},
 		{"read a release's items", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err }},
-		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, store.ImagePreview); return err }},
+		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, bench.ImagePreview); return err }},
 		{"claim a seat", func() error { _, err := svc.ClaimReview(ctx, me, si.ID, 1); return err }},
 	}
 	count := func() int {
-		n, err := p.DB.CountSamples(ctx, store.Owner(), pid, store.SampleFilter{})
+		n, err := p.DB.CountSamples(ctx, bench.Owner(), pid, bench.SampleFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -708,8 +709,8 @@ func testMembership(t *testing.T, connect Connect) {
 	for _, c := range refusals {
 		before := CountDenied(t, p.DB)
 		err := c.do()
-		asStranger := errors.Is(err, store.ErrForbidden) && strings.Contains(store.Message(err), "not a member")
-		asMissing := !errors.Is(err, store.ErrForbidden) && (errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrImageMissing))
+		asStranger := errors.Is(err, bench.ErrForbidden) && strings.Contains(bench.Message(err), "not a member")
+		asMissing := !errors.Is(err, bench.ErrForbidden) && (errors.Is(err, bench.ErrNotFound) || errors.Is(err, bench.ErrImageMissing))
 		if !asStranger && !asMissing {
 			t.Errorf("a stranger may %s: %v", c.what, err)
 		}
@@ -730,9 +731,9 @@ func testMembership(t *testing.T, connect Connect) {
 			func() error { _, err := svc.ReleaseItems(ctx, me, r.ID+1000); return err }},
 		{"a release by name", func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "members@1"); return err },
 			func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "nothing@1"); return err }},
-		{"an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, store.ImagePreview); return err },
+		{"an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, bench.ImagePreview); return err },
 			func() error {
-				_, err := svc.ImageFile(ctx, me, strings.Repeat("ab", 32), store.ImagePreview)
+				_, err := svc.ImageFile(ctx, me, strings.Repeat("ab", 32), bench.ImagePreview)
 				return err
 			}},
 	} {
@@ -741,10 +742,10 @@ func testMembership(t *testing.T, connect Connect) {
 		audited := CountDenied(t, p.DB) - before
 		missing := c.missing()
 		if theirs == nil || missing == nil || theirs.Error() != strings.ReplaceAll(missing.Error(), "nothing@1", "members@1") &&
-			!sameButID(theirs.Error(), missing.Error()) || store.Message(theirs) == "" ||
-			errors.Is(theirs, store.ErrForbidden) != errors.Is(missing, store.ErrForbidden) ||
-			errors.Is(theirs, store.ErrNotFound) != errors.Is(missing, store.ErrNotFound) ||
-			errors.Is(theirs, store.ErrImageMissing) != errors.Is(missing, store.ErrImageMissing) {
+			!sameButID(theirs.Error(), missing.Error()) || bench.Message(theirs) == "" ||
+			errors.Is(theirs, bench.ErrForbidden) != errors.Is(missing, bench.ErrForbidden) ||
+			errors.Is(theirs, bench.ErrNotFound) != errors.Is(missing, bench.ErrNotFound) ||
+			errors.Is(theirs, bench.ErrImageMissing) != errors.Is(missing, bench.ErrImageMissing) {
 			t.Errorf("%s of another project reads %v; a missing one %v", c.what, theirs, missing)
 		}
 		if audited != 1 {
@@ -759,7 +760,7 @@ func testMembership(t *testing.T, connect Connect) {
 		t.Fatal(err)
 	}
 	ms, err := lead.Members(ctx, ul, pid)
-	if err != nil || !slices.ContainsFunc(ms, func(u store.User) bool { return u.Name == "stranger" }) {
+	if err != nil || !slices.ContainsFunc(ms, func(u bench.User) bool { return u.Name == "stranger" }) {
 		t.Errorf("members after the add: %+v, %v", ms, err)
 	}
 	if got, err := svc.Sample(ctx, me, si.ID); err != nil || got.ID != si.ID {
@@ -768,10 +769,10 @@ func testMembership(t *testing.T, connect Connect) {
 	if err := lead.RemoveMember(ctx, ul, pid, "stranger"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Releases(ctx, me, pid); !errors.Is(err, store.ErrForbidden) {
+	if _, err := svc.Releases(ctx, me, pid); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("the removed member lists the releases: %v", err)
 	}
-	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, store.ErrForbidden) || !strings.Contains(store.Message(err), "only lead") {
+	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, bench.ErrForbidden) || !strings.Contains(bench.Message(err), "only lead") {
 		t.Errorf("the project's only lead leaves it: %v", err)
 	}
 }
@@ -797,7 +798,7 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lead.AddUserToProject(ctx, ul, b.ID, "blead", store.RoleLead, "", Password); err != nil {
+	if _, err := lead.AddUserToProject(ctx, ul, b.ID, "blead", bench.RoleLead, "", Password); err != nil {
 		t.Fatal(err)
 	}
 	if err := lead.AddMember(ctx, ul, b.ID, "ann1"); err != nil {
@@ -806,15 +807,15 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	if err := lead.RemoveMember(ctx, ul, b.ID, "lead"); err != nil { // B is blead's now
 		t.Fatal(err)
 	}
-	settingsOfB := func() store.Settings {
-		pr, err := p.DB.ProjectByName(ctx, store.Owner(), "projB")
+	settingsOfB := func() bench.Settings {
+		pr, err := p.DB.ProjectByName(ctx, bench.Owner(), "projB")
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pr.Settings
 	}
-	membersOfB := func() []store.User {
-		ms, err := p.DB.Members(ctx, store.Owner(), b.ID)
+	membersOfB := func() []bench.User {
+		ms, err := p.DB.Members(ctx, bench.Owner(), b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -823,7 +824,7 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	beforeSettings, beforeMembers := settingsOfB(), membersOfB()
 	refused := func(what string, err error, kind error) {
 		t.Helper()
-		if !errors.Is(err, store.ErrForbidden) || !errors.Is(err, kind) {
+		if !errors.Is(err, bench.ErrForbidden) || !errors.Is(err, kind) {
 			t.Errorf("%s: %v; want a refusal (%v)", what, err, kind)
 		}
 	}
@@ -837,18 +838,18 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	}
 	// The first steps of the takeover: ann1's role everywhere, ann1's password.
 	audited("the lead makes ann1 a lead everywhere", func() error {
-		_, err := lead.SetRole(ctx, ul, "ann1", store.RoleLead, "")
+		_, err := lead.SetRole(ctx, ul, "ann1", bench.RoleLead, "")
 		return err
 	}, verify.ErrNotLeadOfAll)
 	audited("the lead resets ann1's password", func() error {
 		return lead.SetPassword(ctx, ul, "ann1", "taken-over-1234")
 	}, verify.ErrNotLeadOfAll)
 	audited("the lead makes ann1 a lead of B", func() error {
-		_, err := lead.SetMemberRole(ctx, ul, b.ID, "ann1", store.RoleLead, "")
+		_, err := lead.SetMemberRole(ctx, ul, b.ID, "ann1", bench.RoleLead, "")
 		return err
 	}, verify.ErrNotMember)
 	// What the lead may do: ann1's role in the lead's own project.
-	if u, err := lead.SetMemberRole(ctx, ul, p.Project.ID, "ann1", store.RoleLead, ""); err != nil || u.Role != store.RoleLead {
+	if u, err := lead.SetMemberRole(ctx, ul, p.Project.ID, "ann1", bench.RoleLead, ""); err != nil || u.Role != bench.RoleLead {
 		t.Fatalf("the lead makes ann1 a lead of the contract project: %+v, %v", u, err)
 	}
 	ann, ua := p.As(t, "ann1")
@@ -860,7 +861,7 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	for _, pr := range ps {
 		roles[pr.Name] = pr.Role
 	}
-	if want := map[string]string{"contract": store.RoleLead, "projB": store.RoleAnnotator}; !reflect.DeepEqual(roles, want) {
+	if want := map[string]string{"contract": bench.RoleLead, "projB": bench.RoleAnnotator}; !reflect.DeepEqual(roles, want) {
 		t.Errorf("ann1's roles: %v, want %v", roles, want)
 	}
 	// ann1, a lead of the contract project, is an annotator in B and nothing more.
@@ -869,19 +870,19 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 		do   func() error
 		kind error
 	}{
-		{"change B's settings", func() error { return ann.UpdateSettings(ctx, ua, b.ID, store.DefaultSettings()) }, verify.ErrNotPermitted},
+		{"change B's settings", func() error { return ann.UpdateSettings(ctx, ua, b.ID, bench.DefaultSettings()) }, verify.ErrNotPermitted},
 		{"add the lead to B", func() error { return ann.AddMember(ctx, ua, b.ID, "lead") }, verify.ErrNotPermitted},
 		{"make itself B's lead", func() error {
-			_, err := ann.SetMemberRole(ctx, ua, b.ID, "ann1", store.RoleLead, "")
+			_, err := ann.SetMemberRole(ctx, ua, b.ID, "ann1", bench.RoleLead, "")
 			return err
 		}, verify.ErrNotPermitted},
 		{"reset B's lead's password", func() error { return ann.SetPassword(ctx, ua, "blead", "taken-over-1234") }, verify.ErrNotLeadOfAll},
 		{"demote B's lead", func() error {
-			_, err := ann.SetMemberRole(ctx, ua, b.ID, "blead", store.RoleAnnotator, "")
+			_, err := ann.SetMemberRole(ctx, ua, b.ID, "blead", bench.RoleAnnotator, "")
 			return err
 		}, verify.ErrNotPermitted},
 		{"demote B's lead everywhere", func() error {
-			_, err := ann.SetRole(ctx, ua, "blead", store.RoleAnnotator, "")
+			_, err := ann.SetRole(ctx, ua, "blead", bench.RoleAnnotator, "")
 			return err
 		}, verify.ErrNotLeadOfAll},
 		{"remove B's lead", func() error { return ann.RemoveMember(ctx, ua, b.ID, "blead") }, verify.ErrNotPermitted},
@@ -901,18 +902,18 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	// B's own lead changes ann1's role in B, and its group there, which the
 	// contract project does not see.
 	bl, ub := p.As(t, "blead")
-	if u, err := bl.SetMemberRole(ctx, ub, b.ID, "ann1", store.RoleVerifier, "Z"); err != nil || u.Role != store.RoleVerifier || u.Group != "Z" {
+	if u, err := bl.SetMemberRole(ctx, ub, b.ID, "ann1", bench.RoleVerifier, "Z"); err != nil || u.Role != bench.RoleVerifier || u.Group != "Z" {
 		t.Fatalf("B's lead makes ann1 a verifier of B in group Z: %+v, %v", u, err)
 	}
 	for _, c := range []struct {
 		project     int64
 		role, group string
-	}{{p.Project.ID, store.RoleLead, ""}, {b.ID, store.RoleVerifier, "Z"}} {
-		ms, err := p.DB.Members(ctx, store.Owner(), c.project)
+	}{{p.Project.ID, bench.RoleLead, ""}, {b.ID, bench.RoleVerifier, "Z"}} {
+		ms, err := p.DB.Members(ctx, bench.Owner(), c.project)
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(ms, func(u store.User) bool { return u.Name == "ann1" })
+		i := slices.IndexFunc(ms, func(u bench.User) bool { return u.Name == "ann1" })
 		if i < 0 || ms[i].Role != c.role || ms[i].Group != c.group {
 			t.Errorf("ann1 in project %d: %+v, want %s in group %q", c.project, ms, c.role, c.group)
 		}
@@ -920,7 +921,7 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	// B's only lead is never demoted, by itself either; a lead of every project
 	// of an account may change it whole.
 	audited("B's only lead steps down", func() error {
-		_, err := bl.SetMemberRole(ctx, ub, b.ID, "blead", store.RoleVerifier, "")
+		_, err := bl.SetMemberRole(ctx, ub, b.ID, "blead", bench.RoleVerifier, "")
 		return err
 	}, verify.ErrLastLead)
 	if err := lead.SetPassword(ctx, ul, "ann2", "a-new-password-1"); err != nil {

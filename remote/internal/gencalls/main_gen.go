@@ -1,6 +1,6 @@
 //go:build ignore
 
-// Run by `go generate ./remote`: writes remote/calls_gen.go from store/service.go.
+// Run by `go generate ./remote`: writes remote/calls_gen.go from bench/service.go.
 package main
 
 import (
@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	src, err := os.ReadFile("../store/service.go")
+	src, err := os.ReadFile("../bench/service.go")
 	if err != nil {
 		log.Fatal(err)
 	}

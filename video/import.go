@@ -1,4 +1,4 @@
-package store
+package video
 
 import (
 	"context"
@@ -13,15 +13,15 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/video"
+	"github.com/benchwright/benchwright/bench"
 )
 
-// VideoImportOptions say how ImportVideo takes a video's frames.
-type VideoImportOptions struct {
+// ImportOptions say how ImportVideo takes a video's frames.
+type ImportOptions struct {
 	// Frames is how many frames to take (1 to annotate.MaxImages; 0 means 8, as
 	// SpatialScore takes).
 	Frames int
-	// Sampling is video.Uniform (the default when "") or video.UniformTail.
+	// Sampling is Uniform (the default when "") or UniformTail.
 	Sampling string
 	// Root is the folder on this machine the frames are written into, one folder per
 	// video, and imported from (through the team server's upload for a remote Service).
@@ -35,20 +35,20 @@ type VideoImportOptions struct {
 // a team server (whose ImportImages uploads Root). A video whose frames cannot all be
 // taken leaves nothing behind: the frames are extracted into a hidden folder below
 // Root (which imports skip) and moved in place only when all of them are there.
-// Errors for an unreadable file wrap video.ErrNotVideo and name the file.
-func ImportVideo(ctx context.Context, db Service, actor User, projectID int64, file string, opts VideoImportOptions) ([]string, error) {
+// Errors for an unreadable file wrap ErrNotVideo and name the file.
+func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projectID int64, file string, opts ImportOptions) ([]string, error) {
 	n, sampling := opts.Frames, opts.Sampling
 	if n == 0 {
 		n = 8
 	}
 	if sampling == "" {
-		sampling = video.Uniform
+		sampling = Uniform
 	}
 	if n < 1 || n > annotate.MaxImages {
-		return nil, fmt.Errorf("%w: a video gives 1 to %d frames, not %d", ErrInvalid, annotate.MaxImages, n)
+		return nil, fmt.Errorf("%w: a video gives 1 to %d frames, not %d", bench.ErrInvalid, annotate.MaxImages, n)
 	}
 	if opts.Root == "" {
-		return nil, fmt.Errorf("%w: no folder for the frames", ErrInvalid)
+		return nil, fmt.Errorf("%w: no folder for the frames", bench.ErrInvalid)
 	}
 	root := opts.Root
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -60,20 +60,20 @@ func ImportVideo(ctx context.Context, db Service, actor User, projectID int64, f
 	}
 	sum, err := fileSHA256(abs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", file, video.ErrNotVideo, errors.Unwrap(err))
+		return nil, fmt.Errorf("%s: %w: %v", file, ErrNotVideo, errors.Unwrap(err))
 	}
-	info, err := video.Probe(ctx, file)
+	info, err := Probe(ctx, file)
 	if err != nil {
 		return nil, err
 	}
-	idx := video.Indices(info, n, sampling)
-	times := video.Times(info, n, sampling)
+	idx := Indices(info, n, sampling)
+	times := Times(info, n, sampling)
 	tmp, err := os.MkdirTemp(root, ".import-video-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	files, err := video.Extract(ctx, file, times, tmp)
+	files, err := Extract(ctx, file, times, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -96,14 +96,14 @@ func ImportVideo(ctx context.Context, db Service, actor User, projectID int64, f
 		rejected[r.RelPath] = r.Reason
 	}
 	paths := make([]string, len(files))
-	rec := make([]VideoFrame, len(files))
+	rec := make([]bench.VideoFrame, len(files))
 	for i, f := range files {
 		rel := path.Join(name, filepath.Base(f))
 		if why, ok := rejected[rel]; ok {
 			return nil, fmt.Errorf("frame %s was not imported: %s", rel, why)
 		}
 		im, err := db.ImageByPath(ctx, actor, projectID, rel)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, bench.ErrNotFound) {
 			// The same picture is in the project already (a still scene, or a frame
 			// imported before): images are kept once, by content.
 			var fsum string
@@ -115,7 +115,7 @@ func ImportVideo(ctx context.Context, db Service, actor User, projectID int64, f
 			return nil, fmt.Errorf("frame %s: %w", rel, err)
 		}
 		paths[i] = im.RelPath
-		rec[i] = VideoFrame{Path: im.RelPath, Frame: annotate.Frame{Video: abs, VideoSHA256: sum,
+		rec[i] = bench.VideoFrame{Path: im.RelPath, Frame: annotate.Frame{Video: abs, VideoSHA256: sum,
 			Duration: info.Duration, Time: times[i], Index: idx[i]}}
 	}
 	if err := db.RecordVideoFrames(ctx, actor, projectID, rec); err != nil {
