@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/demo"
+	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/ui"
 )
@@ -54,6 +55,7 @@ func main() {
 	a := app.NewWithID("io.benchwright.app")
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	u := ui.New(a, db, hint)
+	u.SetDialer(remote.Dialer{})
 	u.Window().ShowAndRun()
 }
 

@@ -124,3 +124,10 @@ func Message(err error) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
+
+// ErrOffline is wrapped by the error of a call that could not reach a team
+// server: the network, or a server away; the call may be made again later.
+var ErrOffline = errors.New("the team server cannot be reached")
+
+// ErrNotTrusted is wrapped when the person declined a team server's certificate.
+var ErrNotTrusted = errors.New("the server's certificate was not trusted")

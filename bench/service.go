@@ -173,3 +173,27 @@ type Service interface {
 	// screens poll it and read their data again when it moved.
 	LastChange(ctx context.Context) (int64, error)
 }
+
+// A Connection is a Service on a team server (package remote's client): the
+// certificate it trusts, and Close, which ends the connection.
+type Connection interface {
+	Service
+	// Fingerprint is the server certificate's SHA-256 fingerprint the
+	// connection trusts ("SHA256:…").
+	Fingerprint() string
+	Close() error
+}
+
+// A Dialer connects to team servers: package remote's. The screens get one from
+// main and never import remote, so that the app's screens link neither a
+// database nor the network client; a build handed none cannot connect.
+type Dialer interface {
+	// ParseAddress is address as the https:// base URL a certificate is pinned
+	// for, or a sentence saying why it is not an address.
+	ParseAddress(address string) (string, error)
+	// Dial connects to base, trusting the certificate with fingerprint; with
+	// fingerprint "", trust decides about the certificate seen (an error
+	// refuses it). Previews fetched from the server are cached below cacheDir
+	// ("": the user's cache folder).
+	Dial(ctx context.Context, base, fingerprint, cacheDir string, trust func(fingerprint string) error) (Connection, error)
+}

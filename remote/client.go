@@ -26,7 +26,7 @@ const DefaultPort = "8443"
 
 // ErrOffline is wrapped by the error of a call that could not reach the server:
 // nothing was done, and the same call may be tried again.
-var ErrOffline = errors.New("the team server cannot be reached")
+var ErrOffline = bench.ErrOffline
 
 // Options says how a client trusts and caches.
 type Options struct {
@@ -348,4 +348,22 @@ func readError(resp *http.Response) error {
 // (AuditPlan); the hashing runs on the server, so there is no progress to report.
 func (c *Client) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
 	return c.AuditPlan(ctx, actor, in)
+}
+
+// Dialer is the app's way to team servers (bench.Dialer): main hands it to the
+// screens, which never import this package.
+type Dialer struct{}
+
+var _ bench.Dialer = Dialer{}
+
+// ParseAddress is ParseAddress.
+func (Dialer) ParseAddress(address string) (string, error) { return ParseAddress(address) }
+
+// Dial is Dial with the app's options.
+func (Dialer) Dial(ctx context.Context, base, fingerprint, cacheDir string, trust func(string) error) (bench.Connection, error) {
+	c, err := Dial(ctx, base, Options{Fingerprint: fingerprint, CacheDir: cacheDir, Trust: trust})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }

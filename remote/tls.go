@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/benchwright/benchwright/bench"
 )
 
 // Fingerprint names a certificate the way the server prints it and the client
@@ -120,7 +122,7 @@ var ErrUnknownCertificate = errors.New("the server's certificate is not trusted 
 
 // ErrNotTrusted is wrapped when the person (Options.Trust) declined a server's
 // certificate seen for the first time.
-var ErrNotTrusted = errors.New("the server's certificate was not trusted")
+var ErrNotTrusted = bench.ErrNotTrusted
 
 // pinnedTLS is a client TLS configuration that trusts exactly the certificate
 // with fingerprint pin; with no pin, trust is asked for (trust on first use): the

@@ -13,7 +13,6 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/remote"
 )
 
 // afterOnUI runs f on the UI goroutine once d has passed, unless the returned stop
@@ -178,7 +177,7 @@ func (ws *workspace) runAfterSave(ok bool) {
 
 func (ws *workspace) saveFailed(err error) {
 	ws.banner.RemoveAll()
-	if errors.Is(err, remote.ErrOffline) {
+	if errors.Is(err, bench.ErrOffline) {
 		ws.wentOffline()
 		return
 	}
@@ -336,7 +335,7 @@ func (ws *workspace) sendQueued() {
 		version, acks = ws.version, ws.submitAcks()
 	}
 	ws.sendSubmit(q.id, version, acks, func(si bench.SampleInfo, err error) {
-		if errors.Is(err, remote.ErrOffline) {
+		if errors.Is(err, bench.ErrOffline) {
 			ws.wentOffline()
 			return
 		}
@@ -382,7 +381,7 @@ func (ws *workspace) submit() {
 			return
 		}
 		ws.sendSubmit(sample.ID, ws.version, ws.submitAcks(), func(si bench.SampleInfo, err error) {
-			if errors.Is(err, remote.ErrOffline) {
+			if errors.Is(err, bench.ErrOffline) {
 				ws.queueSubmit()
 				return
 			}

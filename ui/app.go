@@ -36,6 +36,7 @@ type App struct {
 	// demoHint names the demo accounts on the sign-in screen, every time it shows,
 	// while the project file (not a team server) is chosen; "" for other files.
 	demoHint string
+	servers  bench.Dialer // team servers (SetDialer); nil: the sign-in offers only the local file's connection
 
 	cacheDir        string                   // where team servers' images are cached: tests set a temporary folder; "" is remote's default, the user's cache
 	trustDialog     dialog.Dialog            // the open "trust this server?" question, for tests
@@ -89,6 +90,10 @@ func New(a fyne.App, db bench.Service, demoHint string) *App {
 	u.showSignIn()
 	return u
 }
+
+// SetDialer lets the sign-in connect to team servers through d (main hands it
+// package remote's).
+func (u *App) SetDialer(d bench.Dialer) { u.servers = d }
 
 // Window is the main window.
 func (u *App) Window() fyne.Window { return u.win }

@@ -22,6 +22,7 @@ import (
 	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
+	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -60,6 +61,7 @@ func demoApp(t *testing.T) (*App, *store.DB) {
 	}
 	a := test.NewTempApp(t)
 	u := New(a, db, "Demo accounts: lead, ann1, ann2, ver1 … ver6 — password \"demo\".")
+	u.SetDialer(remote.Dialer{})
 	u.win.Resize(fyne.NewSize(1000, 640))
 	u.win.Show()
 	return u, db

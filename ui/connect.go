@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/remote"
 )
 
 // Team mode: the sign-in screen opens the local project file or a team server. A
@@ -56,7 +55,12 @@ func (u *App) setPin(address, fp string) {
 // in; done runs on the UI goroutine with the result. A certificate seen for the
 // first time is shown to the person, who compares it with what the server printed.
 func (u *App) connect(address, name, password string, done func(bench.User, error)) {
-	base, err := remote.ParseAddress(address)
+	servers := u.servers
+	if servers == nil {
+		done(bench.User{}, errors.New("this build of Benchwright cannot connect to team servers"))
+		return
+	}
+	base, err := servers.ParseAddress(address)
 	if err != nil {
 		done(bench.User{}, err)
 		return
@@ -64,15 +68,15 @@ func (u *App) connect(address, name, password string, done func(bench.User, erro
 	cache, pinned := u.cacheDir, u.pin(base)
 	load(u, "", func() (dialed, error) {
 		var seen string
-		d, err := dialAndSignIn(base, remote.Options{Fingerprint: pinned, CacheDir: cacheFor(cache, base),
-			Trust: func(fp string) error { seen = fp; return errAskFirst }}, name, password)
+		d, err := dialAndSignIn(servers, base, pinned, cacheFor(cache, base),
+			func(fp string) error { seen = fp; return errAskFirst }, name, password)
 		if errors.Is(err, errAskFirst) && seen != "" {
 			return dialed{seen: seen}, nil
 		}
 		return d, err
 	}, func(d dialed, err error) {
 		if err == nil && d.seen != "" {
-			u.askTrust(base, d.seen, name, password, done)
+			u.askTrust(servers, base, d.seen, name, password, done)
 			return
 		}
 		u.finishConnect(d, err, done)
@@ -82,16 +86,16 @@ func (u *App) connect(address, name, password string, done func(bench.User, erro
 // dialed is a connection made and signed in (client, user), or the certificate
 // the person is to be asked about first (seen).
 type dialed struct {
-	client *remote.Client
+	client bench.Connection
 	user   bench.User
 	seen   string
 }
 
 // dialAndSignIn dials base and signs in as name, off the UI goroutine.
-func dialAndSignIn(base string, opts remote.Options, name, password string) (dialed, error) {
+func dialAndSignIn(servers bench.Dialer, base, fingerprint, cacheDir string, trust func(string) error, name, password string) (dialed, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := remote.Dial(ctx, base, opts)
+	c, err := servers.Dial(ctx, base, fingerprint, cacheDir, trust)
 	if err != nil {
 		return dialed{}, err
 	}
@@ -106,20 +110,20 @@ func dialAndSignIn(base string, opts remote.Options, name, password string) (dia
 // errAskFirst stops the first dial at an unknown certificate: the person is asked.
 var errAskFirst = errors.New("ask the person first")
 
-func (u *App) askTrust(base, fp, name, password string, done func(bench.User, error)) {
+func (u *App) askTrust(servers bench.Dialer, base, fp, name, password string, done func(bench.User, error)) {
 	msg := widget.NewLabel(fmt.Sprintf("This is the first connection to %s. Its certificate is\n\n%s\n\n"+
 		"Compare it with the fingerprint the server printed when it started (ask the lead). "+
 		"Trust this server on this workstation?", strings.TrimPrefix(base, "https://"), fp))
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("Trust this team server?", "Trust", "Cancel", msg, func(ok bool) {
 		if !ok {
-			done(bench.User{}, fmt.Errorf("%w: you did not trust %s", remote.ErrNotTrusted, base))
+			done(bench.User{}, fmt.Errorf("%w: you did not trust %s", bench.ErrNotTrusted, base))
 			return
 		}
 		u.setPin(base, fp)
 		cache := u.cacheDir
 		load(u, "", func() (dialed, error) {
-			return dialAndSignIn(base, remote.Options{Fingerprint: fp, CacheDir: cacheFor(cache, base)}, name, password)
+			return dialAndSignIn(servers, base, fp, cacheFor(cache, base), nil, name, password)
 		}, func(d dialed, err error) { u.finishConnect(d, err, done) })
 	}, u.win)
 	d.Resize(fyne.NewSize(520, 300))
@@ -140,7 +144,7 @@ func (u *App) finishConnect(d dialed, err error, done func(bench.User, error)) {
 // useService switches the app to svc (a team server's client, or back to the
 // local file), closing a previous server connection.
 func (u *App) useService(svc bench.Service) {
-	if old, ok := u.db.(*remote.Client); ok && old != svc {
+	if old, ok := u.db.(bench.Connection); ok && old != svc {
 		go old.Close()
 	}
 	u.db = svc
@@ -156,7 +160,7 @@ func cacheFor(dir, base string) string {
 
 // onServer reports whether the project is on a team server.
 func (u *App) onServer() bool {
-	_, ok := u.db.(*remote.Client)
+	_, ok := u.db.(bench.Connection)
 	return ok
 }
 
