@@ -2,8 +2,6 @@
 // implemented on a SQLite file or a PostgreSQL database (postgres.go), and the
 // only package that speaks SQL. Its errors leave it as bench's sentinels, and a
 // driver's or the system's failure as a *bench.DatabaseError (storageerr.go).
-// The contract's types are aliases of bench's here while callers move to them;
-// Calls and Service and the settings' types are still defined here.
 // Every exported method runs in one transaction, takes the acting user and checks that
 // user's permissions here, below any UI, so that the rules hold for every caller: the
 // role's (verify.Permit) and, for anything of a project, that the user is one of the

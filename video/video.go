@@ -1,7 +1,8 @@
 // Package video reads videos for import as samples of several images (issue 26):
 // it probes a video with ffprobe, chooses the frames to take the way evaluation
-// toolkits do (Times), and extracts them with ffmpeg (Extract). It is plain Go
-// over Debian's ffmpeg and ffprobe programs: no SQL, no UI.
+// toolkits do (Times), extracts them with ffmpeg (Extract), and imports them as
+// project images over any bench.Service (ImportVideo). It is plain Go over
+// Debian's ffmpeg and ffprobe programs: no SQL, no UI.
 package video
 
 import (
