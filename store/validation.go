@@ -455,41 +455,18 @@ func (d *DB) DrawValidation(ctx context.Context, actor bench.User, in bench.Draw
 	return st, nil
 }
 
-// drawPolicy is the policy a draw runs under: the batch's, when an earlier draw
-// fixed it, else in's with defaults.
+// drawPolicy is the batch b with the policy a draw runs under
+// (sampling.PolicyOf): the batch's, when an earlier draw fixed it, else in's
+// with sampling's defaults.
 func drawPolicy(b bench.ValidationBatch, in bench.DrawInput) (bench.ValidationBatch, error) {
-	if b.Stratify != "" {
-		for _, c := range []struct {
-			what      string
-			set, same bool
-		}{
-			{"stratification", in.Stratify != "", in.Stratify == b.Stratify},
-			{"seed", in.Seed != 0, in.Seed == b.Seed},
-			{"interval", in.Method != "", in.Method == b.Method},
-			{"confidence level", in.Level != 0, in.Level == b.Level},
-			{"threshold", in.Threshold != 0, in.Threshold == b.Threshold},
-		} {
-			if c.set && !c.same {
-				return b, fmt.Errorf("%w: the first draw of batch %s fixed its %s (by %s, seed %d, %s at %g, threshold %g); a later draw only enlarges the sample",
-					bench.ErrInvalid, b.Name, c.what, b.Stratify, b.Seed, b.Method, b.Level, b.Threshold)
-			}
-		}
-		return b, nil
+	p, err := sampling.PolicyOf(b.Name,
+		sampling.DrawPolicy{Stratify: b.Stratify, Seed: b.Seed, Method: b.Method, Level: b.Level, Threshold: b.Threshold},
+		sampling.DrawPolicy{Stratify: in.Stratify, Seed: in.Seed, Method: in.Method, Level: in.Level, Threshold: in.Threshold})
+	if err != nil {
+		return b, fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
-	p := b
-	p.Stratify, p.Seed = cmp.Or(in.Stratify, sampling.ByTask), in.Seed
-	p.Method, p.Level, p.Threshold = cmp.Or(in.Method, sampling.Exact), cmp.Or(in.Level, sampling.Level95), in.Threshold
-	switch {
-	case !p.Stratify.Valid():
-		return p, fmt.Errorf("%w: stratify by %q? (task, kind or hop_view)", bench.ErrInvalid, p.Stratify)
-	case !p.Method.Valid():
-		return p, fmt.Errorf("%w: interval %q? (%s or %s)", bench.ErrInvalid, p.Method, sampling.Exact, sampling.Score)
-	case !(p.Level > 0 && p.Level < 1):
-		return p, fmt.Errorf("%w: the confidence level %g is not between 0 and 1", bench.ErrInvalid, p.Level)
-	case !(p.Threshold > 0 && p.Threshold < 1):
-		return p, fmt.Errorf("%w: the first draw sets the error-rate threshold the upper bound must be below, between 0 and 1 (0.05 for 5 %%)", bench.ErrInvalid)
-	}
-	return p, nil
+	b.Stratify, b.Seed, b.Method, b.Level, b.Threshold = p.Stratify, p.Seed, p.Method, p.Level, p.Threshold
+	return b, nil
 }
 
 // ValidationStatus estimates each stratum's and the batch's error rate from the
