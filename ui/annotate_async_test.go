@@ -193,3 +193,42 @@ func TestAnnotateShortcutHelpFitsTheWindow(t *testing.T) {
 		top.Hide()
 	}
 }
+
+// An image whose preview is not decoded yet shows at once as a placeholder of its
+// proportions, without a read on the UI goroutine; the preview replaces it when
+// read, and what was drawn meanwhile stays. A preview arriving after another image
+// was opened is dropped.
+func TestAnnotatePreviewArrivesOffTheUIGoroutine(t *testing.T) {
+	_, ws := openAnnotate(t, "ann1")
+	im := ws.image
+	previews.clear()
+	waiting, run := holdLoads(t)
+
+	ws.loadImage(im)
+	if waiting() != 1 {
+		t.Fatalf("%d loads waiting: the preview was read on the UI goroutine", waiting())
+	}
+	if b := ws.canvas.Picture().Bounds(); max(b.Dx(), b.Dy()) > 64 || !ws.hasImage || ws.image.SHA256 != im.SHA256 {
+		t.Fatalf("before the preview is read: a picture of %v (want the placeholder), image %q", b, ws.image.RelPath)
+	}
+	box := annotate.Box{100, 100, 400, 500}
+	ws.canvas.SetBoxes([]annotate.Box{box})
+	run(0)
+	if b := ws.canvas.Picture().Bounds(); max(b.Dx(), b.Dy()) <= 64 {
+		t.Fatalf("after the preview was read: a picture of %v, still the placeholder", b)
+	}
+	if got := ws.canvas.Boxes(); len(got) != 1 || got[0] != box {
+		t.Fatalf("the box drawn before the preview arrived: %v", got)
+	}
+
+	// Stale: the preview of an image left before it arrived is not shown.
+	previews.clear()
+	ws.loadImage(im)
+	other := im
+	other.SHA256, other.RelPath = "0000", "elsewhere.jpg"
+	ws.showPicture(other, placeholder(other), nil)
+	run(1)
+	if b := ws.canvas.Picture().Bounds(); max(b.Dx(), b.Dy()) > 64 || ws.image.RelPath != "elsewhere.jpg" {
+		t.Fatalf("a stale preview was shown over %q: %v", ws.image.RelPath, b)
+	}
+}

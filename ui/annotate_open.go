@@ -19,16 +19,42 @@ import (
 
 // Opening a queue item: an image (with the choice of a new sample) or a sample.
 
-// loadImage shows image im on the canvas, from its cached preview.
+// loadImage shows image im on the canvas: its decoded preview when the cache
+// has it, else at once a placeholder of its proportions (boxes can be drawn and
+// shown on it) and the preview when it has been read and decoded, off the UI
+// goroutine (on a team server the file may first have to be fetched).
 func (ws *workspace) loadImage(im bench.Image) {
-	img, err := ws.preview(im)
-	ws.showPicture(im, img, err)
+	svc, user, ctx := ws.u.db, ws.u.user, ws.u.ctx()
+	where := svc.Where() // names the project's file or server, without asking it
+	if img, ok := previews.get(previewKey(where, im.SHA256)); ok {
+		ws.showPicture(im, img, nil)
+		return
+	}
+	ws.showPicture(im, placeholder(im), nil)
+	ws.imageInfo.SetText(ws.imageInfo.Text + " · reading the preview…")
+	load(ws.u, "annotate.picture", func() (image.Image, error) {
+		return previewOf(ctx, svc, user, where, im)
+	}, func(img image.Image, err error) {
+		if !ws.hasImage || ws.image.SHA256 != im.SHA256 || ws.image.RelPath != im.RelPath {
+			return // another image is shown by now
+		}
+		ws.showInfo(im, err)
+		ws.canvas.ReplacePicture(img)
+	})
 }
 
 // showPicture shows image im on the canvas as picture img (its preview, or a
 // placeholder and why: err).
 func (ws *workspace) showPicture(im bench.Image, img image.Image, err error) {
 	ws.image, ws.hasImage = im, true
+	ws.showInfo(im, err)
+	ws.canvas.SetImage(img, im.Width, im.Height)
+	ws.prefetchNeighbours()
+}
+
+// showInfo says which image is shown, and why its preview is missing (err) or
+// its file is not what was imported.
+func (ws *workspace) showInfo(im bench.Image, err error) {
 	info := fmt.Sprintf("%s · %d×%d px · scene %s", im.RelPath, im.Width, im.Height, im.Scene)
 	ws.imageInfo.Importance = widget.MediumImportance
 	if err != nil {
@@ -39,15 +65,6 @@ func (ws *workspace) showPicture(im bench.Image, img image.Image, err error) {
 		ws.imageInfo.Importance = widget.WarningImportance
 	}
 	ws.imageInfo.SetText(info)
-	ws.canvas.SetImage(img, im.Width, im.Height)
-	ws.prefetchNeighbours()
-}
-
-// preview is the decoded cached downscaled copy, from the prefetch cache (see
-// imagecache.go) or decoded now.
-func (ws *workspace) preview(im bench.Image) (image.Image, error) {
-	source := ws.u.db // Where names the project's file or server, without asking it
-	return previewOf(ws.u.ctx(), ws.u.db, ws.u.user, source.Where(), im)
 }
 
 // previewOf is im's decoded preview from the cache, or decoded now (reading the

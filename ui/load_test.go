@@ -191,10 +191,15 @@ func directives(g *ast.CommentGroup) string {
 	return b.String()
 }
 
+// asksNothing are the Service's methods that answer from what the client holds,
+// without a read or a request (bench.Service.Where: the file's path or the
+// server's address).
+var asksNothing = map[string]bool{"Where": true}
+
 // isStoreCall tells whether call calls an exported method of the store.
 func isStoreCall(call *ast.CallExpr) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || !ast.IsExported(sel.Sel.Name) {
+	if !ok || !ast.IsExported(sel.Sel.Name) || asksNothing[sel.Sel.Name] {
 		return false
 	}
 	switch x := sel.X.(type) {

@@ -138,6 +138,18 @@ func (c *Canvas) SetImage(img image.Image, fullW, fullH int) {
 	c.readoutChanged()
 }
 
+// ReplacePicture shows img in place of the picture shown, standing for the same
+// full-size image: the boxes, the selection, the view and the undo history stay.
+// The editor shows a placeholder of the image's proportions at once and its
+// preview when it has been read (off the UI goroutine).
+func (c *Canvas) ReplacePicture(img image.Image) {
+	c.img = img
+	c.Refresh()
+}
+
+// Picture is the picture shown (SetImage's, or ReplacePicture's).
+func (c *Canvas) Picture() image.Image { return c.img }
+
 func (c *Canvas) setImage(img image.Image, fullW, fullH int) {
 	c.img, c.fullW, c.fullH = img, fullW, fullH
 	c.boxes, c.styles, c.selected, c.drag = nil, nil, -1, nil
