@@ -1,14 +1,18 @@
 package ui
 
 import (
+	"context"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -230,5 +234,76 @@ func TestAnnotatePreviewArrivesOffTheUIGoroutine(t *testing.T) {
 	run(1)
 	if b := ws.canvas.Picture().Bounds(); max(b.Dx(), b.Dy()) > 64 || ws.image.RelPath != "elsewhere.jpg" {
 		t.Fatalf("a stale preview was shown over %q: %v", ws.image.RelPath, b)
+	}
+}
+
+// barrierService holds each read of the annotator's queue until want reads are
+// under way at once (or a second has passed), and records the most at once.
+type barrierService struct {
+	bench.Service
+	want     int
+	mu       sync.Mutex
+	inFlight int
+	peak     int
+	all      chan struct{}
+}
+
+func (b *barrierService) enter() {
+	b.mu.Lock()
+	b.inFlight++
+	b.peak = max(b.peak, b.inFlight)
+	if b.inFlight == b.want {
+		close(b.all)
+	}
+	b.mu.Unlock()
+	select {
+	case <-b.all:
+	case <-time.After(time.Second):
+	}
+	b.mu.Lock()
+	b.inFlight--
+	b.mu.Unlock()
+}
+
+func (b *barrierService) CountSamples(ctx context.Context, u bench.User, pid int64, f bench.SampleFilter) (int, error) {
+	b.enter()
+	return b.Service.CountSamples(ctx, u, pid, f)
+}
+
+func (b *barrierService) Samples(ctx context.Context, u bench.User, pid int64, f bench.SampleFilter, offset, limit int) ([]bench.SampleInfo, error) {
+	b.enter()
+	return b.Service.Samples(ctx, u, pid, f, offset, limit)
+}
+
+func (b *barrierService) CountImagesWithoutSamples(ctx context.Context, u bench.User, pid int64) (int, error) {
+	b.enter()
+	return b.Service.CountImagesWithoutSamples(ctx, u, pid)
+}
+
+func (b *barrierService) ImagesWithoutSamples(ctx context.Context, u bench.User, pid int64, offset, limit int) ([]bench.Image, error) {
+	b.enter()
+	return b.Service.ImagesWithoutSamples(ctx, u, pid, offset, limit)
+}
+
+// The queue's reads are made at once: on a team server the queue costs one round
+// trip, not one per read. Its rows are those the reads one after another give.
+func TestAnnotateQueueReadsAtOnce(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	q := queueQuery{db: u.db, ctx: u.ctx(), user: u.user, pid: u.project.ID, page: ws.pageSize, loaded: map[verify.State]int{}}
+	want := q.readQueue()
+	reads := 2*2 + 2*len(submittedStates) + 2 // returned, drafts, each submitted state: count and rows; images: count and rows
+	b := &barrierService{Service: u.db, want: reads, all: make(chan struct{})}
+	q.db, q.loaded = b, map[verify.State]int{}
+	got := q.readQueue()
+	if b.peak != reads {
+		t.Errorf("at most %d of the queue's %d reads were under way at once", b.peak, reads)
+	}
+	if got.err != nil || len(got.items) != len(want.items) || len(got.items) < 4 {
+		t.Fatalf("read at once: %d rows (%v), one after another %d", len(got.items), got.err, len(want.items))
+	}
+	for i := range want.items {
+		if got.items[i].title != want.items[i].title || got.items[i].detail != want.items[i].detail {
+			t.Errorf("row %d: %q / %q, want %q / %q", i, got.items[i].title, got.items[i].detail, want.items[i].title, want.items[i].detail)
+		}
 	}
 }

@@ -136,26 +136,19 @@ func (ws *workspace) resubmitProblem() error {
 // submittedStates are the states of the annotator's "Submitted" section.
 var submittedStates = []verify.State{verify.StateRound1, verify.StateRound2, verify.StateRound3, verify.StateAccepted, verify.StateWithdrawn}
 
-// submittedItems is the queue's "Submitted" section: the annotator's samples in
-// review or done, newest change first, each with its state. loaded counts the
+// submittedItems is the queue's "Submitted" section made of what was read of each
+// of submittedStates (secs): the annotator's samples in review or done, newest
+// change first, the first n of them, each with its state. loaded counts the
 // samples it lists (under StateAccepted).
-//
-//bw:background
-func (q queueQuery) submittedItems(loaded map[verify.State]int) []queueItem {
+func (q queueQuery) submittedItems(secs []sampleSection, n int, loaded map[verify.State]int) []queueItem {
 	total := 0
 	var all []bench.SampleInfo
-	n := max(loaded[verify.StateAccepted], q.page)
-	for _, st := range submittedStates {
-		f := bench.SampleFilter{Status: st, AuthorID: q.user.ID}
-		c, err := q.db.CountSamples(q.ctx, q.user, q.pid, f)
-		if err != nil || c == 0 {
+	for _, sec := range secs {
+		if sec.err != nil || sec.total == 0 {
 			continue
 		}
-		total += c
-		ss, err := q.db.Samples(q.ctx, q.user, q.pid, f, 0, n)
-		if err == nil {
-			all = append(all, ss...)
-		}
+		total += sec.total
+		all = append(all, sec.rows...)
 	}
 	if total == 0 {
 		return nil
