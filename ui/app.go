@@ -22,6 +22,8 @@ import (
 // Preference keys.
 const (
 	prefWidth       = "window.width"
+	firstWidth      = 1024 // the first window's size, before one is remembered
+	firstHeight     = 700
 	prefHeight      = "window.height"
 	prefLastProject = "project.last"
 	prefLastUser    = "user.last"
@@ -74,8 +76,11 @@ type screen struct {
 func New(a fyne.App, db bench.Service, demoHint string) *App {
 	u := &App{fyne: a, db: db, local: db, demoHint: demoHint}
 	u.win = a.NewWindow("Benchwright")
-	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
-	h := a.Preferences().FloatWithFallback(prefHeight, 800)
+	// The first window fits the smallest screen the app supports (1024×700: a
+	// larger one put the status bar and the right edge off such a screen, where
+	// no window manager clamps it); its size is remembered when it closes.
+	w := a.Preferences().FloatWithFallback(prefWidth, firstWidth)
+	h := a.Preferences().FloatWithFallback(prefHeight, firstHeight)
 	u.win.Resize(fyne.NewSize(float32(w), float32(h)))
 	u.win.SetCloseIntercept(func() {
 		s := u.win.Canvas().Size()
