@@ -106,6 +106,21 @@ func Message(err error) string {
 		log.Printf("benchwright: %v", err)
 		return "The database cannot be reached or is overloaded; retry in a moment (the details are in the log)."
 	}
+	if errors.Is(err, ErrOffline) {
+		// The network's words (a URL, "EOF", "connection refused") are for the
+		// log; people read what was being done and what to do.
+		log.Printf("benchwright: %v", err)
+		const advice = "the team server cannot be reached. Check the network, or ask the lead whether the server runs, then try again (the details are in the log)."
+		text := err.Error()
+		op := ""
+		if i := strings.Index(text, ErrOffline.Error()); i > 0 {
+			op = strings.TrimSuffix(strings.TrimSpace(text[:i]), ":")
+		}
+		if op == "" {
+			return strings.ToUpper(advice[:1]) + advice[1:]
+		}
+		return strings.ToUpper(op[:1]) + op[1:] + " failed: " + advice
+	}
 	if isDB {
 		// The driver's words are for the log, not for people: keep what was being
 		// done, and say where the detail went.

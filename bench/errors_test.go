@@ -30,6 +30,10 @@ func TestMessageOfDatabaseErrors(t *testing.T) {
 		{"an unreachable server", &DatabaseError{Kind: ErrUnavailable, Unreachable: true, Err: raw},
 			"The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."},
 		{"an unmarked driver error is not told apart", raw, `Project "p": no such table: projects.`},
+		{"a team server away", fmt.Errorf("%w (lab:8443): %v", ErrOffline, errors.New(`Post "https://lab:8443/v1/call/StatusCounts": EOF`)),
+			"The team server cannot be reached. Check the network, or ask the lead whether the server runs, then try again (the details are in the log)."},
+		{"a team server away, wrapped", fmt.Errorf("count images: %w", fmt.Errorf("%w (lab:8443): %v", ErrOffline, errors.New("dial tcp: connection refused"))),
+			"Count images failed: the team server cannot be reached. Check the network, or ask the lead whether the server runs, then try again (the details are in the log)."},
 	} {
 		if got := Message(c.err); got != c.want {
 			t.Errorf("%s: Message = %q, want %q", c.name, got, c.want)
