@@ -457,7 +457,9 @@ func (ws *workspace) reloadQueueThen(then func()) {
 		all: ws.allImages.Checked, imgLoaded: ws.imgLoaded, loaded: maps.Clone(ws.loaded)}
 	load(ws.u, "annotate.queue", func() (queueData, error) { return q.readQueue(), nil }, func(d queueData, _ error) {
 		if d.err != nil {
-			ws.u.showError(d.err)
+			// A read, not an action: said in the status bar and in the queue,
+			// which is read again when the server answers (watchChanges).
+			ws.u.setStatus("Your queue could not be read: %s", bench.Message(d.err))
 		}
 		ws.loaded, ws.imgLoaded, ws.imgTotal = d.loaded, d.imgLoaded, d.imgTotal
 		ws.showQueue(d.items)
@@ -542,6 +544,10 @@ func (q queueQuery) readQueue() queueData {
 	}{{verify.StateReturned, "Returned to you", true, returned}, {verify.StateDraft, "Your drafts", false, drafts}} {
 		keep(part.sec.err)
 		total, ss := part.sec.total, part.sec.rows
+		if part.sec.err != nil {
+			items = append(items, queueItem{kind: qHeader, title: part.title, detail: "Not read: " + bench.Message(part.sec.err)})
+			continue
+		}
 		if total == 0 && part.returned {
 			continue
 		}
@@ -556,11 +562,18 @@ func (q queueQuery) readQueue() queueData {
 				title: fmt.Sprintf("Load %d more…", min(q.page, total-len(ss)))})
 		}
 	}
+	for _, sec := range submitted {
+		keep(sec.err)
+	}
 	items = append(items, q.submittedItems(submitted, nSubmitted, d.loaded)...)
 	keep(imsErr)
 	title := "Images without samples"
 	if q.all {
 		title = "All images"
+	}
+	if imsErr != nil {
+		d.items = append(items, queueItem{kind: qHeader, title: title, detail: "Not read: " + bench.Message(imsErr)})
+		return d
 	}
 	d.imgLoaded = len(ims)
 	items = append(items, queueItem{kind: qHeader, title: fmt.Sprintf("%s · %d", title, d.imgTotal)})

@@ -165,8 +165,8 @@ func (u *App) onServer() bool {
 }
 
 // watchChanges polls the project's change counter while a project is open and,
-// when someone else acted, reads the status line again and runs the open screen's
-// reload (onOthersChanged: the dashboard and the verifier's queue set one; the
+// when someone else acted or the server answers again after it was away, reads
+// the status line again and runs the open screen's reload (onOthersChanged: the dashboard and the verifier's queue set one; the
 // editor, which could lose typing, sets none). Each poll runs off the UI goroutine
 // (inBackground) and the next is timed from its answer (afterPoll), so a slow
 // server is never asked twice at once.
@@ -178,7 +178,7 @@ func (u *App) watchChanges() {
 	ctx, cancel := context.WithCancel(context.Background())
 	svc := u.db
 	var last int64
-	known := false
+	known, away := false, false
 	stopTimer := func() bool { return false }
 	u.stopWatch = func() { cancel(); stopTimer() }
 	var poll func()
@@ -189,11 +189,16 @@ func (u *App) watchChanges() {
 				if ctx.Err() != nil {
 					return // the project was left meanwhile
 				}
-				if err == nil {
-					if known && n != last {
-						u.othersChanged()
-					}
-					last, known = n, true
+				switch {
+				case err != nil:
+					away = true
+				case away || known && n != last:
+					// Someone acted, or the server answers again after it was
+					// away: what the screen shows may be stale or was never read.
+					u.othersChanged()
+					fallthrough
+				default:
+					last, known, away = n, true, false
 				}
 				stopTimer = afterPoll(changePoll, poll)
 			})

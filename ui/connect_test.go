@@ -303,3 +303,71 @@ func TestImageFilesAreTheServersToCheck(t *testing.T) {
 		t.Errorf("on a team server: %v, want nothing to say", err)
 	}
 }
+
+// TestTheQueueFollowsTheServerBack: while the team server cannot be reached, the
+// annotator's queue says it was not read (in the queue and the status bar, not
+// in a dialog over the editor), rather than showing an empty queue; when the
+// server answers again the change poll reads it again without anyone asking.
+func TestTheQueueFollowsTheServerBack(t *testing.T) {
+	changePoll = 50 * time.Millisecond
+	var next func()
+	afterPoll = func(_ time.Duration, f func()) func() bool { next = f; return func() bool { return true } }
+	t.Cleanup(func() {
+		changePoll = 0
+		afterPoll = func(time.Duration, func()) func() bool { return func() bool { return true } }
+	})
+	_, h := teamServerHandler(t)
+	var down atomic.Bool
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+					return
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	address := strings.TrimPrefix(srv.URL, "https://")
+	u, _ := demoApp(t)
+	u.cacheDir = t.TempDir()
+	u.setPin("https://"+address, remote.Fingerprint(srv.Certificate().Raw))
+	u.fyne.Preferences().SetString(prefLastProject, demo.DemoProject)
+	signInToServer(t, u, address, "ann1", "demo")
+	eventually(t, "signing in", func() bool { return u.project.ID != 0 })
+	u.show(indexOfScreen(t, u, "Annotate"))
+	ws := findWorkspace(t, u)
+	drafts := func() string {
+		for _, it := range ws.items {
+			if strings.HasPrefix(it.title, "Your drafts") {
+				return it.title + " " + it.detail
+			}
+		}
+		return ""
+	}
+	if !strings.HasPrefix(drafts(), "Your drafts · ") {
+		t.Fatalf("the queue read with the server up: %q", drafts())
+	}
+
+	down.Store(true)
+	srv.CloseClientConnections()
+	ws.reloadQueue()
+	if got := drafts(); !strings.Contains(got, "Not read") || !strings.Contains(got, "team server cannot be reached") {
+		t.Errorf("the queue with the server away shows %q", got)
+	}
+	if !strings.HasPrefix(u.status.Text, "Your queue could not be read") || strings.Contains(u.status.Text, "EOF") {
+		t.Errorf("the status bar says %q", u.status.Text)
+	}
+	if top := u.win.Canvas().Overlays().Top(); top != nil {
+		t.Errorf("a dialog covers the editor: %v", labelsText(top))
+	}
+	next() // a poll while the server is away fails
+
+	down.Store(false)
+	next() // the first poll that is answered reads the queue again
+	if got := drafts(); !strings.HasPrefix(got, "Your drafts · ") || strings.Contains(got, "Not read") {
+		t.Errorf("after the server came back the queue shows %q", got)
+	}
+}

@@ -144,7 +144,10 @@ func (q queueQuery) submittedItems(secs []sampleSection, n int, loaded map[verif
 	total := 0
 	var all []bench.SampleInfo
 	for _, sec := range secs {
-		if sec.err != nil || sec.total == 0 {
+		if sec.err != nil {
+			return []queueItem{{kind: qHeader, title: "Submitted", detail: "Not read: " + bench.Message(sec.err)}}
+		}
+		if sec.total == 0 {
 			continue
 		}
 		total += sec.total
