@@ -52,7 +52,13 @@ func (u *App) showSignInForm() {
 	f.server.SetPlaceHolder("lab-server or lab-server:8443")
 	f.server.SetText(u.fyne.Preferences().String(prefServer))
 	f.message.Wrapping = fyne.TextWrapWord
+	var fields *widget.Form // its labels grey with their disabled fields: refreshed on a change
 	f.where = widget.NewRadioGroup([]string{whereLocal, whereServer}, func(s string) {
+		defer func() {
+			if fields != nil {
+				fields.Refresh()
+			}
+		}()
 		if s == whereServer {
 			f.server.Enable()
 			f.hint.Hide()
@@ -115,10 +121,9 @@ func (u *App) showSignInForm() {
 	f.server.OnSubmitted = func(string) { u.win.Canvas().Focus(f.name) }
 	title := widget.NewLabelWithStyle("Benchwright", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	sub := widget.NewLabelWithStyle("Hand-built spatial-reasoning benchmarks", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
-	form := container.NewVBox(title, sub, widget.NewSeparator(),
-		widget.NewForm(widget.NewFormItem("Project", f.where), widget.NewFormItem("Server", f.server),
-			widget.NewFormItem("User", f.name), widget.NewFormItem("Password", f.password)),
-		f.button, f.message, f.hint)
+	fields = widget.NewForm(widget.NewFormItem("Project", f.where), widget.NewFormItem("Server", f.server),
+		widget.NewFormItem("User", f.name), widget.NewFormItem("Password", f.password))
+	form := container.NewVBox(title, sub, widget.NewSeparator(), fields, f.button, f.message, f.hint)
 	box := container.NewGridWrap(fyne.NewSize(460, 440), form)
 	u.win.SetContent(container.NewVBox(layout.NewSpacer(), container.NewCenter(box), layout.NewSpacer()))
 	u.win.SetTitle("Benchwright — sign in")
