@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -220,11 +221,11 @@ func (c *Client) ImageFile(ctx context.Context, actor store.User, sha string, si
 	c.mu.Lock()
 	dir := filepath.Join(c.cacheDir, "u"+strconv.FormatInt(c.user.ID, 10))
 	c.mu.Unlock()
-	p := store.PreviewPath(dir, sha)
+	p := imagefile.PreviewPath(dir, sha)
 	q := ""
 	switch size {
 	case store.ImageThumb:
-		p, q = store.ThumbPath(dir, sha), "?thumb=1"
+		p, q = imagefile.ThumbPath(dir, sha), "?thumb=1"
 	case store.ImageOriginal:
 		p, q = filepath.Join(dir, "originals", sha[:2], sha), "?original=1"
 	}

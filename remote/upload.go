@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
@@ -217,7 +218,7 @@ func (c *Client) ImportImages(ctx context.Context, actor store.User, projectID i
 		if e.IsDir() {
 			return nil
 		}
-		if !store.IsImageName(e.Name()) {
+		if !imagefile.IsImageName(e.Name()) {
 			res.Ignored++
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
 	"io/fs"
 	"os"
@@ -90,7 +91,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 		switch {
 		case e.IsDir():
 		case e.Type().IsRegular():
-			if isImageName(e.Name()) {
+			if imagefile.IsImageName(e.Name()) {
 				files = append(files, rel)
 			} else {
 				res.Ignored++
@@ -209,7 +210,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 			res.Unchanged++
 			prog.Unchanged++
 		case r.err != nil:
-			reason := strings.TrimPrefix(r.err.Error(), errBadImage.Error()+": ")
+			reason := strings.TrimPrefix(r.err.Error(), imagefile.ErrBadImage.Error()+": ")
 			res.Rejected = append(res.Rejected, RejectedFile{RelPath: r.p.RelPath, Reason: reason})
 			prog.Rejected++
 		default:

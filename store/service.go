@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -224,9 +225,9 @@ func (d *DB) ImageFile(ctx context.Context, actor User, sha string, size ImageSi
 		}
 		return "", err
 	}
-	p := PreviewPath(d.PreviewDir(), sha)
+	p := imagefile.PreviewPath(d.PreviewDir(), sha)
 	if size == ImageThumb {
-		p = ThumbPath(d.PreviewDir(), sha)
+		p = imagefile.ThumbPath(d.PreviewDir(), sha)
 	}
 	if _, err := os.Stat(p); err != nil {
 		// Previews are a cache: made again from the image file itself when they

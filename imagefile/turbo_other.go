@@ -1,0 +1,12 @@
+//go:build !cgo || windows
+
+package imagefile
+
+import "image"
+
+// turboJPEG reports whether JPEGs are decoded by libjpeg-turbo in this build.
+const turboJPEG = false
+
+// decodeJPEGScaled is libjpeg-turbo's scaled decoding, not built in without cgo
+// (and on Windows, whose builds carry no libjpeg): Go's decoder reads every JPEG.
+func decodeJPEGScaled(data []byte, cfg image.Config, denom int) image.Image { return nil }
