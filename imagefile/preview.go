@@ -29,18 +29,15 @@ func ThumbPath(previewDir, sha string) string {
 	return filepath.Join(previewDir, sha[:2], sha+"_t.jpg")
 }
 
-// writePreviews writes the preview and the thumbnail of img; asIs, when set, is a
-// JPEG file of img that may serve as the preview if img needs no downscaling.
-func writePreviews(img image.Image, asIs []byte, dir, sha string) error {
+// writePreviews writes an image's preview (prev, made by previewOf) and its
+// thumbnail; asIs, when set, is a JPEG file showing prev as it is, written as the
+// preview instead of encoding prev again.
+func writePreviews(prev image.Image, asIs []byte, dir, sha string) error {
 	if _, err := os.Stat(ThumbPath(dir, sha)); err == nil {
 		return nil // content-addressed: already made
 	}
 	if err := os.MkdirAll(filepath.Dir(PreviewPath(dir, sha)), 0o755); err != nil {
 		return err
-	}
-	prev := previewOf(img)
-	if prev != img {
-		asIs = nil
 	}
 	write := func(path string) error { return writeJPEG(path, prev) }
 	if asIs != nil {

@@ -1,4 +1,4 @@
-//go:build !cgo || windows
+//go:build !cgo || windows || nolibjpeg
 
 package imagefile
 
@@ -8,5 +8,6 @@ import "image"
 const turboJPEG = false
 
 // decodeJPEGScaled is libjpeg-turbo's scaled decoding, not built in without cgo
-// (and on Windows, whose builds carry no libjpeg): Go's decoder reads every JPEG.
+// (and on Windows, whose builds carry no libjpeg), or with the build tag nolibjpeg
+// (to measure what it saves): Go's decoder reads every JPEG.
 func decodeJPEGScaled(data []byte, cfg image.Config, denom int) image.Image { return nil }
