@@ -105,29 +105,30 @@ func meanAbsDiff(t testing.TB, a, b image.Image) float64 {
 func TestScaledDecodeMatchesFullDecode(t *testing.T) {
 	colour := func(w, h int) image.Image { return photo(w, h, false) }
 	tests := []struct {
-		name   string
-		data   []byte
-		denom  int  // the DCT scale expected
-		turbo  bool // decoded by libjpeg-turbo (where built in)
-		stored bool // the file's pixels as stored
+		name  string
+		data  []byte
+		scale int  // the DCT scale expected, in eighths
+		turbo bool // decoded by libjpeg-turbo (where built in)
+		self  bool // the file is its own preview (small, no EXIF): only the thumbnail is made
 	}{
-		{"small, upright", encodeJPEG(t, colour(700, 500), 0), 1, true, true},
-		{"full size, resized", encodeJPEG(t, colour(2400, 1000), 0), 1, true, true},
-		{"12 MP at 1/2", encodeJPEG(t, colour(4000, 3000), 0), 2, true, false},
-		{"1/4", encodeJPEG(t, colour(6500, 600), 1), 4, true, false},
-		{"12,900 px at 1/4, not 1/8", encodeJPEG(t, colour(600, 12900), 0), 4, true, false},
-		{"orientation 2", encodeJPEG(t, colour(3300, 900), 2), 2, true, false},
-		{"orientation 3", encodeJPEG(t, colour(3300, 900), 3), 2, true, false},
-		{"orientation 4", encodeJPEG(t, colour(3300, 900), 4), 2, true, false},
-		{"orientation 5", encodeJPEG(t, colour(3300, 900), 5), 2, true, false},
-		{"orientation 6", encodeJPEG(t, colour(3300, 900), 6), 2, true, false},
-		{"orientation 7", encodeJPEG(t, colour(900, 3300), 7), 2, true, false},
-		{"orientation 8, small", encodeJPEG(t, colour(300, 200), 8), 1, true, false},
-		{"gray at 1/2", encodeJPEG(t, photo(3400, 700, true), 6), 2, true, false},
-		{"gray, small", encodeJPEG(t, photo(320, 200, true), 0), 1, true, true},
-		{"progressive 4:4:4 at 1/2", readTestdata(t, "progressive444.jpg"), 2, true, false},
-		{"CMYK (Go's decoder)", readTestdata(t, "cmyk.jpg"), 1, false, false},
-		{"CMYK, orientation 6", withExif(readTestdata(t, "cmyk.jpg"), 6), 1, false, false},
+		{"small: its own preview, thumbnail's source at 1/2", encodeJPEG(t, colour(700, 500), 0), 4, true, true},
+		{"small: thumbnail's source at 1/4", encodeJPEG(t, colour(1280, 960), 0), 2, true, true},
+		{"full size, resized", encodeJPEG(t, colour(2400, 1000), 0), 8, true, false},
+		{"12 MP at 1/2", encodeJPEG(t, colour(4000, 3000), 0), 4, true, false},
+		{"1/4", encodeJPEG(t, colour(6500, 600), 1), 2, true, false},
+		{"12,900 px at 1/4, not 1/8", encodeJPEG(t, colour(600, 12900), 0), 2, true, false},
+		{"orientation 2", encodeJPEG(t, colour(3300, 900), 2), 4, true, false},
+		{"orientation 3", encodeJPEG(t, colour(3300, 900), 3), 4, true, false},
+		{"orientation 4", encodeJPEG(t, colour(3300, 900), 4), 4, true, false},
+		{"orientation 5", encodeJPEG(t, colour(3300, 900), 5), 4, true, false},
+		{"orientation 6", encodeJPEG(t, colour(3300, 900), 6), 4, true, false},
+		{"orientation 7", encodeJPEG(t, colour(900, 3300), 7), 4, true, false},
+		{"orientation 8, small: EXIF, so a preview is made", encodeJPEG(t, colour(300, 200), 8), 8, true, false},
+		{"gray at 1/2", encodeJPEG(t, photo(3400, 700, true), 6), 4, true, false},
+		{"gray, small", encodeJPEG(t, photo(320, 200, true), 0), 8, true, true},
+		{"progressive 4:4:4 at 1/2", readTestdata(t, "progressive444.jpg"), 4, true, false},
+		{"CMYK (Go's decoder)", readTestdata(t, "cmyk.jpg"), 8, false, false},
+		{"CMYK, orientation 6", withExif(readTestdata(t, "cmyk.jpg"), 6), 8, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,13 +136,17 @@ func TestScaledDecodeMatchesFullDecode(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := dctScale(cfg.Width, cfg.Height); d != tt.denom {
-				t.Fatalf("scale 1/%d, want 1/%d", d, tt.denom)
+			m := previewScale(cfg.Width, cfg.Height)
+			if tt.self {
+				m = thumbScale(cfg.Width, cfg.Height)
 			}
-			if turbo := decodeJPEGScaled(tt.data, cfg, tt.denom) != nil; turbo != (tt.turbo && turboJPEG) {
+			if m != tt.scale {
+				t.Fatalf("scale %d/8, want %d/8", m, tt.scale)
+			}
+			if turbo := decodeJPEGScaled(tt.data, cfg, m) != nil; turbo != (tt.turbo && turboJPEG) {
 				t.Fatalf("decoded by libjpeg-turbo: %v, want %v", turbo, tt.turbo && turboJPEG)
 			}
-			want, err := decodeGo(tt.data, format)
+			want, err := decodeGo(tt.data, cfg, format)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,12 +157,15 @@ func TestScaledDecodeMatchesFullDecode(t *testing.T) {
 			if got.width != want.width || got.height != want.height {
 				t.Errorf("stored size %d×%d, want %d×%d", got.width, got.height, want.width, want.height)
 			}
-			if got.asStored != tt.stored {
-				t.Errorf("as stored: %v, want %v", got.asStored, tt.stored)
+			if got.fileIsPreview != tt.self || want.fileIsPreview != tt.self {
+				t.Fatalf("the file is its own preview: %v (Go's path: %v), want %v", got.fileIsPreview, want.fileIsPreview, tt.self)
 			}
-			wp, gp := previewOf(want.img), previewOf(got.img)
-			if d := meanAbsDiff(t, gp, wp); d > 1.5 {
-				t.Errorf("preview %v differs from today's by %.2f levels on average", gp.Bounds().Size(), d)
+			wp, gp := want.img, got.img
+			if !tt.self {
+				wp, gp = previewOf(want.img), previewOf(got.img)
+				if d := meanAbsDiff(t, gp, wp); d > 1.5 {
+					t.Errorf("preview %v differs from today's by %.2f levels on average", gp.Bounds().Size(), d)
+				}
 			}
 			wt, gt := thumbOf(wp), thumbOf(gp)
 			if d := meanAbsDiff(t, gt, wt); d > 1.5 {
@@ -190,10 +198,10 @@ func TestScaledDecodeRefusesWhatGoRefuses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if turboJPEG && decodeJPEGScaled(data, cfg, dctScale(cfg.Width, cfg.Height)) != nil {
+			if turboJPEG && decodeJPEGScaled(data, cfg, previewScale(cfg.Width, cfg.Height)) != nil {
 				t.Error("libjpeg-turbo's decoding was kept")
 			}
-			_, want := decodeGo(data, format)
+			_, want := decodeGo(data, cfg, format)
 			_, err = decodeForPreview(data, cfg, format)
 			if err == nil || want == nil || err.Error() != want.Error() || !bytes.HasPrefix([]byte(err.Error()), []byte(tt.want)) {
 				t.Errorf("got %v, want %v (%q…)", err, want, tt.want)

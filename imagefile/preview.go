@@ -30,8 +30,8 @@ func ThumbPath(previewDir, sha string) string {
 }
 
 // writePreviews writes an image's preview (prev, made by previewOf) and its
-// thumbnail; asIs, when set, is a JPEG file showing prev as it is, written as the
-// preview instead of encoding prev again.
+// thumbnail, made from prev; asIs, when set, is the image's file, written as the
+// preview instead of prev (which may then be smaller: the thumbnail's source).
 func writePreviews(prev image.Image, asIs []byte, dir, sha string) error {
 	if _, err := os.Stat(ThumbPath(dir, sha)); err == nil {
 		return nil // content-addressed: already made

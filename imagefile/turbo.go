@@ -25,11 +25,11 @@ static void bw_emit_message(j_common_ptr c, int level) {
 	if (level < 0) longjmp(((struct bw_jerr *)c->err)->jump, 1);
 }
 
-// bw_decode decodes the JPEG in data at scale 1/denom into out, w×h pixels of
+// bw_decode decodes the JPEG in data at scale eighths/8 into out, w×h pixels of
 // comps bytes (1: gray; 4: RGBA, alpha 255). It returns 0 when it did so without
 // a warning, 1 on an error or a warning, 2 when the file's colour space or the
 // size it decodes to is not what the caller expected.
-static int bw_decode(const unsigned char *data, unsigned long size, int denom,
+static int bw_decode(const unsigned char *data, unsigned long size, int eighths,
 		unsigned char *out, int w, int h, int comps) {
 	struct jpeg_decompress_struct c;
 	struct bw_jerr err;
@@ -63,8 +63,8 @@ static int bw_decode(const unsigned char *data, unsigned long size, int denom,
 		jpeg_destroy_decompress(&c);
 		return 2;
 	}
-	c.scale_num = 1;
-	c.scale_denom = denom;
+	c.scale_num = eighths;
+	c.scale_denom = 8;
 	c.do_fancy_upsampling = FALSE; // chroma replicated, as Go's decoder does
 	jpeg_start_decompress(&c);
 	if ((int)c.output_width != w || (int)c.output_height != h || c.output_components != comps) {
@@ -93,16 +93,16 @@ import (
 // turboJPEG reports whether JPEGs are decoded by libjpeg-turbo in this build.
 const turboJPEG = true
 
-// decodeJPEGScaled decodes a JPEG (its header read as cfg) at scale 1/denom with
+// decodeJPEGScaled decodes a JPEG (its header read as cfg) at scale eighths/8 with
 // libjpeg-turbo, in the DCT domain, as stored (not turned). It returns nil when
 // libjpeg-turbo did not decode it cleanly or the colour model is one it leaves to
 // Go's decoder.
-func decodeJPEGScaled(data []byte, cfg image.Config, denom int) image.Image {
+func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 	gray, ok := jpegOutput(cfg.ColorModel)
 	if !ok || len(data) == 0 {
 		return nil
 	}
-	w, h := (cfg.Width+denom-1)/denom, (cfg.Height+denom-1)/denom
+	w, h := scaled(cfg.Width, eighths), scaled(cfg.Height, eighths)
 	var img image.Image
 	var pix []byte
 	comps := 4
@@ -113,7 +113,7 @@ func decodeJPEGScaled(data []byte, cfg image.Config, denom int) image.Image {
 		m := image.NewNRGBA(image.Rect(0, 0, w, h))
 		img, pix = m, m.Pix
 	}
-	rc := C.bw_decode((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), C.int(denom),
+	rc := C.bw_decode((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), C.int(eighths),
 		(*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(comps))
 	if rc != 0 {
 		return nil

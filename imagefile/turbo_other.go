@@ -10,4 +10,4 @@ const turboJPEG = false
 // decodeJPEGScaled is libjpeg-turbo's scaled decoding, not built in without cgo
 // (and on Windows, whose builds carry no libjpeg), or with the build tag nolibjpeg
 // (to measure what it saves): Go's decoder reads every JPEG.
-func decodeJPEGScaled(data []byte, cfg image.Config, denom int) image.Image { return nil }
+func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image { return nil }
