@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/disintegration/imaging"
 )
 
 // photo is a w×h picture with smooth waves and hard edges, in colour or gray.
@@ -160,14 +162,21 @@ func TestScaledDecodeMatchesFullDecode(t *testing.T) {
 			if got.fileIsPreview != tt.self || want.fileIsPreview != tt.self {
 				t.Fatalf("the file is its own preview: %v (Go's path: %v), want %v", got.fileIsPreview, want.fileIsPreview, tt.self)
 			}
+			// Today's path: imaging.Fit from Go's full-size decoding.
+			todayFit := func(m image.Image, side int) image.Image {
+				if b := m.Bounds(); b.Dx() <= side && b.Dy() <= side {
+					return m
+				}
+				return imaging.Fit(m, side, side, imaging.Linear)
+			}
 			wp, gp := want.img, got.img
 			if !tt.self {
-				wp, gp = previewOf(want.img), previewOf(got.img)
+				wp, gp = todayFit(want.img, PreviewSide), previewOf(got.img)
 				if d := meanAbsDiff(t, gp, wp); d > 1.5 {
 					t.Errorf("preview %v differs from today's by %.2f levels on average", gp.Bounds().Size(), d)
 				}
 			}
-			wt, gt := thumbOf(wp), thumbOf(gp)
+			wt, gt := imaging.Fit(wp, ThumbSide, ThumbSide, imaging.Linear), thumbOf(gp)
 			if d := meanAbsDiff(t, gt, wt); d > 1.5 {
 				t.Errorf("thumbnail differs from today's by %.2f levels on average", d)
 			}

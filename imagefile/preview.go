@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/disintegration/imaging"
 )
 
 // The sides an import downscales every image to fit: its preview (shown when
@@ -52,14 +50,14 @@ func writePreviews(prev image.Image, asIs []byte, dir, sha string) error {
 // previewOf is img downscaled to fit PreviewSide, or img itself when it fits.
 func previewOf(img image.Image) image.Image {
 	if b := img.Bounds(); b.Dx() > PreviewSide || b.Dy() > PreviewSide {
-		return imaging.Fit(img, PreviewSide, PreviewSide, imaging.Linear)
+		return fit(img, PreviewSide)
 	}
 	return img
 }
 
 // thumbOf is the thumbnail of a preview.
 func thumbOf(prev image.Image) image.Image {
-	return imaging.Fit(prev, ThumbSide, ThumbSide, imaging.Linear)
+	return fit(prev, ThumbSide)
 }
 
 // writeJPEG writes img as a JPEG, atomically.
