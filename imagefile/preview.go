@@ -60,9 +60,19 @@ func thumbOf(prev image.Image) image.Image {
 	return fit(prev, ThumbSide)
 }
 
-// writeJPEG writes img as a JPEG, atomically.
+// previewQuality is the JPEG quality previews and thumbnails are written at.
+const previewQuality = 85
+
+// writeJPEG writes img as a JPEG, atomically: encoded by libjpeg-turbo where it is
+// built in, by image/jpeg otherwise.
 func writeJPEG(path string, img image.Image) error {
-	return writeAtomic(path, func(w io.Writer) error { return jpeg.Encode(w, encodable(img), &jpeg.Options{Quality: 85}) })
+	return writeAtomic(path, func(w io.Writer) error {
+		if data := encodeJPEGTurbo(img, previewQuality); data != nil {
+			_, err := w.Write(data)
+			return err
+		}
+		return jpeg.Encode(w, encodable(img), &jpeg.Options{Quality: previewQuality})
+	})
 }
 
 // writeFileAtomic writes data, atomically.

@@ -82,6 +82,45 @@ static int bw_decode(const unsigned char *data, unsigned long size, int eighths,
 	jpeg_destroy_decompress(&c);
 	return 0;
 }
+
+static void bw_ignore_message(j_common_ptr c, int level) {}
+
+// bw_encode compresses w×h pixels of comps bytes (1: gray; 4: RGB and a byte that
+// is ignored), rows stride bytes apart, as a baseline JPEG of the given quality,
+// 4:2:0 for colour, into a buffer it allocates (*out, *outlen bytes; the caller
+// frees it). It returns 0 when it did so.
+static int bw_encode(const unsigned char *pix, int w, int h, int stride, int comps, int quality,
+		unsigned char **out, unsigned long *outlen) {
+	struct jpeg_compress_struct c;
+	struct bw_jerr err;
+	JSAMPROW row;
+
+	*out = NULL;
+	*outlen = 0;
+	c.err = jpeg_std_error(&err.pub);
+	err.pub.error_exit = bw_error_exit;
+	err.pub.emit_message = bw_ignore_message;
+	if (setjmp(err.jump)) {
+		jpeg_destroy_compress(&c);
+		return 1;
+	}
+	jpeg_create_compress(&c);
+	jpeg_mem_dest(&c, out, outlen);
+	c.image_width = w;
+	c.image_height = h;
+	c.input_components = comps;
+	c.in_color_space = comps == 1 ? JCS_GRAYSCALE : JCS_EXT_RGBX;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, quality, TRUE);
+	jpeg_start_compress(&c, TRUE);
+	while (c.next_scanline < c.image_height) {
+		row = (JSAMPROW)(pix + (size_t)c.next_scanline * stride);
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	return 0;
+}
 */
 import "C"
 
@@ -119,4 +158,43 @@ func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 		return nil
 	}
 	return img
+}
+
+// encodeJPEGTurbo encodes img as a JPEG of the given quality with libjpeg-turbo
+// (4:2:0, as image/jpeg writes colour; a third of image/jpeg's time), or returns
+// nil for an image it is not given: only opaque *image.NRGBA, *image.RGBA and
+// *image.Gray are.
+func encodeJPEGTurbo(img image.Image, quality int) []byte {
+	var pix []byte
+	var stride, comps int
+	switch m := img.(type) {
+	case *image.NRGBA:
+		if !m.Opaque() {
+			return nil
+		}
+		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4
+	case *image.RGBA:
+		if !m.Opaque() {
+			return nil
+		}
+		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4
+	case *image.Gray:
+		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 1
+	default:
+		return nil
+	}
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	if w <= 0 || h <= 0 || len(pix) < (h-1)*stride+w*comps {
+		return nil
+	}
+	var out *C.uchar
+	var n C.ulong
+	rc := C.bw_encode((*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(stride), C.int(comps), C.int(quality), &out, &n)
+	if out != nil {
+		defer C.free(unsafe.Pointer(out))
+	}
+	if rc != 0 || out == nil {
+		return nil
+	}
+	return C.GoBytes(unsafe.Pointer(out), C.int(n))
 }

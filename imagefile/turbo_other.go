@@ -11,3 +11,6 @@ const turboJPEG = false
 // (and on Windows, whose builds carry no libjpeg), or with the build tag nolibjpeg
 // (to measure what it saves): Go's decoder reads every JPEG.
 func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image { return nil }
+
+// encodeJPEGTurbo is libjpeg-turbo's encoding, not built in: image/jpeg encodes.
+func encodeJPEGTurbo(img image.Image, quality int) []byte { return nil }
