@@ -45,16 +45,29 @@ func fit(img image.Image, side int) image.Image {
 	mid := make([]byte, dstW*srcH*n)
 	hw := linearWeights(dstW, srcW)
 	for y := 0; y < srcH; y++ {
-		row, out := pix[y*stride:], mid[y*dstW*n:]
-		for x, ws := range hw.taps {
-			start := hw.first[x] * n
-			for c := 0; c < n; c++ {
+		row, out := pix[y*stride:], mid[y*dstW*n:(y+1)*dstW*n]
+		if n == 1 {
+			for x, ws := range hw.taps {
+				s := row[hw.first[x]:][:len(ws)]
 				var acc int32
 				for k, w := range ws {
-					acc += w * int32(row[start+k*n+c])
+					acc += w * int32(s[k])
 				}
-				out[x*n+c] = roundWeight(acc)
+				out[x] = roundWeight(acc)
 			}
+			continue
+		}
+		for x, ws := range hw.taps {
+			s := row[hw.first[x]*4:][:len(ws)*4]
+			var r, g, b int32
+			for k, w := range ws {
+				p := s[k*4 : k*4+3 : k*4+3]
+				r += w * int32(p[0])
+				g += w * int32(p[1])
+				b += w * int32(p[2])
+			}
+			o := out[x*4 : x*4+4 : x*4+4]
+			o[0], o[1], o[2], o[3] = roundWeight(r), roundWeight(g), roundWeight(b), 255 // opaque
 		}
 	}
 	dst := make([]byte, dstW*dstH*n)
