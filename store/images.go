@@ -128,7 +128,7 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	results := make(chan result)
 	var wg sync.WaitGroup
 	previews := d.PreviewDir()
-	for w := 0; w < runtime.NumCPU(); w++ {
+	for w := 0; w < importWorkers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -239,6 +239,12 @@ func (d *DB) ImportImages(ctx context.Context, actor User, projectID int64, dir 
 	}
 	return res, nil
 }
+
+// importWorkers is how many files an import reads at once: two a core, so that a
+// core whose file waits (its read, the preview's file writes, the decode budget)
+// has another to work on. What they decode at once is bounded by
+// imagefile.DecodeBudget, not by their number.
+func importWorkers() int { return 2 * runtime.NumCPU() }
 
 var errUnchanged = errors.New("unchanged")
 
