@@ -63,7 +63,8 @@ func (b *byteBudget) release(n int64) {
 // decodeCost estimates, from its header, the bytes that importing one image holds at
 // once: the file read whole, the decoded pixels in the type the decoder returns (16-bit
 // PNGs take 8 bytes a pixel, 4:2:0 JPEGs 1.5), the decoders' working copies (interlaced
-// PNG passes, progressive JPEG coefficients, CMYK planes, WebP lossless pixels), the
+// PNG passes, progressive JPEG coefficients, CMYK planes, WebP lossless pixels, the
+// image libjpeg-turbo decodes at its scale beside Go's when it gives up), the
 // copy made by an EXIF orientation, and the downscaling and encoding buffers of the
 // preview. What it cannot read from the header it counts on the high side.
 func decodeCost(cfg image.Config, format string, head []byte, fileSize int64) int64 {
@@ -91,6 +92,15 @@ func decodeCost(cfg image.Config, format string, head []byte, fileSize int64) in
 		}
 		if exifTurns(head) {
 			extra += px * 4 // imaging turns the image into an NRGBA copy
+		}
+		if turboJPEG && cfg.ColorModel != color.CMYKModel {
+			// libjpeg-turbo's image at its scale, 4 bytes a pixel (gray: 1), which may
+			// be there still when it gives up and Go's decoder decodes the file.
+			m, bpp := previewScale(cfg.Width, cfg.Height), int64(4)
+			if cfg.ColorModel == color.GrayModel {
+				bpp = 1
+			}
+			extra += int64(scaled(cfg.Width, m)) * int64(scaled(cfg.Height, m)) * bpp
 		}
 	case "webp":
 		extra += px * 4 // the lossless decoder's ARGB pixels
