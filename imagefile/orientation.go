@@ -1,14 +1,21 @@
-// Package imagefile reads what Benchwright needs from image files without decoding
-// their pixels: the EXIF orientation of a JPEG and the size an image is shown at.
+// Package imagefile is what Benchwright knows of image files, apart from any
+// database: which files an import reads (IsImageName) and what it refuses
+// (MaxImageSide, MaxImagePixels, MaxImageBytes); reading one for an import (Read:
+// its header checked before anything is decoded, the memory its decoding needs
+// reserved from one process-wide DecodeBudget, its bytes hashed and decoded once)
+// and its preview and thumbnail (PreviewSide, ThumbSide, PreviewPath, ThumbPath).
+// JPEGs are decoded by libjpeg-turbo in the DCT domain at the smallest scale the
+// preview allows when built with cgo (not on Windows), by Go's decoders otherwise
+// and for every other format.
 //
-// It is the one EXIF reader of the code base (issue 28 item 2). The pixels are
-// turned upright by github.com/disintegration/imaging when an image is imported
-// (its previews, its stored width and height) and when a release is exported, so
-// Orientation reads the tag exactly as imaging does: the first APP1 segment of the
-// JPEG, which must be EXIF; the first image directory's tag 0x0112 whatever its
-// declared type, its value read as a 16-bit number in the file's byte order. Two
-// readers that differed on a file whose first APP1 is XMP, or whose tag is typed
-// LONG, once drew a box on one frame and exported the image in another.
+// It is also the one EXIF reader of the code base (issue 28 item 2). The pixels are
+// turned upright by github.com/disintegration/imaging's transforms when an image is
+// imported (its previews, its stored width and height) and when a release is
+// exported, so Orientation reads the tag exactly as imaging does: the first APP1
+// segment of the JPEG, which must be EXIF; the first image directory's tag 0x0112
+// whatever its declared type, its value read as a 16-bit number in the file's byte
+// order. Two readers that differed on a file whose first APP1 is XMP, or whose tag
+// is typed LONG, once drew a box on one frame and exported the image in another.
 package imagefile
 
 import (

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -221,11 +222,11 @@ func (c *Client) ImageFile(ctx context.Context, actor bench.User, sha string, si
 	c.mu.Lock()
 	dir := filepath.Join(c.cacheDir, "u"+strconv.FormatInt(c.user.ID, 10))
 	c.mu.Unlock()
-	p := store.PreviewPath(dir, sha)
+	p := imagefile.PreviewPath(dir, sha)
 	q := ""
 	switch size {
 	case bench.ImageThumb:
-		p, q = store.ThumbPath(dir, sha), "?thumb=1"
+		p, q = imagefile.ThumbPath(dir, sha), "?thumb=1"
 	case bench.ImageOriginal:
 		p, q = filepath.Join(dir, "originals", sha[:2], sha), "?original=1"
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/store"
 )
@@ -218,7 +219,7 @@ func (c *Client) ImportImages(ctx context.Context, actor bench.User, projectID i
 		if e.IsDir() {
 			return nil
 		}
-		if !store.IsImageName(e.Name()) {
+		if !imagefile.IsImageName(e.Name()) {
 			res.Ignored++
 			return nil
 		}

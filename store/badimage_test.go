@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 // jpegSegments splits a baseline JPEG written by image/jpeg into its marker segments
@@ -293,14 +293,14 @@ func TestImportBadImages(t *testing.T) {
 			if im.Width != tt.w || im.Height != tt.h {
 				t.Errorf("stored as %d×%d, want %d×%d", im.Width, im.Height, tt.w, tt.h)
 			}
-			for _, p := range []string{store.PreviewPath(f.db.PreviewDir(), im.SHA256), store.ThumbPath(f.db.PreviewDir(), im.SHA256)} {
+			for _, p := range []string{imagefile.PreviewPath(f.db.PreviewDir(), im.SHA256), imagefile.ThumbPath(f.db.PreviewDir(), im.SHA256)} {
 				if _, err := os.Stat(p); err != nil {
 					t.Errorf("no preview: %v", err)
 				}
 			}
 			// The preview shows the image as stored: turned by its EXIF orientation,
 			// at full size (these are all small), and a plain JPEG's bytes unchanged.
-			prev, err := os.ReadFile(store.PreviewPath(f.db.PreviewDir(), im.SHA256))
+			prev, err := os.ReadFile(imagefile.PreviewPath(f.db.PreviewDir(), im.SHA256))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -92,7 +93,7 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 		switch {
 		case e.IsDir():
 		case e.Type().IsRegular():
-			if isImageName(e.Name()) {
+			if imagefile.IsImageName(e.Name()) {
 				files = append(files, rel)
 			} else {
 				res.Ignored++
@@ -129,7 +130,7 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 	results := make(chan result)
 	var wg sync.WaitGroup
 	previews := d.PreviewDir()
-	for w := 0; w < runtime.NumCPU(); w++ {
+	for w := 0; w < importWorkers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -211,7 +212,7 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 			res.Unchanged++
 			prog.Unchanged++
 		case r.err != nil:
-			reason := strings.TrimPrefix(r.err.Error(), errBadImage.Error()+": ")
+			reason := strings.TrimPrefix(r.err.Error(), imagefile.ErrBadImage.Error()+": ")
 			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: r.p.RelPath, Reason: reason})
 			prog.Rejected++
 		default:
@@ -240,6 +241,12 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 	}
 	return res, nil
 }
+
+// importWorkers is how many files an import reads at once: two a core, so that a
+// core whose file waits (its read, the preview's file writes, the decode budget)
+// has another to work on. What they decode at once is bounded by
+// imagefile.DecodeBudget, not by their number.
+func importWorkers() int { return 2 * runtime.NumCPU() }
 
 var errUnchanged = errors.New("unchanged")
 

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/imagefile"
 )
 
 func encodeJPEG(t testing.TB, w, h int, c color.Color) []byte {
@@ -142,7 +142,7 @@ func TestImportImages(t *testing.T) {
 	if rot.Width != 40 || rot.Height != 80 || rot.Scene != "0002-kitchen-1" {
 		t.Errorf("EXIF-rotated image stored as %d×%d scene %q, want 40×80 in 0002-kitchen-1", rot.Width, rot.Height, rot.Scene)
 	}
-	if _, err := os.Stat(store.ThumbPath(f.db.PreviewDir(), rot.SHA256)); err != nil {
+	if _, err := os.Stat(imagefile.ThumbPath(f.db.PreviewDir(), rot.SHA256)); err != nil {
 		t.Errorf("thumbnail missing: %v", err)
 	}
 	if top, err := f.db.ImageByPath(ctx, bench.Owner(), f.project.ID, "top.jpg"); err != nil || top.Scene != "" {

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -57,9 +58,9 @@ func (d *DB) ImageFile(ctx context.Context, actor bench.User, sha string, size b
 		}
 		return "", err
 	}
-	p := PreviewPath(d.PreviewDir(), sha)
+	p := imagefile.PreviewPath(d.PreviewDir(), sha)
 	if size == bench.ImageThumb {
-		p = ThumbPath(d.PreviewDir(), sha)
+		p = imagefile.ThumbPath(d.PreviewDir(), sha)
 	}
 	if _, err := os.Stat(p); err != nil {
 		// Previews are a cache: made again from the image file itself when they

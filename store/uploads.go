@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -19,9 +20,6 @@ import (
 // project beside the database (uploads/p<ID>/…, the relative paths the
 // workstation's folder had); ImportUploads imports that folder like any other, so
 // an image's path in the project is the same as on the workstation it came from.
-
-// IsImageName reports whether a file name has an ending the image import reads.
-func IsImageName(name string) bool { return isImageName(name) }
 
 // UploadDir is the folder of project projectID's uploaded images.
 func (d *DB) UploadDir(projectID int64) string {
@@ -66,7 +64,7 @@ func checkUploadPath(rel string) error {
 		return fmt.Errorf("the path must be relative, with / between folders")
 	case path.Clean(rel) != rel || rel == "." || strings.HasPrefix(rel, "../") || rel == "..":
 		return fmt.Errorf("the path must stay inside the upload folder")
-	case !isImageName(path.Base(rel)):
+	case !imagefile.IsImageName(path.Base(rel)):
 		return fmt.Errorf("not an image file name")
 	}
 	for _, part := range strings.Split(rel, "/") {

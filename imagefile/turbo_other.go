@@ -1,0 +1,16 @@
+//go:build !cgo || windows || nolibjpeg
+
+package imagefile
+
+import "image"
+
+// turboJPEG reports whether JPEGs are decoded by libjpeg-turbo in this build.
+const turboJPEG = false
+
+// decodeJPEGScaled is libjpeg-turbo's scaled decoding, not built in without cgo
+// (and on Windows, whose builds carry no libjpeg), or with the build tag nolibjpeg
+// (to measure what it saves): Go's decoder reads every JPEG.
+func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image { return nil }
+
+// encodeJPEGTurbo is libjpeg-turbo's encoding, not built in: image/jpeg encodes.
+func encodeJPEGTurbo(img image.Image, quality int) []byte { return nil }
