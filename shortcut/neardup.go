@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"image"
+	"image/color"
 	"math/bits"
 	"slices"
 	"strings"
@@ -19,29 +20,68 @@ const CheckNearDuplicateImage = "near-duplicate-image"
 // DefaultNearDistance is the largest Hamming distance between two images'
 // perceptual hashes (of 64 bits) at which they are taken for the same picture.
 // It is a heuristic: two photographs of one scene from nearly the same place can
-// hash closer than that, and a heavily cropped copy further. Measured on
-// generated photo-like pictures (TestImageHashKeepsCopiesClose): resized and
-// re-encoded copies come within 2, crops of 1-3 % within 7, unrelated pictures no
-// closer than 16.
+// hash closer than that, and a copy cropped by more than a few per cent further.
+// Measured on generated photo-like pictures (TestImageHashKeepsCopiesClose):
+// resized and re-encoded copies come within 2, a 1 % crop within 6, unrelated
+// pictures no closer than 22 and pictures sharing one layout no closer than 10.
 const DefaultNearDistance = 8
 
-// ImageHash is an image's 64-bit perceptual hash: the average hash (aHash; the
-// image shrunk to 8×8 grey pixels, a bit per pixel brighter than their mean),
-// computed by the import from the thumbnail it makes.
+// ImageHash is an image's 64-bit perceptual hash: goimagehash's pHash (the image
+// shrunk to 64×64 grey pixels, its 8×8 lowest DCT frequencies, a bit per
+// coefficient above their median), computed by the import from the thumbnail it
+// makes. A flat picture (its brightness varies by less than flatLevels) has no
+// structure to compare: its hash is 0, which NearDuplicates leaves out (every
+// blank picture would otherwise be a near-duplicate of every other).
 //
-// Why aHash, of goimagehash's three 64-bit hashes: on photo-like pictures (noise
-// over gradients, waves and shapes; TestImageHashKeepsCopiesClose), resized and
-// re-encoded copies stay within 2 bits under all three, but a copy cropped by 2-3 %
-// moves pHash (DCT) to 10-12 bits and dHash (gradient) to 9-11, beyond the
-// default of 8, while aHash stays within 7; unrelated pictures are 16 or more bits
-// apart under aHash (22 under the others): far enough from 8. It is also the
-// cheapest (no DCT).
+// Why pHash, of goimagehash's three 64-bit hashes (TestImageHashKeepsCopiesClose
+// keeps the measurements): resized and re-encoded copies stay within 2-3 bits
+// under all three, and unrelated pictures are 16 or more bits apart; but pictures
+// that share a layout — the same background gradient, as a room's photographs
+// share a bright top and a dark floor, with different objects on it — come
+// within 8 bits of each other in 8 % of pairs under aHash (average) and 2 % under
+// dHash (difference), never under pHash, whose median over DCT coefficients
+// discounts the shared low frequencies. A near-duplicate across splits blocks a
+// freeze, so false pairs cost more than missed ones: pHash. Its price: a copy
+// cropped by 2-3 % moves 10-12 bits (aHash: 7) and is missed at the default.
 func ImageHash(img image.Image) (uint64, error) {
-	h, err := goimagehash.AverageHash(img)
+	if flat(img) {
+		return 0, nil
+	}
+	h, err := goimagehash.PerceptionHash(img)
 	if err != nil {
 		return 0, fmt.Errorf("perceptual hash: %w", err)
 	}
 	return h.GetHash(), nil
+}
+
+// flatLevels is the brightness spread (standard deviation, of 255) below which a
+// picture is flat: a blank page, a uniform test image, a JPEG's noise on one.
+const flatLevels = 3
+
+// flat reports whether img's brightness hardly varies, sampled on a grid of at
+// most 64×64 points.
+func flat(img image.Image) bool {
+	b := img.Bounds()
+	sx, sy := max(1, b.Dx()/64), max(1, b.Dy()/64)
+	var n, sum, sq float64
+	for y := b.Min.Y; y < b.Max.Y; y += sy {
+		for x := b.Min.X; x < b.Max.X; x += sx {
+			var v float64
+			if yc, ok := img.(*image.YCbCr); ok {
+				v = float64(yc.Y[yc.YOffset(x, y)])
+			} else {
+				v = float64(color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y)
+			}
+			n++
+			sum += v
+			sq += v * v
+		}
+	}
+	if n == 0 {
+		return true
+	}
+	mean := sum / n
+	return sq/n-mean*mean < flatLevels*flatLevels
 }
 
 // Distance is the Hamming distance between two hashes: how many of their 64 bits differ.
@@ -186,7 +226,8 @@ type NearDuplicate struct {
 }
 
 // NearDuplicates finds the pairs of images of samples whose hashes (image name →
-// hash; images without one are left out) are at most maxDist apart. Two images
+// hash; images without one, or whose hash is 0, a flat picture's, are left out)
+// are at most maxDist apart. Two images
 // shown only together, by exactly the same samples (the frames of one video in
 // one sequence), are no pair: nothing of one can leak to a sample of the other.
 // Sorted by A, then B.
@@ -204,7 +245,7 @@ func NearDuplicates(samples []annotate.Sample, hashes map[string]uint64, maxDist
 	}
 	var names []string
 	for img := range users {
-		if _, ok := hashes[img]; ok {
+		if h, ok := hashes[img]; ok && h != 0 {
 			names = append(names, img)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/shortcut"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -30,16 +31,22 @@ const (
 	CheckDuplicate    = "duplicate-question" // two samples ask the same question about one image
 	CheckSplit        = "split-overlap"      // an image has samples in both train and test
 	CheckBalance      = "balance"            // a balance target is not met (a warning)
+	// CheckNearDuplicate: two images look alike (perceptual hashes within the
+	// project's distance, a heuristic): an error across splits, else a warning.
+	CheckNearDuplicate = shortcut.CheckNearDuplicateImage
 )
 
-var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHash, CheckDuplicate, CheckSplit, CheckBalance}
+var checkOrder = []string{CheckLint, CheckTrail, CheckImageMissing, CheckImageHash, CheckDuplicate, CheckSplit, CheckNearDuplicate, CheckBalance}
 
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
-// the same normalised question about one image; every sample has the verification
+// the same normalised question about one image (or about near-duplicate images);
+// every sample has the verification
 // trail the project's policy requires (approved in rounds 1 and 2, a unanimous
 // round-3 panel, nobody reviewing their own work); if samples carry a split, no image
-// is in both train and test; balance targets are met (shortfalls are warnings). Only
+// is in both train and test, nor two near-duplicate images (perceptual hashes
+// within the project's distance: shortcut.NearDuplicates) in two splits (within
+// one split a warning); balance targets are met (shortfalls are warnings). Only
 // a lead may audit. The database is read in one transaction; the image files are then
 // hashed outside it, so that a long audit does not hold the database.
 func (d *DB) Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error) {
@@ -90,6 +97,9 @@ type auditData struct {
 	// accepted is every accepted sample of the project, filtered or not, with its
 	// current revision id: what a freeze compares before writing.
 	accepted map[string]int64
+	// phash is the perceptual hash of the images that have one, by path
+	// (completeImageHashes gives one to those imported before migration 28).
+	phash map[string]uint64
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
@@ -104,7 +114,10 @@ func (d *DB) auditInput(ctx context.Context, actor User, action string, projectI
 		in, err = loadAudit(ctx, tx, projectID, filter)
 		return err
 	})
-	return in, err
+	if err != nil {
+		return in, err
+	}
+	return in, d.completeImageHashes(ctx, in.images, in.phash)
 }
 
 func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
@@ -143,6 +156,9 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 	}
 	sampled, err := sampledAcceptances(ctx, tx, projectID)
 	if err != nil {
+		return in, err
+	}
+	if in.phash, err = imageHashes(ctx, tx, projectID); err != nil {
 		return in, err
 	}
 	for _, s := range all {
@@ -315,12 +331,13 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
 		}
 	}
-	for _, ids := range annotate.DuplicateQuestions(contents) {
+	near := shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings))
+	for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(contents, near)) {
 		for _, id := range ids {
 			s := in.sample(id)
-			add(SeverityError, CheckDuplicate, id, s.Content.Image, "the same question as %s on %s: %q",
+			add(SeverityError, CheckDuplicate, id, s.Content.Image, "the same question as %s on %s%s: %q",
 				strings.Join(slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id }), ", "),
-				imagesPhrase(s.Content), s.Content.Question)
+				imagesPhrase(s.Content), nearImagesPhrase(in, ids, s), s.Content.Question)
 			r.Findings[len(r.Findings)-1].Group = ids
 		}
 	}
@@ -337,6 +354,13 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 			}
 		}
 		add(SeverityError, CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
+	}
+	for _, nd := range near {
+		if nd.Cross {
+			add(SeverityError, CheckNearDuplicate, "", nd.A, "%s, in two splits: a model trained on one is tested on the other (a perceptual-hash heuristic: look at both)", nd.Describe())
+		} else {
+			add(SeverityWarning, CheckNearDuplicate, "", nd.A, "%s (a perceptual-hash heuristic: look at both)", nd.Describe())
+		}
 	}
 	for _, t := range in.project.Settings.Balance {
 		if t.Count == 0 || !in.filter.covers(t) {
@@ -413,10 +437,28 @@ func imagesPhrase(s annotate.Sample) string {
 	return "images " + strings.Join(all, ", ") + " in this order"
 }
 
+// nearImagesPhrase names, for a duplicate-question finding about s, the other
+// samples' images that differ from s's (near-duplicates of them): ", near-duplicate
+// of b.jpg (s2)", or nothing when every sample of ids shows s's images.
+func nearImagesPhrase(in auditData, ids []string, s auditSample) string {
+	var others []string
+	for _, id := range ids {
+		o := in.sample(id).Content
+		if id != s.ID && !slices.Equal(o.AllImages(), s.Content.AllImages()) {
+			others = append(others, fmt.Sprintf("%s (%s)", strings.Join(o.AllImages(), ", "), id))
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	return ", near-duplicate of " + strings.Join(others, "; ")
+}
+
 // WithdrawDuplicates resolves a duplicate-question finding: it keeps the accepted
 // sample keep of project projectID and withdraws, in one transaction, every other
-// accepted sample that asks the same question about the same images
-// (annotate.DuplicateQuestions, the audit's own grouping). Only a lead may; reason
+// accepted sample that asks the same question about the same images, or about
+// near-duplicates of them (annotate.DuplicateQuestions over
+// shortcut.SameImages, the audit's own grouping). Only a lead may; reason
 // is required and audited with each withdrawal, which names the sample kept. A
 // sample that has no duplicate among the accepted ones is refused (ErrInvalid):
 // there is nothing to resolve, and a stale finding must not withdraw anything.
@@ -448,8 +490,17 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 		if err != nil {
 			return err
 		}
+		p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		hashes, err := imageHashes(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		near := shortcut.NearDuplicates(accepted, hashes, nearDuplicateDistance(p.Settings))
 		var group []string
-		for _, ids := range annotate.DuplicateQuestions(accepted) {
+		for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(accepted, near)) {
 			if slices.Contains(ids, keep) {
 				group = ids
 			}

@@ -65,6 +65,7 @@ type probe struct {
 	MtimeNS int64
 	Width   int
 	Height  int
+	PHash   nullHash // perceptual hash of the thumbnail (neardup.go)
 }
 
 // errBadImage marks a file an import rejects; its message is the reason shown to people.
@@ -182,6 +183,7 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	if err := writePreviews(img, asIs, previewDir, p.SHA256); err != nil {
 		return p, fmt.Errorf("preview of %s: %w", rel, err)
 	}
+	p.PHash = thumbHash(previewDir, p.SHA256)
 	return p, nil
 }
 
