@@ -16,10 +16,45 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/shortcut"
+	"github.com/benchwright/benchwright/verify"
 )
 
 func init() { afterMigration[28] = addImageHashes }
+
+// ImageHashes is bench.ImageHashes (the contract's type).
+type ImageHashes = bench.ImageHashes
+
+// ImageHashes returns the perceptual hashes of a project's images and the
+// project's near-duplicate distance. Only a lead may (the audit's right); images
+// imported before migration 28 get their hash now, as on an audit.
+func (d *DB) ImageHashes(ctx context.Context, actor User, projectID int64) (ImageHashes, error) {
+	var out ImageHashes
+	var images map[string]Image
+	err := d.readAs(ctx, actor, "images.hashes", func(tx *sql.Tx) error {
+		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease); err != nil {
+			return err
+		}
+		p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		out.MaxDistance = nearDuplicateDistance(p.Settings)
+		if _, images, err = acceptedSelection(ctx, tx, projectID); err != nil {
+			return err
+		}
+		out.Hashes, err = imageHashes(ctx, tx, projectID)
+		return err
+	})
+	if err == nil {
+		err = d.completeImageHashes(ctx, images, out.Hashes)
+	}
+	if err != nil {
+		return ImageHashes{}, fmt.Errorf("image hashes: %w", err)
+	}
+	return out, nil
+}
 
 // addImageHashes is migration 28's part on SQLite (the SQL file says why).
 // Re-runnable; on PostgreSQL the SQL file does it all.
