@@ -12,4 +12,8 @@ type ImageHashes struct {
 	// thumbnail cannot be made (its file gone or changed) is absent; 0 is a flat
 	// picture's hash, compared with nothing.
 	Hashes map[string]uint64 `json:"hashes"`
+	// NotAlike are the pairs of images (paths, the smaller first) whose hashes
+	// are within MaxDistance but whose thumbnails differ (shortcut.Alike): two
+	// pictures sharing a layout, no near-duplicates.
+	NotAlike [][2]string `json:"not_alike,omitempty"`
 }

@@ -309,3 +309,38 @@ func TestNearResultsPerTask(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// TestAlikeConfirmsCopies: the thumbnails of a picture and of its copies are
+// alike; of pictures that only share a layout (which the hash may pair), or of
+// different pictures, not.
+func TestAlikeConfirmsCopies(t *testing.T) {
+	thumb := func(im image.Image) image.Image { return reencode(t, imaging.Fit(im, 256, 256, imaging.Linear), 85) }
+	for seed := range uint64(6) {
+		im := photoLike(seed, 640, 480)
+		orig := thumb(reencode(t, im, 92))
+		b := im.Bounds()
+		for name, c := range map[string]image.Image{
+			"resized to 60 %, quality 50": reencode(t, imaging.Resize(im, b.Dx()*6/10, 0, imaging.Lanczos), 50),
+			"cropped 1 %":                 reencode(t, imaging.Crop(im, image.Rect(b.Dx()/100, b.Dy()/100, b.Dx(), b.Dy())), 80),
+			"brightened 8 %":              reencode(t, imaging.AdjustBrightness(im, 8), 75),
+		} {
+			if !Alike(orig, thumb(c)) {
+				t.Errorf("picture %d %s: not alike", seed, name)
+			}
+		}
+		if Alike(orig, thumb(photoLike(seed+100, 640, 480))) {
+			t.Errorf("picture %d is alike another", seed)
+		}
+	}
+	var alike []image.Image
+	for seed := range uint64(30) {
+		alike = append(alike, thumb(layoutAlike(seed, 480, 360)))
+	}
+	for i := range alike {
+		for j := i + 1; j < len(alike); j++ {
+			if Alike(alike[i], alike[j]) {
+				t.Errorf("pictures %d and %d share only a layout, yet are alike", i, j)
+			}
+		}
+	}
+}

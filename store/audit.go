@@ -100,6 +100,9 @@ type auditData struct {
 	// phash is the perceptual hash of the images that have one, by path
 	// (completeImageHashes gives one to those imported before migration 28).
 	phash map[string]uint64
+	// notAlike are the pairs of images whose hashes are close but whose
+	// thumbnails differ (store/neardup.go): no near-duplicates.
+	notAlike map[[2]string]bool
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
@@ -117,7 +120,7 @@ func (d *DB) auditInput(ctx context.Context, actor User, action string, projectI
 	if err != nil {
 		return in, err
 	}
-	return in, d.completeImageHashes(ctx, in.images, in.phash)
+	return in, d.nearInput(ctx, &in)
 }
 
 func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
@@ -331,7 +334,7 @@ func (in auditData) report(hashes map[string]imageCheck) AuditReport {
 				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
 		}
 	}
-	near := shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings))
+	near := confirmed(shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings)), in.notAlike)
 	for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(contents, near)) {
 		for _, id := range ids {
 			s := in.sample(id)
@@ -498,7 +501,12 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor User, projectID int64
 		if err != nil {
 			return err
 		}
-		near := shortcut.NearDuplicates(accepted, hashes, nearDuplicateDistance(p.Settings))
+		_, images, err := acceptedSelection(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		dist := nearDuplicateDistance(p.Settings)
+		near := confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
 		var group []string
 		for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(accepted, near)) {
 			if slices.Contains(ids, keep) {

@@ -183,7 +183,7 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	if err := writePreviews(img, asIs, previewDir, p.SHA256); err != nil {
 		return p, fmt.Errorf("preview of %s: %w", rel, err)
 	}
-	p.PHash = thumbHash(previewDir, p.SHA256)
+	p.PHash = importHash(previewDir, p.SHA256)
 	return p, nil
 }
 

@@ -7,13 +7,16 @@ package store
 // (shortcut.NearDuplicates).
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"image"
 	"image/jpeg"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/benchwright/benchwright/bench"
@@ -53,7 +56,67 @@ func (d *DB) ImageHashes(ctx context.Context, actor User, projectID int64) (Imag
 	if err != nil {
 		return ImageHashes{}, fmt.Errorf("image hashes: %w", err)
 	}
+	for k := range d.notAlike(images, out.Hashes, out.MaxDistance) {
+		out.NotAlike = append(out.NotAlike, k)
+	}
+	slices.SortFunc(out.NotAlike, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	return out, nil
+}
+
+// nearInput completes what the near-duplicate check needs after the audit's
+// transaction: every image's hash (completeImageHashes), and the candidate pairs
+// their thumbnails refute (notAlike).
+func (d *DB) nearInput(ctx context.Context, in *auditData) error {
+	if err := d.completeImageHashes(ctx, in.images, in.phash); err != nil {
+		return err
+	}
+	in.notAlike = d.notAlike(in.images, in.phash, nearDuplicateDistance(in.project.Settings))
+	return nil
+}
+
+// notAlike returns the pairs of images (by path, the smaller first) whose hashes
+// are within dist yet whose thumbnails shortcut.Alike refutes: two pictures that
+// share a layout, not one picture. A pair whose thumbnails cannot be read stays
+// a pair: the hash decides.
+func (d *DB) notAlike(images map[string]Image, hashes map[string]uint64, dist int) map[[2]string]bool {
+	var names []string
+	for p := range images {
+		if h, ok := hashes[p]; ok && h != 0 {
+			names = append(names, p)
+		}
+	}
+	slices.Sort(names)
+	hs := make([]uint64, len(names))
+	for i, p := range names {
+		hs[i] = hashes[p]
+	}
+	thumbs := map[string]image.Image{}
+	thumb := func(p string) image.Image {
+		if im, ok := thumbs[p]; ok {
+			return im
+		}
+		var img image.Image
+		if f, err := os.Open(ThumbPath(d.PreviewDir(), images[p].SHA256)); err == nil {
+			img, _ = jpeg.Decode(f)
+			f.Close()
+		}
+		thumbs[p] = img
+		return img
+	}
+	out := map[[2]string]bool{}
+	for _, pr := range shortcut.NearPairs(hs, dist) {
+		a, b := names[pr.A], names[pr.B]
+		ia, ib := thumb(a), thumb(b)
+		if ia != nil && ib != nil && !shortcut.Alike(ia, ib) {
+			out[[2]string{a, b}] = true
+		}
+	}
+	return out
+}
+
+// confirmed is pairs less those notAlike refutes.
+func confirmed(pairs []shortcut.NearDuplicate, notAlike map[[2]string]bool) []shortcut.NearDuplicate {
+	return slices.DeleteFunc(pairs, func(nd shortcut.NearDuplicate) bool { return notAlike[[2]string{nd.A, nd.B}] })
 }
 
 // addImageHashes is migration 28's part on SQLite (the SQL file says why).
@@ -86,6 +149,18 @@ func nearDuplicateDistance(s Settings) int {
 // nullHash is a perceptual hash as the database keeps it (a signed 64-bit
 // integer, its bits the hash's), or NULL.
 type nullHash = sql.NullInt64
+
+// hashOnImport is whether the import hashes each image's thumbnail; only
+// BenchmarkImportImageHash turns it off, to measure what hashing adds.
+var hashOnImport = true
+
+// importHash is thumbHash for the import (probeImage), after the previews are made.
+func importHash(previewDir, sha string) nullHash {
+	if !hashOnImport {
+		return nullHash{}
+	}
+	return thumbHash(previewDir, sha)
+}
 
 // thumbHash is the perceptual hash of the thumbnail cached under previewDir for
 // the image of content sha, stored as the database's signed 64-bit integer; not

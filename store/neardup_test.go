@@ -234,3 +234,32 @@ func TestMigration28AddsTheColumn(t *testing.T) {
 		t.Errorf("no near-duplicate found after the migration: %+v", rep.Findings)
 	}
 }
+
+// TestNearDuplicateConfirmedOnThumbnails: two different photos whose stored
+// hashes are made equal are no pair: their thumbnails refute the hash.
+func TestNearDuplicateConfirmedOnThumbnails(t *testing.T) {
+	ctx := context.Background()
+	f := nearFixture(t)
+	f.accept(t, splitHop("n-1", "scene/orig.jpg", "Where is the cup?", "train"))
+	f.accept(t, splitHop("n-3", "scene/other.jpg", "Where is the cup?", "test"))
+	raw := relRaw(t, f.db.Path())
+	if _, err := raw.Exec(`UPDATE images SET phash = (SELECT phash FROM images WHERE rel_path = 'scene/orig.jpg') WHERE rel_path = 'scene/other.jpg'`); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range rep.Findings {
+		if fd.Check == store.CheckNearDuplicate || fd.Check == store.CheckDuplicate {
+			t.Errorf("%s: %s", brief(fd), fd.Message)
+		}
+	}
+	h, err := f.db.ImageHashes(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h.NotAlike, [][2]string{{"scene/copy.jpg", "scene/other.jpg"}, {"scene/orig.jpg", "scene/other.jpg"}}) || h.MaxDistance != 8 || len(h.Hashes) != 8 {
+		t.Errorf("ImageHashes: %+v", h)
+	}
+}

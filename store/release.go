@@ -80,7 +80,7 @@ func (d *DB) freeze(ctx context.Context, actor User, in FreezeInput) (Release, e
 	if len(data.samples) == 0 {
 		return Release{}, fmt.Errorf("%w: no accepted sample matches the filter", ErrInvalid)
 	}
-	if err := d.completeImageHashes(ctx, data.images, data.phash); err != nil {
+	if err := d.nearInput(ctx, &data); err != nil {
 		return Release{}, err
 	}
 	if err := in.splitSelection(&data); err != nil {

@@ -83,7 +83,10 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		case err != nil:
 			return fail(stderr, err)
 		default:
-			near = shortcut.NearResults(samples, shortcut.NearDuplicates(samples, hashes.Hashes, hashes.MaxDistance))
+			pairs := slices.DeleteFunc(shortcut.NearDuplicates(samples, hashes.Hashes, hashes.MaxDistance), func(nd shortcut.NearDuplicate) bool {
+				return slices.Contains(hashes.NotAlike, [2]string{nd.A, nd.B})
+			})
+			near = shortcut.NearResults(samples, pairs)
 		}
 	} else {
 		var code int
