@@ -76,8 +76,9 @@ func (d *DB) nearInput(ctx context.Context, in *auditData) error {
 
 // notAlike returns the pairs of images (by path, the smaller first) whose hashes
 // are within dist yet whose thumbnails shortcut.Alike refutes: two pictures that
-// share a layout, not one picture. A pair whose thumbnails cannot be read stays
-// a pair: the hash decides.
+// share a layout, not one picture. Missing thumbnails are made again from the
+// image file; a pair whose thumbnails cannot be had stays a pair: the hash
+// decides.
 func (d *DB) notAlike(images map[string]Image, hashes map[string]uint64, dist int) map[[2]string]bool {
 	var names []string
 	for p := range images {
@@ -95,10 +96,22 @@ func (d *DB) notAlike(images map[string]Image, hashes map[string]uint64, dist in
 		if im, ok := thumbs[p]; ok {
 			return im
 		}
-		var img image.Image
-		if f, err := os.Open(ThumbPath(d.PreviewDir(), images[p].SHA256)); err == nil {
-			img, _ = jpeg.Decode(f)
-			f.Close()
+		im := images[p]
+		read := func() (img image.Image) {
+			if f, err := os.Open(ThumbPath(d.PreviewDir(), im.SHA256)); err == nil {
+				img, _ = jpeg.Decode(f)
+				f.Close()
+			}
+			return img
+		}
+		img := read()
+		if img == nil { // previews are a cache: made again while the file holds what was imported
+			_ = caught("thumbnail of "+p, func() error {
+				if pr, err := probeImage(im.Path(), im.RelPath, d.PreviewDir()); err == nil && pr.SHA256 == im.SHA256 {
+					img = read()
+				}
+				return nil
+			})
 		}
 		thumbs[p] = img
 		return img

@@ -246,13 +246,20 @@ func TestNearDuplicateConfirmedOnThumbnails(t *testing.T) {
 	if _, err := raw.Exec(`UPDATE images SET phash = (SELECT phash FROM images WHERE rel_path = 'scene/orig.jpg') WHERE rel_path = 'scene/other.jpg'`); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, fd := range rep.Findings {
-		if fd.Check == store.CheckNearDuplicate || fd.Check == store.CheckDuplicate {
-			t.Errorf("%s: %s", brief(fd), fd.Message)
+	for _, dropPreviews := range []bool{false, true} { // then made again from the files
+		if dropPreviews {
+			if err := os.RemoveAll(f.db.PreviewDir()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, err := f.db.Audit(ctx, f.lead, f.project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range rep.Findings {
+			if fd.Check == store.CheckNearDuplicate || fd.Check == store.CheckDuplicate {
+				t.Errorf("previews dropped %v: %s: %s", dropPreviews, brief(fd), fd.Message)
+			}
 		}
 	}
 	h, err := f.db.ImageHashes(ctx, f.lead, f.project.ID)
