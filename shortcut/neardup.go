@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/corona10/goimagehash"
 	"github.com/disintegration/imaging"
@@ -25,7 +26,9 @@ const CheckNearDuplicateImage = "near-duplicate-image"
 // hash closer than that, and a copy cropped by more than a few per cent further.
 // Measured on generated photo-like pictures (TestImageHashKeepsCopiesClose):
 // resized and re-encoded copies come within 2, a 1 % crop within 6, unrelated
-// pictures no closer than 22 and pictures sharing one layout no closer than 10.
+// pictures no closer than 22. Pictures sharing one layout are rarely closer than
+// 10 (none of 80,000 pairs of synth's generated scenes, 39 of 8 million), and
+// Alike refutes those on their thumbnails.
 const DefaultNearDistance = 8
 
 // ImageHash is an image's 64-bit perceptual hash: goimagehash's pHash (the image
@@ -41,7 +44,7 @@ const DefaultNearDistance = 8
 // that share a layout — the same background gradient, as a room's photographs
 // share a bright top and a dark floor, with different objects on it — come
 // within 8 bits of each other in 8 % of pairs under aHash (average) and 2 % under
-// dHash (difference), never under pHash, whose median over DCT coefficients
+// dHash (difference), in 5 of a million under pHash, whose median over DCT coefficients
 // discounts the shared low frequencies. A near-duplicate across splits blocks a
 // freeze, so false pairs cost more than missed ones: pHash. Its price: a copy
 // cropped by 2-3 % moves 10-12 bits (aHash: 7) and is missed at the default.
@@ -123,53 +126,65 @@ func NearPairs(hashes []uint64, maxDist int) []Pair {
 	// is the first of value v. Each offset m within the radius joins bucket v with
 	// bucket v^m, v ascending, so the buckets and the hashes (copied in bucket
 	// order) are read nearly in sequence: looking each hash's neighbours up one by
-	// one instead missed the cache on every probe, five times slower.
+	// one instead missed the cache on every probe, five times slower. The bands
+	// run on their own goroutines.
+	var found [bands][]Pair
+	var wg sync.WaitGroup
+	for b := range bands {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found[b] = bandPairs(hashes, b, r, maxDist, masks)
+		}()
+	}
+	wg.Wait()
+	out := slices.Concat(found[:]...)
+	slices.SortFunc(out, func(p, q Pair) int { return cmp.Or(cmp.Compare(p.A, q.A), cmp.Compare(p.B, q.B)) })
+	return out
+}
+
+// bandPairs is NearPairs' search in band b: the pairs within radius r in it (and
+// in no band before it) and within maxDist in all.
+func bandPairs(hashes []uint64, b, r, maxDist int, masks []uint32) []Pair {
+	n := len(hashes)
 	var out []Pair
 	start := make([]int32, 1<<16+1)
-	fill := make([]int32, 1<<16)
 	ix := make([]int32, n)
 	sorted := make([]uint64, n)
-	for b := range bands {
-		clear(start)
-		for _, h := range hashes {
-			start[band(h, b)+1]++
-		}
-		for v := 1; v < len(start); v++ {
-			start[v] += start[v-1]
-		}
-		copy(fill, start)
-		for i, h := range hashes {
-			v := band(h, b)
-			ix[fill[v]] = int32(i)
-			sorted[fill[v]] = h
-			fill[v]++
-		}
-		keep := func(k, l int) {
-			x := sorted[k] ^ sorted[l]
-			if d := bits.OnesCount64(x); d <= maxDist && !foundEarlier(x, b, r) {
-				i, j := int(ix[k]), int(ix[l])
-				out = append(out, Pair{min(i, j), max(i, j), d})
+	for _, h := range hashes {
+		start[band(h, b)+1]++
+	}
+	for v := 1; v < len(start); v++ {
+		start[v] += start[v-1]
+	}
+	fill := slices.Clone(start[:1<<16])
+	for i, h := range hashes {
+		v := band(h, b)
+		ix[fill[v]] = int32(i)
+		sorted[fill[v]] = h
+		fill[v]++
+	}
+	for _, m := range masks {
+		for v := range uint32(1 << 16) {
+			w := v ^ m
+			if w < v || start[v] == start[v+1] {
+				continue // each pair of buckets once
 			}
-		}
-		for _, m := range masks {
-			for v := range uint32(1 << 16) {
-				w := v ^ m
-				if w < v || start[v] == start[v+1] {
-					continue // each pair of buckets once
+			for k := start[v]; k < start[v+1]; k++ {
+				from := start[w]
+				if w == v {
+					from = k + 1
 				}
-				for k := start[v]; k < start[v+1]; k++ {
-					from := start[w]
-					if w == v {
-						from = k + 1
-					}
-					for l := from; l < start[w+1]; l++ {
-						keep(int(k), int(l))
+				for l := from; l < start[w+1]; l++ {
+					x := sorted[k] ^ sorted[l]
+					if d := bits.OnesCount64(x); d <= maxDist && !foundEarlier(x, b, r) {
+						i, j := int(ix[k]), int(ix[l])
+						out = append(out, Pair{min(i, j), max(i, j), d})
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(out, func(p, q Pair) int { return cmp.Or(cmp.Compare(p.A, q.A), cmp.Compare(p.B, q.B)) })
 	return out
 }
 
