@@ -270,3 +270,21 @@ func TestNearDuplicateConfirmedOnThumbnails(t *testing.T) {
 		t.Errorf("ImageHashes: %+v", h)
 	}
 }
+
+// TestWithdrawNearDuplicateQuestions: the duplicate-question finding over two
+// near-duplicate images is resolved as the audit grouped it: keeping one
+// withdraws the other.
+func TestWithdrawNearDuplicateQuestions(t *testing.T) {
+	ctx := context.Background()
+	f := nearFixture(t)
+	f.accept(t, splitHop("n-1", "scene/orig.jpg", "Where is the red ball?", ""))
+	f.accept(t, splitHop("n-2", "scene/copy.jpg", "where is the RED ball", ""))
+	f.accept(t, splitHop("n-3", "scene/other.jpg", "Where is the red ball?", ""))
+	res, err := f.db.WithdrawDuplicates(ctx, f.lead, f.project.ID, "n-1", "one picture, one question")
+	if err != nil || !slices.Equal(res.Done, []string{"n-2"}) || len(res.Refused) != 0 {
+		t.Fatalf("withdrew %+v: %v", res, err)
+	}
+	if _, err := f.db.WithdrawDuplicates(ctx, f.lead, f.project.ID, "n-3", "nothing to resolve"); !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("n-3 has no duplicate, yet: %v", err)
+	}
+}
