@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/benchwright/benchwright/shortcut"
 )
 
 // AuditFinding is one problem the integrity audit found.
@@ -90,4 +92,7 @@ const (
 	CheckDuplicate    = "duplicate-question" // two samples ask the same question about one image
 	CheckSplit        = "split-overlap"      // an image has samples in both train and test
 	CheckBalance      = "balance"            // a balance target is not met (a warning)
+	// CheckNearDuplicate: two images look alike (perceptual hashes within the
+	// project's distance, a heuristic): an error across splits, else a warning.
+	CheckNearDuplicate = shortcut.CheckNearDuplicateImage
 )

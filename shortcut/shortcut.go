@@ -79,6 +79,8 @@ type Result struct {
 	// model's score, else file order); nil without a finding.
 	Samples []string
 	Detail  string // in words
+	// Pairs are near-duplicate-image's pairs of the task (NearResults); else nil.
+	Pairs []NearDuplicate
 }
 
 // Report is the whole audit of a set of samples.

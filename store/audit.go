@@ -19,17 +19,23 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/shortcut"
 	"github.com/benchwright/benchwright/verify"
 )
 
-var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckBalance}
+// checkOrder is the checks of the integrity audit (bench.Check…) in report order.
+
+var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckNearDuplicate, bench.CheckBalance}
 
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
-// the same normalised question about one image; every sample has the verification
+// the same normalised question about one image (or about near-duplicate images);
+// every sample has the verification
 // trail the project's policy requires (approved in rounds 1 and 2, a unanimous
 // round-3 panel, nobody reviewing their own work); if samples carry a split, no image
-// is in both train and test; balance targets are met (shortfalls are warnings). Only
+// is in both train and test, nor two near-duplicate images (perceptual hashes
+// within the project's distance: shortcut.NearDuplicates) in two splits (within
+// one split a warning); balance targets are met (shortfalls are warnings). Only
 // a lead may audit. The database is read in one transaction; the image files are then
 // hashed outside it, so that a long audit does not hold the database.
 func (d *DB) Audit(ctx context.Context, actor bench.User, projectID int64) (bench.AuditReport, error) {
@@ -80,6 +86,12 @@ type auditData struct {
 	// accepted is every accepted sample of the project, filtered or not, with its
 	// current revision id: what a freeze compares before writing.
 	accepted map[string]int64
+	// phash is the perceptual hash of the images that have one, by path
+	// (completeImageHashes gives one to those imported before migration 28).
+	phash map[string]uint64
+	// notAlike are the pairs of images whose hashes are close but whose
+	// thumbnails differ (store/neardup.go): no near-duplicates.
+	notAlike map[[2]string]bool
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
@@ -94,7 +106,10 @@ func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, pr
 		in, err = loadAudit(ctx, tx, projectID, filter)
 		return err
 	})
-	return in, err
+	if err != nil {
+		return in, err
+	}
+	return in, d.nearInput(ctx, &in)
 }
 
 func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
@@ -133,6 +148,9 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 	}
 	sampled, err := sampledAcceptances(ctx, tx, projectID)
 	if err != nil {
+		return in, err
+	}
+	if in.phash, err = imageHashes(ctx, tx, projectID); err != nil {
 		return in, err
 	}
 	for _, s := range all {
@@ -305,12 +323,13 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
 		}
 	}
-	for _, ids := range annotate.DuplicateQuestions(contents) {
+	near := confirmed(shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings)), in.notAlike)
+	for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(contents, near)) {
 		for _, id := range ids {
 			s := in.sample(id)
-			add(bench.SeverityError, bench.CheckDuplicate, id, s.Content.Image, "the same question as %s on %s: %q",
+			add(bench.SeverityError, bench.CheckDuplicate, id, s.Content.Image, "the same question as %s on %s%s: %q",
 				strings.Join(slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id }), ", "),
-				imagesPhrase(s.Content), s.Content.Question)
+				imagesPhrase(s.Content), nearImagesPhrase(in, ids, s), s.Content.Question)
 			r.Findings[len(r.Findings)-1].Group = ids
 		}
 	}
@@ -327,6 +346,13 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 			}
 		}
 		add(bench.SeverityError, bench.CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
+	}
+	for _, nd := range near {
+		if nd.Cross {
+			add(bench.SeverityError, bench.CheckNearDuplicate, "", nd.A, "%s, in two splits: a model trained on one is tested on the other (a perceptual-hash heuristic: look at both)", nd.Describe())
+		} else {
+			add(bench.SeverityWarning, bench.CheckNearDuplicate, "", nd.A, "%s (a perceptual-hash heuristic: look at both)", nd.Describe())
+		}
 	}
 	for _, t := range in.project.Settings.Balance {
 		if t.Count == 0 || !in.filter.covers(t) {
@@ -403,10 +429,28 @@ func imagesPhrase(s annotate.Sample) string {
 	return "images " + strings.Join(all, ", ") + " in this order"
 }
 
+// nearImagesPhrase names, for a duplicate-question finding about s, the other
+// samples' images that differ from s's (near-duplicates of them): ", near-duplicate
+// of b.jpg (s2)", or nothing when every sample of ids shows s's images.
+func nearImagesPhrase(in auditData, ids []string, s auditSample) string {
+	var others []string
+	for _, id := range ids {
+		o := in.sample(id).Content
+		if id != s.ID && !slices.Equal(o.AllImages(), s.Content.AllImages()) {
+			others = append(others, fmt.Sprintf("%s (%s)", strings.Join(o.AllImages(), ", "), id))
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	return ", near-duplicate of " + strings.Join(others, "; ")
+}
+
 // WithdrawDuplicates resolves a duplicate-question finding: it keeps the accepted
 // sample keep of project projectID and withdraws, in one transaction, every other
-// accepted sample that asks the same question about the same images
-// (annotate.DuplicateQuestions, the audit's own grouping). Only a lead may; reason
+// accepted sample that asks the same question about the same images, or about
+// near-duplicates of them (annotate.DuplicateQuestions over
+// shortcut.SameImages, the audit's own grouping). Only a lead may; reason
 // is required and audited with each withdrawal, which names the sample kept. A
 // sample that has no duplicate among the accepted ones is refused (ErrInvalid):
 // there is nothing to resolve, and a stale finding must not withdraw anything.
@@ -438,8 +482,22 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor bench.User, projectID
 		if err != nil {
 			return err
 		}
+		p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		hashes, err := imageHashes(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		_, images, err := acceptedSelection(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		dist := nearDuplicateDistance(p.Settings)
+		near := confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
 		var group []string
-		for _, ids := range annotate.DuplicateQuestions(accepted) {
+		for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(accepted, near)) {
 			if slices.Contains(ids, keep) {
 				group = ids
 			}

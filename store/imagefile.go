@@ -20,6 +20,7 @@ type probe struct {
 	MtimeNS int64
 	Width   int
 	Height  int
+	PHash   nullHash // perceptual hash of the thumbnail (neardup.go)
 }
 
 // testHookBeforeRead, when set (by tests), runs after a file's header was checked and
@@ -46,6 +47,8 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 		return p, fmt.Errorf("%w: %s", imagefile.ErrBadImage, notAFileReason(notFile.Mode))
 	case err != nil && !errors.Is(err, imagefile.ErrBadImage):
 		return p, fmt.Errorf("%s: %w", rel, err)
+	case err == nil:
+		p.PHash = importHash(previewDir, p.SHA256)
 	}
 	return p, err
 }

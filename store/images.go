@@ -302,9 +302,9 @@ func (d *DB) insertImages(ctx context.Context, actor bench.User, projectID, root
 			if !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO images (project_id, root_id, rel_path, sha256, size_bytes, mtime_ns, width, height, scene, imported_by, imported_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO images (project_id, root_id, rel_path, sha256, size_bytes, mtime_ns, width, height, scene, imported_by, imported_at, phash)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now, p.PHash); err != nil {
 				return fmt.Errorf("%s: %w", p.RelPath, err)
 			}
 			out.imported++

@@ -71,6 +71,9 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if len(data.samples) == 0 {
 		return bench.Release{}, fmt.Errorf("%w: no accepted sample matches the filter", bench.ErrInvalid)
 	}
+	if err := d.nearInput(ctx, &data); err != nil {
+		return bench.Release{}, err
+	}
 	if err := splitSelection(in, &data); err != nil {
 		return bench.Release{}, err
 	}

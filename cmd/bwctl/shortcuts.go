@@ -30,6 +30,12 @@ func init() {
 // {"check","task","finding","figure","chance","ci":[lo,hi],"samples":[…]} (samples:
 // those that drive a finding, highest bias score first). Exit: 0 no finding, 1
 // findings, 2 bad usage or unreadable input.
+//
+// For a project it adds near-duplicate-image, per task: the pairs of the task's
+// images whose perceptual hashes (made at import) are within the project's
+// distance, figure the number of pairs, ci that number, chance 0, and "pairs":
+// [{"a","b","distance","cross"}] (cross: in two splits). A benchmark file has no
+// hashes: no near-duplicate-image line (the text report says so).
 func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("shortcuts", stderr)
 	at := whereFlags(fs)
@@ -54,6 +60,7 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return exitUsage
 	}
 	var samples []annotate.Sample
+	var near []shortcut.Result
 	if fromDB {
 		svc, me, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 		if svc == nil {
@@ -69,6 +76,18 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				samples = append(samples, si.Content)
 			}
 		}
+		hashes, err := svc.ImageHashes(ctx, me, p.ID)
+		switch {
+		case errors.Is(err, bench.ErrForbidden):
+			fmt.Fprintln(stderr, "bwctl shortcuts: near-duplicate images not checked: only a lead may read the images' hashes")
+		case err != nil:
+			return fail(stderr, err)
+		default:
+			pairs := slices.DeleteFunc(shortcut.NearDuplicates(samples, hashes.Hashes, hashes.MaxDistance), func(nd shortcut.NearDuplicate) bool {
+				return slices.Contains(hashes.NotAlike, [2]string{nd.A, nd.B})
+			})
+			near = shortcut.NearResults(samples, pairs)
+		}
 	} else {
 		var code int
 		if samples, code = readBenchmark(ctx, *format, pos[0], stderr); code != exitOK {
@@ -76,12 +95,21 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	rep := shortcut.Audit(samples, shortcut.Options{Margin: *margin / 100, Folds: *folds, Seed: *seed})
+	rep.Results = append(rep.Results, near...)
+	slices.SortStableFunc(rep.Results, func(a, b shortcut.Result) int { return strings.Compare(a.Task, b.Task) })
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, r := range rep.Results {
 			ids := r.Samples
 			if ids == nil {
 				ids = []string{}
+			}
+			var pairs []nearPair
+			if r.Check == shortcut.CheckNearDuplicateImage {
+				pairs = []nearPair{}
+				for _, p := range r.Pairs {
+					pairs = append(pairs, nearPair{p.A, p.B, p.Distance, p.Cross})
+				}
 			}
 			if err := enc.Encode(struct {
 				Check   string     `json:"check"`
@@ -92,18 +120,30 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				CI      [2]float64 `json:"ci"`
 				N       int        `json:"n"`
 				Samples []string   `json:"samples"`
-			}{r.Check, r.Task, r.Finding, r.Figure, r.Chance, [2]float64{r.CI.Low, r.CI.High}, r.N, ids}); err != nil {
+				Pairs   []nearPair `json:"pairs,omitempty"`
+			}{r.Check, r.Task, r.Finding, r.Figure, r.Chance, [2]float64{r.CI.Low, r.CI.High}, r.N, ids, pairs}); err != nil {
 				fmt.Fprintf(stderr, "bwctl shortcuts: %v\n", err)
 				return exitUsage
 			}
 		}
 	} else {
 		writeShortcuts(stdout, rep, len(samples))
+		if !fromDB {
+			fmt.Fprintln(stdout, "\nNear-duplicate images: not checked (it needs a project's imported images: --db or --server).")
+		}
 	}
 	if len(rep.Findings()) > 0 {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// nearPair is a near-duplicate-image pair in bwctl shortcuts --json.
+type nearPair struct {
+	A        string `json:"a"`
+	B        string `json:"b"`
+	Distance int    `json:"distance"`
+	Cross    bool   `json:"cross"` // in two splits
 }
 
 // writeShortcuts prints the report for people: per task, every check with its
@@ -120,6 +160,17 @@ func writeShortcuts(w io.Writer, rep shortcut.Report, n int) {
 		mark := "  ok     "
 		if r.Finding {
 			mark = "  FINDING"
+		}
+		if r.Check == shortcut.CheckNearDuplicateImage {
+			fmt.Fprintf(w, "%s %s: %s\n", mark, r.Check, r.Detail)
+			for i, p := range r.Pairs {
+				if i == 10 {
+					fmt.Fprintf(w, "           and %d more pairs\n", len(r.Pairs)-10)
+					break
+				}
+				fmt.Fprintf(w, "           %s\n", p.Describe())
+			}
+			continue
 		}
 		fmt.Fprintf(w, "%s %-15s %5.1f %% (95 %% CI %.1f–%.1f; chance %.1f %%): %s\n", mark, r.Check, 100*r.Figure, 100*r.CI.Low, 100*r.CI.High, 100*r.Chance, r.Detail)
 		if r.Check == shortcut.CheckNumericPrior {

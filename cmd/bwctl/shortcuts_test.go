@@ -123,7 +123,14 @@ func TestShortcutsOfAProject(t *testing.T) {
 	}
 	_, fromFile, _ := bwctl("shortcuts", "--json", file)
 	code, fromDB, errOut := bwctl("shortcuts", "--json", "--db", db, "--project", "p1", "--as", "boss")
-	if code != exitFindings || fromDB != fromFile {
+	// A project adds near-duplicate-image lines (TestShortcutsNearDuplicateImages).
+	var kept []string
+	for _, l := range strings.SplitAfter(fromDB, "\n") {
+		if !strings.Contains(l, `"check":"near-duplicate-image"`) {
+			kept = append(kept, l)
+		}
+	}
+	if fromDB = strings.Join(kept, ""); code != exitFindings || fromDB != fromFile {
 		t.Errorf("exit %d; of the project\n%s\nof the file\n%s\n%s", code, fromDB, fromFile, errOut)
 	}
 }

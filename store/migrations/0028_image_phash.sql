@@ -1,0 +1,12 @@
+-- Benchwright schema, version 28 (issue 29 item 5): every image keeps its 64-bit
+-- perceptual hash (shortcut.ImageHash, of the thumbnail the import makes), so that
+-- the audit finds near-duplicate images — the same picture resized, re-encoded or
+-- slightly cropped — across splits without decoding a picture.
+--
+-- images.phash is NULL for an image imported before this version (or whose
+-- thumbnail could not be read); the first audit that needs it computes it from
+-- the thumbnail and stores it (store/neardup.go).
+--
+-- SQLite has no ADD COLUMN IF NOT EXISTS, so store/neardup.go (addImageHashes)
+-- adds the column in this migration's Go part.
+SELECT 1;
