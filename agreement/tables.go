@@ -1,0 +1,340 @@
+package agreement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// Figure is one Krippendorff's alpha (nominal) with its bootstrap interval and
+// reading, or the reason it is undefined.
+type Figure struct {
+	Alpha     float64
+	CI95      [2]float64 // 2.5th and 97.5th percentiles of the bootstrap's replicates
+	Reading   string     // Reading of Alpha; "" when undefined
+	Undefined string     // why alpha is undefined, "" when it is defined
+	Units     int        // units with at least one value
+	Pairable  int        // units with two or more values: the ones alpha is computed on
+	Values    int        // values in the pairable units
+}
+
+// The pseudo-criteria of a [Row].
+const (
+	CriterionDecision = "decision"     // the approve/reject decision
+	CriterionAll      = "all criteria" // every criterion of the round pooled: units are (revision, criterion)
+)
+
+// Row is the agreement on one criterion (or the decision, or all criteria pooled)
+// in one round; Round 0 takes every round together, with each verifier of any round
+// as a coder of the revision.
+type Row struct {
+	Round     int
+	Criterion string // a criterion id, CriterionDecision or CriterionAll
+	Figure    Figure
+}
+
+// CoderFigures are the decision agreement across rounds with and without one
+// verifier.
+type CoderFigures struct {
+	Coder      string
+	Judgements int // the verifier's judgements
+	With       Figure
+	Without    Figure
+}
+
+// Tables are the agreement of a set of judgements: by round and criterion, and
+// without each verifier.
+type Tables struct {
+	Rows   []Row
+	Coders []CoderFigures
+}
+
+// Tables computes Krippendorff's alpha (nominal) on the judgements, each with an
+// interval bootstrapped with draws draws from seed ([Result.Bootstrap]):
+//   - a unit is a revision (for CriterionAll, a revision and a criterion) and the
+//     coders are the verifiers who judged it;
+//   - the decision's values are approve/reject; a criterion's values are yes/no,
+//     Unjudged ones missing;
+//   - rows for rounds 1–3 take that round's judgements, Round 0 every round's; a
+//     verifier who judged a revision in two rounds is one coder there, with the
+//     later round's value;
+//   - rows come round 1, 2, 3, then 0; in each the decision, the pooled criteria,
+//     then each criterion of the round's kinds in form order (annotate.Kinds, then
+//     rounds, then verify.Criteria);
+//   - Coders holds each verifier with a judgement, by name, with the decision
+//     agreement across rounds with everyone and without them.
+func (js *Judgements) Tables(ctx context.Context, draws int, seed uint64) (Tables, error) {
+	rows, err := js.rows(ctx, draws, seed)
+	if err != nil {
+		return Tables{}, err
+	}
+	coders, err := js.coderFigures(ctx, draws, seed)
+	if err != nil {
+		return Tables{}, err
+	}
+	return Tables{rows, coders}, nil
+}
+
+// The values of the reliability data: a decision or a criterion's value (0: none).
+type label uint8
+
+const (
+	noLabel label = iota
+	approve
+	reject
+	yes
+	no
+)
+
+var labelNames = [...]string{noLabel: "", approve: string(verify.DecisionApprove), reject: string(verify.DecisionReject), yes: Yes.label(), no: No.label()}
+
+func decisionLabel(j Judgement) label {
+	if j.Reject {
+		return reject
+	}
+	return approve
+}
+
+func valueLabel(v Value) label {
+	switch v {
+	case Yes:
+		return yes
+	case No:
+		return no
+	}
+	return noLabel
+}
+
+// reliability accumulates reliability data: one value per unit and coder. A unit is a
+// revision, or a revision and a criterion (crit >= 0) for pooled criteria. Values
+// must come revision after revision: a revision's units are buffered and added to
+// the data when the next revision starts. A coder who gives a unit values in two
+// rounds counts once, with the later round's value. The data is built as
+// [Builder.AddUnit] builds it, unit after unit, values coded in order of first use.
+type reliability struct {
+	counts  Figure // Units, Pairable and Values so far
+	rev     int64
+	started bool
+	bufs    [][]reliabilityValue // the current revision's values, by crit+1
+
+	code    [len(labelNames)]int32 // label → its code + 1 in the data (0: not yet used)
+	labels  []string
+	where   []string
+	vals    []int32
+	ends    []int
+	maxVals int
+}
+
+type reliabilityValue struct {
+	coder int32
+	value label
+	round int8
+}
+
+func (r *reliability) add(revision int64, crit int, coder int32, value label, round int8) {
+	if value == noLabel {
+		return
+	}
+	if !r.started || revision != r.rev {
+		r.flush()
+		r.rev, r.started = revision, true
+	}
+	i := crit + 1
+	for len(r.bufs) <= i {
+		r.bufs = append(r.bufs, nil)
+	}
+	for n, v := range r.bufs[i] {
+		if v.coder == coder {
+			if round >= v.round {
+				r.bufs[i][n] = reliabilityValue{coder, value, round}
+			}
+			return
+		}
+	}
+	r.bufs[i] = append(r.bufs[i], reliabilityValue{coder, value, round})
+}
+
+// flush adds the current revision's units to the data.
+func (r *reliability) flush() {
+	for i, buf := range r.bufs {
+		if len(buf) == 0 {
+			continue
+		}
+		for _, v := range buf {
+			c := r.code[v.value]
+			if c == 0 {
+				r.labels = append(r.labels, labelNames[v.value])
+				r.where = append(r.where, fmt.Sprintf("unit %d", len(r.ends)+1))
+				c = int32(len(r.labels))
+				r.code[v.value] = c
+			}
+			r.vals = append(r.vals, c-1)
+		}
+		r.ends = append(r.ends, len(r.vals))
+		r.maxVals = max(r.maxVals, len(buf))
+		r.counts.Units++
+		if len(buf) >= 2 {
+			r.counts.Pairable++
+			r.counts.Values += len(buf)
+		}
+		r.bufs[i] = buf[:0]
+	}
+}
+
+// figure computes alpha, its interval and reading, or the reason it is undefined.
+func (r *reliability) figure(ctx context.Context, draws int, seed uint64) (Figure, error) {
+	r.flush()
+	f := r.counts
+	d := &Data{labels: r.labels, where: r.where, vals: r.vals, ends: r.ends, coders: r.maxVals}
+	res, err := Alpha(d, Nominal)
+	if errors.Is(err, ErrUndefined) {
+		f.Undefined = strings.TrimPrefix(err.Error(), ErrUndefined.Error()+": ")
+		if f.Units == 0 {
+			f.Undefined = "no judgements yet"
+		}
+		return f, nil
+	}
+	if err != nil {
+		return Figure{}, err
+	}
+	boot, err := res.Bootstrap(ctx, draws, seed)
+	if err != nil {
+		return Figure{}, err
+	}
+	f.Alpha, f.CI95, f.Reading = res.Alpha, boot.CI95, Reading(res.Alpha)
+	return f, nil
+}
+
+// criteriaOf lists, in form order and once each, the criteria of round (0: every
+// round) of the given kinds.
+func criteriaOf(kinds map[annotate.Kind]bool, round int) []string {
+	var out []string
+	for _, k := range annotate.Kinds {
+		if !kinds[k] {
+			continue
+		}
+		for r := 1; r <= 3; r++ {
+			if round != 0 && r != round {
+				continue
+			}
+			for _, c := range verify.Criteria(k, r) {
+				if !slices.Contains(out, c.ID) {
+					out = append(out, c.ID)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// criterionTables gives, per kind index and round 1–3, the position of each of crits
+// among the values of a judgement of that kind and round, or -1 when it does not
+// judge the criterion.
+func (js *Judgements) criterionTables(crits []string) [][3][]int {
+	out := make([][3][]int, len(js.kinds))
+	for k := range js.kinds {
+		for r := range 3 {
+			pos := make([]int, len(crits))
+			for c, id := range crits {
+				pos[c] = slices.IndexFunc(js.criteria[k][r], func(x verify.Criterion) bool { return x.ID == id })
+			}
+			out[k][r] = pos
+		}
+	}
+	return out
+}
+
+// rows computes the decision, the pooled criteria and each criterion for rounds 1,
+// 2, 3 and all rounds (0).
+func (js *Judgements) rows(ctx context.Context, draws int, seed uint64) ([]Row, error) {
+	kinds := func(round int) map[annotate.Kind]bool {
+		out := map[annotate.Kind]bool{}
+		for _, j := range js.List {
+			if round == 0 || int(j.Round) == round {
+				out[js.kinds[j.kind]] = true
+			}
+		}
+		return out
+	}
+	all := criteriaOf(kinds(0), 0)
+	pos := js.criterionTables(all)
+	var out []Row
+	for _, round := range []int{1, 2, 3, 0} {
+		crits := criteriaOf(kinds(round), round)
+		idx := make([]int, len(crits))
+		for c, id := range crits {
+			idx[c] = slices.Index(all, id)
+		}
+		// The decision, the pooled criteria, then each criterion.
+		names := append([]string{CriterionDecision, CriterionAll}, crits...)
+		rel := make([]reliability, len(names))
+		for _, j := range js.List {
+			if round != 0 && int(j.Round) != round {
+				continue
+			}
+			rel[0].add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
+			var at []int
+			if j.Round >= 1 && j.Round <= 3 {
+				at = pos[j.kind][j.Round-1]
+			}
+			for c, a := range idx {
+				v := noLabel
+				if at != nil {
+					v = valueLabel(js.value(j, at[a]))
+				}
+				rel[1].add(j.Revision, a, j.Coder, v, j.Round)
+				rel[2+c].add(j.Revision, -1, j.Coder, v, j.Round)
+			}
+		}
+		for n, name := range names {
+			f, err := rel[n].figure(ctx, draws, seed)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Row{Round: round, Criterion: name, Figure: f})
+		}
+	}
+	return out, nil
+}
+
+// coderFigures computes the decision agreement across rounds without each verifier.
+func (js *Judgements) coderFigures(ctx context.Context, draws int, seed uint64) ([]CoderFigures, error) {
+	decision := func(skip int32) (Figure, error) {
+		var r reliability
+		for _, j := range js.List {
+			if j.Coder != skip {
+				r.add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
+			}
+		}
+		return r.figure(ctx, draws, seed)
+	}
+	with, err := decision(-1)
+	if err != nil {
+		return nil, err
+	}
+	count := make([]int, len(js.Coders))
+	for _, j := range js.List {
+		count[j.Coder]++
+	}
+	var ids []int32
+	for c, n := range count {
+		if n > 0 {
+			ids = append(ids, int32(c))
+		}
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(js.Coders[a], js.Coders[b]) })
+	var out []CoderFigures
+	for _, c := range ids {
+		without, err := decision(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, CoderFigures{Coder: js.Coders[c], Judgements: count[c], With: with, Without: without})
+	}
+	return out, nil
+}
