@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/verify"
@@ -68,17 +70,83 @@ type Tables struct {
 //     rounds, then verify.Criteria);
 //   - Coders holds each verifier with a judgement, by name, with the decision
 //     agreement across rounds with everyone and without them.
+//
+// The passes over the judgements (one per round, one with every verifier and one
+// without each) run on every core Go uses; each figure is computed alone, from its
+// own data, so the tables are the same on any number of cores.
 func (js *Judgements) Tables(ctx context.Context, draws int, seed uint64) (Tables, error) {
-	rows, err := js.rows(ctx, draws, seed)
-	if err != nil {
+	rounds := []int{1, 2, 3, 0}
+	all, pos := js.criterionTables()
+	// The verifiers with a judgement, by name.
+	count := make([]int, len(js.Coders))
+	for _, j := range js.List {
+		count[j.Coder]++
+	}
+	var ids []int32
+	for c, n := range count {
+		if n > 0 {
+			ids = append(ids, int32(c))
+		}
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(js.Coders[a], js.Coders[b]) })
+
+	rows := make([][]Row, len(rounds))
+	decision := make([]Figure, 1+len(ids)) // with everyone, then without each of ids
+	jobs := make([]func() error, 0, len(rounds)+len(decision))
+	for i, round := range rounds {
+		jobs = append(jobs, func() (err error) {
+			rows[i], err = js.roundRows(ctx, round, all, pos, draws, seed)
+			return err
+		})
+	}
+	for i := range decision {
+		skip := int32(-1)
+		if i > 0 {
+			skip = ids[i-1]
+		}
+		jobs = append(jobs, func() (err error) {
+			decision[i], err = js.decisionWithout(ctx, skip, draws, seed)
+			return err
+		})
+	}
+	if err := runAll(jobs); err != nil {
 		return Tables{}, err
 	}
-	coders, err := js.coderFigures(ctx, draws, seed)
-	if err != nil {
-		return Tables{}, err
+	var out Tables
+	for _, r := range rows {
+		out.Rows = append(out.Rows, r...)
 	}
-	return Tables{rows, coders}, nil
+	for i, c := range ids {
+		out.Coders = append(out.Coders, CoderFigures{Coder: js.Coders[c], Judgements: count[c], With: decision[0], Without: decision[1+i]})
+	}
+	return out, nil
 }
+
+// runAll runs jobs on as many goroutines as Go uses cores, and returns their errors.
+func runAll(jobs []func() error) error {
+	errs := make([]error, len(jobs))
+	next := make(chan int, len(jobs))
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(len(jobs), max(1, tablesWorkers())) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = jobs[i]()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// tablesWorkers is how many goroutines compute the tables' figures: the cores Go
+// uses. Tests set it to compare with one.
+var tablesWorkers = func() int { return runtime.GOMAXPROCS(0) }
 
 // The values of the reliability data: a decision or a criterion's value (0: none).
 type label uint8
@@ -232,109 +300,83 @@ func criteriaOf(kinds map[annotate.Kind]bool, round int) []string {
 	return out
 }
 
-// criterionTables gives, per kind index and round 1–3, the position of each of crits
-// among the values of a judgement of that kind and round, or -1 when it does not
-// judge the criterion.
-func (js *Judgements) criterionTables(crits []string) [][3][]int {
+// criterionTables lists every criterion of the judgements' kinds in form order
+// (criteriaOf), and gives, per kind index and round 1–3, the position of each among
+// the values of a judgement of that kind and round, or -1 when it does not judge it.
+func (js *Judgements) criterionTables() ([]string, [][3][]int) {
+	all := criteriaOf(js.kindsIn(0), 0)
 	out := make([][3][]int, len(js.kinds))
 	for k := range js.kinds {
 		for r := range 3 {
-			pos := make([]int, len(crits))
-			for c, id := range crits {
+			pos := make([]int, len(all))
+			for c, id := range all {
 				pos[c] = slices.IndexFunc(js.criteria[k][r], func(x verify.Criterion) bool { return x.ID == id })
 			}
 			out[k][r] = pos
 		}
 	}
+	return all, out
+}
+
+// kindsIn returns the kinds of the judgements of round (0: every round).
+func (js *Judgements) kindsIn(round int) map[annotate.Kind]bool {
+	out := map[annotate.Kind]bool{}
+	for _, j := range js.List {
+		if round == 0 || int(j.Round) == round {
+			out[js.kinds[j.kind]] = true
+		}
+	}
 	return out
 }
 
-// rows computes the decision, the pooled criteria and each criterion for rounds 1,
-// 2, 3 and all rounds (0).
-func (js *Judgements) rows(ctx context.Context, draws int, seed uint64) ([]Row, error) {
-	kinds := func(round int) map[annotate.Kind]bool {
-		out := map[annotate.Kind]bool{}
-		for _, j := range js.List {
-			if round == 0 || int(j.Round) == round {
-				out[js.kinds[j.kind]] = true
-			}
-		}
-		return out
+// roundRows computes the decision, the pooled criteria and each criterion of round
+// (0: every round); all and pos are criterionTables'.
+func (js *Judgements) roundRows(ctx context.Context, round int, all []string, pos [][3][]int, draws int, seed uint64) ([]Row, error) {
+	crits := criteriaOf(js.kindsIn(round), round)
+	idx := make([]int, len(crits))
+	for c, id := range crits {
+		idx[c] = slices.Index(all, id)
 	}
-	all := criteriaOf(kinds(0), 0)
-	pos := js.criterionTables(all)
-	var out []Row
-	for _, round := range []int{1, 2, 3, 0} {
-		crits := criteriaOf(kinds(round), round)
-		idx := make([]int, len(crits))
-		for c, id := range crits {
-			idx[c] = slices.Index(all, id)
+	// The decision, the pooled criteria, then each criterion.
+	names := append([]string{CriterionDecision, CriterionAll}, crits...)
+	rel := make([]reliability, len(names))
+	for _, j := range js.List {
+		if round != 0 && int(j.Round) != round {
+			continue
 		}
-		// The decision, the pooled criteria, then each criterion.
-		names := append([]string{CriterionDecision, CriterionAll}, crits...)
-		rel := make([]reliability, len(names))
-		for _, j := range js.List {
-			if round != 0 && int(j.Round) != round {
-				continue
-			}
-			rel[0].add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
-			var at []int
-			if j.Round >= 1 && j.Round <= 3 {
-				at = pos[j.kind][j.Round-1]
-			}
-			for c, a := range idx {
-				v := noLabel
-				if at != nil {
-					v = valueLabel(js.value(j, at[a]))
-				}
-				rel[1].add(j.Revision, a, j.Coder, v, j.Round)
-				rel[2+c].add(j.Revision, -1, j.Coder, v, j.Round)
-			}
+		rel[0].add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
+		var at []int
+		if j.Round >= 1 && j.Round <= 3 {
+			at = pos[j.kind][j.Round-1]
 		}
-		for n, name := range names {
-			f, err := rel[n].figure(ctx, draws, seed)
-			if err != nil {
-				return nil, err
+		for c, a := range idx {
+			v := noLabel
+			if at != nil {
+				v = valueLabel(js.value(j, at[a]))
 			}
-			out = append(out, Row{Round: round, Criterion: name, Figure: f})
+			rel[1].add(j.Revision, a, j.Coder, v, j.Round)
+			rel[2+c].add(j.Revision, -1, j.Coder, v, j.Round)
 		}
+	}
+	out := make([]Row, len(names))
+	for n, name := range names {
+		f, err := rel[n].figure(ctx, draws, seed)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = Row{Round: round, Criterion: name, Figure: f}
 	}
 	return out, nil
 }
 
-// coderFigures computes the decision agreement across rounds without each verifier.
-func (js *Judgements) coderFigures(ctx context.Context, draws int, seed uint64) ([]CoderFigures, error) {
-	decision := func(skip int32) (Figure, error) {
-		var r reliability
-		for _, j := range js.List {
-			if j.Coder != skip {
-				r.add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
-			}
-		}
-		return r.figure(ctx, draws, seed)
-	}
-	with, err := decision(-1)
-	if err != nil {
-		return nil, err
-	}
-	count := make([]int, len(js.Coders))
+// decisionWithout computes the decision agreement across rounds without the
+// verifier skip (-1: with everyone).
+func (js *Judgements) decisionWithout(ctx context.Context, skip int32, draws int, seed uint64) (Figure, error) {
+	var r reliability
 	for _, j := range js.List {
-		count[j.Coder]++
-	}
-	var ids []int32
-	for c, n := range count {
-		if n > 0 {
-			ids = append(ids, int32(c))
+		if j.Coder != skip {
+			r.add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
 		}
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(js.Coders[a], js.Coders[b]) })
-	var out []CoderFigures
-	for _, c := range ids {
-		without, err := decision(c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, CoderFigures{Coder: js.Coders[c], Judgements: count[c], With: with, Without: without})
-	}
-	return out, nil
+	return r.figure(ctx, draws, seed)
 }
