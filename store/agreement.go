@@ -130,27 +130,15 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	if err != nil {
 		return nil, err
 	}
-	// Should stat_rev3 miss a revision with round-3 votes, its facts are read from
-	// the revisions themselves, here: no query may run while the reviews below are
-	// read (a PostgreSQL connection answers one query at a time).
-	missed, err := round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
-		AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	if len(missed) > 0 {
-		infos = append(infos, missed...)
-		slices.SortFunc(infos, func(a, b round3Info) int { return cmp.Compare(a.revision, b.revision) })
-	}
 	// info returns the round-3 facts of revision: the next of infos.
-	info := func(revision int64) (round3Info, error) {
+	info := func(revision int64) (round3Info, bool) {
 		for len(infos) > 0 && infos[0].revision < revision {
 			infos = infos[1:]
 		}
 		if len(infos) > 0 && infos[0].revision == revision {
-			return infos[0], nil
+			return infos[0], true
 		}
-		return round3Info{}, fmt.Errorf("revision %d: %w", revision, bench.ErrNotFound)
+		return round3Info{}, false
 	}
 	// Reviews first, in the order of their revision index; the sample's project and
 	// kind come from the covering index stat_samples_of (migration 0004).
@@ -168,25 +156,33 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	// The current revision's judgements are out.List[start:].
 	start := 0
 	var r3 verify.Round3
-	flush := func() error {
-		group := out.List[start:]
-		if !slices.ContainsFunc(group, func(j agreement.Judgement) bool { return j.Round == 3 }) {
-			return nil
-		}
-		in, err := info(group[0].Revision)
-		if err != nil {
-			return err
-		}
+	// settled reports whether the round-3 votes of group, a revision's judgements,
+	// may be seen.
+	settled := func(group []agreement.Judgement, in round3Info) bool {
 		r3.Revision, r3.Current, r3.CurrentReviewed, r3.Claims, r3.Now = in.number, in.current, in.currentReviewed, claims[in.sample], now
 		r3.Reviews = r3.Reviews[:0]
 		for _, j := range group {
 			r3.Reviews = append(r3.Reviews, verify.Review{Round: int(j.Round), Reviewer: uids[j.Coder], Decision: j.Decision()})
 		}
-		blind := !r3.Settled(p)
-		if blind {
-			out.List = append(out.List[:start], slices.DeleteFunc(group, func(j agreement.Judgement) bool { return j.Round == 3 })...)
+		return r3.Settled(p)
+	}
+	isRound3 := func(j agreement.Judgement) bool { return j.Round == 3 }
+	// The revisions with round-3 judgements stat_rev3 missed, by their judgements'
+	// place in out.List: decided once the reviews are read.
+	var missed [][2]int
+	flush := func() {
+		group := out.List[start:]
+		if !slices.ContainsFunc(group, isRound3) {
+			return
 		}
-		return nil
+		in, ok := info(group[0].Revision)
+		if !ok {
+			missed = append(missed, [2]int{start, len(out.List)})
+			return
+		}
+		if !settled(group, in) {
+			out.List = append(out.List[:start], slices.DeleteFunc(group, isRound3)...)
+		}
 	}
 	// Scanned into once, declared outside the loop: Scan takes their addresses. The
 	// criteria and reasons are read in place (agreement decodes each form once).
@@ -203,9 +199,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 			return nil, err
 		}
 		if start < len(out.List) && out.List[start].Revision != j.Revision {
-			if err := flush(); err != nil {
-				return nil, err
-			}
+			flush()
 			start = len(out.List)
 		}
 		c, ok := coder[verifier]
@@ -226,8 +220,41 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := flush(); err != nil {
-		return nil, err
+	flush()
+	if len(missed) > 0 {
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		// Should stat_rev3 miss a revision with round-3 votes, its facts are read
+		// from the revisions themselves, once the reviews are read (a PostgreSQL
+		// connection answers one query at a time).
+		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
+			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
+			return nil, err
+		}
+		blind := map[int]bool{} // indexes into out.List of round-3 judgements left out
+		for _, m := range missed {
+			group := out.List[m[0]:m[1]]
+			in, ok := info(group[0].Revision)
+			if !ok {
+				return nil, fmt.Errorf("revision %d: %w", group[0].Revision, bench.ErrNotFound)
+			}
+			if !settled(group, in) {
+				for i, j := range group {
+					if isRound3(j) {
+						blind[m[0]+i] = true
+					}
+				}
+			}
+		}
+		n := 0
+		for i, j := range out.List {
+			if !blind[i] {
+				out.List[n] = j
+				n++
+			}
+		}
+		out.List = out.List[:n]
 	}
 	return out, nil
 }
