@@ -340,22 +340,33 @@ func (js *Judgements) roundRows(ctx context.Context, round int, all []string, po
 	// The decision, the pooled criteria, then each criterion.
 	names := append([]string{CriterionDecision, CriterionAll}, crits...)
 	rel := make([]reliability, len(names))
+	// judges[kind][round-1] lists the criteria of the row a judgement of that kind
+	// and round judges: their index in crits and in all, and their position among
+	// its values.
+	type judged struct{ c, a, pos int }
+	judges := make([][3][]judged, len(pos))
+	for k := range pos {
+		for r := range 3 {
+			for c, a := range idx {
+				if p := pos[k][r][a]; p >= 0 {
+					judges[k][r] = append(judges[k][r], judged{c, a, p})
+				}
+			}
+		}
+	}
 	for _, j := range js.List {
 		if round != 0 && int(j.Round) != round {
 			continue
 		}
 		rel[0].add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)
-		var at []int
-		if j.Round >= 1 && j.Round <= 3 {
-			at = pos[j.kind][j.Round-1]
+		if j.Round < 1 || j.Round > 3 {
+			continue
 		}
-		for c, a := range idx {
-			v := noLabel
-			if at != nil {
-				v = valueLabel(js.value(j, at[a]))
+		for _, x := range judges[j.kind][j.Round-1] {
+			if v := valueLabel(js.value(j, x.pos)); v != noLabel {
+				rel[1].add(j.Revision, x.a, j.Coder, v, j.Round)
+				rel[2+x.c].add(j.Revision, -1, j.Coder, v, j.Round)
 			}
-			rel[1].add(j.Revision, a, j.Coder, v, j.Round)
-			rel[2+c].add(j.Revision, -1, j.Coder, v, j.Round)
 		}
 	}
 	out := make([]Row, len(names))
