@@ -95,9 +95,9 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 		WHERE `+where+` ORDER BY r.id`, arg)
 }
 
-// visibleReviews loads the project's reviews of settled rounds in one pass over them
-// in revision order (the reviews' revision index), and the revisions' round-3 facts
-// in a second ordered pass that the first walks along.
+// visibleReviews loads the project's reviews of settled rounds: every review in one
+// pass in the table's order, then sorted by revision, and the revisions' round-3
+// facts in a second ordered pass that the sorted reviews walk along.
 func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (*agreement.Judgements, error) {
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
@@ -140,50 +140,20 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		}
 		return round3Info{}, false
 	}
-	// Reviews first, in the order of their revision index; the sample's project and
-	// kind come from the covering index stat_samples_of (migration 0004).
+	// The reviews in the order the table holds them (no index to walk); the
+	// sample's project and kind come from the covering index stat_samples_of
+	// (migration 0004).
 	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, s.kind, rv.round, rv.verifier_id, rv.decision = 'reject',
 			rv.criteria, NULLIF(rv.reasons, '[]')
 		FROM reviews rv `+dl.fixedJoin()+` samples s ON s.id = rv.sample_id
-		WHERE s.project_id = ? ORDER BY rv.revision_id`, projectID)
+		WHERE s.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := &agreement.Judgements{}
-	coder := map[int64]int32{} // user id → index into out.Coders
-	var uids []string          // by index into out.Coders
-	// The current revision's judgements are out.List[start:].
-	start := 0
-	var r3 verify.Round3
-	// settled reports whether the round-3 votes of group, a revision's judgements,
-	// may be seen.
-	settled := func(group []agreement.Judgement, in round3Info) bool {
-		r3.Revision, r3.Current, r3.CurrentReviewed, r3.Claims, r3.Now = in.number, in.current, in.currentReviewed, claims[in.sample], now
-		r3.Reviews = r3.Reviews[:0]
-		for _, j := range group {
-			r3.Reviews = append(r3.Reviews, verify.Review{Round: int(j.Round), Reviewer: uids[j.Coder], Decision: j.Decision()})
-		}
-		return r3.Settled(p)
-	}
-	isRound3 := func(j agreement.Judgement) bool { return j.Round == 3 }
-	// The revisions with round-3 judgements stat_rev3 missed, by their judgements'
-	// place in out.List: decided once the reviews are read.
-	var missed [][2]int
-	flush := func() {
-		group := out.List[start:]
-		if !slices.ContainsFunc(group, isRound3) {
-			return
-		}
-		in, ok := info(group[0].Revision)
-		if !ok {
-			missed = append(missed, [2]int{start, len(out.List)})
-			return
-		}
-		if !settled(group, in) {
-			out.List = append(out.List[:start], slices.DeleteFunc(group, isRound3)...)
-		}
-	}
+	coder := map[int64]int32{}  // user id → index into out.Coders
+	var coders []agreementCoder // by index into out.Coders
 	// Scanned into once, declared outside the loop: Scan takes their addresses. The
 	// criteria and reasons are read in place (agreement decodes each form once).
 	var (
@@ -198,10 +168,6 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		if err := rows.Scan(&j.Revision, &kind, &round, &verifier, &j.Reject, &crit, &reasons); err != nil {
 			return nil, err
 		}
-		if start < len(out.List) && out.List[start].Revision != j.Revision {
-			flush()
-			start = len(out.List)
-		}
 		c, ok := coder[verifier]
 		if !ok {
 			i, found := slices.BinarySearchFunc(users, verifier, func(u agreementCoder, id int64) int { return cmp.Compare(u.id, id) })
@@ -210,7 +176,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 			}
 			c = out.Coder(users[i].name)
 			coder[verifier] = c
-			uids = append(uids, users[i].uid)
+			coders = append(coders, users[i])
 		}
 		j.Coder, j.Round = c, int8(round)
 		if err := out.Add(j, kind, crit, reasons); err != nil {
@@ -220,42 +186,80 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	flush()
-	if len(missed) > 0 {
-		if err := rows.Close(); err != nil {
-			return nil, err
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	// In the order of the reviews' unique index: revision, round, verifier. Sorting
+	// here costs less than walking the index and reading each row it points to.
+	byIndex := func(a, b agreement.Judgement) int {
+		return cmp.Or(cmp.Compare(a.Revision, b.Revision), cmp.Compare(a.Round, b.Round), cmp.Compare(coders[a.Coder].id, coders[b.Coder].id))
+	}
+	if !slices.IsSortedFunc(out.List, byIndex) {
+		slices.SortFunc(out.List, byIndex)
+	}
+
+	// The round-3 votes of a revision count once its round 3 is settled.
+	var r3 verify.Round3
+	settled := func(group []agreement.Judgement, in round3Info) bool {
+		r3.Revision, r3.Current, r3.CurrentReviewed, r3.Claims, r3.Now = in.number, in.current, in.currentReviewed, claims[in.sample], now
+		r3.Reviews = r3.Reviews[:0]
+		for _, j := range group {
+			r3.Reviews = append(r3.Reviews, verify.Review{Round: int(j.Round), Reviewer: coders[j.Coder].uid, Decision: j.Decision()})
 		}
+		return r3.Settled(p)
+	}
+	isRound3 := func(j agreement.Judgement) bool { return j.Round == 3 }
+	// blind marks the round-3 judgements of a revision's group (at out.List[at:])
+	// unless they are settled.
+	blind := make([]bool, len(out.List))
+	decide := func(at int, group []agreement.Judgement, in round3Info) {
+		if !settled(group, in) {
+			for i, j := range group {
+				blind[at+i] = isRound3(j)
+			}
+		}
+	}
+	// The revisions with round-3 judgements stat_rev3 missed, by their judgements'
+	// place in out.List.
+	var missed [][2]int
+	for at := 0; at < len(out.List); {
+		end := at + 1
+		for end < len(out.List) && out.List[end].Revision == out.List[at].Revision {
+			end++
+		}
+		if group := out.List[at:end]; slices.ContainsFunc(group, isRound3) {
+			if in, ok := info(group[0].Revision); ok {
+				decide(at, group, in)
+			} else {
+				missed = append(missed, [2]int{at, end})
+			}
+		}
+		at = end
+	}
+	if len(missed) > 0 {
 		// Should stat_rev3 miss a revision with round-3 votes, its facts are read
-		// from the revisions themselves, once the reviews are read (a PostgreSQL
-		// connection answers one query at a time).
+		// from the revisions themselves.
 		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
 			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
 			return nil, err
 		}
-		blind := map[int]bool{} // indexes into out.List of round-3 judgements left out
 		for _, m := range missed {
 			group := out.List[m[0]:m[1]]
 			in, ok := info(group[0].Revision)
 			if !ok {
 				return nil, fmt.Errorf("revision %d: %w", group[0].Revision, bench.ErrNotFound)
 			}
-			if !settled(group, in) {
-				for i, j := range group {
-					if isRound3(j) {
-						blind[m[0]+i] = true
-					}
-				}
-			}
+			decide(m[0], group, in)
 		}
-		n := 0
-		for i, j := range out.List {
-			if !blind[i] {
-				out.List[n] = j
-				n++
-			}
-		}
-		out.List = out.List[:n]
 	}
+	n := 0
+	for i, j := range out.List {
+		if !blind[i] {
+			out.List[n] = j
+			n++
+		}
+	}
+	out.List = out.List[:n]
 	return out, nil
 }
 

@@ -520,6 +520,28 @@ func TestAgreementUnjudgedIsMissing(t *testing.T) {
 	}
 }
 
+// The reviews table holds reviews in the order they were written, which is not the
+// order of their revisions once verifiers take samples in turn: a revision's
+// judgements are still one unit.
+func TestAgreementReviewsOutOfRevisionOrder(t *testing.T) {
+	ctx := context.Background()
+	f := newAgreeFixture(t)
+	a := f.submit(t, f.ann, hopSample(f.img))
+	b := f.submit(t, f.ann, hopSample(f.img))
+	// Written b, a, b, a: the rows of a's reviews are apart.
+	f.review(t, f.v1, b, 1, agreeApprove, 10)
+	f.review(t, f.v1, a, 1, agreeApprove, 10)
+	f.review(t, f.v2, b, 2, agreeApprove, 10)
+	f.review(t, f.v2, a, 2, agreeApprove, 10)
+	got, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := findRow(t, got, 0, bench.CriterionDecision); r.Units != 2 || r.Pairable != 2 || r.Values != 4 {
+		t.Errorf("decision across rounds: %d units, %d pairable, %d values; want 2 revisions with 2 values each", r.Units, r.Pairable, r.Values)
+	}
+}
+
 var updateAgreement = flag.Bool("update-agreement", false, "rewrite testdata/agreement_generated.json from the store's Agreement")
 
 // TestAgreementGeneratedProject pins the whole agreement of a generated project of
