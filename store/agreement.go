@@ -87,12 +87,18 @@ type round3Info struct {
 // round3Infos reads round3Info for the revisions that from (a FROM clause naming
 // them r) and where pick, in revision order.
 func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string, arg any) ([]round3Info, error) {
-	return queryAll(ctx, tx, func(r scanner) (i round3Info, err error) {
+	infos, err := queryAll(ctx, tx, func(r scanner) (i round3Info, err error) {
 		err = r.Scan(&i.revision, &i.number, &i.current, &i.currentReviewed, &i.sample)
 		return i, err
 	}, `SELECT r.id, r.number, COALESCE(cur.number, 0), EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev), s.id
 		FROM `+from+` `+dl.fixedJoin()+` samples s ON s.id = r.sample_id LEFT JOIN revisions cur ON cur.id = s.current_rev
-		WHERE `+where+` ORDER BY r.id`, arg)
+		WHERE `+where, arg)
+	if err != nil {
+		return nil, err
+	}
+	// Sorted here rather than by the query: SQLite sorted them in a temporary B-tree.
+	slices.SortFunc(infos, func(a, b round3Info) int { return cmp.Compare(a.revision, b.revision) })
+	return infos, nil
 }
 
 // visibleReviews loads the project's reviews of settled rounds: every review in one
@@ -192,7 +198,13 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	// In the order of the reviews' unique index: revision, round, verifier. Sorting
 	// here costs less than walking the index and reading each row it points to.
 	byIndex := func(a, b agreement.Judgement) int {
-		return cmp.Or(cmp.Compare(a.Revision, b.Revision), cmp.Compare(a.Round, b.Round), cmp.Compare(coders[a.Coder].id, coders[b.Coder].id))
+		switch {
+		case a.Revision != b.Revision:
+			return cmp.Compare(a.Revision, b.Revision)
+		case a.Round != b.Round:
+			return cmp.Compare(a.Round, b.Round)
+		}
+		return cmp.Compare(coders[a.Coder].id, coders[b.Coder].id)
 	}
 	if !slices.IsSortedFunc(out.List, byIndex) {
 		slices.SortFunc(out.List, byIndex)
