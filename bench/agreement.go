@@ -97,10 +97,13 @@ type Agreement struct {
 	Boxes     BoxAgreement
 }
 
-// NewAgreement is the agreement of tables computed by package agreement
-// (agreement.Judgements.Tables) and the boxes.
-func NewAgreement(t agreement.Tables, boxes BoxAgreement) Agreement {
-	a := Agreement{Boxes: boxes}
+// NewAgreement is the agreement of tables and boxes computed by package agreement
+// (agreement.Judgements.Tables, agreement.Boxes).
+func NewAgreement(t agreement.Tables, boxes agreement.BoxTotals) Agreement {
+	a := Agreement{Boxes: BoxAgreement{Samples: boxes.Samples, Pairs: boxes.Pairs, MeanIoU: boxes.MeanIoU, ShareAt50: boxes.ShareAt50}}
+	for _, b := range boxes.Rows {
+		a.Boxes.Rows = append(a.Boxes.Rows, BoxRow{SampleID: b.Sample, Authors: b.Authors, BoxSummary: b.BoxSummary})
+	}
 	for _, r := range t.Rows {
 		a.Rows = append(a.Rows, AgreementRow{Round: r.Round, Criterion: r.Criterion, Figure: Figure(r.Figure)})
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -43,7 +42,7 @@ import (
 func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (bench.Agreement, error) {
 	var (
 		js    *agreement.Judgements
-		boxes bench.BoxAgreement
+		drawn []agreement.Drawn
 	)
 	err := d.readAs(ctx, actor, "agreement.read", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeAgreement); err != nil {
@@ -56,7 +55,7 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 		if js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now()); err != nil {
 			return err
 		}
-		boxes, err = boxAgreement(ctx, tx, d.dialect(), projectID)
+		drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
 		return err
 	})
 	if err != nil {
@@ -64,6 +63,10 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 	}
 	// The statistics need no transaction.
 	tables, err := js.Tables(ctx, bench.AgreementDraws, bench.AgreementSeed)
+	if err != nil {
+		return bench.Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
+	}
+	boxes, err := agreement.Boxes(drawn)
 	if err != nil {
 		return bench.Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
 	}
@@ -275,87 +278,19 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	return out, nil
 }
 
-// boxAgreement compares, on every sample whose revisions carry boxes by two or more
-// people, each person's latest box. Only the revisions of samples with two or more
-// authors are read (found through the index stat_revisions_author).
-func boxAgreement(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (bench.BoxAgreement, error) {
-	rows, err := tx.QueryContext(ctx, `WITH multi AS (SELECT sample_id FROM revisions GROUP BY sample_id HAVING count(DISTINCT author_id) >= 2)
+// drawnBoxes reads the boxes of every sample whose revisions have two or more
+// authors, for agreement.Boxes. Only the revisions of those samples are read (found
+// through the index stat_revisions_author).
+func drawnBoxes(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) ([]agreement.Drawn, error) {
+	return queryAll(ctx, tx, func(r scanner) (d agreement.Drawn, err error) {
+		var name sql.NullString // null: no such user, the box is not shown
+		err = r.Scan(&d.Sample, &d.Author, &name, &d.Box)
+		d.Name, d.Known = name.String, name.Valid
+		return d, err
+	}, `WITH multi AS (SELECT sample_id FROM revisions GROUP BY sample_id HAVING count(DISTINCT author_id) >= 2)
 		SELECT r.sample_id, r.author_id, u.name, json_extract(r.content, '$.box') FROM multi m
 			`+dl.fixedJoin()+` samples s ON s.id = m.sample_id JOIN revisions r ON r.sample_id = m.sample_id
 			LEFT JOIN users u ON u.id = r.author_id
 		WHERE s.project_id = ? AND json_extract(r.content, '$.box') IS NOT NULL
 		ORDER BY r.sample_id, r.number`, projectID)
-	if err != nil {
-		return bench.BoxAgreement{}, err
-	}
-	defer rows.Close()
-	type drawn struct {
-		sample string
-		author int64
-		name   sql.NullString // null: no such user, the box is not shown
-		box    string
-	}
-	var out bench.BoxAgreement
-	sum, at50 := 0.0, 0.0
-	// sample takes one sample's boxes in revision order, if two or more people drew them.
-	sample := func(ds []drawn) error {
-		if slices.IndexFunc(ds, func(d drawn) bool { return d.author != ds[0].author }) < 0 {
-			return nil
-		}
-		var authors []string
-		var boxes [][4]float64
-		for _, d := range ds {
-			if !d.name.Valid {
-				continue
-			}
-			var b [4]float64
-			if err := json.Unmarshal([]byte(d.box), &b); err != nil {
-				return fmt.Errorf("sample %s: box by %s: %w", d.sample, d.name.String, err)
-			}
-			if i := slices.Index(authors, d.name.String); i >= 0 {
-				boxes[i] = b // later revisions replace an author's earlier box
-			} else {
-				authors, boxes = append(authors, d.name.String), append(boxes, b)
-			}
-		}
-		if len(authors) == 0 {
-			return nil
-		}
-		sum1, err := agreement.BoxAgreement(boxes...)
-		if err != nil {
-			return fmt.Errorf("sample %s: %w", ds[0].sample, err)
-		}
-		out.Rows = append(out.Rows, bench.BoxRow{SampleID: ds[0].sample, Authors: authors, BoxSummary: sum1})
-		out.Samples++
-		out.Pairs += sum1.Pairs
-		sum += sum1.MeanIoU * float64(sum1.Pairs)
-		at50 += sum1.ShareAt50 * float64(sum1.Pairs)
-		return nil
-	}
-	var group []drawn
-	for rows.Next() {
-		var d drawn
-		if err := rows.Scan(&d.sample, &d.author, &d.name, &d.box); err != nil {
-			return bench.BoxAgreement{}, err
-		}
-		if len(group) > 0 && group[0].sample != d.sample {
-			if err := sample(group); err != nil {
-				return bench.BoxAgreement{}, err
-			}
-			group = group[:0]
-		}
-		group = append(group, d)
-	}
-	if err := rows.Err(); err != nil {
-		return bench.BoxAgreement{}, err
-	}
-	if len(group) > 0 {
-		if err := sample(group); err != nil {
-			return bench.BoxAgreement{}, err
-		}
-	}
-	if out.Pairs > 0 {
-		out.MeanIoU, out.ShareAt50 = sum/float64(out.Pairs), at50/float64(out.Pairs)
-	}
-	return out, nil
 }
