@@ -64,3 +64,16 @@ func BenchmarkBootstrap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTables is the agreement tables of 20,000 revisions' random judgements
+// (about what a project of 20,000 samples holds), with 1,000-draw intervals: the
+// statistics `bwctl agreement` computes once the store has read the reviews.
+func BenchmarkTables(b *testing.B) {
+	js := randomJudgements(b, 20_000, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := js.Tables(context.Background(), 1000, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

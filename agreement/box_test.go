@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,43 @@ func TestBoxAgreementErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestBoxes: each known person's latest box on a sample two or more accounts drew
+// on; totals weight every pair alike.
+func TestBoxes(t *testing.T) {
+	d := func(sample string, author int64, name string, box string) Drawn {
+		return Drawn{Sample: sample, Author: author, Name: name, Known: name != "", Box: []byte(box)}
+	}
+	got, err := Boxes([]Drawn{
+		d("a", 1, "ann", `[0,0,10,10]`),
+		d("a", 2, "bob", `[0,0,5,10]`),
+		d("a", 1, "ann", `[0,0,5,10]`),  // ann's later box replaces her first
+		d("b", 1, "ann", `[0,0,10,10]`), // one author: no row
+		d("b", 1, "ann", `[0,0,10,10]`),
+		d("c", 1, "ann", `[0,0,10,10]`),
+		d("c", 3, "", `[0,0,1,1]`), // an account that is gone: left out
+		d("c", 2, "bob", `[0,0,10,20]`),
+		d("c", 4, "cy", `[0,0,10,10]`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Rows) != 2 || got.Rows[0].Sample != "a" || got.Rows[1].Sample != "c" {
+		t.Fatalf("rows %+v, want samples a and c", got.Rows)
+	}
+	if a := got.Rows[0]; a.Boxes != 2 || a.MeanIoU != 1 || !slices.Equal(a.Authors, []string{"ann", "bob"}) {
+		t.Errorf("sample a: %+v, want ann's latest box, equal to bob's", a)
+	}
+	if c := got.Rows[1]; c.Boxes != 3 || c.Pairs != 3 || !slices.Equal(c.Authors, []string{"ann", "bob", "cy"}) {
+		t.Errorf("sample c: %+v", c)
+	}
+	// Pairs: a 1 (IoU 1), c 3 (0.5, 1, 0.5).
+	if got.Samples != 2 || got.Pairs != 4 || math.Abs(got.MeanIoU-3.0/4) > 1e-12 || got.ShareAt50 != 1 {
+		t.Errorf("totals %+v, want 2 samples, 4 pairs, mean IoU 0.75, all at 0.5", got)
+	}
+	if _, err := Boxes([]Drawn{d("x", 1, "ann", `[0,0,1,1]`), d("x", 2, "bob", `[0,0,1`)}); err == nil || !strings.Contains(err.Error(), "sample x: box by bob") {
+		t.Errorf("a stored box that is not JSON: %v", err)
 	}
 }

@@ -5,5 +5,9 @@
 // between boxes, and a reader for reliability data in Krippendorff's CSV
 // layout (one row per coder, one column per unit).
 //
+// It also computes a project's agreement tables ([Judgements.Tables]): alpha per
+// round and criterion and without each verifier, from the judgements the store
+// hands over once it has decided which reviews may be seen.
+//
 // It is plain Go: no UI and no SQL.
 package agreement

@@ -10,17 +10,10 @@ import (
 	"github.com/benchwright/benchwright/agreement"
 )
 
-// Figure is one Krippendorff's alpha (nominal) with its bootstrap interval and reading,
-// or the reason it is undefined.
-type Figure struct {
-	Alpha     float64
-	CI95      [2]float64 // 2.5th and 97.5th percentiles of AgreementDraws replicates
-	Reading   string     // agreement.Reading of Alpha; "" when undefined
-	Undefined string     // why alpha is undefined, "" when it is defined
-	Units     int        // units with at least one value
-	Pairable  int        // units with two or more values: the ones alpha is computed on
-	Values    int        // values in the pairable units
-}
+// Figure is one Krippendorff's alpha (nominal) with its bootstrap interval of
+// AgreementDraws replicates and its reading, or the reason it is undefined: the
+// figure package agreement computes, with its texts for people.
+type Figure agreement.Figure
 
 // Defined reports whether the figure has an alpha.
 func (f Figure) Defined() bool { return f.Undefined == "" }
@@ -84,8 +77,8 @@ const (
 
 // The pseudo-criteria of an [AgreementRow].
 const (
-	CriterionDecision = "decision"     // the approve/reject decision
-	CriterionAll      = "all criteria" // every criterion of the round pooled: units are (revision, criterion)
+	CriterionDecision = agreement.CriterionDecision // the approve/reject decision
+	CriterionAll      = agreement.CriterionAll      // every criterion of the round pooled: units are (revision, criterion)
 )
 
 // BoxAgreement sums the box rows up, weighting every pair of boxes equally.
@@ -102,6 +95,22 @@ type Agreement struct {
 	Rows      AgreementTable
 	Verifiers VerifierAlphaTable
 	Boxes     BoxAgreement
+}
+
+// NewAgreement is the agreement of tables and boxes computed by package agreement
+// (agreement.Judgements.Tables, agreement.Boxes).
+func NewAgreement(t agreement.Tables, boxes agreement.BoxTotals) Agreement {
+	a := Agreement{Boxes: BoxAgreement{Samples: boxes.Samples, Pairs: boxes.Pairs, MeanIoU: boxes.MeanIoU, ShareAt50: boxes.ShareAt50}}
+	for _, b := range boxes.Rows {
+		a.Boxes.Rows = append(a.Boxes.Rows, BoxRow{SampleID: b.Sample, Authors: b.Authors, BoxSummary: b.BoxSummary})
+	}
+	for _, r := range t.Rows {
+		a.Rows = append(a.Rows, AgreementRow{Round: r.Round, Criterion: r.Criterion, Figure: Figure(r.Figure)})
+	}
+	for _, c := range t.Coders {
+		a.Verifiers = append(a.Verifiers, VerifierAlpha{Verifier: c.Coder, Reviews: c.Judgements, With: Figure(c.With), Without: Figure(c.Without)})
+	}
+	return a
 }
 
 // Table types, each exportable as CSV with stable columns.

@@ -5,13 +5,18 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/synth"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -513,4 +518,95 @@ func TestAgreementUnjudgedIsMissing(t *testing.T) {
 	if r := findRow(t, after, 0, bench.CriterionDecision); r.Pairable != findRow(t, before, 0, bench.CriterionDecision).Pairable {
 		t.Errorf("the decisions themselves still pair: %+v", r)
 	}
+}
+
+// The reviews table holds reviews in the order they were written, which is not the
+// order of their revisions once verifiers take samples in turn: a revision's
+// judgements are still one unit.
+func TestAgreementReviewsOutOfRevisionOrder(t *testing.T) {
+	ctx := context.Background()
+	f := newAgreeFixture(t)
+	a := f.submit(t, f.ann, hopSample(f.img))
+	b := f.submit(t, f.ann, hopSample(f.img))
+	// Written b, a, b, a: the rows of a's reviews are apart.
+	f.review(t, f.v1, b, 1, agreeApprove, 10)
+	f.review(t, f.v1, a, 1, agreeApprove, 10)
+	f.review(t, f.v2, b, 2, agreeApprove, 10)
+	f.review(t, f.v2, a, 2, agreeApprove, 10)
+	got, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := findRow(t, got, 0, bench.CriterionDecision); r.Units != 2 || r.Pairable != 2 || r.Values != 4 {
+		t.Errorf("decision across rounds: %d units, %d pairable, %d values; want 2 revisions with 2 values each", r.Units, r.Pairable, r.Values)
+	}
+}
+
+var updateAgreement = flag.Bool("update-agreement", false, "rewrite testdata/agreement_generated.json from the store's Agreement")
+
+// TestAgreementGeneratedProject pins the whole agreement of a generated project of
+// 600 samples (every kind, every round, several revisions, rejections for several
+// reasons, nine verifiers) to the tables the store computed before the statistics
+// moved to package agreement (issue 28): rows, per-verifier figures and boxes, with
+// every seeded bootstrap interval, to the last bit of each float (JSON keeps them
+// exact). Rewrite with -update-agreement only when the figures change on purpose.
+func TestAgreementGeneratedProject(t *testing.T) {
+	db, res := generated(t, synth.Options{Samples: 600, Images: 60, Seed: 5, Large: -1})
+	lead, err := db.UserByName(context.Background(), bench.Owner(), "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := db.Agreement(context.Background(), lead, res.Project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(a, "", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "agreement_generated.json")
+	if *updateAgreement {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got)+"\n" != string(want) {
+		t.Errorf("the agreement of the generated project differs from %s (-update-agreement rewrites it):\n%s", golden, firstDiff(string(got)+"\n", string(want)))
+	}
+	// The project must exercise what the tables compute: defined figures in every
+	// round with intervals, undefined ones, each verifier, boxes.
+	defined := map[int]int{}
+	undefined := 0
+	for _, r := range a.Rows {
+		if r.Defined() {
+			defined[r.Round]++
+		} else {
+			undefined++
+		}
+	}
+	if defined[0] == 0 || defined[3] == 0 || len(a.Verifiers) != 9 {
+		t.Errorf("the generated project is too thin to pin the tables: defined rows per round %v, %d undefined, %d verifiers", defined, undefined, len(a.Verifiers))
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, gl, wl)
+		}
+	}
+	return "(same lines)"
 }
