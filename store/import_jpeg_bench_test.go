@@ -39,11 +39,11 @@ func BenchmarkImportJPEG2k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		before := cpuTime(syscall.RUSAGE_SELF)
+		before := rusageTime(syscall.RUSAGE_SELF)
 		b.StartTimer()
 		res, err := db.ImportImages(ctx, lead, p.ID, root, nil)
 		b.StopTimer()
-		cpu += cpuTime(syscall.RUSAGE_SELF) - before
+		cpu += rusageTime(syscall.RUSAGE_SELF) - before
 		if err != nil || res.Imported != len(files) {
 			b.Fatalf("imported %d of %d: %v", res.Imported, len(files), err)
 		}
@@ -62,7 +62,7 @@ func BenchmarkImportJPEG2kFloor(b *testing.B) {
 			b.Skipf("%s is not installed (djpeg: Debian's libjpeg-turbo-progs; scripts/dev installs it)", tool)
 		}
 	}
-	before := cpuTime(syscall.RUSAGE_CHILDREN)
+	before := rusageTime(syscall.RUSAGE_CHILDREN)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		jobs := make(chan string)
@@ -96,14 +96,14 @@ func BenchmarkImportJPEG2kFloor(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
-	cpu := cpuTime(syscall.RUSAGE_CHILDREN) - before
+	cpu := rusageTime(syscall.RUSAGE_CHILDREN) - before
 	b.ReportMetric(cpu.Seconds()/b.Elapsed().Seconds(), "cores")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }
 
-// cpuTime is the user and system CPU time of this process (RUSAGE_SELF) or of its
+// rusageTime is the user and system CPU time of this process (RUSAGE_SELF) or of its
 // children that ended (RUSAGE_CHILDREN).
-func cpuTime(who int) time.Duration {
+func rusageTime(who int) time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(who, &ru); err != nil {
 		return 0
