@@ -23,9 +23,11 @@ package store
 
 import (
 	"context"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,12 +74,26 @@ func plantedSeat(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, a bench.
 	return []verify.Claim{{Sample: cur.ID, Round: cur.Status.Round(), Verifier: uid(p.verifier), Expires: now.Add(24 * time.Hour)}}, nil
 }
 
-// plantDraw is a reproducible draw for one real review: which reviews plant a
-// copy, and which origin and mutation, follow from the project, the verifier
-// and the review, so that a run repeated on the same data plants the same.
-func plantDraw(projectID, verifier, reviewID int64) *rand.Rand {
-	h := sha256.Sum256(fmt.Appendf(nil, "plant/%d/%d/%d", projectID, verifier, reviewID))
-	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
+// plantDraw is the draw for one real review: which reviews plant a copy, and
+// which origin and mutation, follow from the project's secret salt, the
+// verifier and the review, so that nobody who knows the code and a review's id
+// can tell whether it planted one.
+func plantDraw(ctx context.Context, tx *sql.Tx, projectID, verifier, reviewID int64) (*rand.Rand, error) {
+	var salt string
+	err := tx.QueryRowContext(ctx, `SELECT salt FROM plant_salts WHERE project_id = ?`, projectID).Scan(&salt)
+	if errors.Is(err, sql.ErrNoRows) {
+		var b [16]byte
+		if _, err := crand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		salt = hex.EncodeToString(b[:])
+		_, err = tx.ExecContext(ctx, `INSERT INTO plant_salts (project_id, salt) VALUES (?, ?)`, projectID, salt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.Sum256(fmt.Appendf(nil, "plant/%s/%d/%d/%d", salt, projectID, verifier, reviewID))
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16]))), nil
 }
 
 // maybePlant plants, after a's real review reviewID in round, a copy for a with
@@ -91,7 +107,10 @@ func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, projectID
 	if !s.PlantsRound(round) {
 		return nil
 	}
-	rng := plantDraw(projectID, a.ID, reviewID)
+	rng, err := plantDraw(ctx, tx, projectID, a.ID, reviewID)
+	if err != nil {
+		return err
+	}
 	// A copy after a real review with probability r/(100−r): of all the items a
 	// verifier reviews, r percent are copies.
 	if rng.Float64()*float64(100-s.PlantRate) >= float64(s.PlantRate) {

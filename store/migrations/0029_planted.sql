@@ -25,6 +25,14 @@ CREATE TABLE IF NOT EXISTS planted (
 );
 CREATE INDEX IF NOT EXISTS planted_verifier ON planted (project_id, verifier_id, round);
 
+-- plant_salts: a secret per project that the draws of planting start from, so
+-- that no one who knows the code and their review's id can tell whether it
+-- planted a copy.
+CREATE TABLE IF NOT EXISTS plant_salts (
+	project_id INTEGER PRIMARY KEY REFERENCES projects(id),
+	salt       TEXT NOT NULL
+);
+
 -- plant_pauses: a verifier paused by the lead's rule (plant_pause_below); since is
 -- when their figures start counting again after a lead resumed them.
 CREATE TABLE IF NOT EXISTS plant_pauses (

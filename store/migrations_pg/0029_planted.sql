@@ -16,6 +16,11 @@ CREATE TABLE IF NOT EXISTS planted (
 );
 CREATE INDEX IF NOT EXISTS planted_verifier ON planted (project_id, verifier_id, round);
 
+CREATE TABLE IF NOT EXISTS plant_salts (
+	project_id BIGINT PRIMARY KEY REFERENCES projects(id),
+	salt       TEXT COLLATE "C" NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS plant_pauses (
 	project_id  BIGINT NOT NULL REFERENCES projects(id),
 	verifier_id BIGINT NOT NULL REFERENCES users(id),
