@@ -62,16 +62,25 @@ func plantedOf(ctx context.Context, tx *sql.Tx, id string) (plantedRow, bool, er
 	return p, err == nil, err
 }
 
-// plantedSeat is, for a copy planted for someone other than a, a claim that
-// holds its seat: verify then refuses a as it refuses anyone a seat another
-// verifier holds, so that a verifier who guessed a copy's id learns nothing more
-// than of a real sample someone else is reviewing.
-func plantedSeat(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, a bench.User, now time.Time) ([]verify.Claim, error) {
+// plantedSeat is, for a copy planted for someone other than a, claims that
+// hold every seat of its round (panel seats in round 3): verify then refuses a
+// as it refuses anyone a round whose seats others hold, so that a verifier who
+// guessed a copy's id learns nothing more than of a real sample others are
+// reviewing.
+func plantedSeat(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, a bench.User, now time.Time, panel int) ([]verify.Claim, error) {
 	p, ok, err := plantedOf(ctx, tx, cur.ID)
 	if err != nil || !ok || p.verifier == a.ID {
 		return nil, err
 	}
-	return []verify.Claim{{Sample: cur.ID, Round: cur.Status.Round(), Verifier: uid(p.verifier), Expires: now.Add(24 * time.Hour)}}, nil
+	round, seats := cur.Status.Round(), 1
+	if round == 3 {
+		seats = max(panel, 1)
+	}
+	out := []verify.Claim{{Sample: cur.ID, Round: round, Verifier: uid(p.verifier), Expires: now.Add(24 * time.Hour)}}
+	for i := 1; i < seats; i++ {
+		out = append(out, verify.Claim{Sample: cur.ID, Round: round, Verifier: uid(-int64(i)), Expires: now.Add(24 * time.Hour)})
+	}
+	return out, nil
 }
 
 // plantDraw is the draw for one real review: which reviews plant a copy, and

@@ -27,6 +27,13 @@ type plantWorld struct {
 
 func newPlantWorld(t *testing.T, settings map[string]string, waiting int) plantWorld {
 	t.Helper()
+	return newPlantWorldIn(t, settings, waiting, 1)
+}
+
+// newPlantWorldIn is newPlantWorld with the waiting samples approved up to
+// round (a1 in round 1, b1 in round 2).
+func newPlantWorldIn(t *testing.T, settings map[string]string, waiting, round int) plantWorld {
+	t.Helper()
 	ctx := context.Background()
 	w := plantWorld{relFixture: newRelFixture(t)}
 	w.acceptSome(t)
@@ -43,6 +50,7 @@ func newPlantWorld(t *testing.T, settings map[string]string, waiting int) plantW
 	})
 	for i := range waiting {
 		si := w.submit(t, relHop(fmt.Sprintf("wait-%02d", i), paths[i%len(paths)], fmt.Sprintf("Which object is closest to the camera, %d?", i)))
+		w.review(t, si, round-1)
 		w.real = append(w.real, si.ID)
 	}
 	if len(settings) > 0 {
@@ -177,14 +185,14 @@ func shape(t *testing.T, v any) any {
 
 // plantedAndReal plants one copy for v9 by v9's review of a real sample and
 // returns it with a real sample still waiting in v9's queue.
-func plantedAndReal(t *testing.T, w plantWorld) (planted, real string) {
+func plantedAndReal(t *testing.T, w plantWorld, round int) (planted, real string) {
 	t.Helper()
 	ctx := context.Background()
-	q, err := w.db.ReviewQueue(ctx, w.v9, w.project.ID, 1)
+	q, err := w.db.ReviewQueue(ctx, w.v9, w.project.ID, round)
 	if err != nil || len(q) < 2 {
 		t.Fatalf("queue %v %v", q, err)
 	}
-	if _, err := submitReview(w.db, ctx, w.v9, bench.ReviewInput{SampleID: q[0].SampleID, Round: 1, BasedOn: q[0].Revision, Verdict: approve}); err != nil {
+	if _, err := submitReview(w.db, ctx, w.v9, bench.ReviewInput{SampleID: q[0].SampleID, Round: round, BasedOn: q[0].Revision, Verdict: approve}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := w.db.PlantedList(ctx, w.lead, w.project.ID)
@@ -194,18 +202,25 @@ func plantedAndReal(t *testing.T, w plantWorld) (planted, real string) {
 	return list[0].SampleID, q[1].SampleID
 }
 
-// TestPlantedLooksReal: every call a verifier can make about a planted copy
-// answers as it does about a real sample in the same round, field by field;
+// TestPlantedLooksReal: in each round, every call a verifier can make about a
+// planted copy answers as it does about a real sample in the same round, field
+// by field (in round 3 its earlier rounds' reviews shown, the panel's hidden);
 // the copy's id is drawn like real ones; other verifiers neither see it nor can
 // take its seat, and no listing shows it.
 func TestPlantedLooksReal(t *testing.T) {
+	for _, round := range []int{1, 2, 3} {
+		t.Run(fmt.Sprintf("round %d", round), func(t *testing.T) { testPlantedLooksReal(t, round) })
+	}
+}
+
+func testPlantedLooksReal(t *testing.T, round int) {
 	ctx := context.Background()
-	w := newPlantWorld(t, map[string]string{"plant_rate": "50", "plant_mutations": "answer-moved"}, 3)
-	planted, real := plantedAndReal(t, w)
+	w := newPlantWorldIn(t, map[string]string{"plant_rate": "50", "plant_mutations": "answer-moved"}, 3, round)
+	planted, real := plantedAndReal(t, w, round)
 	if !regexp.MustCompile(`^p-\d{5}$`).MatchString(planted) {
 		t.Errorf("a copy's id %q is not drawn like real ones (%q)", planted, real)
 	}
-	q, err := w.db.ReviewQueue(ctx, w.v9, w.project.ID, 1)
+	q, err := w.db.ReviewQueue(ctx, w.v9, w.project.ID, round)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +264,19 @@ func TestPlantedLooksReal(t *testing.T) {
 			}
 			return ""
 		}},
-		{"Reviews", func(id string) (any, error) { return w.db.Reviews(ctx, w.v9, id) }, nil},
+		{"Reviews", func(id string) (any, error) { return w.db.Reviews(ctx, w.v9, id) }, func(p, r any) string {
+			rounds := func(rs []bench.ReviewRecord) (out []string) {
+				for _, x := range rs {
+					out = append(out, fmt.Sprintf("round %d by %s: %s", x.Round, x.VerifierName, x.Decision))
+				}
+				return out
+			}
+			a, b := rounds(p.([]bench.ReviewRecord)), rounds(r.([]bench.ReviewRecord))
+			if !slices.Equal(a, b) || len(a) != round-1 {
+				return fmt.Sprintf("%q\n%q", a, b)
+			}
+			return ""
+		}},
 		{"SampleRevisions", func(id string) (any, error) { return w.db.SampleRevisions(ctx, w.v9, id) }, func(p, r any) string {
 			a, b := p.([]bench.RevisionInfo), r.([]bench.RevisionInfo)
 			if len(a) != len(b) || len(a) > 0 && (a[0].Change != b[0].Change || a[0].AuthorName != b[0].AuthorName) {
@@ -279,12 +306,16 @@ func TestPlantedLooksReal(t *testing.T) {
 	if queueHas(t, w.fixture, other, planted) {
 		t.Errorf("%s sees %s's copy in their queue", other.Name, w.v9.Name)
 	}
-	if _, err := w.db.ClaimReview(ctx, w.v9, real, 1); err != nil {
+	if _, err := w.db.ClaimReview(ctx, w.v9, real, round); err != nil {
 		t.Fatal(err)
 	}
-	_, errReal := w.db.ClaimReview(ctx, other, real, 1)
-	_, errCopy := w.db.ClaimReview(ctx, other, planted, 1)
-	if errReal == nil || errCopy == nil || strings.ReplaceAll(errCopy.Error(), planted, real) != errReal.Error() {
+	_, errReal := w.db.ClaimReview(ctx, other, real, round)
+	_, errCopy := w.db.ClaimReview(ctx, other, planted, round)
+	switch {
+	case round == 3 && !errors.Is(errCopy, verify.ErrPanelFull):
+		// A real round 3 keeps seats for the panel: the copy's are all held.
+		t.Errorf("claiming a round-3 copy: %v, want the panel full", errCopy)
+	case round < 3 && (errReal == nil || errCopy == nil || strings.ReplaceAll(errCopy.Error(), planted, real) != errReal.Error()):
 		t.Errorf("claiming a copy is refused as %v; a held real seat as %v", errCopy, errReal)
 	}
 	// No listing shows it, to anyone.

@@ -66,7 +66,7 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 		return c, p, err
 	}
 	// A planted copy's seat is its own verifier's (planted.go).
-	seat, err := plantedSeat(ctx, tx, cur, actor, c.Now)
+	seat, err := plantedSeat(ctx, tx, cur, actor, c.Now, p.Round3Panel)
 	c.Claims = append(c.Claims, seat...)
 	return c, p, err
 }
