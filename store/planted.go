@@ -466,7 +466,7 @@ func (d *DB) pauseRule(ctx context.Context, tx *sql.Tx, pr bench.Project, a benc
 		ON CONFLICT (project_id, verifier_id) DO UPDATE SET paused = 1, reason = excluded.reason`, pr.ID, a.ID, reason, since); err != nil {
 		return err
 	}
-	return d.audit(ctx, tx, 0, "planted.pause", "project", pr.Name, fmt.Sprintf("paused %s: caught %d of %d", a.Name, f.Caught, f.Planted))
+	return d.audit(ctx, tx, 0, "planted.pause", "planted", pr.Name, fmt.Sprintf("paused %s: caught %d of %d", a.Name, f.Caught, f.Planted))
 }
 
 // errPaused refuses a paused verifier new work, with the reason.
@@ -588,7 +588,7 @@ func (d *DB) PlantResume(ctx context.Context, actor bench.User, projectID int64,
 		if err != nil {
 			return err
 		}
-		return d.audit(ctx, tx, a.ID, "planted.resume", "project", pr.Name, "resumed "+u.Name)
+		return d.audit(ctx, tx, a.ID, "planted.resume", "planted", pr.Name, "resumed "+u.Name)
 	})
 	if err != nil {
 		return fmt.Errorf("resume %s: %w", verifier, err)
@@ -600,4 +600,34 @@ func (d *DB) PlantResume(ctx context.Context, actor bench.User, projectID int64,
 func isPlantedCopy(ctx context.Context, tx *sql.Tx, id string) bool {
 	_, ok, _ := plantedOf(ctx, tx, id)
 	return ok
+}
+
+// notPlanted is the condition that leaves planted copies out of a query on
+// samples, col naming the sample's id: the rebuilds of the summaries and of the
+// search (stats.go, manager.go). It is empty in the Go parts of the migrations
+// before 29, which run before the table planted exists.
+func notPlanted(ctx context.Context, col string) string {
+	if ctx.Value(beforePlanting{}) != nil {
+		return ""
+	}
+	return ` AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = ` + col + `)`
+}
+
+// beforePlanting marks the context of a migration's Go part older than 29.
+type beforePlanting struct{}
+
+// plantedMigration is the migration that made the table planted.
+const plantedMigration = 29
+
+// The Go parts of the earlier migrations run without the table (the files
+// that register them, import_batches.go, manager.go, members.go, come before
+// this one, and stats.go's is its variable's).
+func init() {
+	for n, f := range afterMigration {
+		if n < plantedMigration {
+			afterMigration[n] = func(d *DB, ctx context.Context, tx *sql.Tx) error {
+				return f(d, context.WithValue(ctx, beforePlanting{}, true), tx)
+			}
+		}
+	}
 }

@@ -443,5 +443,16 @@ func TestPlantPauseAndFeedback(t *testing.T) {
 		if st, _ := w.db.PlantedStatus(ctx, w.lead, w.project.ID); len(st.Paused) != 0 {
 			t.Errorf("still paused: %+v", st.Paused)
 		}
+		// The project's history, which every member reads, says nothing of it:
+		// the pause, the resume and the copies are the lead's audit log's.
+		hist, err := w.db.ProjectHistory(ctx, w.vs["c1"], w.project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range hist {
+			if strings.HasPrefix(e.Action, "planted") || strings.Contains(e.Detail, "v9") {
+				t.Errorf("a verifier reads %s %q in the project's history", e.Action, e.Detail)
+			}
+		}
 	}
 }

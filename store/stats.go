@@ -573,8 +573,7 @@ func (d *DB) rebuildStatsRows(ctx context.Context, tx *sql.Tx, projectID int64) 
 	}
 	for _, q := range []string{
 		`INSERT INTO stat_samples (project_id, kind, status, author_id, n)
-			SELECT project_id, kind, status, author_id, count(*) FROM samples WHERE project_id = ?
-				AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = samples.id)
+			SELECT project_id, kind, status, author_id, count(*) FROM samples WHERE project_id = ?` + notPlanted(ctx, "samples.id") + `
 			GROUP BY project_id, kind, status, author_id`,
 		`INSERT INTO stat_balance (project_id, kind, hop, view, task, status, n)
 			SELECT s.project_id, s.kind, r.hop, r.view, r.task, s.status, count(*)
@@ -633,7 +632,7 @@ func rebuildStatsRevisions(ctx context.Context, tx *sql.Tx, projectID int64) err
 		revs, batch = append(revs, batch...), batch[:0]
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT r.id, s.kind, r.author_id, r.content FROM samples s JOIN revisions r ON r.sample_id = s.id
-		WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, projectID)
+		WHERE s.project_id = ?`+notPlanted(ctx, "s.id"), projectID)
 	if err != nil {
 		return err
 	}
@@ -672,8 +671,7 @@ func rebuildStatsActivity(ctx context.Context, tx *sql.Tx, projectID int64) erro
 	counts := map[key]int{}
 	rows, err := tx.QueryContext(ctx, `SELECT substr(l.at, 1, 10), l.action, l.detail, count(*)
 		FROM samples s JOIN audit_log l ON l.entity = 'sample' AND l.entity_id = s.id
-		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')
-			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)
+		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')`+notPlanted(ctx, "s.id")+`
 		GROUP BY substr(l.at, 1, 10), l.action, l.detail`, projectID)
 	if err != nil {
 		return err
