@@ -29,7 +29,7 @@ CREATE INDEX IF NOT EXISTS planted_verifier ON planted (project_id, verifier_id,
 -- that no one who knows the code and their review's id can tell whether it
 -- planted a copy.
 CREATE TABLE IF NOT EXISTS plant_salts (
-	project_id INTEGER PRIMARY KEY REFERENCES projects(id),
+	project_id INTEGER NOT NULL UNIQUE REFERENCES projects(id),
 	salt       TEXT NOT NULL
 );
 

@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS planted (
 CREATE INDEX IF NOT EXISTS planted_verifier ON planted (project_id, verifier_id, round);
 
 CREATE TABLE IF NOT EXISTS plant_salts (
-	project_id BIGINT PRIMARY KEY REFERENCES projects(id),
+	project_id BIGINT NOT NULL UNIQUE REFERENCES projects(id),
 	salt       TEXT COLLATE "C" NOT NULL
 );
 
