@@ -135,6 +135,13 @@ type Calls interface {
 	DrawValidation(ctx context.Context, actor User, in DrawInput) (ValidationStatus, error)
 	ValidationStatus(ctx context.Context, actor User, projectID int64, batch string) (ValidationStatus, error)
 	AcceptRest(ctx context.Context, actor User, projectID int64, batch string) (AcceptRestResult, error)
+
+	// Planting (issue 30), a lead's alone: the verifiers' catch and false-alarm
+	// figures, the planted copies with their origins, and resuming a verifier the
+	// pause rule stopped.
+	PlantedStatus(ctx context.Context, actor User, projectID int64) (PlantStatus, error)
+	PlantedList(ctx context.Context, actor User, projectID int64) ([]PlantedItem, error)
+	PlantResume(ctx context.Context, actor User, projectID int64, verifier string) error
 }
 
 // Service is what the screens and bwctl work with: the Calls, and what a session

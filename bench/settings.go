@@ -47,6 +47,48 @@ type Settings struct {
 	// ImageLimits bound how many images the samples of a kind and/or task show
 	// (annotate's image-count lint rule, run wherever the store lints).
 	ImageLimits []annotate.ImageLimit `json:"image_limits,omitempty"`
+	// Planting (issue 30, package plant): the percent of each verifier's claims
+	// that are a planted copy of an accepted sample (0, the default, is off; at
+	// most MaxPlantRate), which mutations (empty: all, and clean copies) and which
+	// rounds (empty: all) are planted.
+	PlantRate      int      `json:"plant_rate,omitempty"`
+	PlantMutations []string `json:"plant_mutations,omitempty"`
+	PlantRounds    []int    `json:"plant_rounds,omitempty"`
+	// PlantPauseBelow pauses a verifier (no new claims) whose catch rate's upper
+	// bound, in percent, falls below it after at least PlantMinItems planted
+	// errors (0: never).
+	PlantPauseBelow int `json:"plant_pause_below,omitempty"`
+	PlantMinItems   int `json:"plant_min_items,omitempty"`
+	// PlantFeedback tells a verifier, after the review of a planted copy, what
+	// was planted.
+	PlantFeedback bool `json:"plant_feedback,omitempty"`
+}
+
+// MaxPlantRate is the largest share of a verifier's queue, in percent, that may
+// be planted.
+const MaxPlantRate = 50
+
+// DefaultPlantMinItems is the planted errors a verifier sees before a pause can
+// hold when plant_min_items is not set.
+const DefaultPlantMinItems = 10
+
+// PlantMinimum is plant_min_items, or its default.
+func (s Settings) PlantMinimum() int {
+	if s.PlantMinItems <= 0 {
+		return DefaultPlantMinItems
+	}
+	return s.PlantMinItems
+}
+
+// PlantsRound tells whether planting is on for review round r.
+func (s Settings) PlantsRound(r int) bool {
+	return s.PlantRate > 0 && (len(s.PlantRounds) == 0 || slices.Contains(s.PlantRounds, r))
+}
+
+// PlantsMutation tells whether mutation m (plant.Mutation's name, "clean" for a
+// clean copy) may be planted.
+func (s Settings) PlantsMutation(m string) bool {
+	return len(s.PlantMutations) == 0 || slices.Contains(s.PlantMutations, m)
 }
 
 // MaxLRRWeight is the largest lrr_score task weight a project may set.
@@ -122,6 +164,7 @@ func (s Settings) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, s.validPlanting()...)
 	seen := map[string]bool{}
 	for _, l := range s.ImageLimits {
 		key := imageLimitKey(l)
@@ -138,6 +181,39 @@ func (s Settings) Validate() error {
 	}
 	return nil
 }
+
+// validPlanting checks the plant_* keys.
+func (s Settings) validPlanting() []error {
+	var errs []error
+	if s.PlantRate < 0 || s.PlantRate > MaxPlantRate {
+		errs = append(errs, FieldErr("plant_rate", "a percent from 0 (off) to %d, got %d", MaxPlantRate, s.PlantRate))
+	}
+	for _, m := range s.PlantMutations {
+		if !slices.Contains(plantMutationNames, m) {
+			errs = append(errs, FieldErr("plant_mutations", "%q is not a mutation; the mutations are %s", m, strings.Join(plantMutationNames, ", ")))
+		}
+	}
+	for _, r := range s.PlantRounds {
+		if r < 1 || r > 3 {
+			errs = append(errs, FieldErr("plant_rounds", "rounds are 1, 2 and 3, got %d", r))
+		}
+	}
+	if s.PlantPauseBelow < 0 || s.PlantPauseBelow > 100 {
+		errs = append(errs, FieldErr("plant_pause_below", "a percent from 0 (never pause) to 100, got %d", s.PlantPauseBelow))
+	}
+	if s.PlantMinItems < 0 || s.PlantMinItems > 10000 {
+		errs = append(errs, FieldErr("plant_min_items", "a number of planted items from 1 to 10000 (0: the default, %d), got %d", DefaultPlantMinItems, s.PlantMinItems))
+	}
+	return errs
+}
+
+// plantMutationNames are the values plant_mutations takes: plant.Mutations'
+// names and clean. (The plant package's test checks they are the same.)
+var plantMutationNames = []string{"clean", "answer-moved", "box-moved", "box-shrunk", "tag-removed", "ego-subject-stripped",
+	"options-near-identical", "transitive-edge", "precondition-removed", "steps-swapped", "answer-flipped", "answer-changed", "images-swapped"}
+
+// PlantMutationNames are the values plant_mutations takes.
+func PlantMutationNames() []string { return slices.Clone(plantMutationNames) }
 
 func validTask(t string) error {
 	if t == "" || len(t) > 40 || strings.ContainsAny(t, ",= \t\n") {
@@ -286,6 +362,12 @@ var settingKeys = []struct{ key, help string }{
 	{"claim_minutes", "how long an opened review holds its seat (1–1440)"},
 	{"tasks", "the project's task labels, comma-separated (empty: any label)"},
 	{"augment_to_round1", "an accepted augmentation candidate goes straight to round 1 (true), or becomes a draft of whoever accepted it (false)"},
+	{"plant_rate", "percent of each verifier's claims that are a planted copy with a known error, to measure how well verifiers catch errors (0: off; at most 50)"},
+	{"plant_mutations", "which planted errors, comma-separated mutation names and clean (empty: all)"},
+	{"plant_rounds", "which review rounds get planted copies, comma-separated (empty: all)"},
+	{"plant_pause_below", "pause a verifier whose catch rate's upper bound, in percent, falls below this (0: never)"},
+	{"plant_min_items", "planted errors a verifier must have seen before a pause can hold (0: the default, 10)"},
+	{"plant_feedback", "tell a verifier after the review of a planted copy what was planted (true/false)"},
 }
 
 // Values lists every setting as key and value: the scalar keys, then one
@@ -328,6 +410,22 @@ func (s Settings) get(key string) (string, bool) {
 		return strings.Join(s.Tasks, ","), true
 	case "augment_to_round1":
 		return strconv.FormatBool(s.AugmentToRound1), true
+	case "plant_rate":
+		return strconv.Itoa(s.PlantRate), true
+	case "plant_mutations":
+		return strings.Join(s.PlantMutations, ","), true
+	case "plant_rounds":
+		rs := make([]string, len(s.PlantRounds))
+		for i, r := range s.PlantRounds {
+			rs[i] = strconv.Itoa(r)
+		}
+		return strings.Join(rs, ","), true
+	case "plant_pause_below":
+		return strconv.Itoa(s.PlantPauseBelow), true
+	case "plant_min_items":
+		return strconv.Itoa(s.PlantMinItems), true
+	case "plant_feedback":
+		return strconv.FormatBool(s.PlantFeedback), true
 	}
 	for _, b := range s.Balance {
 		if b.Key() == key {
@@ -382,6 +480,38 @@ func (s *Settings) Set(key, value string) error {
 		return num(&s.ClaimMinutes)
 	case "augment_to_round1":
 		return flag(&s.AugmentToRound1)
+	case "plant_rate":
+		return num(&s.PlantRate)
+	case "plant_pause_below":
+		return num(&s.PlantPauseBelow)
+	case "plant_min_items":
+		return num(&s.PlantMinItems)
+	case "plant_feedback":
+		return flag(&s.PlantFeedback)
+	case "plant_mutations":
+		s.PlantMutations = nil
+		for _, m := range strings.Split(value, ",") {
+			if m = strings.TrimSpace(m); m != "" && m != "all" && !slices.Contains(s.PlantMutations, m) {
+				s.PlantMutations = append(s.PlantMutations, m)
+			}
+		}
+		return nil
+	case "plant_rounds":
+		s.PlantRounds = nil
+		for _, r := range strings.Split(value, ",") {
+			if r = strings.TrimSpace(r); r == "" || r == "all" {
+				continue
+			}
+			n, err := strconv.Atoi(r)
+			if err != nil {
+				return invalidField(key, "takes round numbers separated by commas (1,2,3), got %q", value)
+			}
+			if !slices.Contains(s.PlantRounds, n) {
+				s.PlantRounds = append(s.PlantRounds, n)
+			}
+		}
+		slices.Sort(s.PlantRounds)
+		return nil
 	case "tasks":
 		s.Tasks = nil
 		for _, t := range strings.Split(value, ",") {
@@ -528,6 +658,12 @@ var settingWords = map[string]string{
 	"claim_minutes":        "the minutes a review claim holds its seat",
 	"tasks":                "the project's task labels",
 	"augment_to_round1":    "accepted augmentations going straight to round 1",
+	"plant_rate":           "the percent of claims that are planted check items",
+	"plant_mutations":      "the kinds of planted errors",
+	"plant_rounds":         "the rounds that get planted check items",
+	"plant_pause_below":    "the catch rate below which a verifier is paused",
+	"plant_min_items":      "the planted items a verifier sees before a pause",
+	"plant_feedback":       "telling verifiers what a check item had planted",
 }
 
 // kindWords name the sample kinds in a sentence.

@@ -70,6 +70,40 @@ func (m Mutation) Field() string {
 	return ""
 }
 
+// Words say what the mutation did, for the verifier's feedback: "the answer key
+// had been moved to another option".
+func (m Mutation) Words() string {
+	switch m {
+	case Clean:
+		return "nothing had been changed"
+	case AnswerMoved:
+		return "the answer key had been moved to another option"
+	case BoxMoved:
+		return "the box had been moved off the answer's object"
+	case BoxShrunk:
+		return "the box had been shrunk to half its size"
+	case TagRemoved:
+		return "a category had been removed from the question, so its hop count no longer matched"
+	case EgoSubjectStripped:
+		return "the question's subject phrase had been removed"
+	case OptionsNearIdentical:
+		return "a wrong option had been made nearly the same as the answer"
+	case TransitiveEdge:
+		return "a precondition the graph already implied had been added"
+	case PreconditionRemoved:
+		return "a needed precondition had been removed"
+	case StepsSwapped:
+		return "two steps had been swapped"
+	case AnswerFlipped:
+		return "the yes/no answer had been flipped"
+	case AnswerChanged:
+		return "the answer had been changed by more than the tolerance"
+	case ImagesSwapped:
+		return "two of the images had been swapped"
+	}
+	return string(m)
+}
+
 // ErrNotApplicable is returned for a mutation a sample cannot take (a box move on
 // a sample without a box, a tag drop on a one-category question, …).
 var ErrNotApplicable = errors.New("the mutation does not apply to this sample")

@@ -109,6 +109,9 @@ var callNames = []string{
 	"DrawValidation",
 	"ValidationStatus",
 	"AcceptRest",
+	"PlantedStatus",
+	"PlantedList",
+	"PlantResume",
 }
 
 type inAddUser struct {
@@ -1531,6 +1534,51 @@ func (c *Client) AcceptRest(ctx context.Context, actor bench.User, projectID int
 	return out.R0, err
 }
 
+type inPlantedStatus struct {
+	ProjectID int64 `json:"projectID"`
+}
+
+type outPlantedStatus struct {
+	R0 bench.PlantStatus `json:"r0"`
+}
+
+// PlantedStatus carries bench.Calls.PlantedStatus to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) PlantedStatus(ctx context.Context, actor bench.User, projectID int64) (bench.PlantStatus, error) {
+	var out outPlantedStatus
+	err := c.call(ctx, "PlantedStatus", inPlantedStatus{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
+type inPlantedList struct {
+	ProjectID int64 `json:"projectID"`
+}
+
+type outPlantedList struct {
+	R0 []bench.PlantedItem `json:"r0"`
+}
+
+// PlantedList carries bench.Calls.PlantedList to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) PlantedList(ctx context.Context, actor bench.User, projectID int64) ([]bench.PlantedItem, error) {
+	var out outPlantedList
+	err := c.call(ctx, "PlantedList", inPlantedList{ProjectID: projectID}, &out)
+	return out.R0, err
+}
+
+type inPlantResume struct {
+	ProjectID int64  `json:"projectID"`
+	Verifier  string `json:"verifier"`
+}
+
+type outPlantResume struct {
+}
+
+// PlantResume carries bench.Calls.PlantResume to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) PlantResume(ctx context.Context, actor bench.User, projectID int64, verifier string) error {
+	var out outPlantResume
+	err := c.call(ctx, "PlantResume", inPlantResume{ProjectID: projectID, Verifier: verifier}, &out)
+	return err
+}
+
 // callTypes holds, per call, its request and answer with zero values: the
 // test that every call's arguments and results survive encoding/json uses it.
 var callTypes = map[string][2]any{
@@ -1624,6 +1672,9 @@ var callTypes = map[string][2]any{
 	"DrawValidation":            {inDrawValidation{}, outDrawValidation{}},
 	"ValidationStatus":          {inValidationStatus{}, outValidationStatus{}},
 	"AcceptRest":                {inAcceptRest{}, outAcceptRest{}},
+	"PlantedStatus":             {inPlantedStatus{}, outPlantedStatus{}},
+	"PlantedList":               {inPlantedList{}, outPlantedList{}},
+	"PlantResume":               {inPlantResume{}, outPlantResume{}},
 }
 
 // serverCalls runs each call on the server's store as the session's user.
@@ -2347,5 +2398,29 @@ var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench
 		}
 		r0, err := svc.AcceptRest(ctx, me, in.ProjectID, in.Batch)
 		return outAcceptRest{R0: r0}, err
+	},
+	"PlantedStatus": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inPlantedStatus
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.PlantedStatus(ctx, me, in.ProjectID)
+		return outPlantedStatus{R0: r0}, err
+	},
+	"PlantedList": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inPlantedList
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.PlantedList(ctx, me, in.ProjectID)
+		return outPlantedList{R0: r0}, err
+	},
+	"PlantResume": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inPlantResume
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		err := svc.PlantResume(ctx, me, in.ProjectID, in.Verifier)
+		return outPlantResume{}, err
 	},
 }

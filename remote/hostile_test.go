@@ -189,6 +189,16 @@ func TestHostileClient(t *testing.T) {
 		{"a stranger opens an image", "/v1/image/" + im.SHA256, outTok, ``, http.StatusNotFound, nil, true},
 		{"a stranger opens a thumbnail", "/v1/image/" + im.SHA256 + "?thumb=1", outvTok, ``, http.StatusNotFound, nil, true},
 		{"a stranger opens the original file", "/v1/image/" + im.SHA256 + "?original=1", outTok, ``, http.StatusNotFound, nil, true},
+		// Planting (issue 30): which samples are planted copies, and how each
+		// verifier did on them, are a lead's alone; a verifier asking is refused.
+		{"a verifier reads the planting figures", "/v1/call/PlantedStatus", c1Tok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `}`, http.StatusForbidden, nil, false},
+		{"a verifier lists the planted copies", "/v1/call/PlantedList", c1Tok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `}`, http.StatusForbidden, nil, false},
+		{"a verifier resumes themself", "/v1/call/PlantResume", c1Tok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `,"verifier":"c1"}`, http.StatusForbidden, nil, false},
+		{"a stranger lists the planted copies", "/v1/call/PlantedList", outvTok,
+			`{"projectID":` + jsonInt(p.Project.ID) + `}`, http.StatusForbidden, nil, false},
 		// Uploads ("PUT " before the path): only images land in the upload folder.
 		{"random bytes uploaded as an image", "PUT /v1/upload/" + jsonInt(p.Project.ID) + "?" + url.Values{"path": {"s/x.jpg"}, "sha256": {sha256Hex([]byte(junk))}}.Encode(),
 			annTok, junk, http.StatusBadRequest, nil, false},

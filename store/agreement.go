@@ -155,7 +155,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, s.kind, rv.round, rv.verifier_id, rv.decision = 'reject',
 			rv.criteria, NULLIF(rv.reasons, '[]')
 		FROM reviews rv `+dl.fixedJoin()+` samples s ON s.id = rv.sample_id
-		WHERE s.project_id = ?`, projectID)
+		WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = rv.sample_id)`, projectID)
 	if err != nil {
 		return nil, err
 	}

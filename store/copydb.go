@@ -28,7 +28,7 @@ var copyTables = []string{
 	"lineage", "augment_discards", "releases", "release_samples", "release_images", "model_runs", "predictions",
 	"hard_subsets", "hard_candidates", "human_baselines", "human_items", "human_answers",
 	"validation_batches", "validation_items", "sessions", "pending_uploads", "sign_in_failures", "database_info",
-	"sample_search", "sample_words",
+	"sample_search", "sample_words", "planted", "plant_salts", "plant_pauses",
 	"stat_activity", "stat_balance", "stat_policy", "stat_reasons", "stat_rev3", "stat_review_authors",
 	"stat_review_kinds", "stat_review_seconds", "stat_review_times", "stat_review_verifiers",
 	"stat_revisions", "stat_samples", "stat_submissions",

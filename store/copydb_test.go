@@ -140,6 +140,27 @@ func everyTableProject(t *testing.T) (*store.DB, string) {
 		Frame: annotate.Frame{Video: "/videos/walk.mp4", VideoSHA256: strings.Repeat("0f", 32), Duration: 60.06, Time: 1.0 / 3, Index: 10}}}); err != nil {
 		t.Fatal(err)
 	}
+	// Planting (planted, plant_pauses): ver's review of a real sample plants a
+	// copy for ver (plant_rate 50 plants after every review), whose approval
+	// pauses ver (plant_pause_below 100 after one item).
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"plant_rate": "50", "plant_pause_below": "100",
+		"plant_min_items": "1", "plant_mutations": "answer-moved"}); err != nil {
+		t.Fatal(err)
+	}
+	pl := f.submit(t, relHop("pl-1", "misc/e.jpg", "Which object is right of the door?"))
+	if _, err := submitReview(f.db, ctx, f.ver, bench.ReviewInput{SampleID: pl.ID, Round: 1, BasedOn: pl.Revision, Verdict: approve}); err != nil {
+		t.Fatal(err)
+	}
+	planted, err := f.db.PlantedList(ctx, f.lead, f.project.ID)
+	if err != nil || len(planted) != 1 {
+		t.Fatalf("planted %v, %v", planted, err)
+	}
+	if _, err := submitReview(f.db, ctx, f.ver, bench.ReviewInput{SampleID: planted[0].SampleID, Round: 1, BasedOn: 1, Verdict: approve}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"plant_rate": "0"}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.db.OpenSession(ctx, "ann", "secret"); err != nil {
 		t.Fatal(err)
 	}

@@ -478,7 +478,7 @@ func rebuildSearch(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT s.id, s.kind, s.status, s.author_id, COALESCE(s.image_id, 0), s.draft,
 		s.created_at, s.updated_at, COALESCE(r.change, ''), COALESCE(r.reason, '')
-		FROM samples s LEFT JOIN revisions r ON r.id = s.current_rev WHERE s.project_id = ? ORDER BY s.id`, projectID)
+		FROM samples s LEFT JOIN revisions r ON r.id = s.current_rev WHERE s.project_id = ?`+notPlanted(ctx, "s.id")+` ORDER BY s.id`, projectID)
 	if err != nil {
 		return fail(err)
 	}

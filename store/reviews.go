@@ -62,7 +62,12 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 		}
 		c.BasedOnReviews = domainReviews(revs)
 	}
-	c.Claims, err = claimsOf(ctx, tx, cur.ID)
+	if c.Claims, err = claimsOf(ctx, tx, cur.ID); err != nil {
+		return c, p, err
+	}
+	// A planted copy's seat is its own verifier's (planted.go).
+	seat, err := plantedSeat(ctx, tx, cur, actor, c.Now, p.Round3Panel)
+	c.Claims = append(c.Claims, seat...)
 	return c, p, err
 }
 
@@ -174,6 +179,9 @@ func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string,
 		if err != nil {
 			return err
 		}
+		if err := plantPaused(ctx, tx, cur.ProjectID, a); err != nil {
+			return err
+		}
 		c, p, err := d.reviewContext(ctx, tx, cur, a, round, cur.Revision)
 		if err != nil {
 			return err
@@ -247,6 +255,13 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 		if err != nil {
 			return err
 		}
+		if err := plantPaused(ctx, tx, cur.ProjectID, a); err != nil {
+			return err
+		}
+		planted, isPlanted, err := plantedOf(ctx, tx, cur.ID)
+		if err != nil {
+			return err
+		}
 		c, p, err := d.reviewContext(ctx, tx, cur, a, in.Round, in.BasedOn)
 		if err != nil {
 			return err
@@ -273,9 +288,22 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 		if err != nil {
 			return err
 		}
+		if isPlanted { // stored like any review, counted nowhere (planted.go)
+			if err := d.audit(ctx, tx, a.ID, "review."+string(in.Verdict.Decision), "sample", cur.ID, voteDetail(in.Round, out.Revision)); err != nil {
+				return err
+			}
+			out.Feedback, err = d.plantedReviewed(ctx, tx, a, cur, planted, reviewID, out)
+			return err
+		}
 		if err := statsReviewAdded(ctx, tx, revID, statsReview{id: reviewID, verifier: a.ID, round: in.Round,
 			decision: string(in.Verdict.Decision), seconds: in.Seconds}, out.Review.Reasons); err != nil {
 			return err
+		}
+		if out.Result != verify.ResultLate {
+			// Planting (planted.go): after a real review, maybe a copy for this verifier.
+			if err := d.maybePlant(ctx, tx, a, cur.ProjectID, in.Round, reviewID); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
 			return err
@@ -342,6 +370,9 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID i
 		}
 		if round < 0 || round > 3 {
 			return fmt.Errorf("%w: there is no round %d", bench.ErrInvalid, round)
+		}
+		if err := plantPaused(ctx, tx, projectID, a); err != nil {
+			return err
 		}
 		p, err := projectPolicy(ctx, tx, projectID)
 		if err != nil {
@@ -416,6 +447,7 @@ WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.au
 			AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = c.rnd AND v.verifier_id = cl.verifier_id))
 		< CASE c.rnd WHEN 3 THEN max(:panel, (SELECT count(*) FROM reviews v WHERE v.revision_id = c.rev_id AND v.round = 3) + 1) ELSE 1 END
 	{{group}}
+	AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = c.id AND (pl.verifier_id != :actor OR pl.review_id IS NOT NULL))
 ORDER BY c.updated_at, c.id`
 
 // queueCandidates runs queueSQL for actor under policy p.

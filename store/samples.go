@@ -374,7 +374,8 @@ func (d *DB) CountSamples(ctx context.Context, actor bench.User, projectID int64
 
 // sampleWhere is the WHERE clause (on samples s) selecting f's samples of a project.
 func sampleWhere(projectID int64, f bench.SampleFilter) (string, []any) {
-	q := ` WHERE s.project_id = ?`
+	// A planted copy (planted.go) is listed to no one: leads list them apart.
+	q := ` WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`
 	args := []any{projectID}
 	if f.Status != "" {
 		q += ` AND s.status = ?`

@@ -201,8 +201,12 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 	var balanced, hop sql.NullInt64
 	var view, task sql.NullString
 	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
-		FROM samples s LEFT JOIN stat_revisions r ON r.revision_id = s.current_rev WHERE s.id = ?`, id).
+		FROM samples s LEFT JOIN stat_revisions r ON r.revision_id = s.current_rev WHERE s.id = ?
+			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, id).
 		Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
+	if errors.Is(err, sql.ErrNoRows) && isPlantedCopy(ctx, tx, id) {
+		return nil // a planted copy (planted.go) is counted nowhere
+	}
 	if err != nil {
 		return fmt.Errorf("summary of sample %s: %w", id, err)
 	}
@@ -225,7 +229,11 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) error {
 	var at, action, detail string
 	err := tx.QueryRowContext(ctx, `SELECT at, action, detail FROM audit_log WHERE entity = 'sample' AND entity_id = ?
+		AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = audit_log.entity_id)
 		ORDER BY id DESC LIMIT 1`, id).Scan(&at, &action, &detail)
+	if errors.Is(err, sql.ErrNoRows) && isPlantedCopy(ctx, tx, id) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
@@ -565,7 +573,7 @@ func (d *DB) rebuildStatsRows(ctx context.Context, tx *sql.Tx, projectID int64) 
 	}
 	for _, q := range []string{
 		`INSERT INTO stat_samples (project_id, kind, status, author_id, n)
-			SELECT project_id, kind, status, author_id, count(*) FROM samples WHERE project_id = ?
+			SELECT project_id, kind, status, author_id, count(*) FROM samples WHERE project_id = ?` + notPlanted(ctx, "samples.id") + `
 			GROUP BY project_id, kind, status, author_id`,
 		`INSERT INTO stat_balance (project_id, kind, hop, view, task, status, n)
 			SELECT s.project_id, s.kind, r.hop, r.view, r.task, s.status, count(*)
@@ -624,7 +632,7 @@ func rebuildStatsRevisions(ctx context.Context, tx *sql.Tx, projectID int64) err
 		revs, batch = append(revs, batch...), batch[:0]
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT r.id, s.kind, r.author_id, r.content FROM samples s JOIN revisions r ON r.sample_id = s.id
-		WHERE s.project_id = ?`, projectID)
+		WHERE s.project_id = ?`+notPlanted(ctx, "s.id"), projectID)
 	if err != nil {
 		return err
 	}
@@ -663,7 +671,7 @@ func rebuildStatsActivity(ctx context.Context, tx *sql.Tx, projectID int64) erro
 	counts := map[key]int{}
 	rows, err := tx.QueryContext(ctx, `SELECT substr(l.at, 1, 10), l.action, l.detail, count(*)
 		FROM samples s JOIN audit_log l ON l.entity = 'sample' AND l.entity_id = s.id
-		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')
+		WHERE s.project_id = ? AND l.action IN ('sample.create', 'sample.status')`+notPlanted(ctx, "s.id")+`
 		GROUP BY substr(l.at, 1, 10), l.action, l.detail`, projectID)
 	if err != nil {
 		return err

@@ -64,6 +64,9 @@ type dashboardView struct {
 
 	data bench.Dashboard
 	agr  *bench.Agreement // nil unless the user may see agreement
+	// plant and plantErr: the check items' figures, for a lead (dashboard_verifiers.go).
+	plant    *bench.PlantStatus
+	plantErr error
 }
 
 // seesAgreement says whether the user's role gets the Verifiers and Agreement tabs.
@@ -139,6 +142,7 @@ func (v *dashboardView) reload() {
 		}
 		v.data = d
 		v.fill()
+		v.loadPlanting(ctx, db, user, pid)
 		if !seesAgreement(user) {
 			done()
 			return
@@ -491,9 +495,9 @@ func (v *dashboardView) verifiersTab() fyne.CanvasObject {
 	})
 	help := widget.NewLabel("Open round-3 votes count once the round closes. Agreement with the panel: share of a verifier's round-3 votes equal to the panel's result.")
 	help.Wrapping = fyne.TextWrapWord
-	return container.NewBorder(nil, help, nil, nil,
+	return v.withPlanting(container.NewBorder(nil, help, nil, nil,
 		v.section("Verifiers", "verifiers.csv", d.Verifiers, dashTable([]string{"Name", "Group", "Reviews", "Round 1", "Round 2", "Round 3",
-			"Approved", "Median time", "90th pct", "Agrees with panel"}, rows)))
+			"Approved", "Median time", "90th pct", "Agrees with panel"}, rows))))
 }
 
 func (v *dashboardView) errorsTab() fyne.CanvasObject {

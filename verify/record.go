@@ -38,6 +38,9 @@ type Outcome struct {
 	Reasons   []string // why it was returned; nil otherwise
 	Approvals int      // round 3: approvals so far, this one included
 	Panel     int      // round 3: the panel size
+	// Feedback is what the verifier is told after reviewing a planted check item
+	// when the project gives feedback (issue 30); empty for every other review.
+	Feedback string `json:",omitempty"`
 }
 
 // Record checks a verdict and returns what it does to the sample. It repeats

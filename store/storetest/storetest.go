@@ -134,6 +134,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Membership", func(t *testing.T) { testMembership(t, connect) })
 	t.Run("RolesPerProject", func(t *testing.T) { testRolesPerProject(t, connect) })
 	t.Run("Sequences", func(t *testing.T) { testSequences(t, connect) })
+	t.Run("Planting", func(t *testing.T) { testPlanting(t, connect) })
 }
 
 // CountDenied is how many refusals the audit log of db holds.
@@ -926,5 +927,46 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	}, verify.ErrLastLead)
 	if err := lead.SetPassword(ctx, ul, "ann2", "a-new-password-1"); err != nil {
 		t.Errorf("the lead of ann2's only project resets ann2's password: %v", err)
+	}
+}
+
+// testPlanting: with planting on, a verifier's review plants a copy in their
+// queue, reviewed like any sample and answered with feedback; the lead reads
+// the figures and the copies with their origins; the verifier is refused both.
+func testPlanting(t *testing.T, connect Connect) {
+	ctx := context.Background()
+	p := Seed(t, connect)
+	origin := accepted(t, p)
+	lead, ul := p.As(t, "lead")
+	if _, err := lead.SetSettings(ctx, ul, p.Project.ID, map[string]string{"plant_rate": "50", "plant_feedback": "true"}); err != nil {
+		t.Fatal(err)
+	}
+	real := p.Submitted(t, "ann1")
+	c2, uc2 := p.As(t, "c2")
+	out, err := c2.SubmitReview(ctx, uc2, bench.ReviewInput{SampleID: real.ID, Round: 1, BasedOn: real.Revision, Verdict: Approve(real.Kind, 1)})
+	if err != nil || out.Feedback != "" {
+		t.Fatalf("c2 reviews a real sample: %+v, %v", out, err)
+	}
+	q, err := c2.ReviewQueue(ctx, uc2, p.Project.ID, 1)
+	if err != nil || len(q) != 1 {
+		t.Fatalf("c2's queue after planting: %+v, %v", q, err)
+	}
+	out, err = c2.SubmitReview(ctx, uc2, bench.ReviewInput{SampleID: q[0].SampleID, Round: 1, BasedOn: q[0].Revision, Verdict: Approve(annotate.Kind(q[0].Kind), 1)})
+	if err != nil || !strings.HasPrefix(out.Feedback, "This was a check item") {
+		t.Fatalf("c2 reviews the copy: %+v, %v", out, err)
+	}
+	list, err := lead.PlantedList(ctx, ul, p.Project.ID)
+	if err != nil || len(list) != 1 || list[0].Origin != origin.ID || list[0].SampleID != q[0].SampleID || list[0].Verifier != "c2" || list[0].Outcome == "" {
+		t.Fatalf("the lead's list: %+v, %v", list, err)
+	}
+	st, err := lead.PlantedStatus(ctx, ul, p.Project.ID)
+	if err != nil || len(st.Figures) != 1 || st.Figures[0].Verifier != "c2" || st.Figures[0].Planted+st.Figures[0].Clean != 1 {
+		t.Fatalf("the lead's figures: %+v, %v", st, err)
+	}
+	if _, err := c2.PlantedList(ctx, uc2, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
+		t.Errorf("c2 lists the copies: %v", err)
+	}
+	if _, err := c2.PlantedStatus(ctx, uc2, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
+		t.Errorf("c2 reads the figures: %v", err)
 	}
 }
