@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/shortcut"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -62,6 +63,23 @@ type Settings struct {
 	// PlantFeedback tells a verifier, after the review of a planted copy, what
 	// was planted.
 	PlantFeedback bool `json:"plant_feedback,omitempty"`
+	// NearDuplicateDistance is the most bits of 64 two images' perceptual hashes
+	// may differ in for the audit to take them for one picture (issue 29, the
+	// near-duplicate-image check; a heuristic). 0: the default,
+	// shortcut.DefaultNearDistance.
+	NearDuplicateDistance int `json:"near_duplicate_distance,omitempty"`
+}
+
+// MaxNearDuplicateDistance is the largest near_duplicate_distance: beyond a
+// third of the hash's bits unrelated pictures pair.
+const MaxNearDuplicateDistance = 20
+
+// NearDistance is near_duplicate_distance, or its default.
+func (s Settings) NearDistance() int {
+	if s.NearDuplicateDistance <= 0 {
+		return shortcut.DefaultNearDistance
+	}
+	return s.NearDuplicateDistance
 }
 
 // MaxPlantRate is the largest share of a verifier's queue, in percent, that may
@@ -203,6 +221,9 @@ func (s Settings) validPlanting() []error {
 	}
 	if s.PlantMinItems < 0 || s.PlantMinItems > 10000 {
 		errs = append(errs, FieldErr("plant_min_items", "a number of planted items from 1 to 10000 (0: the default, %d), got %d", DefaultPlantMinItems, s.PlantMinItems))
+	}
+	if s.NearDuplicateDistance < 0 || s.NearDuplicateDistance > MaxNearDuplicateDistance {
+		errs = append(errs, FieldErr("near_duplicate_distance", "a number of bits from 1 to %d (0: the default, %d), got %d", MaxNearDuplicateDistance, shortcut.DefaultNearDistance, s.NearDuplicateDistance))
 	}
 	return errs
 }
@@ -368,6 +389,7 @@ var settingKeys = []struct{ key, help string }{
 	{"plant_pause_below", "pause a verifier whose catch rate's upper bound, in percent, falls below this (0: never)"},
 	{"plant_min_items", "planted errors a verifier must have seen before a pause can hold (0: the default, 10)"},
 	{"plant_feedback", "tell a verifier after the review of a planted copy what was planted (true/false)"},
+	{"near_duplicate_distance", "the most bits of 64 in which two images' perceptual hashes differ for the audit to take them for one picture, a heuristic (0: the default, 8)"},
 }
 
 // Values lists every setting as key and value: the scalar keys, then one
@@ -426,6 +448,8 @@ func (s Settings) get(key string) (string, bool) {
 		return strconv.Itoa(s.PlantMinItems), true
 	case "plant_feedback":
 		return strconv.FormatBool(s.PlantFeedback), true
+	case "near_duplicate_distance":
+		return strconv.Itoa(s.NearDuplicateDistance), true
 	}
 	for _, b := range s.Balance {
 		if b.Key() == key {
@@ -488,6 +512,8 @@ func (s *Settings) Set(key, value string) error {
 		return num(&s.PlantMinItems)
 	case "plant_feedback":
 		return flag(&s.PlantFeedback)
+	case "near_duplicate_distance":
+		return num(&s.NearDuplicateDistance)
 	case "plant_mutations":
 		s.PlantMutations = nil
 		for _, m := range strings.Split(value, ",") {
@@ -650,20 +676,21 @@ func DiffSettings(a, b Settings) []SettingChange {
 // settingWords name the scalar keys for people. A true/false key is said as what
 // turning it on means.
 var settingWords = map[string]string{
-	"rounds":               "the number of review rounds",
-	"round3_panel":         "the size of the round-3 panel",
-	"round2_other_group":   "round 2 by a verifier from another group than round 1's",
-	"round3_allow_earlier": "round-1 and round-2 verifiers on the round-3 panel",
-	"correction_to_round1": "a verifier's correction re-entering round 1",
-	"claim_minutes":        "the minutes a review claim holds its seat",
-	"tasks":                "the project's task labels",
-	"augment_to_round1":    "accepted augmentations going straight to round 1",
-	"plant_rate":           "the percent of claims that are planted check items",
-	"plant_mutations":      "the kinds of planted errors",
-	"plant_rounds":         "the rounds that get planted check items",
-	"plant_pause_below":    "the catch rate below which a verifier is paused",
-	"plant_min_items":      "the planted items a verifier sees before a pause",
-	"plant_feedback":       "telling verifiers what a check item had planted",
+	"rounds":                  "the number of review rounds",
+	"round3_panel":            "the size of the round-3 panel",
+	"round2_other_group":      "round 2 by a verifier from another group than round 1's",
+	"round3_allow_earlier":    "round-1 and round-2 verifiers on the round-3 panel",
+	"correction_to_round1":    "a verifier's correction re-entering round 1",
+	"claim_minutes":           "the minutes a review claim holds its seat",
+	"tasks":                   "the project's task labels",
+	"augment_to_round1":       "accepted augmentations going straight to round 1",
+	"plant_rate":              "the percent of claims that are planted check items",
+	"plant_mutations":         "the kinds of planted errors",
+	"plant_rounds":            "the rounds that get planted check items",
+	"plant_pause_below":       "the catch rate below which a verifier is paused",
+	"plant_min_items":         "the planted items a verifier sees before a pause",
+	"plant_feedback":          "telling verifiers what a check item had planted",
+	"near_duplicate_distance": "the hash distance of near-duplicate images",
 }
 
 // kindWords name the sample kinds in a sentence.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/plant"
+	"github.com/benchwright/benchwright/shortcut"
 )
 
 // TestPlantSettings: the plant_* keys take their values, refuse others with the
@@ -36,6 +37,11 @@ func TestPlantSettings(t *testing.T) {
 		{"plant_min_items", "-2", "from 1", ""},
 		{"plant_feedback", "true", "", "true"},
 		{"plant_feedback", "maybe", "true or false", ""},
+		{"near_duplicate_distance", "12", "", "12"},
+		{"near_duplicate_distance", "0", "", "0"},
+		{"near_duplicate_distance", "21", "to 20", ""},
+		{"near_duplicate_distance", "-1", "from 1", ""},
+		{"near_duplicate_distance", "close", "whole number", ""},
 	}
 	for _, tt := range tests {
 		s := bench.DefaultSettings()
@@ -87,5 +93,19 @@ func TestPlantMutationNamesArePlants(t *testing.T) {
 	}
 	if got := bench.PlantMutationNames(); !slices.Equal(got, want) {
 		t.Errorf("plant_mutations takes %q, plant has %q", got, want)
+	}
+}
+
+// NearDistance is near_duplicate_distance, or shortcut's default when unset.
+func TestNearDistance(t *testing.T) {
+	s := bench.DefaultSettings()
+	if got := s.NearDistance(); got != shortcut.DefaultNearDistance {
+		t.Errorf("unset: %d, want the default %d", got, shortcut.DefaultNearDistance)
+	}
+	if err := s.Set("near_duplicate_distance", "3"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.NearDistance(); got != 3 {
+		t.Errorf("set to 3: %d", got)
 	}
 }

@@ -150,12 +150,9 @@ func addImageHashes(d *DB, ctx context.Context, tx *sql.Tx) error {
 
 // nearDuplicateDistance is the largest perceptual-hash distance at which the
 // audit takes two images for near-duplicates: the project's setting
-// near_duplicate_distance once Settings carries it, else
-// shortcut.DefaultNearDistance (8 of 64 bits, a heuristic).
-func nearDuplicateDistance(s bench.Settings) int {
-	_ = s // TODO(lead): return s.NearDuplicateDistance when it is set (> 0)
-	return shortcut.DefaultNearDistance
-}
+// near_duplicate_distance (bench.Settings.NearDistance; by default
+// shortcut.DefaultNearDistance, 8 of 64 bits, a heuristic).
+func nearDuplicateDistance(s bench.Settings) int { return s.NearDistance() }
 
 // nullHash is a perceptual hash as the database keeps it (a signed 64-bit
 // integer, its bits the hash's), or NULL.

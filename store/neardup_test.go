@@ -270,6 +270,13 @@ func TestNearDuplicateConfirmedOnThumbnails(t *testing.T) {
 	if !slices.Equal(h.NotAlike, [][2]string{{"scene/copy.jpg", "scene/other.jpg"}, {"scene/orig.jpg", "scene/other.jpg"}}) || h.MaxDistance != 8 || len(h.Hashes) != 8 {
 		t.Errorf("ImageHashes: %+v", h)
 	}
+	// The lead's setting is the distance the check pairs at.
+	if _, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"near_duplicate_distance": "5"}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err = f.db.ImageHashes(ctx, f.lead, f.project.ID); err != nil || h.MaxDistance != 5 {
+		t.Errorf("with near_duplicate_distance 5: MaxDistance %d, %v", h.MaxDistance, err)
+	}
 }
 
 // TestWithdrawNearDuplicateQuestions: the duplicate-question finding over two
