@@ -95,4 +95,9 @@ const (
 	// CheckNearDuplicate: two images look alike (perceptual hashes within the
 	// project's distance, a heuristic): an error across splits, else a warning.
 	CheckNearDuplicate = shortcut.CheckNearDuplicateImage
+	// CheckAnswerPosition and CheckOptionLength: a task's correct letters are
+	// not spread as chance spreads them, or its correct option is too often the
+	// longest or the shortest (shortcut.Balance; warnings).
+	CheckAnswerPosition = shortcut.CheckAnswerPosition
+	CheckOptionLength   = shortcut.CheckOptionLength
 )

@@ -153,6 +153,34 @@ func Audit(samples []annotate.Sample, opt Options) Report {
 	return rep
 }
 
+// Balance runs the two checks that need no model, answer-letter balance and
+// option length (checks 1 and 2), on samples per task: what the integrity audit
+// (bwctl audit, a freeze's audit) reports as warnings. Their samples are in file
+// order (no bias scores without the text-only model).
+func Balance(samples []annotate.Sample, opt Options) []Result {
+	opt = opt.withDefaults()
+	byTask := map[string][]annotate.Sample{}
+	var tasks []string
+	for _, s := range samples {
+		if !choice(s) {
+			continue
+		}
+		t := taskOf(s)
+		if _, ok := byTask[t]; !ok {
+			tasks = append(tasks, t)
+		}
+		byTask[t] = append(byTask[t], s)
+	}
+	slices.Sort(tasks)
+	var out []Result
+	for _, t := range tasks {
+		if ss := byTask[t]; len(ss) >= opt.MinSamples {
+			out = append(out, answerPosition(t, ss, nil, opt), optionLength(t, ss, nil, opt))
+		}
+	}
+	return out
+}
+
 // split sorts a task's samples by what judges them: choices (hop QA and MCQ with
 // options), yes/no judgments, and numeric open answers; the rest none.
 func split(ss []annotate.Sample) (choices, yesno, numeric []annotate.Sample) {

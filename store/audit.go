@@ -25,7 +25,7 @@ import (
 
 // checkOrder is the checks of the integrity audit (bench.Check…) in report order.
 
-var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckNearDuplicate, bench.CheckBalance}
+var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckNearDuplicate, bench.CheckAnswerPosition, bench.CheckOptionLength, bench.CheckBalance}
 
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
@@ -366,6 +366,13 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 		}
 		if n < t.Count {
 			add(bench.SeverityWarning, bench.CheckBalance, "", "", "%s: %d of %d accepted, %d short", balanceCell(t), n, t.Count, t.Count-n)
+		}
+	}
+	// Shortcuts a model could take without looking (issue 29, checks 1 and 2):
+	// warnings, per task, with the samples that drive them.
+	for _, res := range shortcut.Balance(contents, shortcut.Options{}) {
+		if res.Finding {
+			add(bench.SeverityWarning, res.Check, "", "", "task %s: %s (%s)", res.Task, res.Detail, plural(len(res.Samples), "sample"))
 		}
 	}
 	slices.SortStableFunc(r.Findings, func(a, b bench.AuditFinding) int {
