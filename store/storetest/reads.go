@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
@@ -340,8 +341,14 @@ func hop(id, image, question string) annotate.Sample {
 // is compared, not how it was written).
 func newReadsFixture(t *testing.T, connect Connect) *readsFixture {
 	t.Helper()
+	return newReadsFixtureAt(t, connect, nil)
+}
+
+// newReadsFixtureAt is newReadsFixture on a database whose clock is now.
+func newReadsFixtureAt(t *testing.T, connect Connect, now func() time.Time) *readsFixture {
+	t.Helper()
 	ctx := context.Background()
-	p := Seed(t, connect)
+	p := seedAt(t, connect, now)
 	fx := &readsFixture{Project: p}
 	db := p.DB
 	us := map[string]bench.User{}
@@ -453,15 +460,16 @@ func newReadsFixture(t *testing.T, connect Connect) *readsFixture {
 		must("answer", db.AnswerHuman(ctx, us["ann2"], fx.release.Ref(), items[0].SampleID, score.HumanAnswer{Option: 1, Text: "no", Box: &annotate.Box{4, 3, 10, 10}}))
 	}
 
-	// An augmented sample from the step graph, one candidate discarded.
+	// An augmented sample from the step graph; candidates left to take or discard.
 	cands, err := db.AugmentCandidates(ctx, us["ann2"], fx.pid(), bench.CandidateFilter{})
 	must("augment candidates", err)
-	if len(cands) < 2 {
-		t.Fatalf("%d augment candidates, want 2 or more", len(cands))
+	if len(cands) < 3 {
+		t.Fatalf("%d augment candidates, want 3 or more", len(cands))
 	}
 	_, err = db.AcceptCandidate(ctx, us["ann2"], fx.pid(), cands[0].CandidateRef, false)
 	must("accept candidate", err)
-	must("discard candidate", db.DiscardCandidate(ctx, us["ann2"], fx.pid(), cands[1].CandidateRef))
+	// A question asked twice, accepted after the freeze.
+	accept(hop("hq-2", p.Image, "Which object is closest to the camera?"))
 
 	// Round 3 open with two approvals (blind); a round 3 closed by a reject with a
 	// late voter's seat; a returned sample resubmitted changed; a claim; a draft.
@@ -490,6 +498,8 @@ func newReadsFixture(t *testing.T, connect Connect) *readsFixture {
 	_, err = db.ClaimReview(ctx, us["a1"], ret.ID, 1)
 	must("claim", err)
 	_, err = db.CreateSample(ctx, us["ann2"], fx.pid(), hop("dr-1", "0003-kitchen/d.jpg", "Which object is on the shelf?"))
+	must("draft", err)
+	_, err = db.CreateSample(ctx, us["ann2"], fx.pid(), hop("dr-2", "0002-seq/b.jpg", "Which object is under the shelf?"))
 	must("draft", err)
 
 	// A withdrawn sample; a sample corrected by its round-2 verifier.

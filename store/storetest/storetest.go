@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
@@ -49,12 +50,22 @@ type Project struct {
 // local store (a server's first lead and images are made on the server).
 func Seed(t *testing.T, connect Connect) *Project {
 	t.Helper()
+	return seedAt(t, connect, nil)
+}
+
+// seedAt is Seed on a database whose clock is now (nil: the real one), so that
+// two projects seeded alike hold the same times.
+func seedAt(t *testing.T, connect Connect, now func() time.Time) *Project {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	if now != nil {
+		db.Now = now
+	}
 	lead, err := db.CreateFirstLead(ctx, "lead", Password)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +140,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Freeze", func(t *testing.T) { testFreeze(t, connect) })
 	t.Run("EveryCallClassified", testCallsClassified)
 	t.Run("ReadsAgreeWithTheFile", func(t *testing.T) { testReads(t, connect) })
+	t.Run("WritesAgreeWithTheFile", func(t *testing.T) { testWrites(t, connect) })
 	t.Run("ImageFilesAgreeWithTheFile", func(t *testing.T) { testImageFiles(t, connect) })
 	t.Run("Export", func(t *testing.T) { testExport(t, connect) })
 	t.Run("ImportSamples", func(t *testing.T) { testImportSamples(t, connect) })
