@@ -75,6 +75,9 @@ var writeSteps = []writeStep{
 			{SampleID: "nowhere", Response: "A"},
 		}, "again.jsonl")
 	}},
+	{"ProposeHardSubset", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.ProposeHardSubset(ctx, u, fx.release.Ref(), bench.HardSubsetInput{Models: []string{"half", "blank", "again"}, K: 1, Target: 3, Seed: 7, Strict: true})
+	}},
 	{"DecideHardCandidates", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		_, cs, err := fx.DB.HardCandidates(ctx, u, fx.hard.ID)
 		if err != nil {
@@ -92,6 +95,9 @@ var writeSteps = []writeStep{
 	}},
 	{"FreezeHardSubset", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.FreezeHardSubset(ctx, u, fx.hard.ID, "reads-hard", "1")
+	}},
+	{"DrawHumanBaseline", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.DrawHumanBaseline(ctx, u, "reads-hard@1", 2, 99)
 	}},
 	{"AnswerHuman", "ann1", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		items, err := fx.DB.HumanItems(ctx, u, fx.release.Ref())
@@ -157,7 +163,24 @@ var writeSteps = []writeStep{
 		return c.ImportBatch(ctx, u, bench.ImportBatchInput{ProjectID: fx.pid(), Name: "gen-2", Source: "gen2.jsonl", Author: "ann1", Records: recs})
 	}},
 	{"DrawValidation", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.DrawValidation(ctx, u, bench.DrawInput{ProjectID: fx.pid(), Batch: "gen-2", Seed: 11, Margin: 0.15, Expected: 0.1, Threshold: 0.2, Level: 0.8})
+		return c.DrawValidation(ctx, u, bench.DrawInput{ProjectID: fx.pid(), Batch: "gen-2", Seed: 11, Margin: 0.15, Expected: 0.1, Threshold: 0.6, Level: 0.8})
+	}},
+	{"SubmitReview", "a1", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		ss, err := fx.DB.Samples(ctx, u, fx.pid(), bench.SampleFilter{Status: verify.StateRound1}, 0, 1000)
+		if err != nil {
+			return nil, err
+		}
+		var out []any
+		for _, si := range ss {
+			if strings.HasPrefix(si.ID, "g2-") {
+				o, err := c.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: Approve(si.Kind, 1), Seconds: 2.5})
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, o)
+			}
+		}
+		return out, nil
 	}},
 	{"AcceptRest", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.AcceptRest(ctx, u, fx.pid(), "gen-2")
