@@ -43,6 +43,12 @@ func (fx *readsFixture) firstIn(ctx context.Context, st verify.State, prefix str
 // wire (nested inputs, floats, maps, selections, refusals of part of a
 // selection), which the other contract tests do not run through a server.
 var writeSteps = []writeStep{
+	{"AddUser", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.AddUser(ctx, u, "ann3", bench.RoleAnnotator, "", Password)
+	}},
+	{"SetRole", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.SetRole(ctx, u, "ann3", bench.RoleVerifier, "B")
+	}},
 	{"UpdateSettings", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		s := bench.DefaultSettings()
 		s.Balance = []bench.BalanceTarget{{Kind: "hop_qa", Hop: 1, View: "exo", Count: 3}, {Kind: "open", Task: "T1", Count: 2}}
