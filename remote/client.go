@@ -268,6 +268,9 @@ func (c *Client) ImageFile(ctx context.Context, actor bench.User, sha string, si
 
 // call runs one of bench.Calls on the server.
 func (c *Client) call(ctx context.Context, name string, in, out any) error {
+	if err := checkText(name, in); err != nil {
+		return err
+	}
 	return c.do(ctx, http.MethodPost, "/v1/call/"+name, in, out)
 }
 

@@ -312,7 +312,7 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 		if out.Result == verify.ResultLate {
 			action, detail = lateVoteAction, detail+": "+string(in.Verdict.Decision)
 		}
-		if err := d.audit(ctx, tx, a.ID, action, "sample", cur.ID, detail); err != nil {
+		if err := d.auditVote(ctx, tx, a.ID, action, cur.ID, detail, in.Round, out.Revision); err != nil {
 			return err
 		}
 		if out.State != cur.Status {
@@ -340,7 +340,9 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 // voteDetail's followed by ": approve" or ": reject".
 const lateVoteAction = "review.late"
 
-// voteDetail is the audit detail of a review: "round 3 revision 2".
+// voteDetail is the audit detail of a review, for people: "round 3 revision 2".
+// Nothing reads it back: the audit row carries the round and revision as values
+// (auditVote).
 func voteDetail(round, revision int) string {
 	return fmt.Sprintf("round %d revision %d", round, revision)
 }
@@ -595,10 +597,11 @@ func (d *DB) AuditCounts(ctx context.Context) (map[string]int, error) {
 	return out, nil
 }
 
-// Reviews lists the reviews of a sample's revisions that actor may see: round-3 votes
-// on an open round are hidden from everyone but their own verifier (blind round 3),
-// and so are the votes of a round 3 closed by a reject from a panel member who may
-// still vote late on it (verify.Round3.CanSee).
+// Reviews lists the reviews of a sample's revisions that actor may see: the round-3
+// votes verify.Round3.ViewFor shows actor (blind round 3: on an open round only
+// their own verifier's, and to a panel member who may still vote late on a round
+// closed by a reject only their own). A review carries its decision and verifier,
+// so a vote ViewFor would mask is left out here.
 func (d *DB) Reviews(ctx context.Context, actor bench.User, sampleID string) ([]bench.ReviewRecord, error) {
 	var out []bench.ReviewRecord
 	err := d.readAs(ctx, actor, "review.read", func(tx *sql.Tx) error {
@@ -619,9 +622,9 @@ func (d *DB) Reviews(ctx context.Context, actor bench.User, sampleID string) ([]
 			return err
 		}
 		for _, r := range revs {
-			blind := r.round3.CanSee(p, uid(a.ID)) != nil
+			view := r.round3.ViewFor(p, vuser(a))
 			for _, x := range r.reviews {
-				if blind && x.Round == 3 && x.VerifierID != a.ID {
+				if x.Round == 3 && view.Vote(uid(x.VerifierID)) != verify.VoteShown {
 					continue
 				}
 				out = append(out, x)
@@ -679,13 +682,15 @@ func sampleReviews(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, now ti
 }
 
 // History is a sample's timeline from the audit log: creation, revisions, reviews and
-// transitions, oldest first, for a signed-in user. Round-3 votes that actor may not
-// see (see Reviews) are hidden unless actor cast them (blind round 3): while the
-// round is open, a lead (verify.ActionCountOpenVotes) sees each as "review.vote"
-// without the decision or the verifier, and everyone else does not see them at all,
-// since each would tell them one more approval. To a panel member who may still vote late, the actor of the
-// transition that closed round 3 is hidden too, since it names the rejecter; the new
-// state itself stays visible, as it does everywhere.
+// transitions, oldest first, for a signed-in user. What actor sees of each round-3
+// vote is verify.Round3.ViewFor's: shown; masked as "review.vote" with neither the
+// decision nor the verifier (while the round is open, to a lead, who may count open
+// votes; to a panel member who may still vote late); or not at all (while the round
+// is open, to everyone else, since each vote of an open round is one more
+// approval). To a late voter the actor of the transition that closed round 3 is
+// hidden too, since it names the rejecter; the new state itself stays visible, as it
+// does everywhere. A row is a vote by its vote_round and vote_revision (auditVote),
+// never by its words.
 func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]bench.Event, error) {
 	var out []bench.Event
 	err := d.readAs(ctx, actor, "sample.history", func(tx *sql.Tx) error {
@@ -693,10 +698,6 @@ func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]
 		if err != nil {
 			return err
 		}
-		// A reject closes round 3 openly, so each masked vote on an open round is an
-		// approval: only a role the access table lets count open votes sees those
-		// lines at all; everyone else sees only their own vote until the round closes.
-		counts := verify.Permitted(verify.ActionCountOpenVotes, verify.Role(a.Role))
 		cur, err := getSample(ctx, tx, sampleID)
 		if err != nil {
 			return err
@@ -709,20 +710,15 @@ func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]
 		if err != nil {
 			return err
 		}
-		const open, late = "(hidden until round 3 closes)", "(hidden until you vote)"
-		hidden := map[string]string{} // vote detail → what to show instead of the verifier
-		lateVoter := false            // actor may still vote late on a closed round 3
+		views := map[int]verify.Round3View{} // revision number → what actor sees of its round 3
+		hideCloser := false                  // actor may still vote late on a closed round 3
 		for _, r := range revs {
-			switch {
-			case r.round3.CanSee(p, uid(a.ID)) == nil:
-			case r.round3.ClosedByReject():
-				hidden[voteDetail(3, r.number)], lateVoter = late, true
-			default:
-				hidden[voteDetail(3, r.number)] = open
-			}
+			v := r.round3.ViewFor(p, vuser(a))
+			views[r.number] = v
+			hideCloser = hideCloser || v.HideCloser
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail, l.client FROM audit_log l
-			LEFT JOIN users u ON u.id = l.actor_id WHERE l.entity = 'sample' AND l.entity_id = ? ORDER BY l.id`, sampleID)
+		rows, err := tx.QueryContext(ctx, `SELECT l.at, COALESCE(u.name, ''), l.actor_id, l.action, l.detail, l.client, l.vote_round, l.vote_revision
+			FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id WHERE l.entity = 'sample' AND l.entity_id = ? ORDER BY l.id`, sampleID)
 		if err != nil {
 			return err
 		}
@@ -730,32 +726,33 @@ func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]
 		closing, closer := -1, int64(0) // the last transition out of round 3 by a reject, and its actor
 		for rows.Next() {
 			var e bench.Event
-			var actorID sql.NullInt64
-			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail, &e.Client); err != nil {
+			var actorID, round, revision sql.NullInt64
+			if err := rows.Scan(&e.At, &e.Actor, &actorID, &e.Action, &e.Detail, &e.Client, &round, &revision); err != nil {
 				return err
 			}
-			base, _, _ := strings.Cut(e.Detail, ": ")
-			switch e.Action {
-			case "review.approve", "review.reject", lateVoteAction:
-				if mask, ok := hidden[base]; ok && actorID.Int64 != a.ID {
-					if mask == open && !counts {
-						continue
-					}
-					e.Action, e.Actor, e.Detail = "review.vote", mask, base
+			if round.Valid && round.Int64 == 3 {
+				view, ok := views[int(revision.Int64)]
+				if !ok { // revisions are never removed; were one, its votes stay blind
+					view = verify.Round3View{Others: verify.VoteHidden}
+				}
+				switch view.Vote(uid(actorID.Int64)) {
+				case verify.VoteHidden:
+					continue
+				case verify.VoteMasked:
+					e.Action, e.Actor, e.Detail = "review.vote", view.Mask, voteDetail(3, int(revision.Int64))
 					e.Client = "" // the address would name the hidden voter
 				}
-			case "sample.status":
-				if e.Detail == string(verify.StateRound3)+" → "+string(verify.StateReturned) {
-					closing, closer = len(out), actorID.Int64
-				}
+			}
+			if e.Action == "sample.status" && e.Detail == string(verify.StateRound3)+" → "+string(verify.StateReturned) {
+				closing, closer = len(out), actorID.Int64
 			}
 			out = append(out, e)
 		}
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if lateVoter && closing >= 0 && closer != a.ID {
-			out[closing].Actor, out[closing].Client = late, ""
+		if hideCloser && closing >= 0 && closer != a.ID {
+			out[closing].Actor, out[closing].Client = verify.MaskLate, ""
 		}
 		return nil
 	})

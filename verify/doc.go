@@ -57,6 +57,9 @@
 //     cannot fill.
 //  3. While the review form is open, Round3.CanSee decides whether other
 //     round-3 votes may be shown; Round3.Settled whether they count yet.
+//     Wherever votes are listed (a sample's reviews, its history),
+//     Round3.ViewFor says what a viewer sees of each: shown, masked as a vote
+//     without decision or verifier, or hidden.
 //  4. Record (or Correct) in the same transaction that stores the review. It
 //     repeats CanReview, checks the verdict with CheckVerdict, and returns the
 //     review to store (in its normalised form) and the sample's new state.

@@ -1,0 +1,11 @@
+-- Benchwright schema, version 30 (issue 28 item 2): the audit log says which row
+-- logs a round-3 vote by value, not by its words. audit_log.vote_round and
+-- audit_log.vote_revision are the round and the revision number of the vote a row
+-- logs (review.approve, review.reject, review.late), NULL on every other row; a
+-- sample's history masks the votes its viewer may not see by them
+-- (verify.Round3.ViewFor), whatever the row's action or detail says.
+--
+-- SQLite has no ADD COLUMN IF NOT EXISTS, so store/auditvotes.go (addAuditVotes)
+-- adds both columns in this migration's Go part, and fills them, once, for the
+-- votes logged before, from their detail ("round 3 revision 2[: approve]").
+SELECT 1;
