@@ -11,9 +11,9 @@ import (
 // contract's types in package store) sent it at sign-in.
 //
 // Since changed on purpose: issue 29 added ImageHashes (near-duplicate
-// images); issue 30 the planting calls (PlantedStatus, PlantedList,
-// PlantResume) and verify.Outcome's Feedback.
-const contractBeforeTheMove = "76600ae1b9e4a6b9"
+// images) and the setting near_duplicate_distance; issue 30 the planting calls
+// (PlantedStatus, PlantedList, PlantResume) and verify.Outcome's Feedback.
+const contractBeforeTheMove = "5a6c62b3e3e5bda2"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every
