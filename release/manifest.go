@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/annotate"
+	"github.com/benchwright/benchwright/shortcut"
 )
 
 // ManifestName is the file every export writes last, at its root.
@@ -105,6 +106,51 @@ type Manifest struct {
 	// Validation is the policy of each generated batch some of the samples were
 	// accepted by sampling from (Counts.BySampling of them), absent when none were.
 	Validation []SampledValidation `json:"sampled_validation,omitempty"`
+
+	// Shortcuts is what the shortcut audit's model-free checks found on the
+	// exported samples, absent when no task had enough samples to judge.
+	Shortcuts *ShortcutSummary `json:"shortcuts,omitempty"`
+}
+
+// ShortcutSummary is the shortcut audit's answer-letter balance and option-length
+// checks (shortcut.Balance: no model, the same figures bwctl shortcuts prints)
+// on a release's exported samples, so that a paper's reader sees whether a model
+// could score by letter or length alone. The text-only model's figures are
+// bwctl shortcuts' (seconds on a large release, too slow for every export).
+type ShortcutSummary struct {
+	// Judged are the checks made, one per check and task with enough samples.
+	Judged int `json:"judged"`
+	// Findings are those of them that found a shortcut; [] when none did.
+	Findings []ShortcutFinding `json:"findings"`
+}
+
+// ShortcutFinding is one check's finding on one task.
+type ShortcutFinding struct {
+	Check   string  `json:"check"`   // answer-position or option-length
+	Task    string  `json:"task"`    // the samples' task, else their kind
+	Figure  float64 `json:"figure"`  // the share found
+	Chance  float64 `json:"chance"`  // what chance gives
+	Samples int     `json:"samples"` // the samples judged
+	Detail  string  `json:"detail"`  // in words
+}
+
+// shortcutSummary runs shortcut.Balance on recs' samples.
+func shortcutSummary(recs []Record) *ShortcutSummary {
+	samples := make([]annotate.Sample, len(recs))
+	for i, r := range recs {
+		samples[i] = r.Sample
+	}
+	results := shortcut.Balance(samples, shortcut.Options{})
+	if len(results) == 0 {
+		return nil
+	}
+	out := &ShortcutSummary{Judged: len(results), Findings: []ShortcutFinding{}}
+	for _, r := range results {
+		if r.Finding {
+			out.Findings = append(out.Findings, ShortcutFinding{Check: r.Check, Task: r.Task, Figure: r.Figure, Chance: r.Chance, Samples: r.N, Detail: r.Detail})
+		}
+	}
+	return out
 }
 
 func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Manifest {
@@ -132,7 +178,8 @@ func newManifest(f Format, info ExportInfo, recs []Record, files []FileEntry) Ma
 		created = info.Created.UTC().Format(time.RFC3339)
 	}
 	return Manifest{Release: info.Release, Format: f.Name(), Layout: f.Layout(), Created: created, Creator: info.Creator,
-		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Validation: info.Validation, Files: files}
+		AppVersion: info.AppVersion, Counts: c, Agreement: info.Agreement, Validation: info.Validation, Files: files,
+		Shortcuts: shortcutSummary(recs)}
 }
 
 // Encode writes m as indented JSON.
