@@ -7,7 +7,9 @@
 // 2403.20330) that many items need no image. Every figure comes with its 95 %
 // interval and what chance would give, per task; the text-only model gives every
 // sample a bias score, and Prune proposes the smallest set of samples whose removal
-// brings every task back to chance.
+// brings every task back to chance. NearPairs and NearDuplicates find the same
+// picture imported twice (perceptual hashes, a heuristic confirmed by Alike on the
+// thumbnails), which the audit refuses across train and test.
 //
 // Plain Go on annotate.Sample: no SQL, no fyne. The store feeds it a project's
 // samples, bwctl any benchmark file.
