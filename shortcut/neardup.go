@@ -242,6 +242,22 @@ type NearDuplicate struct {
 	Cross bool
 }
 
+// Hashed lists the images of candidates that have a hash other than a flat
+// picture's (0), sorted, and their hashes in that order: what NearPairs pairs.
+func Hashed[V any](candidates map[string]V, hashes map[string]uint64) (names []string, hs []uint64) {
+	for img := range candidates {
+		if h, ok := hashes[img]; ok && h != 0 {
+			names = append(names, img)
+		}
+	}
+	slices.Sort(names)
+	hs = make([]uint64, len(names))
+	for i, img := range names {
+		hs[i] = hashes[img]
+	}
+	return names, hs
+}
+
 // NearDuplicates finds the pairs of images of samples whose hashes (image name →
 // hash; images without one, or whose hash is 0, a flat picture's, are left out)
 // are at most maxDist apart. Two images
@@ -260,17 +276,7 @@ func NearDuplicates(samples []annotate.Sample, hashes map[string]uint64, maxDist
 			}
 		}
 	}
-	var names []string
-	for img := range users {
-		if h, ok := hashes[img]; ok && h != 0 {
-			names = append(names, img)
-		}
-	}
-	slices.Sort(names)
-	hs := make([]uint64, len(names))
-	for i, img := range names {
-		hs[i] = hashes[img]
-	}
+	names, hs := Hashed(users, hashes)
 	var out []NearDuplicate
 	for _, p := range NearPairs(hs, maxDist) {
 		a, b := names[p.A], names[p.B]

@@ -78,17 +78,7 @@ func (d *DB) nearInput(ctx context.Context, in *auditData) error {
 // image file; a pair whose thumbnails cannot be had stays a pair: the hash
 // decides.
 func (d *DB) notAlike(images map[string]bench.Image, hashes map[string]uint64, dist int) map[[2]string]bool {
-	var names []string
-	for p := range images {
-		if h, ok := hashes[p]; ok && h != 0 {
-			names = append(names, p)
-		}
-	}
-	slices.Sort(names)
-	hs := make([]uint64, len(names))
-	for i, p := range names {
-		hs[i] = hashes[p]
-	}
+	names, hs := shortcut.Hashed(images, hashes)
 	thumbs := map[string]image.Image{}
 	thumb := func(p string) image.Image {
 		if im, ok := thumbs[p]; ok {

@@ -208,20 +208,7 @@ func openDemoProject(t *testing.T, u *App) {
 func TestOfflineSaveKeepsEditsAndRetries(t *testing.T) {
 	offlineRetry = 50 * time.Millisecond
 	t.Cleanup(func() { offlineRetry = 3 * time.Second })
-	serverDB, h := teamServerHandler(t)
-	var down atomic.Bool
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() { // the network drops: the connection closes without an answer
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-					return
-				}
-			}
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	serverDB, srv, down := serverThatDrops(t)
 	address := strings.TrimPrefix(srv.URL, "https://")
 	u, _ := demoApp(t)
 	u.cacheDir = t.TempDir()
@@ -275,6 +262,27 @@ func TestOfflineSaveKeepsEditsAndRetries(t *testing.T) {
 	}
 }
 
+// serverThatDrops is a team server on the demo project whose network drops while
+// down is set: each connection closes without an answer.
+func serverThatDrops(t *testing.T) (*store.DB, *httptest.Server, *atomic.Bool) {
+	t.Helper()
+	db, h := teamServerHandler(t)
+	down := new(atomic.Bool)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+					return
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return db, srv, down
+}
+
 // teamServerHandler is teamServer's database and handler, for tests that wrap it.
 func teamServerHandler(t *testing.T) (*store.DB, http.Handler) {
 	t.Helper()
@@ -316,20 +324,7 @@ func TestTheQueueFollowsTheServerBack(t *testing.T) {
 		changePoll = 0
 		afterPoll = func(time.Duration, func()) func() bool { return func() bool { return true } }
 	})
-	_, h := teamServerHandler(t)
-	var down atomic.Bool
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			if hj, ok := w.(http.Hijacker); ok {
-				if c, _, err := hj.Hijack(); err == nil {
-					c.Close()
-					return
-				}
-			}
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	_, srv, down := serverThatDrops(t)
 	address := strings.TrimPrefix(srv.URL, "https://")
 	u, _ := demoApp(t)
 	u.cacheDir = t.TempDir()
