@@ -264,3 +264,30 @@ func TestFirstStartCreatesLead(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A team member starting on a new, empty file may join a team server instead of
+// creating a lead there: the sign-in opens with Team server chosen.
+func TestFirstStartMayJoinATeamServer(t *testing.T) {
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "new.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u := New(test.NewTempApp(t), db, "")
+	if u.firstLead == nil || u.firstLead.join != nil {
+		t.Fatalf("without a Dialer the first start offers a team server: %+v", u.firstLead)
+	}
+	u.SetDialer(remote.Dialer{})
+	u.showSignIn()
+	if u.firstLead == nil || u.firstLead.join == nil {
+		t.Fatal("the first start does not offer to join a team server")
+	}
+	test.Tap(u.firstLead.join)
+	f := u.signInForm
+	if f == nil || f.where.Selected != whereServer || f.server.Disabled() || u.firstLead != nil {
+		t.Fatalf("after Join: sign-in form %v, first-lead form %v", f != nil, u.firstLead != nil)
+	}
+	if u.win.Canvas().Focused() != f.server {
+		t.Errorf("the focus is on %v, want the server field", u.win.Canvas().Focused())
+	}
+}

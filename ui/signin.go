@@ -174,9 +174,22 @@ func (u *App) showFirstLead() {
 	form := container.NewVBox(widget.NewLabelWithStyle("Welcome to Benchwright", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
 		intro, widget.NewForm(widget.NewFormItem("Lead name", name), widget.NewFormItem("Password", pw),
 			widget.NewFormItem("Repeat", again)), create, msg)
-	u.win.SetContent(container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 360), form)))
+	// A team member's first start: their team's projects are on a server, not in
+	// this new file.
+	var join *widget.Button
+	if u.servers != nil {
+		join = widget.NewButton("Join a team server instead…", func() {
+			u.firstLead = nil
+			u.showSignInForm()
+			u.signInForm.where.SetSelected(whereServer)
+			u.win.Canvas().Focus(u.signInForm.server)
+		})
+		join.Importance = widget.LowImportance
+		form.Add(join)
+	}
+	u.win.SetContent(container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 400), form)))
 	u.win.SetTitle("Benchwright — first start")
-	u.firstLead = &firstLead{name, pw, again, create, msg}
+	u.firstLead = &firstLead{name, pw, again, create, msg, join}
 }
 
 // firstLead is the first-start form, kept for tests.
@@ -184,4 +197,5 @@ type firstLead struct {
 	name, password, again *widget.Entry
 	button                *widget.Button
 	message               *widget.Label
+	join                  *widget.Button // to a team server instead; nil without a Dialer
 }
