@@ -292,6 +292,10 @@ func (ws *workspace) strayRune(r rune) {
 	if !ws.active() || r == ' ' {
 		return
 	}
+	if ws.submitting && ws.sample != nil {
+		ws.u.setStatus("Submitting %s: what you type now would not be in it. Type again once the next item opens.", ws.sample.ID)
+		return
+	}
 	ws.u.setStatus("Nothing has the keyboard: click a field to type, or the image or the queue to use letter keys.")
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,6 +133,30 @@ func TestAnnotateSubmitDisabledWhileItRuns(t *testing.T) {
 	if st := storedSample(t, u, id).Status; st != verify.StateRound1 {
 		t.Fatalf("%s is %s after its submit returned", id, st)
 	}
+}
+
+// Text typed after Submit was pressed is not taken into a field (it would not be
+// in the revision submitted, and the next item opens when the submit returns):
+// the fields let go of the keyboard and the status bar says why.
+func TestAnnotateTypingAfterSubmitIsNotTaken(t *testing.T) {
+	u, ws := openAnnotate(t, "ann1")
+	f := ws.form.(*hopForm)
+	c := u.win.Canvas()
+	before := f.question.Text
+	clickOn(f.question)
+	waiting, run := holdLoads(t)
+	shortcut(u, fyne.KeyReturn, ctrl) // Ctrl+Enter from the question field
+	if waiting() != 1 {
+		t.Fatalf("%d loads waiting after Ctrl+Enter", waiting())
+	}
+	typeKeys(c, " and more")
+	if f.question.Text != before || ws.dirty {
+		t.Fatalf("typed during the submit: the field has %q (dirty %v)", f.question.Text, ws.dirty)
+	}
+	if !strings.HasPrefix(u.status.Text, "Submitting ") {
+		t.Errorf("the status bar says %q", u.status.Text)
+	}
+	run(0)
 }
 
 // In a multiple-choice option row, Tab goes from the field to the correct mark and

@@ -375,6 +375,10 @@ func (ws *workspace) submit() {
 	sample := ws.sample
 	ws.submitting = true // Submit disabled until the submit returns, or the save before it fails
 	ws.updateGate()
+	// What is typed from here on would not be in the revision submitted, and the
+	// next item opens when the submit returns: the fields let go of the keyboard
+	// (strayRune says why), rather than take text that would be lost.
+	ws.u.win.Canvas().Unfocus()
 	ws.flushOr(func() {
 		if ws.sample != sample {
 			ws.submitting = false
