@@ -125,6 +125,16 @@ var reads = map[string]read{
 	"AuditPlan": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.AuditPlan(ctx, u, bench.FreezeInput{ProjectID: fx.pid(), Name: "plan", Version: "1"})
 	},
+	"ImageHashes": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.ImageHashes(ctx, u, fx.pid())
+	},
+	// Planted copies (leads only)
+	"PlantedStatus": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.PlantedStatus(ctx, u, fx.pid())
+	},
+	"PlantedList": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		return c.PlantedList(ctx, u, fx.pid())
+	},
 	// Releases
 	"Releases": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.Releases(ctx, u, fx.pid())
@@ -232,6 +242,7 @@ var writes = []string{
 	"AcceptCandidate", "DiscardCandidate",
 	"ProposeHardSubset", "DecideHardCandidates", "FreezeHardSubset", "DrawHumanBaseline", "AnswerHuman",
 	"ImportBatch", "DrawValidation", "AcceptRest",
+	"PlantResume",
 }
 
 // testCallsClassified fails for every method of bench.Calls that is neither a
@@ -341,11 +352,13 @@ func hop(id, image, question string) annotate.Sample {
 // is compared, not how it was written).
 func newReadsFixture(t *testing.T, connect Connect) *readsFixture {
 	t.Helper()
-	return newReadsFixtureAt(t, connect, nil)
+	return newReadsFixtureAt(t, connect, nil, true)
 }
 
-// newReadsFixtureAt is newReadsFixture on a database whose clock is now.
-func newReadsFixtureAt(t *testing.T, connect Connect, now func() time.Time) *readsFixture {
+// newReadsFixtureAt is newReadsFixture on a database whose clock is now, with a
+// planted copy when plant is set (two projects written alike would draw
+// different copies: planting draws with a secret salt per project).
+func newReadsFixtureAt(t *testing.T, connect Connect, now func() time.Time, plant bool) *readsFixture {
 	t.Helper()
 	ctx := context.Background()
 	p := seedAt(t, connect, now)
@@ -535,6 +548,11 @@ func newReadsFixtureAt(t *testing.T, connect Connect, now func() time.Time) *rea
 		t.Fatal("an annotator created a project")
 	}
 
+	// A planted copy (issue 30), for the planted reads.
+	if plant {
+		plantOne(t, fx, us, submit, vote)
+	}
+
 	ss, err := db.Samples(ctx, us["lead"], fx.pid(), bench.SampleFilter{}, 0, 1000)
 	must("samples", err)
 	for _, si := range ss {
@@ -616,4 +634,30 @@ func isEmpty(v reflect.Value) bool {
 		return false
 	}
 	return v.IsZero()
+}
+
+// plantOne plants a copy for c2 by c2's round-1 review of a new sample at
+// plant_rate 50 (which plants after every review) and has c2 approve the copy,
+// a miss, so that the planted reads have a copy and a figure to compare.
+func plantOne(t *testing.T, fx *readsFixture, us map[string]bench.User, submit func(annotate.Sample) bench.SampleInfo,
+	vote func(bench.SampleInfo, string, int, bool)) {
+	t.Helper()
+	ctx := context.Background()
+	db := fx.DB
+	if _, err := db.SetSettings(ctx, us["lead"], fx.pid(), map[string]string{"plant_rate": "50", "plant_mutations": "answer-moved"}); err != nil {
+		t.Fatal(err)
+	}
+	vote(submit(hop("pl-1", "0003-kitchen/d.jpg", "Which object is right of the door?")), "c2", 1, false)
+	planted, err := db.PlantedList(ctx, us["lead"], fx.pid())
+	if err != nil || len(planted) != 1 {
+		t.Fatalf("%d copies planted after one review at plant_rate 50: %v", len(planted), err)
+	}
+	copyOf, err := db.Sample(ctx, us["c2"], planted[0].SampleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vote(copyOf, "c2", 1, false)
+	if _, err := db.SetSettings(ctx, us["lead"], fx.pid(), map[string]string{"plant_rate": "0"}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -229,8 +229,8 @@ func testWrites(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
 	now := func() time.Time { return at }
-	via := newReadsFixtureAt(t, connect, now)
-	direct := newReadsFixtureAt(t, connect, now)
+	via := newReadsFixtureAt(t, connect, now, false)
+	direct := newReadsFixtureAt(t, connect, now, false)
 	dirs := []string{via.Dir, direct.Dir}
 	covered := map[string]bool{}
 	for _, w := range writeSteps {
