@@ -154,6 +154,7 @@ func (c *Canvas) setImage(img image.Image, fullW, fullH int) {
 	c.img, c.fullW, c.fullH = img, fullW, fullH
 	c.boxes, c.styles, c.selected, c.drag = nil, nil, -1, nil
 	c.resetHistory()
+	c.view.Zoom = 0 // a new image reports its zoom to OnZoom, even the last one's
 	c.setView(View{ImageW: fullW, ImageH: fullH, Zoom: 1}.Fit(c.size))
 	c.fitted = true
 }
