@@ -50,9 +50,6 @@ func (u *App) usersScreen() fyne.CanvasObject {
 			group.SetText(x.Group)
 		}
 	}
-	refresh := func() {
-		u.show(len(u.screens) - 1)
-	}
 	account := widget.NewSelect(nil, nil)
 	account.PlaceHolder = "(loading the accounts…)"
 	account.Disable()
@@ -62,37 +59,43 @@ func (u *App) usersScreen() fyne.CanvasObject {
 		members []bench.User
 		others  []string
 	}
-	load(u, "users", func() (lists, error) {
-		ms, err := db.Members(ctx, user, projectID)
-		if err != nil {
-			return lists{}, err
-		}
-		all, err := db.Users(ctx, user)
-		if err != nil {
-			return lists{members: ms}, err
-		}
-		var others []string
-		for _, x := range all {
-			if !slices.ContainsFunc(ms, func(m bench.User) bool { return m.ID == x.ID }) {
-				others = append(others, x.Name)
+	// reload reads both again in place after a write: the form keeps the
+	// selection and what was typed (it re-showed the screen by its index in the
+	// menu, which is the Users screen's only while it stays last).
+	reload := func() {
+		load(u, "users", func() (lists, error) {
+			ms, err := db.Members(ctx, user, projectID)
+			if err != nil {
+				return lists{}, err
 			}
-		}
-		return lists{ms, others}, nil
-	}, func(l lists, err error) {
-		if err != nil {
-			u.showError(err)
-		}
-		members = l.members
-		table.Refresh()
-		account.SetOptions(l.others)
-		account.PlaceHolder = "(an account of another project)"
-		if len(l.others) == 0 {
-			account.PlaceHolder = "(every account you see is a member)"
-		} else {
-			account.Enable()
-		}
-		account.Refresh()
-	})
+			all, err := db.Users(ctx, user)
+			if err != nil {
+				return lists{members: ms}, err
+			}
+			var others []string
+			for _, x := range all {
+				if !slices.ContainsFunc(ms, func(m bench.User) bool { return m.ID == x.ID }) {
+					others = append(others, x.Name)
+				}
+			}
+			return lists{ms, others}, nil
+		}, func(l lists, err error) {
+			if err != nil {
+				u.showError(err)
+			}
+			members = l.members
+			table.Refresh()
+			account.SetOptions(l.others)
+			account.PlaceHolder = "(an account of another project)"
+			if len(l.others) == 0 {
+				account.PlaceHolder = "(every account you see is a member)"
+			} else {
+				account.Enable()
+			}
+			account.Refresh()
+		})
+	}
+	reload()
 	// Each change of the members runs with its button disabled (written enables
 	// it again); a refusal is shown and the form keeps what was typed.
 	written := func(b *widget.Button, done func()) func(error) {
@@ -109,7 +112,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	var join, leave, add, change *widget.Button
 	join = widget.NewButton("Add to project", func() {
 		who := account.Selected
-		act(u, "", func() error { return db.AddMember(ctx, user, projectID, who) }, written(join, refresh))
+		act(u, "", func() error { return db.AddMember(ctx, user, projectID, who) }, written(join, reload))
 	})
 	leave = widget.NewButton("Remove from project", func() {
 		who := name.Text
@@ -118,7 +121,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 				u.showProjects()
 				return
 			}
-			refresh()
+			reload()
 		}))
 	})
 	add = widget.NewButton("Add user", func() {
@@ -126,7 +129,10 @@ func (u *App) usersScreen() fyne.CanvasObject {
 		act(u, "", func() error {
 			_, err := db.AddUserToProject(ctx, user, projectID, who, r, g, pw)
 			return err
-		}, written(add, refresh))
+		}, written(add, func() {
+			password.SetText("") // the new account's; it has no business staying on screen
+			reload()
+		}))
 	})
 	add.Importance = widget.HighImportance
 	change = widget.NewButton("Set role and group", func() {
@@ -134,7 +140,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 		act(u, "", func() error {
 			_, err := db.SetMemberRole(ctx, user, projectID, who, r, g)
 			return err
-		}, written(change, refresh))
+		}, written(change, reload))
 	})
 	form := widget.NewForm(widget.NewFormItem("Name", name), widget.NewFormItem("Role", role),
 		widget.NewFormItem("Group", group), widget.NewFormItem("Password", password))

@@ -113,3 +113,48 @@ func TestUsersScreenMembers(t *testing.T) {
 		t.Errorf("ann1's project list shows %d projects (the store lists %d), want demo only", len(shown), len(ps))
 	}
 }
+
+// TestUsersScreenWritesInPlace: after Add user the screen reads the members
+// again where it is — the new account is in the table, the form still names it
+// (to set its group next), and the password typed for it is gone from the screen.
+func TestUsersScreenWritesInPlace(t *testing.T) {
+	ctx := context.Background()
+	u, db := demoApp(t)
+	signInAs(t, u, "lead", "demo")
+	p, err := db.ProjectByName(ctx, u.user, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.openProject(p)
+	u.show(len(u.screens) - 1)
+	var tb *widget.Table
+	var entries []*widget.Entry
+	for _, o := range test.LaidOutObjects(u.content) {
+		switch x := o.(type) {
+		case *widget.Table:
+			tb = x
+		case *widget.Entry:
+			entries = append(entries, x)
+		}
+	}
+	if tb == nil || len(entries) < 3 {
+		t.Fatal("the Users screen lacks its table or its form")
+	}
+	name, password := entries[0], entries[len(entries)-1]
+	if !password.Password {
+		t.Fatal("the form's last field is not the password")
+	}
+	rows, _ := tb.Length()
+	test.Type(name, "newbie")
+	test.Type(password, "a long password 1")
+	test.Tap(findButton(t, u.content, "Add user"))
+	if got, _ := tb.Length(); got != rows+1 {
+		t.Errorf("the table has %d rows after Add user, want %d", got, rows+1)
+	}
+	if name.Text != "newbie" || password.Text != "" {
+		t.Errorf("after Add user the form reads name %q, password %q; want newbie and no password", name.Text, password.Text)
+	}
+	if ms, err := db.Members(ctx, bench.Owner(), p.ID); err != nil || !slices.ContainsFunc(ms, func(m bench.User) bool { return m.Name == "newbie" }) {
+		t.Errorf("newbie is not a member: %v %v", ms, err)
+	}
+}
