@@ -57,6 +57,7 @@ type App struct {
 
 	signInForm *signIn             // the current sign-in form, for tests
 	firstLead  *firstLead          // the first-start form, for tests
+	localEmpty bool                // this workstation's file had no account at the last sign-in form
 	lastImport *bench.ImportResult // the last finished import, for tests
 
 	samplesQuery *bench.SampleQuery // the search the Samples screen opens with next (a link; samples.go)

@@ -290,4 +290,10 @@ func TestFirstStartMayJoinATeamServer(t *testing.T) {
 	if u.win.Canvas().Focused() != f.server {
 		t.Errorf("the focus is on %v, want the server field", u.win.Canvas().Focused())
 	}
+	// Changing their mind: this workstation's file still has no account to sign
+	// in with, so choosing it goes back to creating its first lead.
+	f.where.SetSelected(whereLocal)
+	if u.firstLead == nil {
+		t.Fatal("choosing This workstation on an empty file shows a sign-in form with no account to sign in with")
+	}
 }

@@ -32,7 +32,8 @@ func (u *App) showSignIn() {
 	// A project file without accounts starts with its first lead's.
 	local, ctx := u.local, u.ctx()
 	load(u, "signin", func() (bool, error) { return local.HasUsers(ctx) }, func(has bool, err error) {
-		if err == nil && !has {
+		u.localEmpty = err == nil && !has
+		if u.localEmpty {
 			u.showFirstLead()
 			return
 		}
@@ -53,7 +54,14 @@ func (u *App) showSignInForm() {
 	f.server.SetText(u.fyne.Preferences().String(prefServer))
 	f.message.Wrapping = fyne.TextWrapWord
 	var fields *widget.Form // its labels grey with their disabled fields: refreshed on a change
+	built := false
 	f.where = widget.NewRadioGroup([]string{whereLocal, whereServer}, func(s string) {
+		if s == whereLocal && built && u.localEmpty {
+			// Back from "Join a team server instead…": this workstation's file
+			// has no account to sign in with yet; its first start makes one.
+			u.showFirstLead()
+			return
+		}
 		defer func() {
 			if fields != nil {
 				fields.Refresh()
@@ -128,6 +136,7 @@ func (u *App) showSignInForm() {
 	u.win.SetContent(container.NewVBox(layout.NewSpacer(), container.NewCenter(box), layout.NewSpacer()))
 	u.win.SetTitle("Benchwright — sign in")
 	u.signInForm = f
+	built = true
 	if f.name.Text == "" {
 		u.win.Canvas().Focus(f.name)
 	} else {
@@ -165,6 +174,7 @@ func (u *App) showFirstLead() {
 				msg.SetText(bench.Message(err)) // what was typed stays
 				return
 			}
+			u.localEmpty = false
 			u.signedIn(lead)
 		})
 	})
