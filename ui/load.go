@@ -29,8 +29,10 @@ type loads struct {
 // busyMark is the status bar's busy mark (made once per App).
 func (u *App) busyMark() *widget.Label {
 	if u.loads.mark == nil {
-		u.loads.mark = widget.NewLabel("Working…")
-		u.loads.mark.Importance = widget.LowImportance
+		// Bold in the theme's primary colour: in low importance's grey it was
+		// hard to see on the dark status bar (seen under Xvfb).
+		u.loads.mark = widget.NewLabelWithStyle("Working…", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		u.loads.mark.Importance = widget.HighImportance
 		u.loads.mark.Hide()
 	}
 	return u.loads.mark
