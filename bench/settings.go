@@ -350,6 +350,22 @@ func parseImageLimit(key, rest, value string) (annotate.ImageLimit, error) {
 	return l, nil
 }
 
+// Words names the balance target for people, as the settings and the audit say
+// it: "hop QA, 2-hop, ego", "multiple choice, task T3".
+func (b BalanceTarget) Words() string {
+	parts := []string{kindWords(b.Kind)}
+	if b.Hop != 0 {
+		parts = append(parts, fmt.Sprintf("%d-hop", b.Hop))
+	}
+	if b.View != "" {
+		parts = append(parts, b.View)
+	}
+	if b.Task != "" {
+		parts = append(parts, "task "+b.Task)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Key is the balance target's settings key: balance.hop_qa.2.ego, balance.hop_qa.1.any
 // (either view), balance.step_graph, balance.open.T3.
 func (b BalanceTarget) Key() string {
@@ -736,17 +752,7 @@ func SettingLabel(key string) string {
 		if err != nil {
 			return key
 		}
-		parts := []string{kindWords(b.Kind)}
-		if b.Hop != 0 {
-			parts = append(parts, fmt.Sprintf("%d-hop", b.Hop))
-		}
-		if b.View != "" {
-			parts = append(parts, b.View)
-		}
-		if b.Task != "" {
-			parts = append(parts, "task "+b.Task)
-		}
-		return "the balance target of " + strings.Join(parts, ", ")
+		return "the balance target of " + b.Words()
 	}
 	return key
 }

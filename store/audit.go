@@ -365,7 +365,7 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 			}
 		}
 		if n < t.Count {
-			add(bench.SeverityWarning, bench.CheckBalance, "", "", "%s: %d of %d accepted, %d short", balanceCell(t), n, t.Count, t.Count-n)
+			add(bench.SeverityWarning, bench.CheckBalance, "", "", "%s: %d of %d accepted, %d short", t.Words(), n, t.Count, t.Count-n)
 		}
 	}
 	// Shortcuts a model could take without looking (issue 29, checks 1 and 2):
@@ -396,21 +396,6 @@ func severityRank(s string) int {
 func (in auditData) sample(id string) auditSample {
 	i := slices.IndexFunc(in.samples, func(s auditSample) bool { return s.ID == id })
 	return in.samples[i]
-}
-
-// balanceCell names a balance target: "hop_qa hop 1 ego" or "mcq task T3".
-func balanceCell(t bench.BalanceTarget) string {
-	parts := []string{t.Kind}
-	if t.Hop != 0 {
-		parts = append(parts, fmt.Sprintf("hop %d", t.Hop))
-	}
-	if t.View != "" {
-		parts = append(parts, t.View)
-	}
-	if t.Task != "" {
-		parts = append(parts, "task "+t.Task)
-	}
-	return strings.Join(parts, " ")
 }
 
 // trailProblems is verify.Trail for an accepted sample (verify.SampledTrail for

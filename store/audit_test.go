@@ -87,7 +87,7 @@ func TestAuditFindings(t *testing.T) {
 			f.setBalance(t, bench.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 7},
 				bench.BalanceTarget{Kind: "hop_qa", Hop: 2, View: "exo", Count: 0}, // no target
 				bench.BalanceTarget{Kind: "hop_qa", Hop: 1, View: "exo", Count: 5}) // met
-		}, []string{"warning balance "}, "hop_qa hop 1 exo: 5 of 7 accepted, 2 short"},
+		}, []string{"warning balance "}, "hop QA, 1-hop, exo: 5 of 7 accepted, 2 short"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,7 +136,7 @@ func TestAuditOutputAndPermissions(t *testing.T) {
 	rep.WriteJSON(&js)
 	lines := strings.Split(strings.TrimSpace(text.String()), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "error\timage-hash\tmisc/e.jpg\t") ||
-		!strings.HasPrefix(lines[1], "warning\tbalance\t-\thop_qa hop 3 ego: 0 of 2") || lines[2] != "6 accepted samples, 5 images: 1 errors, 1 warnings" {
+		!strings.HasPrefix(lines[1], "warning\tbalance\t-\thop QA, 3-hop, ego: 0 of 2") || lines[2] != "6 accepted samples, 5 images: 1 errors, 1 warnings" {
 		t.Errorf("text report:\n%s", text.String())
 	}
 	jl := strings.Split(strings.TrimSpace(js.String()), "\n")

@@ -100,7 +100,7 @@ func (u *App) newExportView() *exportView {
 	v.findingList = widget.NewList(
 		func() int { return len(v.findings) },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("warning · balance · hop_qa hop 1 ego: 0 of 750 accepted")
+			l := widget.NewLabel("warning · balance · hop QA, 1-hop, ego: 0 of 750 accepted")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},

@@ -27,10 +27,10 @@ func TestAuditFreezeExportVerify(t *testing.T) {
 	lead := pw("demo")
 	cases := []cliCase{
 		{name: "audit: only shortfalls", env: lead, args: []string{"audit", "--db", db, "--as", "lead", "--project", "demo"}, code: 0,
-			wantOut: []string{"warning\tbalance\t-\thop_qa hop 1 ego: 0 of 750 accepted, 750 short", "3 accepted samples, 2 images: 0 errors, 6 warnings"},
+			wantOut: []string{"warning\tbalance\t-\thop QA, 1-hop, ego: 0 of 750 accepted, 750 short", "3 accepted samples, 2 images: 0 errors, 6 warnings"},
 			notOut:  []string{"error\t"}, outLines: 7},
 		{name: "audit --json", env: lead, args: []string{"audit", "--db", db, "--as", "lead", "--json"}, code: 0,
-			wantOut: []string{`{"severity":"warning","check":"balance","message":"hop_qa hop 3 exo: 0 of 750 accepted, 750 short"}`},
+			wantOut: []string{`{"severity":"warning","check":"balance","message":"hop QA, 3-hop, exo: 0 of 750 accepted, 750 short"}`},
 			wantErr: []string{"0 errors, 6 warnings"}, outLines: 6},
 		{name: "audit by an annotator", env: pw("demo"), args: []string{"audit", "--db", db, "--as", "ann1"}, code: 1,
 			wantErr: []string{"ann1 is an annotator, and only leads may audit releases"}, emptyOut: true},
