@@ -53,6 +53,20 @@ func (r AuditReport) Errors() int {
 	return n
 }
 
+// Shortcuts are the findings of the shortcut checks (issue 29: what a model
+// could answer without looking): answer letters, option lengths and
+// near-duplicate images. A freeze's confirmation names them.
+func (r AuditReport) Shortcuts() []AuditFinding {
+	var out []AuditFinding
+	for _, f := range r.Findings {
+		switch f.Check {
+		case CheckAnswerPosition, CheckOptionLength, CheckNearDuplicate:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Summary is one line: what was audited and how many errors and warnings.
 func (r AuditReport) Summary() string {
 	e := r.Errors()

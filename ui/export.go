@@ -47,7 +47,9 @@ type exportView struct {
 	freezeMsg                  *widget.Label
 	freezeOpen                 *widget.Button // the samples a refused freeze's errors name
 	freezeFindings             []bench.AuditFinding
-	freezing                   bool // a freeze is running, for tests
+	freezing                   bool                           // a freeze is running, for tests
+	freezeDialog               dialog.Dialog                  // the freeze's confirmation while it shows
+	afterAudit                 func(bench.AuditReport, error) // what a freeze does once its audit ended
 
 	releases    []bench.Release
 	releaseList *widget.List
@@ -244,7 +246,10 @@ func (v *exportView) freezeInput() (bench.FreezeInput, error) {
 	return in, nil
 }
 
-// runFreeze freezes a release in the background (the audit re-hashes the images).
+// runFreeze audits what the form describes (the progress dialog of Run audit),
+// then asks the lead to confirm with what the freeze will record: its samples
+// and the shortcuts the model-free checks found (confirmFreeze). An audit with
+// errors stops there: the freeze would be refused for them.
 func (v *exportView) runFreeze() {
 	in, err := v.freezeInput()
 	if err != nil {
@@ -253,20 +258,87 @@ func (v *exportView) runFreeze() {
 	}
 	v.freezeBtn.Disable()
 	v.freezing = true
-	v.freezeMsg.SetText("Auditing and freezing " + in.Name + "@" + in.Version + "…")
+	v.freezeMsg.SetText("Auditing " + in.Name + "@" + in.Version + " before the freeze…")
+	v.afterAudit = func(rep bench.AuditReport, err error) {
+		switch {
+		case errors.Is(err, context.Canceled):
+			v.freezeEnded("Not frozen: the audit was cancelled.")
+		case err != nil:
+			v.freezeEnded(bench.Message(err))
+		case rep.Errors() > 0:
+			var errs []bench.AuditFinding
+			for _, f := range rep.Findings {
+				if f.Severity == bench.SeverityError {
+					errs = append(errs, f)
+				}
+			}
+			v.freezeRefused(bench.AuditErrorsOf(errs, ""))
+			v.freezeEnded(fmt.Sprintf("Not frozen: the audit found %s, listed below; a freeze is refused until they are fixed.",
+				plural(len(errs), "error")))
+		default:
+			v.confirmFreeze(in, rep)
+		}
+	}
+	v.runAudit()
+}
+
+// freezeEnded ends a freeze that did not happen, saying why.
+func (v *exportView) freezeEnded(msg string) {
+	v.freezeBtn.Enable()
+	v.freezing = false
+	v.freezeMsg.SetText(msg)
+}
+
+// confirmFreeze shows what the freeze of in will record — the samples audited,
+// and the shortcut findings (bench.AuditReport.Shortcuts), which MANIFEST.json
+// records too — and freezes when the lead confirms.
+func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) {
+	text := fmt.Sprintf("%s@%s will hold %s (%s). A release never changes once frozen.\n\n",
+		in.Name, in.Version, plural(rep.Samples, "accepted sample"), plural(rep.Images, "image"))
+	if cuts := rep.Shortcuts(); len(cuts) == 0 {
+		text += "Shortcuts: none found. Answer letters and option lengths are spread as chance spreads them in every task the checks can judge, and no two images look alike."
+	} else {
+		text += "Shortcuts a model could use without looking (MANIFEST.json records them):"
+		for i, f := range cuts {
+			if i == 8 {
+				text += fmt.Sprintf("\n  … and %d more (Run audit lists them all)", len(cuts)-i)
+				break
+			}
+			text += "\n  • " + f.Message
+		}
+	}
+	if w := len(rep.Findings) - rep.Errors() - len(rep.Shortcuts()); w > 0 {
+		text += fmt.Sprintf("\n\nOther warnings: %d (balance targets and the like; Run audit lists them).", w)
+	}
+	body := widget.NewLabel(text)
+	body.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Freeze "+in.Name+"@"+in.Version+"?", "Freeze", "Cancel",
+		container.NewGridWrap(fyne.NewSize(560, 260), container.NewVScroll(body)), func(ok bool) {
+			v.freezeDialog = nil
+			if !ok {
+				v.freezeEnded("Not frozen.")
+				return
+			}
+			v.freeze(in)
+		}, v.u.win)
+	v.freezeDialog = d
+	d.Show()
+}
+
+// freeze freezes in in the background (its audit re-hashes the images).
+func (v *exportView) freeze(in bench.FreezeInput) {
+	v.freezeMsg.SetText("Freezing " + in.Name + "@" + in.Version + "…")
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
 		rel, err := db.Freeze(context.Background(), user, in)
 		fyne.Do(func() {
-			defer func() { v.freezing = false }()
-			v.freezeBtn.Enable()
 			v.freezeRefused(err)
 			if err != nil {
-				v.freezeMsg.SetText(bench.Message(err))
+				v.freezeEnded(bench.Message(err))
 				return
 			}
-			v.freezeMsg.SetText("Froze " + releaseLine(rel) + ".")
+			v.freezeEnded("Froze " + releaseLine(rel) + ".")
 			v.loadReleases()
 		})
 	})

@@ -108,6 +108,10 @@ func (v *exportView) auditDone(rep bench.AuditReport, err error) {
 	v.findingList.Refresh()
 	v.lastAudit = &rep
 	v.keepAudit()
+	if next := v.afterAudit; next != nil {
+		v.afterAudit = nil
+		next(rep, err)
+	}
 }
 
 // keptAudit is the last audit's outcome on a project, as the Export screen showed

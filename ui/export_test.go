@@ -80,6 +80,7 @@ func TestExportScreenAuditFreezeExport(t *testing.T) {
 	v.ratio.SetText("0.5")
 	v.kinds.SetSelected([]string{string(annotate.KindHopQA), string(annotate.KindJudgment)})
 	test.Tap(v.freezeBtn)
+	confirmFreeze(t, u, v, "Shortcuts: none found")
 	waitFor(t, "the freeze", func() bool { return !v.freezing })
 	if len(v.releases) != 1 || !strings.Contains(v.freezeMsg.Text, "Froze demo-bench@1 · 2 samples · train 1, test 1 · hop_qa+judgment · frozen by lead 2026-04-01 09:30 · test ratio 0.5, seed 1.") {
 		t.Fatalf("after freezing: %q, %d releases", v.freezeMsg.Text, len(v.releases))
@@ -161,4 +162,25 @@ func TestExportScreenReadOnlyForVerifiers(t *testing.T) {
 	if _, err := u.db.Freeze(context.Background(), u.user, bench.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier freeze: %v", err)
 	}
+}
+
+// confirmFreeze waits for a freeze's confirmation, checks that it says want, and
+// taps its Freeze.
+func confirmFreeze(t *testing.T, u *App, v *exportView, want string) {
+	t.Helper()
+	waitFor(t, "the freeze's confirmation", func() bool { return v.freezeDialog != nil || !v.freezing })
+	if v.freezeDialog == nil {
+		t.Fatalf("no confirmation before the freeze: %q", v.freezeMsg.Text)
+	}
+	top := u.win.Canvas().Overlays().Top()
+	var said []string
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok {
+			said = append(said, l.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(said, "\n"), want) {
+		t.Errorf("the freeze's confirmation says %q, want %q in it", said, want)
+	}
+	test.Tap(findButton(t, top, "Freeze"))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -43,6 +44,9 @@ func TestRefusedFreezeOpensTheSamplesWithErrors(t *testing.T) {
 	test.Type(v.version, "1")
 	test.Tap(v.freezeBtn)
 	waitFor(t, "the freeze", func() bool { return !v.freezing })
+	if v.freezeDialog != nil || !strings.HasPrefix(v.freezeMsg.Text, "Not frozen: the audit found") {
+		t.Errorf("a freeze whose audit finds errors asks to confirm (%v) or says %q", v.freezeDialog != nil, v.freezeMsg.Text)
+	}
 	if len(v.releases) != 0 || !v.freezeOpen.Visible() {
 		t.Fatalf("a freeze over a changed image: %d releases, %q, button shown %v", len(v.releases), v.freezeMsg.Text, v.freezeOpen.Visible())
 	}
