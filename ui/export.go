@@ -96,7 +96,7 @@ func (u *App) newExportView() *exportView {
 		return v
 	}
 
-	v.auditSummary = widget.NewLabel("Checks every accepted sample before a freeze: lint, image files and their hashes, duplicate questions, the verification trail, the split and the balance targets.")
+	v.auditSummary = widget.NewLabel("Checks every accepted sample before a freeze: lint, image files and their hashes, duplicate questions, the verification trail, the split, the balance targets, and shortcuts (answer letters, option lengths, images that look alike).")
 	v.auditSummary.Wrapping = fyne.TextWrapWord
 	v.auditBtn = widget.NewButton("Run audit", v.runAudit)
 	v.findingList = widget.NewList(
@@ -296,7 +296,7 @@ func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) 
 	text := fmt.Sprintf("%s@%s will hold %s (%s). A release never changes once frozen.\n\n",
 		in.Name, in.Version, plural(rep.Samples, "accepted sample"), plural(rep.Images, "image"))
 	if cuts := rep.Shortcuts(); len(cuts) == 0 {
-		text += "Shortcuts: none found. Answer letters and option lengths are spread as chance spreads them in every task the checks can judge, and no two images look alike."
+		text += "Shortcuts: none found by the model-free checks (answer letters and option lengths in each task of 20 or more samples; images that look alike)."
 	} else {
 		text += "Shortcuts a model could use without looking (MANIFEST.json records them):"
 		for i, f := range cuts {
@@ -308,7 +308,7 @@ func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) 
 		}
 	}
 	if w := len(rep.Findings) - rep.Errors() - len(rep.Shortcuts()); w > 0 {
-		text += fmt.Sprintf("\n\nOther warnings: %d (balance targets and the like; Run audit lists them).", w)
+		text += fmt.Sprintf("\n\nOther warnings: %d, listed under Integrity audit (balance targets and the like).", w)
 	}
 	body := widget.NewLabel(text)
 	body.Wrapping = fyne.TextWrapWord
