@@ -322,6 +322,7 @@ func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) 
 			v.freeze(in)
 		}, v.u.win)
 	v.freezeDialog = d
+	v.freezeMsg.SetText("Audited: freeze " + in.Name + "@" + in.Version + ", or cancel.")
 	d.Show()
 }
 
