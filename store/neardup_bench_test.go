@@ -16,12 +16,12 @@ import (
 // it imports fewer than the 2,000 of importImages.
 var hashImportCache benchCache
 
-// hashBenchImages is how many images BenchmarkImportImageHash imports: the
-// project's images at BENCHWRIGHT_BENCH_SAMPLES (a fifth of the samples), from 200
-// to 2,000 — 400 in scripts/dev test's smoke run (--samples 2000), 2,000 at the
-// default 10,000 samples and above.
+// hashBenchImages is how many images BenchmarkImportImageHash imports: a tenth
+// of BENCHWRIGHT_BENCH_SAMPLES, from 100 to 2,000 — 200 in scripts/dev test's
+// smoke run (--samples 2000), whose four imports then take seconds, 1,000 at the
+// default 10,000 samples, 2,000 (importImages' set) from 20,000.
 func hashBenchImages(tb testing.TB) int {
-	return min(2000, max(200, benchSamples(tb)/5))
+	return min(2000, max(100, benchSamples(tb)/10))
 }
 
 // hashImportImages is the folder of n generated images (synth's, seed 2) and its files.
