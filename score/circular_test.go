@@ -109,7 +109,9 @@ func TestReadCircularPredictions(t *testing.T) {
 		{name: "one id, two questions", file: "r.tsv", data: "index\tid\tprediction\n1\tq\tA\n1000002\tq\tB\n",
 			err: "r.tsv:3: q: index 1000002 is a copy of question 2, but the sample's other rows are of question 1"},
 		{name: "an index past 26 options", file: "r.tsv", data: "index\tid\tprediction\n26000001\tq\tA\n", err: "at most 26 options"},
-		{name: "an index that is not a number", file: "r.tsv", data: "index\tid\tprediction\nx\tq\tA\n", err: `r.tsv:2: q: index "x" is not a whole number`},
+		{name: "an index that is not a number, in a circular file", file: "r.tsv", data: "index\tid\tprediction\n1000001\tq\tA\nx\tr\tA\n", err: `r.tsv:3: r: no index`},
+		{name: "an index that is not a number, in a plain file (as before: ignored)", file: "r.jsonl", data: `{"id": "q", "index": "q-1", "response": "A"}`,
+			want: []Prediction{{SampleID: "q", Response: "A"}}, lines: []int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, lines, err := ReadPredictions(tc.file, []byte(tc.data), PredictionsAuto)

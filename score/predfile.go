@@ -144,10 +144,8 @@ func readPredictionJSONL(name string, data []byte, add func(predRow)) error {
 				return fmt.Errorf("%s: step_match is not a matrix of 0 and 1 ([[1, 0], [0, 1]])", id)
 			}
 		}
-		if raw, ok := rec["index"]; ok && string(raw) != "null" {
-			if p.index, err = rowIndex(string(bytes.Trim(raw, `"`))); err != nil {
-				return fmt.Errorf("%s: %v", id, err)
-			}
+		if raw, ok := rec["index"]; ok {
+			p.index = rowIndex(string(bytes.Trim(raw, `"`)))
 		}
 		add(p)
 		return nil
@@ -240,26 +238,26 @@ func readPredictionTSV(name string, data []byte, add func(predRow)) error {
 			return fmt.Errorf("%s:%d: the row has no id", name, line)
 		}
 		p := predRow{id: id, response: resp, index: -1, line: line}
-		if indexCol >= 0 && strings.TrimSpace(row[indexCol]) != "" {
-			if p.index, err = rowIndex(row[indexCol]); err != nil {
-				return fmt.Errorf("%s:%d: %s: %v", name, line, id, err)
-			}
+		if indexCol >= 0 {
+			p.index = rowIndex(row[indexCol])
 		}
 		add(p)
 	}
 }
 
 // rowIndex reads VLMEvalKit's row index: a whole number from 0, written as an
-// integer (or as a float such as 1000002.0, as pandas may write it).
-func rowIndex(s string) (int64, error) {
+// integer (or as a float such as 1000002.0, as pandas may write it); -1 for
+// anything else, which a plain run ignores as before and a circular one refuses
+// as a row without an index (foldCircular).
+func rowIndex(s string) int64 {
 	s = strings.TrimSpace(s)
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
-		return v, nil
+		return v
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < 1<<53 && f == float64(int64(f)) {
-		return int64(f), nil
+		return int64(f)
 	}
-	return 0, fmt.Errorf("index %q is not a whole number", s)
+	return -1
 }
 
 // tsvError names the file and line of a TSV reading error.
