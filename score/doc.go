@@ -30,6 +30,10 @@
 //     can_infer_option, can_infer_text), vlmeval/dataset/utils/multiple_choice.py
 //     (extract_answer_from_item under exact_matching), vlmeval/dataset/utils/yorn.py
 //     (YOrN_Extraction) and vlmeval/smp/misc.py (process_punctuation). No judge model.
+//     A circular run (circular.go: VLMEvalKit's rotated copies, indexes
+//     index + k·1e6) is graded as multiple_choice.py mcq_circular_eval does: each
+//     copy read against its own rotated options and mapped back, the question
+//     right only when every copy is.
 //     Options.YesNo = YesNoLRR reads judgments by LRRYesNo instead: LRR-Bench §III-D
 //     (../shared/seeds/lrr-bench.txt:195) — "no" when the word No is in the
 //     response (any case, a whole word), "yes" otherwise.

@@ -35,6 +35,11 @@ func ScoreSample(g Gold, p Prediction, opt Options) (Result, error) {
 	default:
 		return Result{}, fmt.Errorf("score: sample %q: unknown kind %q", g.Sample.ID, g.Sample.Kind)
 	}
+	if p.Circular { // every rotated copy must be right too (circular.go)
+		if err := scoreCircular(g, &r, p); err != nil {
+			return Result{}, err
+		}
+	}
 	return r, nil
 }
 

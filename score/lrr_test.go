@@ -233,7 +233,7 @@ func TestModalityBreakdown(t *testing.T) {
 		j("i2", nil, frames(1)), // one frame is shown as an image
 		{Sample: annotate.Sample{ID: "m1", Kind: annotate.KindMCQ, Options: []string{"l", "r"}, Image: "0.jpg", MoreImages: []string{"1.jpg"}}},
 	}
-	ps := []Prediction{{"v1", "No", nil}, {"i1", "Yes", nil}, {"s1", "Yes", nil}, {"s2", "No", nil}, {"i2", "No", nil}, {"m1", "A", nil}}
+	ps := []Prediction{{SampleID: "v1", Response: "No"}, {SampleID: "i1", Response: "Yes"}, {SampleID: "s1", Response: "Yes"}, {SampleID: "s2", Response: "No"}, {SampleID: "i2", Response: "No"}, {SampleID: "m1", Response: "A"}}
 	rep, _, err := Evaluate(context.Background(), "m", gs, ps, Options{Draws: 50})
 	if err != nil {
 		t.Fatal(err)

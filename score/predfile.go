@@ -89,12 +89,8 @@ func ReadPredictions(name string, data []byte, format PredictionFormat) ([]Predi
 	default:
 		return nil, nil, fmt.Errorf("score: unknown predictions format %q (want %q, %q or %q)", format, PredictionsAuto, PredictionsJSONL, PredictionsTSV)
 	}
-	var preds []Prediction
-	var lines []int
-	add := func(p Prediction, line int) {
-		preds = append(preds, p)
-		lines = append(lines, line)
-	}
+	var rows []predRow
+	add := func(r predRow) { rows = append(rows, r) }
 	var err error
 	if format == PredictionsTSV {
 		err = readPredictionTSV(name, data, add)
@@ -104,11 +100,20 @@ func ReadPredictions(name string, data []byte, format PredictionFormat) ([]Predi
 	if err != nil {
 		return nil, nil, err
 	}
+	if circularFile(name, rows) { // circular.go
+		return foldCircular(name, rows)
+	}
+	var preds []Prediction
+	var lines []int
+	for _, r := range rows {
+		preds = append(preds, Prediction{SampleID: r.id, Response: r.response, StepMatch: r.match})
+		lines = append(lines, r.line)
+	}
 	return preds, lines, nil
 }
 
 // readPredictionJSONL reads JSON Lines of predictions (see ReadPredictions).
-func readPredictionJSONL(name string, data []byte, add func(Prediction, int)) error {
+func readPredictionJSONL(name string, data []byte, add func(predRow)) error {
 	err := annotate.ReadJSONL(bytes.NewReader(data), func(line int, raw []byte) error {
 		if !utf8.Valid(raw) {
 			return errors.New("the line is not UTF-8 text")
@@ -133,13 +138,16 @@ func readPredictionJSONL(name string, data []byte, add func(Prediction, int)) er
 		if !hasResp && !hasPred {
 			return fmt.Errorf(`%s: no response: give the model's raw text as "response" (or "prediction")`, id)
 		}
-		p := Prediction{SampleID: id, Response: resp}
+		p := predRow{id: id, response: resp, index: -1, line: line}
 		if m, ok := rec["step_match"]; ok && string(m) != "null" {
-			if err := json.Unmarshal(m, &p.StepMatch); err != nil {
+			if err := json.Unmarshal(m, &p.match); err != nil {
 				return fmt.Errorf("%s: step_match is not a matrix of 0 and 1 ([[1, 0], [0, 1]])", id)
 			}
 		}
-		add(p, line)
+		if raw, ok := rec["index"]; ok {
+			p.index = rowIndex(string(bytes.Trim(raw, `"`)))
+		}
+		add(p)
 		return nil
 	})
 	var le *annotate.LineError
@@ -198,14 +206,14 @@ func predictionText(key string, raw json.RawMessage) (string, error) {
 }
 
 // readPredictionTSV reads a VLMEvalKit result file saved as TSV (see ReadPredictions).
-func readPredictionTSV(name string, data []byte, add func(Prediction, int)) error {
+func readPredictionTSV(name string, data []byte, add func(predRow)) error {
 	r := csv.NewReader(&lineCapped{r: bytes.NewReader(data), max: maxPredictionTSVLine})
 	r.Comma = '\t'
 	header, err := r.Read()
 	if err != nil {
 		return tsvError(name, err)
 	}
-	idCol, predCol := slices.Index(header, "id"), slices.Index(header, "prediction")
+	idCol, predCol, indexCol := slices.Index(header, "id"), slices.Index(header, "prediction"), slices.Index(header, "index")
 	if predCol < 0 {
 		return fmt.Errorf("%s: no prediction column: not a VLMEvalKit result file (its columns: %s)", name, strings.Join(header, ", "))
 	}
@@ -229,8 +237,27 @@ func readPredictionTSV(name string, data []byte, add func(Prediction, int)) erro
 		case id == "":
 			return fmt.Errorf("%s:%d: the row has no id", name, line)
 		}
-		add(Prediction{SampleID: id, Response: resp}, line)
+		p := predRow{id: id, response: resp, index: -1, line: line}
+		if indexCol >= 0 {
+			p.index = rowIndex(row[indexCol])
+		}
+		add(p)
 	}
+}
+
+// rowIndex reads VLMEvalKit's row index: a whole number from 0, written as an
+// integer (or as a float such as 1000002.0, as pandas may write it); -1 for
+// anything else, which a plain run ignores as before and a circular one refuses
+// as a row without an index (foldCircular).
+func rowIndex(s string) int64 {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil && v >= 0 {
+		return v
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && f < 1<<53 && f == float64(int64(f)) {
+		return int64(f)
+	}
+	return -1
 }
 
 // tsvError names the file and line of a TSV reading error.

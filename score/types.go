@@ -25,6 +25,12 @@ type Prediction struct {
 	// ParseStepGraph returns them) describe the same action. SpatiaLQA has a judge
 	// model fill it; without it steps match when their normalized texts are equal.
 	StepMatch [][]int `json:"step_match,omitempty"`
+	// Circular marks a prediction of a circular run (a release exported with
+	// bwctl export --format vlmevalkit --circular): Response answers the question
+	// as released, Copies[k-1] its copy k, whose options are rotated by k
+	// (circular.go). A copy not answered is "" and is scored wrong.
+	Circular bool     `json:"circular,omitempty"`
+	Copies   []string `json:"copies,omitempty"`
 }
 
 // Counts are true positives, false positives and false negatives.
@@ -64,6 +70,11 @@ type Result struct {
 	// Correct: the right option or yes/no; for open the strict match; for a step
 	// graph every gold step and precondition found and nothing else.
 	Correct bool `json:"correct"`
+	// Circular is, for a circular prediction of an option sample, the option
+	// read from each copy (the question as released first), mapped back to the
+	// question's own letters: "" where none was read, Refused where the copy was
+	// declined. Correct then holds only when every one is the gold option.
+	Circular []string `json:"circular,omitempty"`
 
 	// Box is the box read from a hop_qa response, on the 0–1 scale (after dividing
 	// by 1000 when a coordinate exceeded 1); BoxError says why there is none or

@@ -111,17 +111,26 @@ const bands = 4
 // is within the radius, so it is found once. On 100,000 random hashes with
 // maxDist 8 this looks at ~0.1 % of the pairs brute force compares
 // (BenchmarkNearPairs). When enumerating the radius costs more than comparing
-// with everyone (few hashes, large maxDist), it compares every pair.
+// with everyone — each band visits its 65,536 buckets once per offset within the
+// radius, 4 × 137 × 65,536 ≈ 36 million steps at maxDist 8, as many as brute force's
+// n²/2 comparisons at n ≈ 8,500 — it compares every pair (measured at 2,000
+// hashes, in one run on a busy machine: the index 0.68 s, every pair 0.03 s).
 func NearPairs(hashes []uint64, maxDist int) []Pair {
 	n := len(hashes)
 	if n < 2 || maxDist < 0 {
 		return nil
 	}
-	r := maxDist / bands
-	masks := bandMasks(r)
-	if maxDist >= 64 || bands*len(masks) >= n/2 {
+	if maxDist >= 64 || n*(n-1)/2 <= bands*len(bandMasks(maxDist/bands))<<16 {
 		return bruteNearPairs(hashes, maxDist)
 	}
+	return indexNearPairs(hashes, maxDist)
+}
+
+// indexNearPairs is NearPairs by the multi-index, whatever the number of hashes;
+// maxDist is 0 to 63.
+func indexNearPairs(hashes []uint64, maxDist int) []Pair {
+	r := maxDist / bands
+	masks := bandMasks(r)
 	// Per band, the hashes sorted by the band's value (a counting sort): start[v]
 	// is the first of value v. Each offset m within the radius joins bucket v with
 	// bucket v^m, v ascending, so the buckets and the hashes (copied in bucket

@@ -56,6 +56,14 @@ func checkPrediction(p score.Prediction) error {
 	case len(p.Response) > maxResponseBytes:
 		return fmt.Errorf("%w: the response to %s is longer than %d MiB", bench.ErrInvalid, p.SampleID, maxResponseBytes>>20)
 	}
+	for k, c := range p.Copies {
+		switch {
+		case !utf8.ValidString(c):
+			return fmt.Errorf("%w: the response to copy %d of %s is not UTF-8 text", bench.ErrInvalid, k+1, p.SampleID)
+		case len(c) > maxResponseBytes:
+			return fmt.Errorf("%w: the response to copy %d of %s is longer than %d MiB", bench.ErrInvalid, k+1, p.SampleID, maxResponseBytes>>20)
+		}
+	}
 	n := 0
 	for _, row := range p.StepMatch {
 		n += len(row)
@@ -203,13 +211,9 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 		}
 		defer ins.Close()
 		for _, p := range kept {
-			var match any
-			if p.StepMatch != nil {
-				b, err := json.Marshal(p.StepMatch)
-				if err != nil {
-					return err
-				}
-				match = string(b)
+			match, err := predictionExtra(p)
+			if err != nil {
+				return err
 			}
 			if _, err := ins.ExecContext(ctx, rel.ID, model, p.SampleID, p.Response, match, now, a.ID, source); err != nil {
 				return err
@@ -302,13 +306,51 @@ func scanPrediction(model string) func(r scanner) (score.Prediction, error) {
 		if err := r.Scan(&p.SampleID, &p.Response, &match); err != nil {
 			return p, err
 		}
-		if match.Valid {
+		if match.Valid && strings.HasPrefix(match.String, "{") {
+			var c circularColumn
+			if err := json.Unmarshal([]byte(match.String), &c); err != nil {
+				return p, fmt.Errorf("model %s, sample %s: circular copies: %w", model, p.SampleID, err)
+			}
+			p.Circular, p.StepMatch = true, c.StepMatch
+			if len(c.Copies) > 0 {
+				p.Copies = c.Copies
+			}
+		} else if match.Valid {
 			if err := json.Unmarshal([]byte(match.String), &p.StepMatch); err != nil {
 				return p, fmt.Errorf("model %s, sample %s: step match: %w", model, p.SampleID, err)
 			}
 		}
 		return p, nil
 	}
+}
+
+// circularColumn is what the step_match column holds for a circular prediction
+// (score.Prediction.Circular; score/circular.go): its rotated copies' responses
+// (and a step match, which a circular run of option questions does not have).
+// The column's other content, a step graph's matrix, is a JSON array, so an
+// object tells the two apart without a column of its own (no migration).
+type circularColumn struct {
+	Copies    []string `json:"circular"`
+	StepMatch [][]int  `json:"step_match,omitempty"`
+}
+
+// predictionExtra is the step_match column of p: NULL, its step match matrix, or
+// for a circular prediction a circularColumn.
+func predictionExtra(p score.Prediction) (any, error) {
+	var v any
+	switch {
+	case p.Circular:
+		v = circularColumn{Copies: append([]string{}, p.Copies...), StepMatch: p.StepMatch}
+	case p.StepMatch != nil:
+		v = p.StepMatch
+	default:
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
 }
 
 // Predictions returns a model's raw predictions on a release, by sample id. Only

@@ -111,6 +111,7 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 	}
 	ref = res.Release.Ref()
 	reportPredictionProblems(stderr, in, res, ref)
+	circularNote(stderr, in.preds) // score_circular.go
 	line := fmt.Sprintf("imported %d predictions of %s for %s from %s", res.Imported, res.Model, ref, source)
 	if r := res.Replaced; r != nil {
 		line += fmt.Sprintf("; they replace the %d imported by %s at %s from %s", r.Predictions, r.ImportedBy, r.ImportedAt, r.Source)

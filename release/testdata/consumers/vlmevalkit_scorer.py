@@ -313,6 +313,7 @@ def mcq_circular(data, preds):
     # Score data_main through mcq's report with each question's group hit.
     res = mcq(main, {str(i): main.loc[main["id"] == i, "answer"].iloc[0] if by_id[i] else "Z" for i in main["id"]})
     res["copies"] = len(data) - len(main)
+    res["hits"] = {str(i): h for i, h in by_id.items()}  # per question (sample id), for score/circular.go's test
     return res
 
 
