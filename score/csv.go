@@ -85,7 +85,9 @@ func WriteCSV(w io.Writer, reports []*Report) error {
 func WriteLeaderboardCSV(w io.Writer, board []Standing, reports []*Report, cols []string) error {
 	byModel := make(map[string]*Report, len(reports))
 	for _, r := range reports {
-		byModel[r.Model] = r
+		if !r.Blind { // blind runs are not ranked (Leaderboard)
+			byModel[r.Model] = r
+		}
 	}
 	cw := csv.NewWriter(w)
 	head := []string{"rank", "model", "tied_with"}

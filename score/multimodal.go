@@ -81,12 +81,12 @@ func MultiModalGains(reports []*Report) (map[string][]Gain, error) {
 		}
 		for _, f := range gainFigures() {
 			sv, swv := p.seen.Overall.Metric(f), p.blind.Overall.Metric(f)
-			if sv == nil || swv == nil {
+			if sv == nil || swv == nil || sv.N == 0 || swv.N == 0 { // a figure over no sample is no score
 				continue
 			}
 			g := Gain{Figure: f, SV: sv.Value, SWV: swv.Value, MG: sv.Value - swv.Value, Base: p.blind.Base}
 			if base != nil {
-				if st := base.Overall.Metric(f); st != nil {
+				if st := base.Overall.Metric(f); st != nil && st.N > 0 {
 					ml := max(0, swv.Value-st.Value)
 					g.ST, g.ML = &st.Value, &ml
 				}

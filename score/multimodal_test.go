@@ -64,6 +64,17 @@ func TestMultiModalGains(t *testing.T) {
 			want:    map[string][]Gain{"a": {{Figure: "mcq_acc", SV: 70, SWV: 40, MG: 30, Base: "gone"}}},
 		},
 		{
+			// A figure over no sample is no score: the blind run's judgment_acc
+			// gives no gain, the base's mcq_acc no leakage.
+			name: "figures over no sample",
+			reports: []*Report{
+				run("a", false, "", 70, 80),
+				func() *Report { r := run("a", true, "llm", 40, 0); r.Overall.JudgmentAcc.N = 0; return r }(),
+				func() *Report { r := run("llm", true, "", 0, -1); r.Overall.MCQAcc.N = 0; return r }(),
+			},
+			want: map[string][]Gain{"a": {{Figure: "mcq_acc", SV: 70, SWV: 40, MG: 30, Base: "llm"}}},
+		},
+		{
 			// A figure only one run has gives no gain.
 			name:    "figures in common only",
 			reports: []*Report{run("a", false, "", 70, 80), run("a", true, "", 40, -1)},

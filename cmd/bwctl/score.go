@@ -504,7 +504,9 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	}
 	byModel := map[string]*score.Report{}
 	for _, r := range reports {
-		byModel[r.Model] = r
+		if !r.Blind { // a blind run's figures show as MG and ML (gainColumns)
+			byModel[r.Model] = r
+		}
 	}
 	cell := func(m *score.Metric) string {
 		switch {
