@@ -7,13 +7,41 @@ import (
 
 // ModelRun is one model's predictions on a release.
 type ModelRun struct {
-	Release     string // the release's NAME@VERSION
-	Model       string
+	Release string // the release's NAME@VERSION
+	Model   string
+	// Blind marks the model's blind run: its answers given without the images
+	// (PredictionRun.Blind). A model has at most one run with images and one blind
+	// run on a release; both carry its name.
+	Blind       bool
+	Base        string // a blind run's text-only base LLM (PredictionRun.Base), or ""
 	Predictions int    // samples with a prediction
 	Missing     int    // samples of the release without one (scored as empty responses)
 	Source      string // the file (or files) they were imported from
 	ImportedAt  string
 	ImportedBy  string
+}
+
+// PredictionRun says what kind of run an import is. The zero value is a run with
+// the images, as every import was before blind runs.
+type PredictionRun struct {
+	// Blind: the model answered the questions without their images (text only),
+	// as MMStar (arXiv 2403.20330) runs a model to measure its multi-modal gain
+	// and leakage (score.MultiModalGains). Importing a blind run replaces only
+	// the model's blind run, never its run with images.
+	Blind bool `json:"blind,omitempty"`
+	// Base names the text-only LLM the model is built on, itself a model imported
+	// on the release (a blind run of a text-only model): its score is S_t of the
+	// leakage. Only for a blind run; "" when unknown.
+	Base string `json:"base,omitempty"`
+}
+
+// RunName names a model's run for people: the model's name, followed by
+// " (blind)" for a blind run.
+func RunName(model string, blind bool) string {
+	if blind {
+		return model + " (blind)"
+	}
+	return model
 }
 
 // someIDsListed is how many ids a SomeIDs lists.
@@ -37,7 +65,8 @@ func (s *SomeIDs) Add(id string) {
 type ImportPredictionsResult struct {
 	Release  Release
 	Model    string
-	Imported int // predictions stored
+	Run      PredictionRun // what kind of run was imported
+	Imported int           // predictions stored
 	// Replaced is the model's earlier run on the release when there was one: all
 	// its predictions were deleted and replaced by this import's.
 	Replaced *ModelRun

@@ -7,6 +7,7 @@ import (
 // ModelResult is one model's scoring of one sample of a release.
 type ModelResult struct {
 	Model string
+	Blind bool // the result of the model's blind run (answered without the images)
 	// Response is the model's raw text. It is empty when the model gave none
 	// (Result.Missing) and when the reader may not read predictions
 	// (verify.ActionReadPredictions: verifiers see results, not raw text).
@@ -19,4 +20,7 @@ type SampleOutcome struct {
 	SampleID string
 	Wrong    []string // the models that did not get it right (score.Result.Correct false; a missing prediction is wrong), by name
 	Models   int      // the models run on the release
+	// BlindRight are the models whose blind run (answered without the images)
+	// got the sample right, by name; blind runs are not counted in Wrong or Models.
+	BlindRight []string
 }

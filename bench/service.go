@@ -94,7 +94,7 @@ type Calls interface {
 	ReleaseItems(ctx context.Context, actor User, releaseID int64) ([]ReleaseItem, error)
 
 	// Models on releases
-	ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string) (ImportPredictionsResult, error)
+	ImportPredictions(ctx context.Context, actor User, releaseRef, model string, preds []score.Prediction, source string, run PredictionRun) (ImportPredictionsResult, error)
 	Predictions(ctx context.Context, actor User, releaseRef, model string) ([]score.Prediction, error)
 	Models(ctx context.Context, actor User, releaseRef string) ([]ModelRun, error)
 	Score(ctx context.Context, actor User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error)

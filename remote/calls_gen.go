@@ -1006,10 +1006,11 @@ func (c *Client) ReleaseItems(ctx context.Context, actor bench.User, releaseID i
 }
 
 type inImportPredictions struct {
-	ReleaseRef string             `json:"releaseRef"`
-	Model      string             `json:"model"`
-	Preds      []score.Prediction `json:"preds"`
-	Source     string             `json:"source"`
+	ReleaseRef string              `json:"releaseRef"`
+	Model      string              `json:"model"`
+	Preds      []score.Prediction  `json:"preds"`
+	Source     string              `json:"source"`
+	Run        bench.PredictionRun `json:"run"`
 }
 
 type outImportPredictions struct {
@@ -1017,9 +1018,9 @@ type outImportPredictions struct {
 }
 
 // ImportPredictions carries bench.Calls.ImportPredictions to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImportPredictions(ctx context.Context, actor bench.User, releaseRef string, model string, preds []score.Prediction, source string) (bench.ImportPredictionsResult, error) {
+func (c *Client) ImportPredictions(ctx context.Context, actor bench.User, releaseRef string, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
 	var out outImportPredictions
-	err := c.call(ctx, "ImportPredictions", inImportPredictions{ReleaseRef: releaseRef, Model: model, Preds: preds, Source: source}, &out)
+	err := c.call(ctx, "ImportPredictions", inImportPredictions{ReleaseRef: releaseRef, Model: model, Preds: preds, Source: source, Run: run}, &out)
 	return out.R0, err
 }
 
@@ -2140,7 +2141,7 @@ var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImportPredictions(ctx, me, in.ReleaseRef, in.Model, in.Preds, in.Source)
+		r0, err := svc.ImportPredictions(ctx, me, in.ReleaseRef, in.Model, in.Preds, in.Source, in.Run)
 		return outImportPredictions{R0: r0}, err
 	},
 	"Predictions": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {

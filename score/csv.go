@@ -3,6 +3,7 @@ package score
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,9 +16,26 @@ func csvNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // dimension ("overall" or a key of Dimensions), group label, metric name (of
 // MetricNames, and lrr_score_max after lrr_score), value, the interval's ends
 // (empty without one) and n.
+//
+// When a report is of a blind run (Report.Blind), and only then, a last column
+// "blind" says true on its rows and false on the others, and each model's
+// MultiModal gains follow its rows: dimension "multimodal", the figure as group,
+// metrics s_v, s_wv, mg and, with a base, s_t and ml (no interval, no n).
 func WriteCSV(w io.Writer, reports []*Report) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"model", "dimension", "group", "metric", "value", "ci_low", "ci_high", "n"})
+	blind := slices.ContainsFunc(reports, func(r *Report) bool { return r.Blind })
+	head := []string{"model", "dimension", "group", "metric", "value", "ci_low", "ci_high", "n"}
+	if blind {
+		head = append(head, "blind")
+	}
+	cw.Write(head)
+	var runBlind bool // the blind column's value for the report being written
+	write := func(row []string) {
+		if blind {
+			row = append(row, strconv.FormatBool(runBlind))
+		}
+		cw.Write(row)
+	}
 	rows := func(model, dim, group string, f *Figures) {
 		for _, name := range MetricNames {
 			m := f.Metric(name)
@@ -28,18 +46,31 @@ func WriteCSV(w io.Writer, reports []*Report) error {
 			if m.CI != nil {
 				lo, hi = csvNumber(m.CI[0]), csvNumber(m.CI[1])
 			}
-			cw.Write([]string{model, dim, group, name, csvNumber(m.Value), lo, hi, strconv.Itoa(m.N)})
+			write([]string{model, dim, group, name, csvNumber(m.Value), lo, hi, strconv.Itoa(m.N)})
 		}
 		if f.LRRScoreMax != nil {
-			cw.Write([]string{model, dim, group, "lrr_score_max", csvNumber(*f.LRRScoreMax), "", "", strconv.Itoa(f.LRRScore.N)})
+			write([]string{model, dim, group, "lrr_score_max", csvNumber(*f.LRRScoreMax), "", "", strconv.Itoa(f.LRRScore.N)})
 		}
 	}
 	for _, r := range reports {
+		runBlind = r.Blind
 		rows(r.Model, "overall", "", &r.Overall)
 		for _, dim := range Dimensions {
 			for i := range r.By[dim] {
 				g := &r.By[dim][i]
 				rows(r.Model, dim, g.Label, &g.Figures)
+			}
+		}
+		for _, g := range r.MultiModal {
+			gain := func(metric string, v float64) {
+				write([]string{r.Model, "multimodal", g.Figure, metric, csvNumber(v), "", "", ""})
+			}
+			gain("s_v", g.SV)
+			gain("s_wv", g.SWV)
+			gain("mg", g.MG)
+			if g.ML != nil {
+				gain("s_t", *g.ST)
+				gain("ml", *g.ML)
 			}
 		}
 	}
@@ -54,7 +85,9 @@ func WriteCSV(w io.Writer, reports []*Report) error {
 func WriteLeaderboardCSV(w io.Writer, board []Standing, reports []*Report, cols []string) error {
 	byModel := make(map[string]*Report, len(reports))
 	for _, r := range reports {
-		byModel[r.Model] = r
+		if !r.Blind { // blind runs are not ranked (Leaderboard)
+			byModel[r.Model] = r
+		}
 	}
 	cw := csv.NewWriter(w)
 	head := []string{"rank", "model", "tied_with"}

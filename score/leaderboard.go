@@ -25,7 +25,9 @@ type Standing struct {
 // e.g. "acc50iou"), best first; equal values are ordered by model name. A model
 // is tied with every model whose confidence interval overlaps its own (touching
 // ends overlap); without intervals only equal values tie. It is an error when a
-// report lacks the figure, or two reports name the same model.
+// report lacks the figure, or two reports name the same model. Reports of blind
+// runs (Report.Blind) are not ranked: they are what MultiModalGains compares a
+// model's run with images to.
 func Leaderboard(reports []*Report, metric string) ([]Standing, error) {
 	if (&Figures{}).slot(metric) == nil {
 		return nil, fmt.Errorf("score: leaderboard: unknown figure %q", metric)
@@ -33,6 +35,9 @@ func Leaderboard(reports []*Report, metric string) ([]Standing, error) {
 	rows := make([]Standing, 0, len(reports))
 	seen := map[string]bool{}
 	for _, r := range reports {
+		if r.Blind {
+			continue
+		}
 		if seen[r.Model] {
 			return nil, fmt.Errorf("score: leaderboard: two reports for model %q", r.Model)
 		}

@@ -96,7 +96,13 @@ type BootstrapInfo struct {
 
 // Report is one model's evaluation on a release.
 type Report struct {
-	Model       string         `json:"model"`
+	Model string `json:"model"`
+	// Blind marks the report of a model's blind run: its answers given without
+	// the images (text only; bwctl predictions import --blind). Base names the
+	// text-only LLM the model is built on when the blind run named one (--base).
+	// Neither is set on a run with images. See MultiModalGains.
+	Blind       bool           `json:"blind,omitempty"`
+	Base        string         `json:"base,omitempty"`
 	N           int            `json:"n"`
 	Denominator Denominator    `json:"denominator"`
 	StepMode    StepMode       `json:"step_mode"`
@@ -108,6 +114,10 @@ type Report struct {
 	// one group per label, a sample counted under each of its labels and left out
 	// of a dimension it has no label in (an empty task, a hop of 0).
 	By map[string][]Group `json:"by"`
+	// MultiModal is MMStar's multi-modal gain and leakage per overall figure,
+	// on the report of a run with images whose model also has a blind run
+	// (AttachMultiModal); empty otherwise.
+	MultiModal []Gain `json:"multimodal,omitempty"`
 }
 
 // MetricNames are the JSON names of the figures, in Figures' order.

@@ -31,7 +31,7 @@ func threeModels(t *testing.T, f relFixture) {
 		blank = append(blank, score.Prediction{SampleID: p.SampleID, Response: "I do not know."})
 	}
 	for model, preds := range map[string][]score.Prediction{"oracle": perfect, "half": half, "blank": blank} {
-		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", model, preds, model+".jsonl"); err != nil {
+		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", model, preds, model+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -327,7 +327,7 @@ func TestSequencesScored(t *testing.T) {
 		}
 		preds = append(preds, score.Prediction{SampleID: it.SampleID, Response: r})
 	}
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "lrr-ss@1", "model-x", preds, "test"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "lrr-ss@1", "model-x", preds, "test", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	reps, err := f.db.Score(ctx, f.lead, "lrr-ss@1", []string{"model-x"}, score.Options{YesNo: score.YesNoLRR, Draws: -1})

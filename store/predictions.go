@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +21,45 @@ import (
 // frozen samples and hands both to package score, which owns every scoring rule.
 // Only the raw text is stored, so a score can be computed again with other
 // options or after a rule is refined.
+
+func init() { afterMigration[31] = addBlindRuns }
+
+// addBlindRuns is migration 31's Go part on SQLite (the SQL file says why): it
+// adds model_runs.blind and model_runs.base_model. Re-runnable; on PostgreSQL the
+// SQL file does it.
+func addBlindRuns(d *DB, ctx context.Context, tx *sql.Tx) error {
+	if d.pg {
+		return nil
+	}
+	for _, c := range []struct{ name, decl string }{
+		{"blind", "INTEGER NOT NULL DEFAULT 0"},
+		{"base_model", "TEXT"},
+	} {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('model_runs') WHERE name = ?`, c.name).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := tx.ExecContext(ctx, `ALTER TABLE model_runs ADD COLUMN `+c.name+` `+c.decl); err != nil {
+				return fmt.Errorf("add model_runs.%s: %w", c.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// blindKeySuffix follows a model's name in the key of its blind run's rows
+// (model_runs.model, predictions.model): a unit separator, which validModelName
+// refuses in a name, so no model's name is the key of another's blind run.
+const blindKeySuffix = "\x1fblind"
+
+// runKey is the key of a model's run in model_runs and predictions.
+func runKey(model string, blind bool) string {
+	if blind {
+		return model + blindKeySuffix
+	}
+	return model
+}
 
 // Limits of an import.
 const (
@@ -108,22 +149,29 @@ func scoreError(ctx context.Context, err error) error {
 // prediction package score cannot score (a step match matrix of another shape, a
 // cell other than 0 or 1), a response over 1 MiB or one that is not UTF-8: then
 // nothing is written.
-func (d *DB) ImportPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string) (bench.ImportPredictionsResult, error) {
-	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source)
+//
+// run says whether the model answered without the images (run.Blind: a blind run,
+// stored beside the model's run with images; importing one replaces only the
+// model's earlier blind run) and, for a blind run, which text-only LLM the model
+// is built on (run.Base, a model name; not the model itself). A base without
+// Blind is ErrInvalid.
+func (d *DB) ImportPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
+	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source, run)
 	if err != nil {
 		name := releaseRef // named as the caller did, or as NAME@VERSION once found (the screens pass ids)
 		if res.Release.ID != 0 {
 			name = res.Release.Ref()
 		}
-		return bench.ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", model, name, err)
+		return bench.ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", bench.RunName(model, run.Blind), name, err)
 	}
 	return res, nil
 }
 
-func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string) (bench.ImportPredictionsResult, error) {
+func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
 	var res bench.ImportPredictionsResult
+	key := runKey(model, run.Blind)
 	err := d.act(ctx, actor, "predictions.import", func(tx *sql.Tx) error {
-		res = bench.ImportPredictionsResult{Model: model}
+		res = bench.ImportPredictionsResult{Model: model, Run: run}
 		a, err := requireAction(ctx, tx, actor, verify.ActionImportPredictions)
 		if err != nil {
 			return err
@@ -135,6 +183,17 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 		res.Release = rel
 		if err := validModelName(model); err != nil {
 			return err
+		}
+		if run.Base != "" {
+			if !run.Blind {
+				return fmt.Errorf("%w: only a blind run names a base model (the text-only LLM it is built on)", bench.ErrInvalid)
+			}
+			if err := validModelName(run.Base); err != nil {
+				return fmt.Errorf("the base model: %w", err)
+			}
+			if run.Base == model {
+				return fmt.Errorf("%w: model %s cannot be its own base model", bench.ErrInvalid, model)
+			}
 		}
 		if !utf8.ValidString(source) || utf8.RuneCountInString(source) > maxSourceLen {
 			return fmt.Errorf("%w: the source file name is not UTF-8 text of at most %d characters", bench.ErrInvalid, maxSourceLen)
@@ -184,7 +243,7 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 			return scoreError(ctx, err)
 		}
 
-		runs, err := modelRuns(ctx, tx, rel, model)
+		runs, err := queryRuns(ctx, tx, rel, key)
 		if err != nil {
 			return err
 		}
@@ -192,16 +251,20 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 		if len(runs) == 1 {
 			res.Replaced = &runs[0]
 			action = "predictions.replace"
-			if _, err := tx.ExecContext(ctx, `DELETE FROM predictions WHERE release_id = ? AND model = ?`, rel.ID, model); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM predictions WHERE release_id = ? AND model = ?`, rel.ID, key); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM model_runs WHERE release_id = ? AND model = ?`, rel.ID, model); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM model_runs WHERE release_id = ? AND model = ?`, rel.ID, key); err != nil {
 				return err
 			}
 		}
 		now := d.now()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs (release_id, model, created_at, created_by) VALUES (?, ?, ?, ?)`,
-			rel.ID, model, now, a.ID); err != nil {
+		var base any
+		if run.Base != "" {
+			base = run.Base
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs (release_id, model, created_at, created_by, blind, base_model) VALUES (?, ?, ?, ?, ?, ?)`,
+			rel.ID, key, now, a.ID, run.Blind, base); err != nil {
 			return err
 		}
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO predictions (release_id, model, sample_id, response, step_match, imported_at, imported_by, source)
@@ -215,13 +278,20 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 			if err != nil {
 				return err
 			}
-			if _, err := ins.ExecContext(ctx, rel.ID, model, p.SampleID, p.Response, match, now, a.ID, source); err != nil {
+			if _, err := ins.ExecContext(ctx, rel.ID, key, p.SampleID, p.Response, match, now, a.ID, source); err != nil {
 				return err
 			}
 		}
 		res.Imported = len(kept)
-		detail := fmt.Sprintf("model %s: %d predictions from %s; %d for unknown samples, %d duplicates, %d samples missing",
-			model, len(kept), source, res.Unknown.Count, res.Duplicate.Count, res.Missing.Count)
+		what := "model " + model
+		if run.Blind {
+			what += " blind (without images)"
+			if run.Base != "" {
+				what += ", base " + run.Base
+			}
+		}
+		detail := fmt.Sprintf("%s: %d predictions from %s; %d for unknown samples, %d duplicates, %d samples missing",
+			what, len(kept), source, res.Unknown.Count, res.Duplicate.Count, res.Missing.Count)
 		if n := res.PixelBoxes.Count; n > 0 {
 			detail += fmt.Sprintf("; %d boxes look like pixel coordinates", n)
 		}
@@ -242,29 +312,60 @@ func quoteIDs(ids []string) string {
 	return strings.Join(q, ", ")
 }
 
-// modelRuns lists the release's model runs in name order, or only model's when
-// model is not empty.
+// modelRuns lists the release's model runs with images in name order, or only
+// model's when model is not empty. Blind runs are left out (allRuns has them).
 func modelRuns(ctx context.Context, tx *sql.Tx, rel bench.Release, model string) ([]bench.ModelRun, error) {
-	q := `SELECT r.model, r.created_at, u.name, count(p.sample_id), COALESCE(max(p.source), '')
+	if model != "" {
+		return queryRuns(ctx, tx, rel, runKey(model, false))
+	}
+	runs, err := queryRuns(ctx, tx, rel, "")
+	return slices.DeleteFunc(runs, func(r bench.ModelRun) bool { return r.Blind }), err
+}
+
+// allRuns lists every run on the release, blind ones too, by model name, a
+// model's run with images before its blind run.
+func allRuns(ctx context.Context, tx *sql.Tx, rel bench.Release) ([]bench.ModelRun, error) {
+	return queryRuns(ctx, tx, rel, "")
+}
+
+// queryRuns reads the release's runs (the one keyed key, when key is not empty)
+// by model name, a model's run with images before its blind run.
+func queryRuns(ctx context.Context, tx *sql.Tx, rel bench.Release, key string) ([]bench.ModelRun, error) {
+	q := `SELECT r.model, r.blind, COALESCE(r.base_model, ''), r.created_at, u.name, count(p.sample_id), COALESCE(max(p.source), '')
 		FROM model_runs r JOIN users u ON u.id = r.created_by
 		LEFT JOIN predictions p ON p.release_id = r.release_id AND p.model = r.model
 		WHERE r.release_id = ?`
 	args := []any{rel.ID}
-	if model != "" {
+	if key != "" {
 		q += ` AND r.model = ?`
-		args = append(args, model)
+		args = append(args, key)
 	}
-	q += ` GROUP BY r.model, r.created_at, u.name ORDER BY r.model`
-	return queryAll(ctx, tx, func(r scanner) (bench.ModelRun, error) {
+	q += ` GROUP BY r.model, r.blind, r.base_model, r.created_at, u.name`
+	runs, err := queryAll(ctx, tx, func(r scanner) (bench.ModelRun, error) {
 		m := bench.ModelRun{Release: rel.Ref()}
-		err := r.Scan(&m.Model, &m.ImportedAt, &m.ImportedBy, &m.Predictions, &m.Source)
+		err := r.Scan(&m.Model, &m.Blind, &m.Base, &m.ImportedAt, &m.ImportedBy, &m.Predictions, &m.Source)
+		if m.Blind {
+			m.Model = strings.TrimSuffix(m.Model, blindKeySuffix)
+		}
 		m.Missing = rel.Samples - m.Predictions
 		return m, err
 	}, q, args...)
+	slices.SortFunc(runs, func(a, b bench.ModelRun) int {
+		return cmp.Or(strings.Compare(a.Model, b.Model), cmp.Compare(b2i(a.Blind), b2i(b.Blind)))
+	})
+	return runs, err
 }
 
-// Models lists the models with predictions on a release, by name. Verifiers and
-// leads may (verify.ActionSeeScores); a refusal is audited.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Models lists the model runs on a release, by name, a model's run with images
+// before its blind run (ModelRun.Blind). Verifiers and leads may
+// (verify.ActionSeeScores); a refusal is audited.
 func (d *DB) Models(ctx context.Context, actor bench.User, releaseRef string) ([]bench.ModelRun, error) {
 	var runs []bench.ModelRun
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
@@ -275,7 +376,7 @@ func (d *DB) Models(ctx context.Context, actor bench.User, releaseRef string) ([
 		if err != nil {
 			return err
 		}
-		runs, err = modelRuns(ctx, tx, rel, "")
+		runs, err = allRuns(ctx, tx, rel)
 		return err
 	})
 	if err != nil {
@@ -284,18 +385,25 @@ func (d *DB) Models(ctx context.Context, actor bench.User, releaseRef string) ([
 	return runs, nil
 }
 
-// modelPredictions reads one model's predictions on a release, by sample id; a
-// model without a run is ErrNotFound.
+// modelPredictions reads one model's predictions on a release (of its run with
+// images), by sample id; a model without a run is ErrNotFound.
 func modelPredictions(ctx context.Context, tx *sql.Tx, rel bench.Release, model string) ([]score.Prediction, error) {
-	runs, err := modelRuns(ctx, tx, rel, model)
+	return runPredictions(ctx, tx, rel, model, false)
+}
+
+// runPredictions reads the predictions of a model's run with images, or of its
+// blind run, by sample id; a run that is not there is ErrNotFound.
+func runPredictions(ctx context.Context, tx *sql.Tx, rel bench.Release, model string, blind bool) ([]score.Prediction, error) {
+	key := runKey(model, blind)
+	runs, err := queryRuns(ctx, tx, rel, key)
 	if err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("model %s: %w among the predictions of %s", model, bench.ErrNotFound, rel.Ref())
+		return nil, fmt.Errorf("model %s: %w among the predictions of %s", bench.RunName(model, blind), bench.ErrNotFound, rel.Ref())
 	}
 	return queryAll(ctx, tx, scanPrediction(model),
-		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, model)
+		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? ORDER BY sample_id`, rel.ID, key)
 }
 
 // scanPrediction reads one of model's predictions: sample_id, response, step_match.
@@ -384,6 +492,11 @@ func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, mode
 // leads may (verify.ActionSeeScores); a refusal is audited. A model without
 // predictions on the release, or named twice, and a release no model was run on
 // are errors, as are options package score refuses (ErrInvalid).
+//
+// A model's blind run (ModelRun.Blind) is scored too: its report, marked
+// Report.Blind (with Report.Base, the base LLM it named), follows the report of
+// the model's run with images, or stands alone for a model with only a blind run
+// (a text-only LLM). Naming a model asks for both of its runs.
 func (d *DB) Score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	reports, err := d.score(ctx, actor, releaseRef, models, opt)
 	if err != nil {
@@ -395,13 +508,13 @@ func (d *DB) Score(ctx context.Context, actor bench.User, releaseRef string, mod
 func (d *DB) score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	var (
 		gs    []score.Gold
-		names []string
+		runs  []bench.ModelRun
 		preds [][]score.Prediction
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
 		var rel bench.Release
 		var err error
-		if rel, gs, names, preds, err = scoreInputs(ctx, tx, actor, releaseRef, models, false); err != nil {
+		if rel, gs, runs, preds, err = scoreInputs(ctx, tx, actor, releaseRef, models, false); err != nil {
 			return err
 		}
 		opt, err = withLRRWeights(ctx, tx, rel.ProjectID, opt) // store/settings.go
@@ -410,23 +523,25 @@ func (d *DB) score(ctx context.Context, actor bench.User, releaseRef string, mod
 	if err != nil {
 		return nil, err
 	}
-	reports := make([]*score.Report, len(names))
-	for i, m := range names {
-		rep, _, err := score.Evaluate(ctx, m, gs, preds[i], opt)
+	reports := make([]*score.Report, len(runs))
+	for i, r := range runs {
+		rep, _, err := score.Evaluate(ctx, r.Model, gs, preds[i], opt)
 		if err != nil {
-			return nil, fmt.Errorf("model %s: %w", m, scoreError(ctx, err))
+			return nil, fmt.Errorf("model %s: %w", bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
 		}
+		rep.Blind, rep.Base = r.Blind, r.Base
 		reports[i] = rep
 	}
 	return reports, nil
 }
 
 // scoreInputs reads, for someone who may see scores (verify.ActionSeeScores), a
-// release's samples as package score takes them and the predictions of the models
-// named, or of every model run on the release when models is empty. A release
+// release's samples as package score takes them and the runs (with their
+// predictions) of the models named, or of every model run on the release when
+// models is empty: a model's run with images, then its blind run. A release
 // without models is ErrNotFound unless noModels is true; a model named twice is
-// ErrInvalid.
-func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef string, models []string, noModels bool) (bench.Release, []score.Gold, []string, [][]score.Prediction, error) {
+// ErrInvalid, a model named without a run ErrNotFound.
+func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef string, models []string, noModels bool) (bench.Release, []score.Gold, []bench.ModelRun, [][]score.Prediction, error) {
 	if _, err := requireAction(ctx, tx, actor, verify.ActionSeeScores); err != nil {
 		return bench.Release{}, nil, nil, nil, err
 	}
@@ -438,31 +553,40 @@ func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef s
 	if err != nil {
 		return bench.Release{}, nil, nil, nil, err
 	}
-	names := models
-	if len(names) == 0 {
-		runs, err := modelRuns(ctx, tx, rel, "")
-		if err != nil {
-			return bench.Release{}, nil, nil, nil, err
-		}
-		if len(runs) == 0 && !noModels {
-			return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
-		}
-		for _, r := range runs {
-			names = append(names, r.Model)
+	all, err := allRuns(ctx, tx, rel)
+	if err != nil {
+		return bench.Release{}, nil, nil, nil, err
+	}
+	runs := all
+	if len(models) == 0 && len(runs) == 0 && !noModels {
+		return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
+	}
+	if len(models) > 0 {
+		runs = nil
+		seen := map[string]bool{}
+		for _, m := range models {
+			if seen[m] {
+				return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
+			}
+			seen[m] = true
+			n := len(runs)
+			for _, r := range all {
+				if r.Model == m {
+					runs = append(runs, r)
+				}
+			}
+			if len(runs) == n {
+				return bench.Release{}, nil, nil, nil, fmt.Errorf("model %s: %w among the predictions of %s", m, bench.ErrNotFound, rel.Ref())
+			}
 		}
 	}
 	var preds [][]score.Prediction
-	seen := map[string]bool{}
-	for _, m := range names {
-		if seen[m] {
-			return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
-		}
-		seen[m] = true
-		ps, err := modelPredictions(ctx, tx, rel, m)
+	for _, r := range runs {
+		ps, err := runPredictions(ctx, tx, rel, r.Model, r.Blind)
 		if err != nil {
 			return bench.Release{}, nil, nil, nil, err
 		}
 		preds = append(preds, ps)
 	}
-	return rel, golds(items), names, preds, nil
+	return rel, golds(items), runs, preds, nil
 }

@@ -72,7 +72,7 @@ func checkFigures(t *testing.T, rep *score.Report, want map[string][2]float64) {
 func TestImportPredictionsAndScorePerfect(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
-	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl")
+	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl", bench.PredictionRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestImportPredictionsReportsUnknownDuplicateMissing(t *testing.T) {
 		preds = append(preds, score.Prediction{SampleID: "ghost-" + string(rune('0'+i)), Response: "A"})
 	}
 	preds = append(preds, score.Prediction{SampleID: "yn-1", Response: "yes"}, score.Prediction{SampleID: "yn-1", Response: "yes"})
-	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "sloppy", preds, "sloppy.jsonl")
+	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "sloppy", preds, "sloppy.jsonl", bench.PredictionRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestImportPredictionsReportsUnknownDuplicateMissing(t *testing.T) {
 	}
 
 	// Nothing for the release: refused, nothing written.
-	_, err = f.db.ImportPredictions(ctx, f.lead, "bench@1", "lost", []score.Prediction{{SampleID: "x-1"}, {SampleID: "x-2"}}, "lost.jsonl")
+	_, err = f.db.ImportPredictions(ctx, f.lead, "bench@1", "lost", []score.Prediction{{SampleID: "x-1"}, {SampleID: "x-2"}}, "lost.jsonl", bench.PredictionRun{})
 	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), `none of the 2 predictions is for a sample of bench@1 (sample ids such as "x-1", "x-2")`) {
 		t.Errorf("an import for another release: %v", err)
 	}
@@ -196,11 +196,11 @@ func TestImportPredictionsReportsUnknownDuplicateMissing(t *testing.T) {
 func TestImportPredictionsReplaces(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", perfectPredictions(), "run1.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", perfectPredictions(), "run1.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	second := []score.Prediction{{SampleID: "mc-1", Response: "A"}, {SampleID: "yn-1", Response: "Yes"}}
-	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", second, "run2.jsonl")
+	res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", second, "run2.jsonl", bench.PredictionRun{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,12 +232,12 @@ func TestPredictionsPermissions(t *testing.T) {
 	f := scoreRelease(t)
 	preds := perfectPredictions()
 	for _, u := range []bench.User{f.ann, f.ver} {
-		_, err := f.db.ImportPredictions(ctx, u, "bench@1", "m", preds, "m.jsonl")
+		_, err := f.db.ImportPredictions(ctx, u, "bench@1", "m", preds, "m.jsonl", bench.PredictionRun{})
 		if !errors.Is(err, bench.ErrForbidden) || !strings.Contains(err.Error(), "only leads may import model predictions") {
 			t.Errorf("%s imports: %v", u.Name, err)
 		}
 	}
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", preds, "m.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", preds, "m.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.db.Score(ctx, f.ann, "bench@1", nil, score.Options{}); !errors.Is(err, bench.ErrForbidden) ||
@@ -266,7 +266,7 @@ func TestPredictionsPermissions(t *testing.T) {
 func TestPredictionsRefusals(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", perfectPredictions(), "m.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m", perfectPredictions(), "m.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	badMatch := perfectPredictions()
@@ -294,7 +294,7 @@ func TestPredictionsRefusals(t *testing.T) {
 	}
 	for _, tt := range imports {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := f.db.ImportPredictions(ctx, f.lead, tt.release, tt.model, tt.preds, "x.jsonl")
+			_, err := f.db.ImportPredictions(ctx, f.lead, tt.release, tt.model, tt.preds, "x.jsonl", bench.PredictionRun{})
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.text) {
 				t.Errorf("got %v, want %v naming %q", err, tt.want, tt.text)
 			}
@@ -354,7 +354,7 @@ func TestImportPredictionsWarnsOfPixelBoxes(t *testing.T) {
 	} {
 		preds := perfectPredictions()
 		preds[0].Response = "Answer: (b) the lamp\nBounding Box: " + tc.box
-		res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m-"+tc.name, preds, "p.jsonl")
+		res, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "m-"+tc.name, preds, "p.jsonl", bench.PredictionRun{})
 		if err != nil {
 			t.Fatal(err)
 		}

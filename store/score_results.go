@@ -25,7 +25,8 @@ import (
 // response; for everyone else Response is left empty. The answer score read from
 // it (Result.Answer, Result.Steps) is part of the result and is given to both. A
 // release without models gives the gold and no results; a sample not in the
-// release is ErrNotFound.
+// release is ErrNotFound. A model's blind run gives a result of its own, marked
+// Blind, after the result of its run with images.
 func (d *DB) SampleScores(ctx context.Context, actor bench.User, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
 	g, res, err := d.sampleScores(ctx, actor, releaseRef, sampleID)
 	if err != nil {
@@ -38,7 +39,7 @@ func (d *DB) sampleScores(ctx context.Context, actor bench.User, releaseRef stri
 	var (
 		gold  score.Gold
 		runs  []bench.ModelRun
-		preds map[string]score.Prediction // by model; absent when the model gave none
+		preds map[string]score.Prediction // by run key; absent when the run gave none
 		raw   bool
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
@@ -57,16 +58,17 @@ func (d *DB) sampleScores(ctx context.Context, actor bench.User, releaseRef stri
 			return err
 		}
 		gold = golds([]bench.ReleaseItem{it})[0]
-		if runs, err = modelRuns(ctx, tx, rel, ""); err != nil {
+		if runs, err = allRuns(ctx, tx, rel); err != nil {
 			return err
 		}
 		for _, r := range runs {
-			p, ok, err := samplePrediction(ctx, tx, rel, r.Model, sampleID)
+			key := runKey(r.Model, r.Blind)
+			p, ok, err := samplePrediction(ctx, tx, rel, r.Model, key, sampleID)
 			if err != nil {
 				return err
 			}
 			if ok {
-				preds[r.Model] = p
+				preds[key] = p
 			}
 		}
 		return nil
@@ -77,15 +79,15 @@ func (d *DB) sampleScores(ctx context.Context, actor bench.User, releaseRef stri
 	out := make([]bench.ModelResult, 0, len(runs))
 	for _, r := range runs {
 		var ps []score.Prediction
-		if p, ok := preds[r.Model]; ok {
+		if p, ok := preds[runKey(r.Model, r.Blind)]; ok {
 			ps = []score.Prediction{p}
 		}
 		// ScoreAll rather than ScoreSample: it marks a missing prediction as Score does.
 		results, err := score.ScoreAll(ctx, []score.Gold{gold}, ps, score.Options{Draws: -1, Workers: 1})
 		if err != nil {
-			return score.Gold{}, nil, fmt.Errorf("model %s: %w", r.Model, scoreError(ctx, err))
+			return score.Gold{}, nil, fmt.Errorf("model %s: %w", bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
 		}
-		mr := bench.ModelResult{Model: r.Model, Result: results[0]}
+		mr := bench.ModelResult{Model: r.Model, Blind: r.Blind, Result: results[0]}
 		if raw && len(ps) == 1 {
 			mr.Response = ps[0].Response
 		}
@@ -106,10 +108,11 @@ func releaseItem(ctx context.Context, tx *sql.Tx, rel bench.Release, sampleID st
 	return items[0], releaseMoreImages(ctx, tx, rel.ID, items)
 }
 
-// samplePrediction reads model's prediction for one sample; ok is false when it has none.
-func samplePrediction(ctx context.Context, tx *sql.Tx, rel bench.Release, model, sampleID string) (score.Prediction, bool, error) {
+// samplePrediction reads the prediction for one sample of model's run keyed key
+// (runKey); ok is false when it has none.
+func samplePrediction(ctx context.Context, tx *sql.Tx, rel bench.Release, model, key, sampleID string) (score.Prediction, bool, error) {
 	preds, err := queryAll(ctx, tx, scanPrediction(model),
-		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`, rel.ID, model, sampleID)
+		`SELECT sample_id, response, step_match FROM predictions WHERE release_id = ? AND model = ? AND sample_id = ?`, rel.ID, key, sampleID)
 	if err != nil || len(preds) == 0 {
 		return score.Prediction{SampleID: sampleID}, false, err
 	}
@@ -121,33 +124,49 @@ func samplePrediction(ctx context.Context, tx *sql.Tx, rel bench.Release, model,
 // the Evaluate screen's "wrong only" filter shows. Results are computed as
 // SampleScores computes them (score's default options); the same people may
 // (verify.ActionSeeScores), and a refusal is audited. A release without models gives
-// every sample with no model.
+// every sample with no model. Blind runs are not counted among the models: the
+// models whose blind run got a sample right are listed in its BlindRight
+// (score.RightIDs).
 func (d *DB) ReleaseOutcomes(ctx context.Context, actor bench.User, releaseRef string) ([]bench.SampleOutcome, error) {
 	var (
 		gs    []score.Gold
-		names []string
+		runs  []bench.ModelRun
 		preds [][]score.Prediction
 	)
 	err := d.readAs(ctx, actor, "scores.read", func(tx *sql.Tx) error {
 		var err error
-		_, gs, names, preds, err = scoreInputs(ctx, tx, actor, releaseRef, nil, true) // store/predictions.go
+		_, gs, runs, preds, err = scoreInputs(ctx, tx, actor, releaseRef, nil, true) // store/predictions.go
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
 	}
-	out := make([]bench.SampleOutcome, len(gs))
-	for i, g := range gs {
-		out[i] = bench.SampleOutcome{SampleID: g.Sample.ID, Models: len(names)}
+	seeing := 0
+	for _, r := range runs {
+		if !r.Blind {
+			seeing++
+		}
 	}
-	for k, m := range names {
+	out := make([]bench.SampleOutcome, len(gs))
+	at := make(map[string]int, len(gs))
+	for i, g := range gs {
+		out[i] = bench.SampleOutcome{SampleID: g.Sample.ID, Models: seeing}
+		at[g.Sample.ID] = i
+	}
+	for k, r := range runs {
 		results, err := score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1})
 		if err != nil {
-			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, m, scoreError(ctx, err))
+			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
+		}
+		if r.Blind {
+			for _, id := range score.RightIDs(results) {
+				out[at[id]].BlindRight = append(out[at[id]].BlindRight, r.Model)
+			}
+			continue
 		}
 		for i, res := range results {
 			if !res.Correct {
-				out[i].Wrong = append(out[i].Wrong, m)
+				out[i].Wrong = append(out[i].Wrong, r.Model)
 			}
 		}
 	}

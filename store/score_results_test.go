@@ -15,7 +15,7 @@ import (
 func TestSampleScores(t *testing.T) {
 	ctx := context.Background()
 	f := scoreRelease(t)
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	// partial answers hq-1 with the wrong letter and a box off the gold one, and the
@@ -27,7 +27,7 @@ func TestSampleScores(t *testing.T) {
 			`"step2": {"content": "Pick up the laptop", "precondition": ["step1"]}}</ans>`, StepMatch: [][]int{{1, 0}, {0, 1}}},
 		{SampleID: "yn-1", Response: "Yes."},
 	}
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "partial", partial, "partial.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "partial", partial, "partial.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -145,13 +145,13 @@ func TestReleaseOutcomes(t *testing.T) {
 	if err != nil || len(out) != 5 || out[0].Models != 0 || len(out[0].Wrong) != 0 {
 		t.Fatalf("no models: %+v %v", out, err)
 	}
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "oracle", perfectPredictions(), "oracle.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	wrong := perfectPredictions()
 	wrong[1].Response = "A" // mc-1
 	wrong = wrong[:4]       // no prediction for yn-1: a missing answer is wrong
-	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "sloppy", wrong, "sloppy.jsonl"); err != nil {
+	if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "sloppy", wrong, "sloppy.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	out, err = f.db.ReleaseOutcomes(ctx, f.ver, "bench@1")

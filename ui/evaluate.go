@@ -74,8 +74,12 @@ type evaluateView struct {
 	gen     int // bumped by every load; a late answer of an older one is dropped
 	rel     bench.Release
 	runs    []bench.ModelRun
-	reports []*score.Report
-	items   []bench.ReleaseItem
+	reports []*score.Report // the runs with images (and the human baseline): the ranked ones
+	// blind are the reports of the blind runs (score.Report.Blind, answered
+	// without the images); the leaderboard shows MMStar's MG and ML from them
+	// (ui/evaluate_blind.go), the runs with images carry them (Report.MultiModal).
+	blind []*score.Report
+	items []bench.ReleaseItem
 	// outcomes are the models' results per sample, by sample id (nil without models).
 	outcomes map[string]bench.SampleOutcome
 
@@ -338,6 +342,9 @@ func (v *evaluateView) load() {
 		if err == nil && len(runs) > 0 {
 			reports, err = db.Score(ctx, user, evalRef(rel), nil, opt)
 		}
+		if err == nil {
+			_, err = score.AttachMultiModal(reports)
+		}
 		if err == nil { // the human baseline's row, once people answered it (ui/human.go)
 			var human *score.Report
 			var ok bool
@@ -369,7 +376,8 @@ func (v *evaluateView) load() {
 				v.status.SetText(bench.Message(err))
 				return
 			}
-			v.rel, v.runs, v.reports, v.items, v.outcomes = rel, runs, reports, items, outcomes
+			v.rel, v.runs, v.items, v.outcomes = rel, runs, items, outcomes
+			v.reports, v.blind = splitBlind(reports) // ui/evaluate_blind.go
 			v.fill()
 		})
 	})
@@ -380,7 +388,7 @@ func (v *evaluateView) fill() {
 	what, _ := releaseDetails(v.rel)
 	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, plural(len(v.runs), "model")))
 	v.runsRows = dashRows(v.runs, func(r bench.ModelRun) []string {
-		return []string{r.Model, strconv.Itoa(r.Predictions), strconv.Itoa(r.Missing), r.Source, r.ImportedBy, evalTime(r.ImportedAt)}
+		return []string{evalRunName(r), strconv.Itoa(r.Predictions), strconv.Itoa(r.Missing), r.Source, r.ImportedBy, evalTime(r.ImportedAt)}
 	})
 	v.runsBox.Objects = []fyne.CanvasObject{dashTable([]string{"Model", "Predictions", "Missing", "From", "Imported by", "Imported at"}, v.runsRows)}
 	v.runsBox.Refresh()
@@ -510,11 +518,11 @@ func (v *evaluateView) fillBoard() {
 		for _, c := range v.cols {
 			row = append(row, evalCell(byModel[s.Model].Overall.Metric(c)))
 		}
-		v.boardRows = append(v.boardRows, row)
+		v.boardRows = append(v.boardRows, append(row, v.gainCells(s.Model, metric)...))
 	}
-	v.boardBox.Objects = []fyne.CanvasObject{dashTable(append([]string{"Rank", "Model"}, v.cols...), v.boardRows)}
+	v.boardBox.Objects = []fyne.CanvasObject{dashTable(append(append([]string{"Rank", "Model"}, v.cols...), v.gainHeads()...), v.boardRows)}
 	v.boardBox.Refresh()
-	note := evalNote(v.rel, v.reports[0], slices.Contains(v.cols, "content_f1"), metric, ties)
+	note := evalNote(v.rel, v.reports[0], slices.Contains(v.cols, "content_f1"), metric, ties) + v.gainNote(metric)
 	if slices.Contains(v.cols, "lrr_score") {
 		note += " " + evalLRRNote(v.reports)
 	}
@@ -725,13 +733,14 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelRe
 		if j := slices.IndexFunc(v.reports, func(rep *score.Report) bool { return rep.Model == r.Model }); j >= 0 {
 			col = ChartPalette(j)
 		}
+		name := bench.RunName(r.Model, r.Blind) // a blind run's answer is marked (blind)
 		if b := r.Result.Box; b != nil {
 			boxAt[i] = len(boxes)
-			boxes, c.boxOwner = append(boxes, annotate.FromUnit(*b, gold.Width, gold.Height)), append(c.boxOwner, r.Model)
-			styles = append(styles, boxcanvas.Style{Color: col, Label: r.Model})
-			legend = append(legend, evalLegendItem(col, r.Model))
+			boxes, c.boxOwner = append(boxes, annotate.FromUnit(*b, gold.Width, gold.Height)), append(c.boxOwner, name)
+			styles = append(styles, boxcanvas.Style{Color: col, Label: name})
+			legend = append(legend, evalLegendItem(col, name))
 		} else if s.Kind == annotate.KindHopQA {
-			legend = append(legend, evalLegendItem(col, r.Model+" (no box)"))
+			legend = append(legend, evalLegendItem(col, name+" (no box)"))
 		}
 	}
 	c.canvas = boxcanvas.New(pic.img, pic.width, pic.height)
@@ -750,6 +759,7 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelRe
 	}
 	for i, r := range results {
 		c.rows[i] = evalResultRow(r, gold)
+		c.rows[i][0] = bench.RunName(r.Model, r.Blind)
 		if c.raw {
 			c.rows[i] = append(c.rows[i], evalOneLine(r.Response))
 		}
@@ -785,7 +795,7 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelRe
 		}
 		c.syncing = true
 		defer func() { c.syncing = false }()
-		if j := slices.IndexFunc(results, func(r bench.ModelResult) bool { return r.Model == owner }); j >= 0 {
+		if j := slices.IndexFunc(results, func(r bench.ModelResult) bool { return bench.RunName(r.Model, r.Blind) == owner }); j >= 0 {
 			c.table.Select(widget.TableCellID{Row: j + 1, Col: 0})
 		} else { // the gold box, or none
 			c.table.UnselectAll()
@@ -862,11 +872,11 @@ func (c *evalComparison) choose(i int) {
 			c.detail.SetText("Choose a model's row to pick out its box. Raw answers are shown to leads, who may read predictions.")
 		}
 	case !c.raw:
-		c.detail.SetText(c.results[i].Model + ": raw answers are shown to leads, who may read predictions.")
+		c.detail.SetText(bench.RunName(c.results[i].Model, c.results[i].Blind) + ": raw answers are shown to leads, who may read predictions.")
 	case c.results[i].Result.Missing:
-		c.detail.SetText(c.results[i].Model + " gave no answer to this sample (scored as an empty one).")
+		c.detail.SetText(bench.RunName(c.results[i].Model, c.results[i].Blind) + " gave no answer to this sample (scored as an empty one).")
 	default:
-		c.detail.SetText(c.results[i].Model + ":\n" + c.results[i].Response)
+		c.detail.SetText(bench.RunName(c.results[i].Model, c.results[i].Blind) + ":\n" + c.results[i].Response)
 	}
 }
 

@@ -34,7 +34,10 @@ type evalFilterBar struct {
 	kind   *widget.Select
 	hop    *widget.Select
 	wrong  *widget.Check
-	count  *widget.Label // "12 of 1,777 samples"
+	// blind keeps only the samples some model's blind run got right
+	// (SampleOutcome.BlindRight); shown when the release has a blind run.
+	blind *widget.Check
+	count *widget.Label // "12 of 1,777 samples"
 }
 
 func (v *evaluateView) newEvalFilterBar() evalFilterBar {
@@ -50,9 +53,11 @@ func (v *evaluateView) newEvalFilterBar() evalFilterBar {
 	f.hop = widget.NewSelect([]string{evalEveryHop}, func(string) { v.filterSamples() })
 	f.hop.Selected = evalEveryHop
 	f.wrong = widget.NewCheck("wrong only", func(bool) { v.filterSamples() })
+	f.blind = widget.NewCheck("right blind only", func(bool) { v.filterSamples() })
+	f.blind.Hide()
 	f.count.Importance = widget.LowImportance
 	f.count.Truncation = fyne.TextTruncateEllipsis
-	f.root = container.NewVBox(f.search, container.NewGridWithColumns(2, f.kind, f.hop), container.NewBorder(nil, nil, f.wrong, nil, f.count))
+	f.root = container.NewVBox(f.search, container.NewGridWithColumns(2, f.kind, f.hop), container.NewBorder(nil, nil, container.NewHBox(f.wrong, f.blind), nil, f.count))
 	return f
 }
 
@@ -67,6 +72,9 @@ func (f evalFilterBar) keeps(it bench.ReleaseItem, o bench.SampleOutcome) bool {
 		return false
 	}
 	if h := f.hop.Selected; h != "" && h != evalEveryHop && evalHopLabel(it.Content.Hop) != h {
+		return false
+	}
+	if f.blind.Checked && len(o.BlindRight) == 0 {
 		return false
 	}
 	return !f.wrong.Checked || len(o.Wrong) > 0
@@ -102,6 +110,11 @@ func (v *evaluateView) filterSamples() {
 	} else {
 		f.wrong.Enable()
 	}
+	if len(v.blind) > 0 {
+		f.blind.Show()
+	} else {
+		f.blind.Hide()
+	}
 	f.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), plural(len(v.items), "sample")))
 	v.sampleList.UnselectAll()
 	v.sampleList.Refresh()
@@ -117,6 +130,9 @@ func (v *evaluateView) sampleLine(it bench.ReleaseItem) string {
 		} else {
 			line += fmt.Sprintf(" · %d of %d wrong", len(o.Wrong), o.Models)
 		}
+	}
+	if o := v.outcomes[it.SampleID]; len(o.BlindRight) > 0 {
+		line += " · right blind: " + strings.Join(o.BlindRight, ", ")
 	}
 	return line
 }

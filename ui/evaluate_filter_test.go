@@ -86,7 +86,7 @@ func TestEvaluateSamplesFilter(t *testing.T) {
 	}
 	// With two models, "wrong only" leaves out what both got right.
 	for _, m := range []string{"perfect", "half"} {
-		if _, err := u.db.ImportPredictions(context.Background(), u.user, "bench@2.0", m, evalPredictions[m], m+".jsonl"); err != nil {
+		if _, err := u.db.ImportPredictions(context.Background(), u.user, "bench@2.0", m, evalPredictions[m], m+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -242,7 +242,7 @@ func stepRelease(t *testing.T, db bench.Service, lead bench.User, projectID int6
 	}
 	blank := []score.Prediction{{SampleID: "demo-sg-001", Response: "I cannot tell."}, {SampleID: "demo-sg-002", Response: "No idea."}}
 	for m, ps := range map[string][]score.Prediction{"stepper": stepper, "blank": blank} {
-		if _, err := db.ImportPredictions(ctx, lead, "bench@1.1", m, ps, m+".jsonl"); err != nil {
+		if _, err := db.ImportPredictions(ctx, lead, "bench@1.1", m, ps, m+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -318,7 +318,7 @@ func TestEvaluateComparisonColours(t *testing.T) {
 	u, v := openEvaluate(t, "lead", fyne.NewSize(1280, 800))
 	// A fourth model whose box lies apart from the gold one.
 	if _, err := u.db.ImportPredictions(context.Background(), u.user, "bench@1.0", "shifted", []score.Prediction{
-		{SampleID: "demo-hq-002", Response: "Answer: (a) the plant\nBounding Box: [0.30, 0.40, 0.45, 0.60]"}}, "shifted.jsonl"); err != nil {
+		{SampleID: "demo-hq-002", Response: "Answer: (a) the plant\nBounding Box: [0.30, 0.40, 0.45, 0.60]"}}, "shifted.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 	n := v.loads.Load()

@@ -78,7 +78,7 @@ func lrrEvalRelease(t *testing.T, db *store.DB) {
 	}
 	preds := []score.Prediction{{SampleID: "lrr-pos-1", Response: "Sure, it is."}, {SampleID: "lrr-pos-2", Response: "No."},
 		{SampleID: "lrr-cam-1", Response: "Yes"}, {SampleID: "lrr-cam-2", Response: "Yes"}}
-	if _, err := db.ImportPredictions(ctx, lead, "lrr@1.0", "m", preds, "m.jsonl"); err != nil {
+	if _, err := db.ImportPredictions(ctx, lead, "lrr@1.0", "m", preds, "m.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -103,7 +103,7 @@ func evalRelease(t *testing.T, db *store.DB) {
 		t.Fatalf("freeze: %+v %v", rel, err)
 	}
 	for _, m := range []string{"perfect", "half", "unparseable"} {
-		if _, err := db.ImportPredictions(ctx, lead, "bench@1.0", m, evalPredictions[m], m+".jsonl"); err != nil {
+		if _, err := db.ImportPredictions(ctx, lead, "bench@1.0", m, evalPredictions[m], m+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}

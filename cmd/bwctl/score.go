@@ -22,11 +22,11 @@ func init() {
 }
 
 const (
-	predictionsUsage = "usage: bwctl predictions import --db DB [--project P] --release NAME@VERSION --model NAME --as LEAD [--format auto|jsonl|tsv] FILE...\n" +
+	predictionsUsage = "usage: bwctl predictions import --db DB [--project P] --release NAME@VERSION --model NAME --as LEAD [--format auto|jsonl|tsv] [--blind [--base LLM]] FILE...\n" +
 		"       bwctl predictions list --db DB [--project P] --release NAME@VERSION --as USER [--model NAME]"
 	scoreUsage = "usage: bwctl score --db DB [--project P] --release NAME@VERSION --as USER [--model NAME]... [--json|--csv|--markdown|--latex]\n" +
 		"                  [--denominator all|parsed] [--seed S] [--draws N] [--step-mode micro|macro] [--step-skip none|unparsed|unmatched]\n" +
-		"                  [--yes-no vlmevalkit|lrr] [--rank-by FIGURE] [--columns FIGURE,...]"
+		"                  [--yes-no vlmevalkit|lrr] [--rank-by FIGURE] [--columns FIGURE,...] [--blind-right]"
 )
 
 // predLoc is where a prediction was read: a file and the 1-based line its record
@@ -73,6 +73,8 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
 	model := fs.String("model", "", "the model's name; importing a name again replaces its predictions")
 	format := fs.String("format", string(score.PredictionsAuto), "auto (by the file's ending and first byte), jsonl or tsv (a VLMEvalKit result file, PRED_FORMAT=tsv)")
+	blind := fs.Bool("blind", false, "the model answered without the images (text only): its blind run, kept beside its run with images, for MMStar's multi-modal gain and leakage")
+	base := fs.String("base", "", "with --blind: the text-only LLM the model is built on, a model imported on the release (for the leakage)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, predictionsUsage)
 		fs.PrintDefaults()
@@ -105,14 +107,14 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 	}
 	defer closeDB()
 	source := strings.Join(names, ", ")
-	res, err := db.ImportPredictions(ctx, actor, ref, *model, in.preds, source)
+	res, err := db.ImportPredictions(ctx, actor, ref, *model, in.preds, source, bench.PredictionRun{Blind: *blind, Base: *base})
 	if err != nil {
 		return fail(stderr, err)
 	}
 	ref = res.Release.Ref()
 	reportPredictionProblems(stderr, in, res, ref)
 	circularNote(stderr, in.preds) // score_circular.go
-	line := fmt.Sprintf("imported %d predictions of %s for %s from %s", res.Imported, res.Model, ref, source)
+	line := fmt.Sprintf("imported %d predictions of %s for %s from %s", res.Imported, bench.RunName(res.Model, res.Run.Blind), ref, source)
 	if r := res.Replaced; r != nil {
 		line += fmt.Sprintf("; they replace the %d imported by %s at %s from %s", r.Predictions, r.ImportedBy, r.ImportedAt, r.Source)
 	}
@@ -220,8 +222,12 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "bwctl predictions list: no model has predictions on %s\n", name)
 	}
 	for _, r := range runs {
+		name := bench.RunName(r.Model, r.Blind)
+		if r.Base != "" {
+			name += ", base " + r.Base
+		}
 		fmt.Fprintf(stdout, "%s\t%d predictions, %d missing\tfrom %s\timported by %s at %s\n",
-			r.Model, r.Predictions, r.Missing, r.Source, r.ImportedBy, r.ImportedAt)
+			name, r.Predictions, r.Missing, r.Source, r.ImportedBy, r.ImportedAt)
 	}
 	return exitOK
 }
@@ -293,6 +299,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	rankBy := fs.String("rank-by", "", "--markdown/--latex: the figure models are ranked by (default: the first one they have of "+strings.Join(score.MetricNames[1:], ", ")+")")
 	columns := fs.String("columns", "", "--markdown/--latex: the figures shown, comma-separated (default: every figure a model has)")
 	pm := fs.Bool("pm", false, "--markdown/--latex: write value ± half the interval's width instead of value [low, high] (percentile intervals need not be symmetric)")
+	blindRight := fs.Bool("blind-right", false, "list, per model with a blind run, the samples it answered right without the images (--json: one object per model)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, scoreUsage)
 		fs.PrintDefaults()
@@ -346,8 +353,14 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	defer closeDB()
+	if *blindRight { // cmd/bwctl/score_blind.go
+		return writeBlindRight(ctx, db, actor, ref, name, models, *asJSON, stdout, stderr)
+	}
 	reports, err := db.Score(ctx, actor, ref, models, opt)
 	if err != nil {
+		return fail(stderr, err)
+	}
+	if _, err := score.AttachMultiModal(reports); err != nil { // MMStar's MG and ML on each model with a blind run
 		return fail(stderr, err)
 	}
 	if len(models) == 0 { // every model, and the human baseline's row when people answered it (store/human.go)
@@ -411,7 +424,7 @@ func settingsText(r *score.Report) string {
 func writeScoreText(w io.Writer, rel string, reports []*score.Report) error {
 	fmt.Fprintf(w, "%s, %d samples: %s.\n", rel, reports[0].N, settingsText(reports[0]))
 	for _, r := range reports {
-		fmt.Fprintf(w, "\n%s\n", r.Model)
+		fmt.Fprintf(w, "\n%s\n", scoreTextHead(r))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  figure\tvalue\t95 % interval\tn")
 		for _, name := range score.MetricNames {
@@ -432,6 +445,7 @@ func writeScoreText(w io.Writer, rel string, reports []*score.Report) error {
 			return err
 		}
 	}
+	writeGainsText(w, reports) // cmd/bwctl/score_blind.go
 	fmt.Fprintln(w, "\n(--json or --csv for the breakdowns by "+strings.Join(score.Dimensions, ", ")+")")
 	return nil
 }
@@ -491,7 +505,9 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	}
 	byModel := map[string]*score.Report{}
 	for _, r := range reports {
-		byModel[r.Model] = r
+		if !r.Blind { // a blind run's figures show as MG and ML (gainColumns)
+			byModel[r.Model] = r
+		}
 	}
 	cell := func(m *score.Metric) string {
 		switch {
@@ -545,6 +561,8 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	if slices.Contains(cols, "lrr_score") {
 		note += "; " + lrrNote(reports)
 	}
+	gainHeads, gainNote := gainColumns(reports, board, rows, rankBy, latex) // cmd/bwctl/score_blind.go
+	note += gainNote
 	note += fmt.Sprintf(". Ranked by %s: rank is 1 + the number of models whose interval lies wholly above", figureLabel(rankBy))
 	if len(ties) > 0 {
 		note += "; * tied (the intervals overlap): " + strings.Join(ties, "; ")
@@ -555,6 +573,7 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	for _, c := range cols {
 		heads = append(heads, figureLabel(c))
 	}
+	heads = append(heads, gainHeads...)
 	if latex {
 		return writeLaTeXTable(w, rel, heads, rows, note)
 	}
@@ -567,7 +586,7 @@ func writeLeaderboard(w io.Writer, rel string, reports []*score.Report, st leade
 	}
 	line(heads)
 	align := []string{"---:", ":---"}
-	for range cols {
+	for range len(cols) + len(gainHeads) {
 		align = append(align, "---:")
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(align, "|"))

@@ -454,7 +454,7 @@ func newReadsFixtureAt(t *testing.T, connect Connect, now func() time.Time, plan
 		name  string
 		preds []score.Prediction
 	}{{"oracle", perfect}, {"half", half}, {"blank", blank}} {
-		_, err := db.ImportPredictions(ctx, us["lead"], fx.release.Ref(), m.name, m.preds, m.name+".jsonl")
+		_, err := db.ImportPredictions(ctx, us["lead"], fx.release.Ref(), m.name, m.preds, m.name+".jsonl", bench.PredictionRun{})
 		must("predictions of "+m.name, err)
 	}
 	fx.hard, err2 = db.ProposeHardSubset(ctx, us["lead"], fx.release.Ref(), bench.HardSubsetInput{K: 2, Seed: 5})

@@ -79,7 +79,7 @@ var writeSteps = []writeStep{
 			{SampleID: "hq-1", Response: "twice"},
 			{SampleID: "mc-1", Response: "C"},
 			{SampleID: "nowhere", Response: "A"},
-		}, "again.jsonl")
+		}, "again.jsonl", bench.PredictionRun{})
 	}},
 	{"ProposeHardSubset", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.ProposeHardSubset(ctx, u, fx.release.Ref(), bench.HardSubsetInput{Models: []string{"half", "blank", "again"}, K: 1, Target: 3, Seed: 7, Strict: true})

@@ -1,0 +1,15 @@
+-- Benchwright schema, version 31 (issue 29 item 6): a model's blind run. A model
+-- may be run on a release twice: as usual, and blind (the questions without their
+-- images, text only), as MMStar (arXiv 2403.20330) runs models to measure their
+-- multi-modal gain and leakage (score.MultiModalGains). model_runs.blind is 1 on
+-- the blind run; model_runs.base_model is the text-only LLM a blind run's model is
+-- built on (itself a model run on the release), or NULL.
+--
+-- Both runs carry the model's name; the blind run's rows (in model_runs and
+-- predictions) are keyed by the name followed by a unit separator (U+001F) and
+-- "blind" (store/predictions.go, runKey), which no model's name can hold, so the
+-- keys of release_id and model stay unique without rebuilding the tables.
+--
+-- SQLite has no ADD COLUMN IF NOT EXISTS, so store/predictions.go (addBlindRuns)
+-- adds both columns in this migration's Go part.
+SELECT 1;
