@@ -12,8 +12,10 @@ import (
 //
 // Since changed on purpose: issue 29 added ImageHashes (near-duplicate
 // images) and the setting near_duplicate_distance; issue 30 the planting calls
-// (PlantedStatus, PlantedList, PlantResume) and verify.Outcome's Feedback.
-const contractBeforeTheMove = "5a6c62b3e3e5bda2"
+// (PlantedStatus, PlantedList, PlantResume) and verify.Outcome's Feedback;
+// issue 29 item 4 ProposeDebiasedSubset and a curated subset's kind, margin,
+// folds and outcome, and a candidate's shortcuts, bias score and round.
+const contractBeforeTheMove = "26801895b349574a"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every
