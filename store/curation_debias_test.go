@@ -36,7 +36,7 @@ func biasedRelease(t *testing.T) relFixture {
 			Question: fmt.Sprintf("Which object is nearest to the window in shot %d?", i), Options: opts, AnswerIndex: long})
 		f.accept(t, annotate.Sample{ID: fmt.Sprintf("clean-%02d", i), Kind: annotate.KindMCQ, Task: "clean", Image: paths[i%len(paths)],
 			Question: fmt.Sprintf("Which object is nearest to the door in shot %d?", i),
-			Options: append(slices.Clone(names[i%4:]), names[:i%4]...), AnswerIndex: (i / 4) % 4})
+			Options:  append(slices.Clone(names[i%4:]), names[:i%4]...), AnswerIndex: (i / 4) % 4})
 	}
 	if _, err := f.db.Freeze(context.Background(), f.lead, bench.FreezeInput{ProjectID: f.project.ID, Name: "bench", Version: "1"}); err != nil {
 		t.Fatal(err)
