@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -192,5 +193,101 @@ func TestPlantedShortcutsAreFoundExactly(t *testing.T) {
 	wantAudit := []string{"error near-duplicate-image true", "warning answer-position letters", "warning option-length longest"}
 	if !slices.Equal(audit, wantAudit) {
 		t.Errorf("bwctl audit: shortcut findings\n%q\nwant\n%q\n%s", audit, wantAudit, out)
+	}
+}
+
+// TestDebiasedSubsetFreezesAndExports: the pruning proposal of the planted
+// project's release becomes a debiased subset (bwctl debias), whose every
+// candidate the lead drops; it freezes and exports (native and vlmevalkit) like
+// a hard subset, MANIFEST.json records the pruning, and the shortcut audit of
+// either export finds nothing, where the parent's export has the plants.
+func TestDebiasedSubsetFreezesAndExports(t *testing.T) {
+	db := plantedProject(t)
+	setPasswords(t, pw("secret"))
+	dir := t.TempDir()
+	ids := filepath.Join(dir, "ids.txt")
+	cliWriteFile(t, ids, []byte("rescan-01\n"))
+	as := []string{"--db", db, "--as", "boss"}
+	run := func(want int, args ...string) string {
+		t.Helper()
+		code, out, errOut := bwctl(args...)
+		if code != want {
+			t.Fatalf("%v: exit %d, want %d\n%s%s", args, code, want, out, errOut)
+		}
+		return out
+	}
+	// The copy of a train photo in test blocks a freeze: it goes first.
+	run(0, append([]string{"samples", "withdraw", "--ids", ids, "--reason", "a re-encoded copy of rescan-00's photo"}, as...)...)
+	run(0, append([]string{"freeze", "--project", "p1", "--name", "planted", "--version", "1"}, as...)...)
+	parent := filepath.Join(dir, "parent")
+	run(0, append([]string{"export", "--release", "planted@1", "--format", "native", "--out", parent}, as...)...)
+	if got, code := shortcutFindings(t, filepath.Join(parent, "samples.jsonl")); code != exitFindings || len(got) != 5 {
+		t.Fatalf("the parent's export: exit %d, findings %q", code, got)
+	}
+
+	out := run(0, append([]string{"debias", "propose", "--release", "planted@1"}, as...)...)
+	if !strings.HasPrefix(out, "debiased subset 1 of planted@1: ") || !strings.Contains(out, " of 211 samples proposed for removal (text-only model, 5-fold, seed 1, margin 10 points)") ||
+		!strings.Contains(out, "longest: blind accuracy 100.0 % → 0.0 % (chance 25.0 %), 0 of 40 samples left") {
+		t.Errorf("debias propose:\n%s", out)
+	}
+	if out := run(0, append([]string{"debias", "list", "--release", "planted@1"}, as...)...); !strings.HasPrefix(out, "debiased subset 1 of planted@1") {
+		t.Errorf("debias list:\n%s", out)
+	}
+	if code, out, errOut := bwctl(append([]string{"hard-subset", "list", "--release", "planted@1"}, as...)...); code != 0 || out != "" ||
+		!strings.Contains(errOut, "no hard subset is proposed on planted@1") {
+		t.Errorf("hard-subset list: exit %d\n%s%s", code, out, errOut)
+	}
+	by := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(run(0, append([]string{"debias", "show", "--json", "1"}, as...)...)), "\n") {
+		var c struct {
+			SampleID  string   `json:"sample_id"`
+			Task      string   `json:"task"`
+			Bias      float64  `json:"bias_score"`
+			Round     int      `json:"round"`
+			Shortcuts []string `json:"shortcuts"`
+			Decision  string   `json:"decision"`
+		}
+		if err := json.Unmarshal([]byte(l), &c); err != nil {
+			t.Fatalf("show line %q: %v", l, err)
+		}
+		by[c.Task]++
+		if !strings.HasPrefix(c.SampleID, c.Task+"-") || c.Bias <= 0.25 || c.Round < 1 || len(c.Shortcuts) == 0 ||
+			c.Shortcuts[0] != "text-baseline" || c.Decision != "" {
+			t.Errorf("candidate %s", l)
+		}
+	}
+	// Every longest sample has the shortcut, so the task goes whole; the cue and
+	// letter tasks go until the model, fitted again on what is left, is within
+	// 10 points of chance.
+	if by["longest"] != 40 || by["cue"] == 0 || by["letters"] == 0 || by["letters"] > 30 || len(by) != 3 {
+		t.Errorf("candidates by task %v: want every longest sample, some of cue and letters, nothing else", by)
+	}
+	run(2, append([]string{"debias", "decide", "--rest", "maybe", "1"}, as...)...)
+	run(0, append([]string{"debias", "decide", "--rest", "drop", "--reason", "answered from the text alone", "1"}, as...)...)
+	removed := by["longest"] + by["cue"] + by["letters"]
+	if out := run(0, append([]string{"debias", "freeze", "--name", "planted-debiased", "--version", "1", "1"}, as...)...); out != fmt.Sprintf(
+		"froze planted-debiased@1: %d samples of debiased subset 1 (bwctl export writes its MANIFEST with the provenance)\n", 211-removed) {
+		t.Errorf("debias freeze: %q", out)
+	}
+
+	for _, format := range []string{"native", "vlmevalkit"} {
+		exp := filepath.Join(dir, format)
+		run(0, append([]string{"export", "--release", "planted-debiased@1", "--format", format, "--out", exp}, as...)...)
+		m, err := release.ReadManifest(exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := m.Release.Curation; c == nil || c.Method != "debiased" || c.Parent != "planted@1" || c.Pool != 211 || c.Candidates != removed ||
+			c.Kept != 0 || c.Margin != 0.1 || c.Folds != 5 || c.Seed != 1 || len(c.Decisions) != removed || c.Decisions[0].Bias == nil ||
+			c.Decisions[0].Reason != "answered from the text alone" {
+			t.Errorf("%s: curation %+v", format, c)
+		}
+		file := filepath.Join(exp, "samples.jsonl")
+		if format == "vlmevalkit" {
+			file = filepath.Join(exp, "planted-debiased_MCQ.tsv")
+		}
+		if got, code := shortcutFindings(t, "--format", format, file); code != exitOK || len(got) != 0 {
+			t.Errorf("the debiased %s export: exit %d, findings %q", format, code, got)
+		}
 	}
 }
