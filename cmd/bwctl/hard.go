@@ -201,6 +201,21 @@ func (cc *curateCmd) list(ctx context.Context, args []string, stdout, stderr io.
 	return exitOK
 }
 
+// mine refuses a subset of the other kind, naming the command that takes it
+// (the numbers are shared; each command decides and freezes its own kind).
+func (cc *curateCmd) mine(ctx context.Context, db bench.Service, actor bench.User, id int64, stderr io.Writer) (bench.HardSubset, []bench.HardCandidate, int) {
+	h, cs, err := db.HardCandidates(ctx, actor, id)
+	if err != nil {
+		return h, nil, fail(stderr, err)
+	}
+	if h.Kind != cc.kind {
+		other := map[string]string{bench.SubsetHard: "hard-subset", bench.SubsetDebiased: "debias"}[h.Kind]
+		fmt.Fprintf(stderr, "bwctl %s: subset %d is a %s subset: use bwctl %s\n", cc.name, id, h.Kind, other)
+		return h, nil, exitUsage
+	}
+	return h, cs, exitOK
+}
+
 // subsetArg reads the one positional argument, a subset's number.
 func (cc *curateCmd) subsetArg(name string, pos []string, stderr io.Writer) (int64, bool) {
 	if len(pos) != 1 {
@@ -317,11 +332,11 @@ func (cc *curateCmd) decide(ctx context.Context, args []string, stdout, stderr i
 		return code
 	}
 	defer closeDB()
+	_, cs, code := cc.mine(ctx, db, actor, id, stderr)
+	if code != exitOK {
+		return code
+	}
 	if *rest != "" {
-		_, cs, err := db.HardCandidates(ctx, actor, id)
-		if err != nil {
-			return fail(stderr, err)
-		}
 		for _, c := range cs {
 			if c.Decision == "" && !named[c.SampleID] {
 				ds = append(ds, bench.HardDecision{SampleID: c.SampleID, Decision: *rest, Reason: *reason})
@@ -363,6 +378,9 @@ func (cc *curateCmd) freeze(ctx context.Context, args []string, stdout, stderr i
 		return code
 	}
 	defer closeDB()
+	if _, _, code := cc.mine(ctx, db, actor, id, stderr); code != exitOK {
+		return code
+	}
 	rel, err := db.FreezeHardSubset(ctx, actor, id, *name, *version)
 	if err != nil {
 		return fail(stderr, err)

@@ -263,6 +263,10 @@ func TestDebiasedSubsetFreezesAndExports(t *testing.T) {
 		t.Errorf("candidates by task %v: want every longest sample, some of cue and letters, nothing else", by)
 	}
 	run(2, append([]string{"debias", "decide", "--rest", "maybe", "1"}, as...)...)
+	if code, _, errOut := bwctl(append([]string{"hard-subset", "decide", "--rest", "drop", "--reason", "x", "1"}, as...)...); code != exitUsage ||
+		!strings.Contains(errOut, "subset 1 is a debiased subset: use bwctl debias") {
+		t.Errorf("hard-subset decide on a debiased subset: exit %d\n%s", code, errOut)
+	}
 	run(0, append([]string{"debias", "decide", "--rest", "drop", "--reason", "answered from the text alone", "1"}, as...)...)
 	removed := by["longest"] + by["cue"] + by["letters"]
 	if out := run(0, append([]string{"debias", "freeze", "--name", "planted-debiased", "--version", "1", "1"}, as...)...); out != fmt.Sprintf(
