@@ -13,6 +13,8 @@ import (
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/shortcut"
+	"github.com/benchwright/benchwright/store"
+	"github.com/benchwright/benchwright/store/storetest"
 )
 
 // biasedRelease freezes bench@1: 24 questions of task "longest", whose answer
@@ -189,5 +191,41 @@ func TestDebiasedSubsetProposeDecideFreeze(t *testing.T) {
 	counts, _ := f.db.AuditCounts(ctx)
 	if counts["hard.propose"] != 2 || counts["denied:hard.propose"] != 2 {
 		t.Errorf("audit %v", counts)
+	}
+}
+
+// TestMigration32KeepsHardSubsets: a hard subset made before migration 32 (its
+// columns dropped, the version set back) is a hard subset after it, listed and
+// read as before, and a debiased subset can then be proposed beside it.
+func TestMigration32KeepsHardSubsets(t *testing.T) {
+	storetest.SkipOnPostgres(t, "SQLite's part of the migration")
+	ctx := context.Background()
+	f := scoreRelease(t)
+	threeModels(t, f)
+	h, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", bench.HardSubsetInput{K: 2, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := f.db.Path()
+	f.db.Close()
+	raw := relRaw(t, path)
+	for _, q := range []string{`ALTER TABLE hard_subsets DROP COLUMN kind`, `ALTER TABLE hard_subsets DROP COLUMN pruning`,
+		`ALTER TABLE hard_candidates DROP COLUMN bias`, `ALTER TABLE hard_candidates DROP COLUMN prune_round`, `PRAGMA user_version = 31`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, cs, err := db.HardCandidates(ctx, f.lead, h.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kind != bench.SubsetHard || got.K != 2 || got.N != 3 || len(cs) != 3 || len(cs[0].FailedBy) != 2 || cs[0].Shortcuts != nil {
+		t.Errorf("after the migration: %+v %+v", got, cs)
 	}
 }
