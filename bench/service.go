@@ -119,6 +119,7 @@ type Calls interface {
 
 	// Hard subsets and the human baseline
 	ProposeHardSubset(ctx context.Context, actor User, releaseRef string, in HardSubsetInput) (HardSubset, error)
+	ProposeDebiasedSubset(ctx context.Context, actor User, releaseRef string, in DebiasInput) (HardSubset, error)
 	HardSubsets(ctx context.Context, actor User, releaseRef string) ([]HardSubset, error)
 	HardCandidates(ctx context.Context, actor User, subsetID int64) (HardSubset, []HardCandidate, error)
 	DecideHardCandidates(ctx context.Context, actor User, subsetID int64, ds []HardDecision) (HardSubset, error)

@@ -95,6 +95,7 @@ var callNames = []string{
 	"DiscardCandidate",
 	"SampleLineage",
 	"ProposeHardSubset",
+	"ProposeDebiasedSubset",
 	"HardSubsets",
 	"HardCandidates",
 	"DecideHardCandidates",
@@ -1313,6 +1314,22 @@ func (c *Client) ProposeHardSubset(ctx context.Context, actor bench.User, releas
 	return out.R0, err
 }
 
+type inProposeDebiasedSubset struct {
+	ReleaseRef string            `json:"releaseRef"`
+	In         bench.DebiasInput `json:"in"`
+}
+
+type outProposeDebiasedSubset struct {
+	R0 bench.HardSubset `json:"r0"`
+}
+
+// ProposeDebiasedSubset carries bench.Calls.ProposeDebiasedSubset to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) ProposeDebiasedSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
+	var out outProposeDebiasedSubset
+	err := c.call(ctx, "ProposeDebiasedSubset", inProposeDebiasedSubset{ReleaseRef: releaseRef, In: in}, &out)
+	return out.R0, err
+}
+
 type inHardSubsets struct {
 	ReleaseRef string `json:"releaseRef"`
 }
@@ -1659,6 +1676,7 @@ var callTypes = map[string][2]any{
 	"DiscardCandidate":          {inDiscardCandidate{}, outDiscardCandidate{}},
 	"SampleLineage":             {inSampleLineage{}, outSampleLineage{}},
 	"ProposeHardSubset":         {inProposeHardSubset{}, outProposeHardSubset{}},
+	"ProposeDebiasedSubset":     {inProposeDebiasedSubset{}, outProposeDebiasedSubset{}},
 	"HardSubsets":               {inHardSubsets{}, outHardSubsets{}},
 	"HardCandidates":            {inHardCandidates{}, outHardCandidates{}},
 	"DecideHardCandidates":      {inDecideHardCandidates{}, outDecideHardCandidates{}},
@@ -2287,6 +2305,14 @@ var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench
 		}
 		r0, err := svc.ProposeHardSubset(ctx, me, in.ReleaseRef, in.In)
 		return outProposeHardSubset{R0: r0}, err
+	},
+	"ProposeDebiasedSubset": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inProposeDebiasedSubset
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.ProposeDebiasedSubset(ctx, me, in.ReleaseRef, in.In)
+		return outProposeDebiasedSubset{R0: r0}, err
 	},
 	"HardSubsets": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
 		var in inHardSubsets

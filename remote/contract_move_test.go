@@ -16,7 +16,9 @@ import (
 // Issue 29 item 7: score.Prediction's circular copies and score.Result's circular.
 // Issue 29 item 6: blind runs (ImportPredictions' run, ModelRun.Blind and Base,
 // ModelResult.Blind, SampleOutcome.BlindRight, score.Report's blind fields).
-const contractBeforeTheMove = "7f80dc05ed38a587"
+// Issue 29 item 4: ProposeDebiasedSubset and a curated subset's kind, margin,
+// folds and outcome, and a candidate's shortcuts, bias score and round.
+const contractBeforeTheMove = "0d35b631bb4140a2"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every

@@ -45,8 +45,11 @@ const (
 // blind model k-fold, remove from each task whose blind accuracy is opt.Margin
 // or more above chance the pruneShare of its samples with the highest bias
 // score among those the model answers right, fit again on what is left, until
-// every task is within the margin. The lead reviews the list and curates it
-// into a subset; nothing is removed here.
+// every task is within the margin. A task that would fall below
+// opt.MinSamples while still biased loses, in that round, every sample the model
+// answers: so a task whose every sample has the shortcut is proposed whole. The
+// lead reviews the list and curates it into a subset (store's debiased subsets);
+// nothing is removed here.
 func Prune(samples []annotate.Sample, opt Options) Pruning {
 	return prune(samples, opt.withDefaults(), nil)
 }
@@ -100,6 +103,20 @@ func prune(samples []annotate.Sample, opt Options, fitted map[string]baseline) P
 			}
 			biased++
 			k := max(1, int(pruneShare*float64(b.n)))
+			if b.n-k < opt.MinSamples {
+				// Fewer would be left than the model is judged on, so it could not
+				// be fitted again: everything this fit answers goes, and what is
+				// left is what it answered wrong (a task whose every sample has the
+				// shortcut goes whole, not down to the size no check looks at).
+				k = len(b.correct)
+				o.Left = b.n - k
+				o.After = 0
+				if o.Left > 0 {
+					o.After = float64(b.right-k) / float64(o.Left)
+				}
+				first[t] = o
+				settled[t] = true
+			}
 			for _, id := range byBias(b.correct, b.scores)[:min(k, len(b.correct))] {
 				removed[id] = true
 				out.Removed = append(out.Removed, Pruned{ID: id, Task: t, Score: b.scores[id], Round: round})

@@ -369,3 +369,28 @@ func TestHashRunesIsHash(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneTakesAWhollyBiasedTask: a task whose every answer is the longest
+// option is proposed whole — what is left of it would still be answered blind —
+// and not pruned down to the size no check judges (19 samples, every one still
+// longest); the clean task loses nothing.
+func TestPruneTakesAWhollyBiasedTask(t *testing.T) {
+	ss := gen("clean", 150, 1, nil)
+	ss = append(ss, gen("longest", 40, 2, func(rng *rand.Rand, _ *string, opts []string, a int) int {
+		opts[a] += " on the far side of the room"
+		return a
+	})...)
+	p := Prune(ss, Options{Seed: 7})
+	by := map[string]int{}
+	for _, r := range p.Removed {
+		by[r.Task]++
+	}
+	if by["longest"] != 40 || by["clean"] != 0 || !p.Done || strings.Contains(p.Detail, "still") {
+		t.Errorf("removed %v, done %v: %s", by, p.Done, p.Detail)
+	}
+	for _, o := range p.Tasks {
+		if o.Task == "longest" && (o.Before != 1 || o.Left != 0 || o.After != 0) {
+			t.Errorf("longest: %+v", o)
+		}
+	}
+}

@@ -6,13 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 	"github.com/benchwright/benchwright/score"
+	"github.com/benchwright/benchwright/shortcut"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -23,6 +27,14 @@ import (
 // release, whose MANIFEST records the parent release, the models, k, n, the
 // seed and every decision (release.Curation). The rule lives in package score;
 // this file keeps the list and the decisions.
+//
+// Debiased subsets (issue 29 item 4) go through the same list, decisions and
+// freeze: ProposeDebiasedSubset runs the shortcut audit's text-only model and
+// its iterative bias pruning (shortcut.Prune) on a frozen release's samples and
+// stores the samples it would remove as the candidates, each with its task, the
+// shortcut checks that flag it and its bias score; a lead drops (removes) or
+// keeps each, and the freeze takes every sample of the parent but the dropped
+// ones. Migration 32 says how its settings are kept.
 
 // maxReasonLen bounds a curation reason, in characters.
 const maxReasonLen = 500
@@ -99,7 +111,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor bench.User, releaseRef
 		}
 		modelsJSON, _ := json.Marshal(models)
 		var existing int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM hard_subsets WHERE release_id = ? AND models = ? AND k = ? AND target = ? AND seed = ? AND strict = ?`,
+		err = tx.QueryRowContext(ctx, `SELECT id FROM hard_subsets WHERE kind = 'hard' AND release_id = ? AND models = ? AND k = ? AND target = ? AND seed = ? AND strict = ?`,
 			rel.ID, string(modelsJSON), in.K, in.Target, in.Seed, in.Strict).Scan(&existing)
 		switch {
 		case err == nil:
@@ -134,7 +146,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor bench.User, releaseRef
 	return h, err
 }
 
-const hardSubsetCols = `h.id, rl.name || '@' || rl.version, h.release_id, h.models, h.k, h.target, h.seed, h.strict, h.pool, u.name, h.created_at,
+const hardSubsetCols = `h.id, h.kind, h.pruning, rl.name || '@' || rl.version, h.release_id, h.models, h.k, h.target, h.seed, h.strict, h.pool, u.name, h.created_at,
 	COALESCE(fr.name || '@' || fr.version, ''),
 	(SELECT count(*) FROM hard_candidates c WHERE c.subset_id = h.id),
 	(SELECT count(*) FROM hard_candidates c WHERE c.subset_id = h.id AND c.decision = 'keep'),
@@ -145,8 +157,8 @@ const hardSubsetFrom = ` FROM hard_subsets h JOIN releases rl ON rl.id = h.relea
 
 func scanHardSubset(r scanner) (bench.HardSubset, error) {
 	var h bench.HardSubset
-	var models string
-	if err := r.Scan(&h.ID, &h.Release, &h.ReleaseID, &models, &h.K, &h.Target, &h.Seed, &h.Strict, &h.Pool, &h.CreatedBy, &h.CreatedAt,
+	var models, pruning string
+	if err := r.Scan(&h.ID, &h.Kind, &pruning, &h.Release, &h.ReleaseID, &models, &h.K, &h.Target, &h.Seed, &h.Strict, &h.Pool, &h.CreatedBy, &h.CreatedAt,
 		&h.Frozen, &h.Candidates, &h.Kept, &h.Dropped); err != nil {
 		return h, err
 	}
@@ -154,7 +166,27 @@ func scanHardSubset(r scanner) (bench.HardSubset, error) {
 		return h, fmt.Errorf("hard subset %d: models: %w", h.ID, err)
 	}
 	h.N = len(h.Models)
+	if h.Kind == bench.SubsetDebiased {
+		// Migration 32: k is the folds, target the margin in hundredths of a point.
+		h.Folds, h.Margin, h.K, h.Target = h.K, float64(h.Target)/marginScale, 0, 0
+		var p pruningRecord
+		if err := json.Unmarshal([]byte(pruning), &p); err != nil {
+			return h, fmt.Errorf("debiased subset %d: pruning: %w", h.ID, err)
+		}
+		h.Done, h.Detail, h.Tasks = p.Done, p.Detail, p.Tasks
+	}
 	return h, nil
+}
+
+// marginScale is how a debiased subset's margin (a share) is kept in
+// hard_subsets.target: in hundredths of a point.
+const marginScale = 10000
+
+// pruningRecord is hard_subsets.pruning: a debiased proposal's outcome.
+type pruningRecord struct {
+	Done   bool               `json:"done"`
+	Detail string             `json:"detail"`
+	Tasks  []bench.DebiasTask `json:"tasks"`
 }
 
 func hardSubsetByID(ctx context.Context, tx *sql.Tx, id int64) (bench.HardSubset, error) {
@@ -204,7 +236,7 @@ func (d *DB) HardCandidates(ctx context.Context, actor bench.User, subsetID int6
 		if h, err = hardSubsetByID(ctx, tx, subsetID); err != nil {
 			return err
 		}
-		cs, err = hardCandidates(ctx, tx, subsetID)
+		cs, err = hardCandidates(ctx, tx, h)
 		return err
 	})
 	if err != nil {
@@ -213,16 +245,23 @@ func (d *DB) HardCandidates(ctx context.Context, actor bench.User, subsetID int6
 	return h, cs, nil
 }
 
-func hardCandidates(ctx context.Context, tx *sql.Tx, subsetID int64) ([]bench.HardCandidate, error) {
+// hardCandidates are h's candidates by sample id. A debiased subset's
+// failed_by holds the shortcut checks that flag the sample (migration 32).
+func hardCandidates(ctx context.Context, tx *sql.Tx, h bench.HardSubset) ([]bench.HardCandidate, error) {
 	return queryAll(ctx, tx, func(r scanner) (bench.HardCandidate, error) {
 		var c bench.HardCandidate
 		var by string
-		if err := r.Scan(&c.SampleID, &c.Category, &by, &c.Decision, &c.Reason, &c.DecidedBy, &c.DecidedAt); err != nil {
+		var bias sql.NullFloat64
+		if err := r.Scan(&c.SampleID, &c.Category, &by, &c.Decision, &c.Reason, &c.DecidedBy, &c.DecidedAt, &bias, &c.Round); err != nil {
 			return c, err
 		}
+		c.Bias = bias.Float64
+		if h.Kind == bench.SubsetDebiased {
+			return c, json.Unmarshal([]byte(by), &c.Shortcuts)
+		}
 		return c, json.Unmarshal([]byte(by), &c.FailedBy)
-	}, `SELECT c.sample_id, c.category, c.failed_by, c.decision, c.reason, COALESCE(u.name, ''), COALESCE(c.decided_at, '')
-		FROM hard_candidates c LEFT JOIN users u ON u.id = c.decided_by WHERE c.subset_id = ? ORDER BY c.sample_id`, subsetID)
+	}, `SELECT c.sample_id, c.category, c.failed_by, c.decision, c.reason, COALESCE(u.name, ''), COALESCE(c.decided_at, ''), c.bias, c.prune_round
+		FROM hard_candidates c LEFT JOIN users u ON u.id = c.decided_by WHERE c.subset_id = ? ORDER BY c.sample_id`, h.ID)
 }
 
 // DecideHardCandidates records a lead's keep or drop, with the reason, for
@@ -308,15 +347,18 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID in
 		if h.Frozen != "" {
 			return fmt.Errorf("%w: it was frozen into %s already", bench.ErrConflict, h.Frozen)
 		}
-		cs, err := hardCandidates(ctx, tx, subsetID)
+		cs, err := hardCandidates(ctx, tx, h)
 		if err != nil {
 			return err
 		}
-		var kept, undecided []string
+		var undecided []string
+		kept, dropped := 0, 0
 		for _, c := range cs {
 			switch c.Decision {
 			case bench.DecisionKeep:
-				kept = append(kept, c.SampleID)
+				kept++
+			case bench.DecisionDrop:
+				dropped++
 			case "":
 				undecided = append(undecided, c.SampleID)
 			}
@@ -325,7 +367,14 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID in
 			return fmt.Errorf("%w: %d of the %d candidates are undecided (%s); keep or drop each first",
 				bench.ErrInvalid, len(undecided), len(cs), quoteIDs(undecided[:min(len(undecided), maxReportedIDs)]))
 		}
-		if len(kept) == 0 {
+		debiased := h.Kind == bench.SubsetDebiased
+		size := kept // a hard subset is its kept candidates
+		switch {
+		case debiased && dropped == 0:
+			return fmt.Errorf("%w: every candidate was kept; the release would be %s again", bench.ErrInvalid, h.Release)
+		case debiased:
+			size = h.Pool - dropped // a debiased one is its parent without the dropped
+		case kept == 0:
 			return fmt.Errorf("%w: every candidate was dropped; there is nothing to freeze", bench.ErrInvalid)
 		}
 		parent, err := releaseByID(ctx, tx, h.ReleaseID)
@@ -338,20 +387,25 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID in
 		var id int64
 		err = tx.QueryRowContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
 			SELECT project_id, ?, ?, filter, split, ?, ?, ?, 0 FROM releases WHERE id = ? RETURNING id`,
-			name, version, len(kept), a.ID, d.now(), parent.ID).Scan(&id)
+			name, version, size, a.ID, d.now(), parent.ID).Scan(&id)
 		if err != nil {
 			return err
 		}
+		// The samples taken: a hard subset's kept candidates, a debiased one's
+		// parent samples but the dropped candidates.
+		taken := `JOIN hard_candidates c ON c.sample_id = x.sample_id WHERE x.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`
+		if debiased {
+			taken = `WHERE x.release_id = ? AND NOT EXISTS (SELECT 1 FROM hard_candidates c
+				WHERE c.subset_id = ? AND c.sample_id = x.sample_id AND c.decision = 'drop')`
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
-			SELECT ?, rs.sample_id, rs.revision_id, rs.split, rs.image_path, rs.image_sha256, rs.width, rs.height
-			FROM release_samples rs JOIN hard_candidates c ON c.sample_id = rs.sample_id
-			WHERE rs.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`, id, parent.ID, subsetID); err != nil {
+			SELECT ?, x.sample_id, x.revision_id, x.split, x.image_path, x.image_sha256, x.width, x.height
+			FROM release_samples x `+taken, id, parent.ID, subsetID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO release_images (release_id, sample_id, pos, image_path, image_sha256, width, height)
-			SELECT ?, ri.sample_id, ri.pos, ri.image_path, ri.image_sha256, ri.width, ri.height
-			FROM release_images ri JOIN hard_candidates c ON c.sample_id = ri.sample_id
-			WHERE ri.release_id = ? AND c.subset_id = ? AND c.decision = 'keep'`, id, parent.ID, subsetID); err != nil {
+			SELECT ?, x.sample_id, x.pos, x.image_path, x.image_sha256, x.width, x.height
+			FROM release_images x `+taken, id, parent.ID, subsetID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE releases SET sealed = 1 WHERE id = ?`, id); err != nil {
@@ -360,9 +414,13 @@ func (d *DB) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID in
 		if _, err := tx.ExecContext(ctx, `UPDATE hard_subsets SET frozen_release_id = ? WHERE id = ?`, id, subsetID); err != nil {
 			return err
 		}
-		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", name+"@"+version,
-			fmt.Sprintf("project %d, %d samples: hard subset %d of %s (%d of %d candidates kept; failed by at least %d of %d models, seed %d)",
-				parent.ProjectID, len(kept), subsetID, parent.Ref(), len(kept), len(cs), h.K, h.N, h.Seed)); err != nil {
+		detail := fmt.Sprintf("project %d, %d samples: hard subset %d of %s (%d of %d candidates kept; failed by at least %d of %d models, seed %d)",
+			parent.ProjectID, size, subsetID, parent.Ref(), kept, len(cs), h.K, h.N, h.Seed)
+		if debiased {
+			detail = fmt.Sprintf("project %d, %d samples: debiased subset %d of %s (%d of %d proposed removals made; margin %s points, %d folds, seed %d)",
+				parent.ProjectID, size, subsetID, parent.Ref(), dropped, len(cs), points(h.Margin), h.Folds, h.Seed)
+		}
+		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", name+"@"+version, detail); err != nil {
 			return err
 		}
 		rel, err = releaseByID(ctx, tx, id)
@@ -389,16 +447,194 @@ func releaseCuration(ctx context.Context, tx *sql.Tx, releaseID int64) (*release
 	if err != nil {
 		return nil, err
 	}
-	cs, err := hardCandidates(ctx, tx, id)
+	cs, err := hardCandidates(ctx, tx, h)
 	if err != nil {
 		return nil, err
 	}
 	c := &release.Curation{Method: "hard-subset", Parent: h.Release, Models: h.Models, K: h.K, N: h.N, Target: h.Target,
 		Seed: h.Seed, Strict: h.Strict, Pool: h.Pool, Candidates: h.Candidates, Kept: h.Kept,
 		ProposedBy: h.CreatedBy, ProposedAt: exportTime(h.CreatedAt)}
+	if h.Kind == bench.SubsetDebiased {
+		c.Method, c.Margin, c.Folds, c.Done, c.Detail = bench.SubsetDebiased, h.Margin, h.Folds, h.Done, h.Detail
+		for _, t := range h.Tasks {
+			c.Tasks = append(c.Tasks, release.CurationTask{Task: t.Task, N: t.N, Left: t.Left, Before: t.Before, After: t.After, Chance: t.Chance})
+		}
+	}
 	for _, x := range cs {
-		c.Decisions = append(c.Decisions, release.CurationDecision{SampleID: x.SampleID, Category: x.Category, FailedBy: x.FailedBy,
-			Decision: x.Decision, Reason: x.Reason, DecidedBy: x.DecidedBy, DecidedAt: exportTime(x.DecidedAt)})
+		d := release.CurationDecision{SampleID: x.SampleID, Category: x.Category, FailedBy: x.FailedBy,
+			Decision: x.Decision, Reason: x.Reason, DecidedBy: x.DecidedBy, DecidedAt: exportTime(x.DecidedAt)}
+		if h.Kind == bench.SubsetDebiased {
+			bias := x.Bias
+			d.Shortcuts, d.Bias, d.Round = x.Shortcuts, &bias, x.Round
+		}
+		c.Decisions = append(c.Decisions, d)
 	}
 	return c, nil
+}
+
+func init() { afterMigration[32] = addDebiasedSubsets }
+
+// addDebiasedSubsets is migration 32's Go part on SQLite (the SQL files say
+// why): it adds hard_subsets.kind and pruning, hard_candidates.bias and
+// prune_round, each unless it is there. PostgreSQL's file adds them itself.
+func addDebiasedSubsets(d *DB, ctx context.Context, tx *sql.Tx) error {
+	if d.pg {
+		return nil
+	}
+	for _, c := range []struct{ table, col, decl string }{
+		{"hard_subsets", "kind", `TEXT NOT NULL DEFAULT 'hard'`},
+		{"hard_subsets", "pruning", `TEXT NOT NULL DEFAULT ''`},
+		{"hard_candidates", "bias", `REAL`},
+		{"hard_candidates", "prune_round", `INTEGER NOT NULL DEFAULT 0`},
+	} {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('`+c.table+`') WHERE name = ?`, c.col).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := tx.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN `+c.col+` `+c.decl); err != nil {
+				return fmt.Errorf("add %s.%s: %w", c.table, c.col, err)
+			}
+		}
+	}
+	return nil
+}
+
+// points writes a share as points, as a lead gives them ("10", "7.5").
+func points(share float64) string { return strconv.FormatFloat(100*share, 'f', -1, 64) }
+
+// debiasChecks are the shortcut checks whose findings name a candidate's
+// shortcut, in the order a candidate lists them.
+var debiasChecks = []string{shortcut.CheckTextBaseline, shortcut.CheckOptionLength, shortcut.CheckAnswerPosition}
+
+// ProposeDebiasedSubset runs the shortcut audit's text-only model on a frozen
+// release's samples (the revisions it froze) and its iterative bias pruning
+// (shortcut.Prune with in's margin, folds and seed), and stores the samples the
+// pruning would remove as a debiased subset's candidates: each with its task,
+// the shortcut checks whose findings name it (text-baseline when none does: the
+// model answered it) and its bias score. The model is fitted outside the
+// write, so a large release does not hold the database. Only leads may
+// (verify.ActionCurateHard); a refusal is audited. A margin outside 0–100
+// points, folds outside 2–20, a negative seed, a release on which no task is
+// answerable without the images (nothing to prune) and a proposal with the same
+// settings already made (ErrConflict, naming it) are refused.
+func (d *DB) ProposeDebiasedSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
+	h, err := d.proposeDebiased(ctx, actor, releaseRef, in)
+	if err != nil {
+		return bench.HardSubset{}, fmt.Errorf("propose a debiased subset of %s: %w", releaseRef, err)
+	}
+	return h, nil
+}
+
+func (d *DB) proposeDebiased(ctx context.Context, actor bench.User, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
+	switch {
+	case in.Margin < 0 || in.Margin >= 1 || math.IsNaN(in.Margin):
+		return bench.HardSubset{}, fmt.Errorf("%w: the margin is %s points; give more than 0 and less than 100", bench.ErrInvalid, points(in.Margin))
+	case in.Folds != 0 && (in.Folds < 2 || in.Folds > 20):
+		return bench.HardSubset{}, fmt.Errorf("%w: %d folds; give 2 to 20", bench.ErrInvalid, in.Folds)
+	case in.Seed < 0:
+		return bench.HardSubset{}, fmt.Errorf("%w: the seed is %d; give 0 or more", bench.ErrInvalid, in.Seed)
+	}
+	if in.Margin == 0 {
+		in.Margin = 0.10
+	}
+	if in.Folds == 0 {
+		in.Folds = 5
+	}
+	in.Margin = math.Round(in.Margin*marginScale) / marginScale // as it is kept
+	var (
+		rel     bench.Release
+		samples []annotate.Sample
+	)
+	err := d.readAs(ctx, actor, "hard.propose", func(tx *sql.Tx) error {
+		var err error
+		if _, rel, err = releaseFor(ctx, tx, actor, 0, releaseRef, verify.ActionCurateHard); err != nil {
+			return err
+		}
+		items, err := releaseItems(ctx, tx, rel.ID)
+		if err != nil {
+			return err
+		}
+		samples = make([]annotate.Sample, len(items))
+		for i, it := range items {
+			samples[i] = it.Content
+		}
+		return nil
+	})
+	if err != nil {
+		return bench.HardSubset{}, err
+	}
+	rep := shortcut.Audit(samples, shortcut.Options{Margin: in.Margin, Folds: in.Folds, Seed: uint64(in.Seed)})
+	if err := ctx.Err(); err != nil {
+		return bench.HardSubset{}, err
+	}
+	if len(rep.Prune.Removed) == 0 {
+		return bench.HardSubset{}, fmt.Errorf("%w: no task of %s is answered from its text alone %s points or more above chance; there is nothing to prune",
+			bench.ErrInvalid, rel.Ref(), points(in.Margin))
+	}
+	flags := map[string][]string{}
+	for _, check := range debiasChecks {
+		for _, r := range rep.Results {
+			if r.Check == check && r.Finding {
+				for _, id := range r.Samples {
+					flags[id] = append(flags[id], check)
+				}
+			}
+		}
+	}
+	rec := pruningRecord{Done: rep.Prune.Done, Detail: rep.Prune.Detail}
+	for _, t := range rep.Prune.Tasks {
+		rec.Tasks = append(rec.Tasks, bench.DebiasTask{Task: t.Task, N: t.N, Left: t.Left, Before: t.Before, After: t.After, Chance: t.Chance})
+	}
+	recJSON, err := json.Marshal(rec)
+	if err != nil {
+		return bench.HardSubset{}, err
+	}
+	margin := int(math.Round(in.Margin * marginScale))
+	var h bench.HardSubset
+	err = d.act(ctx, actor, "hard.propose", func(tx *sql.Tx) error {
+		a, _, err := releaseFor(ctx, tx, actor, 0, strconv.FormatInt(rel.ID, 10), verify.ActionCurateHard)
+		if err != nil {
+			return err
+		}
+		var existing int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM hard_subsets WHERE kind = 'debiased' AND release_id = ? AND k = ? AND target = ? AND seed = ?`,
+			rel.ID, in.Folds, margin, in.Seed).Scan(&existing)
+		switch {
+		case err == nil:
+			return fmt.Errorf("%w: debiased subset %d of %s has these settings already", bench.ErrConflict, existing, rel.Ref())
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		var id int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO hard_subsets (release_id, kind, models, k, target, seed, strict, pool, pruning, created_by, created_at)
+			VALUES (?, 'debiased', '[]', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			rel.ID, in.Folds, margin, in.Seed, false, len(samples), string(recJSON), a.ID, d.now()).Scan(&id)
+		if err != nil {
+			return err
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO hard_candidates (subset_id, sample_id, category, failed_by, bias, prune_round) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for _, p := range rep.Prune.Removed {
+			checks := flags[p.ID]
+			if len(checks) == 0 {
+				checks = []string{shortcut.CheckTextBaseline}
+			}
+			by, _ := json.Marshal(checks)
+			if _, err := ins.ExecContext(ctx, id, p.ID, p.Task, string(by), p.Score, p.Round); err != nil {
+				return err
+			}
+		}
+		if err := d.audit(ctx, tx, a.ID, "hard.propose", "release", rel.Ref(),
+			fmt.Sprintf("debiased subset %d: %d of %d samples proposed for removal (margin %s points, %d folds, seed %d)",
+				id, len(rep.Prune.Removed), len(samples), points(in.Margin), in.Folds, in.Seed)); err != nil {
+			return err
+		}
+		h, err = hardSubsetByID(ctx, tx, id)
+		return err
+	})
+	return h, err
 }

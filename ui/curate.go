@@ -180,6 +180,9 @@ func sized(e *widget.Entry, sample string) fyne.CanvasObject {
 // subsetLabel names a candidate list in the picker.
 func subsetLabel(h bench.HardSubset) string {
 	s := fmt.Sprintf("#%d: k %d of %d, target %d, seed %d", h.ID, h.K, h.N, h.Target, h.Seed)
+	if h.Kind == bench.SubsetDebiased {
+		s = fmt.Sprintf("#%d: debiased, margin %.3g points, %d-fold, seed %d", h.ID, 100*h.Margin, h.Folds, h.Seed)
+	}
 	if h.Frozen != "" {
 		s += " · frozen as " + h.Frozen
 	}
@@ -271,6 +274,10 @@ func (c *curateView) showCandidates(at int, h bench.HardSubset, cands []bench.Ha
 func (c *curateView) fillSummary(h bench.HardSubset) {
 	c.summary.SetText(fmt.Sprintf("%d candidates drawn from the %d samples at least %d of %d models fail (%s); %d kept, %d dropped, %d undecided.",
 		h.Candidates, h.Pool, h.K, h.N, strings.Join(h.Models, ", "), h.Kept, h.Dropped, h.Undecided()))
+	if h.Kind == bench.SubsetDebiased {
+		c.summary.SetText(fmt.Sprintf("%d of the %d samples a text-only model answers are proposed for removal (drop: leave out; keep: keep in); %d kept, %d dropped, %d undecided.",
+			h.Candidates, h.Pool, h.Kept, h.Dropped, h.Undecided()))
+	}
 	if h.Frozen != "" {
 		c.summary.SetText(c.summary.Text + " Frozen as " + h.Frozen + ".")
 		c.freeze.Disable()
@@ -320,6 +327,9 @@ func (c *curateView) showCandidate(i int, cd bench.HardCandidate, it bench.Relea
 	lines = append(lines,
 		reviewText("Gold answer: "+evalGoldAnswer(s), fyne.TextStyle{Bold: true}),
 		reviewText("Failed by: "+strings.Join(cd.FailedBy, ", "), fyne.TextStyle{}))
+	if len(cd.Shortcuts) > 0 {
+		lines[len(lines)-1] = reviewText(fmt.Sprintf("Shortcuts: %s; bias score %.2f (round %d)", strings.Join(cd.Shortcuts, ", "), cd.Bias, cd.Round), fyne.TextStyle{})
+	}
 	if cd.Decision != "" {
 		lines = append(lines, reviewNote(fmt.Sprintf("Decided %s by %s: %s", cd.Decision, cd.DecidedBy, cd.Reason)))
 	}

@@ -240,7 +240,7 @@ var writes = []string{
 	"ImportPredictions",
 	"WithdrawSamples", "ReopenSamples", "ReassignDrafts", "ReleaseClaims", "DeleteDraft",
 	"AcceptCandidate", "DiscardCandidate",
-	"ProposeHardSubset", "DecideHardCandidates", "FreezeHardSubset", "DrawHumanBaseline", "AnswerHuman",
+	"ProposeHardSubset", "ProposeDebiasedSubset", "DecideHardCandidates", "FreezeHardSubset", "DrawHumanBaseline", "AnswerHuman",
 	"ImportBatch", "DrawValidation", "AcceptRest",
 	"PlantResume",
 }

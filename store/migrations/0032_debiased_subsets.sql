@@ -1,0 +1,21 @@
+-- Benchwright schema, version 32 (issue 29 item 4): a curated subset is a hard
+-- subset (k of n models fail it, SpatialScore-Hard) or a debiased one (the
+-- text-only model's iterative bias pruning, shortcut.Prune: the samples whose
+-- removal brings every task's blind accuracy within a margin of chance). Both go
+-- through the same list, decisions and freeze (store/curation.go).
+--
+-- hard_subsets.kind is 'hard' or 'debiased'. A debiased subset keeps its
+-- settings in the columns a hard one has: k is the k of the text-only model's
+-- k-fold, target the margin in hundredths of a point (1000 = 10 points; so the
+-- UNIQUE of version 15 tells two margins apart), seed the folds' seed, models
+-- '[]', pool the parent's samples; pruning is the JSON of the proposal's
+-- outcome (every task's blind accuracy before and after, whether it ended
+-- within the margin). Its candidates are the samples proposed for removal:
+-- category is the task, failed_by the JSON array of the shortcut checks that
+-- flag the sample, bias its bias score when chosen and prune_round the pruning round;
+-- a drop leaves it out of the frozen release, a keep keeps it in, and the
+-- parent's other samples are all in.
+--
+-- SQLite has no ADD COLUMN IF NOT EXISTS, so store/curation.go
+-- (addDebiasedSubsets) adds the columns in this migration's Go part.
+SELECT 1;
