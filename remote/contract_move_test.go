@@ -12,8 +12,9 @@ import (
 //
 // Since changed on purpose: issue 29 added ImageHashes (near-duplicate
 // images) and the setting near_duplicate_distance; issue 30 the planting calls
-// (PlantedStatus, PlantedList, PlantResume) and verify.Outcome's Feedback.
-const contractBeforeTheMove = "5a6c62b3e3e5bda2"
+// (PlantedStatus, PlantedList, PlantResume) and verify.Outcome's Feedback;
+// issue 29's shortcut report and its letter fix (Shortcuts, RebalanceLetters).
+const contractBeforeTheMove = "7438fe7e49ac896b"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every
