@@ -194,7 +194,10 @@ func (v *dashboardView) shortcutsTab() fyne.CanvasObject {
 	if st.err != nil {
 		help.SetText("The shortcut report could not be made again: " + bench.Message(st.err) + " (showing the last one). " + help.Text)
 	}
-	charts := container.NewGridWrap(fyne.NewSize(chartW+20, chartH+60), v.blindChart(rep), v.letterSection(rep), v.lengthChart(rep))
+	var charts fyne.CanvasObject = container.NewGridWrap(fyne.NewSize(chartW+20, chartH+60), v.blindChart(rep), v.letterSection(rep), v.lengthChart(rep))
+	if len(resultsOf(rep, scut.CheckTextBaseline))+len(resultsOf(rep, scut.CheckAnswerPosition))+len(resultsOf(rep, scut.CheckNumericPrior)) == 0 {
+		charts = widget.NewLabel("No task has the 20 questions a check needs yet: nothing to chart.")
+	}
 	out := container.NewVBox(help, charts, v.pairsSection(rep), v.shortcutTable(rep), widget.NewLabel("Pruning proposal: "+rep.Prune.Detail+"."))
 	return container.NewVScroll(out)
 }
