@@ -54,7 +54,8 @@ type shortcutState struct {
 	err     error
 	loading bool
 	thumbs  map[string]string
-	samples int // the samples the report looked at
+	samples int    // the samples the report looked at
+	note    string // what the last rebalance did, shown above the report
 }
 
 // shortcutLoad is what one load of the tab reads: the report and the files of
@@ -185,6 +186,9 @@ func (v *dashboardView) shortcutsTab() fyne.CanvasObject {
 	rep := *st.rep
 	findings := len(rep.Findings())
 	summary := fmt.Sprintf("%s not withdrawn; %s. ", plural(st.samples, "sample"), plural(findings, "finding"))
+	if st.note != "" {
+		summary = st.note + " " + summary
+	}
 	if st.loading {
 		summary = "Computing again… " + summary
 	}
@@ -462,7 +466,10 @@ func (v *dashboardView) rebalance(reason string) {
 			v.u.showError(err)
 			return
 		}
-		v.u.setStatus("Balanced the letters: %s reordered, each with a correction revision.", plural(len(res.Moved), "sample"))
+		// The status bar is rewritten when the project's counts move (as they just
+		// did): the tab keeps the note.
+		v.sc.note = fmt.Sprintf("Balanced the letters: %s reordered, each with a correction revision by you.", plural(len(res.Moved), "sample"))
+		v.u.setStatus("%s", v.sc.note)
 		v.loadShortcuts()
 	})
 }

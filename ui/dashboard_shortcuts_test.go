@@ -191,6 +191,9 @@ func TestDashboardShortcutsTab(t *testing.T) {
 			t.Errorf("%s: still a finding after balancing: %s", r.Task, r.Detail)
 		}
 	}
+	if got, want := labelsOf(v), fmt.Sprintf("Balanced the letters: %d samples reordered", len(plan.Moved)); !strings.Contains(got, want) {
+		t.Errorf("after balancing the tab says %q, want %q", got, want)
+	}
 	if b := findButton(t, v.tabs.Selected().Content, "Balance the letters…"); !b.Disabled() {
 		t.Error("the button is enabled with no skewed letters left")
 	}
