@@ -86,6 +86,8 @@ type Calls interface {
 	AuditPlan(ctx context.Context, actor User, in FreezeInput) (AuditReport, error)
 	WithdrawDuplicates(ctx context.Context, actor User, projectID int64, keep, reason string) (SelectionResult, error)
 	ImageHashes(ctx context.Context, actor User, projectID int64) (ImageHashes, error)
+	Shortcuts(ctx context.Context, actor User, projectID int64, opt ShortcutOptions) (ShortcutReport, error)
+	RebalanceLetters(ctx context.Context, actor User, in RebalanceInput) (RebalanceResult, error)
 
 	// Releases
 	Freeze(ctx context.Context, actor User, in FreezeInput) (Release, error)

@@ -72,6 +72,8 @@ var callNames = []string{
 	"AuditPlan",
 	"WithdrawDuplicates",
 	"ImageHashes",
+	"Shortcuts",
+	"RebalanceLetters",
 	"Freeze",
 	"Releases",
 	"ReleaseByRef",
@@ -945,6 +947,37 @@ func (c *Client) ImageHashes(ctx context.Context, actor bench.User, projectID in
 	return out.R0, err
 }
 
+type inShortcuts struct {
+	ProjectID int64                 `json:"projectID"`
+	Opt       bench.ShortcutOptions `json:"opt"`
+}
+
+type outShortcuts struct {
+	R0 bench.ShortcutReport `json:"r0"`
+}
+
+// Shortcuts carries bench.Calls.Shortcuts to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) Shortcuts(ctx context.Context, actor bench.User, projectID int64, opt bench.ShortcutOptions) (bench.ShortcutReport, error) {
+	var out outShortcuts
+	err := c.call(ctx, "Shortcuts", inShortcuts{ProjectID: projectID, Opt: opt}, &out)
+	return out.R0, err
+}
+
+type inRebalanceLetters struct {
+	In bench.RebalanceInput `json:"in"`
+}
+
+type outRebalanceLetters struct {
+	R0 bench.RebalanceResult `json:"r0"`
+}
+
+// RebalanceLetters carries bench.Calls.RebalanceLetters to the server. The server acts as the session's user, whatever user is passed here.
+func (c *Client) RebalanceLetters(ctx context.Context, actor bench.User, in bench.RebalanceInput) (bench.RebalanceResult, error) {
+	var out outRebalanceLetters
+	err := c.call(ctx, "RebalanceLetters", inRebalanceLetters{In: in}, &out)
+	return out.R0, err
+}
+
 type inFreeze struct {
 	In bench.FreezeInput `json:"in"`
 }
@@ -1653,6 +1686,8 @@ var callTypes = map[string][2]any{
 	"AuditPlan":                 {inAuditPlan{}, outAuditPlan{}},
 	"WithdrawDuplicates":        {inWithdrawDuplicates{}, outWithdrawDuplicates{}},
 	"ImageHashes":               {inImageHashes{}, outImageHashes{}},
+	"Shortcuts":                 {inShortcuts{}, outShortcuts{}},
+	"RebalanceLetters":          {inRebalanceLetters{}, outRebalanceLetters{}},
 	"Freeze":                    {inFreeze{}, outFreeze{}},
 	"Releases":                  {inReleases{}, outReleases{}},
 	"ReleaseByRef":              {inReleaseByRef{}, outReleaseByRef{}},
@@ -2121,6 +2156,22 @@ var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench
 		}
 		r0, err := svc.ImageHashes(ctx, me, in.ProjectID)
 		return outImageHashes{R0: r0}, err
+	},
+	"Shortcuts": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inShortcuts
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.Shortcuts(ctx, me, in.ProjectID, in.Opt)
+		return outShortcuts{R0: r0}, err
+	},
+	"RebalanceLetters": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+		var in inRebalanceLetters
+		if err := decode(&in); err != nil {
+			return nil, err
+		}
+		r0, err := svc.RebalanceLetters(ctx, me, in.In)
+		return outRebalanceLetters{R0: r0}, err
 	},
 	"Freeze": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
 		var in inFreeze

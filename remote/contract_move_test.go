@@ -18,7 +18,9 @@ import (
 // ModelResult.Blind, SampleOutcome.BlindRight, score.Report's blind fields).
 // Issue 29 item 4: ProposeDebiasedSubset and a curated subset's kind, margin,
 // folds and outcome, and a candidate's shortcuts, bias score and round.
-const contractBeforeTheMove = "0d35b631bb4140a2"
+// Issue 29's shortcut report and its letter fix (Shortcuts, RebalanceLetters;
+// shortcut.Result.Shares for the Shortcuts tab's charts).
+const contractBeforeTheMove = "9b2b1e86e4a85e7c"
 
 // TestContractDigestSurvivesTheMove: moving the contract's types from store to
 // bench changed no JSON, so it must not change the digest either, or every

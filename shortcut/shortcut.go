@@ -83,6 +83,10 @@ type Result struct {
 	Detail  string // in words
 	// Pairs are near-duplicate-image's pairs of the task (NearResults); else nil.
 	Pairs []NearDuplicate
+	// Shares are answer-position's share of each correct letter (A first) and
+	// option-length's shares of samples whose correct option is the longest and
+	// the shortest, for charts; else nil.
+	Shares []float64
 }
 
 // Report is the whole audit of a set of samples.
@@ -271,6 +275,7 @@ func answerPosition(task string, ss []annotate.Sample, bias map[string]float64, 
 	shares := make([]string, width)
 	for l := range obs {
 		shares[l] = fmt.Sprintf("%s %.0f %%", letter(l), 100*obs[l]/n)
+		r.Shares = append(r.Shares, obs[l]/n)
 	}
 	r.Detail = fmt.Sprintf("%s is the answer of %.0f %% of %d samples (chance %.0f %%; %s; chi-square %.1f, p %.2g)",
 		letter(worst), 100*r.Figure, len(ss), 100*r.Chance, strings.Join(shares, ", "), chi2, p)
@@ -320,6 +325,7 @@ func optionLength(task string, ss []annotate.Sample, bias map[string]float64, op
 	r := Result{Check: CheckOptionLength, Task: task, N: n, Figure: float64(len(hits)) / float64(n), Chance: chance,
 		CI: sampling.Wilson(len(hits), n, 0.95)}
 	r.Finding = r.Figure-r.Chance >= opt.Margin && r.CI.Low > r.Chance
+	r.Shares = []float64{float64(len(longest)) / float64(n), float64(len(shortest)) / float64(n)}
 	r.Detail = fmt.Sprintf("the correct option is the longest in %.0f %% and the shortest in %.0f %% of %d samples (chance %.0f %%): picking the %s scores %.0f %%",
 		100*float64(len(longest))/float64(n), 100*float64(len(shortest))/float64(n), n, 100*chance, which, 100*r.Figure)
 	if r.Finding {

@@ -27,7 +27,8 @@ import (
 // Errors; an
 // annotator's Annotators tab holds only their own row, because the store gives an
 // annotator nothing else (bench.Dashboard.Own). Verifiers and leads also see the
-// Verifiers tab and the Agreement tab (the store refuses agreement to annotators).
+// Verifiers tab and the Agreement tab (the store refuses agreement to annotators);
+// leads the Shortcuts tab (dashboard_shortcuts.go).
 const (
 	tabFunnel     = "Funnel"
 	tabActivity   = "Activity" // per day: kept off the Funnel tab, which has no dates
@@ -67,6 +68,10 @@ type dashboardView struct {
 	// plant and plantErr: the check items' figures, for a lead (dashboard_verifiers.go).
 	plant    *bench.PlantStatus
 	plantErr error
+	// sc: the Shortcuts tab's report, for a lead (dashboard_shortcuts.go);
+	// scLoads counts its finished loads, for tests.
+	sc      shortcutState
+	scLoads atomic.Int32
 }
 
 // seesAgreement says whether the user's role gets the Verifiers and Agreement tabs.
@@ -82,15 +87,28 @@ func (u *App) dashboardScreen() fyne.CanvasObject {
 	v := &dashboardView{u: u, status: widget.NewLabel("")}
 	v.status.Wrapping = fyne.TextWrapWord // the summary grows with the project; Refresh stays on screen
 	v.ExtendBaseWidget(v)
-	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), v.reload)
+	v.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() {
+		v.reload()
+		if v.sc.rep != nil || v.sc.err != nil { // the shortcut report, once shown, is computed again on Refresh only: it fits a model
+			v.loadShortcuts()
+		}
+	})
 	u.onOthersChanged = v.reload // the team's work appears without pressing Refresh
 	names := []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabErrors}
 	if seesAgreement(u.user) {
 		names = []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabVerifiers, tabErrors, tabAgreement}
 	}
+	if seesShortcuts(u.user) {
+		names = append(names, tabShortcuts)
+	}
 	v.tabs = container.NewAppTabs()
 	for _, n := range names {
 		v.tabs.Append(container.NewTabItem(n, widget.NewLabel("Loading…")))
+	}
+	v.tabs.OnSelected = func(it *container.TabItem) {
+		if it.Text == tabShortcuts {
+			v.shortcutsSelected()
+		}
 	}
 	v.reload()
 	return v
@@ -199,6 +217,8 @@ func (v *dashboardView) fill() {
 			c = v.errorsTab()
 		case tabAgreement:
 			c = v.agreementTab()
+		case tabShortcuts:
+			c = v.shortcutsTab()
 		}
 		it.Content = container.NewPadded(c)
 	}

@@ -98,7 +98,7 @@ func labelsOf(v *dashboardView) string {
 func TestDashboardLead(t *testing.T) {
 	u, _ := dashDemoApp(t)
 	v := openDashboard(t, u, "lead")
-	want := []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabVerifiers, tabErrors, tabAgreement}
+	want := []string{tabFunnel, tabActivity, tabBalance, tabAnnotators, tabVerifiers, tabErrors, tabAgreement, tabShortcuts}
 	if got := tabNames(v); !slices.Equal(got, want) {
 		t.Fatalf("tabs %v, want %v", got, want)
 	}
@@ -108,6 +108,9 @@ func TestDashboardLead(t *testing.T) {
 	}
 	for i, name := range want {
 		v.tabs.SelectIndex(i)
+		if name == tabShortcuts {
+			waitFor(t, "the shortcut report", func() bool { return v.scLoads.Load() > 0 })
+		}
 		images := 0
 		exports := 0
 		for _, o := range objectsOf(v) {
@@ -121,7 +124,7 @@ func TestDashboardLead(t *testing.T) {
 			}
 		}
 		wantImages := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 1, tabErrors: 1, tabAgreement: 1}[name]
-		wantExports := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 3, tabVerifiers: 1, tabErrors: 1, tabAgreement: 3}[name]
+		wantExports := map[string]int{tabFunnel: 1, tabActivity: 1, tabBalance: 1, tabAnnotators: 3, tabVerifiers: 1, tabErrors: 1, tabAgreement: 3, tabShortcuts: 1}[name]
 		if images != wantImages || exports != wantExports {
 			t.Errorf("%s: %d charts and %d exports, want %d and %d", name, images, exports, wantImages, wantExports)
 		}

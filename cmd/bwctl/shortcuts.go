@@ -17,7 +17,11 @@ import (
 )
 
 const shortcutsUsage = "usage: bwctl shortcuts [--json] [--margin POINTS] [--folds K] [--seed N] " +
-	"(--db DB --project NAME --as USER | [--format auto|native|multihopspatial|lmms-eval|spatialqa|vlmevalkit|spatialscore] FILE)"
+	"(--db DB --project NAME --as USER [--rebalance [--samples IDS|all-findings] (--reason TEXT | --dry-run)] | " +
+	"[--format auto|native|multihopspatial|lmms-eval|spatialqa|vlmevalkit|spatialscore] FILE)"
+
+// allFindings is --samples' default: the samples of the tasks answer-position finds.
+const allFindings = "all-findings"
 
 func init() {
 	commands["shortcuts"] = command{runShortcuts, "what a model could answer without the images: letters, lengths, a text-only model, its pruning"}
@@ -35,7 +39,14 @@ func init() {
 // images whose perceptual hashes (made at import) are within the project's
 // distance, figure the number of pairs, ci that number, chance 0, and "pairs":
 // [{"a","b","distance","cross"}] (cross: in two splits). A benchmark file has no
-// hashes: no near-duplicate-image line (the text report says so).
+// hashes: no near-duplicate-image line (the text report says so). A project's
+// report is the store's (the call Shortcuts, a lead's alone), the same rule
+// the app's Shortcuts tab shows.
+//
+// --rebalance fixes skewed answer letters (rebalanceLetters): the call
+// RebalanceLetters reorders the options of the samples chosen (--samples, default
+// all-findings) with a correction revision by the lead per moved sample, the
+// --reason recorded with each; --dry-run says what would move.
 func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("shortcuts", stderr)
 	at := whereFlags(fs)
@@ -45,7 +56,11 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	asJSON := fs.Bool("json", false, "one JSON object per line, one per check and task")
 	margin := fs.Float64("margin", 10, "points above chance that make a finding")
 	folds := fs.Int("folds", 5, "k of the text-only model's k-fold cross-validation")
-	seed := fs.Uint64("seed", 1, "seed of the folds and the model's training order")
+	seed := fs.Uint64("seed", 1, "seed of the folds, the model's training order and the rebalance's choice of letters")
+	rebalance := fs.Bool("rebalance", false, "reorder options so each task's correct letters balance: a correction revision by you per moved sample")
+	chosen := fs.String("samples", allFindings, "with --rebalance: the samples that may move, ids separated by commas, or all-findings (every multiple-choice sample of the tasks answer-position finds)")
+	reason := fs.String("reason", "", "with --rebalance: why, recorded with every revision (required unless --dry-run)")
+	dryRun := fs.Bool("dry-run", false, "with --rebalance: say what would move and change nothing")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usageCode(err)
@@ -59,44 +74,40 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "bwctl shortcuts: --margin must be between 0 and 100 points and --folds between 2 and 20")
 		return exitUsage
 	}
-	var samples []annotate.Sample
-	var near []shortcut.Result
+	opt := shortcut.Options{Margin: *margin / 100, Folds: *folds, Seed: *seed}
+	if *rebalance && !fromDB || !*rebalance && (*reason != "" || *dryRun || *chosen != allFindings) {
+		fmt.Fprintln(stderr, "bwctl shortcuts: --rebalance (with --reason, --samples, --dry-run) works on a project: --db or --server")
+		return exitUsage
+	}
+	if *rebalance && strings.TrimSpace(*reason) == "" && !*dryRun {
+		fmt.Fprintln(stderr, "bwctl shortcuts: --rebalance needs --reason TEXT (recorded with every revision it writes), or --dry-run")
+		return exitUsage
+	}
+	var rep shortcut.Report
+	var n int
 	if fromDB {
 		svc, me, p, closeDB, code := connectProjectAs(ctx, at, *as, *project, stderr)
 		if svc == nil {
 			return code
 		}
 		defer closeDB()
-		infos, err := svc.Samples(ctx, me, p.ID, bench.SampleFilter{}, 0, -1)
-		if err != nil {
+		if *rebalance {
+			return rebalanceLetters(ctx, svc, me, p.ID, opt, *chosen, *reason, *dryRun, *asJSON, stdout, stderr)
+		}
+		var err error
+		if rep, err = svc.Shortcuts(ctx, me, p.ID, opt); err != nil {
 			return fail(stderr, err)
 		}
-		for _, si := range infos {
-			if si.Status != verify.StateWithdrawn {
-				samples = append(samples, si.Content)
-			}
-		}
-		hashes, err := svc.ImageHashes(ctx, me, p.ID)
-		switch {
-		case errors.Is(err, bench.ErrForbidden):
-			fmt.Fprintln(stderr, "bwctl shortcuts: near-duplicate images not checked: only a lead may read the images' hashes")
-		case err != nil:
+		if n, err = auditedSamples(ctx, svc, me, p.ID); err != nil {
 			return fail(stderr, err)
-		default:
-			pairs := slices.DeleteFunc(shortcut.NearDuplicates(samples, hashes.Hashes, hashes.MaxDistance), func(nd shortcut.NearDuplicate) bool {
-				return slices.Contains(hashes.NotAlike, [2]string{nd.A, nd.B})
-			})
-			near = shortcut.NearResults(samples, pairs)
 		}
 	} else {
-		var code int
-		if samples, code = readBenchmark(ctx, *format, pos[0], stderr); code != exitOK {
+		samples, code := readBenchmark(ctx, *format, pos[0], stderr)
+		if code != exitOK {
 			return code
 		}
+		rep, n = shortcut.Audit(samples, opt), len(samples)
 	}
-	rep := shortcut.Audit(samples, shortcut.Options{Margin: *margin / 100, Folds: *folds, Seed: *seed})
-	rep.Results = append(rep.Results, near...)
-	slices.SortStableFunc(rep.Results, func(a, b shortcut.Result) int { return strings.Compare(a.Task, b.Task) })
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, r := range rep.Results {
@@ -127,13 +138,73 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 		}
 	} else {
-		writeShortcuts(stdout, rep, len(samples))
+		writeShortcuts(stdout, rep, n)
 		if !fromDB {
 			fmt.Fprintln(stdout, "\nNear-duplicate images: not checked (it needs a project's imported images: --db or --server).")
 		}
 	}
 	if len(rep.Findings()) > 0 {
 		return exitFindings
+	}
+	return exitOK
+}
+
+// auditedSamples counts the samples the store's report looks at: those not withdrawn.
+func auditedSamples(ctx context.Context, svc bench.Service, me bench.User, projectID int64) (int, error) {
+	all, err := svc.CountSamples(ctx, me, projectID, bench.SampleFilter{})
+	if err != nil {
+		return 0, err
+	}
+	gone, err := svc.CountSamples(ctx, me, projectID, bench.SampleFilter{Status: verify.StateWithdrawn})
+	return all - gone, err
+}
+
+// rebalanceLetters is bwctl shortcuts --rebalance: RebalanceLetters on the
+// samples chosen (all-findings: those of the tasks answer-position finds), then
+// what moved, per sample ("id (task): A → C, revision 3"), what was kept and
+// what was left with why; --json one object per moved sample. Exit 0 when done.
+func rebalanceLetters(ctx context.Context, svc bench.Service, me bench.User, projectID int64, opt shortcut.Options,
+	chosen, reason string, dryRun, asJSON bool, stdout, stderr io.Writer) int {
+	in := bench.RebalanceInput{ProjectID: projectID, Reason: reason, Options: opt, DryRun: dryRun}
+	if chosen != allFindings {
+		for _, id := range strings.Split(chosen, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				in.SampleIDs = append(in.SampleIDs, id)
+			}
+		}
+		if len(in.SampleIDs) == 0 {
+			fmt.Fprintln(stderr, "bwctl shortcuts: --samples names no sample (ids separated by commas, or all-findings)")
+			return exitUsage
+		}
+	}
+	res, err := svc.RebalanceLetters(ctx, me, in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, m := range res.Moved {
+			if err := enc.Encode(m); err != nil {
+				return fail(stderr, err)
+			}
+		}
+		return exitOK
+	}
+	verb := "Moved"
+	if dryRun {
+		verb = "Would move"
+	}
+	fmt.Fprintf(stdout, "%s the correct option of %d samples; %d stay where the balance wants them; %d left as they are.\n",
+		verb, len(res.Moved), len(res.Kept), len(res.Left))
+	for _, m := range res.Moved {
+		rev := ""
+		if m.Revision > 0 {
+			rev = fmt.Sprintf(", revision %d", m.Revision)
+		}
+		fmt.Fprintf(stdout, "  %s (%s): %s → %s%s\n", m.SampleID, m.Task, m.From, m.To, rev)
+	}
+	for _, l := range res.Left {
+		fmt.Fprintf(stdout, "  left %s: %s\n", l.SampleID, l.Reason)
 	}
 	return exitOK
 }

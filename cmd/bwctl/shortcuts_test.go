@@ -134,3 +134,57 @@ func TestShortcutsOfAProject(t *testing.T) {
 		t.Errorf("exit %d; of the project\n%s\nof the file\n%s\n%s", code, fromDB, fromFile, errOut)
 	}
 }
+
+// TestShortcutsRebalance: bwctl shortcuts --rebalance on a project whose
+// "letter" task's answer is A two times in three: a dry run says what would move
+// and moves nothing; the rebalance writes the revisions (the lead's, with the
+// reason) and the answer-position finding is gone; a verifier is refused the
+// report and the fix; a rebalance without a reason, or of a file, is bad usage.
+func TestShortcutsRebalance(t *testing.T) {
+	db := importDB(t)
+	file := shortcutFileOn(t, "0001-office-1/a.jpg")
+	setPasswords(t, pw("secret"))
+	if code, out, errOut := bwctl("import-samples", "--db", db, "--project", "p1", "--as", "boss", "--author", "ann", "--to-round1", file); code != 0 {
+		t.Fatalf("import-samples: exit %d\n%s%s", code, out, errOut)
+	}
+	on := []string{"--db", db, "--project", "p1", "--as", "boss"}
+	runCases(t, []cliCase{
+		{name: "no reason", args: append([]string{"shortcuts", "--rebalance"}, on...), code: exitUsage, wantErr: []string{"--reason"}},
+		{name: "a file", args: []string{"shortcuts", "--rebalance", "--reason", "r", file}, code: exitUsage, wantErr: []string{"works on a project"}},
+		{name: "reason without rebalance", args: append([]string{"shortcuts", "--reason", "r"}, on...), code: exitUsage, wantErr: []string{"works on a project"}},
+		{name: "a verifier", args: []string{"shortcuts", "--db", db, "--project", "p1", "--as", "vera"}, env: pw("userpw"), code: exitFindings, wantErr: []string{"bwctl: "}},
+		{name: "a verifier's fix", args: []string{"shortcuts", "--rebalance", "--reason", "r", "--db", db, "--project", "p1", "--as", "vera"}, env: pw("userpw"), code: exitFindings, wantErr: []string{"bwctl: "}},
+	})
+	letterFinding := func() bool {
+		_, out, _ := bwctl(append([]string{"shortcuts", "--json"}, on...)...)
+		return strings.Contains(out, `{"check":"answer-position","task":"letter","finding":true`)
+	}
+	if !letterFinding() {
+		t.Fatal("no answer-position finding on the letter task before")
+	}
+	code, dry, errOut := bwctl(append([]string{"shortcuts", "--rebalance", "--dry-run"}, on...)...)
+	if code != exitOK || !strings.Contains(dry, "Would move the correct option of ") || !strings.Contains(dry, "(letter): A → ") {
+		t.Fatalf("dry run: exit %d\n%s%s", code, dry, errOut)
+	}
+	if !letterFinding() {
+		t.Fatal("the dry run moved samples")
+	}
+	code, out, errOut := bwctl(append([]string{"shortcuts", "--rebalance", "--json", "--reason", "A was the answer too often"}, on...)...)
+	if code != exitOK {
+		t.Fatalf("rebalance: exit %d\n%s%s", code, out, errOut)
+	}
+	moved := strings.Split(strings.TrimSpace(out), "\n")
+	if want := strings.Count(dry, " → "); len(moved) != want || want < 50 {
+		t.Errorf("%d samples moved, the dry run said %d", len(moved), want)
+	}
+	var m struct {
+		SampleID string `json:"sample_id"`
+		Revision int    `json:"revision"`
+	}
+	if err := json.Unmarshal([]byte(moved[0]), &m); err != nil || !strings.HasPrefix(m.SampleID, "letter-") || m.Revision != 2 {
+		t.Errorf("first move %s: %+v %v", moved[0], m, err)
+	}
+	if letterFinding() {
+		t.Error("the letter task is still a finding after the rebalance")
+	}
+}

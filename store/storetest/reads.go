@@ -128,6 +128,10 @@ var reads = map[string]read{
 	"ImageHashes": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.ImageHashes(ctx, u, fx.pid())
 	},
+	"Shortcuts": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		// MinSamples 2: the fixture's few samples are judged, so every figure crosses the wire.
+		return c.Shortcuts(ctx, u, fx.pid(), bench.ShortcutOptions{MinSamples: 2, Folds: 2, Seed: 3})
+	},
 	// Planted copies (leads only)
 	"PlantedStatus": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.PlantedStatus(ctx, u, fx.pid())
@@ -243,6 +247,7 @@ var writes = []string{
 	"ProposeHardSubset", "ProposeDebiasedSubset", "DecideHardCandidates", "FreezeHardSubset", "DrawHumanBaseline", "AnswerHuman",
 	"ImportBatch", "DrawValidation", "AcceptRest",
 	"PlantResume",
+	"RebalanceLetters",
 }
 
 // testCallsClassified fails for every method of bench.Calls that is neither a

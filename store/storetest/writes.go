@@ -191,6 +191,13 @@ var writeSteps = []writeStep{
 	{"AcceptRest", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return c.AcceptRest(ctx, u, fx.pid(), "gen-2")
 	}},
+	{"RebalanceLetters", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
+		ids := []string{"g2-bad"} // not a sample: left, with why
+		for i := range 8 {
+			ids = append(ids, fmt.Sprintf("g2-%02d", i+1))
+		}
+		return c.RebalanceLetters(ctx, u, bench.RebalanceInput{ProjectID: fx.pid(), SampleIDs: ids, Reason: "every answer was B", Options: bench.ShortcutOptions{Seed: 5}})
+	}},
 }
 
 // normalized is v as JSON with what differs between two projects seeded alike
