@@ -41,7 +41,7 @@ func TestCircularPredictions(t *testing.T) {
 		}, 0, []string{"B", "C", "A"}, false, false},
 	}
 	for _, run := range runs {
-		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", run.model, run.preds, "m_bench_circular_MCQ.tsv"); err != nil {
+		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", run.model, run.preds, "m_bench_circular_MCQ.tsv", bench.PredictionRun{}); err != nil {
 			t.Fatalf("%s: %v", run.model, err)
 		}
 		back, err := f.db.Predictions(ctx, f.lead, "bench@1", run.model)
@@ -82,7 +82,7 @@ func TestCircularPredictions(t *testing.T) {
 		{"more copies than rotations", score.Prediction{SampleID: "mc-1", Response: "B", Circular: true, Copies: []string{"A", "C", "B"}}},
 		{"a copy not UTF-8", score.Prediction{SampleID: "mc-1", Response: "B", Circular: true, Copies: []string{"\xff"}}},
 	} {
-		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "bad", []score.Prediction{bad.p}, "bad.tsv"); !errors.Is(err, bench.ErrInvalid) {
+		if _, err := f.db.ImportPredictions(ctx, f.lead, "bench@1", "bad", []score.Prediction{bad.p}, "bad.tsv", bench.PredictionRun{}); !errors.Is(err, bench.ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", bad.name, err)
 		}
 	}
