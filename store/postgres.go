@@ -170,6 +170,12 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 type pgConn struct{ *stdlib.Conn }
 
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if len(args) == 1 {
+		if cf, ok := args[0].Value.(*pgCopyFrom); ok {
+			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{cf.table}, cf.columns, cf.rows)
+			return driver.RowsAffected(n), err
+		}
+	}
 	q, a, err := pgTranslate(query, args)
 	if err != nil {
 		return nil, err
@@ -213,6 +219,17 @@ func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dr
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
+}
+
+// pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY
+// protocol (pgx's CopyFrom) on the transaction's connection, which database/sql
+// does not otherwise reach: tx.ExecContext(ctx, "COPY table", &pgCopyFrom{…}). The
+// rows go through the table's triggers and constraints as INSERTs do; a bool is
+// the integer 0 or 1, as pgTranslate makes it.
+type pgCopyFrom struct {
+	table   string
+	columns []string
+	rows    pgx.CopyFromSource
 }
 
 // pgRetry tells whether err is PostgreSQL's verdict that the transaction lost a race
