@@ -310,6 +310,30 @@ func TestConcurrentWritersTwoProjects(t *testing.T) {
 		if n != writers*each || distinct != n {
 			t.Errorf("%s: %d samples submitted (%d ids), want %d", p.Name, n, distinct, writers*each)
 		}
+		// The summaries the writers counted in at once (their increments sent at
+		// their commits) are what counting every sample again gives.
+		summaries := func() string {
+			var out string
+			for _, q := range []string{
+				`SELECT kind || ' ' || status || ' ' || author_id || ' ' || n FROM stat_samples WHERE project_id = ? AND n <> 0 ORDER BY kind, status, author_id`,
+				`SELECT day || ' ' || state || ' ' || n FROM stat_activity WHERE project_id = ? AND n <> 0 ORDER BY day, state`,
+				`SELECT day || ' ' || author_id || ' ' || n FROM stat_submissions WHERE project_id = ? AND n <> 0 ORDER BY day, author_id`,
+			} {
+				rows, err := queryAll(ctx, d.db, scanString, q, p.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out += fmt.Sprint(rows) + "\n"
+			}
+			return out
+		}
+		counted := summaries()
+		if err := d.inTx(ctx, func(tx *sql.Tx) error { return d.rebuildStats(ctx, tx, p.ID) }); err != nil {
+			t.Fatal(err)
+		}
+		if rebuilt := summaries(); counted != rebuilt {
+			t.Errorf("%s: the summaries counted at once differ from a recount:\ncounted %s\nrecount %s", p.Name, counted, rebuilt)
+		}
 		want := fmt.Sprintf("%s-%05d", annotate.IDPrefix(p.Name), writers*each)
 		var last string
 		if err := d.db.QueryRowContext(ctx, `SELECT max(id) FROM samples WHERE project_id = ?`, p.ID).Scan(&last); err != nil || last != want {
