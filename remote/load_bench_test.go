@@ -49,8 +49,14 @@ type team struct {
 // group into a fresh database (storetest.NewDatabase), and closes it.
 func seedTeam(tb testing.TB, annotators, perGroup, images int) team {
 	tb.Helper()
+	return seedTeamAt(tb, storetest.NewDatabase(tb), annotators, perGroup, images) // a file, or PostgreSQL in the store suite's second run
+}
+
+// seedTeamAt is seedTeam into the empty database at path.
+func seedTeamAt(tb testing.TB, path string, annotators, perGroup, images int) team {
+	tb.Helper()
 	ctx := context.Background()
-	tm := team{path: storetest.NewDatabase(tb)} // a file, or PostgreSQL in the store suite's second run
+	tm := team{path: path}
 	db, err := store.Open(ctx, tm.path)
 	if err != nil {
 		tb.Fatal(err)
@@ -351,16 +357,68 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 // Afterwards every sample's stored history is replayed through verify
 // (synth.ProtocolChecker): one problem fails the benchmark.
 func BenchmarkTeamServerLoad(b *testing.B) {
+	tm := seedTeam(b, loadAnnotators, loadPerGroup, 12)
+	var l teamLoad
+	for it := 0; it < b.N; it++ {
+		l.run(b, tm, it)
+	}
+	l.report(b, "")
+	l.check(b, tm, "")
+}
+
+// BenchmarkTeamServerLoadVsSQLite runs BenchmarkTeamServerLoad's load on
+// PostgreSQL (BENCHWRIGHT_TEST_POSTGRES) and on a SQLite file in turns, in one
+// process, so that a shared machine's load falls on both alike: the SQLite
+// server's requests per second are the PostgreSQL one's floor (issue 31: at least
+// 0.8 of it). It reports both engines' req/s and their ratio (pg-x-sqlite), and
+// each engine's p95 over all writes (the calls that take the write lock).
+func BenchmarkTeamServerLoadVsSQLite(b *testing.B) {
+	if storetest.Engine() != "postgres" {
+		b.Skip("compares PostgreSQL with SQLite: set " + storetest.PostgresEnv)
+	}
+	pg := seedTeam(b, loadAnnotators, loadPerGroup, 12)
+	lite := seedTeamAt(b, filepath.Join(b.TempDir(), "bw.db"), loadAnnotators, loadPerGroup, 12)
+	var lp, ll teamLoad
+	for it := 0; it < b.N; it++ {
+		lp.run(b, pg, it)
+		ll.run(b, lite, it)
+	}
+	lp.report(b, "pg-")
+	ll.report(b, "sqlite-")
+	b.ReportMetric(lp.rate()/ll.rate(), "pg-x-sqlite")
+	lp.check(b, pg, "pg-")
+	ll.check(b, lite, "sqlite-")
+}
+
+const loadAnnotators, loadPerGroup = 5, 5
+
+// loadWrites are the calls of the load that write.
+var loadWrites = []string{"CreateSample", "SaveDraft", "Submit", "ClaimReview", "SubmitReview"}
+
+// teamLoad is what the iterations of the load on one team's server saw.
+type teamLoad struct {
+	total    *loadRun
+	elapsed  time.Duration
+	requests int64
+	n        int
+	db       *store.DB
+}
+
+// run serves tm (the first time) and runs one iteration of the load on it.
+func (l *teamLoad) run(b *testing.B, tm team, it int) {
 	ctx := context.Background()
-	const annotators, perGroup = 5, 5
-	tm := seedTeam(b, annotators, perGroup, 12)
+	b.StopTimer()
+	if l.total == nil {
+		l.total = newLoadRun()
+	}
 	addr, fp, db := serveTeam(b, tm)
+	l.db = db
 	names := []string{}
-	for i := 1; i <= annotators; i++ {
+	for i := 1; i <= loadAnnotators; i++ {
 		names = append(names, fmt.Sprintf("ann%d", i))
 	}
 	for _, g := range []string{"a", "b", "c"} {
-		for i := 1; i <= perGroup; i++ {
+		for i := 1; i <= loadPerGroup; i++ {
 			names = append(names, fmt.Sprintf("%s%d", g, i))
 		}
 	}
@@ -372,39 +430,41 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 		people[i] = signIn(b, addr, fp, n)
 	}
 	var wg sync.WaitGroup
-
-	total := newLoadRun()
-	var elapsed time.Duration
-	var requests int64
-	b.ResetTimer()
-	for it := 0; it < b.N; it++ {
-		var budget atomic.Int64
-		budget.Store(int64(*loadActions))
-		runs := make([]*loadRun, len(people))
-		t0 := time.Now()
-		for i, p := range people {
-			runs[i] = newLoadRun()
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rng := rand.New(rand.NewPCG(uint64(it), uint64(i)))
-				if p.me.Role == bench.RoleAnnotator {
-					annotateLoad(ctx, p, tm, rng, &budget, runs[i])
-				} else {
-					reviewLoad(ctx, p, tm, rng, &budget, runs[i])
-				}
-			}()
-		}
-		wg.Wait()
-		elapsed += time.Since(t0)
-		requests += int64(*loadActions)
-		for _, r := range runs {
-			total.merge(r)
-		}
+	var budget atomic.Int64
+	budget.Store(int64(*loadActions))
+	runs := make([]*loadRun, len(people))
+	b.StartTimer()
+	t0 := time.Now()
+	for i, p := range people {
+		runs[i] = newLoadRun()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(it), uint64(i)))
+			if p.me.Role == bench.RoleAnnotator {
+				annotateLoad(ctx, p, tm, rng, &budget, runs[i])
+			} else {
+				reviewLoad(ctx, p, tm, rng, &budget, runs[i])
+			}
+		}()
 	}
+	wg.Wait()
+	l.elapsed += time.Since(t0)
 	b.StopTimer()
+	l.requests += int64(*loadActions)
+	l.n++
+	for _, r := range runs {
+		l.total.merge(r)
+	}
+	b.StartTimer()
+}
 
-	b.ReportMetric(float64(requests)/elapsed.Seconds(), "req/s")
+func (l *teamLoad) rate() float64 { return float64(l.requests) / l.elapsed.Seconds() }
+
+// report reports the load's metrics, their names after prefix.
+func (l *teamLoad) report(b *testing.B, prefix string) {
+	total := l.total
+	b.ReportMetric(l.rate(), prefix+"req/s")
 	calls := slices.Sorted(func(yield func(string) bool) {
 		for k := range total.latency {
 			if !yield(k) {
@@ -412,18 +472,23 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 			}
 		}
 	})
+	var writes []time.Duration
 	for _, name := range calls {
 		ds := total.latency[name]
-		b.ReportMetric(float64(percentile(ds, 0.50).Microseconds())/1000, name+"-p50-ms")
-		b.ReportMetric(float64(percentile(ds, 0.95).Microseconds())/1000, name+"-p95-ms")
-		b.ReportMetric(float64(len(ds))/float64(b.N), name+"/op")
+		b.ReportMetric(float64(percentile(ds, 0.50).Microseconds())/1000, prefix+name+"-p50-ms")
+		b.ReportMetric(float64(percentile(ds, 0.95).Microseconds())/1000, prefix+name+"-p95-ms")
+		b.ReportMetric(float64(len(ds))/float64(l.n), prefix+name+"/op")
+		if slices.Contains(loadWrites, name) {
+			writes = append(writes, ds...)
+		}
 	}
+	b.ReportMetric(float64(percentile(writes, 0.95).Microseconds())/1000, prefix+"writes-p95-ms")
 	refused := 0
 	for _, n := range total.refusals {
 		refused += n
 	}
-	b.ReportMetric(float64(refused)/float64(b.N), "refusals/op")
-	b.ReportMetric(float64(len(total.errs)), "errors")
+	b.ReportMetric(float64(refused)/float64(l.n), prefix+"refusals/op")
+	b.ReportMetric(float64(len(total.errs)), prefix+"errors")
 	for i, err := range total.errs {
 		if i == 5 {
 			b.Errorf("… and %d more errors", len(total.errs)-5)
@@ -431,8 +496,13 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 		}
 		b.Errorf("a request failed: %v", err)
 	}
+}
 
-	// The consistency check: every history the server wrote is one verify allows.
+// check replays every history the server wrote through verify: each must be one
+// verify allows. Its metrics' names follow prefix.
+func (l *teamLoad) check(b *testing.B, tm team, prefix string) {
+	ctx := context.Background()
+	db := l.db
 	lead, err := db.UserByName(ctx, bench.Owner(), "lead")
 	if err != nil {
 		b.Fatal(err)
@@ -453,10 +523,10 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(checked), "samples")
-	b.ReportMetric(float64(counts[verify.StateAccepted]), "accepted")
-	b.ReportMetric(float64(check.Late), "late-votes")
-	b.ReportMetric(float64(len(problems)), "problems")
+	b.ReportMetric(float64(checked), prefix+"samples")
+	b.ReportMetric(float64(counts[verify.StateAccepted]), prefix+"accepted")
+	b.ReportMetric(float64(check.Late), prefix+"late-votes")
+	b.ReportMetric(float64(len(problems)), prefix+"problems")
 	sort.Strings(problems)
 	for i, p := range problems {
 		if i == 10 {
@@ -468,5 +538,9 @@ func BenchmarkTeamServerLoad(b *testing.B) {
 	if checked == 0 || counts[verify.StateAccepted] == 0 {
 		b.Errorf("%d samples checked, %d accepted: the load did not run the protocol through", checked, counts[verify.StateAccepted])
 	}
-	b.Logf("refusals by kind %v; states %v", total.refusals, counts)
+	engine := "sqlite"
+	if store.IsPostgresURL(tm.path) {
+		engine = "postgres"
+	}
+	b.Logf("%s: refusals by kind %v; states %v", engine, l.total.refusals, counts)
 }

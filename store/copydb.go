@@ -305,6 +305,23 @@ func (c *tableCopy) table(table string) (int64, error) {
 	if table == "releases" {
 		sealedCol, idCol = slices.Index(cols, "sealed"), slices.Index(cols, "id")
 	}
+	from := table
+	if !c.from.pg {
+		from = "main." + table // the table, not the reader connection's view of it (import_batches.go)
+	}
+	if c.to.pg {
+		total, err := c.copyFrom(table, cols, `SELECT `+strings.Join(cols, ", ")+` FROM `+from+order, sealedCol, idCol)
+		if err != nil {
+			return 0, err
+		}
+		if err := c.after(table); err != nil {
+			return 0, err
+		}
+		if c.progress != nil {
+			c.progress(table, total)
+		}
+		return total, nil
+	}
 	perBatch := max(1, min(copyBatchRows, copyBatchArgs/len(cols)))
 	insert := func(n int) string {
 		row := "(" + strings.Repeat("?, ", len(cols)-1) + "?)"
@@ -316,10 +333,6 @@ func (c *tableCopy) table(table string) (int64, error) {
 	}
 	defer full.Close()
 
-	from := table
-	if !c.from.pg {
-		from = "main." + table // the table, not the reader connection's view of it (import_batches.go)
-	}
 	rows, err := c.src.QueryContext(c.ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+from+order)
 	if err != nil {
 		return 0, fmt.Errorf("read it from the source: %w", err)
@@ -383,6 +396,78 @@ func (c *tableCopy) table(table string) (int64, error) {
 	}
 	return total, nil
 }
+
+// copyFrom writes table into a PostgreSQL destination with the COPY protocol
+// (pgCopyFrom), streaming the rows of query from the source as they are read: one
+// round trip for the table instead of one per batch of rows, and no statement to
+// parse. progress is told every copyBatchRows rows sent.
+func (c *tableCopy) copyFrom(table string, cols []string, query string, sealedCol, idCol int) (int64, error) {
+	rows, err := c.src.QueryContext(c.ctx, query)
+	if err != nil {
+		return 0, fmt.Errorf("read it from the source: %w", err)
+	}
+	defer rows.Close()
+	src := &copySource{c: c, table: table, rows: rows, vals: make([]any, len(cols)), ptrs: make([]any, len(cols)), sealedCol: sealedCol, idCol: idCol}
+	for i := range src.vals {
+		src.ptrs[i] = &src.vals[i]
+	}
+	res, err := c.dst.ExecContext(c.ctx, "COPY "+table, &pgCopyFrom{table: table, columns: cols, rows: src})
+	if src.err != nil {
+		return 0, fmt.Errorf("read it from the source: %w", src.err)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("write its rows: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err == nil && n != src.n {
+		err = fmt.Errorf("%d rows written of the %d read", n, src.n)
+	}
+	return n, err
+}
+
+// copySource hands the source's rows to pgx's CopyFrom one by one.
+type copySource struct {
+	c                *tableCopy
+	table            string
+	rows             *sql.Rows
+	vals, ptrs       []any
+	sealedCol, idCol int
+	n                int64
+	err              error
+}
+
+func (s *copySource) Next() bool {
+	if s.n > 0 && s.n%copyBatchRows == 0 && s.c.progress != nil {
+		s.c.progress(s.table, s.n)
+	}
+	if err := s.c.ctx.Err(); err != nil {
+		s.err = err
+		return false
+	}
+	if !s.rows.Next() {
+		s.err = s.rows.Err()
+		return false
+	}
+	if err := s.rows.Scan(s.ptrs...); err != nil {
+		s.err = err
+		return false
+	}
+	for i, v := range s.vals {
+		if b, ok := v.(bool); ok {
+			s.vals[i] = int64(boolInt(b))
+		}
+	}
+	if s.sealedCol >= 0 {
+		// A release takes its samples unsealed; it is sealed after them (after).
+		s.c.sealed = append(s.c.sealed, releaseSeal{id: s.vals[s.idCol], sealed: s.vals[s.sealedCol]})
+		s.vals[s.sealedCol] = int64(0)
+	}
+	s.n++
+	return true
+}
+
+func (s *copySource) Values() ([]any, error) { return s.vals, nil }
+func (s *copySource) Err() error             { return s.err }
 
 // after does what a table's triggers need once its rows are in.
 func (c *tableCopy) after(table string) error {

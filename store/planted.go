@@ -116,6 +116,9 @@ func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, projectID
 	if !s.PlantsRound(round) {
 		return nil
 	}
+	if err := lockTally(ctx, tx, projectID); err != nil { // a copy is a new sample (lockScope)
+		return err
+	}
 	rng, err := plantDraw(ctx, tx, projectID, a.ID, reviewID)
 	if err != nil {
 		return err
@@ -359,6 +362,9 @@ func newSampleID(ctx context.Context, tx *sql.Tx, projectID int64) (string, erro
 // verifier is told what was planted when the project says so, and paused when
 // the lead's rule holds. It returns the sentence told to the verifier, if any.
 func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur bench.SampleInfo, p plantedRow, reviewID int64, out verify.Outcome) (string, error) {
+	if err := lockTally(ctx, tx, cur.ProjectID); err != nil { // a pause reads other samples' reviews (lockScope)
+		return "", err
+	}
 	if out.State != cur.Status && out.State != verify.StateAccepted {
 		// A copy is never accepted (no release meets one): an approval that
 		// would accept it leaves it as it was, as one waiting for the panel.

@@ -8,9 +8,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -164,12 +166,124 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{conn.(*stdlib.Conn)}, nil
+	return &pgConn{Conn: conn.(*stdlib.Conn)}, nil
 }
 
-type pgConn struct{ *stdlib.Conn }
+type pgConn struct {
+	*stdlib.Conn
+	// counts holds the summaries' increments a transaction deferred to its commit
+	// (pgDeferCounts), by statement and row; nil when it does not defer them.
+	counts map[string]*pgCounted
+}
+
+// pgCounted is one row of a summary a transaction adds to (pgDeferCounts): its
+// upsert and arguments, the last one the sum of the numbers added.
+type pgCounted struct {
+	query string
+	args  []driver.NamedValue
+	n     int64
+}
+
+// pgDeferCounts is the one argument of the Exec (tx.ExecContext(ctx, "defer
+// counts", pgDeferCounts{})) by which a write transaction of one sample's (inTx)
+// defers the dashboard's counts to its commit: each increment of a summary
+// (pgCountable) is added up in the connection instead of sent, and at the commit
+// (pgTx) they go in one batch, in the order of their rows, just before the COMMIT.
+// They are only ever added to, and nothing such a transaction does reads them, so
+// the rows end as the statements one by one would leave them; but the rows, which
+// every writer of the project counts in, stay locked for one round trip instead of
+// from the first count to the end, and two writers lock them in the same order, so
+// they never deadlock.
+type pgDeferCounts struct{}
+
+// pgCountable are the summaries' increments a transaction may defer: the upserts
+// of stats.go whose last argument is the number added.
+var pgCountable = map[string]bool{
+	upStatSamples: true, upStatBalance: true, upStatActivity: true, upStatSubmissions: true, upStatReasons: true,
+	upStatAuthors: true, upStatVerifiers: true, upStatKinds: true, upStatSeconds: true,
+}
+
+// BeginTx begins a transaction whose commit sends the counts it deferred first.
+func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	c.counts = nil
+	tx, err := c.Conn.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &pgTx{Tx: tx, c: c, ctx: ctx}, nil
+}
+
+// pgTx is a transaction of pgConn (BeginTx).
+type pgTx struct {
+	driver.Tx
+	c   *pgConn
+	ctx context.Context
+}
+
+func (t *pgTx) Commit() error {
+	counts := t.c.counts
+	t.c.counts = nil
+	if len(counts) > 0 {
+		b := &pgx.Batch{}
+		for _, k := range slices.Sorted(maps.Keys(counts)) {
+			q, a, err := pgTranslate(counts[k].query, append(counts[k].args, driver.NamedValue{Ordinal: len(counts[k].args) + 1, Value: counts[k].n}))
+			if err != nil {
+				t.Tx.Rollback()
+				return err
+			}
+			b.Queue(q, namedValues(a)...)
+		}
+		if err := t.c.Conn.Conn().SendBatch(t.ctx, b).Close(); err != nil {
+			t.Tx.Rollback()
+			return fmt.Errorf("count in the summaries: %w", err)
+		}
+	}
+	return t.Tx.Commit()
+}
+
+func (t *pgTx) Rollback() error {
+	t.c.counts = nil
+	return t.Tx.Rollback()
+}
+
+// namedValues are the values of args.
+func namedValues(args []driver.NamedValue) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a.Value
+	}
+	return out
+}
 
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if len(args) == 1 {
+		switch v := args[0].Value.(type) {
+		case *pgCopyFrom:
+			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{v.table}, v.columns, v.rows)
+			return driver.RowsAffected(n), err
+		case pgDeferCounts:
+			c.counts = map[string]*pgCounted{}
+			return driver.RowsAffected(0), nil
+		}
+	}
+	if c.counts != nil && pgCountable[query] && len(args) > 1 {
+		var n int64
+		switch v := args[len(args)-1].Value.(type) {
+		case int:
+			n = int64(v)
+		case int64:
+			n = v
+		default:
+			return nil, fmt.Errorf("count in the summaries: the number added is a %T", v)
+		}
+		k := query + "\x00" + fmt.Sprintf("%#v", namedValues(args[:len(args)-1]))
+		if counted := c.counts[k]; counted != nil {
+			counted.n += n
+		} else {
+			c.counts[k] = &pgCounted{query: query, args: slices.Clone(args[:len(args)-1]), n: n}
+		}
+		return driver.RowsAffected(1), nil
+	}
 	q, a, err := pgTranslate(query, args)
 	if err != nil {
 		return nil, err
@@ -213,6 +327,17 @@ func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dr
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
+}
+
+// pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY
+// protocol (pgx's CopyFrom) on the transaction's connection, which database/sql
+// does not otherwise reach: tx.ExecContext(ctx, "COPY table", &pgCopyFrom{…}). The
+// rows go through the table's triggers and constraints as INSERTs do; a bool is
+// the integer 0 or 1, as pgTranslate makes it.
+type pgCopyFrom struct {
+	table   string
+	columns []string
+	rows    pgx.CopyFromSource
 }
 
 // pgRetry tells whether err is PostgreSQL's verdict that the transaction lost a race

@@ -170,7 +170,7 @@ func refusal(err error) error {
 // project's claim time, so that two verifiers never review the same slot.
 func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
-	err := d.act(ctx, actor, "review.claim", func(tx *sql.Tx) error {
+	err := d.act(lockSample(ctx, sampleID), actor, "review.claim", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
@@ -208,7 +208,7 @@ func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string,
 // sample), so that it returns to the other verifiers' queues at once instead of when
 // the claim expires. Releasing a seat one does not hold is not an error.
 func (d *DB) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string) error {
-	err := d.act(ctx, actor, "review.release", func(tx *sql.Tx) error {
+	err := d.act(lockSample(ctx, sampleID), actor, "review.release", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
@@ -246,7 +246,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string
 // is refused as before.
 func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
-	err := d.act(ctx, actor, "review.submit", func(tx *sql.Tx) error {
+	err := d.act(lockSample(ctx, in.SampleID), actor, "review.submit", func(tx *sql.Tx) error {
 		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
 		if err != nil {
 			return err

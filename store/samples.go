@@ -19,7 +19,7 @@ import (
 // s.MoreImages must name one of the project's images.
 func (d *DB) CreateSample(ctx context.Context, actor bench.User, projectID int64, s annotate.Sample) (bench.SampleInfo, error) {
 	var out bench.SampleInfo
-	err := d.act(ctx, actor, "sample.create", func(tx *sql.Tx) error {
+	err := d.act(lockNewSample(ctx, projectID), actor, "sample.create", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionWriteSamples)
 		if err != nil {
 			return err
@@ -114,7 +114,7 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 func (d *DB) SaveDraft(ctx context.Context, actor bench.User, id string, baseVersion int, s annotate.Sample) (int, error) {
 	s = annotate.TidyText(s) // no stray spaces; a question edited without its tags keeps them
 	var version int
-	err := d.act(ctx, actor, "sample.edit", func(tx *sql.Tx) error {
+	err := d.act(lockSample(ctx, id), actor, "sample.edit", func(tx *sql.Tx) error {
 		_, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "edit")
 		if err != nil {
 			return err
@@ -152,7 +152,7 @@ func (d *DB) SaveDraft(ctx context.Context, actor bench.User, id string, baseVer
 // and the acknowledgement is stored with the revision.
 func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersion int, ack []string) (bench.SampleInfo, error) {
 	var out bench.SampleInfo
-	err := d.act(ctx, actor, "sample.submit", func(tx *sql.Tx) error {
+	err := d.act(lockSample(ctx, id), actor, "sample.submit", func(tx *sql.Tx) error {
 		a, cur, err := authorsSample(ctx, tx, actor, id, baseVersion, "submit")
 		if err != nil {
 			return err

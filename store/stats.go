@@ -513,6 +513,9 @@ func (d *DB) redecideRound3(ctx context.Context, tx *sql.Tx, p verify.Policy, re
 // the project's round-3 classes were decided with (stat_policy), it decides every
 // one of them again first and reports true.
 func (d *DB) statsPolicy(ctx context.Context, tx *sql.Tx, projectID int64) (verify.Policy, bool, error) {
+	if err := lockTally(ctx, tx, projectID); err != nil { // it may decide the project's round 3s again
+		return verify.Policy{}, false, err
+	}
 	p, err := projectPolicy(ctx, tx, projectID)
 	if err != nil {
 		return verify.Policy{}, false, err

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
@@ -203,21 +204,37 @@ func (d *DB) migrate(ctx context.Context) error {
 // a user when two instances share the file.
 //
 // On PostgreSQL, which does not serialise writers as SQLite does, every write
-// transaction first takes one transaction-level advisory lock (pgWriteLock), then
-// reads at READ COMMITTED: each statement sees every write committed before the lock
-// was granted, and no other writer, on this server or another on the same
-// database, commits until this one ends. Every check-then-write (a seat, a draft's
-// version, a freeze, a setting) therefore holds as it does on SQLite, whose
-// BEGIN IMMEDIATE gives the same order. Reads take no lock. A transaction that still
-// loses to PostgreSQL (a deadlock with a migration, a serialization failure) is
-// run again from the start, so a person never sees it.
+// transaction first takes transaction-level advisory locks (pgLockSQL), then reads
+// at READ COMMITTED: each statement sees every write committed before the locks
+// were granted, and no writer whose locks conflict, on this server or another on
+// the same database, commits until this one ends. By default the lock is the
+// database's (pgWriteLock) in exclusive mode, and every check-then-write (a seat, a
+// draft's version, a freeze, a setting) holds as it does on SQLite, whose
+// BEGIN IMMEDIATE gives the same order. A write that changes one project's rows
+// only, or one sample's, says so with lockProject, lockNewSample or lockSample on its
+// context and takes the database's lock shared and the project's or the sample's
+// exclusive: writers of other projects, or other samples, go on meanwhile (see
+// lockScope).
+// Reads take no lock. A transaction that still loses to PostgreSQL (a deadlock, a
+// serialization failure) is run again from the start, so a person never sees it.
 func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if d.pg {
+		sc, _ := ctx.Value(lockScopeKey{}).(lockScope)
+		lock, args := pgLockSQL(sc)
 		var err error
 		for attempt := 0; attempt < 20; attempt++ {
 			err = runTx(ctx, d.db, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(tx *sql.Tx) error {
-				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, pgWriteLock); err != nil {
+				if _, err := tx.ExecContext(ctx, lock, args...); err != nil {
 					return fmt.Errorf("wait for the database: %w", err)
+				}
+				if sc.sample != "" {
+					pgTallies.Store(tx, new(bool))
+					defer pgTallies.Delete(tx)
+				}
+				if sc.sample != "" || sc.newSample {
+					if _, err := tx.ExecContext(ctx, "defer counts", pgDeferCounts{}); err != nil {
+						return err
+					}
 				}
 				return fn(tx)
 			})
@@ -241,6 +258,110 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		}
 	}
 	return err
+}
+
+// lockScope is what a PostgreSQL write transaction locks (inTx): the whole
+// database (the zero scope), one project, one sample, or a new sample of a
+// project. The locks form one hierarchy, taken in the same order — the
+// database's, the project's, the sample's in one statement at the transaction's
+// start, the project's tally last — so two writers never wait for each other's
+// advisory locks in a circle:
+//
+//	scope       database   project     sample      project's tally
+//	database    exclusive  –           –           –
+//	project     shared     exclusive   –           –
+//	new sample  shared     shared      –           exclusive
+//	sample      shared     shared      exclusive   exclusive, when it first counts (lockTally)
+//
+// A project scope is for a write whose rows and whose checks are all of one
+// project (and the audit log, which is only appended to). A sample scope is for a
+// write whose rows and checks are one sample's: its draft and version, its
+// revisions, claims and reviews. What such writers of one project share — the
+// dashboard's summaries (stats.go), the numbering of new samples, a planted copy
+// and a verifier's pause (planted.go) — is the project's tally: a sample's writer
+// takes its lock just before it first writes or decides any of them (lockTally), so
+// that the reads and writes of its own sample before go on beside other samples'
+// writers, and those of the summaries' rows, which two writers would otherwise
+// lock in different orders, never deadlock. Creating a sample numbers it after the
+// project's others and counts it at once: it takes the tally from the start. The
+// images' use counts are only added to (UPDATE … SET n = n + 1), under row locks.
+// Anything else, and everything that spans projects (users, sessions, creating a
+// project, settings, migrations), keeps the database's exclusive lock. SQLite has one
+// writer at a time and ignores the scope.
+type lockScope struct {
+	project   int64
+	sample    string
+	newSample bool // with project: the project's tally instead of its own lock
+}
+
+type lockScopeKey struct{}
+
+// lockProject is ctx for a write that changes only project's rows (lockScope).
+func lockProject(ctx context.Context, project int64) context.Context {
+	return context.WithValue(ctx, lockScopeKey{}, lockScope{project: project})
+}
+
+// lockNewSample is ctx for creating a sample in project (lockScope).
+func lockNewSample(ctx context.Context, project int64) context.Context {
+	return context.WithValue(ctx, lockScopeKey{}, lockScope{project: project, newSample: true})
+}
+
+// lockSample is ctx for a write that changes only sample's rows and the project's
+// tally (lockScope).
+func lockSample(ctx context.Context, sample string) context.Context {
+	return context.WithValue(ctx, lockScopeKey{}, lockScope{sample: sample})
+}
+
+// pgTallyKey is the advisory lock key of a project's tally (lockScope), in SQL.
+const pgTallyKey = `hashtextextended(current_schema() || '/tally/' || CAST(? AS BIGINT), 0)`
+
+// pgLockSQL is the statement that takes the locks of scope (lockScope) at a
+// transaction's start, and its arguments. The keys of a project and a sample are
+// 64-bit hashes of the schema and the id (a collision only makes two writers take
+// turns). A sample's project is read in the same statement (it never changes); a
+// sample that does not exist (yet, or any more) takes the database's lock exclusive
+// instead, as an unscoped write does.
+func pgLockSQL(sc lockScope) (string, []any) {
+	switch {
+	case sc.sample != "":
+		return `SELECT CASE WHEN p.id IS NULL THEN pg_advisory_xact_lock(?, hashtext(current_schema()))
+				ELSE pg_advisory_xact_lock_shared(?, hashtext(current_schema())) END,
+			pg_advisory_xact_lock_shared(hashtextextended(current_schema() || '/project/' || p.id, 0)),
+			pg_advisory_xact_lock(hashtextextended(current_schema() || '/sample/' || p.sample, 0))
+			FROM (SELECT CAST(? AS TEXT) AS sample, (SELECT project_id FROM samples WHERE id = ?) AS id) p`,
+			[]any{pgWriteLock, pgWriteLock, sc.sample, sc.sample}
+	case sc.project != 0 && sc.newSample:
+		return `SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema())),
+			pg_advisory_xact_lock_shared(hashtextextended(current_schema() || '/project/' || CAST(? AS BIGINT), 0)),
+			pg_advisory_xact_lock(` + pgTallyKey + `)`,
+			[]any{pgWriteLock, sc.project, sc.project}
+	case sc.project != 0:
+		return `SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema())),
+			pg_advisory_xact_lock(hashtextextended(current_schema() || '/project/' || CAST(? AS BIGINT), 0))`,
+			[]any{pgWriteLock, sc.project}
+	}
+	return `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, []any{pgWriteLock}
+}
+
+// pgTallies holds the PostgreSQL write transactions of a sample scope that have
+// still to take their project's tally before they count (lockTally): a
+// transaction to *bool, true once taken.
+var pgTallies sync.Map
+
+// lockTally takes the lock of project's tally (lockScope) in a sample's write
+// transaction, once, before it writes the dashboard's summaries, numbers a new
+// sample or decides a pause. Every other transaction holds it already, or a lock
+// that excludes every writer of the tally: there, and on SQLite, it does nothing.
+func lockTally(ctx context.Context, tx *sql.Tx, project int64) error {
+	v, ok := pgTallies.Load(tx)
+	if !ok || *v.(*bool) {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(`+pgTallyKey+`)`, project); err != nil {
+		return fmt.Errorf("wait for the project's summaries: %w", err)
+	}
+	*v.(*bool) = true
+	return nil
 }
 
 // retryWait is the pause before a PostgreSQL transaction's next attempt: short
