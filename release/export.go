@@ -231,7 +231,7 @@ func Export(ctx context.Context, sink Sink, req ExportRequest) (Manifest, error)
 		}
 	}
 	rec := &recorder{sink: sink}
-	w := &Writer{ctx: ctx, sink: rec, open: req.Open, progress: req.Progress, total: len(kept) + 1, copied: map[string]string{}, info: req.Info}
+	w := &Writer{ctx: ctx, sink: rec, rec: rec, open: req.Open, progress: req.Progress, total: len(kept) + 1, copied: map[string]string{}, info: req.Info}
 	w.report()
 	err := f.Write(ctx, w, kept)
 	if werr := w.waitCopies(); err == nil {
@@ -274,6 +274,24 @@ func (r *recorder) Create(name string) (io.WriteCloser, error) {
 	}}, nil
 }
 
+// createHashed creates name for a writer that hashes what it writes itself (a
+// plain image copy, checked against its frozen hash as it goes): the file is
+// recorded with the size and hash given to done, and not hashed a second time.
+func (r *recorder) createHashed(name string) (io.WriteCloser, func(size int64, sum string), error) {
+	if name == ManifestName {
+		return nil, nil, fmt.Errorf("%s is written last, by Export", ManifestName)
+	}
+	w, err := r.sink.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func(size int64, sum string) {
+		r.mu.Lock()
+		r.files = append(r.files, FileEntry{Path: name, Size: size, SHA256: sum})
+		r.mu.Unlock()
+	}, nil
+}
+
 type hashingWriter struct {
 	w    io.WriteCloser
 	h    hash.Hash
@@ -304,6 +322,7 @@ func (w *hashingWriter) Close() error {
 type Writer struct {
 	ctx         context.Context
 	sink        Sink
+	rec         *recorder // sink, for the image copies that hash what they copy once
 	open        func(string) (io.ReadCloser, error)
 	progress    func(done, total int)
 	done, total int
@@ -461,6 +480,9 @@ func (w *Writer) copyImage(dest string, r Record, upright bool) error {
 		}
 	}
 	w.copies <- func() error {
+		if !upright && w.rec != nil {
+			return w.copyPlain(dest, r)
+		}
 		in, err := w.openImage(r)
 		if err != nil {
 			return err
@@ -491,6 +513,43 @@ func (w *Writer) copyImage(dest string, r Record, upright bool) error {
 			return err
 		})
 	}
+	return nil
+}
+
+// copyPlain copies r's image byte for byte to dest, hashing the bytes once: the
+// hash that checks them against the frozen one is the hash MANIFEST.json lists
+// for dest (the bytes are the same). The checks and errors are openImage's and
+// WriteFile's.
+func (w *Writer) copyPlain(dest string, r Record) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if w.open == nil {
+		return fmt.Errorf("image %s: no image source", r.Sample.Image)
+	}
+	in, err := w.open(r.Sample.Image)
+	if err != nil {
+		return fmt.Errorf("image %s: %w", r.Sample.Image, err)
+	}
+	defer in.Close()
+	out, done, err := w.rec.createHashed(dest)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	n, err := io.Copy(out, io.TeeReader(in, h))
+	sum := hex.EncodeToString(h.Sum(nil))
+	if err == nil && r.ImageSHA256 != "" && sum != r.ImageSHA256 {
+		err = fmt.Errorf("image %s: %w (sha256 %s…, frozen %s…)", r.Sample.Image, ErrImageChanged, sum[:12], r.ImageSHA256[:min(12, len(r.ImageSHA256))])
+	}
+	if err != nil {
+		out.Close()
+		return fmt.Errorf("%s: %w", dest, err)
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	done(n, sum)
 	return nil
 }
 

@@ -73,7 +73,7 @@ type auditSample struct {
 	RevisionID     int64
 	RevisionAuthor int64
 	Content        annotate.Sample
-	Reviews        []bench.ReviewRecord
+	Reviews        []verify.Review           // of the current revision, oldest first (auditReviews)
 	Sampled        *verify.SampledAcceptance // accepted by sampling (validation.go), else nil
 }
 
@@ -103,7 +103,7 @@ func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, pr
 			return err
 		}
 		var err error
-		in, err = loadAudit(ctx, tx, projectID, filter)
+		in, err = d.loadAudit(ctx, tx, projectID, filter)
 		return err
 	})
 	if err != nil {
@@ -112,7 +112,7 @@ func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, pr
 	return in, d.nearInput(ctx, &in)
 }
 
-func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
+func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
 	in := auditData{filter: filter, images: map[string]bench.Image{}}
 	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -122,22 +122,35 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 		return in, err
 	}
 	in.project = p
+	var raws []rawRevision
 	all, err := queryAll(ctx, tx, func(r scanner) (auditSample, error) {
 		var s auditSample
 		var content string
-		if err := r.Scan(&s.ID, &s.AuthorID, &s.RevisionID, &s.RevisionAuthor, &content); err != nil {
-			return s, err
-		}
-		if err := json.Unmarshal([]byte(content), &s.Content); err != nil {
-			return s, fmt.Errorf("decode sample %s: %w", s.ID, err)
-		}
-		return s, nil
+		err := r.Scan(&s.ID, &s.AuthorID, &s.RevisionID, &s.RevisionAuthor, &content)
+		raws = append(raws, rawRevision{s.RevisionID, content})
+		return s, err
 	}, `SELECT s.id, s.author_id, r.id, r.author_id, r.content FROM samples s JOIN revisions r ON r.id = s.current_rev
 		WHERE s.project_id = ? AND s.status = ? ORDER BY s.id`, projectID, string(verify.StateAccepted))
 	if err != nil {
 		return in, err
 	}
-	reviews, err := acceptedReviews(ctx, tx, projectID)
+	// Each content decoded once (on all cores), and kept for the freeze and
+	// export that follow (decodedRevisions).
+	contents, bad, err := decodeRevisions(ctx, raws, d.decoded.known())
+	if err != nil {
+		if bad >= 0 {
+			return in, fmt.Errorf("decode sample %s: %w", all[bad].ID, err)
+		}
+		return in, err
+	}
+	keep, size := make(map[int64]annotate.Sample, len(all)), 0
+	for i := range all {
+		all[i].Content = contents[i]
+		keep[all[i].RevisionID] = contents[i]
+		size += len(raws[i].content)
+	}
+	d.decoded.keep(keep, size)
+	reviews, err := auditReviews(ctx, tx, projectID)
 	if err != nil {
 		return in, err
 	}
@@ -169,6 +182,30 @@ func loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseF
 		}
 	}
 	return in, nil
+}
+
+// auditReviews reads what the trail check needs of the reviews of the current
+// revision of every accepted sample of a project (round, verifier, decision;
+// no criteria or reasons to decode), oldest first, by sample id, in one query.
+func auditReviews(ctx context.Context, tx *sql.Tx, projectID int64) (map[string][]verify.Review, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT rv.sample_id, rv.round, rv.verifier_id, u.name, rv.decision
+		FROM reviews rv JOIN samples s ON s.current_rev = rv.revision_id JOIN users u ON u.id = rv.verifier_id
+		WHERE s.project_id = ? AND s.status = ? ORDER BY rv.id`, projectID, string(verify.StateAccepted))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	by := map[string][]verify.Review{}
+	for rows.Next() {
+		var sample, name, decision string
+		var round int
+		var verifier int64
+		if err := rows.Scan(&sample, &round, &verifier, &name, &decision); err != nil {
+			return nil, err
+		}
+		by[sample] = append(by[sample], verify.Review{Round: round, Reviewer: uid(verifier), Name: name, Decision: verify.Decision(decision)})
+	}
+	return by, rows.Err()
 }
 
 // acceptedSelection reads the current revision of every accepted sample of a project
@@ -284,6 +321,7 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 	policy := in.project.Settings.Policy()
 	usedBy := map[string][]string{}
 	contents := make([]annotate.Sample, len(in.samples))
+	lint := in.lintErrors()
 	for i, s := range in.samples {
 		contents[i] = s.Content
 		for _, img := range s.Content.AllImages() {
@@ -291,14 +329,8 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 				usedBy[img] = append(usedBy[img], s.ID)
 			}
 		}
-		env := annotate.LintEnv{HandWritten: s.Content.Parent == "", ImageSize: func(p string) (int, int, bool) {
-			im, known := in.images[p]
-			return im.Width, im.Height, known
-		}, ImageLimits: in.project.Settings.ImageLimits}
-		for _, f := range annotate.Lint(s.Content, env) {
-			if f.Severity == annotate.SeverityError {
-				add(bench.SeverityError, bench.CheckLint, s.ID, "", "%s", f.Text())
-			}
+		for _, text := range lint[i] {
+			add(bench.SeverityError, bench.CheckLint, s.ID, "", "%s", text)
 		}
 		for _, msg := range trailProblems(policy, s) {
 			add(bench.SeverityError, bench.CheckTrail, s.ID, "", "%s", msg)
@@ -386,6 +418,49 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 	return r
 }
 
+// lintErrors lints every sample (on the machine's cores, at most four
+// goroutines) and returns the text of each one's error findings, in order.
+func (in auditData) lintErrors() [][]string {
+	out := make([][]string, len(in.samples))
+	imageSize := func(p string) (int, int, bool) {
+		im, known := in.images[p]
+		return im.Width, im.Height, known
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var fault atomic.Value // a panic of Lint's, raised again on the caller's goroutine
+	for range min(runtime.NumCPU(), 4) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					fault.CompareAndSwap(nil, fmt.Sprint(v))
+					next.Store(int64(len(out)))
+				}
+			}()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(out) {
+					return
+				}
+				s := in.samples[i].Content
+				env := annotate.LintEnv{HandWritten: s.Parent == "", ImageSize: imageSize, ImageLimits: in.project.Settings.ImageLimits}
+				for _, f := range annotate.Lint(s, env) {
+					if f.Severity == annotate.SeverityError {
+						out[i] = append(out[i], f.Text())
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if v := fault.Load(); v != nil {
+		panic(v)
+	}
+	return out
+}
+
 func severityRank(s string) int {
 	if s == bench.SeverityError {
 		return 0
@@ -401,14 +476,10 @@ func (in auditData) sample(id string) auditSample {
 // trailProblems is verify.Trail for an accepted sample (verify.SampledTrail for
 // one accepted by sampling).
 func trailProblems(p verify.Policy, s auditSample) []string {
-	reviews := make([]verify.Review, len(s.Reviews))
-	for i, rv := range s.Reviews {
-		reviews[i] = verify.Review{Round: rv.Round, Reviewer: uid(rv.VerifierID), Name: rv.VerifierName, Decision: rv.Decision}
-	}
 	if s.Sampled != nil {
-		return verify.SampledTrail(*s.Sampled, reviews)
+		return verify.SampledTrail(*s.Sampled, s.Reviews)
 	}
-	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, reviews)
+	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, s.Reviews)
 }
 
 // imagesPhrase names a sample's images in a finding: "image a.jpg", or "images

@@ -72,7 +72,8 @@ func (d *DB) export(ctx context.Context, actor bench.User, in bench.ExportInput,
 		if a, rel, err = releaseFor(ctx, tx, actor, in.ProjectID, in.Release, verify.ActionExport); err != nil {
 			return err
 		}
-		if items, err = releaseItems(ctx, tx, rel.ID); err != nil {
+		// The samples the freeze (or an audit) decoded are not decoded again.
+		if items, err = releaseItemsKnown(ctx, tx, rel.ID, d.decoded.known()); err != nil {
 			return err
 		}
 		if roots, err = releaseRoots(ctx, tx, rel.ID); err != nil {

@@ -62,7 +62,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 			return err
 		}
 		var err error
-		data, err = loadAudit(ctx, tx, in.ProjectID, filter)
+		data, err = d.loadAudit(ctx, tx, in.ProjectID, filter)
 		return err
 	})
 	if err != nil {
@@ -388,9 +388,33 @@ func (d *DB) ReleaseItems(ctx context.Context, actor bench.User, releaseID int64
 }
 
 func releaseItems(ctx context.Context, tx *sql.Tx, releaseID int64) ([]bench.ReleaseItem, error) {
-	items, err := queryAll(ctx, tx, scanReleaseItem, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
+	return releaseItemsKnown(ctx, tx, releaseID, nil)
+}
+
+// releaseItemsKnown is releaseItems taking the contents known has decoded
+// (decodedRevisions) as they are, and decoding the others on all cores.
+func releaseItemsKnown(ctx context.Context, tx *sql.Tx, releaseID int64, known map[int64]annotate.Sample) ([]bench.ReleaseItem, error) {
+	var raws []rawRevision
+	items, err := queryAll(ctx, tx, func(r scanner) (bench.ReleaseItem, error) {
+		var it bench.ReleaseItem
+		var content string
+		err := r.Scan(&it.SampleID, &it.RevisionID, &it.Revision, &it.Split, &it.ImagePath, &it.ImageSHA256, &it.Width, &it.Height, &content)
+		raws = append(raws, rawRevision{it.RevisionID, content})
+		return it, err
+	}, `SELECT `+releaseItemCols+releaseItemFrom+` WHERE rs.release_id = ? ORDER BY rs.sample_id`, releaseID)
 	if err != nil {
 		return nil, err
+	}
+	contents, bad, err := decodeRevisions(ctx, raws, known)
+	if err != nil {
+		if bad >= 0 {
+			return nil, fmt.Errorf("decode sample %s revision %d: %w", items[bad].SampleID, items[bad].Revision, err)
+		}
+		return nil, err
+	}
+	for i := range items {
+		items[i].Content = contents[i]
+		items[i].Content.Split = items[i].Split
 	}
 	return items, releaseMoreImages(ctx, tx, releaseID, items)
 }

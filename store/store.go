@@ -48,6 +48,8 @@ type DB struct {
 
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
+
+	decoded decodedRevisions // the last audit's decoded samples (store/decoded.go)
 }
 
 // Open opens (creating if needed) the database at path and applies pending
