@@ -2,7 +2,6 @@ package shortcut
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/benchwright/benchwright/annotate"
 )
@@ -62,22 +61,7 @@ func prune(samples []annotate.Sample, opt Options, fitted map[string]baseline) P
 	settled := map[string]bool{} // tasks within the margin: nothing of them goes, so they are not fitted again
 	var order []string
 	for round := 1; ; round++ {
-		byTask := map[string][]annotate.Sample{}
-		var tasks []string
-		for _, s := range samples {
-			if removed[s.ID] {
-				continue
-			}
-			t := taskOf(s)
-			if settled[t] {
-				continue
-			}
-			if _, ok := byTask[t]; !ok {
-				tasks = append(tasks, t)
-			}
-			byTask[t] = append(byTask[t], s)
-		}
-		slices.Sort(tasks)
+		tasks, byTask := groupByTask(samples, func(s annotate.Sample) bool { return !removed[s.ID] && !settled[taskOf(s)] })
 		biased := 0
 		for _, t := range tasks {
 			b, ok := fitted[t]

@@ -50,22 +50,15 @@ type Rebalancing struct {
 // its options would make it wrong. The same samples and seed give the same plan.
 func Rebalance(samples []annotate.Sample, chosen func(id string) bool, seed uint64) Rebalancing {
 	var out Rebalancing
-	byTask := map[string][]annotate.Sample{}
-	var tasks []string
-	for _, s := range samples {
-		if !choice(s) {
-			if chosen != nil && chosen(s.ID) { // named: say why it stays
-				out.Left = append(out.Left, Unmoved{s.ID, "not a multiple-choice question with an answer"})
-			}
-			continue
+	tasks, byTask := groupByTask(samples, func(s annotate.Sample) bool {
+		if choice(s) {
+			return true
 		}
-		t := taskOf(s)
-		if _, ok := byTask[t]; !ok {
-			tasks = append(tasks, t)
+		if chosen != nil && chosen(s.ID) { // named: say why it stays
+			out.Left = append(out.Left, Unmoved{s.ID, "not a multiple-choice question with an answer"})
 		}
-		byTask[t] = append(byTask[t], s)
-	}
-	slices.Sort(tasks)
+		return false
+	})
 	for ti, t := range tasks {
 		rebalanceTask(t, byTask[t], chosen, rand.New(rand.NewPCG(seed, uint64(ti)+0x1e77e5)), &out)
 	}

@@ -114,19 +114,28 @@ func choice(s annotate.Sample) bool {
 		s.AnswerIndex >= 0 && s.AnswerIndex < len(s.Options)
 }
 
+// groupByTask groups the samples keep takes (every one when keep is nil) by task
+// (taskOf), in their order; tasks lists the tasks sorted.
+func groupByTask(samples []annotate.Sample, keep func(annotate.Sample) bool) (tasks []string, of map[string][]annotate.Sample) {
+	of = map[string][]annotate.Sample{}
+	for _, s := range samples {
+		if keep != nil && !keep(s) {
+			continue
+		}
+		t := taskOf(s)
+		if _, ok := of[t]; !ok {
+			tasks = append(tasks, t)
+		}
+		of[t] = append(of[t], s)
+	}
+	slices.Sort(tasks)
+	return tasks, of
+}
+
 // Audit runs every check on samples, per task.
 func Audit(samples []annotate.Sample, opt Options) Report {
 	opt = opt.withDefaults()
-	byTask := map[string][]annotate.Sample{}
-	var tasks []string
-	for _, s := range samples {
-		t := taskOf(s)
-		if _, ok := byTask[t]; !ok {
-			tasks = append(tasks, t)
-		}
-		byTask[t] = append(byTask[t], s)
-	}
-	slices.Sort(tasks)
+	tasks, byTask := groupByTask(samples, nil)
 	rep := Report{Bias: map[string]float64{}}
 	fitted := map[string]baseline{} // what prune's first round would fit (blindOf)
 	for _, t := range tasks {
@@ -165,19 +174,7 @@ func Audit(samples []annotate.Sample, opt Options) Report {
 // order (no bias scores without the text-only model).
 func Balance(samples []annotate.Sample, opt Options) []Result {
 	opt = opt.withDefaults()
-	byTask := map[string][]annotate.Sample{}
-	var tasks []string
-	for _, s := range samples {
-		if !choice(s) {
-			continue
-		}
-		t := taskOf(s)
-		if _, ok := byTask[t]; !ok {
-			tasks = append(tasks, t)
-		}
-		byTask[t] = append(byTask[t], s)
-	}
-	slices.Sort(tasks)
+	tasks, byTask := groupByTask(samples, choice)
 	var out []Result
 	for _, t := range tasks {
 		if ss := byTask[t]; len(ss) >= opt.MinSamples {
