@@ -11,7 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/corona10/goimagehash"
+	"github.com/corona10/goimagehash/etcs"
+	"github.com/corona10/goimagehash/transforms"
 	"github.com/disintegration/imaging"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -48,15 +49,132 @@ const DefaultNearDistance = 8
 // discounts the shared low frequencies. A near-duplicate across splits blocks a
 // freeze, so false pairs cost more than missed ones: pHash. Its price: a copy
 // cropped by 2-3 % moves 10-12 bits (aHash: 7) and is missed at the default.
+//
+// It computes goimagehash.PerceptionHash's steps itself on grey values (issue 29:
+// hashing must add less than 15 % to an import): the picture turned grey with
+// PerceptionHash's weights first, then shrunk to 64×64 with the bilinear (triangle)
+// filter of nfnt/resize that PerceptionHash uses, in float64 — grey then shrink
+// equals shrink then grey but for rounding, a third of the work and no goroutines
+// nor 64-bit colour copies. Its hashes may differ from PerceptionHash's by a bit
+// where a coefficient lies at the median (TestImageHashNearPerceptionHash).
 func ImageHash(img image.Image) (uint64, error) {
+	if img == nil || img.Bounds().Empty() {
+		return 0, fmt.Errorf("perceptual hash: empty image")
+	}
 	if flat(img) {
 		return 0, nil
 	}
-	h, err := goimagehash.PerceptionHash(img)
-	if err != nil {
-		return 0, fmt.Errorf("perceptual hash: %w", err)
+	pixels := shrinkGrey64(img)
+	transforms.DCT2DFast64(&pixels)
+	flattens := transforms.FlattenPixelsFast64(pixels, 8, 8)
+	median := etcs.MedianOfPixelsFast64(flattens)
+	var h uint64
+	for idx, p := range flattens {
+		if p > median {
+			h |= 1 << uint(64-idx-1)
+		}
 	}
-	return h.GetHash(), nil
+	return h, nil
+}
+
+// hashSide is the side of the grey picture pHash transforms.
+const hashSide = 64
+
+// shrinkGrey64 is img in grey (goimagehash's weights: 0.299 R + 0.587 G + 0.114 B,
+// of 8-bit channels) shrunk to hashSide×hashSide by nfnt/resize's bilinear filter,
+// row by row.
+func shrinkGrey64(img image.Image) []float64 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	grey := make([]float64, w*h)
+	lum := func(r, g, bl uint32) float64 {
+		return 0.299*float64(r/257) + 0.587*float64(g/257) + 0.114*float64(bl/256)
+	}
+	switch m := img.(type) {
+	case *image.NRGBA:
+		for y := range h {
+			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range w {
+				p := row[4*x : 4*x+4 : 4*x+4]
+				r, g, bl, a := uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])
+				// color.NRGBA.RGBA: premultiplied, 16 bits.
+				r, g, bl = r*0x101*a/0xff, g*0x101*a/0xff, bl*0x101*a/0xff
+				grey[y*w+x] = lum(r, g, bl)
+			}
+		}
+	case *image.YCbCr:
+		for y := range h {
+			for x := range w {
+				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bl, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
+				grey[y*w+x] = lum(r, g, bl)
+			}
+		}
+	default:
+		for y := range h {
+			for x := range w {
+				r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+				grey[y*w+x] = lum(r, g, bl)
+			}
+		}
+	}
+	// Columns first, then rows, as nfnt/resize does.
+	cw, cs, cn := bilinearWeights(hashSide, w)
+	tmp := make([]float64, hashSide*h)
+	for y := range h {
+		src := grey[y*w : (y+1)*w]
+		for x := range hashSide {
+			tmp[y*hashSide+x] = weighted(src, 1, w, cw[x*cn:(x+1)*cn], cs[x])
+		}
+	}
+	rw, rs, rn := bilinearWeights(hashSide, h)
+	out := make([]float64, hashSide*hashSide)
+	for x := range hashSide {
+		col := tmp[x:]
+		for y := range hashSide {
+			out[y*hashSide+x] = weighted(col, hashSide, h, rw[y*rn:(y+1)*rn], rs[y])
+		}
+	}
+	return out
+}
+
+// bilinearWeights are nfnt/resize's weights (createWeights16, in float64) of a
+// resize from src to dst samples with its linear kernel: per output sample, n
+// weights from its start index.
+func bilinearWeights(dst, src int) (weights []float64, start []int, n int) {
+	scale := float64(src) / float64(dst)
+	n = 2 * int(math.Max(math.Ceil(scale), 1))
+	factor := math.Min(1/scale, 1)
+	weights, start = make([]float64, dst*n), make([]int, dst)
+	for i := range dst {
+		at := scale*(float64(i)+0.5) - 0.5
+		start[i] = int(at) - n/2 + 1
+		at -= float64(start[i])
+		for k := range n {
+			if v := math.Abs((at - float64(k)) * factor); v < 1 {
+				weights[i*n+k] = 1 - v
+			}
+		}
+	}
+	return weights, start, n
+}
+
+// weighted is the normalised weighted sum of the samples of src (every stride-th
+// value, size of them, clamped at both ends) from start.
+func weighted(src []float64, stride, size int, weights []float64, start int) float64 {
+	var sum, ws float64
+	for k, wt := range weights {
+		if wt == 0 {
+			continue
+		}
+		i := min(max(start+k, 0), size-1)
+		sum += wt * src[i*stride]
+		ws += wt
+	}
+	if ws == 0 {
+		return 0
+	}
+	return sum / ws
 }
 
 // flatLevels is the brightness spread (standard deviation, of 255) below which a
