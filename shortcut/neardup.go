@@ -81,100 +81,107 @@ func ImageHash(img image.Image) (uint64, error) {
 const hashSide = 64
 
 // shrinkGrey64 is img in grey (goimagehash's weights: 0.299 R + 0.587 G + 0.114 B,
-// of 8-bit channels) shrunk to hashSide×hashSide by nfnt/resize's bilinear filter,
-// row by row.
+// of 8-bit channels) shrunk to hashSide×hashSide by nfnt/resize's bilinear filter:
+// each row turned grey and shrunk, then the columns.
 func shrinkGrey64(img image.Image) []float64 {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	grey := make([]float64, w*h)
 	lum := func(r, g, bl uint32) float64 {
 		return 0.299*float64(r/257) + 0.587*float64(g/257) + 0.114*float64(bl/256)
 	}
-	switch m := img.(type) {
-	case *image.NRGBA:
-		for y := range h {
+	grey := make([]float64, w)
+	greyRow := func(y int) {
+		switch m := img.(type) {
+		case *image.NRGBA:
 			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := range w {
+			for x := range grey {
 				p := row[4*x : 4*x+4 : 4*x+4]
-				r, g, bl, a := uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])
-				// color.NRGBA.RGBA: premultiplied, 16 bits.
-				r, g, bl = r*0x101*a/0xff, g*0x101*a/0xff, bl*0x101*a/0xff
-				grey[y*w+x] = lum(r, g, bl)
+				if a := uint32(p[3]); a == 0xff { // opaque: the 16-bit channel over 257 is the byte
+					grey[x] = lumR[p[0]] + lumG[p[1]] + lumB[p[2]]
+				} else { // color.NRGBA.RGBA: premultiplied, 16 bits
+					grey[x] = lum(uint32(p[0])*0x101*a/0xff, uint32(p[1])*0x101*a/0xff, uint32(p[2])*0x101*a/0xff)
+				}
 			}
-		}
-	case *image.YCbCr:
-		for y := range h {
-			for x := range w {
+		case *image.YCbCr:
+			for x := range grey {
 				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
 				r, g, bl, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
-				grey[y*w+x] = lum(r, g, bl)
+				grey[x] = lum(r, g, bl)
 			}
-		}
-	default:
-		for y := range h {
-			for x := range w {
+		default:
+			for x := range grey {
 				r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
-				grey[y*w+x] = lum(r, g, bl)
+				grey[x] = lum(r, g, bl)
 			}
 		}
 	}
-	// Columns first, then rows, as nfnt/resize does.
-	cw, cs, cn := bilinearWeights(hashSide, w)
+	cols, rows := bilinearTaps(hashSide, w), bilinearTaps(hashSide, h)
 	tmp := make([]float64, hashSide*h)
 	for y := range h {
-		src := grey[y*w : (y+1)*w]
-		for x := range hashSide {
-			tmp[y*hashSide+x] = weighted(src, 1, w, cw[x*cn:(x+1)*cn], cs[x])
+		greyRow(y)
+		for x, t := range cols {
+			var sum float64
+			for k, i := range t.at {
+				sum += t.w[k] * grey[i]
+			}
+			tmp[y*hashSide+x] = sum
 		}
 	}
-	rw, rs, rn := bilinearWeights(hashSide, h)
 	out := make([]float64, hashSide*hashSide)
-	for x := range hashSide {
-		col := tmp[x:]
-		for y := range hashSide {
-			out[y*hashSide+x] = weighted(col, hashSide, h, rw[y*rn:(y+1)*rn], rs[y])
+	for y, t := range rows {
+		for x := range hashSide {
+			var sum float64
+			for k, i := range t.at {
+				sum += t.w[k] * tmp[i*hashSide+x]
+			}
+			out[y*hashSide+x] = sum
 		}
 	}
 	return out
 }
 
-// bilinearWeights are nfnt/resize's weights (createWeights16, in float64) of a
-// resize from src to dst samples with its linear kernel: per output sample, n
-// weights from its start index.
-func bilinearWeights(dst, src int) (weights []float64, start []int, n int) {
-	scale := float64(src) / float64(dst)
-	n = 2 * int(math.Max(math.Ceil(scale), 1))
-	factor := math.Min(1/scale, 1)
-	weights, start = make([]float64, dst*n), make([]int, dst)
-	for i := range dst {
-		at := scale*(float64(i)+0.5) - 0.5
-		start[i] = int(at) - n/2 + 1
-		at -= float64(start[i])
-		for k := range n {
-			if v := math.Abs((at - float64(k)) * factor); v < 1 {
-				weights[i*n+k] = 1 - v
-			}
-		}
+// lumR, lumG, lumB are goimagehash's grey weights times each 8-bit value (of an
+// opaque pixel: B's 16 bits over 256 are its byte too).
+var lumR, lumG, lumB = func() (r, g, b [256]float64) {
+	for v := range 256 {
+		r[v], g[v], b[v] = 0.299*float64(v), 0.587*float64(v), 0.114*float64(v)
 	}
-	return weights, start, n
+	return
+}()
+
+// taps are the samples one output sample of a resize weighs (clamped to the
+// input's ends) and their weights, summing to 1.
+type taps struct {
+	at []int
+	w  []float64
 }
 
-// weighted is the normalised weighted sum of the samples of src (every stride-th
-// value, size of them, clamped at both ends) from start.
-func weighted(src []float64, stride, size int, weights []float64, start int) float64 {
-	var sum, ws float64
-	for k, wt := range weights {
-		if wt == 0 {
-			continue
+// bilinearTaps are nfnt/resize's weights (createWeights16, in float64, normalised)
+// of a resize from src to dst samples with its linear kernel.
+func bilinearTaps(dst, src int) []taps {
+	scale := float64(src) / float64(dst)
+	n := 2 * int(math.Max(math.Ceil(scale), 1))
+	factor := math.Min(1/scale, 1)
+	out := make([]taps, dst)
+	for i := range out {
+		at := scale*(float64(i)+0.5) - 0.5
+		start := int(at) - n/2 + 1
+		at -= float64(start)
+		var t taps
+		var sum float64
+		for k := range n {
+			if v := math.Abs((at - float64(k)) * factor); v < 1 {
+				t.at = append(t.at, min(max(start+k, 0), src-1))
+				t.w = append(t.w, 1-v)
+				sum += 1 - v
+			}
 		}
-		i := min(max(start+k, 0), size-1)
-		sum += wt * src[i*stride]
-		ws += wt
+		for k := range t.w {
+			t.w[k] /= sum
+		}
+		out[i] = t
 	}
-	if ws == 0 {
-		return 0
-	}
-	return sum / ws
+	return out
 }
 
 // flatLevels is the brightness spread (standard deviation, of 255) below which a
