@@ -30,21 +30,27 @@ func ThumbPath(previewDir, sha string) string {
 // writePreviews writes an image's preview (prev, made by previewOf) and its
 // thumbnail, made from prev; asIs, when set, is the image's file, written as the
 // preview instead of prev (which may then be smaller: the thumbnail's source).
-func writePreviews(prev image.Image, asIs []byte, dir, sha string) error {
+// It returns the thumbnail it wrote, as encoded (before JPEG), or nil when the
+// previews were there already.
+func writePreviews(prev image.Image, asIs []byte, dir, sha string) (image.Image, error) {
 	if _, err := os.Stat(ThumbPath(dir, sha)); err == nil {
-		return nil // content-addressed: already made
+		return nil, nil // content-addressed: already made
 	}
 	if err := os.MkdirAll(filepath.Dir(PreviewPath(dir, sha)), 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	write := func(path string) error { return writeJPEG(path, prev) }
 	if asIs != nil {
 		write = func(path string) error { return writeFileAtomic(path, asIs) }
 	}
 	if err := write(PreviewPath(dir, sha)); err != nil {
-		return err
+		return nil, err
 	}
-	return writeJPEG(ThumbPath(dir, sha), thumbOf(prev))
+	thumb := thumbOf(prev)
+	if err := writeJPEG(ThumbPath(dir, sha), thumb); err != nil {
+		return nil, err
+	}
+	return thumb, nil
 }
 
 // previewOf is img downscaled to fit PreviewSide, or img itself when it fits.

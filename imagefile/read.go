@@ -28,6 +28,9 @@ type Info struct {
 	Format  string // "jpeg", "png", "webp", "gif"
 	Width   int    // of the image upright (EXIF orientation applied), full resolution
 	Height  int
+	// Thumb is the thumbnail Read made and wrote (ThumbPath), as it was before its
+	// JPEG encoding; nil when the previews of this content were there already.
+	Thumb image.Image
 }
 
 // ErrBadImage marks a file an import rejects; its message is the reason shown to people.
@@ -144,7 +147,7 @@ func Read(path, previewDir string, beforeRead func()) (Info, error) {
 	if !d.fileIsPreview {
 		prev, asIs = previewOf(d.img), nil
 	}
-	if err := writePreviews(prev, asIs, previewDir, p.SHA256); err != nil {
+	if p.Thumb, err = writePreviews(prev, asIs, previewDir, p.SHA256); err != nil {
 		return p, fmt.Errorf("write preview: %w", err)
 	}
 	return p, nil

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/corona10/goimagehash"
+	"github.com/corona10/goimagehash/etcs"
+	"github.com/corona10/goimagehash/transforms"
 	"github.com/disintegration/imaging"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -48,15 +49,139 @@ const DefaultNearDistance = 8
 // discounts the shared low frequencies. A near-duplicate across splits blocks a
 // freeze, so false pairs cost more than missed ones: pHash. Its price: a copy
 // cropped by 2-3 % moves 10-12 bits (aHash: 7) and is missed at the default.
+//
+// It computes goimagehash.PerceptionHash's steps itself on grey values (issue 29:
+// hashing must add less than 15 % to an import): the picture turned grey with
+// PerceptionHash's weights first, then shrunk to 64×64 with the bilinear (triangle)
+// filter of nfnt/resize that PerceptionHash uses, in float64 — grey then shrink
+// equals shrink then grey but for rounding, a third of the work and no goroutines
+// nor 64-bit colour copies. Its hashes may differ from PerceptionHash's by a bit
+// where a coefficient lies at the median (TestImageHashNearPerceptionHash).
 func ImageHash(img image.Image) (uint64, error) {
+	if img == nil || img.Bounds().Empty() {
+		return 0, fmt.Errorf("perceptual hash: empty image")
+	}
 	if flat(img) {
 		return 0, nil
 	}
-	h, err := goimagehash.PerceptionHash(img)
-	if err != nil {
-		return 0, fmt.Errorf("perceptual hash: %w", err)
+	pixels := shrinkGrey64(img)
+	transforms.DCT2DFast64(&pixels)
+	flattens := transforms.FlattenPixelsFast64(pixels, 8, 8)
+	median := etcs.MedianOfPixelsFast64(flattens)
+	var h uint64
+	for idx, p := range flattens {
+		if p > median {
+			h |= 1 << uint(64-idx-1)
+		}
 	}
-	return h.GetHash(), nil
+	return h, nil
+}
+
+// hashSide is the side of the grey picture pHash transforms.
+const hashSide = 64
+
+// shrinkGrey64 is img in grey (goimagehash's weights: 0.299 R + 0.587 G + 0.114 B,
+// of 8-bit channels) shrunk to hashSide×hashSide by nfnt/resize's bilinear filter:
+// each row turned grey and shrunk, then the columns.
+func shrinkGrey64(img image.Image) []float64 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	lum := func(r, g, bl uint32) float64 {
+		return 0.299*float64(r/257) + 0.587*float64(g/257) + 0.114*float64(bl/256)
+	}
+	grey := make([]float64, w)
+	greyRow := func(y int) {
+		switch m := img.(type) {
+		case *image.NRGBA:
+			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range grey {
+				p := row[4*x : 4*x+4 : 4*x+4]
+				if a := uint32(p[3]); a == 0xff { // opaque: the 16-bit channel over 257 is the byte
+					grey[x] = lumR[p[0]] + lumG[p[1]] + lumB[p[2]]
+				} else { // color.NRGBA.RGBA: premultiplied, 16 bits
+					grey[x] = lum(uint32(p[0])*0x101*a/0xff, uint32(p[1])*0x101*a/0xff, uint32(p[2])*0x101*a/0xff)
+				}
+			}
+		case *image.YCbCr:
+			for x := range grey {
+				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bl, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
+				grey[x] = lum(r, g, bl)
+			}
+		default:
+			for x := range grey {
+				r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+				grey[x] = lum(r, g, bl)
+			}
+		}
+	}
+	cols, rows := bilinearTaps(hashSide, w), bilinearTaps(hashSide, h)
+	tmp := make([]float64, hashSide*h)
+	for y := range h {
+		greyRow(y)
+		for x, t := range cols {
+			var sum float64
+			for k, i := range t.at {
+				sum += t.w[k] * grey[i]
+			}
+			tmp[y*hashSide+x] = sum
+		}
+	}
+	out := make([]float64, hashSide*hashSide)
+	for y, t := range rows {
+		for x := range hashSide {
+			var sum float64
+			for k, i := range t.at {
+				sum += t.w[k] * tmp[i*hashSide+x]
+			}
+			out[y*hashSide+x] = sum
+		}
+	}
+	return out
+}
+
+// lumR, lumG, lumB are goimagehash's grey weights times each 8-bit value (of an
+// opaque pixel: B's 16 bits over 256 are its byte too).
+var lumR, lumG, lumB = func() (r, g, b [256]float64) {
+	for v := range 256 {
+		r[v], g[v], b[v] = 0.299*float64(v), 0.587*float64(v), 0.114*float64(v)
+	}
+	return
+}()
+
+// taps are the samples one output sample of a resize weighs (clamped to the
+// input's ends) and their weights, summing to 1.
+type taps struct {
+	at []int
+	w  []float64
+}
+
+// bilinearTaps are nfnt/resize's weights (createWeights16, in float64, normalised)
+// of a resize from src to dst samples with its linear kernel.
+func bilinearTaps(dst, src int) []taps {
+	scale := float64(src) / float64(dst)
+	n := 2 * int(math.Max(math.Ceil(scale), 1))
+	factor := math.Min(1/scale, 1)
+	out := make([]taps, dst)
+	for i := range out {
+		at := scale*(float64(i)+0.5) - 0.5
+		start := int(at) - n/2 + 1
+		at -= float64(start)
+		var t taps
+		var sum float64
+		for k := range n {
+			if v := math.Abs((at - float64(k)) * factor); v < 1 {
+				t.at = append(t.at, min(max(start+k, 0), src-1))
+				t.w = append(t.w, 1-v)
+				sum += 1 - v
+			}
+		}
+		for k := range t.w {
+			t.w[k] /= sum
+		}
+		out[i] = t
+	}
+	return out
 }
 
 // flatLevels is the brightness spread (standard deviation, of 255) below which a

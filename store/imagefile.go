@@ -48,7 +48,7 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	case err != nil && !errors.Is(err, imagefile.ErrBadImage):
 		return p, fmt.Errorf("%s: %w", rel, err)
 	case err == nil:
-		p.PHash = importHash(previewDir, p.SHA256)
+		p.PHash = importHash(previewDir, p.SHA256, info.Thumb)
 	}
 	return p, err
 }

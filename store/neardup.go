@@ -152,12 +152,35 @@ type nullHash = sql.NullInt64
 // BenchmarkImportImageHash turns it off, to measure what hashing adds.
 var hashOnImport = true
 
-// importHash is thumbHash for the import (probeImage), after the previews are made.
-func importHash(previewDir, sha string) nullHash {
+// importHash is the import's perceptual hash (probeImage), after the previews
+// are made: of thumb, the thumbnail imagefile.Read just made, as it was before
+// its JPEG encoding, when there is one; otherwise (the previews were there
+// already) thumbHash, of the thumbnail file.
+//
+// Hashing thumb spares decoding the file just written (issue 29: hashing must add
+// less than 15 % to an import; decoding the thumbnail again was half of the
+// hash's cost). The two inputs differ by the JPEG encoding of the thumbnail
+// (quality 85), which moves a hash by at most a bit or two
+// (TestImportHashMatchesThumbHash measures it), far within the near-duplicate
+// distance; images imported before migration 28 get thumbHash's on the audit.
+func importHash(previewDir, sha string, thumb image.Image) nullHash {
 	if !hashOnImport {
 		return nullHash{}
 	}
+	if thumb != nil {
+		return hashOf(thumb)
+	}
 	return thumbHash(previewDir, sha)
+}
+
+// hashOf is img's perceptual hash as the database keeps it, not Valid when it
+// has none.
+func hashOf(img image.Image) nullHash {
+	h, err := shortcut.ImageHash(img)
+	if err != nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(h), Valid: true}
 }
 
 // thumbHash is the perceptual hash of the thumbnail cached under previewDir for
@@ -173,11 +196,7 @@ func thumbHash(previewDir, sha string) nullHash {
 	if err != nil {
 		return sql.NullInt64{}
 	}
-	h, err := shortcut.ImageHash(img)
-	if err != nil {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: int64(h), Valid: true}
+	return hashOf(img)
 }
 
 // imageHashes reads the perceptual hashes the project's images have, by path.
