@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -121,4 +122,46 @@ func mapsEqual(a, b map[string][]string) bool {
 		}
 	}
 	return true
+}
+
+// The Import predictions dialog imports a blind run, with its base LLM, and the
+// report names it as a blind run; the base is only asked for a blind run.
+func TestEvaluateImportBlindRun(t *testing.T) {
+	_, v := openEvaluate(t, "lead", fyne.NewSize(1280, 800))
+	test.Tap(v.importBtn)
+	imp := v.imp
+	if imp.blind.Checked || !imp.base.Disabled() {
+		t.Fatalf("a new dialog: blind %v, base disabled %v", imp.blind.Checked, imp.base.Disabled())
+	}
+	var b strings.Builder
+	for _, p := range evalPredictions["half"] {
+		fmt.Fprintf(&b, "{\"id\": %q, \"response\": %q}\n", p.SampleID, p.Response)
+	}
+	imp.addFile(writeFile(t, t.TempDir(), "perfect.jsonl", b.String()))
+	test.Tap(imp.blind)
+	if imp.base.Disabled() {
+		t.Fatal("a blind run's base LLM cannot be typed")
+	}
+	test.Type(imp.base, " unparseable ")
+	runImport(t, v, imp)
+	if got := v.importNote.Text; !strings.HasPrefix(got, "Imported 6 predictions of perfect (blind) for bench@1.0 from perfect.jsonl.") {
+		t.Errorf("the report of a blind import: %q", got)
+	}
+	var blind, sighted int
+	for _, r := range v.runs {
+		if r.Model == "perfect" && r.Blind {
+			blind++
+			if r.Base != "unparseable" {
+				t.Errorf("the blind run's base is %q, want unparseable", r.Base)
+			}
+		} else if r.Model == "perfect" {
+			sighted++
+		}
+	}
+	if blind != 1 || sighted != 1 {
+		t.Errorf("perfect has %d blind and %d sighted runs, want 1 and 1 (runs %+v)", blind, sighted, v.runs)
+	}
+	if heads := boardHeads(t, v); !slices.Contains(heads, "MG") {
+		t.Errorf("after a blind import the leaderboard has no MG: %q", heads)
+	}
 }

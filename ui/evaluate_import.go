@@ -31,6 +31,8 @@ type evalImport struct {
 	v        *evaluateView
 	rel      bench.Release
 	model    *widget.Entry
+	blind    *widget.Check // a blind run: the model answered without the images
+	base     *widget.Entry // a blind run's text-only base LLM, for ML (optional)
 	files    []fyne.URI
 	fileList *widget.Label
 	add      *widget.Button
@@ -60,6 +62,9 @@ func (v *evaluateView) openImport() *evalImport {
 	imp.model = widget.NewEntry()
 	imp.model.SetPlaceHolder("Qwen/Qwen2.5-VL-7B-Instruct")
 	imp.model.OnChanged = func(string) { imp.update() }
+	imp.blind = widget.NewCheck("Answered without the images (a blind run, for MMStar's MG and ML)", func(bool) { imp.update() })
+	imp.base = widget.NewEntry()
+	imp.base.SetPlaceHolder("the text-only LLM the model is built on, for ML (optional)")
 	imp.fileList = widget.NewLabel("")
 	imp.fileList.Wrapping = fyne.TextWrapWord
 	imp.add = widget.NewButtonWithIcon("Add file…", theme.FolderOpenIcon(), imp.chooseFile)
@@ -80,10 +85,12 @@ func (v *evaluateView) openImport() *evalImport {
 	form := widget.NewForm(
 		widget.NewFormItem("Model", imp.model),
 		widget.NewFormItem("Files", container.NewBorder(nil, nil, nil, container.NewHBox(imp.add, imp.clear), imp.fileList)),
+		widget.NewFormItem("Run", imp.blind),
+		widget.NewFormItem("Base LLM", imp.base),
 	)
 	imp.dlg = dialog.NewCustomWithoutButtons("Import predictions for "+rel.Ref(), container.NewVBox(form, hint, imp.message), v.u.win)
 	imp.dlg.SetButtons([]fyne.CanvasObject{imp.cancel, imp.run})
-	imp.dlg.Resize(fyne.NewSize(620, 340))
+	imp.dlg.Resize(fyne.NewSize(620, 420))
 	imp.update()
 	imp.dlg.Show()
 	v.imp = imp
@@ -110,10 +117,17 @@ func (imp *evalImport) update() {
 		imp.add.Disable()
 		imp.clear.Disable()
 		imp.model.Disable()
+		imp.blind.Disable()
 	} else {
 		imp.add.Enable()
 		imp.clear.Enable()
 		imp.model.Enable()
+		imp.blind.Enable()
+	}
+	if imp.running || !imp.blind.Checked { // only a blind run has a base LLM
+		imp.base.Disable()
+	} else {
+		imp.base.Enable()
 	}
 }
 
@@ -155,6 +169,10 @@ func (imp *evalImport) start() {
 	imp.update()
 	imp.message.SetText("Reading " + imp.fileList.Text + "…")
 	v, model, files, rel := imp.v, imp.model.Text, append([]fyne.URI(nil), imp.files...), imp.rel
+	run := bench.PredictionRun{Blind: imp.blind.Checked}
+	if run.Blind {
+		run.Base = strings.TrimSpace(imp.base.Text)
+	}
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
 	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their taps
 		var preds []score.Prediction
@@ -180,7 +198,7 @@ func (imp *evalImport) start() {
 		fyne.Do(func() {
 			imp.message.SetText(fmt.Sprintf("Importing %s of %s…", plural(len(preds), "prediction"), model))
 		})
-		res, err := db.ImportPredictions(ctx, user, evalRef(rel), model, preds, strings.Join(names, ", "), bench.PredictionRun{})
+		res, err := db.ImportPredictions(ctx, user, evalRef(rel), model, preds, strings.Join(names, ", "), run)
 		fyne.Do(func() {
 			if err != nil {
 				imp.finish(bench.Message(err))
@@ -241,7 +259,7 @@ func evalImportReport(res bench.ImportPredictionsResult, source string, preds []
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s of %s for %s from %s.", plural(res.Imported, "prediction"), res.Model, ref, source)
+	fmt.Fprintf(&b, "Imported %s of %s for %s from %s.", plural(res.Imported, "prediction"), bench.RunName(res.Model, res.Run.Blind), ref, source)
 	if r := res.Replaced; r != nil {
 		fmt.Fprintf(&b, " They replace the %s imported by %s at %s from %s.", plural(r.Predictions, "prediction"), r.ImportedBy, evalTime(r.ImportedAt), r.Source)
 	}
