@@ -33,6 +33,7 @@ type evalImport struct {
 	model    *widget.Entry
 	blind    *widget.Check // a blind run: the model answered without the images
 	base     *widget.Entry // a blind run's text-only base LLM, for ML (optional)
+	form     *widget.Form
 	files    []fyne.URI
 	fileList *widget.Label
 	add      *widget.Button
@@ -82,13 +83,13 @@ func (v *evaluateView) openImport() *evalImport {
 		"Importing a model's name again replaces its predictions. Hop answers' " + bench.BoxScales + "; the import warns of boxes that look like pixels.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	form := widget.NewForm(
+	imp.form = widget.NewForm(
 		widget.NewFormItem("Model", imp.model),
 		widget.NewFormItem("Files", container.NewBorder(nil, nil, nil, container.NewHBox(imp.add, imp.clear), imp.fileList)),
 		widget.NewFormItem("Run", imp.blind),
 		widget.NewFormItem("Base LLM", imp.base),
 	)
-	imp.dlg = dialog.NewCustomWithoutButtons("Import predictions for "+rel.Ref(), container.NewVBox(form, hint, imp.message), v.u.win)
+	imp.dlg = dialog.NewCustomWithoutButtons("Import predictions for "+rel.Ref(), container.NewVBox(imp.form, hint, imp.message), v.u.win)
 	imp.dlg.SetButtons([]fyne.CanvasObject{imp.cancel, imp.run})
 	imp.dlg.Resize(fyne.NewSize(620, 420))
 	imp.update()
@@ -124,10 +125,15 @@ func (imp *evalImport) update() {
 		imp.model.Enable()
 		imp.blind.Enable()
 	}
-	if imp.running || !imp.blind.Checked { // only a blind run has a base LLM
-		imp.base.Disable()
-	} else {
-		imp.base.Enable()
+	if base := !imp.running && imp.blind.Checked; base == imp.base.Disabled() { // only a blind run has a base LLM
+		if base {
+			imp.base.Enable()
+		} else {
+			imp.base.Disable()
+		}
+		if imp.form != nil {
+			imp.form.Refresh() // the form greys the label of a disabled field when it refreshes
+		}
 	}
 }
 
