@@ -556,6 +556,9 @@ func TestAgreementGeneratedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The project holds every sample of the database, so the store reads every
+	// review and keeps the project's in Go; joined to their samples in SQL, the
+	// same figures. A second project, with its own reviews, changes neither.
 	a, err := db.Agreement(context.Background(), lead, res.Project.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -563,6 +566,24 @@ func TestAgreementGeneratedProject(t *testing.T) {
 	got, err := json.MarshalIndent(a, "", "\t")
 	if err != nil {
 		t.Fatal(err)
+	}
+	other, err := synth.Generate(context.Background(), db, synth.Options{Project: "other", Password: "secret", Samples: 200, Images: 20, Seed: 9,
+		Large: -1, ImageDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Reviews == 0 {
+		t.Fatal("the second project has no reviews")
+	}
+	for _, scan := range []bool{true, false} {
+		store.SetScanAllReviews(t, scan)
+		b, err := db.Agreement(context.Background(), lead, res.Project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := json.MarshalIndent(b, "", "\t"); string(again) != string(got) {
+			t.Errorf("read with scan=%v beside a second project, the agreement differs:\n%s", scan, firstDiff(string(again), string(got)))
+		}
 	}
 	golden := filepath.Join("testdata", "agreement_generated.json")
 	if *updateAgreement {

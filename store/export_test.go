@@ -32,6 +32,14 @@ func SetAfterFreezeAudit(tb interface{ Cleanup(func()) }, fn func()) {
 	tb.Cleanup(func() { afterFreezeAudit = nil })
 }
 
+// SetScanAllReviews makes the agreement read every review of the database and keep
+// the project's in Go (scan), or join each review to its sample in SQL (!scan),
+// whatever the project's share of the samples, until the test ends.
+func SetScanAllReviews(tb interface{ Cleanup(func()) }, scan bool) {
+	scanReviewsForTests = &scan
+	tb.Cleanup(func() { scanReviewsForTests = nil })
+}
+
 // RawSQL opens the database at path (a file or a PostgreSQL URL) for tests that look
 // at rows directly, with the store's SQL translation on PostgreSQL.
 func RawSQL(path string) (*sql.DB, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/plant"
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -145,6 +146,21 @@ func TestPlantedCatchRates(t *testing.T) {
 			}
 			if st.Pending != 0 {
 				t.Errorf("%d copies left unreviewed", st.Pending)
+			}
+			// The planted copies' reviews count in no agreement figure, whichever
+			// way the store reads the reviews.
+			var figures []string
+			for _, scan := range []bool{true, false} {
+				store.SetScanAllReviews(t, scan)
+				a, err := w.db.Agreement(ctx, w.lead, w.project.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				js, _ := json.Marshal(a)
+				figures = append(figures, string(js))
+			}
+			if figures[0] != figures[1] {
+				t.Errorf("the agreement read as every review kept in Go differs from the reviews joined to their samples:\n%s", firstDiff(figures[0], figures[1]))
 			}
 		})
 	}
