@@ -23,6 +23,9 @@ type decoded struct {
 	// PreviewSide a side, without EXIF, shown as stored: not CMYK), and img is only
 	// the thumbnail's source.
 	fileIsPreview bool
+	// opaque: img is known to be opaque (decoded by libjpeg-turbo: gray, or RGBA
+	// whose alpha it set to 255), so its pixels need not be checked (fitKnown).
+	opaque bool
 }
 
 // decodeForPreview decodes an image file's bytes (whose header DecodeConfig read as
@@ -45,7 +48,7 @@ func decodeForPreview(data []byte, cfg image.Config, format string) (decoded, er
 			if Turns(o) {
 				w, h = h, w
 			}
-			return decoded{img: orient(img, o), width: w, height: h, fileIsPreview: self}, nil
+			return decoded{img: orient(img, o), width: w, height: h, fileIsPreview: self, opaque: true}, nil
 		}
 	}
 	return decodeGo(data, cfg, format)

@@ -13,7 +13,11 @@ import (
 // transparency, *image.Gray), in fixed-point arithmetic on one goroutine: resizing
 // took the largest part of an import's CPU. Other images, and images that fit
 // already, go through imaging.
-func fit(img image.Image, side int) image.Image {
+func fit(img image.Image, side int) image.Image { return fitKnown(img, side, false) }
+
+// fitKnown is fit; opaque says img is known to be opaque (decoded by
+// libjpeg-turbo, or resized from such an image), so its pixels are not checked.
+func fitKnown(img image.Image, side int, opaque bool) image.Image {
 	b := img.Bounds()
 	srcW, srcH := b.Dx(), b.Dy()
 	if srcW <= side && srcH <= side || srcW <= 0 || srcH <= 0 {
@@ -32,7 +36,7 @@ func fit(img image.Image, side int) image.Image {
 	var stride, n int
 	switch m := img.(type) {
 	case *image.NRGBA:
-		if !m.Opaque() {
+		if !opaque && !m.Opaque() {
 			return imaging.Fit(img, side, side, imaging.Linear)
 		}
 		pix, stride, n = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, 4

@@ -5,6 +5,7 @@ package imagefile
 /*
 #cgo CFLAGS: -O3
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline uint8_t bw_round(int32_t acc) {
@@ -12,11 +13,6 @@ static inline uint8_t bw_round(int32_t acc) {
 	return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
 }
 
-// bw_resample is resampleGo (resize.go) in C, the same arithmetic step by step:
-// horizontally from src (srcW×srcH pixels of n bytes, rows stride bytes apart)
-// into mid (dstW×srcH), then vertically into dst (dstW×dstH). Destination pixel
-// x reads hcount[x] source pixels from hfirst[x] with the weights at hw+hoff[x];
-// likewise vertically. acc holds dstW*n values.
 // bw_hpass4 is one row of bw_resample's horizontal pass for 4 bytes a pixel
 // (opaque RGBA): the three colours' sums of each destination pixel at once.
 #if defined(__x86_64__)
@@ -79,14 +75,27 @@ static void bw_hpass4(const uint8_t *row, uint8_t *out, int dstW,
 	bw_hpass4_generic(row, out, dstW, hfirst, hcount, hoff, hw);
 }
 
+// bw_resample is resampleGo (resize.go) in C, the same integer arithmetic, so the
+// same bytes: horizontally from src (srcW×srcH pixels of n bytes, rows stride
+// bytes apart) into mid (dstW×srcH), then vertically into dst (dstW×dstH).
+// Destination pixel x reads hcount[x] source pixels from hfirst[x] with the
+// weights at hw+hoff[x]; likewise vertically. mid and the vertical sums are C's
+// memory, which malloc reuses from one image to the next (Go's would be fresh,
+// zeroed pages each time). It returns 0, or 1 when that memory could not be had.
 __attribute__((target_clones("avx2", "default")))
-static void bw_resample(const uint8_t *src, int stride, int n, int srcW, int srcH,
-		uint8_t *mid, uint8_t *dst, int dstW, int dstH,
+static int bw_resample(const uint8_t *src, int stride, int n, int srcW, int srcH,
+		uint8_t *dst, int dstW, int dstH,
 		const int32_t *hfirst, const int32_t *hcount, const int32_t *hoff, const int32_t *hw,
-		const int32_t *vfirst, const int32_t *vcount, const int32_t *voff, const int32_t *vw,
-		int32_t *acc) {
+		const int32_t *vfirst, const int32_t *vcount, const int32_t *voff, const int32_t *vw) {
 	int x, y, k, i;
 	int rowBytes = dstW * n;
+	uint8_t *mid = malloc((size_t)rowBytes * srcH);
+	int32_t *acc = malloc((size_t)rowBytes * sizeof(int32_t));
+	if (mid == NULL || acc == NULL) {
+		free(mid);
+		free(acc);
+		return 1;
+	}
 	for (y = 0; y < srcH; y++) {
 		const uint8_t *row = src + (size_t)y * stride;
 		uint8_t *out = mid + (size_t)y * rowBytes;
@@ -117,6 +126,9 @@ static void bw_resample(const uint8_t *src, int stride, int n, int srcW, int src
 		for (i = 0; i < rowBytes; i++)
 			out[i] = bw_round(acc[i]);
 	}
+	free(mid);
+	free(acc);
+	return 0;
 }
 */
 import "C"
@@ -135,14 +147,14 @@ func resampleC(pix []byte, stride, n, srcW, srcH, dstW, dstH int, hw, vw resampl
 	if hf == nil || vf == nil {
 		return nil
 	}
-	mid := make([]byte, dstW*srcH*n)
 	dst := make([]byte, dstW*dstH*n)
-	acc := make([]int32, dstW*n)
-	C.bw_resample((*C.uint8_t)(unsafe.Pointer(&pix[0])), C.int(stride), C.int(n), C.int(srcW), C.int(srcH),
-		(*C.uint8_t)(unsafe.Pointer(&mid[0])), (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(dstW), C.int(dstH),
+	rc := C.bw_resample((*C.uint8_t)(unsafe.Pointer(&pix[0])), C.int(stride), C.int(n), C.int(srcW), C.int(srcH),
+		(*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(dstW), C.int(dstH),
 		(*C.int32_t)(unsafe.Pointer(&hf[0])), (*C.int32_t)(unsafe.Pointer(&hc[0])), (*C.int32_t)(unsafe.Pointer(&ho[0])), (*C.int32_t)(unsafe.Pointer(&hws[0])),
-		(*C.int32_t)(unsafe.Pointer(&vf[0])), (*C.int32_t)(unsafe.Pointer(&vc[0])), (*C.int32_t)(unsafe.Pointer(&vo[0])), (*C.int32_t)(unsafe.Pointer(&vws[0])),
-		(*C.int32_t)(unsafe.Pointer(&acc[0])))
+		(*C.int32_t)(unsafe.Pointer(&vf[0])), (*C.int32_t)(unsafe.Pointer(&vc[0])), (*C.int32_t)(unsafe.Pointer(&vo[0])), (*C.int32_t)(unsafe.Pointer(&vws[0])))
+	if rc != 0 {
+		return nil
+	}
 	return dst
 }
 

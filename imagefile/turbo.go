@@ -163,18 +163,18 @@ func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 // encodeJPEGTurbo encodes img as a JPEG of the given quality with libjpeg-turbo
 // (4:2:0, as image/jpeg writes colour; a third of image/jpeg's time), or returns
 // nil for an image it is not given: only opaque *image.NRGBA, *image.RGBA and
-// *image.Gray are.
-func encodeJPEGTurbo(img image.Image, quality int) []byte {
+// *image.Gray are. opaque says img is known to be (fitKnown): not checked again.
+func encodeJPEGTurbo(img image.Image, quality int, opaque bool) []byte {
 	var pix []byte
 	var stride, comps int
 	switch m := img.(type) {
 	case *image.NRGBA:
-		if !m.Opaque() {
+		if !opaque && !m.Opaque() {
 			return nil
 		}
 		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4
 	case *image.RGBA:
-		if !m.Opaque() {
+		if !opaque && !m.Opaque() {
 			return nil
 		}
 		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4
