@@ -188,7 +188,9 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 	// with the same content the first by path is the one imported, whatever the timing.
 	pending := map[int]result{}
 	next := 0
-	ordered := make(chan result)
+	// Buffered for two batches: while a batch's rows are written (flush), the
+	// workers go on reading the next files instead of waiting for the commit.
+	ordered := make(chan result, 2*importBatch)
 	go func() {
 		defer close(ordered)
 		for r := range results {
