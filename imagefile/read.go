@@ -147,7 +147,12 @@ func Read(path, previewDir string, beforeRead func()) (Info, error) {
 	if !d.fileIsPreview {
 		prev, asIs = previewOf(d.img, d.opaque), nil
 	}
-	if p.Thumb, err = writePreviews(prev, asIs, previewDir, p.SHA256, d.opaque); err != nil {
+	p.Thumb, err = writePreviews(prev, asIs, previewDir, p.SHA256, d.opaque)
+	// The thumbnail is always a new image (fitKnown), and prev is no longer used:
+	// the decoded pixels go back to the pool.
+	prev, d.img = nil, nil
+	putPix(d.pooled)
+	if err != nil {
 		return p, fmt.Errorf("write preview: %w", err)
 	}
 	return p, nil
