@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" // registers JPEG for DecodeConfig and the fallback decoder
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/disintegration/imaging"
 )
@@ -23,6 +24,45 @@ type decoded struct {
 	// PreviewSide a side, without EXIF, shown as stored: not CMYK), and img is only
 	// the thumbnail's source.
 	fileIsPreview bool
+	// opaque: img is known to be opaque (decoded by libjpeg-turbo: gray, or RGBA
+	// whose alpha it set to 255), so its pixels need not be checked (fitKnown).
+	opaque bool
+	// pooled is img's pixels when they came from pixPool: Read gives them back
+	// once the preview and the thumbnail are written.
+	pooled []byte
+}
+
+// pixOf is the pixels of an image decodeJPEGScaled returned.
+func pixOf(img image.Image) []byte {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		return m.Pix
+	case *image.Gray:
+		return m.Pix
+	}
+	return nil
+}
+
+// pixPool holds pixel buffers of decoded images that are done with (putPix), for
+// the next decode (getPix): an import decodes thousands of images, and fresh
+// buffers are zeroed pages the kernel maps, one by one, each time.
+var pixPool sync.Pool
+
+// getPix is n bytes of pixels, from pixPool when it holds a buffer large enough;
+// their values are left as they were.
+func getPix(n int) []byte {
+	if b, ok := pixPool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+// putPix gives a decoded image's pixels back to pixPool, once nothing refers to
+// them.
+func putPix(pix []byte) {
+	if cap(pix) > 0 {
+		pixPool.Put(&pix)
+	}
 }
 
 // decodeForPreview decodes an image file's bytes (whose header DecodeConfig read as
@@ -45,7 +85,13 @@ func decodeForPreview(data []byte, cfg image.Config, format string) (decoded, er
 			if Turns(o) {
 				w, h = h, w
 			}
-			return decoded{img: orient(img, o), width: w, height: h, fileIsPreview: self}, nil
+			d := decoded{img: orient(img, o), width: w, height: h, fileIsPreview: self, opaque: true}
+			if d.img == img {
+				d.pooled = pixOf(img)
+			} else {
+				putPix(pixOf(img)) // orient made a copy
+			}
+			return d, nil
 		}
 	}
 	return decodeGo(data, cfg, format)

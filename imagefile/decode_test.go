@@ -171,12 +171,12 @@ func TestScaledDecodeMatchesFullDecode(t *testing.T) {
 			}
 			wp, gp := want.img, got.img
 			if !tt.self {
-				wp, gp = todayFit(want.img, PreviewSide), previewOf(got.img)
+				wp, gp = todayFit(want.img, PreviewSide), previewOf(got.img, false)
 				if d := meanAbsDiff(t, gp, wp); d > 1.5 {
 					t.Errorf("preview %v differs from today's by %.2f levels on average", gp.Bounds().Size(), d)
 				}
 			}
-			wt, gt := imaging.Fit(wp, ThumbSide, ThumbSide, imaging.Linear), thumbOf(gp)
+			wt, gt := imaging.Fit(wp, ThumbSide, ThumbSide, imaging.Linear), thumbOf(gp, false)
 			if d := meanAbsDiff(t, gt, wt); d > 1.5 {
 				t.Errorf("thumbnail differs from today's by %.2f levels on average", d)
 			}

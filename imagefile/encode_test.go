@@ -28,7 +28,7 @@ func TestTurboEncodeLooksLikeImageJPEG(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%T %v", tt.img, tt.img.Bounds()), func(t *testing.T) {
-			data := encodeJPEGTurbo(tt.img, previewQuality)
+			data := encodeJPEGTurbo(tt.img, previewQuality, false)
 			if data == nil {
 				t.Fatal("not encoded")
 			}
@@ -57,7 +57,7 @@ func TestTurboEncodeLooksLikeImageJPEG(t *testing.T) {
 	}
 	translucent := image.NewNRGBA(image.Rect(0, 0, 8, 8))
 	translucent.SetNRGBA(1, 1, color.NRGBA{10, 20, 30, 100})
-	if encodeJPEGTurbo(translucent, previewQuality) != nil {
+	if encodeJPEGTurbo(translucent, previewQuality, false) != nil {
 		t.Error("a translucent image was encoded, its alpha dropped")
 	}
 }

@@ -30,50 +30,52 @@ func ThumbPath(previewDir, sha string) string {
 // writePreviews writes an image's preview (prev, made by previewOf) and its
 // thumbnail, made from prev; asIs, when set, is the image's file, written as the
 // preview instead of prev (which may then be smaller: the thumbnail's source).
+// opaque says prev is known to be opaque (fitKnown).
 // It returns the thumbnail it wrote, as encoded (before JPEG), or nil when the
 // previews were there already.
-func writePreviews(prev image.Image, asIs []byte, dir, sha string) (image.Image, error) {
+func writePreviews(prev image.Image, asIs []byte, dir, sha string, opaque bool) (image.Image, error) {
 	if _, err := os.Stat(ThumbPath(dir, sha)); err == nil {
 		return nil, nil // content-addressed: already made
 	}
 	if err := os.MkdirAll(filepath.Dir(PreviewPath(dir, sha)), 0o755); err != nil {
 		return nil, err
 	}
-	write := func(path string) error { return writeJPEG(path, prev) }
+	write := func(path string) error { return writeJPEG(path, prev, opaque) }
 	if asIs != nil {
 		write = func(path string) error { return writeFileAtomic(path, asIs) }
 	}
 	if err := write(PreviewPath(dir, sha)); err != nil {
 		return nil, err
 	}
-	thumb := thumbOf(prev)
-	if err := writeJPEG(ThumbPath(dir, sha), thumb); err != nil {
+	thumb := thumbOf(prev, opaque)
+	if err := writeJPEG(ThumbPath(dir, sha), thumb, opaque); err != nil {
 		return nil, err
 	}
 	return thumb, nil
 }
 
-// previewOf is img downscaled to fit PreviewSide, or img itself when it fits.
-func previewOf(img image.Image) image.Image {
+// previewOf is img downscaled to fit PreviewSide, or img itself when it fits;
+// opaque as fitKnown's (the preview of an opaque image is opaque).
+func previewOf(img image.Image, opaque bool) image.Image {
 	if b := img.Bounds(); b.Dx() > PreviewSide || b.Dy() > PreviewSide {
-		return fit(img, PreviewSide)
+		return fitKnown(img, PreviewSide, opaque)
 	}
 	return img
 }
 
-// thumbOf is the thumbnail of a preview.
-func thumbOf(prev image.Image) image.Image {
-	return fit(prev, ThumbSide)
+// thumbOf is the thumbnail of a preview; opaque as fitKnown's.
+func thumbOf(prev image.Image, opaque bool) image.Image {
+	return fitKnown(prev, ThumbSide, opaque)
 }
 
 // previewQuality is the JPEG quality previews and thumbnails are written at.
 const previewQuality = 85
 
 // writeJPEG writes img as a JPEG, atomically: encoded by libjpeg-turbo where it is
-// built in, by image/jpeg otherwise.
-func writeJPEG(path string, img image.Image) error {
+// built in, by image/jpeg otherwise; opaque as encodeJPEGTurbo's.
+func writeJPEG(path string, img image.Image, opaque bool) error {
 	return writeAtomic(path, func(w io.Writer) error {
-		if data := encodeJPEGTurbo(img, previewQuality); data != nil {
+		if data := encodeJPEGTurbo(img, previewQuality, opaque); data != nil {
 			_, err := w.Write(data)
 			return err
 		}

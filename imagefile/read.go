@@ -145,9 +145,14 @@ func Read(path, previewDir string, beforeRead func()) (Info, error) {
 	p.SHA256 = hex.EncodeToString(sum[:])
 	prev, asIs := d.img, data
 	if !d.fileIsPreview {
-		prev, asIs = previewOf(d.img), nil
+		prev, asIs = previewOf(d.img, d.opaque), nil
 	}
-	if p.Thumb, err = writePreviews(prev, asIs, previewDir, p.SHA256); err != nil {
+	p.Thumb, err = writePreviews(prev, asIs, previewDir, p.SHA256, d.opaque)
+	// The thumbnail is always a new image (fitKnown), and prev is no longer used:
+	// the decoded pixels go back to the pool.
+	prev, d.img = nil, nil
+	putPix(d.pooled)
+	if err != nil {
 		return p, fmt.Errorf("write preview: %w", err)
 	}
 	return p, nil

@@ -419,3 +419,48 @@ func TestDecodeCostCoversDecodedImage(t *testing.T) {
 		t.Errorf("100 MP JPEG estimated at %d bytes upright, %d turned", upright, turned)
 	}
 }
+
+// The pixels Read decoded go back to a pool for the next decode: the thumbnail it
+// returns (Info.Thumb, which the import hashes after Read returned) must not be
+// among them, whatever path made it.
+func TestReadThumbOutlivesNextRead(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		w, h int
+		o    uint16 // EXIF orientation, 0: none
+	}{
+		{"fits the thumbnail, its own preview", 200, 150, 0},
+		{"its own preview", 480, 360, 0},
+		{"turned", 480, 360, 6},
+		{"larger than its preview", 2000, 1500, 0},
+		{"gray", 300, 200, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			write := func(name string, img image.Image) string {
+				p := filepath.Join(dir, tt.name+name)
+				if err := os.WriteFile(p, encodeJPEG(t, img, tt.o), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			img := photo(tt.w, tt.h, tt.name == "gray")
+			first, err := Read(write("-a.jpg", img), filepath.Join(dir, "previews"), nil)
+			if err != nil || first.Thumb == nil {
+				t.Fatalf("read: %v, thumbnail %v", err, first.Thumb != nil)
+			}
+			before := imaging.Clone(first.Thumb)
+			// Other images of the same size, decoded into the pooled pixels.
+			for i := 1; i <= 3; i++ {
+				other := imaging.AdjustBrightness(imaging.Invert(img), float64(10*i))
+				if _, err := Read(write(fmt.Sprintf("-%d.jpg", i), other), filepath.Join(dir, fmt.Sprint("previews", i)), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d := meanAbsDiff(t, before, first.Thumb); d != 0 {
+				t.Fatalf("the first image's thumbnail changed by %.2f levels on average after the next reads", d)
+			}
+		})
+	}
+}

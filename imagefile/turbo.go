@@ -135,7 +135,8 @@ const turboJPEG = true
 // decodeJPEGScaled decodes a JPEG (its header read as cfg) at scale eighths/8 with
 // libjpeg-turbo, in the DCT domain, as stored (not turned). It returns nil when
 // libjpeg-turbo did not decode it cleanly or the colour model is one it leaves to
-// Go's decoder.
+// Go's decoder. The image's pixels come from pixPool (libjpeg-turbo writes each of
+// them): the caller gives them back (putPix) when nothing refers to them any more.
 func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 	gray, ok := jpegOutput(cfg.ColorModel)
 	if !ok || len(data) == 0 {
@@ -145,16 +146,20 @@ func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 	var img image.Image
 	var pix []byte
 	comps := 4
+	r := image.Rect(0, 0, w, h)
 	if gray {
-		m := image.NewGray(image.Rect(0, 0, w, h))
-		img, pix, comps = m, m.Pix, 1
+		comps = 1
+	}
+	pix = getPix(w * h * comps)
+	if gray {
+		img = &image.Gray{Pix: pix, Stride: w, Rect: r}
 	} else {
-		m := image.NewNRGBA(image.Rect(0, 0, w, h))
-		img, pix = m, m.Pix
+		img = &image.NRGBA{Pix: pix, Stride: 4 * w, Rect: r}
 	}
 	rc := C.bw_decode((*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), C.int(eighths),
 		(*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(comps))
 	if rc != 0 {
+		putPix(pix)
 		return nil
 	}
 	return img
@@ -163,18 +168,18 @@ func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image {
 // encodeJPEGTurbo encodes img as a JPEG of the given quality with libjpeg-turbo
 // (4:2:0, as image/jpeg writes colour; a third of image/jpeg's time), or returns
 // nil for an image it is not given: only opaque *image.NRGBA, *image.RGBA and
-// *image.Gray are.
-func encodeJPEGTurbo(img image.Image, quality int) []byte {
+// *image.Gray are. opaque says img is known to be (fitKnown): not checked again.
+func encodeJPEGTurbo(img image.Image, quality int, opaque bool) []byte {
 	var pix []byte
 	var stride, comps int
 	switch m := img.(type) {
 	case *image.NRGBA:
-		if !m.Opaque() {
+		if !opaque && !m.Opaque() {
 			return nil
 		}
 		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4
 	case *image.RGBA:
-		if !m.Opaque() {
+		if !opaque && !m.Opaque() {
 			return nil
 		}
 		pix, stride, comps = m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, 4

@@ -13,4 +13,12 @@ const turboJPEG = false
 func decodeJPEGScaled(data []byte, cfg image.Config, eighths int) image.Image { return nil }
 
 // encodeJPEGTurbo is libjpeg-turbo's encoding, not built in: image/jpeg encodes.
-func encodeJPEGTurbo(img image.Image, quality int) []byte { return nil }
+func encodeJPEGTurbo(img image.Image, quality int, opaque bool) []byte { return nil }
+
+// resampleC is resampleGo in C, not built in: resample runs in Go.
+func resampleC(pix []byte, stride, n, srcW, srcH, dstW, dstH int, hw, vw resampling) []byte {
+	return nil
+}
+
+// resampleGeneric has no C path to choose.
+func resampleGeneric(on bool) {}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -188,7 +189,9 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 	// with the same content the first by path is the one imported, whatever the timing.
 	pending := map[int]result{}
 	next := 0
-	ordered := make(chan result)
+	// Buffered for two batches: while a batch's rows are written (flush), the
+	// workers go on reading the next files instead of waiting for the commit.
+	ordered := make(chan result, 2*importBatch)
 	go func() {
 		defer close(ordered)
 		for r := range results {
@@ -262,7 +265,8 @@ type batchOutcome struct {
 	changed   []bench.RejectedFile // another content already imported at the same path
 }
 
-// insertImages writes one batch in one transaction. What is stored at each path is
+// insertImages writes one batch in one transaction (its checks and its rows in a
+// few statements: importedAlready, insertMany). What is stored at each path is
 // checked inside the transaction, so that rows another import wrote since this one
 // began are seen: a file already stored at its path with the same content is counted
 // unchanged (its size and time refreshed), with another content it is refused, and
@@ -276,43 +280,87 @@ func (d *DB) insertImages(ctx context.Context, actor bench.User, projectID, root
 			return err
 		}
 		now := d.now()
+		stored, bySHA, err := importedAlready(ctx, tx, projectID, batch)
+		if err != nil {
+			return err
+		}
+		var rows [][]any
 		for _, p := range batch {
-			var storedSHA string
-			err := tx.QueryRowContext(ctx, `SELECT sha256 FROM images WHERE project_id = ? AND rel_path = ?`, projectID, p.RelPath).Scan(&storedSHA)
+			storedSHA, there := stored[p.RelPath]
 			switch {
-			case err == nil && storedSHA == p.SHA256:
+			case there && storedSHA == p.SHA256:
 				if _, err := tx.ExecContext(ctx, `UPDATE images SET root_id = ?, size_bytes = ?, mtime_ns = ? WHERE project_id = ? AND rel_path = ?`,
 					rootID, p.Size, p.MtimeNS, projectID, p.RelPath); err != nil {
 					return fmt.Errorf("%s: %w", p.RelPath, err)
 				}
 				out.unchanged++
 				continue
-			case err == nil:
+			case there:
 				out.changed = append(out.changed, bench.RejectedFile{RelPath: p.RelPath, Reason: reasonChangedSinceImport})
 				continue
-			case !errors.Is(err, sql.ErrNoRows):
-				return err
 			}
-			var other string
-			err = tx.QueryRowContext(ctx, `SELECT rel_path FROM images WHERE project_id = ? AND sha256 = ? LIMIT 1`, projectID, p.SHA256).Scan(&other)
-			if err == nil {
+			if other, ok := bySHA[p.SHA256]; ok {
 				out.duplicate = append(out.duplicate, bench.RejectedFile{RelPath: p.RelPath, Reason: "same content as " + other})
 				continue
 			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO images (project_id, root_id, rel_path, sha256, size_bytes, mtime_ns, width, height, scene, imported_by, imported_at, phash)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now, p.PHash); err != nil {
-				return fmt.Errorf("%s: %w", p.RelPath, err)
-			}
+			bySHA[p.SHA256] = p.RelPath // a later file of the batch with this content is its duplicate
+			rows = append(rows, []any{projectID, rootID, p.RelPath, p.SHA256, p.Size, p.MtimeNS, p.Width, p.Height, p.Scene, a.ID, now, p.PHash})
 			out.imported++
+		}
+		if err := insertMany(ctx, tx, "images", importImageCols, rows, nil); err != nil {
+			return err
 		}
 		return d.audit(ctx, tx, a.ID, "image.import", "project", fmt.Sprint(projectID),
 			fmt.Sprintf("%d files, %d duplicates, %d already imported", out.imported, len(out.duplicate), out.unchanged))
 	})
 	return out, err
+}
+
+// importImageCols are the columns insertImages writes of an image.
+var importImageCols = []string{"project_id", "root_id", "rel_path", "sha256", "size_bytes", "mtime_ns", "width", "height", "scene", "imported_by", "imported_at", "phash"}
+
+// importedAlready reads, in the transaction that writes a batch of an import, the
+// content stored at each of its paths (by path), and the path each of its other
+// contents is stored at (by SHA-256: a project holds each content once, a unique
+// key), in a few statements for the whole batch.
+func importedAlready(ctx context.Context, tx *sql.Tx, projectID int64, batch []probe) (stored, bySHA map[string]string, err error) {
+	stored, bySHA = map[string]string{}, map[string]string{}
+	type pair struct{ a, b string }
+	scanPair := func(r scanner) (pair, error) {
+		var p pair
+		return p, r.Scan(&p.a, &p.b)
+	}
+	var paths []any
+	for _, p := range batch {
+		paths = append(paths, p.RelPath)
+	}
+	for chunk := range slices.Chunk(paths, importInList) {
+		found, err := queryAll(ctx, tx, scanPair, `SELECT rel_path, sha256 FROM images WHERE project_id = ? AND rel_path IN (`+placeholders(len(chunk))+`)`,
+			append([]any{projectID}, chunk...)...)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range found {
+			stored[f.a] = f.b
+		}
+	}
+	var sums []any
+	for _, p := range batch {
+		if _, there := stored[p.RelPath]; !there {
+			sums = append(sums, p.SHA256)
+		}
+	}
+	for chunk := range slices.Chunk(sums, importInList) {
+		found, err := queryAll(ctx, tx, scanPair, `SELECT sha256, rel_path FROM images WHERE project_id = ? AND sha256 IN (`+placeholders(len(chunk))+`)`,
+			append([]any{projectID}, chunk...)...)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range found {
+			bySHA[f.a] = f.b
+		}
+	}
+	return stored, bySHA, nil
 }
 
 func projectExists(ctx context.Context, tx *sql.Tx, projectID int64) error {

@@ -1,12 +1,17 @@
 package store
 
 // PostgreSQL's half of an import's write (issue 25 item 3): the import's rows are
-// written by a transaction that does not hold the store's write lock, beside the
-// team's other writers, and the lock is taken only for the last step — checking
-// again what the rows relied on, the summaries, the commit. Readers see none of the
+// written by a transaction that does not hold the write lock, beside the team's
+// other writers, and the lock is taken only for the last step — checking again
+// what the rows relied on, the summaries, the commit. Readers see none of the
 // rows before that commit (MVCC), and a failure, a cancellation or a crash leaves
-// nothing. SQLite has one writer at a time and keeps the one write transaction of
-// importSamples.
+// nothing. SQLite's half is importInBatches (import_batches.go).
+//
+// "The write lock" here is the database's advisory lock (pgWriteLock) taken in
+// exclusive mode. Every write transaction takes that lock (DB.inTx): exclusive
+// when unscoped, shared when its context scopes it to one project or sample, with
+// that project's or sample's lock exclusive (lockScope). Taken exclusive, it
+// waits for every writer in progress and makes every writer wait, scoped or not.
 
 import (
 	"context"
@@ -34,7 +39,7 @@ const importBesideTries = 4
 //     images' counts are left out (benchwright.import_counts_images, migration
 //     0026), so the import updates no row another writer updates: others' writes
 //     go on, and none of them waits for this step;
-//  2. with the write lock (pgWriteLock, as every writer takes it): the refusals,
+//  2. with the write lock (exclusive, so no other writer runs): the refusals,
 //     the images and the ids skipped as taken are checked again — each statement
 //     now sees every commit before the lock —, then the summaries, the images'
 //     counts and the last audit row are written (applyImportSums), and the
