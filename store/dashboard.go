@@ -178,8 +178,8 @@ func (q *dashQuery) settledLate() error {
 		return err
 	}
 	for _, r := range revs {
-		c := decideRound3(q.policy, r.round3(claims[r.sample], q.now))
-		if !c.counted {
+		c := r.round3(claims[r.sample], q.now).Count(q.policy)
+		if !c.Counted {
 			continue
 		}
 		rev, ok := facts[r.revision]
@@ -188,7 +188,7 @@ func (q *dashQuery) settledLate() error {
 		}
 		for _, v := range r.votes {
 			if v.round == 3 {
-				q.late = append(q.late, dashVote{rev, v, c.result})
+				q.late = append(q.late, dashVote{rev, v, string(c.Result)})
 			}
 		}
 	}
@@ -510,7 +510,7 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, er
 		v := row(t.verifier)
 		v.Timed, v.MedianSeconds, v.P90Seconds = t.n, t.median, t.p90
 	}
-	// The counted round-3 votes of panels with a result (decideRound3: 'reject' once a
+	// The counted round-3 votes of panels with a result (verify.Round3.Count: 'reject' once a
 	// member rejected, 'approve' once the approvals fill the panel), and of those the
 	// votes equal to it.
 	err = q.rows(func(r scanner) error {
