@@ -13,7 +13,6 @@ import (
 
 	"github.com/montanaflynn/stats"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -78,22 +77,10 @@ func (d *DB) Dashboard(ctx context.Context, actor bench.User, projectID int64) (
 			return fmt.Errorf("accepted by sampling: %w", err)
 		}
 		if !verify.Permitted(verify.ActionSeeTeamWork, verify.Role(a.Role)) {
-			out.Own = true
-			out.Annotators = slices.DeleteFunc(out.Annotators, func(r bench.AnnotatorRow) bool { return r.Name != a.Name })
-			out.Throughput = slices.DeleteFunc(out.Throughput, func(r bench.ThroughputRow) bool { return r.Name != a.Name })
-			out.Reasons = dashSortReasons(perAuthor[a.ID])
+			out.KeepOwn(a.Name, perAuthor[a.ID])
 			return nil
 		}
-		total := map[string]int{}
-		for _, rs := range perAuthor {
-			for _, r := range rs {
-				total[r.Reason] += r.Count
-			}
-		}
-		for r, n := range total {
-			out.Reasons = append(out.Reasons, bench.ReasonCount{Reason: r, Count: n})
-		}
-		out.Reasons = dashSortReasons(out.Reasons)
+		out.Reasons = bench.TotalReasons(perAuthor)
 		if out.Verifiers, err = q.verifiers(names); err != nil {
 			return fmt.Errorf("verifiers: %w", err)
 		}
@@ -230,21 +217,6 @@ func (q *dashQuery) users() (map[int64]dashUser, error) {
 	return out, err
 }
 
-// dashKindOrder sorts kinds as annotate.Kinds does, unknown ones after them by name.
-func dashKindOrder(a, b string) int {
-	ia, ib := slices.Index(annotate.Kinds, annotate.Kind(a)), slices.Index(annotate.Kinds, annotate.Kind(b))
-	if ia < 0 {
-		ia = len(annotate.Kinds)
-	}
-	if ib < 0 {
-		ib = len(annotate.Kinds)
-	}
-	if ia != ib {
-		return ia - ib
-	}
-	return strings.Compare(a, b)
-}
-
 // funnel counts per kind and state: every state of each kind present, zeros included.
 func (q *dashQuery) funnel() (bench.FunnelTable, error) {
 	counts := map[string]map[verify.State]int{}
@@ -263,18 +235,7 @@ func (q *dashQuery) funnel() (bench.FunnelTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
-	}
-	slices.SortFunc(kinds, dashKindOrder)
-	var out bench.FunnelTable
-	for _, k := range kinds {
-		for _, s := range verify.States {
-			out = append(out, bench.FunnelRow{Kind: k, State: s, Count: counts[k][s]})
-		}
-	}
-	return out, nil
+	return bench.NewFunnelTable(counts), nil
 }
 
 // activity counts the samples created (draft) and moved into each state per day, as
@@ -294,37 +255,24 @@ func (q *dashQuery) activity() (bench.ActivityTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b bench.ActivityRow) int {
-		if c := strings.Compare(a.Day, b.Day); c != 0 {
-			return c
-		}
-		if c := bench.StateIndex(a.State) - bench.StateIndex(b.State); c != 0 {
-			return c
-		}
-		return strings.Compare(string(a.State), string(b.State))
-	})
+	out.Sort()
 	return out, nil
 }
 
 // balance matches the accepted and in-review samples to the targets.
 func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, error) {
-	type group struct {
-		kind, view, task string
-		hop              int
-		accepted, review int
-	}
-	var groups []group
+	var groups []bench.BalanceGroup
 	err := q.rows(func(r scanner) error {
-		var g group
+		var g bench.BalanceGroup
 		var state string
 		var n int
-		if err := r.Scan(&g.kind, &g.hop, &g.view, &g.task, &state, &n); err != nil {
+		if err := r.Scan(&g.Kind, &g.Hop, &g.View, &g.Task, &state, &n); err != nil {
 			return err
 		}
 		if state == string(verify.StateAccepted) {
-			g.accepted = n
+			g.Accepted = n
 		} else {
-			g.review = n
+			g.InReview = n
 		}
 		groups = append(groups, g)
 		return nil
@@ -334,42 +282,7 @@ func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, 
 	if err != nil {
 		return nil, err
 	}
-	matches := func(t bench.BalanceTarget, g group) bool {
-		return t.Kind == g.kind && (t.Hop == 0 || t.Hop == g.hop) && (t.View == "" || t.View == g.view) && (t.Task == "" || t.Task == g.task)
-	}
-	var out bench.BalanceTable
-	for _, t := range targets {
-		c := bench.BalanceCell{Kind: t.Kind, Hop: t.Hop, View: t.View, Task: t.Task, Target: t.Count}
-		for _, g := range groups {
-			if matches(t, g) {
-				c.Accepted += g.accepted
-				c.InReview += g.review
-			}
-		}
-		out = append(out, c)
-	}
-	// Samples no target asks for, one cell per kind and hop/view (hop QA) or task.
-	for _, g := range groups {
-		if slices.ContainsFunc(targets, func(t bench.BalanceTarget) bool { return matches(t, g) }) {
-			continue
-		}
-		c := bench.BalanceCell{Kind: g.kind, Task: g.task}
-		if g.kind == string(annotate.KindHopQA) {
-			c = bench.BalanceCell{Kind: g.kind, Hop: g.hop, View: g.view}
-		}
-		i := slices.IndexFunc(out, func(x bench.BalanceCell) bool {
-			return x.Target == 0 && x.Kind == c.Kind && x.Hop == c.Hop && x.View == c.View && x.Task == c.Task
-		})
-		if i < 0 {
-			out, i = append(out, c), len(out)
-		}
-		out[i].Accepted += g.accepted
-		out[i].InReview += g.review
-	}
-	for i := range out {
-		out[i].Shortfall = max(out[i].Target-out[i].Accepted, 0)
-	}
-	return out, nil
+	return bench.NewBalanceTable(targets, groups), nil
 }
 
 // annotators gathers each author's samples, submissions per day, reviews and
@@ -445,7 +358,7 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 	}
 	var out bench.AnnotatorTable
 	for id, a := range rows {
-		rs := dashSortReasons(slices.Clone(reasons[id]))
+		rs := bench.SortReasons(slices.Clone(reasons[id]))
 		a.TopReasons = rs[:min(len(rs), 3)]
 		out = append(out, *a)
 	}
@@ -457,17 +370,6 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out, through, reasons, nil
-}
-
-// dashSortReasons orders reasons by count, most frequent first, then by name.
-func dashSortReasons(rs []bench.ReasonCount) []bench.ReasonCount {
-	slices.SortFunc(rs, func(a, b bench.ReasonCount) int {
-		if a.Count != b.Count {
-			return b.Count - a.Count
-		}
-		return strings.Compare(a.Reason, b.Reason)
-	})
-	return rs
 }
 
 // verifiers gathers workload, approvals, review times and agreement with the panel.
@@ -710,43 +612,20 @@ func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error
 // errorRates counts the counted reviews and rejections per kind and category set
 // of the reviewed revision.
 func (q *dashQuery) errorRates() (bench.ErrorTable, error) {
-	var out bench.ErrorTable
-	add := func(kind, set, decision string, n int) {
-		i := slices.IndexFunc(out, func(x bench.ErrorRow) bool { return x.Kind == kind && x.Set == set })
-		if i < 0 {
-			out, i = append(out, bench.ErrorRow{Kind: kind, Set: set}), len(out)
-		}
-		out[i].Reviews += n
-		if decision == string(verify.DecisionReject) {
-			out[i].Rejected += n
-		}
-	}
-	err := q.rows(func(r scanner) error {
-		var kind, set, decision string
-		var n int
-		if err := r.Scan(&kind, &set, &decision, &n); err != nil {
-			return err
-		}
-		add(kind, set, decision, n)
-		return nil
+	tallies, err := queryAll(q.ctx, q.tx, func(r scanner) (t bench.KindTally, err error) {
+		var decision string
+		err = r.Scan(&t.Kind, &t.Set, &decision, &t.N)
+		t.Decision = verify.Decision(decision)
+		return t, err
 	}, `SELECT kind, categories, decision, sum(n) FROM stat_review_kinds WHERE project_id = ?
 		GROUP BY kind, categories, decision HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range q.late {
-		add(l.rev.kind, l.rev.categories, l.rv.decision, 1)
+		tallies = append(tallies, bench.KindTally{Kind: l.rev.kind, Set: l.rev.categories, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
-	slices.SortFunc(out, func(a, b bench.ErrorRow) int {
-		if c := dashKindOrder(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		if c := strings.Count(a.Set, "+") - strings.Count(b.Set, "+"); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Set, b.Set)
-	})
-	return out, nil
+	return bench.NewErrorTable(tallies), nil
 }
 
 // reviewTally counts the counted reviews of one author of the reviewed revision (or
