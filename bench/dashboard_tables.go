@@ -179,3 +179,139 @@ func (d *Dashboard) KeepOwn(name string, reasons []ReasonCount) {
 	d.Throughput = slices.DeleteFunc(d.Throughput, func(r ThroughputRow) bool { return r.Name != name })
 	d.Reasons = SortReasons(reasons)
 }
+
+// DashboardPerson is someone as a project's dashboard names them: their role
+// and group in the project ("" for those who are no longer members, whose work
+// stays).
+type DashboardPerson struct{ Name, Role, Group string }
+
+// ReviewTally counts the counted reviews of one person (the author of the
+// reviewed revision, or the verifier) in one round with one decision.
+type ReviewTally struct {
+	Who      int64
+	Round    int
+	Decision verify.Decision
+	N        int
+}
+
+// AuthorSamples counts an author's samples, and of those the accepted ones.
+type AuthorSamples struct {
+	Author            int64
+	Samples, Accepted int
+}
+
+// DaySubmissions counts an author's submissions on a day.
+type DaySubmissions struct {
+	Day    string
+	Author int64
+	N      int
+}
+
+// NewAnnotatorTables makes the authors' rows and their submissions per day:
+// a row for everyone with samples, submissions or reviews of rounds 1-3 on
+// their revisions (tallies by author), by name, each with their three most
+// frequent reasons (SortReasons' order); the submissions by day, then name.
+func NewAnnotatorTables(people map[int64]DashboardPerson, samples []AuthorSamples, subs []DaySubmissions, tallies []ReviewTally,
+	reasons map[int64][]ReasonCount) (AnnotatorTable, ThroughputTable) {
+	rows := map[int64]*AnnotatorRow{}
+	row := func(id int64) *AnnotatorRow {
+		if rows[id] == nil {
+			rows[id] = &AnnotatorRow{Name: people[id].Name}
+		}
+		return rows[id]
+	}
+	for _, s := range samples {
+		a := row(s.Author)
+		a.Samples += s.Samples
+		a.Accepted += s.Accepted
+	}
+	var through ThroughputTable
+	for _, s := range subs {
+		a := row(s.Author)
+		a.Submitted += s.N
+		a.Days++
+		through = append(through, ThroughputRow{Day: s.Day, Name: a.Name, Submitted: s.N})
+	}
+	for _, t := range tallies {
+		if t.Round >= 1 && t.Round <= 3 {
+			a := row(t.Who)
+			a.Reviews[t.Round-1] += t.N
+			if t.Decision == verify.DecisionReject {
+				a.Rejected[t.Round-1] += t.N
+			}
+		}
+	}
+	var out AnnotatorTable
+	for id, a := range rows {
+		rs := SortReasons(slices.Clone(reasons[id]))
+		a.TopReasons = rs[:min(len(rs), 3)]
+		out = append(out, *a)
+	}
+	slices.SortFunc(out, func(a, b AnnotatorRow) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(through, func(a, b ThroughputRow) int {
+		if c := strings.Compare(a.Day, b.Day); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, through
+}
+
+// ReviewTimes is one verifier's timed counted reviews: how many, and the median
+// and 90th percentile of their seconds.
+type ReviewTimes struct {
+	Verifier    int64
+	N           int
+	Median, P90 float64
+}
+
+// PanelTally counts a verifier's counted round-3 votes on revisions whose panel
+// has a result (verify.Round3Count.Result), and of those the votes equal to it.
+type PanelTally struct {
+	Verifier       int64
+	Votes, Matches int
+}
+
+// NewVerifierTable makes the verifiers' rows, by name: one for every verifier
+// of the project and everyone else with reviews (tallies by verifier), times or
+// panel votes.
+func NewVerifierTable(people map[int64]DashboardPerson, tallies []ReviewTally, times []ReviewTimes, panel []PanelTally) VerifierTable {
+	rows := map[int64]*VerifierRow{}
+	row := func(id int64) *VerifierRow {
+		if rows[id] == nil {
+			u := people[id]
+			rows[id] = &VerifierRow{Name: u.Name, Group: u.Group}
+		}
+		return rows[id]
+	}
+	for id, u := range people {
+		if u.Role == RoleVerifier {
+			row(id)
+		}
+	}
+	for _, t := range tallies {
+		v := row(t.Who)
+		if t.Round >= 1 && t.Round <= 3 {
+			v.Rounds[t.Round-1] += t.N
+		}
+		v.Reviews += t.N
+		if t.Decision == verify.DecisionApprove {
+			v.Approved += t.N
+		}
+	}
+	for _, t := range times {
+		v := row(t.Verifier)
+		v.Timed, v.MedianSeconds, v.P90Seconds = t.N, t.Median, t.P90
+	}
+	for _, p := range panel {
+		v := row(p.Verifier)
+		v.PanelVotes += p.Votes
+		v.PanelMatches += p.Matches
+	}
+	var out VerifierTable
+	for _, v := range rows {
+		out = append(out, *v)
+	}
+	slices.SortFunc(out, func(a, b VerifierRow) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

@@ -167,3 +167,90 @@ func TestReasons(t *testing.T) {
 		t.Errorf("KeepOwn gave %+v, want %+v", d, want)
 	}
 }
+
+var dashPeople = map[int64]DashboardPerson{
+	1: {"ann", RoleAnnotator, ""},
+	2: {"bob", RoleAnnotator, ""},
+	3: {"vera", RoleVerifier, "blue"},
+	4: {"vic", RoleVerifier, "red"},
+	5: {"lena", RoleLead, ""},
+	6: {"old", "", ""}, // no longer a member
+}
+
+func TestNewAnnotatorTables(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples []AuthorSamples
+		subs    []DaySubmissions
+		tallies []ReviewTally
+		reasons map[int64][]ReasonCount
+		want    AnnotatorTable
+		through ThroughputTable
+	}{
+		{"nothing", nil, nil, nil, nil, nil, nil},
+		{"samples, submissions, reviews and reasons",
+			[]AuthorSamples{{2, 5, 2}, {1, 3, 1}},
+			[]DaySubmissions{{"d2", 1, 2}, {"d1", 2, 1}, {"d1", 1, 4}},
+			[]ReviewTally{
+				{1, 1, verify.DecisionApprove, 3}, {1, 1, verify.DecisionReject, 2}, {1, 3, verify.DecisionReject, 1},
+				{2, 2, verify.DecisionApprove, 1}, {6, 2, verify.DecisionReject, 1}, {5, 0, verify.DecisionApprove, 9},
+			},
+			map[int64][]ReasonCount{1: {{"a", 1}, {"b", 4}, {"c", 2}, {"d", 3}}, 3: {{"x", 1}}},
+			AnnotatorTable{
+				{Name: "ann", Samples: 3, Accepted: 1, Submitted: 6, Days: 2, Reviews: [3]int{5, 0, 1}, Rejected: [3]int{2, 0, 1},
+					TopReasons: []ReasonCount{{"b", 4}, {"d", 3}, {"c", 2}}},
+				{Name: "bob", Samples: 5, Accepted: 2, Submitted: 1, Days: 1, Reviews: [3]int{0, 1, 0}, TopReasons: []ReasonCount{}},
+				{Name: "old", Reviews: [3]int{0, 1, 0}, Rejected: [3]int{0, 1, 0}, TopReasons: []ReasonCount{}},
+			},
+			ThroughputTable{{"d1", "ann", 4}, {"d1", "bob", 1}, {"d2", "ann", 2}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, through := NewAnnotatorTables(dashPeople, tt.samples, tt.subs, tt.tallies, tt.reasons)
+			for i := range got { // nil and empty reasons alike
+				if len(got[i].TopReasons) == 0 {
+					got[i].TopReasons = []ReasonCount{}
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("annotators\n%+v\nwant\n%+v", got, tt.want)
+			}
+			if !reflect.DeepEqual(through, tt.through) {
+				t.Errorf("throughput %+v, want %+v", through, tt.through)
+			}
+		})
+	}
+}
+
+func TestNewVerifierTable(t *testing.T) {
+	tests := []struct {
+		name    string
+		tallies []ReviewTally
+		times   []ReviewTimes
+		panel   []PanelTally
+		want    VerifierTable
+	}{
+		{"every verifier of the project, with no work", nil, nil, nil, VerifierTable{{Name: "vera", Group: "blue"}, {Name: "vic", Group: "red"}}},
+		{"reviews, times and panel votes",
+			[]ReviewTally{
+				{3, 1, verify.DecisionApprove, 4}, {3, 1, verify.DecisionReject, 1}, {3, 3, verify.DecisionApprove, 2},
+				{5, 2, verify.DecisionReject, 1}, {5, 4, verify.DecisionApprove, 7},
+			},
+			[]ReviewTimes{{3, 6, 10, 20.5}, {6, 1, 3, 3}},
+			[]PanelTally{{3, 2, 1}, {4, 1, 1}, {3, 1, 1}},
+			VerifierTable{
+				{Name: "lena", Reviews: 8, Rounds: [3]int{0, 1, 0}, Approved: 7},
+				{Name: "old", Timed: 1, MedianSeconds: 3, P90Seconds: 3},
+				{Name: "vera", Group: "blue", Reviews: 7, Rounds: [3]int{5, 0, 2}, Approved: 6, Timed: 6, MedianSeconds: 10, P90Seconds: 20.5,
+					PanelVotes: 3, PanelMatches: 2},
+				{Name: "vic", Group: "red", PanelVotes: 1, PanelMatches: 1},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := NewVerifierTable(dashPeople, tt.tallies, tt.times, tt.panel); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got\n%+v\nwant\n%+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/montanaflynn/stats"
@@ -197,17 +196,13 @@ func (q *dashQuery) rows(scan func(scanner) error, query string, args ...any) er
 	return rows.Err()
 }
 
-// dashUser is an account as the project's dashboard names it: its role and
-// group in the project ("" for those who are no longer members, whose work
-// stays).
-type dashUser struct{ name, role, group string }
-
-func (q *dashQuery) users() (map[int64]dashUser, error) {
-	out := map[int64]dashUser{}
+// users names everyone as the project's dashboard names them.
+func (q *dashQuery) users() (map[int64]bench.DashboardPerson, error) {
+	out := map[int64]bench.DashboardPerson{}
 	err := q.rows(func(r scanner) error {
 		var id int64
-		var u dashUser
-		if err := r.Scan(&id, &u.name, &u.role, &u.group); err != nil {
+		var u bench.DashboardPerson
+		if err := r.Scan(&id, &u.Name, &u.Role, &u.Group); err != nil {
 			return err
 		}
 		out[id] = u
@@ -287,41 +282,18 @@ func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, 
 
 // annotators gathers each author's samples, submissions per day, reviews and
 // rejections per round and reasons.
-func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, bench.ThroughputTable, map[int64][]bench.ReasonCount, error) {
-	rows := map[int64]*bench.AnnotatorRow{}
-	row := func(id int64) *bench.AnnotatorRow {
-		if rows[id] == nil {
-			rows[id] = &bench.AnnotatorRow{Name: users[id].name}
-		}
-		return rows[id]
-	}
-	err := q.rows(func(r scanner) error {
-		var id int64
-		var n, acc int
-		if err := r.Scan(&id, &n, &acc); err != nil {
-			return err
-		}
-		a := row(id)
-		a.Samples, a.Accepted = n, acc
-		return nil
+func (q *dashQuery) annotators(users map[int64]bench.DashboardPerson) (bench.AnnotatorTable, bench.ThroughputTable, map[int64][]bench.ReasonCount, error) {
+	samples, err := queryAll(q.ctx, q.tx, func(r scanner) (a bench.AuthorSamples, err error) {
+		err = r.Scan(&a.Author, &a.Samples, &a.Accepted)
+		return a, err
 	}, `SELECT author_id, sum(n), sum(CASE WHEN status = 'accepted' THEN n ELSE 0 END) FROM stat_samples
 		WHERE project_id = ? GROUP BY author_id HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var through bench.ThroughputTable
-	err = q.rows(func(r scanner) error {
-		var t bench.ThroughputRow
-		var id int64
-		if err := r.Scan(&t.Day, &id, &t.Submitted); err != nil {
-			return err
-		}
-		a := row(id)
-		t.Name = a.Name
-		a.Submitted += t.Submitted
-		a.Days++
-		through = append(through, t)
-		return nil
+	subs, err := queryAll(q.ctx, q.tx, func(r scanner) (s bench.DaySubmissions, err error) {
+		err = r.Scan(&s.Day, &s.Author, &s.N)
+		return s, err
 	}, `SELECT day, author_id, n FROM stat_submissions WHERE project_id = ? AND n > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
@@ -331,16 +303,7 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 		return nil, nil, nil, err
 	}
 	for _, l := range q.late {
-		tallies = append(tallies, reviewTally{l.rev.author, l.rv.round, l.rv.decision, 1})
-	}
-	for _, t := range tallies {
-		if t.round >= 1 && t.round <= 3 {
-			a := row(t.who)
-			a.Reviews[t.round-1] += t.n
-			if t.decision == string(verify.DecisionReject) {
-				a.Rejected[t.round-1] += t.n
-			}
-		}
+		tallies = append(tallies, bench.ReviewTally{Who: l.rev.author, Round: l.rv.round, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
 	// Reasons count for every rejection, as the funnel counts every returned sample.
 	reasons := map[int64][]bench.ReasonCount{}
@@ -356,74 +319,29 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var out bench.AnnotatorTable
-	for id, a := range rows {
-		rs := bench.SortReasons(slices.Clone(reasons[id]))
-		a.TopReasons = rs[:min(len(rs), 3)]
-		out = append(out, *a)
-	}
-	slices.SortFunc(out, func(a, b bench.AnnotatorRow) int { return strings.Compare(a.Name, b.Name) })
-	slices.SortFunc(through, func(a, b bench.ThroughputRow) int {
-		if c := strings.Compare(a.Day, b.Day); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	out, through := bench.NewAnnotatorTables(users, samples, subs, tallies, reasons)
 	return out, through, reasons, nil
 }
 
 // verifiers gathers workload, approvals, review times and agreement with the panel.
-func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, error) {
-	rows := map[int64]*bench.VerifierRow{}
-	row := func(id int64) *bench.VerifierRow {
-		if rows[id] == nil {
-			u := users[id]
-			rows[id] = &bench.VerifierRow{Name: u.name, Group: u.group}
-		}
-		return rows[id]
-	}
-	for id, u := range users {
-		if u.role == bench.RoleVerifier {
-			row(id)
-		}
-	}
+func (q *dashQuery) verifiers(users map[int64]bench.DashboardPerson) (bench.VerifierTable, error) {
 	tallies, err := q.reviewTallies("stat_review_verifiers", "verifier_id")
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range q.late {
-		tallies = append(tallies, reviewTally{l.rv.verifier, l.rv.round, l.rv.decision, 1})
-	}
-	for _, t := range tallies {
-		v := row(t.who)
-		if t.round >= 1 && t.round <= 3 {
-			v.Rounds[t.round-1] += t.n
-		}
-		v.Reviews += t.n
-		if t.decision == string(verify.DecisionApprove) {
-			v.Approved += t.n
-		}
+		tallies = append(tallies, bench.ReviewTally{Who: l.rv.verifier, Round: l.rv.round, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
 	times, err := q.reviewTimes()
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range times {
-		v := row(t.verifier)
-		v.Timed, v.MedianSeconds, v.P90Seconds = t.n, t.median, t.p90
-	}
 	// The counted round-3 votes of panels with a result (verify.Round3.Count: 'reject' once a
 	// member rejected, 'approve' once the approvals fill the panel), and of those the
 	// votes equal to it.
-	err = q.rows(func(r scanner) error {
-		var id int64
-		var n, match int
-		if err := r.Scan(&id, &n, &match); err != nil {
-			return err
-		}
-		v := row(id)
-		v.PanelVotes, v.PanelMatches = v.PanelVotes+n, v.PanelMatches+match
-		return nil
+	panel, err := queryAll(q.ctx, q.tx, func(r scanner) (p bench.PanelTally, err error) {
+		err = r.Scan(&p.Verifier, &p.Votes, &p.Matches)
+		return p, err
 	}, `SELECT verifier_id, sum(n), sum(CASE WHEN decision = result THEN n ELSE 0 END)
 		FROM stat_review_verifiers WHERE project_id = ? AND round = 3 AND result <> ''
 		GROUP BY verifier_id HAVING sum(n) > 0`, q.project)
@@ -432,27 +350,14 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, er
 	}
 	for _, l := range q.late {
 		if l.result != "" {
-			v := row(l.rv.verifier)
-			v.PanelVotes++
+			p := bench.PanelTally{Verifier: l.rv.verifier, Votes: 1}
 			if l.rv.decision == l.result {
-				v.PanelMatches++
+				p.Matches = 1
 			}
+			panel = append(panel, p)
 		}
 	}
-	var out bench.VerifierTable
-	for _, v := range rows {
-		out = append(out, *v)
-	}
-	slices.SortFunc(out, func(a, b bench.VerifierRow) int { return strings.Compare(a.Name, b.Name) })
-	return out, nil
-}
-
-// reviewTime is one verifier's timed counted reviews: how many, and the median and
-// 90th percentile of their seconds.
-type reviewTime struct {
-	verifier    int64
-	n           int
-	median, p90 float64
+	return bench.NewVerifierTable(users, tallies, times, panel), nil
 }
 
 // reviewTimes finds each verifier's median and 90th percentile review time without
@@ -460,7 +365,7 @@ type reviewTime struct {
 // two to four ranks the figures need, and only the times of those seconds are read,
 // in order, from stat_review_times. The times of q.late join the histogram, and a
 // second holding some of them is read whole and merged with them.
-func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
+func (q *dashQuery) reviewTimes() ([]bench.ReviewTimes, error) {
 	type bucket struct {
 		second   int64
 		start, n int       // the rank of the second's first time, and its times
@@ -493,15 +398,15 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 		hist[i].extra = append(hist[i].extra, l.rv.seconds)
 		hists[l.rv.verifier] = hist
 	}
-	out := make([]reviewTime, 0, len(hists))
+	out := make([]bench.ReviewTimes, 0, len(hists))
 	for id, hist := range hists {
-		t := reviewTime{verifier: id}
+		t := bench.ReviewTimes{Verifier: id}
 		for i := range hist {
 			slices.Sort(hist[i].extra)
-			hist[i].start, hist[i].n = t.n, hist[i].stored+len(hist[i].extra)
-			t.n += hist[i].n
+			hist[i].start, hist[i].n = t.N, hist[i].stored+len(hist[i].extra)
+			t.N += hist[i].n
 		}
-		ranks := quantileRanks(t.n)
+		ranks := quantileRanks(t.N)
 		vals := make([]float64, len(ranks))
 		b := 0
 		for k := 0; k < len(ranks); {
@@ -535,7 +440,7 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 			}
 		}
 		at := func(rank int) float64 { return vals[slices.Index(ranks, rank)] }
-		if t.median, t.p90, err = quantiles(t.n, at); err != nil {
+		if t.Median, t.P90, err = quantiles(t.N, at); err != nil {
 			return nil, err
 		}
 		out = append(out, t)
@@ -628,19 +533,12 @@ func (q *dashQuery) errorRates() (bench.ErrorTable, error) {
 	return bench.NewErrorTable(tallies), nil
 }
 
-// reviewTally counts the counted reviews of one author of the reviewed revision (or
-// one verifier), round and decision.
-type reviewTally struct {
-	who      int64
-	round    int
-	decision string
-	n        int
-}
-
 // reviewTallies reads a review summary's counts per who, round and decision.
-func (q *dashQuery) reviewTallies(table, who string) ([]reviewTally, error) {
-	return queryAll(q.ctx, q.tx, func(r scanner) (t reviewTally, err error) {
-		err = r.Scan(&t.who, &t.round, &t.decision, &t.n)
+func (q *dashQuery) reviewTallies(table, who string) ([]bench.ReviewTally, error) {
+	return queryAll(q.ctx, q.tx, func(r scanner) (t bench.ReviewTally, err error) {
+		var decision string
+		err = r.Scan(&t.Who, &t.Round, &decision, &t.N)
+		t.Decision = verify.Decision(decision)
 		return t, err
 	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ?
 		GROUP BY `+who+`, round, decision HAVING sum(n) > 0`, q.project)
