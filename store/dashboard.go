@@ -10,8 +10,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/montanaflynn/stats"
-
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -406,7 +404,7 @@ func (q *dashQuery) reviewTimes() ([]bench.ReviewTimes, error) {
 			hist[i].start, hist[i].n = t.N, hist[i].stored+len(hist[i].extra)
 			t.N += hist[i].n
 		}
-		ranks := quantileRanks(t.N)
+		ranks := bench.QuantileRanks(t.N)
 		vals := make([]float64, len(ranks))
 		b := 0
 		for k := 0; k < len(ranks); {
@@ -440,7 +438,7 @@ func (q *dashQuery) reviewTimes() ([]bench.ReviewTimes, error) {
 			}
 		}
 		at := func(rank int) float64 { return vals[slices.Index(ranks, rank)] }
-		if t.Median, t.P90, err = quantiles(t.N, at); err != nil {
+		if t.Median, t.P90, err = bench.Quantiles(t.N, at); err != nil {
 			return nil, err
 		}
 		out = append(out, t)
@@ -465,53 +463,6 @@ func (q *dashQuery) secondsOf(verifier, second int64, offset, limit int) ([]floa
 	return queryAll(q.ctx, q.tx, func(r scanner) (v float64, err error) { err = r.Scan(&v); return },
 		`SELECT seconds FROM stat_review_times WHERE project_id = ? AND verifier_id = ? AND `+from+` AND seconds < ?
 		ORDER BY seconds LIMIT ? OFFSET ?`, q.project, verifier, second, below, limit, offset)
-}
-
-// p90Rank is where stats.Percentile(data, 90) reads n sorted values: between rank k
-// and k+1, at fraction f.
-func p90Rank(n int) (k int, f float64) {
-	rank := (float64(90) / 100) * float64(n-1)
-	k = int(rank)
-	return k, rank - float64(k)
-}
-
-// quantileRanks lists, ascending and once each, the ranks among n sorted values
-// that the median and the 90th percentile read.
-func quantileRanks(n int) []int {
-	rs := []int{n / 2}
-	if n%2 == 0 {
-		rs = append(rs, n/2-1)
-	}
-	if k, f := p90Rank(n); k+1 < n && f != 0 {
-		rs = append(rs, k, k+1)
-	} else {
-		rs = append(rs, k)
-	}
-	slices.Sort(rs)
-	return slices.Compact(rs)
-}
-
-// quantiles is stats.Median and stats.Percentile(data, 90) of n values (n > 0) of
-// which it knows only those at the ranks quantileRanks lists, through at: the same
-// formulas on the same values, so the same results.
-func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error) {
-	if n%2 == 0 {
-		if median, err = stats.Mean([]float64{at(n/2 - 1), at(n / 2)}); err != nil {
-			return 0, 0, err
-		}
-	} else {
-		median = at(n / 2)
-	}
-	k, f := p90Rank(n)
-	p90 = at(k)
-	if k+1 < n && f != 0 && at(k+1) != at(k) {
-		if delta := at(k+1) - at(k); math.IsInf(delta, 1) {
-			p90 = (1-f)*at(k) + f*at(k+1)
-		} else {
-			p90 = at(k) + f*delta
-		}
-	}
-	return median, p90, nil
 }
 
 // errorRates counts the counted reviews and rejections per kind and category set
