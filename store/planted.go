@@ -386,7 +386,7 @@ func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur 
 	}
 	feedback := ""
 	if pr.Settings.PlantFeedback {
-		feedback = plantFeedback(plant.Mutation(p.mutation), result)
+		feedback = plant.Feedback(plant.Mutation(p.mutation), result)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE planted SET review_id = ?, outcome = ?, feedback = ?, reviewed_at = ? WHERE sample_id = ?`,
 		reviewID, string(result), feedback, d.now(), cur.ID); err != nil {
@@ -396,22 +396,6 @@ func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur 
 		return "", err
 	}
 	return feedback, d.pauseRule(ctx, tx, pr, a)
-}
-
-// plantFeedback is what a verifier is told after reviewing a copy.
-func plantFeedback(m plant.Mutation, o verify.PlantOutcome) string {
-	if m == plant.Clean {
-		if o == verify.PlantRight {
-			return "This was a check item: a copy of an accepted sample with nothing changed, and you rightly approved it."
-		}
-		return "This was a check item: a copy of an accepted sample with nothing changed, so there was nothing to reject."
-	}
-	verdict := map[verify.PlantOutcome]string{
-		verify.PlantCaught: "you caught it",
-		verify.PlantPartly: "you rejected it, for another reason than the planted error",
-		verify.PlantMissed: "you approved it",
-	}[o]
-	return fmt.Sprintf("This was a check item: %s, and %s.", m.Words(), verdict)
 }
 
 // plantReviews are the judged reviews of copies in a project (verifier by name),
@@ -466,8 +450,7 @@ func (d *DB) pauseRule(ctx context.Context, tx *sql.Tx, pr bench.Project, a benc
 		return nil
 	}
 	f := fs[0]
-	reason := fmt.Sprintf("Your reviews are paused: of the %d check items with a known error you reviewed, you caught %d, "+
-		"which is below the %d %% the project's lead asks for. A lead can resume your reviews.", f.Planted, f.Caught, s.PlantPauseBelow)
+	reason := f.PauseReason(s.PlantPauseBelow)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO plant_pauses (project_id, verifier_id, paused, reason, since) VALUES (?, ?, 1, ?, ?)
 		ON CONFLICT (project_id, verifier_id) DO UPDATE SET paused = 1, reason = excluded.reason`, pr.ID, a.ID, reason, since); err != nil {
 		return err
