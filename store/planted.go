@@ -123,9 +123,7 @@ func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, projectID
 	if err != nil {
 		return err
 	}
-	// A copy after a real review with probability r/(100−r): of all the items a
-	// verifier reviews, r percent are copies.
-	if rng.Float64()*float64(100-s.PlantRate) >= float64(s.PlantRate) {
+	if !plant.Follows(rng, s.PlantRate) {
 		return nil
 	}
 	return d.plant(ctx, tx, a, pr, round, rng)
@@ -157,15 +155,7 @@ func (d *DB) plant(ctx context.Context, tx *sql.Tx, a bench.User, pr bench.Proje
 				return err
 			}
 		}
-		var can []plant.Mutation
-		if pr.Settings.PlantsMutation(string(plant.Clean)) {
-			can = append(can, plant.Clean)
-		}
-		for _, m := range plant.Applicable(origin.Content, w, h) {
-			if pr.Settings.PlantsMutation(string(m)) {
-				can = append(can, m)
-			}
-		}
+		can := plant.Choices(origin.Content, w, h, func(m plant.Mutation) bool { return pr.Settings.PlantsMutation(string(m)) })
 		if len(can) == 0 {
 			continue
 		}
