@@ -479,7 +479,7 @@ func (d *DB) PlantedStatus(ctx context.Context, actor bench.User, projectID int6
 		if err != nil {
 			return err
 		}
-		out = plantStatusOf(rs)
+		out = bench.NewPlantStatus(rs)
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM planted WHERE project_id = ? AND review_id IS NULL`, projectID).Scan(&out.Pending); err != nil {
 			return err
 		}
@@ -493,29 +493,6 @@ func (d *DB) PlantedStatus(ctx context.Context, actor bench.User, projectID int6
 		return bench.PlantStatus{}, fmt.Errorf("planting status: %w", err)
 	}
 	return out, nil
-}
-
-// plantStatusOf turns plant's figures into the contract's.
-func plantStatusOf(rs []plant.Review) bench.PlantStatus {
-	rate := func(r plant.Rate) bench.PlantRate {
-		return bench.PlantRate{Value: r.Value, CI: [2]float64{r.CI.Low, r.CI.High}, K: r.K, N: r.N}
-	}
-	out := bench.PlantStatus{Figures: []bench.PlantFigures{}, Panel: map[int]bench.PlantRate{}, Paused: []bench.PlantPause{}}
-	for _, f := range plant.Figures(rs) {
-		pf := bench.PlantFigures{Verifier: f.Verifier, Round: f.Round, Planted: f.Planted, Caught: f.Caught, Partial: f.Partly,
-			Missed: f.Missed, Clean: f.Clean, FalseAlarms: f.FalseAlarms, CatchRate: rate(f.CatchRate), FalseAlarmRate: rate(f.FalseAlarmRate)}
-		if len(f.ByMutation) > 0 {
-			pf.ByMutation = map[string]bench.PlantRate{}
-			for m, r := range f.ByMutation {
-				pf.ByMutation[string(m)] = rate(r)
-			}
-		}
-		out.Figures = append(out.Figures, pf)
-	}
-	for round, r := range plant.PanelCatch(rs) {
-		out.Panel[round] = rate(r)
-	}
-	return out
 }
 
 // PlantedList gives a lead every planted copy of a project: its origin,
