@@ -7,7 +7,9 @@ import (
 )
 
 func TestDropUnsettledRound3(t *testing.T) {
-	j := func(rev int64, round int8, coder int32) Judgement { return Judgement{Revision: rev, Round: round, Coder: coder} }
+	j := func(rev int64, round int8, coder int32) Judgement {
+		return Judgement{Revision: rev, Round: round, Coder: coder}
+	}
 	list := []Judgement{
 		j(1, 1, 0), j(1, 2, 1), // no round 3
 		j(2, 1, 0), j(2, 3, 1), j(2, 3, 2), // settled
