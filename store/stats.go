@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -94,7 +93,7 @@ type statsRev struct {
 	project    int64
 	kind       string
 	author     int64
-	categories string // categorySet's form
+	categories string // bench.CategorySet's form
 	balanced   bool   // annotate.Sample read the content: hop, view and task are its
 	hop        int
 	view, task string
@@ -102,27 +101,13 @@ type statsRev struct {
 
 // newStatsRev reads a revision's content as annotate.Sample does.
 func newStatsRev(project int64, kind string, author int64, content string) statsRev {
-	r := statsRev{project: project, kind: kind, author: author, categories: categorySet(nil)}
+	r := statsRev{project: project, kind: kind, author: author, categories: bench.CategorySet(nil)}
 	var s annotate.Sample
 	if err := json.Unmarshal([]byte(content), &s); err != nil {
 		return r
 	}
-	r.categories, r.balanced, r.hop, r.view, r.task = categorySet(s.Categories), true, s.Hop, string(s.View), s.Task
+	r.categories, r.balanced, r.hop, r.view, r.task = bench.CategorySet(s.Categories), true, s.Hop, string(s.View), s.Task
 	return r
-}
-
-// categorySet is a sample's categories as the dashboard groups them: sorted, once
-// each, joined by "+" ("att+rel"), or "none".
-func categorySet(cats []annotate.Category) string {
-	if len(cats) == 0 {
-		return "none"
-	}
-	ss := make([]string, len(cats))
-	for i, c := range cats {
-		ss[i] = string(c)
-	}
-	slices.Sort(ss)
-	return strings.Join(slices.Compact(ss), "+")
 }
 
 func boolInt(b bool) int {
