@@ -315,3 +315,16 @@ func NewVerifierTable(people map[int64]DashboardPerson, tallies []ReviewTally, t
 	slices.SortFunc(out, func(a, b VerifierRow) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// ActivityState is the state an audit row of a sample counts for in the
+// activity: draft for "sample.create", the state after "→ " in the detail of
+// "sample.status" ("round1 → round2"), else "".
+func ActivityState(action, detail string) verify.State {
+	if action == "sample.create" {
+		return verify.StateDraft
+	}
+	if _, to, ok := strings.Cut(detail, "→ "); ok {
+		return verify.State(to)
+	}
+	return ""
+}

@@ -254,3 +254,21 @@ func TestNewVerifierTable(t *testing.T) {
 		})
 	}
 }
+
+func TestActivityState(t *testing.T) {
+	tests := []struct {
+		action, detail string
+		want           verify.State
+	}{
+		{"sample.create", "", verify.StateDraft},
+		{"sample.create", "draft → round1", verify.StateDraft},
+		{"sample.status", "round1 → round2", verify.StateRound2},
+		{"sample.status", "draft → accepted", verify.StateAccepted},
+		{"sample.status", "no arrow", ""},
+	}
+	for _, tt := range tests {
+		if got := ActivityState(tt.action, tt.detail); got != tt.want {
+			t.Errorf("ActivityState(%q, %q) = %q, want %q", tt.action, tt.detail, got, tt.want)
+		}
+	}
+}

@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
@@ -148,18 +147,6 @@ func statDay(at string) string {
 	return at
 }
 
-// activityState is the state an audit row of a sample counts for in stat_activity:
-// 'draft' for "sample.create", the state after "→ " for "sample.status".
-func activityState(action, detail string) string {
-	if action == "sample.create" {
-		return string(verify.StateDraft)
-	}
-	if _, to, ok := strings.Cut(detail, "→ "); ok {
-		return to
-	}
-	return ""
-}
-
 // rejectReasons reads a review's stored reasons; an unreadable list gives none.
 func rejectReasons(js string) []string {
 	var rs []string
@@ -222,7 +209,7 @@ func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) 
 	if err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
-	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), activityState(action, detail), 1); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), string(bench.ActivityState(action, detail)), 1); err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
 	return nil
@@ -646,7 +633,7 @@ func rebuildStatsActivity(ctx context.Context, tx *sql.Tx, projectID int64) erro
 			rows.Close()
 			return err
 		}
-		counts[key{day, activityState(action, detail)}] += n
+		counts[key{day, string(bench.ActivityState(action, detail))}] += n
 	}
 	if err := closeRows(rows); err != nil {
 		return err
