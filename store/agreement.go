@@ -105,8 +105,9 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 }
 
 // visibleReviews loads the project's reviews of settled rounds: every review in one
-// pass in the table's order, then sorted by revision, and the revisions' round-3
-// facts in a second ordered pass that the sorted reviews walk along.
+// pass in the table's order (projectReviews), then sorted by revision, and the
+// round-3 facts of the revisions with round-3 votes, which decide whether those
+// votes count (verify.Round3.Settled).
 func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (*agreement.Judgements, error) {
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
@@ -138,16 +139,6 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	infos, err := round3Infos(ctx, tx, dl, `stat_rev3 t `+dl.fixedJoin()+` revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
-	}
-	// info returns the round-3 facts of revision: the next of infos.
-	info := func(revision int64) (round3Info, bool) {
-		for len(infos) > 0 && infos[0].revision < revision {
-			infos = infos[1:]
-		}
-		if len(infos) > 0 && infos[0].revision == revision {
-			return infos[0], true
-		}
-		return round3Info{}, false
 	}
 	rows, byKind, err := projectReviews(ctx, tx, dl, projectID)
 	if err != nil {
@@ -217,68 +208,38 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		slices.SortFunc(out.List, byIndex)
 	}
 
-	// The round-3 votes of a revision count once its round 3 is settled.
+	// The round-3 votes of a revision count once its round 3 is settled: its
+	// facts are those of stat_rev3 or, should it miss the revision, read from the
+	// revisions themselves.
+	facts := make(map[int64]round3Info, len(infos))
+	for _, in := range infos {
+		facts[in.revision] = in
+	}
+	revs := out.Round3Revisions()
+	if slices.ContainsFunc(revs, func(r int64) bool { _, ok := facts[r]; return !ok }) {
+		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
+			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			facts[in.revision] = in
+		}
+		for _, r := range revs {
+			if _, ok := facts[r]; !ok {
+				return nil, fmt.Errorf("revision %d: %w", r, bench.ErrNotFound)
+			}
+		}
+	}
 	var r3 verify.Round3
-	settled := func(group []agreement.Judgement, in round3Info) bool {
+	out.DropUnsettledRound3(func(group []agreement.Judgement) bool {
+		in := facts[group[0].Revision]
 		r3.Revision, r3.Current, r3.CurrentReviewed, r3.Claims, r3.Now = in.number, in.current, in.currentReviewed, claims[in.sample], now
 		r3.Reviews = r3.Reviews[:0]
 		for _, j := range group {
 			r3.Reviews = append(r3.Reviews, verify.Review{Round: int(j.Round), Reviewer: coders[j.Coder].uid, Decision: j.Decision()})
 		}
 		return r3.Settled(p)
-	}
-	isRound3 := func(j agreement.Judgement) bool { return j.Round == 3 }
-	// blind marks the round-3 judgements of a revision's group (at out.List[at:])
-	// unless they are settled.
-	blind := make([]bool, len(out.List))
-	decide := func(at int, group []agreement.Judgement, in round3Info) {
-		if !settled(group, in) {
-			for i, j := range group {
-				blind[at+i] = isRound3(j)
-			}
-		}
-	}
-	// The revisions with round-3 judgements stat_rev3 missed, by their judgements'
-	// place in out.List.
-	var missed [][2]int
-	for at := 0; at < len(out.List); {
-		end := at + 1
-		for end < len(out.List) && out.List[end].Revision == out.List[at].Revision {
-			end++
-		}
-		if group := out.List[at:end]; slices.ContainsFunc(group, isRound3) {
-			if in, ok := info(group[0].Revision); ok {
-				decide(at, group, in)
-			} else {
-				missed = append(missed, [2]int{at, end})
-			}
-		}
-		at = end
-	}
-	if len(missed) > 0 {
-		// Should stat_rev3 miss a revision with round-3 votes, its facts are read
-		// from the revisions themselves.
-		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
-			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
-			return nil, err
-		}
-		for _, m := range missed {
-			group := out.List[m[0]:m[1]]
-			in, ok := info(group[0].Revision)
-			if !ok {
-				return nil, fmt.Errorf("revision %d: %w", group[0].Revision, bench.ErrNotFound)
-			}
-			decide(m[0], group, in)
-		}
-	}
-	n := 0
-	for i, j := range out.List {
-		if !blind[i] {
-			out.List[n] = j
-			n++
-		}
-	}
-	out.List = out.List[:n]
+	})
 	return out, nil
 }
 

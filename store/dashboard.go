@@ -8,12 +8,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/montanaflynn/stats"
-
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -78,22 +74,10 @@ func (d *DB) Dashboard(ctx context.Context, actor bench.User, projectID int64) (
 			return fmt.Errorf("accepted by sampling: %w", err)
 		}
 		if !verify.Permitted(verify.ActionSeeTeamWork, verify.Role(a.Role)) {
-			out.Own = true
-			out.Annotators = slices.DeleteFunc(out.Annotators, func(r bench.AnnotatorRow) bool { return r.Name != a.Name })
-			out.Throughput = slices.DeleteFunc(out.Throughput, func(r bench.ThroughputRow) bool { return r.Name != a.Name })
-			out.Reasons = dashSortReasons(perAuthor[a.ID])
+			out.KeepOwn(a.Name, perAuthor[a.ID])
 			return nil
 		}
-		total := map[string]int{}
-		for _, rs := range perAuthor {
-			for _, r := range rs {
-				total[r.Reason] += r.Count
-			}
-		}
-		for r, n := range total {
-			out.Reasons = append(out.Reasons, bench.ReasonCount{Reason: r, Count: n})
-		}
-		out.Reasons = dashSortReasons(out.Reasons)
+		out.Reasons = bench.TotalReasons(perAuthor)
 		if out.Verifiers, err = q.verifiers(names); err != nil {
 			return fmt.Errorf("verifiers: %w", err)
 		}
@@ -178,8 +162,8 @@ func (q *dashQuery) settledLate() error {
 		return err
 	}
 	for _, r := range revs {
-		c := decideRound3(q.policy, r.round3(claims[r.sample], q.now))
-		if !c.counted {
+		c := r.round3(claims[r.sample], q.now).Count(q.policy)
+		if !c.Counted {
 			continue
 		}
 		rev, ok := facts[r.revision]
@@ -188,7 +172,7 @@ func (q *dashQuery) settledLate() error {
 		}
 		for _, v := range r.votes {
 			if v.round == 3 {
-				q.late = append(q.late, dashVote{rev, v, c.result})
+				q.late = append(q.late, dashVote{rev, v, string(c.Result)})
 			}
 		}
 	}
@@ -210,17 +194,13 @@ func (q *dashQuery) rows(scan func(scanner) error, query string, args ...any) er
 	return rows.Err()
 }
 
-// dashUser is an account as the project's dashboard names it: its role and
-// group in the project ("" for those who are no longer members, whose work
-// stays).
-type dashUser struct{ name, role, group string }
-
-func (q *dashQuery) users() (map[int64]dashUser, error) {
-	out := map[int64]dashUser{}
+// users names everyone as the project's dashboard names them.
+func (q *dashQuery) users() (map[int64]bench.DashboardPerson, error) {
+	out := map[int64]bench.DashboardPerson{}
 	err := q.rows(func(r scanner) error {
 		var id int64
-		var u dashUser
-		if err := r.Scan(&id, &u.name, &u.role, &u.group); err != nil {
+		var u bench.DashboardPerson
+		if err := r.Scan(&id, &u.Name, &u.Role, &u.Group); err != nil {
 			return err
 		}
 		out[id] = u
@@ -228,21 +208,6 @@ func (q *dashQuery) users() (map[int64]dashUser, error) {
 	}, `SELECT u.id, u.name, COALESCE(m.role, ''), COALESCE(m.grp, '') FROM users u
 		LEFT JOIN project_members m ON m.user_id = u.id AND m.project_id = ?`, q.project)
 	return out, err
-}
-
-// dashKindOrder sorts kinds as annotate.Kinds does, unknown ones after them by name.
-func dashKindOrder(a, b string) int {
-	ia, ib := slices.Index(annotate.Kinds, annotate.Kind(a)), slices.Index(annotate.Kinds, annotate.Kind(b))
-	if ia < 0 {
-		ia = len(annotate.Kinds)
-	}
-	if ib < 0 {
-		ib = len(annotate.Kinds)
-	}
-	if ia != ib {
-		return ia - ib
-	}
-	return strings.Compare(a, b)
 }
 
 // funnel counts per kind and state: every state of each kind present, zeros included.
@@ -263,18 +228,7 @@ func (q *dashQuery) funnel() (bench.FunnelTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds := make([]string, 0, len(counts))
-	for k := range counts {
-		kinds = append(kinds, k)
-	}
-	slices.SortFunc(kinds, dashKindOrder)
-	var out bench.FunnelTable
-	for _, k := range kinds {
-		for _, s := range verify.States {
-			out = append(out, bench.FunnelRow{Kind: k, State: s, Count: counts[k][s]})
-		}
-	}
-	return out, nil
+	return bench.NewFunnelTable(counts), nil
 }
 
 // activity counts the samples created (draft) and moved into each state per day, as
@@ -294,37 +248,24 @@ func (q *dashQuery) activity() (bench.ActivityTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b bench.ActivityRow) int {
-		if c := strings.Compare(a.Day, b.Day); c != 0 {
-			return c
-		}
-		if c := bench.StateIndex(a.State) - bench.StateIndex(b.State); c != 0 {
-			return c
-		}
-		return strings.Compare(string(a.State), string(b.State))
-	})
+	out.Sort()
 	return out, nil
 }
 
 // balance matches the accepted and in-review samples to the targets.
 func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, error) {
-	type group struct {
-		kind, view, task string
-		hop              int
-		accepted, review int
-	}
-	var groups []group
+	var groups []bench.BalanceGroup
 	err := q.rows(func(r scanner) error {
-		var g group
+		var g bench.BalanceGroup
 		var state string
 		var n int
-		if err := r.Scan(&g.kind, &g.hop, &g.view, &g.task, &state, &n); err != nil {
+		if err := r.Scan(&g.Kind, &g.Hop, &g.View, &g.Task, &state, &n); err != nil {
 			return err
 		}
 		if state == string(verify.StateAccepted) {
-			g.accepted = n
+			g.Accepted = n
 		} else {
-			g.review = n
+			g.InReview = n
 		}
 		groups = append(groups, g)
 		return nil
@@ -334,81 +275,23 @@ func (q *dashQuery) balance(targets []bench.BalanceTarget) (bench.BalanceTable, 
 	if err != nil {
 		return nil, err
 	}
-	matches := func(t bench.BalanceTarget, g group) bool {
-		return t.Kind == g.kind && (t.Hop == 0 || t.Hop == g.hop) && (t.View == "" || t.View == g.view) && (t.Task == "" || t.Task == g.task)
-	}
-	var out bench.BalanceTable
-	for _, t := range targets {
-		c := bench.BalanceCell{Kind: t.Kind, Hop: t.Hop, View: t.View, Task: t.Task, Target: t.Count}
-		for _, g := range groups {
-			if matches(t, g) {
-				c.Accepted += g.accepted
-				c.InReview += g.review
-			}
-		}
-		out = append(out, c)
-	}
-	// Samples no target asks for, one cell per kind and hop/view (hop QA) or task.
-	for _, g := range groups {
-		if slices.ContainsFunc(targets, func(t bench.BalanceTarget) bool { return matches(t, g) }) {
-			continue
-		}
-		c := bench.BalanceCell{Kind: g.kind, Task: g.task}
-		if g.kind == string(annotate.KindHopQA) {
-			c = bench.BalanceCell{Kind: g.kind, Hop: g.hop, View: g.view}
-		}
-		i := slices.IndexFunc(out, func(x bench.BalanceCell) bool {
-			return x.Target == 0 && x.Kind == c.Kind && x.Hop == c.Hop && x.View == c.View && x.Task == c.Task
-		})
-		if i < 0 {
-			out, i = append(out, c), len(out)
-		}
-		out[i].Accepted += g.accepted
-		out[i].InReview += g.review
-	}
-	for i := range out {
-		out[i].Shortfall = max(out[i].Target-out[i].Accepted, 0)
-	}
-	return out, nil
+	return bench.NewBalanceTable(targets, groups), nil
 }
 
 // annotators gathers each author's samples, submissions per day, reviews and
 // rejections per round and reasons.
-func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, bench.ThroughputTable, map[int64][]bench.ReasonCount, error) {
-	rows := map[int64]*bench.AnnotatorRow{}
-	row := func(id int64) *bench.AnnotatorRow {
-		if rows[id] == nil {
-			rows[id] = &bench.AnnotatorRow{Name: users[id].name}
-		}
-		return rows[id]
-	}
-	err := q.rows(func(r scanner) error {
-		var id int64
-		var n, acc int
-		if err := r.Scan(&id, &n, &acc); err != nil {
-			return err
-		}
-		a := row(id)
-		a.Samples, a.Accepted = n, acc
-		return nil
+func (q *dashQuery) annotators(users map[int64]bench.DashboardPerson) (bench.AnnotatorTable, bench.ThroughputTable, map[int64][]bench.ReasonCount, error) {
+	samples, err := queryAll(q.ctx, q.tx, func(r scanner) (a bench.AuthorSamples, err error) {
+		err = r.Scan(&a.Author, &a.Samples, &a.Accepted)
+		return a, err
 	}, `SELECT author_id, sum(n), sum(CASE WHEN status = 'accepted' THEN n ELSE 0 END) FROM stat_samples
 		WHERE project_id = ? GROUP BY author_id HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var through bench.ThroughputTable
-	err = q.rows(func(r scanner) error {
-		var t bench.ThroughputRow
-		var id int64
-		if err := r.Scan(&t.Day, &id, &t.Submitted); err != nil {
-			return err
-		}
-		a := row(id)
-		t.Name = a.Name
-		a.Submitted += t.Submitted
-		a.Days++
-		through = append(through, t)
-		return nil
+	subs, err := queryAll(q.ctx, q.tx, func(r scanner) (s bench.DaySubmissions, err error) {
+		err = r.Scan(&s.Day, &s.Author, &s.N)
+		return s, err
 	}, `SELECT day, author_id, n FROM stat_submissions WHERE project_id = ? AND n > 0`, q.project)
 	if err != nil {
 		return nil, nil, nil, err
@@ -418,16 +301,7 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 		return nil, nil, nil, err
 	}
 	for _, l := range q.late {
-		tallies = append(tallies, reviewTally{l.rev.author, l.rv.round, l.rv.decision, 1})
-	}
-	for _, t := range tallies {
-		if t.round >= 1 && t.round <= 3 {
-			a := row(t.who)
-			a.Reviews[t.round-1] += t.n
-			if t.decision == string(verify.DecisionReject) {
-				a.Rejected[t.round-1] += t.n
-			}
-		}
+		tallies = append(tallies, bench.ReviewTally{Who: l.rev.author, Round: l.rv.round, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
 	// Reasons count for every rejection, as the funnel counts every returned sample.
 	reasons := map[int64][]bench.ReasonCount{}
@@ -443,85 +317,29 @@ func (q *dashQuery) annotators(users map[int64]dashUser) (bench.AnnotatorTable, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var out bench.AnnotatorTable
-	for id, a := range rows {
-		rs := dashSortReasons(slices.Clone(reasons[id]))
-		a.TopReasons = rs[:min(len(rs), 3)]
-		out = append(out, *a)
-	}
-	slices.SortFunc(out, func(a, b bench.AnnotatorRow) int { return strings.Compare(a.Name, b.Name) })
-	slices.SortFunc(through, func(a, b bench.ThroughputRow) int {
-		if c := strings.Compare(a.Day, b.Day); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	out, through := bench.NewAnnotatorTables(users, samples, subs, tallies, reasons)
 	return out, through, reasons, nil
 }
 
-// dashSortReasons orders reasons by count, most frequent first, then by name.
-func dashSortReasons(rs []bench.ReasonCount) []bench.ReasonCount {
-	slices.SortFunc(rs, func(a, b bench.ReasonCount) int {
-		if a.Count != b.Count {
-			return b.Count - a.Count
-		}
-		return strings.Compare(a.Reason, b.Reason)
-	})
-	return rs
-}
-
 // verifiers gathers workload, approvals, review times and agreement with the panel.
-func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, error) {
-	rows := map[int64]*bench.VerifierRow{}
-	row := func(id int64) *bench.VerifierRow {
-		if rows[id] == nil {
-			u := users[id]
-			rows[id] = &bench.VerifierRow{Name: u.name, Group: u.group}
-		}
-		return rows[id]
-	}
-	for id, u := range users {
-		if u.role == bench.RoleVerifier {
-			row(id)
-		}
-	}
+func (q *dashQuery) verifiers(users map[int64]bench.DashboardPerson) (bench.VerifierTable, error) {
 	tallies, err := q.reviewTallies("stat_review_verifiers", "verifier_id")
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range q.late {
-		tallies = append(tallies, reviewTally{l.rv.verifier, l.rv.round, l.rv.decision, 1})
-	}
-	for _, t := range tallies {
-		v := row(t.who)
-		if t.round >= 1 && t.round <= 3 {
-			v.Rounds[t.round-1] += t.n
-		}
-		v.Reviews += t.n
-		if t.decision == string(verify.DecisionApprove) {
-			v.Approved += t.n
-		}
+		tallies = append(tallies, bench.ReviewTally{Who: l.rv.verifier, Round: l.rv.round, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
 	times, err := q.reviewTimes()
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range times {
-		v := row(t.verifier)
-		v.Timed, v.MedianSeconds, v.P90Seconds = t.n, t.median, t.p90
-	}
-	// The counted round-3 votes of panels with a result (decideRound3: 'reject' once a
+	// The counted round-3 votes of panels with a result (verify.Round3.Count: 'reject' once a
 	// member rejected, 'approve' once the approvals fill the panel), and of those the
 	// votes equal to it.
-	err = q.rows(func(r scanner) error {
-		var id int64
-		var n, match int
-		if err := r.Scan(&id, &n, &match); err != nil {
-			return err
-		}
-		v := row(id)
-		v.PanelVotes, v.PanelMatches = v.PanelVotes+n, v.PanelMatches+match
-		return nil
+	panel, err := queryAll(q.ctx, q.tx, func(r scanner) (p bench.PanelTally, err error) {
+		err = r.Scan(&p.Verifier, &p.Votes, &p.Matches)
+		return p, err
 	}, `SELECT verifier_id, sum(n), sum(CASE WHEN decision = result THEN n ELSE 0 END)
 		FROM stat_review_verifiers WHERE project_id = ? AND round = 3 AND result <> ''
 		GROUP BY verifier_id HAVING sum(n) > 0`, q.project)
@@ -530,27 +348,14 @@ func (q *dashQuery) verifiers(users map[int64]dashUser) (bench.VerifierTable, er
 	}
 	for _, l := range q.late {
 		if l.result != "" {
-			v := row(l.rv.verifier)
-			v.PanelVotes++
+			p := bench.PanelTally{Verifier: l.rv.verifier, Votes: 1}
 			if l.rv.decision == l.result {
-				v.PanelMatches++
+				p.Matches = 1
 			}
+			panel = append(panel, p)
 		}
 	}
-	var out bench.VerifierTable
-	for _, v := range rows {
-		out = append(out, *v)
-	}
-	slices.SortFunc(out, func(a, b bench.VerifierRow) int { return strings.Compare(a.Name, b.Name) })
-	return out, nil
-}
-
-// reviewTime is one verifier's timed counted reviews: how many, and the median and
-// 90th percentile of their seconds.
-type reviewTime struct {
-	verifier    int64
-	n           int
-	median, p90 float64
+	return bench.NewVerifierTable(users, tallies, times, panel), nil
 }
 
 // reviewTimes finds each verifier's median and 90th percentile review time without
@@ -558,7 +363,7 @@ type reviewTime struct {
 // two to four ranks the figures need, and only the times of those seconds are read,
 // in order, from stat_review_times. The times of q.late join the histogram, and a
 // second holding some of them is read whole and merged with them.
-func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
+func (q *dashQuery) reviewTimes() ([]bench.ReviewTimes, error) {
 	type bucket struct {
 		second   int64
 		start, n int       // the rank of the second's first time, and its times
@@ -591,15 +396,15 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 		hist[i].extra = append(hist[i].extra, l.rv.seconds)
 		hists[l.rv.verifier] = hist
 	}
-	out := make([]reviewTime, 0, len(hists))
+	out := make([]bench.ReviewTimes, 0, len(hists))
 	for id, hist := range hists {
-		t := reviewTime{verifier: id}
+		t := bench.ReviewTimes{Verifier: id}
 		for i := range hist {
 			slices.Sort(hist[i].extra)
-			hist[i].start, hist[i].n = t.n, hist[i].stored+len(hist[i].extra)
-			t.n += hist[i].n
+			hist[i].start, hist[i].n = t.N, hist[i].stored+len(hist[i].extra)
+			t.N += hist[i].n
 		}
-		ranks := quantileRanks(t.n)
+		ranks := bench.QuantileRanks(t.N)
 		vals := make([]float64, len(ranks))
 		b := 0
 		for k := 0; k < len(ranks); {
@@ -633,7 +438,7 @@ func (q *dashQuery) reviewTimes() ([]reviewTime, error) {
 			}
 		}
 		at := func(rank int) float64 { return vals[slices.Index(ranks, rank)] }
-		if t.median, t.p90, err = quantiles(t.n, at); err != nil {
+		if t.Median, t.P90, err = bench.Quantiles(t.N, at); err != nil {
 			return nil, err
 		}
 		out = append(out, t)
@@ -660,108 +465,31 @@ func (q *dashQuery) secondsOf(verifier, second int64, offset, limit int) ([]floa
 		ORDER BY seconds LIMIT ? OFFSET ?`, q.project, verifier, second, below, limit, offset)
 }
 
-// p90Rank is where stats.Percentile(data, 90) reads n sorted values: between rank k
-// and k+1, at fraction f.
-func p90Rank(n int) (k int, f float64) {
-	rank := (float64(90) / 100) * float64(n-1)
-	k = int(rank)
-	return k, rank - float64(k)
-}
-
-// quantileRanks lists, ascending and once each, the ranks among n sorted values
-// that the median and the 90th percentile read.
-func quantileRanks(n int) []int {
-	rs := []int{n / 2}
-	if n%2 == 0 {
-		rs = append(rs, n/2-1)
-	}
-	if k, f := p90Rank(n); k+1 < n && f != 0 {
-		rs = append(rs, k, k+1)
-	} else {
-		rs = append(rs, k)
-	}
-	slices.Sort(rs)
-	return slices.Compact(rs)
-}
-
-// quantiles is stats.Median and stats.Percentile(data, 90) of n values (n > 0) of
-// which it knows only those at the ranks quantileRanks lists, through at: the same
-// formulas on the same values, so the same results.
-func quantiles(n int, at func(rank int) float64) (median, p90 float64, err error) {
-	if n%2 == 0 {
-		if median, err = stats.Mean([]float64{at(n/2 - 1), at(n / 2)}); err != nil {
-			return 0, 0, err
-		}
-	} else {
-		median = at(n / 2)
-	}
-	k, f := p90Rank(n)
-	p90 = at(k)
-	if k+1 < n && f != 0 && at(k+1) != at(k) {
-		if delta := at(k+1) - at(k); math.IsInf(delta, 1) {
-			p90 = (1-f)*at(k) + f*at(k+1)
-		} else {
-			p90 = at(k) + f*delta
-		}
-	}
-	return median, p90, nil
-}
-
 // errorRates counts the counted reviews and rejections per kind and category set
 // of the reviewed revision.
 func (q *dashQuery) errorRates() (bench.ErrorTable, error) {
-	var out bench.ErrorTable
-	add := func(kind, set, decision string, n int) {
-		i := slices.IndexFunc(out, func(x bench.ErrorRow) bool { return x.Kind == kind && x.Set == set })
-		if i < 0 {
-			out, i = append(out, bench.ErrorRow{Kind: kind, Set: set}), len(out)
-		}
-		out[i].Reviews += n
-		if decision == string(verify.DecisionReject) {
-			out[i].Rejected += n
-		}
-	}
-	err := q.rows(func(r scanner) error {
-		var kind, set, decision string
-		var n int
-		if err := r.Scan(&kind, &set, &decision, &n); err != nil {
-			return err
-		}
-		add(kind, set, decision, n)
-		return nil
+	tallies, err := queryAll(q.ctx, q.tx, func(r scanner) (t bench.KindTally, err error) {
+		var decision string
+		err = r.Scan(&t.Kind, &t.Set, &decision, &t.N)
+		t.Decision = verify.Decision(decision)
+		return t, err
 	}, `SELECT kind, categories, decision, sum(n) FROM stat_review_kinds WHERE project_id = ?
 		GROUP BY kind, categories, decision HAVING sum(n) > 0`, q.project)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range q.late {
-		add(l.rev.kind, l.rev.categories, l.rv.decision, 1)
+		tallies = append(tallies, bench.KindTally{Kind: l.rev.kind, Set: l.rev.categories, Decision: verify.Decision(l.rv.decision), N: 1})
 	}
-	slices.SortFunc(out, func(a, b bench.ErrorRow) int {
-		if c := dashKindOrder(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		if c := strings.Count(a.Set, "+") - strings.Count(b.Set, "+"); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Set, b.Set)
-	})
-	return out, nil
-}
-
-// reviewTally counts the counted reviews of one author of the reviewed revision (or
-// one verifier), round and decision.
-type reviewTally struct {
-	who      int64
-	round    int
-	decision string
-	n        int
+	return bench.NewErrorTable(tallies), nil
 }
 
 // reviewTallies reads a review summary's counts per who, round and decision.
-func (q *dashQuery) reviewTallies(table, who string) ([]reviewTally, error) {
-	return queryAll(q.ctx, q.tx, func(r scanner) (t reviewTally, err error) {
-		err = r.Scan(&t.who, &t.round, &t.decision, &t.n)
+func (q *dashQuery) reviewTallies(table, who string) ([]bench.ReviewTally, error) {
+	return queryAll(q.ctx, q.tx, func(r scanner) (t bench.ReviewTally, err error) {
+		var decision string
+		err = r.Scan(&t.Who, &t.Round, &decision, &t.N)
+		t.Decision = verify.Decision(decision)
 		return t, err
 	}, `SELECT `+who+`, round, decision, sum(n) FROM `+table+` WHERE project_id = ?
 		GROUP BY `+who+`, round, decision HAVING sum(n) > 0`, q.project)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
@@ -133,9 +132,7 @@ func (d *DB) HumanItems(ctx context.Context, actor bench.User, releaseRef string
 			if err != nil {
 				return bench.HumanItem{}, err
 			}
-			s := it.Content
-			return bench.HumanItem{SampleID: it.SampleID, Kind: s.Kind, Question: s.Question, Options: s.Options, Hop: s.Hop,
-				ImagePath: it.ImagePath, Width: it.Width, Height: it.Height, More: s.MoreImages, Labels: sequenceLabels(s), Answered: ans.String}, nil
+			return bench.NewHumanItem(it, ans.String), nil
 		}, `SELECT `+releaseItemCols+`, x.response`+releaseItemFrom+`
 			JOIN human_items hi ON hi.sample_id = rs.sample_id AND hi.baseline_id = ?
 			LEFT JOIN human_answers x ON x.baseline_id = hi.baseline_id AND x.sample_id = hi.sample_id AND x.user_id = ?
@@ -286,12 +283,4 @@ func answerableBaseline(ctx context.Context, tx *sql.Tx, actor bench.User, relea
 		return bench.User{}, bench.Release{}, bench.HumanBaseline{}, fmt.Errorf("%w: no human baseline is drawn on %s", bench.ErrNotFound, rel.Ref())
 	}
 	return a, rel, b, nil
-}
-
-// sequenceLabels is the labels of a sequence's images, nil for one image.
-func sequenceLabels(s annotate.Sample) []string {
-	if len(s.MoreImages) == 0 {
-		return nil
-	}
-	return s.Labels()
 }

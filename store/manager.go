@@ -381,7 +381,7 @@ type searchEntry struct {
 func (e *searchEntry) content(draft, change, reason string) {
 	var s annotate.Sample
 	_ = json.Unmarshal([]byte(draft), &s) // an unreadable draft is found by its row only
-	e.hop, e.view, e.cats, e.task, e.split = s.Hop, string(s.View), categorySet(s.Categories), s.Task, s.Split
+	e.hop, e.view, e.cats, e.task, e.split = s.Hop, string(s.View), bench.CategorySet(s.Categories), s.Task, s.Split
 	e.derived = s.Parent != ""
 	e.acked = (change == "submit" || change == "revise") && reason != ""
 	parts := []string{e.id, s.Question}

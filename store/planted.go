@@ -123,9 +123,7 @@ func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, projectID
 	if err != nil {
 		return err
 	}
-	// A copy after a real review with probability r/(100−r): of all the items a
-	// verifier reviews, r percent are copies.
-	if rng.Float64()*float64(100-s.PlantRate) >= float64(s.PlantRate) {
+	if !plant.Follows(rng, s.PlantRate) {
 		return nil
 	}
 	return d.plant(ctx, tx, a, pr, round, rng)
@@ -157,15 +155,7 @@ func (d *DB) plant(ctx context.Context, tx *sql.Tx, a bench.User, pr bench.Proje
 				return err
 			}
 		}
-		var can []plant.Mutation
-		if pr.Settings.PlantsMutation(string(plant.Clean)) {
-			can = append(can, plant.Clean)
-		}
-		for _, m := range plant.Applicable(origin.Content, w, h) {
-			if pr.Settings.PlantsMutation(string(m)) {
-				can = append(can, m)
-			}
-		}
+		can := plant.Choices(origin.Content, w, h, func(m plant.Mutation) bool { return pr.Settings.PlantsMutation(string(m)) })
 		if len(can) == 0 {
 			continue
 		}
@@ -386,7 +376,7 @@ func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur 
 	}
 	feedback := ""
 	if pr.Settings.PlantFeedback {
-		feedback = plantFeedback(plant.Mutation(p.mutation), result)
+		feedback = plant.Feedback(plant.Mutation(p.mutation), result)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE planted SET review_id = ?, outcome = ?, feedback = ?, reviewed_at = ? WHERE sample_id = ?`,
 		reviewID, string(result), feedback, d.now(), cur.ID); err != nil {
@@ -396,22 +386,6 @@ func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur 
 		return "", err
 	}
 	return feedback, d.pauseRule(ctx, tx, pr, a)
-}
-
-// plantFeedback is what a verifier is told after reviewing a copy.
-func plantFeedback(m plant.Mutation, o verify.PlantOutcome) string {
-	if m == plant.Clean {
-		if o == verify.PlantRight {
-			return "This was a check item: a copy of an accepted sample with nothing changed, and you rightly approved it."
-		}
-		return "This was a check item: a copy of an accepted sample with nothing changed, so there was nothing to reject."
-	}
-	verdict := map[verify.PlantOutcome]string{
-		verify.PlantCaught: "you caught it",
-		verify.PlantPartly: "you rejected it, for another reason than the planted error",
-		verify.PlantMissed: "you approved it",
-	}[o]
-	return fmt.Sprintf("This was a check item: %s, and %s.", m.Words(), verdict)
 }
 
 // plantReviews are the judged reviews of copies in a project (verifier by name),
@@ -466,8 +440,7 @@ func (d *DB) pauseRule(ctx context.Context, tx *sql.Tx, pr bench.Project, a benc
 		return nil
 	}
 	f := fs[0]
-	reason := fmt.Sprintf("Your reviews are paused: of the %d check items with a known error you reviewed, you caught %d, "+
-		"which is below the %d %% the project's lead asks for. A lead can resume your reviews.", f.Planted, f.Caught, s.PlantPauseBelow)
+	reason := f.PauseReason(s.PlantPauseBelow)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO plant_pauses (project_id, verifier_id, paused, reason, since) VALUES (?, ?, 1, ?, ?)
 		ON CONFLICT (project_id, verifier_id) DO UPDATE SET paused = 1, reason = excluded.reason`, pr.ID, a.ID, reason, since); err != nil {
 		return err
@@ -506,7 +479,7 @@ func (d *DB) PlantedStatus(ctx context.Context, actor bench.User, projectID int6
 		if err != nil {
 			return err
 		}
-		out = plantStatusOf(rs)
+		out = bench.NewPlantStatus(rs)
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM planted WHERE project_id = ? AND review_id IS NULL`, projectID).Scan(&out.Pending); err != nil {
 			return err
 		}
@@ -520,29 +493,6 @@ func (d *DB) PlantedStatus(ctx context.Context, actor bench.User, projectID int6
 		return bench.PlantStatus{}, fmt.Errorf("planting status: %w", err)
 	}
 	return out, nil
-}
-
-// plantStatusOf turns plant's figures into the contract's.
-func plantStatusOf(rs []plant.Review) bench.PlantStatus {
-	rate := func(r plant.Rate) bench.PlantRate {
-		return bench.PlantRate{Value: r.Value, CI: [2]float64{r.CI.Low, r.CI.High}, K: r.K, N: r.N}
-	}
-	out := bench.PlantStatus{Figures: []bench.PlantFigures{}, Panel: map[int]bench.PlantRate{}, Paused: []bench.PlantPause{}}
-	for _, f := range plant.Figures(rs) {
-		pf := bench.PlantFigures{Verifier: f.Verifier, Round: f.Round, Planted: f.Planted, Caught: f.Caught, Partial: f.Partly,
-			Missed: f.Missed, Clean: f.Clean, FalseAlarms: f.FalseAlarms, CatchRate: rate(f.CatchRate), FalseAlarmRate: rate(f.FalseAlarmRate)}
-		if len(f.ByMutation) > 0 {
-			pf.ByMutation = map[string]bench.PlantRate{}
-			for m, r := range f.ByMutation {
-				pf.ByMutation[string(m)] = rate(r)
-			}
-		}
-		out.Figures = append(out.Figures, pf)
-	}
-	for round, r := range plant.PanelCatch(rs) {
-		out.Panel[round] = rate(r)
-	}
-	return out
 }
 
 // PlantedList gives a lead every planted copy of a project: its origin,

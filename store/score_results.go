@@ -141,34 +141,11 @@ func (d *DB) ReleaseOutcomes(ctx context.Context, actor bench.User, releaseRef s
 	if err != nil {
 		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
 	}
-	seeing := 0
-	for _, r := range runs {
-		if !r.Blind {
-			seeing++
-		}
-	}
-	out := make([]bench.SampleOutcome, len(gs))
-	at := make(map[string]int, len(gs))
-	for i, g := range gs {
-		out[i] = bench.SampleOutcome{SampleID: g.Sample.ID, Models: seeing}
-		at[g.Sample.ID] = i
-	}
+	results := make([][]score.Result, len(runs))
 	for k, r := range runs {
-		results, err := score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1})
-		if err != nil {
+		if results[k], err = score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1}); err != nil {
 			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
 		}
-		if r.Blind {
-			for _, id := range score.RightIDs(results) {
-				out[at[id]].BlindRight = append(out[at[id]].BlindRight, r.Model)
-			}
-			continue
-		}
-		for i, res := range results {
-			if !res.Correct {
-				out[i].Wrong = append(out[i].Wrong, r.Model)
-			}
-		}
 	}
-	return out, nil
+	return bench.NewSampleOutcomes(gs, runs, results), nil
 }

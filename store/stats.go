@@ -3,7 +3,7 @@ package store
 // Summary tables of the dashboard (migration 0008). The store keeps them in the
 // transaction of every write that changes what they count, and can build a
 // project's anew from its rows (rebuildStats). Which round-3 votes count is
-// verify's decision (decideRound3: Round3.Settled), asked whenever a write may change
+// verify's decision (Round3.Count), asked whenever a write may change
 // it, with the project's round-3 panel size (statsPolicy decides every revision again
 // after the lead changed it). The one change without a write, a late voter's claim
 // running out, is decided again by the dashboard when it reads (dashQuery.settledLate).
@@ -31,8 +31,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -94,7 +92,7 @@ type statsRev struct {
 	project    int64
 	kind       string
 	author     int64
-	categories string // categorySet's form
+	categories string // bench.CategorySet's form
 	balanced   bool   // annotate.Sample read the content: hop, view and task are its
 	hop        int
 	view, task string
@@ -102,27 +100,13 @@ type statsRev struct {
 
 // newStatsRev reads a revision's content as annotate.Sample does.
 func newStatsRev(project int64, kind string, author int64, content string) statsRev {
-	r := statsRev{project: project, kind: kind, author: author, categories: categorySet(nil)}
+	r := statsRev{project: project, kind: kind, author: author, categories: bench.CategorySet(nil)}
 	var s annotate.Sample
 	if err := json.Unmarshal([]byte(content), &s); err != nil {
 		return r
 	}
-	r.categories, r.balanced, r.hop, r.view, r.task = categorySet(s.Categories), true, s.Hop, string(s.View), s.Task
+	r.categories, r.balanced, r.hop, r.view, r.task = bench.CategorySet(s.Categories), true, s.Hop, string(s.View), s.Task
 	return r
-}
-
-// categorySet is a sample's categories as the dashboard groups them: sorted, once
-// each, joined by "+" ("att+rel"), or "none".
-func categorySet(cats []annotate.Category) string {
-	if len(cats) == 0 {
-		return "none"
-	}
-	ss := make([]string, len(cats))
-	for i, c := range cats {
-		ss[i] = string(c)
-	}
-	slices.Sort(ss)
-	return strings.Join(slices.Compact(ss), "+")
 }
 
 func boolInt(b bool) int {
@@ -161,18 +145,6 @@ func statDay(at string) string {
 		return at[:10]
 	}
 	return at
-}
-
-// activityState is the state an audit row of a sample counts for in stat_activity:
-// 'draft' for "sample.create", the state after "→ " for "sample.status".
-func activityState(action, detail string) string {
-	if action == "sample.create" {
-		return string(verify.StateDraft)
-	}
-	if _, to, ok := strings.Cut(detail, "→ "); ok {
-		return to
-	}
-	return ""
 }
 
 // rejectReasons reads a review's stored reasons; an unreadable list gives none.
@@ -237,7 +209,7 @@ func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) 
 	if err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
-	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), activityState(action, detail), 1); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), string(bench.ActivityState(action, detail)), 1); err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
 	return nil
@@ -293,40 +265,13 @@ func countReview(ctx context.Context, tx *sql.Tx, r statsRev, rv statsReview, re
 	return err
 }
 
-// round3Class is how a revision's round-3 votes count in the summaries: whether they
-// are settled (counted), the panel's result when they are, and whether they wait only
-// for late voters (see stat_rev3 in migration 0008).
-type round3Class struct {
-	counted bool
-	result  string // "approve", "reject" or ""
-	waiting bool
-}
-
-// decideRound3 asks verify how r's round-3 votes count under p. The panel's result
-// is 'reject' once a member rejected, 'approve' once the approvals would close the
-// round were the revision current (verify.CanSeeRound3Votes: the panel is full),
-// else none; it is kept for counted votes only.
-func decideRound3(p verify.Policy, r verify.Round3) round3Class {
-	if !r.Settled(p) {
-		return round3Class{waiting: len(r.LateVoters()) > 0}
-	}
-	c := round3Class{counted: true}
-	switch {
-	case r.ClosedByReject():
-		c.result = string(verify.DecisionReject)
-	case verify.CanSeeRound3Votes(p, r.Reviews, r.Revision, r.Revision) == nil:
-		c.result = string(verify.DecisionApprove)
-	}
-	return c
-}
-
 // moveRound3 moves revision id's round-3 votes (votes; other rounds are skipped)
 // from class from to class to in the review summaries, and records to.
-func moveRound3(ctx context.Context, tx *sql.Tx, id int64, votes []statsReview, from, to round3Class) error {
+func moveRound3(ctx context.Context, tx *sql.Tx, id int64, votes []statsReview, from, to verify.Round3Count) error {
 	if from == to {
 		return nil
 	}
-	if from.counted != to.counted || from.result != to.result {
+	if from.Counted != to.Counted || from.Result != to.Result {
 		r, err := loadStatsRev(ctx, tx, id)
 		if err != nil {
 			return err
@@ -335,20 +280,20 @@ func moveRound3(ctx context.Context, tx *sql.Tx, id int64, votes []statsReview, 
 			if rv.round != 3 {
 				continue
 			}
-			if from.counted {
-				if err := countReview(ctx, tx, r, rv, from.result, -1); err != nil {
+			if from.Counted {
+				if err := countReview(ctx, tx, r, rv, string(from.Result), -1); err != nil {
 					return fmt.Errorf("round-3 votes of revision %d: %w", id, err)
 				}
 			}
-			if to.counted {
-				if err := countReview(ctx, tx, r, rv, to.result, 1); err != nil {
+			if to.Counted {
+				if err := countReview(ctx, tx, r, rv, string(to.Result), 1); err != nil {
 					return fmt.Errorf("round-3 votes of revision %d: %w", id, err)
 				}
 			}
 		}
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE stat_rev3 SET counted = ?, result = ?, waiting = ? WHERE revision_id = ?`,
-		boolInt(to.counted), to.result, boolInt(to.waiting), id)
+		boolInt(to.Counted), string(to.Result), boolInt(to.Waiting), id)
 	if err != nil {
 		return fmt.Errorf("round 3 of revision %d: %w", id, err)
 	}
@@ -372,25 +317,26 @@ func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsRevi
 			}
 		}
 	}
-	var class round3Class
+	var class verify.Round3Count
 	if rv.round == 3 {
 		var counted int
-		err := tx.QueryRowContext(ctx, `SELECT counted, result FROM stat_rev3 WHERE revision_id = ?`, revID).Scan(&counted, &class.result)
+		var result string
+		err := tx.QueryRowContext(ctx, `SELECT counted, result FROM stat_rev3 WHERE revision_id = ?`, revID).Scan(&counted, &result)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			_, err = tx.ExecContext(ctx, `INSERT INTO stat_rev3 (revision_id, project_id, counted, result, waiting) VALUES (?, ?, 0, '', 0)`,
 				revID, r.project)
 		case err == nil:
-			class.counted = counted == 1
+			class.Counted, class.Result = counted == 1, verify.Decision(result)
 		}
 		if err != nil {
 			return fmt.Errorf("round 3 of revision %d: %w", revID, err)
 		}
-		if !class.counted {
+		if !class.Counted {
 			return nil
 		}
 	}
-	if err := countReview(ctx, tx, r, rv, class.result, 1); err != nil {
+	if err := countReview(ctx, tx, r, rv, string(class.Result), 1); err != nil {
 		return fmt.Errorf("summary of review %d: %w", rv.id, err)
 	}
 	return nil
@@ -400,7 +346,7 @@ func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsRevi
 // claims, and how its votes are counted now.
 type round3Rev struct {
 	round3Info
-	class round3Class
+	class verify.Round3Count
 	votes []statsReview // every review of the revision, oldest first
 }
 
@@ -422,8 +368,9 @@ func loadRound3(ctx context.Context, tx *sql.Tx, where string, arg any) ([]round
 	revs, err := queryAll(ctx, tx, func(sc scanner) (round3Rev, error) {
 		var x round3Rev
 		var counted, waiting int
-		err := sc.Scan(&x.revision, &x.number, &x.sample, &counted, &x.class.result, &waiting, &x.current, &x.currentReviewed)
-		x.class.counted, x.class.waiting = counted == 1, waiting == 1
+		var result string
+		err := sc.Scan(&x.revision, &x.number, &x.sample, &counted, &result, &waiting, &x.current, &x.currentReviewed)
+		x.class = verify.Round3Count{Counted: counted == 1, Result: verify.Decision(result), Waiting: waiting == 1}
 		return x, err
 	}, `SELECT t.revision_id, r.number, r.sample_id, t.counted, t.result, t.waiting,
 			COALESCE((SELECT cur.number FROM revisions cur WHERE cur.id = s.current_rev), 0),
@@ -501,7 +448,7 @@ func (d *DB) statsRound3(ctx context.Context, tx *sql.Tx, id string) error {
 func (d *DB) redecideRound3(ctx context.Context, tx *sql.Tx, p verify.Policy, revs []round3Rev, claims map[string][]verify.Claim) error {
 	now := d.Now()
 	for _, r := range revs {
-		to := decideRound3(p, r.round3(claims[r.sample], now))
+		to := r.round3(claims[r.sample], now).Count(p)
 		if err := moveRound3(ctx, tx, r.revision, r.votes, r.class, to); err != nil {
 			return err
 		}
@@ -686,7 +633,7 @@ func rebuildStatsActivity(ctx context.Context, tx *sql.Tx, projectID int64) erro
 			rows.Close()
 			return err
 		}
-		counts[key{day, activityState(action, detail)}] += n
+		counts[key{day, string(bench.ActivityState(action, detail))}] += n
 	}
 	if err := closeRows(rows); err != nil {
 		return err
@@ -749,13 +696,13 @@ func (d *DB) rebuildStatsReviews(ctx context.Context, tx *sql.Tx, projectID int6
 		return err
 	}
 	now := d.Now()
-	class := make(map[int64]round3Class, len(revs))
+	class := make(map[int64]verify.Round3Count, len(revs))
 	for _, r := range revs {
-		c := decideRound3(p, r.round3(claims[r.sample], now))
+		c := r.round3(claims[r.sample], now).Count(p)
 		class[r.revision] = c
-		if c != (round3Class{}) {
+		if c != (verify.Round3Count{}) {
 			if _, err := tx.ExecContext(ctx, `UPDATE stat_rev3 SET counted = ?, result = ?, waiting = ? WHERE revision_id = ?`,
-				boolInt(c.counted), c.result, boolInt(c.waiting), r.revision); err != nil {
+				boolInt(c.Counted), string(c.Result), boolInt(c.Waiting), r.revision); err != nil {
 				return err
 			}
 		}
@@ -791,10 +738,10 @@ func (d *DB) rebuildStatsReviews(ctx context.Context, tx *sql.Tx, projectID int6
 		result := ""
 		if v.round == 3 {
 			c := class[rev]
-			if !c.counted {
+			if !c.Counted {
 				continue
 			}
-			result = c.result
+			result = string(c.Result)
 		}
 		authors[authorKey{author, v.round, v.decision}]++
 		verifiers[verifierKey{v.verifier, v.round, v.decision, result}]++
