@@ -155,11 +155,7 @@ func refusal(err error) error {
 func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
 	err := d.act(lockSample(ctx, sampleID), actor, "review.claim", func(tx *sql.Tx) error {
-		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
-		if err != nil {
-			return err
-		}
-		cur, err := getSample(ctx, tx, sampleID)
+		a, cur, err := sampleForAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -231,11 +227,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string
 func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(lockSample(ctx, in.SampleID), actor, "review.submit", func(tx *sql.Tx) error {
-		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
-		if err != nil {
-			return err
-		}
-		cur, err := getSample(ctx, tx, in.SampleID)
+		a, cur, err := sampleForAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}

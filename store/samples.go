@@ -194,11 +194,7 @@ func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersio
 // authorsSample loads sample id for its author's edit or submit: the actor must be an
 // annotator or lead, its author, and have based the change on the current version.
 func authorsSample(ctx context.Context, tx *sql.Tx, actor bench.User, id string, baseVersion int, verb string) (bench.User, bench.SampleInfo, error) {
-	a, err := requireSampleAction(ctx, tx, actor, id, verify.ActionWriteSamples)
-	if err != nil {
-		return bench.User{}, bench.SampleInfo{}, err
-	}
-	cur, err := getSample(ctx, tx, id)
+	a, cur, err := sampleForAction(ctx, tx, actor, id, verify.ActionWriteSamples)
 	if err != nil {
 		return bench.User{}, bench.SampleInfo{}, err
 	}
