@@ -31,17 +31,27 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 		Kind: cur.Kind, State: cur.Status, Round: round, Revision: cur.Revision, BasedOn: basedOn,
 		Author: uid(cur.AuthorID), Reviewer: vuser(actor), Now: d.Now(),
 	}
-	if cur.RevisionID != 0 {
-		var author int64
-		if err := tx.QueryRowContext(ctx, `SELECT author_id FROM revisions WHERE id = ?`, cur.RevisionID).Scan(&author); err != nil {
-			return c, verify.Policy{}, err
+	// Everyone who authored or corrected any revision, and the sample's author;
+	// the current revision's author, in the same read.
+	var authors []int64
+	current := false
+	if _, err := queryAll(ctx, tx, func(r scanner) (bool, error) {
+		var id int64
+		var wrote int
+		if err := r.Scan(&id, &wrote); err != nil {
+			return false, err
 		}
-		c.Author = uid(author)
-	}
-	// Everyone who authored or corrected any revision, and the sample's author.
-	authors, err := queryAll(ctx, tx, scanInt64, `SELECT DISTINCT author_id FROM revisions WHERE sample_id = ?`, cur.ID)
-	if err != nil {
+		authors = append(authors, id)
+		if wrote == 1 {
+			c.Author, current = uid(id), true
+		}
+		return true, nil
+	}, `SELECT author_id, max(CASE WHEN id = ? THEN 1 ELSE 0 END) FROM revisions WHERE sample_id = ? GROUP BY author_id`,
+		cur.RevisionID, cur.ID); err != nil {
 		return c, verify.Policy{}, err
+	}
+	if cur.RevisionID != 0 && !current {
+		return c, verify.Policy{}, fmt.Errorf("revision %d of %s: %w", cur.RevisionID, cur.ID, sql.ErrNoRows)
 	}
 	for _, id := range append(authors, cur.AuthorID) {
 		c.Correctors = append(c.Correctors, uid(id))
@@ -301,7 +311,8 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 			if _, err := tx.ExecContext(ctx, drop, cur.ID); err != nil {
 				return err
 			}
-			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "") // decides the round 3s again
+			_, err := d.setStatusOf(ctx, tx, a.ID, cur, out.State, "") // decides the round 3s again
+			return err
 		}
 		// The vote, and the voter's claim gone, may settle a round 3 (stats.go).
 		return d.statsRound3(ctx, tx, cur.ID)
