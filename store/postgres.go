@@ -349,6 +349,8 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 			c.trip()
 			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{v.table}, v.columns, v.rows)
 			return driver.RowsAffected(n), err
+		case *pgReads:
+			return driver.RowsAffected(0), c.reads(ctx, v.reads)
 		case pgDeferCounts:
 			c.counts = map[string]*pgCounted{}
 			return driver.RowsAffected(0), nil
@@ -445,6 +447,41 @@ func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dr
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
+}
+
+// pgReads is the one argument of the Exec by which dialect.readAll sends its
+// reads in one batch on the transaction's connection.
+type pgReads struct{ reads []read }
+
+// reads runs rs in one batch (pgReads), each row scanned by its read's scan.
+func (c *pgConn) reads(ctx context.Context, rs []read) error {
+	if err := c.sendBegin(ctx); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	for _, r := range rs {
+		args := make([]driver.NamedValue, len(r.args))
+		for i, a := range r.args {
+			args[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+			if na, ok := a.(sql.NamedArg); ok {
+				args[i].Name, args[i].Value = na.Name, na.Value
+			}
+		}
+		q, a, err := pgTranslate(r.query, args)
+		if err != nil {
+			return err
+		}
+		b.Queue(q, namedValues(a)...).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := r.scan(rows); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+	}
+	c.trip()
+	return c.Conn.Conn().SendBatch(ctx, b).Close()
 }
 
 // pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY
