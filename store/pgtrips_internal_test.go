@@ -2,10 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/benchwright/benchwright/bench"
@@ -47,7 +43,7 @@ func TestWriteRoundTrips(t *testing.T) {
 		max  int64
 		do   func() error
 	}{
-		{"CreateSample", 18, func() (err error) {
+		{"CreateSample", 16, func() (err error) {
 			s := openSample(1)
 			s.Image = img
 			si, err = d.CreateSample(ctx, ann, p.ID, s)
@@ -80,30 +76,8 @@ func TestWriteRoundTrips(t *testing.T) {
 		}
 		n := d.pgTrips.Load() - before
 		t.Logf("%s: %d round trips", c.name, n)
-		fmt.Println("END", c.name)
 		if n > c.max {
 			t.Errorf("%s made %d round trips to the server; at most %d", c.name, n, c.max)
-		}
-	}
-}
-
-func init() {
-	if os.Getenv("BW_TRACE") != "" {
-		pgTraceHook = func() {
-			pcs := make([]uintptr, 12)
-			n := runtime.Callers(3, pcs)
-			fr := runtime.CallersFrames(pcs[:n])
-			var out []string
-			for {
-				f, more := fr.Next()
-				if strings.Contains(f.File, "/store/") && !strings.Contains(f.Function, "pgConn") && !strings.Contains(f.Function, "database/sql") {
-					out = append(out, fmt.Sprintf("%s:%d", f.Function[strings.LastIndex(f.Function, ".")+1:], f.Line))
-				}
-				if !more || len(out) >= 3 {
-					break
-				}
-			}
-			fmt.Println("TRIP", strings.Join(out, " < "))
 		}
 	}
 }

@@ -399,9 +399,6 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 
 // trip counts one round trip to the server (pgConn.trips).
 func (c *pgConn) trip() {
-	if pgTraceHook != nil {
-		pgTraceHook()
-	}
 	if c.trips != nil {
 		c.trips.Add(1)
 	}
@@ -511,5 +508,3 @@ func (d *DB) syncIdentity(ctx context.Context, tx *sql.Tx, table string) error {
 	_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+table+`', 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM `+table+`), false)`)
 	return err
 }
-
-var pgTraceHook func()

@@ -35,7 +35,16 @@ func (d *DB) CreateSample(ctx context.Context, actor bench.User, projectID int64
 
 func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, projectID int64, s annotate.Sample, status verify.State) (bench.SampleInfo, error) {
 	s = annotate.TidyText(s)
-	if err := projectExists(ctx, tx, projectID); err != nil {
+	// The project, and for a sample without an id, which its name numbers after
+	// the project's samples, their count: one read.
+	var pname string
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT name, (SELECT count(*) FROM samples WHERE project_id = ? AND CAST(? AS TEXT) = '') FROM projects WHERE id = ?`,
+		projectID, s.ID, projectID).Scan(&pname, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return bench.SampleInfo{}, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
+	}
+	if err != nil {
 		return bench.SampleInfo{}, err
 	}
 	if !s.Kind.Valid() {
@@ -49,14 +58,6 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 		return bench.SampleInfo{}, err
 	}
 	if s.ID == "" {
-		var pname string
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT name FROM projects WHERE id = ?`, projectID).Scan(&pname); err != nil {
-			return bench.SampleInfo{}, err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&n); err != nil {
-			return bench.SampleInfo{}, err
-		}
 		for {
 			n++
 			s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
