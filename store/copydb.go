@@ -72,7 +72,9 @@ type TableCount struct {
 //
 // The destination's triggers hold during the copy: releases are inserted unsealed,
 // take their samples, then are sealed as a freeze seals them; the image use counts
-// that inserting samples raises are set back to the source's. On PostgreSQL the
+// that inserting samples raises are set back to the source's. A PostgreSQL
+// destination whose role may turns its triggers off for the copy instead and
+// checks its foreign keys once afterwards (pgQuietTriggers). On PostgreSQL the
 // identity columns' sequences are moved past the ids copied. progress, when set, is
 // called after every batch with the table and its rows copied so far, and once more
 // when the table is done (with 0 for an empty one).
@@ -121,6 +123,11 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				}
 			}
 			c := tableCopy{ctx: ctx, src: src, dst: dst, from: from, to: to, srcTables: srcTables, progress: progress}
+			if to.pg {
+				if c.quiet, err = pgQuietTriggers(ctx, dst); err != nil {
+					return err
+				}
+			}
 			for _, t := range copyTables {
 				n, err := c.table(t)
 				if err != nil {
@@ -131,6 +138,11 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 			}
 			if err := c.checkImageUse(); err != nil {
 				return err
+			}
+			if c.quiet {
+				if err := checkForeignKeys(ctx, dst); err != nil {
+					return err
+				}
 			}
 			if to.pg {
 				if err := syncAllIdentities(ctx, dst); err != nil {
@@ -230,6 +242,72 @@ type tableCopy struct {
 	progress  func(table string, rows int64)
 
 	sealed []releaseSeal // the releases to seal once their samples are in
+	// quiet: a PostgreSQL destination's triggers, foreign keys' included, do not
+	// fire during the copy (pgQuietTriggers).
+	quiet bool
+}
+
+// pgQuietTriggers turns the triggers of a PostgreSQL copy's destination off for
+// its transaction (session_replication_role = replica), when the role it
+// connects as may (a superuser's; PostgreSQL 15 may grant others SET on it,
+// which is not looked for): the rows come from a
+// database whose rules held already, and the triggers' work per row — above all
+// the foreign keys' check of every row's parents, most of the copy's time — is
+// done once after the copy, set-based (checkForeignKeys; the images' counts,
+// which no trigger raises then, stay the source's: checkImageUse). It tells
+// whether it did; otherwise the triggers hold as for any write.
+func pgQuietTriggers(ctx context.Context, dst *sql.Tx) (bool, error) {
+	var may bool
+	if err := dst.QueryRowContext(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&may); err != nil {
+		return false, fmt.Errorf("read the destination's privileges: %w", err)
+	}
+	if !may {
+		return false, nil
+	}
+	if _, err := dst.ExecContext(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
+		return false, fmt.Errorf("turn the destination's triggers off for the copy: %w", err)
+	}
+	return true, nil
+}
+
+// checkForeignKeys checks every foreign key of the PostgreSQL destination's
+// schema in one query each, as its trigger would have row by row: a row whose
+// key names no parent (the source's rules broken, or a table copied out of
+// order) fails the copy, naming the table and the key.
+func checkForeignKeys(ctx context.Context, dst *sql.Tx) error {
+	type fk struct{ name, table, parent, cols, pcols string }
+	fks, err := queryAll(ctx, dst, func(r scanner) (fk, error) {
+		var k fk
+		return k, r.Scan(&k.name, &k.table, &k.parent, &k.cols, &k.pcols)
+	}, `SELECT c.conname, cl.relname, pcl.relname,
+			(SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(c.conkey) WITH ORDINALITY k(att, n)
+				JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.att),
+			(SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(c.confkey) WITH ORDINALITY k(att, n)
+				JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.att)
+		FROM pg_constraint c JOIN pg_class cl ON cl.oid = c.conrelid JOIN pg_class pcl ON pcl.oid = c.confrelid
+		WHERE c.contype = 'f' AND cl.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+		ORDER BY cl.relname, c.conname`)
+	if err != nil {
+		return fmt.Errorf("read the destination's foreign keys: %w", err)
+	}
+	for _, k := range fks {
+		cols, pcols := strings.Split(k.cols, ","), strings.Split(k.pcols, ",")
+		var notNull, match []string
+		for i := range cols {
+			notNull = append(notNull, `c.`+cols[i]+` IS NOT NULL`)
+			match = append(match, `p.`+pcols[i]+` = c.`+cols[i])
+		}
+		var n int64
+		if err := dst.QueryRowContext(ctx, `SELECT count(*) FROM `+k.table+` c WHERE `+strings.Join(notNull, ` AND `)+
+			` AND NOT EXISTS (SELECT 1 FROM `+k.parent+` p WHERE `+strings.Join(match, ` AND `)+`)`).Scan(&n); err != nil {
+			return fmt.Errorf("check the foreign key %s of table %s: %w", k.name, k.table, err)
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: %d rows of table %s name a row of %s that is not there (%s); the source breaks its own rules",
+				bench.ErrInvalid, n, k.table, k.parent, k.cols)
+		}
+	}
+	return nil
 }
 
 type releaseSeal struct {
@@ -471,6 +549,12 @@ func (s *copySource) Err() error             { return s.err }
 
 // after does what a table's triggers need once its rows are in.
 func (c *tableCopy) after(table string) error {
+	switch table {
+	case "samples", "sample_images":
+		if c.quiet { // no trigger counted them: the counts are the source's
+			return nil
+		}
+	}
 	switch table {
 	case "samples":
 		// Inserting a sample counted it on its image (trigger image_use_insert) on

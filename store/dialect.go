@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"strings"
 	"unicode"
 )
@@ -70,4 +72,41 @@ func tsQuery(fts string) string {
 		return "''"
 	}
 	return strings.Join(phrases, " & ")
+}
+
+// read is one query of readAll: its SQL and arguments, and scan, called with
+// each row it returns.
+type read struct {
+	query string
+	args  []any
+	scan  func(scanner) error
+}
+
+// readAll runs reads, in order, in tx. On PostgreSQL they go in one round trip
+// (a pgx batch, pgReads): reads that do not depend on one another's results —
+// what a write checks before it writes — cost one wait for the server instead
+// of one each. SQLite, in the process, runs them one by one.
+func (dl dialect) readAll(ctx context.Context, tx *sql.Tx, reads ...read) error {
+	if dl.pg {
+		_, err := tx.ExecContext(ctx, "reads", &pgReads{reads: reads})
+		return err
+	}
+	for _, r := range reads {
+		if err := func() error {
+			rows, err := tx.QueryContext(ctx, r.query, r.args...)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				if err := r.scan(rows); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		}(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

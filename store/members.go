@@ -99,7 +99,7 @@ func loadActor(ctx context.Context, tx *sql.Tx, actor bench.User) (bench.User, [
 	err := tx.QueryRowContext(ctx, `SELECT u.id, u.name, `+accountRole+`, u.grp FROM users u WHERE u.id = ? AND u.disabled = 0`, actor.ID).
 		Scan(&u.ID, &u.Name, &u.Role, &u.Group)
 	if errors.Is(err, sql.ErrNoRows) {
-		return bench.User{}, nil, fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", bench.ErrForbidden)
+		return bench.User{}, nil, errAccountGone
 	}
 	if err != nil {
 		return bench.User{}, nil, err
@@ -107,6 +107,9 @@ func loadActor(ctx context.Context, tx *sql.Tx, actor bench.User) (bench.User, [
 	roles, err := queryAll(ctx, tx, scanString, `SELECT role FROM users WHERE id = ? UNION SELECT role FROM project_members WHERE user_id = ?`, u.ID, u.ID)
 	return u, roles, err
 }
+
+// errAccountGone is the refusal of an account that no longer exists or is disabled.
+var errAccountGone = fmt.Errorf("%w: the account you signed in with no longer exists or is disabled", bench.ErrForbidden)
 
 // accountRole is the SQL of the role of account u at the level of the account:
 // lead when its own role is lead or it leads any project (it may create
@@ -134,6 +137,19 @@ func requireProjectAction(ctx context.Context, tx *sql.Tx, actor bench.User, pro
 // verifier group are the membership's, and every rule the caller asks next
 // (verify.Authorize, CanReview, …) sees those.
 func requireIn(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, label string, a verify.Action) (bench.User, error) {
+	if !actor.IsOwner() { // the account, its roles and its membership in one statement
+		var r actorRow
+		err := tx.QueryRowContext(ctx, `SELECT `+actorCols+` FROM (SELECT 1 AS one) k
+			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
+			LEFT JOIN project_members m ON m.project_id = ? AND m.user_id = act.id`, actor.ID, projectID).Scan(r.dests()...)
+		if err != nil {
+			return bench.User{}, err
+		}
+		if r.u.ID == 0 {
+			return bench.User{}, errAccountGone
+		}
+		return r.permit(a, label)
+	}
 	u, err := requireAction(ctx, tx, actor, a) // no role anywhere that may: a refusal that tells nothing of the project
 	if err != nil || u.IsOwner() {
 		return u, err
@@ -144,6 +160,56 @@ func requireIn(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int6
 	}
 	// A stranger is refused the same way whether the project exists or not.
 	if err := verify.PermitMember(a, vuser(m), label, member); err != nil {
+		return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
+	}
+	return m, nil
+}
+
+// actorCols are the columns actorRow scans, of the acting account act (users)
+// and its membership m (project_members, NULL when it is none) in a project:
+// what loadActor and membership read, for one statement.
+const actorCols = `COALESCE(act.id, 0), COALESCE(act.name, ''), COALESCE(CASE WHEN act.role = 'lead'
+		OR EXISTS (SELECT 1 FROM project_members lm WHERE lm.user_id = act.id AND lm.role = 'lead') THEN 'lead' ELSE act.role END, ''),
+	COALESCE(act.grp, ''),
+	CASE WHEN act.role = 'verifier' OR EXISTS (SELECT 1 FROM project_members lm WHERE lm.user_id = act.id AND lm.role = 'verifier') THEN 1 ELSE 0 END,
+	CASE WHEN act.role = 'annotator' OR EXISTS (SELECT 1 FROM project_members lm WHERE lm.user_id = act.id AND lm.role = 'annotator') THEN 1 ELSE 0 END,
+	COALESCE(m.role, ''), COALESCE(m.grp, ''), CASE WHEN m.user_id IS NULL THEN 0 ELSE 1 END`
+
+// actorRow is the acting account as actorCols read it: the account at its own
+// level (loadActor), the roles it holds anywhere, and its membership.
+type actorRow struct {
+	u                   bench.User
+	verifier, annotator int
+	mRole, mGroup       string
+	member              int
+}
+
+func (r *actorRow) dests() []any {
+	return []any{&r.u.ID, &r.u.Name, &r.u.Role, &r.u.Group, &r.verifier, &r.annotator, &r.mRole, &r.mGroup, &r.member}
+}
+
+// permit is requireIn's verdict on the account r read: requireAction's, then
+// verify.PermitMember's on project label.
+func (r *actorRow) permit(a verify.Action, label string) (bench.User, error) {
+	var roles []string
+	if r.u.Role == string(verify.RoleLead) {
+		roles = append(roles, string(verify.RoleLead))
+	}
+	if r.verifier == 1 {
+		roles = append(roles, string(verify.RoleVerifier))
+	}
+	if r.annotator == 1 {
+		roles = append(roles, string(verify.RoleAnnotator))
+	}
+	u, err := permitActor(r.u, roles, a)
+	if err != nil {
+		return bench.User{}, err
+	}
+	m := u
+	if r.member == 1 {
+		m.Role, m.Group = r.mRole, r.mGroup
+	}
+	if err := verify.PermitMember(a, vuser(m), label, r.member == 1); err != nil {
 		return bench.User{}, fmt.Errorf("%w: %w", bench.ErrForbidden, err)
 	}
 	return m, nil
@@ -181,11 +247,65 @@ func (d *DB) readProject(ctx context.Context, actor bench.User, projectID int64,
 // (hidden: the refusal is audited as one).
 func requireSampleAction(ctx context.Context, tx *sql.Tx, actor bench.User, id string, a verify.Action) (bench.User, error) {
 	what := fmt.Sprintf("sample %q", id)
+	if !actor.IsOwner() { // the sample's project, the account and its membership in one statement
+		var r actorRow
+		var pid int64
+		err := tx.QueryRowContext(ctx, `SELECT s.project_id, `+actorCols+` FROM samples s
+			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
+			LEFT JOIN project_members m ON m.project_id = s.project_id AND m.user_id = act.id
+			WHERE s.id = ?`, actor.ID, id).Scan(append([]any{&pid}, r.dests()...)...)
+		if err == nil {
+			return r.permitSample(a, pid, what)
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return bench.User{}, err
+		}
+		// No such sample: the role's refusal, else not found, as below.
+	}
 	pid, err := parentOf(ctx, tx, actor, a, `SELECT project_id FROM samples WHERE id = ?`, id, what)
 	if err != nil {
 		return bench.User{}, err
 	}
 	u, err := requireProjectAction(ctx, tx, actor, pid, a)
+	return u, hideStranger(err, fmt.Errorf("%s: %w", what, bench.ErrNotFound))
+}
+
+// sampleForAction is requireSampleAction followed by getSample, in one
+// statement: the check and the sample a sample's write starts with.
+func sampleForAction(ctx context.Context, tx *sql.Tx, actor bench.User, id string, a verify.Action) (bench.User, bench.SampleInfo, error) {
+	if !actor.IsOwner() {
+		var r actorRow
+		row := tx.QueryRowContext(ctx, `SELECT `+sampleCols+`, `+actorCols+sampleFrom+`
+			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
+			LEFT JOIN project_members m ON m.project_id = s.project_id AND m.user_id = act.id
+			WHERE s.id = ?`, actor.ID, id)
+		si, err := scanSample(scanFunc(func(dest ...any) error { return row.Scan(append(dest, r.dests()...)...) }))
+		if err == nil {
+			u, err := r.permitSample(a, si.ProjectID, fmt.Sprintf("sample %q", id))
+			if err != nil {
+				return bench.User{}, bench.SampleInfo{}, err
+			}
+			return u, si, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return bench.User{}, bench.SampleInfo{}, err
+		}
+	}
+	u, err := requireSampleAction(ctx, tx, actor, id, a)
+	if err != nil {
+		return bench.User{}, bench.SampleInfo{}, err
+	}
+	si, err := getSample(ctx, tx, id)
+	return u, si, err
+}
+
+// permitSample is requireSampleAction's verdict on the account r read, for a
+// sample (what) of project pid.
+func (r *actorRow) permitSample(a verify.Action, pid int64, what string) (bench.User, error) {
+	if r.u.ID == 0 {
+		return bench.User{}, errAccountGone
+	}
+	u, err := r.permit(a, fmt.Sprintf("project %d", pid))
 	return u, hideStranger(err, fmt.Errorf("%s: %w", what, bench.ErrNotFound))
 }
 

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
@@ -42,14 +43,15 @@ const pgBaseline = 17
 
 // openPostgres opens the PostgreSQL database at url and applies pending migrations.
 func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
-	sdb, err := openPGSQL(rawURL)
+	trips := new(atomic.Int64)
+	sdb, err := openPGSQLCounted(rawURL, trips)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
 	}
 	sdb.SetMaxOpenConns(32)
 	sdb.SetMaxIdleConns(32)
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, pgTrips: trips, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
 	if err := sdb.PingContext(ctx); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("open %s: cannot reach the PostgreSQL server: %w", RedactURL(rawURL), err)
@@ -62,12 +64,16 @@ func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 }
 
 // openPGSQL opens a pool of connections to rawURL that translate the store's SQL.
-func openPGSQL(rawURL string) (*sql.DB, error) {
+func openPGSQL(rawURL string) (*sql.DB, error) { return openPGSQLCounted(rawURL, nil) }
+
+// openPGSQLCounted is openPGSQL whose connections count their round trips to the
+// server in trips (pgConn.trip).
+func openPGSQLCounted(rawURL string, trips *atomic.Int64) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
 	}
-	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), nil
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), trips}), nil
 }
 
 // pgFilesDir is the default folder of a PostgreSQL database's own files: in the
@@ -159,21 +165,32 @@ func (d *DB) migratePG(ctx context.Context) error {
 
 // pgConnector hands database/sql connections that translate the store's SQL
 // (pgTranslate).
-type pgConnector struct{ driver.Connector }
+type pgConnector struct {
+	driver.Connector
+	trips *atomic.Int64
+}
 
 func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{Conn: conn.(*stdlib.Conn)}, nil
+	return &pgConn{Conn: conn.(*stdlib.Conn), trips: c.trips}, nil
 }
 
 type pgConn struct {
 	*stdlib.Conn
+	// trips counts the statements and batches the connection sends, each one
+	// round trip to the server (a statement's first use on a connection costs
+	// pgx one more, to prepare it, which is not counted): what a write costs
+	// beside its SQL (TestWriteRoundTrips).
+	trips *atomic.Int64
 	// counts holds the summaries' increments a transaction deferred to its commit
 	// (pgDeferCounts), by statement and row; nil when it does not defer them.
 	counts map[string]*pgCounted
+	// begin is the BEGIN of the transaction under way while it is still to be
+	// sent (BeginTx), else "".
+	begin string
 }
 
 // pgCounted is one row of a summary a transaction adds to (pgDeferCounts): its
@@ -204,46 +221,113 @@ var pgCountable = map[string]bool{
 }
 
 // BeginTx begins a transaction whose commit sends the counts it deferred first.
+// A write transaction's BEGIN is not sent alone: it goes in one batch with the
+// transaction's first statement when that is an Exec (inTx's locks), else just
+// before it; a transaction that sends nothing sends no BEGIN either.
 func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	c.counts = nil
-	tx, err := c.Conn.BeginTx(ctx, opts)
-	if err != nil {
-		return nil, err
+	if c.Conn.Conn().IsClosed() {
+		return nil, driver.ErrBadConn
 	}
-	return &pgTx{Tx: tx, c: c, ctx: ctx}, nil
+	c.counts = nil
+	begin := "begin"
+	switch sql.IsolationLevel(opts.Isolation) {
+	case sql.LevelDefault:
+	case sql.LevelReadCommitted:
+		begin += " isolation level read committed"
+	case sql.LevelRepeatableRead, sql.LevelSnapshot:
+		begin += " isolation level repeatable read"
+	case sql.LevelSerializable:
+		begin += " isolation level serializable"
+	default:
+		return nil, fmt.Errorf("unsupported isolation: %v", opts.Isolation)
+	}
+	if opts.ReadOnly {
+		begin += " read only"
+	}
+	c.begin = begin
+	if opts.ReadOnly { // a read's first statement is a query: no batch to join
+		if err := c.sendBegin(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return &pgTx{c: c, ctx: ctx}, nil
+}
+
+// sendBegin sends the transaction's BEGIN if it is still to be sent (BeginTx).
+func (c *pgConn) sendBegin(ctx context.Context) error {
+	if c.begin == "" {
+		return nil
+	}
+	begin := c.begin
+	c.begin = ""
+	c.trip()
+	if _, err := c.Conn.Conn().Exec(ctx, begin); err != nil {
+		if pgconn.SafeToRetry(err) {
+			return driver.ErrBadConn
+		}
+		return err
+	}
+	return nil
 }
 
 // pgTx is a transaction of pgConn (BeginTx).
 type pgTx struct {
-	driver.Tx
 	c   *pgConn
 	ctx context.Context
 }
 
+// Commit sends the counts the transaction deferred and the COMMIT in one batch.
 func (t *pgTx) Commit() error {
-	counts := t.c.counts
-	t.c.counts = nil
-	if len(counts) > 0 {
-		b := &pgx.Batch{}
-		for _, k := range slices.Sorted(maps.Keys(counts)) {
-			q, a, err := pgTranslate(counts[k].query, append(counts[k].args, driver.NamedValue{Ordinal: len(counts[k].args) + 1, Value: counts[k].n}))
-			if err != nil {
-				t.Tx.Rollback()
-				return err
-			}
-			b.Queue(q, namedValues(a)...)
+	c := t.c
+	counts := c.counts
+	c.counts = nil
+	if c.begin != "" { // nothing was sent: there is nothing to commit
+		c.begin = ""
+		return nil
+	}
+	b := &pgx.Batch{}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		q, a, err := pgTranslate(counts[k].query, append(counts[k].args, driver.NamedValue{Ordinal: len(counts[k].args) + 1, Value: counts[k].n}))
+		if err != nil {
+			t.Rollback()
+			return err
 		}
-		if err := t.c.Conn.Conn().SendBatch(t.ctx, b).Close(); err != nil {
-			t.Tx.Rollback()
+		b.Queue(q, namedValues(a)...)
+	}
+	commit := b.Queue("commit")
+	var tag pgconn.CommandTag
+	commit.Exec(func(ct pgconn.CommandTag) error { tag = ct; return nil })
+	c.trip()
+	if err := c.Conn.Conn().SendBatch(t.ctx, b).Close(); err != nil {
+		if c.Conn.Conn().PgConn().TxStatus() != 'I' {
+			t.Rollback()
+		}
+		if len(counts) > 0 {
 			return fmt.Errorf("count in the summaries: %w", err)
 		}
+		return err
 	}
-	return t.Tx.Commit()
+	if tag.String() == "ROLLBACK" { // a statement had failed: the server rolled it back
+		return pgx.ErrTxCommitRollback
+	}
+	return nil
 }
 
 func (t *pgTx) Rollback() error {
-	t.c.counts = nil
-	return t.Tx.Rollback()
+	c := t.c
+	c.counts = nil
+	if c.begin != "" {
+		c.begin = ""
+		return nil
+	}
+	c.trip()
+	if _, err := c.Conn.Conn().Exec(t.ctx, "rollback"); err != nil {
+		if c.Conn.Conn().PgConn().TxStatus() != 'I' {
+			_ = c.Conn.Conn().Close(t.ctx) // the connection cannot be used again
+		}
+		return err
+	}
+	return nil
 }
 
 // namedValues are the values of args.
@@ -259,8 +343,14 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 	if len(args) == 1 {
 		switch v := args[0].Value.(type) {
 		case *pgCopyFrom:
+			if err := c.sendBegin(ctx); err != nil {
+				return nil, err
+			}
+			c.trip()
 			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{v.table}, v.columns, v.rows)
 			return driver.RowsAffected(n), err
+		case *pgReads:
+			return driver.RowsAffected(0), c.reads(ctx, v.reads)
 		case pgDeferCounts:
 			c.counts = map[string]*pgCounted{}
 			return driver.RowsAffected(0), nil
@@ -288,7 +378,30 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 	if err != nil {
 		return nil, err
 	}
+	if c.begin != "" { // BEGIN and this statement in one round trip
+		b := &pgx.Batch{}
+		b.Queue(c.begin)
+		var n int64
+		b.Queue(q, namedValues(a)...).Exec(func(ct pgconn.CommandTag) error { n = ct.RowsAffected(); return nil })
+		c.begin = ""
+		c.trip()
+		if err := c.Conn.Conn().SendBatch(ctx, b).Close(); err != nil {
+			if pgconn.SafeToRetry(err) {
+				return nil, driver.ErrBadConn
+			}
+			return nil, err
+		}
+		return driver.RowsAffected(n), nil
+	}
+	c.trip()
 	return c.Conn.ExecContext(ctx, q, a)
+}
+
+// trip counts one round trip to the server (pgConn.trips).
+func (c *pgConn) trip() {
+	if c.trips != nil {
+		c.trips.Add(1)
+	}
 }
 
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
@@ -296,6 +409,10 @@ func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.N
 	if err != nil {
 		return nil, err
 	}
+	if err := c.sendBegin(ctx); err != nil {
+		return nil, err
+	}
+	c.trip()
 	return c.Conn.QueryContext(ctx, q, a)
 }
 
@@ -327,6 +444,41 @@ func (s *pgStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (dr
 
 func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
+}
+
+// pgReads is the one argument of the Exec by which dialect.readAll sends its
+// reads in one batch on the transaction's connection.
+type pgReads struct{ reads []read }
+
+// reads runs rs in one batch (pgReads), each row scanned by its read's scan.
+func (c *pgConn) reads(ctx context.Context, rs []read) error {
+	if err := c.sendBegin(ctx); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	for _, r := range rs {
+		args := make([]driver.NamedValue, len(r.args))
+		for i, a := range r.args {
+			args[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+			if na, ok := a.(sql.NamedArg); ok {
+				args[i].Name, args[i].Value = na.Name, na.Value
+			}
+		}
+		q, a, err := pgTranslate(r.query, args)
+		if err != nil {
+			return err
+		}
+		b.Queue(q, namedValues(a)...).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := r.scan(rows); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+	}
+	c.trip()
+	return c.Conn.Conn().SendBatch(ctx, b).Close()
 }
 
 // pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY

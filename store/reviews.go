@@ -23,32 +23,59 @@ func vuser(u bench.User) verify.User {
 
 // reviewContext gathers what verify needs to judge actor's review of sample cur.
 func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, actor bench.User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
-	p, err := projectPolicy(ctx, tx, cur.ProjectID)
-	if err != nil {
-		return verify.ReviewContext{}, verify.Policy{}, err
-	}
 	c := verify.ReviewContext{
 		Kind: cur.Kind, State: cur.Status, Round: round, Revision: cur.Revision, BasedOn: basedOn,
 		Author: uid(cur.AuthorID), Reviewer: vuser(actor), Now: d.Now(),
 	}
-	if cur.RevisionID != 0 {
-		var author int64
-		if err := tx.QueryRowContext(ctx, `SELECT author_id FROM revisions WHERE id = ?`, cur.RevisionID).Scan(&author); err != nil {
-			return c, verify.Policy{}, err
-		}
-		c.Author = uid(author)
-	}
-	// Everyone who authored or corrected any revision, and the sample's author.
-	authors, err := queryAll(ctx, tx, scanInt64, `SELECT DISTINCT author_id FROM revisions WHERE sample_id = ?`, cur.ID)
+	// The project's settings; everyone who authored or corrected any revision
+	// (and the sample's author), with the current revision's author; the current
+	// revision's reviews; the sample's claims: one batch of reads.
+	var project bench.Project
+	var authors []int64
+	var revs []bench.ReviewRecord
+	found, current := false, false
+	err := d.dialect().readAll(ctx, tx,
+		read{`SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{cur.ProjectID}, func(r scanner) (err error) {
+			project, err = scanProject(r)
+			found = true
+			return err
+		}},
+		read{`SELECT author_id, max(CASE WHEN id = ? THEN 1 ELSE 0 END) FROM revisions WHERE sample_id = ? GROUP BY author_id`,
+			[]any{cur.RevisionID, cur.ID}, func(r scanner) error {
+				var id int64
+				var wrote int
+				if err := r.Scan(&id, &wrote); err != nil {
+					return err
+				}
+				authors = append(authors, id)
+				if wrote == 1 {
+					c.Author, current = uid(id), true
+				}
+				return nil
+			}},
+		read{reviewsSQL + `WHERE rv.revision_id = ? ORDER BY rv.id`, []any{cur.RevisionID}, func(r scanner) error {
+			rv, err := scanReview(r)
+			revs = append(revs, rv)
+			return err
+		}},
+		read{claimsSQL, []any{cur.ID}, func(r scanner) error {
+			cl, err := scanClaim(cur.ID)(r)
+			c.Claims = append(c.Claims, cl)
+			return err
+		}},
+	)
 	if err != nil {
 		return c, verify.Policy{}, err
+	}
+	if !found {
+		return c, verify.Policy{}, fmt.Errorf("project %d: %w", cur.ProjectID, bench.ErrNotFound)
+	}
+	p := project.Settings.Policy()
+	if cur.RevisionID != 0 && !current {
+		return c, verify.Policy{}, fmt.Errorf("revision %d of %s: %w", cur.RevisionID, cur.ID, sql.ErrNoRows)
 	}
 	for _, id := range append(authors, cur.AuthorID) {
 		c.Correctors = append(c.Correctors, uid(id))
-	}
-	revs, err := reviewsOf(ctx, tx, cur.RevisionID)
-	if err != nil {
-		return c, verify.Policy{}, err
 	}
 	c.Reviews = domainReviews(revs)
 	if round == 3 && basedOn > 0 && basedOn < cur.Revision {
@@ -61,9 +88,6 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 			return c, verify.Policy{}, err
 		}
 		c.BasedOnReviews = domainReviews(revs)
-	}
-	if c.Claims, err = claimsOf(ctx, tx, cur.ID); err != nil {
-		return c, p, err
 	}
 	// A planted copy's seat is its own verifier's (planted.go).
 	seat, err := plantedSeat(ctx, tx, cur, actor, c.Now, p.Round3Panel)
@@ -93,7 +117,15 @@ func revisionID(ctx context.Context, tx *sql.Tx, sampleID string, number int) (i
 
 // claimsOf lists the claims on a sample, expired ones included.
 func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim, error) {
-	return queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
+	return queryAll(ctx, tx, scanClaim(sampleID), claimsSQL, sampleID)
+}
+
+// claimsSQL is claimsOf's query.
+const claimsSQL = `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ? ORDER BY verifier_id`
+
+// scanClaim scans a row of claimsSQL on sampleID.
+func scanClaim(sampleID string) func(scanner) (verify.Claim, error) {
+	return func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
 		var vid int64
 		var exp string
@@ -101,7 +133,7 @@ func claimsOf(ctx context.Context, tx *sql.Tx, sampleID string) ([]verify.Claim,
 		cl.Sample, cl.Verifier = sampleID, uid(vid)
 		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 		return cl, err
-	}, `SELECT round, verifier_id, expires_at FROM claims WHERE sample_id = ? ORDER BY verifier_id`, sampleID)
+	}
 }
 
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
@@ -113,28 +145,27 @@ func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]bench.Revie
 // queryReviews reads reviews with their verifier and revision number; where is the
 // rest of the query after the joins (rv is reviews, r revisions, u users).
 func queryReviews(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]bench.ReviewRecord, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, COALESCE(gm.grp, ''), rv.decision,
+	return queryAll(ctx, tx, scanReview, reviewsSQL+where, args...)
+}
+
+// reviewsSQL is queryReviews' query up to its where.
+const reviewsSQL = `SELECT rv.id, rv.sample_id, r.number, rv.round, rv.verifier_id, u.name, COALESCE(gm.grp, ''), rv.decision,
 		rv.criteria, rv.reasons, rv.comment, rv.seconds, rv.created_at
 		FROM reviews rv JOIN users u ON u.id = rv.verifier_id JOIN revisions r ON r.id = rv.revision_id
-		JOIN samples gs ON gs.id = r.sample_id LEFT JOIN project_members gm ON gm.project_id = gs.project_id AND gm.user_id = rv.verifier_id `+where, args...)
-	if err != nil {
-		return nil, err
+		JOIN samples gs ON gs.id = r.sample_id LEFT JOIN project_members gm ON gm.project_id = gs.project_id AND gm.user_id = rv.verifier_id `
+
+// scanReview scans a row of reviewsSQL.
+func scanReview(rows scanner) (bench.ReviewRecord, error) {
+	var r bench.ReviewRecord
+	var dec, crit, reasons string
+	if err := rows.Scan(&r.ID, &r.SampleID, &r.Revision, &r.Round, &r.VerifierID, &r.VerifierName, &r.Group, &dec,
+		&crit, &reasons, &r.Comment, &r.Seconds, &r.CreatedAt); err != nil {
+		return bench.ReviewRecord{}, err
 	}
-	defer rows.Close()
-	var out []bench.ReviewRecord
-	for rows.Next() {
-		var r bench.ReviewRecord
-		var dec, crit, reasons string
-		if err := rows.Scan(&r.ID, &r.SampleID, &r.Revision, &r.Round, &r.VerifierID, &r.VerifierName, &r.Group, &dec,
-			&crit, &reasons, &r.Comment, &r.Seconds, &r.CreatedAt); err != nil {
-			return nil, err
-		}
-		r.Decision = verify.Decision(dec)
-		_ = json.Unmarshal([]byte(crit), &r.Judgements)
-		_ = json.Unmarshal([]byte(reasons), &r.Reasons)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	r.Decision = verify.Decision(dec)
+	_ = json.Unmarshal([]byte(crit), &r.Judgements)
+	_ = json.Unmarshal([]byte(reasons), &r.Reasons)
+	return r, nil
 }
 
 // refusal maps a verify refusal to ErrForbidden (or ErrConflict for a stale revision,
@@ -155,11 +186,7 @@ func refusal(err error) error {
 func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string, round int) (verify.Claim, error) {
 	var cl verify.Claim
 	err := d.act(lockSample(ctx, sampleID), actor, "review.claim", func(tx *sql.Tx) error {
-		a, err := requireSampleAction(ctx, tx, actor, sampleID, verify.ActionReview)
-		if err != nil {
-			return err
-		}
-		cur, err := getSample(ctx, tx, sampleID)
+		a, cur, err := sampleForAction(ctx, tx, actor, sampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -231,11 +258,7 @@ func (d *DB) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string
 func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.ReviewInput) (verify.Outcome, error) {
 	var out verify.Outcome
 	err := d.act(lockSample(ctx, in.SampleID), actor, "review.submit", func(tx *sql.Tx) error {
-		a, err := requireSampleAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
-		if err != nil {
-			return err
-		}
-		cur, err := getSample(ctx, tx, in.SampleID)
+		a, cur, err := sampleForAction(ctx, tx, actor, in.SampleID, verify.ActionReview)
 		if err != nil {
 			return err
 		}
@@ -309,7 +332,8 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 			if _, err := tx.ExecContext(ctx, drop, cur.ID); err != nil {
 				return err
 			}
-			return d.setStatus(ctx, tx, a.ID, cur.ID, cur.Version, out.State, "") // decides the round 3s again
+			_, err := d.setStatusOf(ctx, tx, a.ID, cur, out.State, "") // decides the round 3s again
+			return err
 		}
 		// The vote, and the voter's claim gone, may settle a round 3 (stats.go).
 		return d.statsRound3(ctx, tx, cur.ID)

@@ -35,7 +35,16 @@ func (d *DB) CreateSample(ctx context.Context, actor bench.User, projectID int64
 
 func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, projectID int64, s annotate.Sample, status verify.State) (bench.SampleInfo, error) {
 	s = annotate.TidyText(s)
-	if err := projectExists(ctx, tx, projectID); err != nil {
+	// The project, and for a sample without an id, which its name numbers after
+	// the project's samples, their count: one read.
+	var pname string
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT name, (SELECT count(*) FROM samples WHERE project_id = ? AND CAST(? AS TEXT) = '') FROM projects WHERE id = ?`,
+		projectID, s.ID, projectID).Scan(&pname, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return bench.SampleInfo{}, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
+	}
+	if err != nil {
 		return bench.SampleInfo{}, err
 	}
 	if !s.Kind.Valid() {
@@ -49,14 +58,6 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 		return bench.SampleInfo{}, err
 	}
 	if s.ID == "" {
-		var pname string
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT name FROM projects WHERE id = ?`, projectID).Scan(&pname); err != nil {
-			return bench.SampleInfo{}, err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM samples WHERE project_id = ?`, projectID).Scan(&n); err != nil {
-			return bench.SampleInfo{}, err
-		}
 		for {
 			n++
 			s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
@@ -176,14 +177,19 @@ func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersio
 		if cur.Revision > 0 {
 			change = "revise"
 		}
-		if err := d.addRevision(ctx, tx, a.ID, cur, cur.Content, change, strings.Join(ack, ",")); err != nil {
+		revID, err := d.addRevisionID(ctx, tx, a.ID, cur, cur.Content, change, strings.Join(ack, ","))
+		if err != nil {
 			return err
 		}
-		if err := d.setStatus(ctx, tx, a.ID, id, cur.Version, to, ""); err != nil {
+		at, err := d.setStatusOf(ctx, tx, a.ID, cur, to, "")
+		if err != nil {
 			return err
 		}
-		out, err = getSample(ctx, tx, id)
-		return err
+		// The sample as written: its new revision (of its draft) and state.
+		out = cur
+		out.Status, out.PrevStatus, out.Version, out.UpdatedAt = to, "", cur.Version+1, at
+		out.Revision, out.RevisionID = cur.Revision+1, revID
+		return nil
 	})
 	if err != nil {
 		return bench.SampleInfo{}, fmt.Errorf("submit %s: %w", id, err)
@@ -194,11 +200,7 @@ func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersio
 // authorsSample loads sample id for its author's edit or submit: the actor must be an
 // annotator or lead, its author, and have based the change on the current version.
 func authorsSample(ctx context.Context, tx *sql.Tx, actor bench.User, id string, baseVersion int, verb string) (bench.User, bench.SampleInfo, error) {
-	a, err := requireSampleAction(ctx, tx, actor, id, verify.ActionWriteSamples)
-	if err != nil {
-		return bench.User{}, bench.SampleInfo{}, err
-	}
-	cur, err := getSample(ctx, tx, id)
+	a, cur, err := sampleForAction(ctx, tx, actor, id, verify.ActionWriteSamples)
 	if err != nil {
 		return bench.User{}, bench.SampleInfo{}, err
 	}
@@ -234,30 +236,36 @@ func lintGate(ctx context.Context, tx *sql.Tx, projectID int64, s annotate.Sampl
 // the summaries (stats.go): the revision and the sample's balance. Every caller then
 // moves the sample with setStatus, which decides its round 3s again.
 func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur bench.SampleInfo, s annotate.Sample, change, reason string) error {
+	_, err := d.addRevisionID(ctx, tx, authorID, cur, s, change, reason)
+	return err
+}
+
+// addRevisionID is addRevision, returning the new revision's id.
+func (d *DB) addRevisionID(ctx context.Context, tx *sql.Tx, authorID int64, cur bench.SampleInfo, s annotate.Sample, change, reason string) (int64, error) {
 	content, err := json.Marshal(s)
 	if err != nil {
-		return fmt.Errorf("encode sample %s: %w", cur.ID, err)
+		return 0, fmt.Errorf("encode sample %s: %w", cur.ID, err)
 	}
 	now := d.now()
 	var revID int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO revisions (sample_id, number, content, author_id, change, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		cur.ID, cur.Revision+1, string(content), authorID, change, reason, now).Scan(&revID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := statsRevisionAdded(ctx, tx, revID, newStatsRev(cur.ProjectID, string(cur.Kind), authorID, string(content)), change, now); err != nil {
-		return err
+		return 0, err
 	}
 	if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
-		return err
+		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
-		return err
+		return 0, err
 	}
 	if err := statsSample(ctx, tx, cur.ID, 1); err != nil {
-		return err
+		return 0, err
 	}
-	return d.audit(ctx, tx, authorID, "revision."+change, "sample", cur.ID, fmt.Sprintf("revision %d", cur.Revision+1))
+	return revID, d.audit(ctx, tx, authorID, "revision."+change, "sample", cur.ID, fmt.Sprintf("revision %d", cur.Revision+1))
 }
 
 // setStatus moves a sample to a new state, bumping its version (baseVersion guards
@@ -269,27 +277,41 @@ func (d *DB) setStatus(ctx context.Context, tx *sql.Tx, actorID int64, id string
 	if err := tx.QueryRowContext(ctx, `SELECT status, project_id FROM samples WHERE id = ?`, id).Scan(&from, &project); err != nil {
 		return err
 	}
+	_, err := d.moveSample(ctx, tx, actorID, id, project, verify.State(from), baseVersion, to, prev)
+	return err
+}
+
+// setStatusOf is setStatus of sample cur as the transaction read it (its state
+// and project, under the sample's lock), without reading it again. It returns
+// the time written as the sample's updated_at.
+func (d *DB) setStatusOf(ctx context.Context, tx *sql.Tx, actorID int64, cur bench.SampleInfo, to verify.State, prev verify.State) (string, error) {
+	return d.moveSample(ctx, tx, actorID, cur.ID, cur.ProjectID, cur.Status, cur.Version, to, prev)
+}
+
+// moveSample is setStatus of sample id of project, now in state from.
+func (d *DB) moveSample(ctx context.Context, tx *sql.Tx, actorID int64, id string, project int64, from verify.State, baseVersion int, to verify.State, prev verify.State) (string, error) {
 	if err := statsSample(ctx, tx, id, -1); err != nil {
-		return err
+		return "", err
 	}
+	now := d.now()
 	res, err := tx.ExecContext(ctx, `UPDATE samples SET status = ?, prev_status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?`,
-		string(to), string(prev), d.now(), id, baseVersion)
+		string(to), string(prev), now, id, baseVersion)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w: %s changed meanwhile", bench.ErrConflict, id)
+		return "", fmt.Errorf("%w: %s changed meanwhile", bench.ErrConflict, id)
 	}
 	if err := statsSample(ctx, tx, id, 1); err != nil {
-		return err
+		return "", err
 	}
-	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, from+" → "+string(to)); err != nil {
-		return err
+	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, string(from)+" → "+string(to)); err != nil {
+		return "", err
 	}
 	if err := statsActivity(ctx, tx, project, id); err != nil {
-		return err
+		return "", err
 	}
-	return d.statsRound3(ctx, tx, id)
+	return now, d.statsRound3(ctx, tx, id)
 }
 
 const sampleCols = `s.id, s.project_id, COALESCE(s.image_id, 0), COALESCE(i.rel_path, ''), s.kind, s.status, s.prev_status,

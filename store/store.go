@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
@@ -42,6 +43,8 @@ type DB struct {
 	plain *sql.DB
 	path  string
 	pg    bool // PostgreSQL (store/postgres.go) rather than a SQLite file
+	// pgTrips counts the round trips PostgreSQL's connections make (pgConn).
+	pgTrips *atomic.Int64
 	// files is the folder of the database's own files: previews, team-server
 	// uploads. Beside a SQLite file; for PostgreSQL see FilesDir.
 	files string

@@ -542,6 +542,11 @@ func requireAction(ctx context.Context, tx *sql.Tx, actor bench.User, a verify.A
 	if err != nil {
 		return bench.User{}, err
 	}
+	return permitActor(u, roles, a)
+}
+
+// permitActor is requireAction's verdict on u, who holds roles (loadActor).
+func permitActor(u bench.User, roles []string, a verify.Action) (bench.User, error) {
 	if u.IsOwner() {
 		if !ownerMay(a) {
 			return bench.User{}, refuseOwner(a)

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"testing"
+
+	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/verify"
+)
+
+// TestWriteRoundTrips: on PostgreSQL each of a team's everyday writes — create,
+// save a draft, submit, claim a seat, review — makes at most its number of round
+// trips to the server (pgConn.trips: BEGIN, the locks, every statement, the
+// summaries' batch, COMMIT). Each round trip is spent inside the write's locks,
+// and on a loaded machine each costs a wait for the server's process: their
+// number is what the team server's write latency is made of
+// (BenchmarkTeamServerLoadVsSQLite). The counts are logged; before issue 31
+// they were 22, 16, 32, 17 and 35.
+func TestWriteRoundTrips(t *testing.T) {
+	d := pgLockDB(t)
+	ctx := context.Background()
+	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.CreateProject(ctx, lead, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := withImage(t, d, lead, p.ID)
+	ann, err := d.AddUserToProject(ctx, lead, p.ID, "ann", bench.RoleAnnotator, "", "annotator-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver, err := d.AddUserToProject(ctx, lead, p.ID, "ver", bench.RoleVerifier, "A", "verifier-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var si bench.SampleInfo
+	var version int
+	calls := []struct {
+		name string
+		max  int64
+		do   func() error
+	}{
+		{"CreateSample", 16, func() (err error) {
+			s := openSample(1)
+			s.Image = img
+			si, err = d.CreateSample(ctx, ann, p.ID, s)
+			return err
+		}},
+		{"SaveDraft", 11, func() (err error) {
+			s := si.Content
+			s.Question += " Count again."
+			version, err = d.SaveDraft(ctx, ann, si.ID, si.Version, s)
+			return err
+		}},
+		{"Submit", 24, func() (err error) {
+			si, err = d.Submit(ctx, ann, si.ID, version, nil)
+			return err
+		}},
+		{"ClaimReview", 8, func() error {
+			_, err := d.ClaimReview(ctx, ver, si.ID, 1)
+			return err
+		}},
+		{"SubmitReview", 24, func() error {
+			_, err := d.SubmitReview(ctx, ver, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
+				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(si.Kind, 1)}, Seconds: 30})
+			return err
+		}},
+	}
+	for _, c := range calls {
+		before := d.pgTrips.Load()
+		if err := c.do(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := d.pgTrips.Load() - before
+		t.Logf("%s: %d round trips", c.name, n)
+		if n > c.max {
+			t.Errorf("%s made %d round trips to the server; at most %d", c.name, n, c.max)
+		}
+	}
+}
