@@ -41,16 +41,15 @@ func TestBlindRunsOverTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := c.Authenticate(ctx, "lead", storetest.Password)
-	if err != nil {
+	if _, err := c.Authenticate(ctx, "lead", storetest.Password); err != nil {
 		t.Fatal(err)
 	}
 	// The sample's answer is the second option: (b).
 	right := []score.Prediction{{SampleID: si.ID, Response: "Answer: (b)"}}
-	if _, err := c.ImportPredictions(ctx, u, rel.Ref(), "m", right, "m.jsonl", bench.PredictionRun{}); err != nil {
+	if _, err := c.ImportPredictions(ctx, rel.Ref(), "m", right, "m.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.ImportPredictions(ctx, u, rel.Ref(), "m", right, "m-blind.jsonl", bench.PredictionRun{Blind: true, Base: "llm"})
+	res, err := c.ImportPredictions(ctx, rel.Ref(), "m", right, "m-blind.jsonl", bench.PredictionRun{Blind: true, Base: "llm"})
 	if err != nil || !res.Run.Blind || res.Run.Base != "llm" || res.Replaced != nil {
 		t.Fatalf("blind import: %+v, %v", res, err)
 	}
@@ -60,7 +59,7 @@ func TestBlindRunsOverTheWire(t *testing.T) {
 		t.Fatalf("an import without the run field: %d %s", status, out)
 	}
 
-	runs, err := c.Models(ctx, u, rel.Ref())
+	runs, err := c.Models(ctx, rel.Ref())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,15 +70,15 @@ func TestBlindRunsOverTheWire(t *testing.T) {
 	if want := []string{"m/", "m (blind)/llm", "old/"}; !slices.Equal(got, want) {
 		t.Errorf("runs %q, want %q", got, want)
 	}
-	reports, err := c.Score(ctx, u, rel.Ref(), []string{"m"}, score.Options{Draws: -1})
+	reports, err := c.Score(ctx, rel.Ref(), []string{"m"}, score.Options{Draws: -1})
 	if err != nil || len(reports) != 2 || reports[0].Blind || !reports[1].Blind || reports[1].Base != "llm" {
 		t.Fatalf("Score(m): %d reports, %v", len(reports), err)
 	}
-	_, results, err := c.SampleScores(ctx, u, rel.Ref(), si.ID)
+	_, results, err := c.SampleScores(ctx, rel.Ref(), si.ID)
 	if err != nil || len(results) != 3 || results[0].Blind || !results[1].Blind || results[1].Model != "m" {
 		t.Errorf("SampleScores: %+v, %v", results, err)
 	}
-	outs, err := c.ReleaseOutcomes(ctx, u, rel.Ref())
+	outs, err := c.ReleaseOutcomes(ctx, rel.Ref())
 	if err != nil || len(outs) != 1 || !slices.Equal(outs[0].BlindRight, []string{"m"}) || outs[0].Models != 2 {
 		t.Errorf("ReleaseOutcomes: %+v, %v", outs, err)
 	}

@@ -128,8 +128,8 @@ type outAddUser struct {
 	R0 bench.User `json:"r0"`
 }
 
-// AddUser carries bench.Calls.AddUser to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AddUser(ctx context.Context, actor bench.User, name string, role string, group string, password string) (bench.User, error) {
+// AddUser carries bench.Calls.AddUser to the server, which acts as the session's user.
+func (c *Client) AddUser(ctx context.Context, name string, role string, group string, password string) (bench.User, error) {
 	var out outAddUser
 	err := c.call(ctx, "AddUser", inAddUser{Name: name, Role: role, Group: group, Password: password}, &out)
 	return out.R0, err
@@ -145,8 +145,8 @@ type outSetRole struct {
 	R0 bench.User `json:"r0"`
 }
 
-// SetRole carries bench.Calls.SetRole to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SetRole(ctx context.Context, actor bench.User, name string, role string, group string) (bench.User, error) {
+// SetRole carries bench.Calls.SetRole to the server, which acts as the session's user.
+func (c *Client) SetRole(ctx context.Context, name string, role string, group string) (bench.User, error) {
 	var out outSetRole
 	err := c.call(ctx, "SetRole", inSetRole{Name: name, Role: role, Group: group}, &out)
 	return out.R0, err
@@ -160,8 +160,8 @@ type inSetPassword struct {
 type outSetPassword struct {
 }
 
-// SetPassword carries bench.Calls.SetPassword to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SetPassword(ctx context.Context, actor bench.User, name string, password string) error {
+// SetPassword carries bench.Calls.SetPassword to the server, which acts as the session's user.
+func (c *Client) SetPassword(ctx context.Context, name string, password string) error {
 	var out outSetPassword
 	err := c.call(ctx, "SetPassword", inSetPassword{Name: name, Password: password}, &out)
 	return err
@@ -174,8 +174,8 @@ type outUsers struct {
 	R0 []bench.User `json:"r0"`
 }
 
-// Users carries bench.Calls.Users to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Users(ctx context.Context, actor bench.User) ([]bench.User, error) {
+// Users carries bench.Calls.Users to the server, which acts as the session's user.
+func (c *Client) Users(ctx context.Context) ([]bench.User, error) {
 	var out outUsers
 	err := c.call(ctx, "Users", inUsers{}, &out)
 	return out.R0, err
@@ -189,8 +189,8 @@ type outUserByName struct {
 	R0 bench.User `json:"r0"`
 }
 
-// UserByName carries bench.Calls.UserByName to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) UserByName(ctx context.Context, actor bench.User, name string) (bench.User, error) {
+// UserByName carries bench.Calls.UserByName to the server, which acts as the session's user.
+func (c *Client) UserByName(ctx context.Context, name string) (bench.User, error) {
 	var out outUserByName
 	err := c.call(ctx, "UserByName", inUserByName{Name: name}, &out)
 	return out.R0, err
@@ -208,8 +208,8 @@ type outAddUserToProject struct {
 	R0 bench.User `json:"r0"`
 }
 
-// AddUserToProject carries bench.Calls.AddUserToProject to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AddUserToProject(ctx context.Context, actor bench.User, projectID int64, name string, role string, group string, password string) (bench.User, error) {
+// AddUserToProject carries bench.Calls.AddUserToProject to the server, which acts as the session's user.
+func (c *Client) AddUserToProject(ctx context.Context, projectID int64, name string, role string, group string, password string) (bench.User, error) {
 	var out outAddUserToProject
 	err := c.call(ctx, "AddUserToProject", inAddUserToProject{ProjectID: projectID, Name: name, Role: role, Group: group, Password: password}, &out)
 	return out.R0, err
@@ -223,8 +223,8 @@ type outRefusals struct {
 	R0 []bench.Event `json:"r0"`
 }
 
-// Refusals carries bench.Calls.Refusals to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Refusals(ctx context.Context, actor bench.User, limit int) ([]bench.Event, error) {
+// Refusals carries bench.Calls.Refusals to the server, which acts as the session's user.
+func (c *Client) Refusals(ctx context.Context, limit int) ([]bench.Event, error) {
 	var out outRefusals
 	err := c.call(ctx, "Refusals", inRefusals{Limit: limit}, &out)
 	return out.R0, err
@@ -238,8 +238,8 @@ type outCreateProject struct {
 	R0 bench.Project `json:"r0"`
 }
 
-// CreateProject carries bench.Calls.CreateProject to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) CreateProject(ctx context.Context, actor bench.User, name string) (bench.Project, error) {
+// CreateProject carries bench.Calls.CreateProject to the server, which acts as the session's user.
+func (c *Client) CreateProject(ctx context.Context, name string) (bench.Project, error) {
 	var out outCreateProject
 	err := c.call(ctx, "CreateProject", inCreateProject{Name: name}, &out)
 	return out.R0, err
@@ -252,8 +252,8 @@ type outProjects struct {
 	R0 []bench.Project `json:"r0"`
 }
 
-// Projects carries bench.Calls.Projects to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Projects(ctx context.Context, actor bench.User) ([]bench.Project, error) {
+// Projects carries bench.Calls.Projects to the server, which acts as the session's user.
+func (c *Client) Projects(ctx context.Context) ([]bench.Project, error) {
 	var out outProjects
 	err := c.call(ctx, "Projects", inProjects{}, &out)
 	return out.R0, err
@@ -267,8 +267,8 @@ type outProjectByName struct {
 	R0 bench.Project `json:"r0"`
 }
 
-// ProjectByName carries bench.Calls.ProjectByName to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ProjectByName(ctx context.Context, actor bench.User, name string) (bench.Project, error) {
+// ProjectByName carries bench.Calls.ProjectByName to the server, which acts as the session's user.
+func (c *Client) ProjectByName(ctx context.Context, name string) (bench.Project, error) {
 	var out outProjectByName
 	err := c.call(ctx, "ProjectByName", inProjectByName{Name: name}, &out)
 	return out.R0, err
@@ -282,8 +282,8 @@ type inUpdateSettings struct {
 type outUpdateSettings struct {
 }
 
-// UpdateSettings carries bench.Calls.UpdateSettings to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) UpdateSettings(ctx context.Context, actor bench.User, projectID int64, s bench.Settings) error {
+// UpdateSettings carries bench.Calls.UpdateSettings to the server, which acts as the session's user.
+func (c *Client) UpdateSettings(ctx context.Context, projectID int64, s bench.Settings) error {
 	var out outUpdateSettings
 	err := c.call(ctx, "UpdateSettings", inUpdateSettings{ProjectID: projectID, S: s}, &out)
 	return err
@@ -298,8 +298,8 @@ type outSetSettings struct {
 	R0 []bench.SettingChange `json:"r0"`
 }
 
-// SetSettings carries bench.Calls.SetSettings to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SetSettings(ctx context.Context, actor bench.User, projectID int64, values map[string]string) ([]bench.SettingChange, error) {
+// SetSettings carries bench.Calls.SetSettings to the server, which acts as the session's user.
+func (c *Client) SetSettings(ctx context.Context, projectID int64, values map[string]string) ([]bench.SettingChange, error) {
 	var out outSetSettings
 	err := c.call(ctx, "SetSettings", inSetSettings{ProjectID: projectID, Values: values}, &out)
 	return out.R0, err
@@ -313,8 +313,8 @@ type outGroupSettings struct {
 	R0 []bench.Setting `json:"r0"`
 }
 
-// GroupSettings carries bench.Calls.GroupSettings to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) GroupSettings(ctx context.Context, actor bench.User, projectID int64) ([]bench.Setting, error) {
+// GroupSettings carries bench.Calls.GroupSettings to the server, which acts as the session's user.
+func (c *Client) GroupSettings(ctx context.Context, projectID int64) ([]bench.Setting, error) {
 	var out outGroupSettings
 	err := c.call(ctx, "GroupSettings", inGroupSettings{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -328,8 +328,8 @@ type outProjectHistory struct {
 	R0 []bench.Event `json:"r0"`
 }
 
-// ProjectHistory carries bench.Calls.ProjectHistory to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ProjectHistory(ctx context.Context, actor bench.User, projectID int64) ([]bench.Event, error) {
+// ProjectHistory carries bench.Calls.ProjectHistory to the server, which acts as the session's user.
+func (c *Client) ProjectHistory(ctx context.Context, projectID int64) ([]bench.Event, error) {
 	var out outProjectHistory
 	err := c.call(ctx, "ProjectHistory", inProjectHistory{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -343,8 +343,8 @@ type outMembers struct {
 	R0 []bench.User `json:"r0"`
 }
 
-// Members carries bench.Calls.Members to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Members(ctx context.Context, actor bench.User, projectID int64) ([]bench.User, error) {
+// Members carries bench.Calls.Members to the server, which acts as the session's user.
+func (c *Client) Members(ctx context.Context, projectID int64) ([]bench.User, error) {
 	var out outMembers
 	err := c.call(ctx, "Members", inMembers{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -358,8 +358,8 @@ type inAddMember struct {
 type outAddMember struct {
 }
 
-// AddMember carries bench.Calls.AddMember to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AddMember(ctx context.Context, actor bench.User, projectID int64, userName string) error {
+// AddMember carries bench.Calls.AddMember to the server, which acts as the session's user.
+func (c *Client) AddMember(ctx context.Context, projectID int64, userName string) error {
 	var out outAddMember
 	err := c.call(ctx, "AddMember", inAddMember{ProjectID: projectID, UserName: userName}, &out)
 	return err
@@ -373,8 +373,8 @@ type inRemoveMember struct {
 type outRemoveMember struct {
 }
 
-// RemoveMember carries bench.Calls.RemoveMember to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) RemoveMember(ctx context.Context, actor bench.User, projectID int64, userName string) error {
+// RemoveMember carries bench.Calls.RemoveMember to the server, which acts as the session's user.
+func (c *Client) RemoveMember(ctx context.Context, projectID int64, userName string) error {
 	var out outRemoveMember
 	err := c.call(ctx, "RemoveMember", inRemoveMember{ProjectID: projectID, UserName: userName}, &out)
 	return err
@@ -391,8 +391,8 @@ type outSetMemberRole struct {
 	R0 bench.User `json:"r0"`
 }
 
-// SetMemberRole carries bench.Calls.SetMemberRole to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SetMemberRole(ctx context.Context, actor bench.User, projectID int64, userName string, role string, group string) (bench.User, error) {
+// SetMemberRole carries bench.Calls.SetMemberRole to the server, which acts as the session's user.
+func (c *Client) SetMemberRole(ctx context.Context, projectID int64, userName string, role string, group string) (bench.User, error) {
 	var out outSetMemberRole
 	err := c.call(ctx, "SetMemberRole", inSetMemberRole{ProjectID: projectID, UserName: userName, Role: role, Group: group}, &out)
 	return out.R0, err
@@ -408,8 +408,8 @@ type outImages struct {
 	R0 []bench.Image `json:"r0"`
 }
 
-// Images carries bench.Calls.Images to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Images(ctx context.Context, actor bench.User, projectID int64, offset int, limit int) ([]bench.Image, error) {
+// Images carries bench.Calls.Images to the server, which acts as the session's user.
+func (c *Client) Images(ctx context.Context, projectID int64, offset int, limit int) ([]bench.Image, error) {
 	var out outImages
 	err := c.call(ctx, "Images", inImages{ProjectID: projectID, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -423,8 +423,8 @@ type outCountImages struct {
 	R0 int `json:"r0"`
 }
 
-// CountImages carries bench.Calls.CountImages to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) CountImages(ctx context.Context, actor bench.User, projectID int64) (int, error) {
+// CountImages carries bench.Calls.CountImages to the server, which acts as the session's user.
+func (c *Client) CountImages(ctx context.Context, projectID int64) (int, error) {
 	var out outCountImages
 	err := c.call(ctx, "CountImages", inCountImages{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -439,8 +439,8 @@ type outImageByPath struct {
 	R0 bench.Image `json:"r0"`
 }
 
-// ImageByPath carries bench.Calls.ImageByPath to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImageByPath(ctx context.Context, actor bench.User, projectID int64, rel string) (bench.Image, error) {
+// ImageByPath carries bench.Calls.ImageByPath to the server, which acts as the session's user.
+func (c *Client) ImageByPath(ctx context.Context, projectID int64, rel string) (bench.Image, error) {
 	var out outImageByPath
 	err := c.call(ctx, "ImageByPath", inImageByPath{ProjectID: projectID, Rel: rel}, &out)
 	return out.R0, err
@@ -455,8 +455,8 @@ type outImagesByPaths struct {
 	R0 map[string]bench.Image `json:"r0"`
 }
 
-// ImagesByPaths carries bench.Calls.ImagesByPaths to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImagesByPaths(ctx context.Context, actor bench.User, projectID int64, paths []string) (map[string]bench.Image, error) {
+// ImagesByPaths carries bench.Calls.ImagesByPaths to the server, which acts as the session's user.
+func (c *Client) ImagesByPaths(ctx context.Context, projectID int64, paths []string) (map[string]bench.Image, error) {
 	var out outImagesByPaths
 	err := c.call(ctx, "ImagesByPaths", inImagesByPaths{ProjectID: projectID, Paths: paths}, &out)
 	return out.R0, err
@@ -471,8 +471,8 @@ type outImageBySHA256 struct {
 	R0 bench.Image `json:"r0"`
 }
 
-// ImageBySHA256 carries bench.Calls.ImageBySHA256 to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImageBySHA256(ctx context.Context, actor bench.User, projectID int64, sum string) (bench.Image, error) {
+// ImageBySHA256 carries bench.Calls.ImageBySHA256 to the server, which acts as the session's user.
+func (c *Client) ImageBySHA256(ctx context.Context, projectID int64, sum string) (bench.Image, error) {
 	var out outImageBySHA256
 	err := c.call(ctx, "ImageBySHA256", inImageBySHA256{ProjectID: projectID, Sum: sum}, &out)
 	return out.R0, err
@@ -488,8 +488,8 @@ type outImagesWithoutSamples struct {
 	R0 []bench.Image `json:"r0"`
 }
 
-// ImagesWithoutSamples carries bench.Calls.ImagesWithoutSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImagesWithoutSamples(ctx context.Context, actor bench.User, projectID int64, offset int, limit int) ([]bench.Image, error) {
+// ImagesWithoutSamples carries bench.Calls.ImagesWithoutSamples to the server, which acts as the session's user.
+func (c *Client) ImagesWithoutSamples(ctx context.Context, projectID int64, offset int, limit int) ([]bench.Image, error) {
 	var out outImagesWithoutSamples
 	err := c.call(ctx, "ImagesWithoutSamples", inImagesWithoutSamples{ProjectID: projectID, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -503,8 +503,8 @@ type outCountImagesWithoutSamples struct {
 	R0 int `json:"r0"`
 }
 
-// CountImagesWithoutSamples carries bench.Calls.CountImagesWithoutSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) CountImagesWithoutSamples(ctx context.Context, actor bench.User, projectID int64) (int, error) {
+// CountImagesWithoutSamples carries bench.Calls.CountImagesWithoutSamples to the server, which acts as the session's user.
+func (c *Client) CountImagesWithoutSamples(ctx context.Context, projectID int64) (int, error) {
 	var out outCountImagesWithoutSamples
 	err := c.call(ctx, "CountImagesWithoutSamples", inCountImagesWithoutSamples{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -518,8 +518,8 @@ type outImportUploads struct {
 	R0 bench.ImportResult `json:"r0"`
 }
 
-// ImportUploads carries bench.Calls.ImportUploads to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImportUploads(ctx context.Context, actor bench.User, projectID int64) (bench.ImportResult, error) {
+// ImportUploads carries bench.Calls.ImportUploads to the server, which acts as the session's user.
+func (c *Client) ImportUploads(ctx context.Context, projectID int64) (bench.ImportResult, error) {
 	var out outImportUploads
 	err := c.call(ctx, "ImportUploads", inImportUploads{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -533,8 +533,8 @@ type inRecordVideoFrames struct {
 type outRecordVideoFrames struct {
 }
 
-// RecordVideoFrames carries bench.Calls.RecordVideoFrames to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) RecordVideoFrames(ctx context.Context, actor bench.User, projectID int64, frames []bench.VideoFrame) error {
+// RecordVideoFrames carries bench.Calls.RecordVideoFrames to the server, which acts as the session's user.
+func (c *Client) RecordVideoFrames(ctx context.Context, projectID int64, frames []bench.VideoFrame) error {
 	var out outRecordVideoFrames
 	err := c.call(ctx, "RecordVideoFrames", inRecordVideoFrames{ProjectID: projectID, Frames: frames}, &out)
 	return err
@@ -549,8 +549,8 @@ type outVideoFrames struct {
 	R0 []bench.VideoFrame `json:"r0"`
 }
 
-// VideoFrames carries bench.Calls.VideoFrames to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) VideoFrames(ctx context.Context, actor bench.User, projectID int64, paths []string) ([]bench.VideoFrame, error) {
+// VideoFrames carries bench.Calls.VideoFrames to the server, which acts as the session's user.
+func (c *Client) VideoFrames(ctx context.Context, projectID int64, paths []string) ([]bench.VideoFrame, error) {
 	var out outVideoFrames
 	err := c.call(ctx, "VideoFrames", inVideoFrames{ProjectID: projectID, Paths: paths}, &out)
 	return out.R0, err
@@ -565,8 +565,8 @@ type outCreateSample struct {
 	R0 bench.SampleInfo `json:"r0"`
 }
 
-// CreateSample carries bench.Calls.CreateSample to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) CreateSample(ctx context.Context, actor bench.User, projectID int64, s annotate.Sample) (bench.SampleInfo, error) {
+// CreateSample carries bench.Calls.CreateSample to the server, which acts as the session's user.
+func (c *Client) CreateSample(ctx context.Context, projectID int64, s annotate.Sample) (bench.SampleInfo, error) {
 	var out outCreateSample
 	err := c.call(ctx, "CreateSample", inCreateSample{ProjectID: projectID, S: s}, &out)
 	return out.R0, err
@@ -582,8 +582,8 @@ type outSaveDraft struct {
 	R0 int `json:"r0"`
 }
 
-// SaveDraft carries bench.Calls.SaveDraft to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SaveDraft(ctx context.Context, actor bench.User, id string, baseVersion int, s annotate.Sample) (int, error) {
+// SaveDraft carries bench.Calls.SaveDraft to the server, which acts as the session's user.
+func (c *Client) SaveDraft(ctx context.Context, id string, baseVersion int, s annotate.Sample) (int, error) {
 	var out outSaveDraft
 	err := c.call(ctx, "SaveDraft", inSaveDraft{Id: id, BaseVersion: baseVersion, S: s}, &out)
 	return out.R0, err
@@ -599,8 +599,8 @@ type outSubmit struct {
 	R0 bench.SampleInfo `json:"r0"`
 }
 
-// Submit carries bench.Calls.Submit to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Submit(ctx context.Context, actor bench.User, id string, baseVersion int, ack []string) (bench.SampleInfo, error) {
+// Submit carries bench.Calls.Submit to the server, which acts as the session's user.
+func (c *Client) Submit(ctx context.Context, id string, baseVersion int, ack []string) (bench.SampleInfo, error) {
 	var out outSubmit
 	err := c.call(ctx, "Submit", inSubmit{Id: id, BaseVersion: baseVersion, Ack: ack}, &out)
 	return out.R0, err
@@ -614,8 +614,8 @@ type outSample struct {
 	R0 bench.SampleInfo `json:"r0"`
 }
 
-// Sample carries bench.Calls.Sample to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Sample(ctx context.Context, actor bench.User, id string) (bench.SampleInfo, error) {
+// Sample carries bench.Calls.Sample to the server, which acts as the session's user.
+func (c *Client) Sample(ctx context.Context, id string) (bench.SampleInfo, error) {
 	var out outSample
 	err := c.call(ctx, "Sample", inSample{Id: id}, &out)
 	return out.R0, err
@@ -632,8 +632,8 @@ type outSamples struct {
 	R0 []bench.SampleInfo `json:"r0"`
 }
 
-// Samples carries bench.Calls.Samples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Samples(ctx context.Context, actor bench.User, projectID int64, f bench.SampleFilter, offset int, limit int) ([]bench.SampleInfo, error) {
+// Samples carries bench.Calls.Samples to the server, which acts as the session's user.
+func (c *Client) Samples(ctx context.Context, projectID int64, f bench.SampleFilter, offset int, limit int) ([]bench.SampleInfo, error) {
 	var out outSamples
 	err := c.call(ctx, "Samples", inSamples{ProjectID: projectID, F: f, Offset: offset, Limit: limit}, &out)
 	return out.R0, err
@@ -648,8 +648,8 @@ type outCountSamples struct {
 	R0 int `json:"r0"`
 }
 
-// CountSamples carries bench.Calls.CountSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) CountSamples(ctx context.Context, actor bench.User, projectID int64, f bench.SampleFilter) (int, error) {
+// CountSamples carries bench.Calls.CountSamples to the server, which acts as the session's user.
+func (c *Client) CountSamples(ctx context.Context, projectID int64, f bench.SampleFilter) (int, error) {
 	var out outCountSamples
 	err := c.call(ctx, "CountSamples", inCountSamples{ProjectID: projectID, F: f}, &out)
 	return out.R0, err
@@ -663,8 +663,8 @@ type outStatusCounts struct {
 	R0 map[verify.State]int `json:"r0"`
 }
 
-// StatusCounts carries bench.Calls.StatusCounts to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) StatusCounts(ctx context.Context, actor bench.User, projectID int64) (map[verify.State]int, error) {
+// StatusCounts carries bench.Calls.StatusCounts to the server, which acts as the session's user.
+func (c *Client) StatusCounts(ctx context.Context, projectID int64) (map[verify.State]int, error) {
 	var out outStatusCounts
 	err := c.call(ctx, "StatusCounts", inStatusCounts{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -678,8 +678,8 @@ type inWithdraw struct {
 type outWithdraw struct {
 }
 
-// Withdraw carries bench.Calls.Withdraw to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Withdraw(ctx context.Context, actor bench.User, id string, reason string) error {
+// Withdraw carries bench.Calls.Withdraw to the server, which acts as the session's user.
+func (c *Client) Withdraw(ctx context.Context, id string, reason string) error {
 	var out outWithdraw
 	err := c.call(ctx, "Withdraw", inWithdraw{Id: id, Reason: reason}, &out)
 	return err
@@ -693,8 +693,8 @@ type inReopen struct {
 type outReopen struct {
 }
 
-// Reopen carries bench.Calls.Reopen to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Reopen(ctx context.Context, actor bench.User, id string, reason string) error {
+// Reopen carries bench.Calls.Reopen to the server, which acts as the session's user.
+func (c *Client) Reopen(ctx context.Context, id string, reason string) error {
 	var out outReopen
 	err := c.call(ctx, "Reopen", inReopen{Id: id, Reason: reason}, &out)
 	return err
@@ -708,8 +708,8 @@ type outSampleRevisions struct {
 	R0 []bench.RevisionInfo `json:"r0"`
 }
 
-// SampleRevisions carries bench.Calls.SampleRevisions to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SampleRevisions(ctx context.Context, actor bench.User, sampleID string) ([]bench.RevisionInfo, error) {
+// SampleRevisions carries bench.Calls.SampleRevisions to the server, which acts as the session's user.
+func (c *Client) SampleRevisions(ctx context.Context, sampleID string) ([]bench.RevisionInfo, error) {
 	var out outSampleRevisions
 	err := c.call(ctx, "SampleRevisions", inSampleRevisions{SampleID: sampleID}, &out)
 	return out.R0, err
@@ -723,8 +723,8 @@ type outHistory struct {
 	R0 []bench.Event `json:"r0"`
 }
 
-// History carries bench.Calls.History to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) History(ctx context.Context, actor bench.User, sampleID string) ([]bench.Event, error) {
+// History carries bench.Calls.History to the server, which acts as the session's user.
+func (c *Client) History(ctx context.Context, sampleID string) ([]bench.Event, error) {
 	var out outHistory
 	err := c.call(ctx, "History", inHistory{SampleID: sampleID}, &out)
 	return out.R0, err
@@ -740,8 +740,8 @@ type outImportSamples struct {
 	R0 bench.ImportSamplesResult `json:"r0"`
 }
 
-// ImportSamples carries bench.Calls.ImportSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImportSamples(ctx context.Context, actor bench.User, projectID int64, recs []annotate.Imported, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
+// ImportSamples carries bench.Calls.ImportSamples to the server, which acts as the session's user.
+func (c *Client) ImportSamples(ctx context.Context, projectID int64, recs []annotate.Imported, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
 	var out outImportSamples
 	err := c.call(ctx, "ImportSamples", inImportSamples{ProjectID: projectID, Recs: recs, Opt: opt}, &out)
 	return out.R0, err
@@ -756,8 +756,8 @@ type outClaimReview struct {
 	R0 verify.Claim `json:"r0"`
 }
 
-// ClaimReview carries bench.Calls.ClaimReview to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ClaimReview(ctx context.Context, actor bench.User, sampleID string, round int) (verify.Claim, error) {
+// ClaimReview carries bench.Calls.ClaimReview to the server, which acts as the session's user.
+func (c *Client) ClaimReview(ctx context.Context, sampleID string, round int) (verify.Claim, error) {
 	var out outClaimReview
 	err := c.call(ctx, "ClaimReview", inClaimReview{SampleID: sampleID, Round: round}, &out)
 	return out.R0, err
@@ -770,8 +770,8 @@ type inReleaseClaim struct {
 type outReleaseClaim struct {
 }
 
-// ReleaseClaim carries bench.Calls.ReleaseClaim to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReleaseClaim(ctx context.Context, actor bench.User, sampleID string) error {
+// ReleaseClaim carries bench.Calls.ReleaseClaim to the server, which acts as the session's user.
+func (c *Client) ReleaseClaim(ctx context.Context, sampleID string) error {
 	var out outReleaseClaim
 	err := c.call(ctx, "ReleaseClaim", inReleaseClaim{SampleID: sampleID}, &out)
 	return err
@@ -785,8 +785,8 @@ type outSubmitReview struct {
 	R0 verify.Outcome `json:"r0"`
 }
 
-// SubmitReview carries bench.Calls.SubmitReview to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SubmitReview(ctx context.Context, actor bench.User, in bench.ReviewInput) (verify.Outcome, error) {
+// SubmitReview carries bench.Calls.SubmitReview to the server, which acts as the session's user.
+func (c *Client) SubmitReview(ctx context.Context, in bench.ReviewInput) (verify.Outcome, error) {
 	var out outSubmitReview
 	err := c.call(ctx, "SubmitReview", inSubmitReview{In: in}, &out)
 	return out.R0, err
@@ -801,8 +801,8 @@ type outReviewQueue struct {
 	R0 []bench.QueueItem `json:"r0"`
 }
 
-// ReviewQueue carries bench.Calls.ReviewQueue to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReviewQueue(ctx context.Context, actor bench.User, projectID int64, round int) ([]bench.QueueItem, error) {
+// ReviewQueue carries bench.Calls.ReviewQueue to the server, which acts as the session's user.
+func (c *Client) ReviewQueue(ctx context.Context, projectID int64, round int) ([]bench.QueueItem, error) {
 	var out outReviewQueue
 	err := c.call(ctx, "ReviewQueue", inReviewQueue{ProjectID: projectID, Round: round}, &out)
 	return out.R0, err
@@ -818,8 +818,8 @@ type outReviewQueueLimit struct {
 	R0 []bench.QueueItem `json:"r0"`
 }
 
-// ReviewQueueLimit carries bench.Calls.ReviewQueueLimit to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID int64, round int, limit int) ([]bench.QueueItem, error) {
+// ReviewQueueLimit carries bench.Calls.ReviewQueueLimit to the server, which acts as the session's user.
+func (c *Client) ReviewQueueLimit(ctx context.Context, projectID int64, round int, limit int) ([]bench.QueueItem, error) {
 	var out outReviewQueueLimit
 	err := c.call(ctx, "ReviewQueueLimit", inReviewQueueLimit{ProjectID: projectID, Round: round, Limit: limit}, &out)
 	return out.R0, err
@@ -833,8 +833,8 @@ type outReviews struct {
 	R0 []bench.ReviewRecord `json:"r0"`
 }
 
-// Reviews carries bench.Calls.Reviews to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Reviews(ctx context.Context, actor bench.User, sampleID string) ([]bench.ReviewRecord, error) {
+// Reviews carries bench.Calls.Reviews to the server, which acts as the session's user.
+func (c *Client) Reviews(ctx context.Context, sampleID string) ([]bench.ReviewRecord, error) {
 	var out outReviews
 	err := c.call(ctx, "Reviews", inReviews{SampleID: sampleID}, &out)
 	return out.R0, err
@@ -848,8 +848,8 @@ type outCorrect struct {
 	R0 bench.SampleInfo `json:"r0"`
 }
 
-// Correct carries bench.Calls.Correct to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Correct(ctx context.Context, actor bench.User, in bench.CorrectionInput) (bench.SampleInfo, error) {
+// Correct carries bench.Calls.Correct to the server, which acts as the session's user.
+func (c *Client) Correct(ctx context.Context, in bench.CorrectionInput) (bench.SampleInfo, error) {
 	var out outCorrect
 	err := c.call(ctx, "Correct", inCorrect{In: in}, &out)
 	return out.R0, err
@@ -863,8 +863,8 @@ type outDashboard struct {
 	R0 bench.Dashboard `json:"r0"`
 }
 
-// Dashboard carries bench.Calls.Dashboard to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Dashboard(ctx context.Context, actor bench.User, projectID int64) (bench.Dashboard, error) {
+// Dashboard carries bench.Calls.Dashboard to the server, which acts as the session's user.
+func (c *Client) Dashboard(ctx context.Context, projectID int64) (bench.Dashboard, error) {
 	var out outDashboard
 	err := c.call(ctx, "Dashboard", inDashboard{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -878,8 +878,8 @@ type outAgreement struct {
 	R0 bench.Agreement `json:"r0"`
 }
 
-// Agreement carries bench.Calls.Agreement to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Agreement(ctx context.Context, actor bench.User, projectID int64) (bench.Agreement, error) {
+// Agreement carries bench.Calls.Agreement to the server, which acts as the session's user.
+func (c *Client) Agreement(ctx context.Context, projectID int64) (bench.Agreement, error) {
 	var out outAgreement
 	err := c.call(ctx, "Agreement", inAgreement{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -893,8 +893,8 @@ type outAudit struct {
 	R0 bench.AuditReport `json:"r0"`
 }
 
-// Audit carries bench.Calls.Audit to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Audit(ctx context.Context, actor bench.User, projectID int64) (bench.AuditReport, error) {
+// Audit carries bench.Calls.Audit to the server, which acts as the session's user.
+func (c *Client) Audit(ctx context.Context, projectID int64) (bench.AuditReport, error) {
 	var out outAudit
 	err := c.call(ctx, "Audit", inAudit{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -908,8 +908,8 @@ type outAuditPlan struct {
 	R0 bench.AuditReport `json:"r0"`
 }
 
-// AuditPlan carries bench.Calls.AuditPlan to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AuditPlan(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.AuditReport, error) {
+// AuditPlan carries bench.Calls.AuditPlan to the server, which acts as the session's user.
+func (c *Client) AuditPlan(ctx context.Context, in bench.FreezeInput) (bench.AuditReport, error) {
 	var out outAuditPlan
 	err := c.call(ctx, "AuditPlan", inAuditPlan{In: in}, &out)
 	return out.R0, err
@@ -925,8 +925,8 @@ type outWithdrawDuplicates struct {
 	R0 bench.SelectionResult `json:"r0"`
 }
 
-// WithdrawDuplicates carries bench.Calls.WithdrawDuplicates to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) WithdrawDuplicates(ctx context.Context, actor bench.User, projectID int64, keep string, reason string) (bench.SelectionResult, error) {
+// WithdrawDuplicates carries bench.Calls.WithdrawDuplicates to the server, which acts as the session's user.
+func (c *Client) WithdrawDuplicates(ctx context.Context, projectID int64, keep string, reason string) (bench.SelectionResult, error) {
 	var out outWithdrawDuplicates
 	err := c.call(ctx, "WithdrawDuplicates", inWithdrawDuplicates{ProjectID: projectID, Keep: keep, Reason: reason}, &out)
 	return out.R0, err
@@ -940,8 +940,8 @@ type outImageHashes struct {
 	R0 bench.ImageHashes `json:"r0"`
 }
 
-// ImageHashes carries bench.Calls.ImageHashes to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImageHashes(ctx context.Context, actor bench.User, projectID int64) (bench.ImageHashes, error) {
+// ImageHashes carries bench.Calls.ImageHashes to the server, which acts as the session's user.
+func (c *Client) ImageHashes(ctx context.Context, projectID int64) (bench.ImageHashes, error) {
 	var out outImageHashes
 	err := c.call(ctx, "ImageHashes", inImageHashes{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -956,8 +956,8 @@ type outShortcuts struct {
 	R0 bench.ShortcutReport `json:"r0"`
 }
 
-// Shortcuts carries bench.Calls.Shortcuts to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Shortcuts(ctx context.Context, actor bench.User, projectID int64, opt bench.ShortcutOptions) (bench.ShortcutReport, error) {
+// Shortcuts carries bench.Calls.Shortcuts to the server, which acts as the session's user.
+func (c *Client) Shortcuts(ctx context.Context, projectID int64, opt bench.ShortcutOptions) (bench.ShortcutReport, error) {
 	var out outShortcuts
 	err := c.call(ctx, "Shortcuts", inShortcuts{ProjectID: projectID, Opt: opt}, &out)
 	return out.R0, err
@@ -971,8 +971,8 @@ type outRebalanceLetters struct {
 	R0 bench.RebalanceResult `json:"r0"`
 }
 
-// RebalanceLetters carries bench.Calls.RebalanceLetters to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) RebalanceLetters(ctx context.Context, actor bench.User, in bench.RebalanceInput) (bench.RebalanceResult, error) {
+// RebalanceLetters carries bench.Calls.RebalanceLetters to the server, which acts as the session's user.
+func (c *Client) RebalanceLetters(ctx context.Context, in bench.RebalanceInput) (bench.RebalanceResult, error) {
 	var out outRebalanceLetters
 	err := c.call(ctx, "RebalanceLetters", inRebalanceLetters{In: in}, &out)
 	return out.R0, err
@@ -986,8 +986,8 @@ type outFreeze struct {
 	R0 bench.Release `json:"r0"`
 }
 
-// Freeze carries bench.Calls.Freeze to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Freeze(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.Release, error) {
+// Freeze carries bench.Calls.Freeze to the server, which acts as the session's user.
+func (c *Client) Freeze(ctx context.Context, in bench.FreezeInput) (bench.Release, error) {
 	var out outFreeze
 	err := c.call(ctx, "Freeze", inFreeze{In: in}, &out)
 	return out.R0, err
@@ -1001,8 +1001,8 @@ type outReleases struct {
 	R0 []bench.Release `json:"r0"`
 }
 
-// Releases carries bench.Calls.Releases to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Releases(ctx context.Context, actor bench.User, projectID int64) ([]bench.Release, error) {
+// Releases carries bench.Calls.Releases to the server, which acts as the session's user.
+func (c *Client) Releases(ctx context.Context, projectID int64) ([]bench.Release, error) {
 	var out outReleases
 	err := c.call(ctx, "Releases", inReleases{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -1017,8 +1017,8 @@ type outReleaseByRef struct {
 	R0 bench.Release `json:"r0"`
 }
 
-// ReleaseByRef carries bench.Calls.ReleaseByRef to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReleaseByRef(ctx context.Context, actor bench.User, projectID int64, ref string) (bench.Release, error) {
+// ReleaseByRef carries bench.Calls.ReleaseByRef to the server, which acts as the session's user.
+func (c *Client) ReleaseByRef(ctx context.Context, projectID int64, ref string) (bench.Release, error) {
 	var out outReleaseByRef
 	err := c.call(ctx, "ReleaseByRef", inReleaseByRef{ProjectID: projectID, Ref: ref}, &out)
 	return out.R0, err
@@ -1032,8 +1032,8 @@ type outReleaseItems struct {
 	R0 []bench.ReleaseItem `json:"r0"`
 }
 
-// ReleaseItems carries bench.Calls.ReleaseItems to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReleaseItems(ctx context.Context, actor bench.User, releaseID int64) ([]bench.ReleaseItem, error) {
+// ReleaseItems carries bench.Calls.ReleaseItems to the server, which acts as the session's user.
+func (c *Client) ReleaseItems(ctx context.Context, releaseID int64) ([]bench.ReleaseItem, error) {
 	var out outReleaseItems
 	err := c.call(ctx, "ReleaseItems", inReleaseItems{ReleaseID: releaseID}, &out)
 	return out.R0, err
@@ -1051,8 +1051,8 @@ type outImportPredictions struct {
 	R0 bench.ImportPredictionsResult `json:"r0"`
 }
 
-// ImportPredictions carries bench.Calls.ImportPredictions to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImportPredictions(ctx context.Context, actor bench.User, releaseRef string, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
+// ImportPredictions carries bench.Calls.ImportPredictions to the server, which acts as the session's user.
+func (c *Client) ImportPredictions(ctx context.Context, releaseRef string, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
 	var out outImportPredictions
 	err := c.call(ctx, "ImportPredictions", inImportPredictions{ReleaseRef: releaseRef, Model: model, Preds: preds, Source: source, Run: run}, &out)
 	return out.R0, err
@@ -1067,8 +1067,8 @@ type outPredictions struct {
 	R0 []score.Prediction `json:"r0"`
 }
 
-// Predictions carries bench.Calls.Predictions to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Predictions(ctx context.Context, actor bench.User, releaseRef string, model string) ([]score.Prediction, error) {
+// Predictions carries bench.Calls.Predictions to the server, which acts as the session's user.
+func (c *Client) Predictions(ctx context.Context, releaseRef string, model string) ([]score.Prediction, error) {
 	var out outPredictions
 	err := c.call(ctx, "Predictions", inPredictions{ReleaseRef: releaseRef, Model: model}, &out)
 	return out.R0, err
@@ -1082,8 +1082,8 @@ type outModels struct {
 	R0 []bench.ModelRun `json:"r0"`
 }
 
-// Models carries bench.Calls.Models to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Models(ctx context.Context, actor bench.User, releaseRef string) ([]bench.ModelRun, error) {
+// Models carries bench.Calls.Models to the server, which acts as the session's user.
+func (c *Client) Models(ctx context.Context, releaseRef string) ([]bench.ModelRun, error) {
 	var out outModels
 	err := c.call(ctx, "Models", inModels{ReleaseRef: releaseRef}, &out)
 	return out.R0, err
@@ -1099,8 +1099,8 @@ type outScore struct {
 	R0 []*score.Report `json:"r0"`
 }
 
-// Score carries bench.Calls.Score to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) Score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
+// Score carries bench.Calls.Score to the server, which acts as the session's user.
+func (c *Client) Score(ctx context.Context, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	var out outScore
 	err := c.call(ctx, "Score", inScore{ReleaseRef: releaseRef, Models: models, Opt: opt}, &out)
 	return out.R0, err
@@ -1116,8 +1116,8 @@ type outSampleScores struct {
 	R1 []bench.ModelResult `json:"r1"`
 }
 
-// SampleScores carries bench.Calls.SampleScores to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SampleScores(ctx context.Context, actor bench.User, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
+// SampleScores carries bench.Calls.SampleScores to the server, which acts as the session's user.
+func (c *Client) SampleScores(ctx context.Context, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
 	var out outSampleScores
 	err := c.call(ctx, "SampleScores", inSampleScores{ReleaseRef: releaseRef, SampleID: sampleID}, &out)
 	return out.R0, out.R1, err
@@ -1131,8 +1131,8 @@ type outReleaseOutcomes struct {
 	R0 []bench.SampleOutcome `json:"r0"`
 }
 
-// ReleaseOutcomes carries bench.Calls.ReleaseOutcomes to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReleaseOutcomes(ctx context.Context, actor bench.User, releaseRef string) ([]bench.SampleOutcome, error) {
+// ReleaseOutcomes carries bench.Calls.ReleaseOutcomes to the server, which acts as the session's user.
+func (c *Client) ReleaseOutcomes(ctx context.Context, releaseRef string) ([]bench.SampleOutcome, error) {
 	var out outReleaseOutcomes
 	err := c.call(ctx, "ReleaseOutcomes", inReleaseOutcomes{ReleaseRef: releaseRef}, &out)
 	return out.R0, err
@@ -1147,8 +1147,8 @@ type outSearchSamples struct {
 	R0 bench.SamplePage `json:"r0"`
 }
 
-// SearchSamples carries bench.Calls.SearchSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SearchSamples(ctx context.Context, actor bench.User, projectID int64, q bench.SampleQuery) (bench.SamplePage, error) {
+// SearchSamples carries bench.Calls.SearchSamples to the server, which acts as the session's user.
+func (c *Client) SearchSamples(ctx context.Context, projectID int64, q bench.SampleQuery) (bench.SamplePage, error) {
 	var out outSearchSamples
 	err := c.call(ctx, "SearchSamples", inSearchSamples{ProjectID: projectID, Q: q}, &out)
 	return out.R0, err
@@ -1163,8 +1163,8 @@ type outSampleIDs struct {
 	R0 []string `json:"r0"`
 }
 
-// SampleIDs carries bench.Calls.SampleIDs to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SampleIDs(ctx context.Context, actor bench.User, projectID int64, q bench.SampleQuery) ([]string, error) {
+// SampleIDs carries bench.Calls.SampleIDs to the server, which acts as the session's user.
+func (c *Client) SampleIDs(ctx context.Context, projectID int64, q bench.SampleQuery) ([]string, error) {
 	var out outSampleIDs
 	err := c.call(ctx, "SampleIDs", inSampleIDs{ProjectID: projectID, Q: q}, &out)
 	return out.R0, err
@@ -1179,8 +1179,8 @@ type outWithdrawSamples struct {
 	R0 bench.SelectionResult `json:"r0"`
 }
 
-// WithdrawSamples carries bench.Calls.WithdrawSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) WithdrawSamples(ctx context.Context, actor bench.User, ids []string, reason string) (bench.SelectionResult, error) {
+// WithdrawSamples carries bench.Calls.WithdrawSamples to the server, which acts as the session's user.
+func (c *Client) WithdrawSamples(ctx context.Context, ids []string, reason string) (bench.SelectionResult, error) {
 	var out outWithdrawSamples
 	err := c.call(ctx, "WithdrawSamples", inWithdrawSamples{Ids: ids, Reason: reason}, &out)
 	return out.R0, err
@@ -1195,8 +1195,8 @@ type outReopenSamples struct {
 	R0 bench.SelectionResult `json:"r0"`
 }
 
-// ReopenSamples carries bench.Calls.ReopenSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReopenSamples(ctx context.Context, actor bench.User, ids []string, reason string) (bench.SelectionResult, error) {
+// ReopenSamples carries bench.Calls.ReopenSamples to the server, which acts as the session's user.
+func (c *Client) ReopenSamples(ctx context.Context, ids []string, reason string) (bench.SelectionResult, error) {
 	var out outReopenSamples
 	err := c.call(ctx, "ReopenSamples", inReopenSamples{Ids: ids, Reason: reason}, &out)
 	return out.R0, err
@@ -1212,8 +1212,8 @@ type outReassignDrafts struct {
 	R0 bench.SelectionResult `json:"r0"`
 }
 
-// ReassignDrafts carries bench.Calls.ReassignDrafts to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReassignDrafts(ctx context.Context, actor bench.User, ids []string, to string, reason string) (bench.SelectionResult, error) {
+// ReassignDrafts carries bench.Calls.ReassignDrafts to the server, which acts as the session's user.
+func (c *Client) ReassignDrafts(ctx context.Context, ids []string, to string, reason string) (bench.SelectionResult, error) {
 	var out outReassignDrafts
 	err := c.call(ctx, "ReassignDrafts", inReassignDrafts{Ids: ids, To: to, Reason: reason}, &out)
 	return out.R0, err
@@ -1227,8 +1227,8 @@ type outReleaseClaims struct {
 	R0 bench.SelectionResult `json:"r0"`
 }
 
-// ReleaseClaims carries bench.Calls.ReleaseClaims to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ReleaseClaims(ctx context.Context, actor bench.User, ids []string) (bench.SelectionResult, error) {
+// ReleaseClaims carries bench.Calls.ReleaseClaims to the server, which acts as the session's user.
+func (c *Client) ReleaseClaims(ctx context.Context, ids []string) (bench.SelectionResult, error) {
 	var out outReleaseClaims
 	err := c.call(ctx, "ReleaseClaims", inReleaseClaims{Ids: ids}, &out)
 	return out.R0, err
@@ -1244,8 +1244,8 @@ type outExportSamples struct {
 	R0 []byte `json:"r0"`
 }
 
-// ExportSamples carries bench.Calls.ExportSamples to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ExportSamples(ctx context.Context, actor bench.User, projectID int64, ids []string, format bench.SampleFormat) ([]byte, error) {
+// ExportSamples carries bench.Calls.ExportSamples to the server, which acts as the session's user.
+func (c *Client) ExportSamples(ctx context.Context, projectID int64, ids []string, format bench.SampleFormat) ([]byte, error) {
 	var out outExportSamples
 	err := c.call(ctx, "ExportSamples", inExportSamples{ProjectID: projectID, Ids: ids, Format: format}, &out)
 	return out.R0, err
@@ -1260,8 +1260,8 @@ type outDeleteDraft struct {
 	R0 annotate.Sample `json:"r0"`
 }
 
-// DeleteDraft carries bench.Calls.DeleteDraft to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) DeleteDraft(ctx context.Context, actor bench.User, id string, baseVersion int) (annotate.Sample, error) {
+// DeleteDraft carries bench.Calls.DeleteDraft to the server, which acts as the session's user.
+func (c *Client) DeleteDraft(ctx context.Context, id string, baseVersion int) (annotate.Sample, error) {
 	var out outDeleteDraft
 	err := c.call(ctx, "DeleteDraft", inDeleteDraft{Id: id, BaseVersion: baseVersion}, &out)
 	return out.R0, err
@@ -1276,8 +1276,8 @@ type outAugmentCandidates struct {
 	R0 []bench.Candidate `json:"r0"`
 }
 
-// AugmentCandidates carries bench.Calls.AugmentCandidates to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AugmentCandidates(ctx context.Context, actor bench.User, projectID int64, f bench.CandidateFilter) ([]bench.Candidate, error) {
+// AugmentCandidates carries bench.Calls.AugmentCandidates to the server, which acts as the session's user.
+func (c *Client) AugmentCandidates(ctx context.Context, projectID int64, f bench.CandidateFilter) ([]bench.Candidate, error) {
 	var out outAugmentCandidates
 	err := c.call(ctx, "AugmentCandidates", inAugmentCandidates{ProjectID: projectID, F: f}, &out)
 	return out.R0, err
@@ -1293,8 +1293,8 @@ type outAcceptCandidate struct {
 	R0 bench.SampleInfo `json:"r0"`
 }
 
-// AcceptCandidate carries bench.Calls.AcceptCandidate to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AcceptCandidate(ctx context.Context, actor bench.User, projectID int64, ref bench.CandidateRef, toEdit bool) (bench.SampleInfo, error) {
+// AcceptCandidate carries bench.Calls.AcceptCandidate to the server, which acts as the session's user.
+func (c *Client) AcceptCandidate(ctx context.Context, projectID int64, ref bench.CandidateRef, toEdit bool) (bench.SampleInfo, error) {
 	var out outAcceptCandidate
 	err := c.call(ctx, "AcceptCandidate", inAcceptCandidate{ProjectID: projectID, Ref: ref, ToEdit: toEdit}, &out)
 	return out.R0, err
@@ -1308,8 +1308,8 @@ type inDiscardCandidate struct {
 type outDiscardCandidate struct {
 }
 
-// DiscardCandidate carries bench.Calls.DiscardCandidate to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) DiscardCandidate(ctx context.Context, actor bench.User, projectID int64, ref bench.CandidateRef) error {
+// DiscardCandidate carries bench.Calls.DiscardCandidate to the server, which acts as the session's user.
+func (c *Client) DiscardCandidate(ctx context.Context, projectID int64, ref bench.CandidateRef) error {
 	var out outDiscardCandidate
 	err := c.call(ctx, "DiscardCandidate", inDiscardCandidate{ProjectID: projectID, Ref: ref}, &out)
 	return err
@@ -1324,8 +1324,8 @@ type outSampleLineage struct {
 	R1 bool          `json:"r1"`
 }
 
-// SampleLineage carries bench.Calls.SampleLineage to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) SampleLineage(ctx context.Context, actor bench.User, sampleID string) (bench.Lineage, bool, error) {
+// SampleLineage carries bench.Calls.SampleLineage to the server, which acts as the session's user.
+func (c *Client) SampleLineage(ctx context.Context, sampleID string) (bench.Lineage, bool, error) {
 	var out outSampleLineage
 	err := c.call(ctx, "SampleLineage", inSampleLineage{SampleID: sampleID}, &out)
 	return out.R0, out.R1, err
@@ -1340,8 +1340,8 @@ type outProposeHardSubset struct {
 	R0 bench.HardSubset `json:"r0"`
 }
 
-// ProposeHardSubset carries bench.Calls.ProposeHardSubset to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ProposeHardSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.HardSubsetInput) (bench.HardSubset, error) {
+// ProposeHardSubset carries bench.Calls.ProposeHardSubset to the server, which acts as the session's user.
+func (c *Client) ProposeHardSubset(ctx context.Context, releaseRef string, in bench.HardSubsetInput) (bench.HardSubset, error) {
 	var out outProposeHardSubset
 	err := c.call(ctx, "ProposeHardSubset", inProposeHardSubset{ReleaseRef: releaseRef, In: in}, &out)
 	return out.R0, err
@@ -1356,8 +1356,8 @@ type outProposeDebiasedSubset struct {
 	R0 bench.HardSubset `json:"r0"`
 }
 
-// ProposeDebiasedSubset carries bench.Calls.ProposeDebiasedSubset to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ProposeDebiasedSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
+// ProposeDebiasedSubset carries bench.Calls.ProposeDebiasedSubset to the server, which acts as the session's user.
+func (c *Client) ProposeDebiasedSubset(ctx context.Context, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
 	var out outProposeDebiasedSubset
 	err := c.call(ctx, "ProposeDebiasedSubset", inProposeDebiasedSubset{ReleaseRef: releaseRef, In: in}, &out)
 	return out.R0, err
@@ -1371,8 +1371,8 @@ type outHardSubsets struct {
 	R0 []bench.HardSubset `json:"r0"`
 }
 
-// HardSubsets carries bench.Calls.HardSubsets to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) HardSubsets(ctx context.Context, actor bench.User, releaseRef string) ([]bench.HardSubset, error) {
+// HardSubsets carries bench.Calls.HardSubsets to the server, which acts as the session's user.
+func (c *Client) HardSubsets(ctx context.Context, releaseRef string) ([]bench.HardSubset, error) {
 	var out outHardSubsets
 	err := c.call(ctx, "HardSubsets", inHardSubsets{ReleaseRef: releaseRef}, &out)
 	return out.R0, err
@@ -1387,8 +1387,8 @@ type outHardCandidates struct {
 	R1 []bench.HardCandidate `json:"r1"`
 }
 
-// HardCandidates carries bench.Calls.HardCandidates to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) HardCandidates(ctx context.Context, actor bench.User, subsetID int64) (bench.HardSubset, []bench.HardCandidate, error) {
+// HardCandidates carries bench.Calls.HardCandidates to the server, which acts as the session's user.
+func (c *Client) HardCandidates(ctx context.Context, subsetID int64) (bench.HardSubset, []bench.HardCandidate, error) {
 	var out outHardCandidates
 	err := c.call(ctx, "HardCandidates", inHardCandidates{SubsetID: subsetID}, &out)
 	return out.R0, out.R1, err
@@ -1403,8 +1403,8 @@ type outDecideHardCandidates struct {
 	R0 bench.HardSubset `json:"r0"`
 }
 
-// DecideHardCandidates carries bench.Calls.DecideHardCandidates to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) DecideHardCandidates(ctx context.Context, actor bench.User, subsetID int64, ds []bench.HardDecision) (bench.HardSubset, error) {
+// DecideHardCandidates carries bench.Calls.DecideHardCandidates to the server, which acts as the session's user.
+func (c *Client) DecideHardCandidates(ctx context.Context, subsetID int64, ds []bench.HardDecision) (bench.HardSubset, error) {
 	var out outDecideHardCandidates
 	err := c.call(ctx, "DecideHardCandidates", inDecideHardCandidates{SubsetID: subsetID, Ds: ds}, &out)
 	return out.R0, err
@@ -1420,8 +1420,8 @@ type outFreezeHardSubset struct {
 	R0 bench.Release `json:"r0"`
 }
 
-// FreezeHardSubset carries bench.Calls.FreezeHardSubset to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) FreezeHardSubset(ctx context.Context, actor bench.User, subsetID int64, name string, version string) (bench.Release, error) {
+// FreezeHardSubset carries bench.Calls.FreezeHardSubset to the server, which acts as the session's user.
+func (c *Client) FreezeHardSubset(ctx context.Context, subsetID int64, name string, version string) (bench.Release, error) {
 	var out outFreezeHardSubset
 	err := c.call(ctx, "FreezeHardSubset", inFreezeHardSubset{SubsetID: subsetID, Name: name, Version: version}, &out)
 	return out.R0, err
@@ -1437,8 +1437,8 @@ type outDrawHumanBaseline struct {
 	R0 bench.HumanBaseline `json:"r0"`
 }
 
-// DrawHumanBaseline carries bench.Calls.DrawHumanBaseline to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) DrawHumanBaseline(ctx context.Context, actor bench.User, releaseRef string, size int, seed int64) (bench.HumanBaseline, error) {
+// DrawHumanBaseline carries bench.Calls.DrawHumanBaseline to the server, which acts as the session's user.
+func (c *Client) DrawHumanBaseline(ctx context.Context, releaseRef string, size int, seed int64) (bench.HumanBaseline, error) {
 	var out outDrawHumanBaseline
 	err := c.call(ctx, "DrawHumanBaseline", inDrawHumanBaseline{ReleaseRef: releaseRef, Size: size, Seed: seed}, &out)
 	return out.R0, err
@@ -1453,8 +1453,8 @@ type outHumanBaselineOf struct {
 	R1 bool                `json:"r1"`
 }
 
-// HumanBaselineOf carries bench.Calls.HumanBaselineOf to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) HumanBaselineOf(ctx context.Context, actor bench.User, releaseRef string) (bench.HumanBaseline, bool, error) {
+// HumanBaselineOf carries bench.Calls.HumanBaselineOf to the server, which acts as the session's user.
+func (c *Client) HumanBaselineOf(ctx context.Context, releaseRef string) (bench.HumanBaseline, bool, error) {
 	var out outHumanBaselineOf
 	err := c.call(ctx, "HumanBaselineOf", inHumanBaselineOf{ReleaseRef: releaseRef}, &out)
 	return out.R0, out.R1, err
@@ -1468,8 +1468,8 @@ type outHumanItems struct {
 	R0 []bench.HumanItem `json:"r0"`
 }
 
-// HumanItems carries bench.Calls.HumanItems to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) HumanItems(ctx context.Context, actor bench.User, releaseRef string) ([]bench.HumanItem, error) {
+// HumanItems carries bench.Calls.HumanItems to the server, which acts as the session's user.
+func (c *Client) HumanItems(ctx context.Context, releaseRef string) ([]bench.HumanItem, error) {
 	var out outHumanItems
 	err := c.call(ctx, "HumanItems", inHumanItems{ReleaseRef: releaseRef}, &out)
 	return out.R0, err
@@ -1484,8 +1484,8 @@ type inAnswerHuman struct {
 type outAnswerHuman struct {
 }
 
-// AnswerHuman carries bench.Calls.AnswerHuman to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AnswerHuman(ctx context.Context, actor bench.User, releaseRef string, sampleID string, ans score.HumanAnswer) error {
+// AnswerHuman carries bench.Calls.AnswerHuman to the server, which acts as the session's user.
+func (c *Client) AnswerHuman(ctx context.Context, releaseRef string, sampleID string, ans score.HumanAnswer) error {
 	var out outAnswerHuman
 	err := c.call(ctx, "AnswerHuman", inAnswerHuman{ReleaseRef: releaseRef, SampleID: sampleID, Ans: ans}, &out)
 	return err
@@ -1501,8 +1501,8 @@ type outHumanReport struct {
 	R1 bool          `json:"r1"`
 }
 
-// HumanReport carries bench.Calls.HumanReport to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) HumanReport(ctx context.Context, actor bench.User, releaseRef string, opt score.Options) (*score.Report, bool, error) {
+// HumanReport carries bench.Calls.HumanReport to the server, which acts as the session's user.
+func (c *Client) HumanReport(ctx context.Context, releaseRef string, opt score.Options) (*score.Report, bool, error) {
 	var out outHumanReport
 	err := c.call(ctx, "HumanReport", inHumanReport{ReleaseRef: releaseRef, Opt: opt}, &out)
 	return out.R0, out.R1, err
@@ -1516,8 +1516,8 @@ type outImportBatch struct {
 	R0 bench.ImportBatchResult `json:"r0"`
 }
 
-// ImportBatch carries bench.Calls.ImportBatch to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ImportBatch(ctx context.Context, actor bench.User, in bench.ImportBatchInput) (bench.ImportBatchResult, error) {
+// ImportBatch carries bench.Calls.ImportBatch to the server, which acts as the session's user.
+func (c *Client) ImportBatch(ctx context.Context, in bench.ImportBatchInput) (bench.ImportBatchResult, error) {
 	var out outImportBatch
 	err := c.call(ctx, "ImportBatch", inImportBatch{In: in}, &out)
 	return out.R0, err
@@ -1531,8 +1531,8 @@ type outValidationBatches struct {
 	R0 []bench.ValidationBatch `json:"r0"`
 }
 
-// ValidationBatches carries bench.Calls.ValidationBatches to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ValidationBatches(ctx context.Context, actor bench.User, projectID int64) ([]bench.ValidationBatch, error) {
+// ValidationBatches carries bench.Calls.ValidationBatches to the server, which acts as the session's user.
+func (c *Client) ValidationBatches(ctx context.Context, projectID int64) ([]bench.ValidationBatch, error) {
 	var out outValidationBatches
 	err := c.call(ctx, "ValidationBatches", inValidationBatches{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -1546,8 +1546,8 @@ type outDrawValidation struct {
 	R0 bench.ValidationStatus `json:"r0"`
 }
 
-// DrawValidation carries bench.Calls.DrawValidation to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) DrawValidation(ctx context.Context, actor bench.User, in bench.DrawInput) (bench.ValidationStatus, error) {
+// DrawValidation carries bench.Calls.DrawValidation to the server, which acts as the session's user.
+func (c *Client) DrawValidation(ctx context.Context, in bench.DrawInput) (bench.ValidationStatus, error) {
 	var out outDrawValidation
 	err := c.call(ctx, "DrawValidation", inDrawValidation{In: in}, &out)
 	return out.R0, err
@@ -1562,8 +1562,8 @@ type outValidationStatus struct {
 	R0 bench.ValidationStatus `json:"r0"`
 }
 
-// ValidationStatus carries bench.Calls.ValidationStatus to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) ValidationStatus(ctx context.Context, actor bench.User, projectID int64, batch string) (bench.ValidationStatus, error) {
+// ValidationStatus carries bench.Calls.ValidationStatus to the server, which acts as the session's user.
+func (c *Client) ValidationStatus(ctx context.Context, projectID int64, batch string) (bench.ValidationStatus, error) {
 	var out outValidationStatus
 	err := c.call(ctx, "ValidationStatus", inValidationStatus{ProjectID: projectID, Batch: batch}, &out)
 	return out.R0, err
@@ -1578,8 +1578,8 @@ type outAcceptRest struct {
 	R0 bench.AcceptRestResult `json:"r0"`
 }
 
-// AcceptRest carries bench.Calls.AcceptRest to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) AcceptRest(ctx context.Context, actor bench.User, projectID int64, batch string) (bench.AcceptRestResult, error) {
+// AcceptRest carries bench.Calls.AcceptRest to the server, which acts as the session's user.
+func (c *Client) AcceptRest(ctx context.Context, projectID int64, batch string) (bench.AcceptRestResult, error) {
 	var out outAcceptRest
 	err := c.call(ctx, "AcceptRest", inAcceptRest{ProjectID: projectID, Batch: batch}, &out)
 	return out.R0, err
@@ -1593,8 +1593,8 @@ type outPlantedStatus struct {
 	R0 bench.PlantStatus `json:"r0"`
 }
 
-// PlantedStatus carries bench.Calls.PlantedStatus to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) PlantedStatus(ctx context.Context, actor bench.User, projectID int64) (bench.PlantStatus, error) {
+// PlantedStatus carries bench.Calls.PlantedStatus to the server, which acts as the session's user.
+func (c *Client) PlantedStatus(ctx context.Context, projectID int64) (bench.PlantStatus, error) {
 	var out outPlantedStatus
 	err := c.call(ctx, "PlantedStatus", inPlantedStatus{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -1608,8 +1608,8 @@ type outPlantedList struct {
 	R0 []bench.PlantedItem `json:"r0"`
 }
 
-// PlantedList carries bench.Calls.PlantedList to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) PlantedList(ctx context.Context, actor bench.User, projectID int64) ([]bench.PlantedItem, error) {
+// PlantedList carries bench.Calls.PlantedList to the server, which acts as the session's user.
+func (c *Client) PlantedList(ctx context.Context, projectID int64) ([]bench.PlantedItem, error) {
 	var out outPlantedList
 	err := c.call(ctx, "PlantedList", inPlantedList{ProjectID: projectID}, &out)
 	return out.R0, err
@@ -1623,8 +1623,8 @@ type inPlantResume struct {
 type outPlantResume struct {
 }
 
-// PlantResume carries bench.Calls.PlantResume to the server. The server acts as the session's user, whatever user is passed here.
-func (c *Client) PlantResume(ctx context.Context, actor bench.User, projectID int64, verifier string) error {
+// PlantResume carries bench.Calls.PlantResume to the server, which acts as the session's user.
+func (c *Client) PlantResume(ctx context.Context, projectID int64, verifier string) error {
 	var out outPlantResume
 	err := c.call(ctx, "PlantResume", inPlantResume{ProjectID: projectID, Verifier: verifier}, &out)
 	return err
@@ -1731,774 +1731,774 @@ var callTypes = map[string][2]any{
 	"PlantResume":               {inPlantResume{}, outPlantResume{}},
 }
 
-// serverCalls runs each call on the server's store as the session's user.
-var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error){
-	"AddUser": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+// serverCalls runs each call on svc, the server's store bound to the session's user.
+var serverCalls = map[string]func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error){
+	"AddUser": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAddUser
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AddUser(ctx, me, in.Name, in.Role, in.Group, in.Password)
+		r0, err := svc.AddUser(ctx, in.Name, in.Role, in.Group, in.Password)
 		return outAddUser{R0: r0}, err
 	},
-	"SetRole": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SetRole": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSetRole
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SetRole(ctx, me, in.Name, in.Role, in.Group)
+		r0, err := svc.SetRole(ctx, in.Name, in.Role, in.Group)
 		return outSetRole{R0: r0}, err
 	},
-	"SetPassword": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SetPassword": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSetPassword
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.SetPassword(ctx, me, in.Name, in.Password)
+		err := svc.SetPassword(ctx, in.Name, in.Password)
 		return outSetPassword{}, err
 	},
-	"Users": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Users": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inUsers
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Users(ctx, me)
+		r0, err := svc.Users(ctx)
 		return outUsers{R0: r0}, err
 	},
-	"UserByName": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"UserByName": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inUserByName
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.UserByName(ctx, me, in.Name)
+		r0, err := svc.UserByName(ctx, in.Name)
 		return outUserByName{R0: r0}, err
 	},
-	"AddUserToProject": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AddUserToProject": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAddUserToProject
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AddUserToProject(ctx, me, in.ProjectID, in.Name, in.Role, in.Group, in.Password)
+		r0, err := svc.AddUserToProject(ctx, in.ProjectID, in.Name, in.Role, in.Group, in.Password)
 		return outAddUserToProject{R0: r0}, err
 	},
-	"Refusals": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Refusals": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inRefusals
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Refusals(ctx, me, in.Limit)
+		r0, err := svc.Refusals(ctx, in.Limit)
 		return outRefusals{R0: r0}, err
 	},
-	"CreateProject": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"CreateProject": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCreateProject
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CreateProject(ctx, me, in.Name)
+		r0, err := svc.CreateProject(ctx, in.Name)
 		return outCreateProject{R0: r0}, err
 	},
-	"Projects": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Projects": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inProjects
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Projects(ctx, me)
+		r0, err := svc.Projects(ctx)
 		return outProjects{R0: r0}, err
 	},
-	"ProjectByName": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ProjectByName": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inProjectByName
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ProjectByName(ctx, me, in.Name)
+		r0, err := svc.ProjectByName(ctx, in.Name)
 		return outProjectByName{R0: r0}, err
 	},
-	"UpdateSettings": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"UpdateSettings": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inUpdateSettings
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.UpdateSettings(ctx, me, in.ProjectID, in.S)
+		err := svc.UpdateSettings(ctx, in.ProjectID, in.S)
 		return outUpdateSettings{}, err
 	},
-	"SetSettings": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SetSettings": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSetSettings
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SetSettings(ctx, me, in.ProjectID, in.Values)
+		r0, err := svc.SetSettings(ctx, in.ProjectID, in.Values)
 		return outSetSettings{R0: r0}, err
 	},
-	"GroupSettings": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"GroupSettings": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inGroupSettings
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.GroupSettings(ctx, me, in.ProjectID)
+		r0, err := svc.GroupSettings(ctx, in.ProjectID)
 		return outGroupSettings{R0: r0}, err
 	},
-	"ProjectHistory": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ProjectHistory": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inProjectHistory
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ProjectHistory(ctx, me, in.ProjectID)
+		r0, err := svc.ProjectHistory(ctx, in.ProjectID)
 		return outProjectHistory{R0: r0}, err
 	},
-	"Members": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Members": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inMembers
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Members(ctx, me, in.ProjectID)
+		r0, err := svc.Members(ctx, in.ProjectID)
 		return outMembers{R0: r0}, err
 	},
-	"AddMember": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AddMember": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAddMember
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.AddMember(ctx, me, in.ProjectID, in.UserName)
+		err := svc.AddMember(ctx, in.ProjectID, in.UserName)
 		return outAddMember{}, err
 	},
-	"RemoveMember": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"RemoveMember": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inRemoveMember
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.RemoveMember(ctx, me, in.ProjectID, in.UserName)
+		err := svc.RemoveMember(ctx, in.ProjectID, in.UserName)
 		return outRemoveMember{}, err
 	},
-	"SetMemberRole": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SetMemberRole": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSetMemberRole
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SetMemberRole(ctx, me, in.ProjectID, in.UserName, in.Role, in.Group)
+		r0, err := svc.SetMemberRole(ctx, in.ProjectID, in.UserName, in.Role, in.Group)
 		return outSetMemberRole{R0: r0}, err
 	},
-	"Images": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Images": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImages
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Images(ctx, me, in.ProjectID, in.Offset, in.Limit)
+		r0, err := svc.Images(ctx, in.ProjectID, in.Offset, in.Limit)
 		return outImages{R0: r0}, err
 	},
-	"CountImages": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"CountImages": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCountImages
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountImages(ctx, me, in.ProjectID)
+		r0, err := svc.CountImages(ctx, in.ProjectID)
 		return outCountImages{R0: r0}, err
 	},
-	"ImageByPath": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImageByPath": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImageByPath
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImageByPath(ctx, me, in.ProjectID, in.Rel)
+		r0, err := svc.ImageByPath(ctx, in.ProjectID, in.Rel)
 		return outImageByPath{R0: r0}, err
 	},
-	"ImagesByPaths": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImagesByPaths": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImagesByPaths
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImagesByPaths(ctx, me, in.ProjectID, in.Paths)
+		r0, err := svc.ImagesByPaths(ctx, in.ProjectID, in.Paths)
 		return outImagesByPaths{R0: r0}, err
 	},
-	"ImageBySHA256": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImageBySHA256": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImageBySHA256
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImageBySHA256(ctx, me, in.ProjectID, in.Sum)
+		r0, err := svc.ImageBySHA256(ctx, in.ProjectID, in.Sum)
 		return outImageBySHA256{R0: r0}, err
 	},
-	"ImagesWithoutSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImagesWithoutSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImagesWithoutSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImagesWithoutSamples(ctx, me, in.ProjectID, in.Offset, in.Limit)
+		r0, err := svc.ImagesWithoutSamples(ctx, in.ProjectID, in.Offset, in.Limit)
 		return outImagesWithoutSamples{R0: r0}, err
 	},
-	"CountImagesWithoutSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"CountImagesWithoutSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCountImagesWithoutSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountImagesWithoutSamples(ctx, me, in.ProjectID)
+		r0, err := svc.CountImagesWithoutSamples(ctx, in.ProjectID)
 		return outCountImagesWithoutSamples{R0: r0}, err
 	},
-	"ImportUploads": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImportUploads": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImportUploads
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImportUploads(ctx, me, in.ProjectID)
+		r0, err := svc.ImportUploads(ctx, in.ProjectID)
 		return outImportUploads{R0: r0}, err
 	},
-	"RecordVideoFrames": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"RecordVideoFrames": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inRecordVideoFrames
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.RecordVideoFrames(ctx, me, in.ProjectID, in.Frames)
+		err := svc.RecordVideoFrames(ctx, in.ProjectID, in.Frames)
 		return outRecordVideoFrames{}, err
 	},
-	"VideoFrames": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"VideoFrames": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inVideoFrames
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.VideoFrames(ctx, me, in.ProjectID, in.Paths)
+		r0, err := svc.VideoFrames(ctx, in.ProjectID, in.Paths)
 		return outVideoFrames{R0: r0}, err
 	},
-	"CreateSample": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"CreateSample": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCreateSample
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CreateSample(ctx, me, in.ProjectID, in.S)
+		r0, err := svc.CreateSample(ctx, in.ProjectID, in.S)
 		return outCreateSample{R0: r0}, err
 	},
-	"SaveDraft": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SaveDraft": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSaveDraft
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SaveDraft(ctx, me, in.Id, in.BaseVersion, in.S)
+		r0, err := svc.SaveDraft(ctx, in.Id, in.BaseVersion, in.S)
 		return outSaveDraft{R0: r0}, err
 	},
-	"Submit": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Submit": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSubmit
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Submit(ctx, me, in.Id, in.BaseVersion, in.Ack)
+		r0, err := svc.Submit(ctx, in.Id, in.BaseVersion, in.Ack)
 		return outSubmit{R0: r0}, err
 	},
-	"Sample": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Sample": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSample
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Sample(ctx, me, in.Id)
+		r0, err := svc.Sample(ctx, in.Id)
 		return outSample{R0: r0}, err
 	},
-	"Samples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Samples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Samples(ctx, me, in.ProjectID, in.F, in.Offset, in.Limit)
+		r0, err := svc.Samples(ctx, in.ProjectID, in.F, in.Offset, in.Limit)
 		return outSamples{R0: r0}, err
 	},
-	"CountSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"CountSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCountSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.CountSamples(ctx, me, in.ProjectID, in.F)
+		r0, err := svc.CountSamples(ctx, in.ProjectID, in.F)
 		return outCountSamples{R0: r0}, err
 	},
-	"StatusCounts": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"StatusCounts": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inStatusCounts
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.StatusCounts(ctx, me, in.ProjectID)
+		r0, err := svc.StatusCounts(ctx, in.ProjectID)
 		return outStatusCounts{R0: r0}, err
 	},
-	"Withdraw": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Withdraw": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inWithdraw
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.Withdraw(ctx, me, in.Id, in.Reason)
+		err := svc.Withdraw(ctx, in.Id, in.Reason)
 		return outWithdraw{}, err
 	},
-	"Reopen": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Reopen": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReopen
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.Reopen(ctx, me, in.Id, in.Reason)
+		err := svc.Reopen(ctx, in.Id, in.Reason)
 		return outReopen{}, err
 	},
-	"SampleRevisions": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SampleRevisions": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSampleRevisions
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SampleRevisions(ctx, me, in.SampleID)
+		r0, err := svc.SampleRevisions(ctx, in.SampleID)
 		return outSampleRevisions{R0: r0}, err
 	},
-	"History": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"History": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHistory
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.History(ctx, me, in.SampleID)
+		r0, err := svc.History(ctx, in.SampleID)
 		return outHistory{R0: r0}, err
 	},
-	"ImportSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImportSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImportSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImportSamples(ctx, me, in.ProjectID, in.Recs, in.Opt)
+		r0, err := svc.ImportSamples(ctx, in.ProjectID, in.Recs, in.Opt)
 		return outImportSamples{R0: r0}, err
 	},
-	"ClaimReview": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ClaimReview": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inClaimReview
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ClaimReview(ctx, me, in.SampleID, in.Round)
+		r0, err := svc.ClaimReview(ctx, in.SampleID, in.Round)
 		return outClaimReview{R0: r0}, err
 	},
-	"ReleaseClaim": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReleaseClaim": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleaseClaim
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.ReleaseClaim(ctx, me, in.SampleID)
+		err := svc.ReleaseClaim(ctx, in.SampleID)
 		return outReleaseClaim{}, err
 	},
-	"SubmitReview": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SubmitReview": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSubmitReview
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SubmitReview(ctx, me, in.In)
+		r0, err := svc.SubmitReview(ctx, in.In)
 		return outSubmitReview{R0: r0}, err
 	},
-	"ReviewQueue": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReviewQueue": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReviewQueue
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReviewQueue(ctx, me, in.ProjectID, in.Round)
+		r0, err := svc.ReviewQueue(ctx, in.ProjectID, in.Round)
 		return outReviewQueue{R0: r0}, err
 	},
-	"ReviewQueueLimit": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReviewQueueLimit": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReviewQueueLimit
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReviewQueueLimit(ctx, me, in.ProjectID, in.Round, in.Limit)
+		r0, err := svc.ReviewQueueLimit(ctx, in.ProjectID, in.Round, in.Limit)
 		return outReviewQueueLimit{R0: r0}, err
 	},
-	"Reviews": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Reviews": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReviews
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Reviews(ctx, me, in.SampleID)
+		r0, err := svc.Reviews(ctx, in.SampleID)
 		return outReviews{R0: r0}, err
 	},
-	"Correct": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Correct": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inCorrect
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Correct(ctx, me, in.In)
+		r0, err := svc.Correct(ctx, in.In)
 		return outCorrect{R0: r0}, err
 	},
-	"Dashboard": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Dashboard": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDashboard
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Dashboard(ctx, me, in.ProjectID)
+		r0, err := svc.Dashboard(ctx, in.ProjectID)
 		return outDashboard{R0: r0}, err
 	},
-	"Agreement": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Agreement": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAgreement
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Agreement(ctx, me, in.ProjectID)
+		r0, err := svc.Agreement(ctx, in.ProjectID)
 		return outAgreement{R0: r0}, err
 	},
-	"Audit": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Audit": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAudit
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Audit(ctx, me, in.ProjectID)
+		r0, err := svc.Audit(ctx, in.ProjectID)
 		return outAudit{R0: r0}, err
 	},
-	"AuditPlan": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AuditPlan": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAuditPlan
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AuditPlan(ctx, me, in.In)
+		r0, err := svc.AuditPlan(ctx, in.In)
 		return outAuditPlan{R0: r0}, err
 	},
-	"WithdrawDuplicates": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"WithdrawDuplicates": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inWithdrawDuplicates
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.WithdrawDuplicates(ctx, me, in.ProjectID, in.Keep, in.Reason)
+		r0, err := svc.WithdrawDuplicates(ctx, in.ProjectID, in.Keep, in.Reason)
 		return outWithdrawDuplicates{R0: r0}, err
 	},
-	"ImageHashes": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImageHashes": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImageHashes
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImageHashes(ctx, me, in.ProjectID)
+		r0, err := svc.ImageHashes(ctx, in.ProjectID)
 		return outImageHashes{R0: r0}, err
 	},
-	"Shortcuts": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Shortcuts": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inShortcuts
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Shortcuts(ctx, me, in.ProjectID, in.Opt)
+		r0, err := svc.Shortcuts(ctx, in.ProjectID, in.Opt)
 		return outShortcuts{R0: r0}, err
 	},
-	"RebalanceLetters": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"RebalanceLetters": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inRebalanceLetters
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.RebalanceLetters(ctx, me, in.In)
+		r0, err := svc.RebalanceLetters(ctx, in.In)
 		return outRebalanceLetters{R0: r0}, err
 	},
-	"Freeze": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Freeze": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inFreeze
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Freeze(ctx, me, in.In)
+		r0, err := svc.Freeze(ctx, in.In)
 		return outFreeze{R0: r0}, err
 	},
-	"Releases": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Releases": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleases
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Releases(ctx, me, in.ProjectID)
+		r0, err := svc.Releases(ctx, in.ProjectID)
 		return outReleases{R0: r0}, err
 	},
-	"ReleaseByRef": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReleaseByRef": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleaseByRef
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseByRef(ctx, me, in.ProjectID, in.Ref)
+		r0, err := svc.ReleaseByRef(ctx, in.ProjectID, in.Ref)
 		return outReleaseByRef{R0: r0}, err
 	},
-	"ReleaseItems": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReleaseItems": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleaseItems
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseItems(ctx, me, in.ReleaseID)
+		r0, err := svc.ReleaseItems(ctx, in.ReleaseID)
 		return outReleaseItems{R0: r0}, err
 	},
-	"ImportPredictions": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImportPredictions": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImportPredictions
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImportPredictions(ctx, me, in.ReleaseRef, in.Model, in.Preds, in.Source, in.Run)
+		r0, err := svc.ImportPredictions(ctx, in.ReleaseRef, in.Model, in.Preds, in.Source, in.Run)
 		return outImportPredictions{R0: r0}, err
 	},
-	"Predictions": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Predictions": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inPredictions
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Predictions(ctx, me, in.ReleaseRef, in.Model)
+		r0, err := svc.Predictions(ctx, in.ReleaseRef, in.Model)
 		return outPredictions{R0: r0}, err
 	},
-	"Models": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Models": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inModels
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Models(ctx, me, in.ReleaseRef)
+		r0, err := svc.Models(ctx, in.ReleaseRef)
 		return outModels{R0: r0}, err
 	},
-	"Score": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"Score": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inScore
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.Score(ctx, me, in.ReleaseRef, in.Models, in.Opt)
+		r0, err := svc.Score(ctx, in.ReleaseRef, in.Models, in.Opt)
 		return outScore{R0: r0}, err
 	},
-	"SampleScores": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SampleScores": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSampleScores
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, r1, err := svc.SampleScores(ctx, me, in.ReleaseRef, in.SampleID)
+		r0, r1, err := svc.SampleScores(ctx, in.ReleaseRef, in.SampleID)
 		return outSampleScores{R0: r0, R1: r1}, err
 	},
-	"ReleaseOutcomes": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReleaseOutcomes": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleaseOutcomes
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseOutcomes(ctx, me, in.ReleaseRef)
+		r0, err := svc.ReleaseOutcomes(ctx, in.ReleaseRef)
 		return outReleaseOutcomes{R0: r0}, err
 	},
-	"SearchSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SearchSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSearchSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SearchSamples(ctx, me, in.ProjectID, in.Q)
+		r0, err := svc.SearchSamples(ctx, in.ProjectID, in.Q)
 		return outSearchSamples{R0: r0}, err
 	},
-	"SampleIDs": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SampleIDs": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSampleIDs
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.SampleIDs(ctx, me, in.ProjectID, in.Q)
+		r0, err := svc.SampleIDs(ctx, in.ProjectID, in.Q)
 		return outSampleIDs{R0: r0}, err
 	},
-	"WithdrawSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"WithdrawSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inWithdrawSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.WithdrawSamples(ctx, me, in.Ids, in.Reason)
+		r0, err := svc.WithdrawSamples(ctx, in.Ids, in.Reason)
 		return outWithdrawSamples{R0: r0}, err
 	},
-	"ReopenSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReopenSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReopenSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReopenSamples(ctx, me, in.Ids, in.Reason)
+		r0, err := svc.ReopenSamples(ctx, in.Ids, in.Reason)
 		return outReopenSamples{R0: r0}, err
 	},
-	"ReassignDrafts": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReassignDrafts": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReassignDrafts
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReassignDrafts(ctx, me, in.Ids, in.To, in.Reason)
+		r0, err := svc.ReassignDrafts(ctx, in.Ids, in.To, in.Reason)
 		return outReassignDrafts{R0: r0}, err
 	},
-	"ReleaseClaims": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ReleaseClaims": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inReleaseClaims
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ReleaseClaims(ctx, me, in.Ids)
+		r0, err := svc.ReleaseClaims(ctx, in.Ids)
 		return outReleaseClaims{R0: r0}, err
 	},
-	"ExportSamples": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ExportSamples": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inExportSamples
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ExportSamples(ctx, me, in.ProjectID, in.Ids, in.Format)
+		r0, err := svc.ExportSamples(ctx, in.ProjectID, in.Ids, in.Format)
 		return outExportSamples{R0: r0}, err
 	},
-	"DeleteDraft": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"DeleteDraft": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDeleteDraft
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.DeleteDraft(ctx, me, in.Id, in.BaseVersion)
+		r0, err := svc.DeleteDraft(ctx, in.Id, in.BaseVersion)
 		return outDeleteDraft{R0: r0}, err
 	},
-	"AugmentCandidates": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AugmentCandidates": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAugmentCandidates
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AugmentCandidates(ctx, me, in.ProjectID, in.F)
+		r0, err := svc.AugmentCandidates(ctx, in.ProjectID, in.F)
 		return outAugmentCandidates{R0: r0}, err
 	},
-	"AcceptCandidate": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AcceptCandidate": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAcceptCandidate
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AcceptCandidate(ctx, me, in.ProjectID, in.Ref, in.ToEdit)
+		r0, err := svc.AcceptCandidate(ctx, in.ProjectID, in.Ref, in.ToEdit)
 		return outAcceptCandidate{R0: r0}, err
 	},
-	"DiscardCandidate": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"DiscardCandidate": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDiscardCandidate
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.DiscardCandidate(ctx, me, in.ProjectID, in.Ref)
+		err := svc.DiscardCandidate(ctx, in.ProjectID, in.Ref)
 		return outDiscardCandidate{}, err
 	},
-	"SampleLineage": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"SampleLineage": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inSampleLineage
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, r1, err := svc.SampleLineage(ctx, me, in.SampleID)
+		r0, r1, err := svc.SampleLineage(ctx, in.SampleID)
 		return outSampleLineage{R0: r0, R1: r1}, err
 	},
-	"ProposeHardSubset": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ProposeHardSubset": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inProposeHardSubset
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ProposeHardSubset(ctx, me, in.ReleaseRef, in.In)
+		r0, err := svc.ProposeHardSubset(ctx, in.ReleaseRef, in.In)
 		return outProposeHardSubset{R0: r0}, err
 	},
-	"ProposeDebiasedSubset": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ProposeDebiasedSubset": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inProposeDebiasedSubset
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ProposeDebiasedSubset(ctx, me, in.ReleaseRef, in.In)
+		r0, err := svc.ProposeDebiasedSubset(ctx, in.ReleaseRef, in.In)
 		return outProposeDebiasedSubset{R0: r0}, err
 	},
-	"HardSubsets": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"HardSubsets": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHardSubsets
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.HardSubsets(ctx, me, in.ReleaseRef)
+		r0, err := svc.HardSubsets(ctx, in.ReleaseRef)
 		return outHardSubsets{R0: r0}, err
 	},
-	"HardCandidates": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"HardCandidates": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHardCandidates
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, r1, err := svc.HardCandidates(ctx, me, in.SubsetID)
+		r0, r1, err := svc.HardCandidates(ctx, in.SubsetID)
 		return outHardCandidates{R0: r0, R1: r1}, err
 	},
-	"DecideHardCandidates": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"DecideHardCandidates": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDecideHardCandidates
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.DecideHardCandidates(ctx, me, in.SubsetID, in.Ds)
+		r0, err := svc.DecideHardCandidates(ctx, in.SubsetID, in.Ds)
 		return outDecideHardCandidates{R0: r0}, err
 	},
-	"FreezeHardSubset": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"FreezeHardSubset": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inFreezeHardSubset
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.FreezeHardSubset(ctx, me, in.SubsetID, in.Name, in.Version)
+		r0, err := svc.FreezeHardSubset(ctx, in.SubsetID, in.Name, in.Version)
 		return outFreezeHardSubset{R0: r0}, err
 	},
-	"DrawHumanBaseline": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"DrawHumanBaseline": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDrawHumanBaseline
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.DrawHumanBaseline(ctx, me, in.ReleaseRef, in.Size, in.Seed)
+		r0, err := svc.DrawHumanBaseline(ctx, in.ReleaseRef, in.Size, in.Seed)
 		return outDrawHumanBaseline{R0: r0}, err
 	},
-	"HumanBaselineOf": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"HumanBaselineOf": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHumanBaselineOf
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, r1, err := svc.HumanBaselineOf(ctx, me, in.ReleaseRef)
+		r0, r1, err := svc.HumanBaselineOf(ctx, in.ReleaseRef)
 		return outHumanBaselineOf{R0: r0, R1: r1}, err
 	},
-	"HumanItems": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"HumanItems": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHumanItems
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.HumanItems(ctx, me, in.ReleaseRef)
+		r0, err := svc.HumanItems(ctx, in.ReleaseRef)
 		return outHumanItems{R0: r0}, err
 	},
-	"AnswerHuman": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AnswerHuman": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAnswerHuman
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.AnswerHuman(ctx, me, in.ReleaseRef, in.SampleID, in.Ans)
+		err := svc.AnswerHuman(ctx, in.ReleaseRef, in.SampleID, in.Ans)
 		return outAnswerHuman{}, err
 	},
-	"HumanReport": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"HumanReport": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inHumanReport
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, r1, err := svc.HumanReport(ctx, me, in.ReleaseRef, in.Opt)
+		r0, r1, err := svc.HumanReport(ctx, in.ReleaseRef, in.Opt)
 		return outHumanReport{R0: r0, R1: r1}, err
 	},
-	"ImportBatch": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ImportBatch": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inImportBatch
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ImportBatch(ctx, me, in.In)
+		r0, err := svc.ImportBatch(ctx, in.In)
 		return outImportBatch{R0: r0}, err
 	},
-	"ValidationBatches": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ValidationBatches": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inValidationBatches
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ValidationBatches(ctx, me, in.ProjectID)
+		r0, err := svc.ValidationBatches(ctx, in.ProjectID)
 		return outValidationBatches{R0: r0}, err
 	},
-	"DrawValidation": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"DrawValidation": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inDrawValidation
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.DrawValidation(ctx, me, in.In)
+		r0, err := svc.DrawValidation(ctx, in.In)
 		return outDrawValidation{R0: r0}, err
 	},
-	"ValidationStatus": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"ValidationStatus": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inValidationStatus
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.ValidationStatus(ctx, me, in.ProjectID, in.Batch)
+		r0, err := svc.ValidationStatus(ctx, in.ProjectID, in.Batch)
 		return outValidationStatus{R0: r0}, err
 	},
-	"AcceptRest": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"AcceptRest": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inAcceptRest
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.AcceptRest(ctx, me, in.ProjectID, in.Batch)
+		r0, err := svc.AcceptRest(ctx, in.ProjectID, in.Batch)
 		return outAcceptRest{R0: r0}, err
 	},
-	"PlantedStatus": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"PlantedStatus": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inPlantedStatus
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.PlantedStatus(ctx, me, in.ProjectID)
+		r0, err := svc.PlantedStatus(ctx, in.ProjectID)
 		return outPlantedStatus{R0: r0}, err
 	},
-	"PlantedList": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"PlantedList": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inPlantedList
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		r0, err := svc.PlantedList(ctx, me, in.ProjectID)
+		r0, err := svc.PlantedList(ctx, in.ProjectID)
 		return outPlantedList{R0: r0}, err
 	},
-	"PlantResume": func(ctx context.Context, svc bench.Calls, me bench.User, decode func(any) error) (any, error) {
+	"PlantResume": func(ctx context.Context, svc bench.Calls, decode func(any) error) (any, error) {
 		var in inPlantResume
 		if err := decode(&in); err != nil {
 			return nil, err
 		}
-		err := svc.PlantResume(ctx, me, in.ProjectID, in.Verifier)
+		err := svc.PlantResume(ctx, in.ProjectID, in.Verifier)
 		return outPlantResume{}, err
 	},
 }

@@ -45,7 +45,9 @@ type Options struct {
 }
 
 // Client is a workstation's connection to a team server. It implements
-// bench.Service; the calls it carries are generated (calls_gen.go).
+// bench.Service, and is itself the bench.Session of the account signed in: the
+// server acts as its session token's user, so the calls it carries (generated,
+// calls_gen.go) name no one.
 type Client struct {
 	base     string // https://host:port
 	host     string
@@ -57,6 +59,8 @@ type Client struct {
 	user        bench.User
 	fingerprint string
 	trustErr    error // why the last handshake refused the server's certificate
+
+	notYou error // set on As's Session for another account: every request fails with it
 }
 
 var _ bench.Service = (*Client)(nil)
@@ -148,6 +152,26 @@ func (c *Client) Fingerprint() string {
 	return c.fingerprint
 }
 
+// As is the client itself when u is the account signed in (by its id): its calls
+// act as the session token's user, on the server's word. For anyone else the
+// Session refuses every call, without a request, with ErrForbidden in a sentence:
+// a workstation acts on a team server only as the person who signed in, and
+// signing in as another is the only way to act as them.
+func (c *Client) As(u bench.User) bench.Session {
+	c.mu.Lock()
+	me := c.user
+	c.mu.Unlock()
+	if u.ID == me.ID {
+		return c
+	}
+	who := "no one"
+	if me.Name != "" {
+		who = me.Name
+	}
+	return &Client{base: c.base, host: c.host, hc: c.hc, cacheDir: c.cacheDir,
+		notYou: fmt.Errorf("%w: this workstation is signed in to the team server as %s and cannot act as %s; sign in as %s", bench.ErrForbidden, who, u.Name, u.Name)}
+}
+
 // Where is the server's address.
 func (c *Client) Where() string { return c.base }
 
@@ -209,10 +233,13 @@ func (c *Client) LastChange(ctx context.Context) (int64, error) {
 // sha, fetching it from the server when it is not cached yet. Content-addressed
 // files never change, so a cached file is used as it is. The server gives an
 // image only to a member of a project that holds it: it acts as the session's
-// user, whatever actor is passed here. The cache is kept per account, so that
+// user. The cache is kept per account, so that
 // what one account fetched is never handed to another who signs in on the same
 // workstation without the server's say.
-func (c *Client) ImageFile(ctx context.Context, actor bench.User, sha string, size bench.ImageSize) (string, error) {
+func (c *Client) ImageFile(ctx context.Context, sha string, size bench.ImageSize) (string, error) {
+	if c.notYou != nil {
+		return "", c.notYou // not even from the cache
+	}
 	if len(sha) != 64 || strings.Trim(sha, "0123456789abcdef") != "" {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, bench.ErrInvalid)
 	}
@@ -275,6 +302,9 @@ func (c *Client) call(ctx context.Context, name string, in, out any) error {
 }
 
 func (c *Client) request(ctx context.Context, method, path string, in any) (*http.Request, error) {
+	if c.notYou != nil {
+		return nil, c.notYou
+	}
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -350,8 +380,8 @@ func readError(resp *http.Response) error {
 
 // AuditFreeze asks the server for the audit of what a freeze of in would write
 // (AuditPlan); the hashing runs on the server, so there is no progress to report.
-func (c *Client) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
-	return c.AuditPlan(ctx, actor, in)
+func (c *Client) AuditFreeze(ctx context.Context, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
+	return c.AuditPlan(ctx, in)
 }
 
 // Dialer is the app's way to team servers (bench.Dialer): main hands it to the

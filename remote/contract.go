@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/benchwright/benchwright/bench"
@@ -14,35 +16,45 @@ import (
 )
 
 // Contract is a digest of what a client and a server say to each other: every
-// call of bench.Calls with the types of its arguments and results, each type as
-// JSON writes it (field names and tags, element types, all the way down). Two
-// builds with the same digest read each other's requests and answers alike. A
-// client sends its digest at sign-in and the server refuses another one with
-// ErrOtherBuild and a sentence naming both builds (issue 28 item 5): a call whose
-// types changed would otherwise be misread in silence.
-var Contract = contractDigest(reflect.TypeOf((*bench.Calls)(nil)).Elem())
+// call of bench.Calls by name, with its request and its answer as JSON writes
+// them (each field's JSON name and type, all the way down) — the wire, not the
+// Go signatures, so that a change of Go alone (the actor parameter the calls
+// lost when they became session-bound) refuses no one. Two builds with the same
+// digest read each other's requests and answers alike. A client sends its
+// digest at sign-in and the server refuses one it does not accept (Contract, or
+// an older build's digest of the same wire: acceptsContract) with
+// ErrOtherBuild and a sentence naming both builds (issue 28 item 5): a call
+// whose types changed would otherwise be misread in silence.
+var Contract = wireDigest(callTypes)
+
+// sameWire holds the digests older builds send whose requests and answers are
+// this build's, byte for byte. When the wire changes (Contract with it), empty it:
+// those builds would be misread.
+var sameWire = map[string]bool{
+	// Builds before issue 28 item 5 hashed the Go signatures of bench.Calls, each
+	// with ctx and the actor the wire never carried (TestOlderBuildsSpeakThisWire).
+	"9b2b1e86e4a85e7c": true,
+}
+
+// acceptsContract reports whether a client sending contract at sign-in speaks
+// this server's wire.
+func acceptsContract(contract string) bool { return contract == Contract || sameWire[contract] }
 
 // ErrOtherBuild is the refusal of a sign-in from a client whose Contract is not
 // the server's.
 var ErrOtherBuild = errors.New("the workstation and the server are different builds of Benchwright")
 
-// contractDigest hashes the method set of the interface calls.
-func contractDigest(calls reflect.Type) string {
+// wireDigest hashes calls (each call's request and answer, as callTypes holds
+// them), in the order of their names.
+func wireDigest(calls map[string][2]any) string {
 	var b strings.Builder
 	seen := map[reflect.Type]bool{}
-	for i := 0; i < calls.NumMethod(); i++ {
-		m := calls.Method(i)
-		b.WriteString(m.Name + "(")
-		for k := 0; k < m.Type.NumIn(); k++ {
-			describeType(&b, m.Type.In(k), seen)
-			b.WriteString(",")
-		}
-		b.WriteString(")(")
-		for k := 0; k < m.Type.NumOut(); k++ {
-			describeType(&b, m.Type.Out(k), seen)
-			b.WriteString(",")
-		}
-		b.WriteString(")\n")
+	for _, name := range slices.Sorted(maps.Keys(calls)) {
+		b.WriteString(name + " ")
+		describeType(&b, reflect.TypeOf(calls[name][0]), seen)
+		b.WriteString(" -> ")
+		describeType(&b, reflect.TypeOf(calls[name][1]), seen)
+		b.WriteString("\n")
 	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:8])

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -16,32 +15,36 @@ type contractOther struct {
 	Kids []contractItem `json:"kids"`
 }
 
-type contractV1 interface {
-	Get(id string) (contractItem, error)
+type getIn struct {
+	ID string `json:"id"`
 }
-type contractV1Again interface {
-	Get(id string) (contractItem, error)
+type getInRenamed struct {
+	ID string `json:"sampleID"` // the same Go type, another JSON name
 }
-type contractV2 interface {
-	Get(id string) (contractOther, error)
+type getOut struct {
+	R0 contractItem `json:"r0"`
 }
-type contractV3 interface {
-	Get(id string) (contractItem, error)
-	Put(it contractItem) error
+type getOutOther struct {
+	R0 contractOther `json:"r0"`
+}
+type putIn struct {
+	It contractItem `json:"it"`
 }
 
-// The digest changes with what the wire carries — a JSON name, a call — and with
-// nothing else.
+// The digest changes with what the wire carries — a JSON name, in a request or
+// an answer, a call — and with nothing else.
 func TestContractDigest(t *testing.T) {
-	d := func(v any) string { return contractDigest(reflect.TypeOf(v).Elem()) }
-	v1 := d((*contractV1)(nil))
-	if again := d((*contractV1Again)(nil)); again != v1 {
+	v1 := wireDigest(map[string][2]any{"Get": {getIn{}, getOut{}}})
+	if again := wireDigest(map[string][2]any{"Get": {getIn{}, getOut{}}}); again != v1 {
 		t.Errorf("the same calls: %s and %s", v1, again)
 	}
-	if v2 := d((*contractV2)(nil)); v2 == v1 {
+	if v2 := wireDigest(map[string][2]any{"Get": {getIn{}, getOutOther{}}}); v2 == v1 {
 		t.Error("a field's JSON name changed and the digest did not")
 	}
-	if v3 := d((*contractV3)(nil)); v3 == v1 {
+	if v := wireDigest(map[string][2]any{"Get": {getInRenamed{}, getOut{}}}); v == v1 {
+		t.Error("a request's key changed and the digest did not")
+	}
+	if v3 := wireDigest(map[string][2]any{"Get": {getIn{}, getOut{}}, "Put": {putIn{}, struct{}{}}}); v3 == v1 {
 		t.Error("a call was added and the digest did not change")
 	}
 	if len(Contract) != 16 {

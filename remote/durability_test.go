@@ -140,7 +140,7 @@ func TestAcknowledgedSaveSurvivesKill(t *testing.T) {
 	for i, name := range names {
 		p := signIn(t, addr, fp, name)
 		s := storetest.HopSample(tm.images[i%len(tm.images)])
-		si, err := p.c.CreateSample(ctx, p.me, tm.project.ID, s)
+		si, err := p.c.CreateSample(ctx, tm.project.ID, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestAcknowledgedSaveSurvivesKill(t *testing.T) {
 			st := &state[i]
 			for n := 1; ; n++ {
 				s.ID, s.Question, s.QuestionTag = st.id, draftQuestion(n), ""
-				v, err := p.c.SaveDraft(ctx, p.me, st.id, st.version, s)
+				v, err := p.c.SaveDraft(ctx, st.id, st.version, s)
 				if err != nil {
 					st.end = err // the server is gone: this save was not acknowledged
 					return

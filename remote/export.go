@@ -97,7 +97,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, me bench.User, _
 // files are unpacked into a hidden folder beside it and renamed at the end, so a
 // broken transfer leaves nothing behind. progress, when set, is called as files
 // arrive (total is 0: the server does not say in advance).
-func (c *Client) Export(ctx context.Context, actor bench.User, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
+func (c *Client) Export(ctx context.Context, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
 	var res bench.ExportResult
 	out, err := filepath.Abs(in.OutDir)
 	if in.OutDir == "" || err != nil {

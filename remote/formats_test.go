@@ -22,7 +22,7 @@ func TestUploadCommonFormats(t *testing.T) {
 	p := storetest.Seed(t, nil)
 	_, dial := serve(t, p.DB)
 	c := dial(t)
-	me, err := c.Authenticate(ctx, "ann1", storetest.Password)
+	_, err := c.Authenticate(ctx, "ann1", storetest.Password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestUploadCommonFormats(t *testing.T) {
 	for _, f := range files {
 		write(t, dir, f.rel, f.data)
 	}
-	res, err := c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	res, err := c.ImportImages(ctx, p.Project.ID, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +59,12 @@ func TestUploadCommonFormats(t *testing.T) {
 		t.Fatalf("upload: %+v; want all %d imported", res, len(files))
 	}
 	for _, f := range files {
-		im, err := c.ImageByPath(ctx, me, p.Project.ID, f.rel)
+		im, err := c.ImageByPath(ctx, p.Project.ID, f.rel)
 		if err != nil || im.Width != f.w || im.Height != f.h {
 			t.Errorf("%s on the server: %+v, %v; want %d×%d", f.rel, im, err, f.w, f.h)
 		}
 	}
-	if _, err := c.Projects(ctx, me); err != nil {
+	if _, err := c.Projects(ctx); err != nil {
 		t.Errorf("the server after the upload: %v", err)
 	}
 }

@@ -143,7 +143,7 @@ func TestNewPasswordEndsSessions(t *testing.T) {
 	if err := p.DB.SetPassword(ctx, lead, "ann1", "a-new-secret-1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx, bench.Owner()); !errors.Is(err, bench.ErrSessionEnded) {
+	if _, err := c.Projects(ctx); !errors.Is(err, bench.ErrSessionEnded) {
 		t.Errorf("a call after the password changed: %v, want the session ended", err)
 	}
 }

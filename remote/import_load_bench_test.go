@@ -39,7 +39,7 @@ func BenchmarkImportThroughServerWhileOthersWrite(b *testing.B) {
 			s.ID = fmt.Sprintf("load-%d-%06d", i, k+1)
 			recs[k] = annotate.Imported{Line: k + 1, Sample: s}
 		}
-		draft, err := other.c.CreateSample(ctx, other.me, tm.project.ID, sample(tm.images[0]))
+		draft, err := other.c.CreateSample(ctx, tm.project.ID, sample(tm.images[0]))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func BenchmarkImportThroughServerWhileOthersWrite(b *testing.B) {
 				}
 				s.Question = fmt.Sprintf("Which object is closest to the camera (edit %d)?", k)
 				s.QuestionTag = fmt.Sprintf("Which object is <REL>closest to the camera</REL> (edit %d)?", k)
-				v, err := other.c.SaveDraft(ctx, other.me, draft.ID, version, s)
+				v, err := other.c.SaveDraft(ctx, draft.ID, version, s)
 				done := time.Now()
 				if err != nil {
 					b.Error(err)
@@ -82,7 +82,7 @@ func BenchmarkImportThroughServerWhileOthersWrite(b *testing.B) {
 		}()
 		time.Sleep(time.Until(importStart))
 		b.StartTimer()
-		res, err := importer.c.ImportSamples(ctx, importer.me, tm.project.ID, recs, bench.ImportSamplesOptions{})
+		res, err := importer.c.ImportSamples(ctx, tm.project.ID, recs, bench.ImportSamplesOptions{})
 		took := time.Since(importStart)
 		b.StopTimer()
 		close(stop)

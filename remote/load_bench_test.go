@@ -238,7 +238,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 		if turn%3 == 2 {
 			var ret []bench.SampleInfo
 			if _, err := r.call(budget, "Samples", func() (err error) {
-				ret, err = p.c.Samples(ctx, bench.Owner(), tm.project.ID, bench.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
+				ret, err = p.c.Samples(ctx, tm.project.ID, bench.SampleFilter{Status: verify.StateReturned, AuthorID: p.me.ID}, 0, 3)
 				return err
 			}); err != nil {
 				return
@@ -253,7 +253,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 				}
 				var v int
 				refused, err := r.call(budget, "SaveDraft", func() (err error) {
-					v, err = p.c.SaveDraft(ctx, p.me, s.ID, s.Version, c)
+					v, err = p.c.SaveDraft(ctx, s.ID, s.Version, c)
 					return err
 				})
 				if err != nil {
@@ -261,7 +261,7 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 				}
 				if !refused {
 					if _, err := r.call(budget, "Submit", func() error {
-						_, err := p.c.Submit(ctx, p.me, s.ID, v, nil)
+						_, err := p.c.Submit(ctx, s.ID, v, nil)
 						return err
 					}); err != nil {
 						return
@@ -272,13 +272,13 @@ func annotateLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget
 		}
 		var si bench.SampleInfo
 		if _, err := r.call(budget, "CreateSample", func() (err error) {
-			si, err = p.c.CreateSample(ctx, p.me, tm.project.ID, storetest.HopSample(tm.images[rng.IntN(len(tm.images))]))
+			si, err = p.c.CreateSample(ctx, tm.project.ID, storetest.HopSample(tm.images[rng.IntN(len(tm.images))]))
 			return err
 		}); err != nil {
 			return
 		}
 		if _, err := r.call(budget, "Submit", func() error {
-			_, err := p.c.Submit(ctx, p.me, si.ID, si.Version, nil)
+			_, err := p.c.Submit(ctx, si.ID, si.Version, nil)
 			return err
 		}); err != nil {
 			return
@@ -293,7 +293,7 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 	for {
 		var q []bench.QueueItem
 		if _, err := r.call(budget, "ReviewQueueLimit", func() (err error) {
-			q, err = p.c.ReviewQueueLimit(ctx, p.me, tm.project.ID, 0, 8)
+			q, err = p.c.ReviewQueueLimit(ctx, tm.project.ID, 0, 8)
 			return err
 		}); err != nil {
 			return
@@ -304,13 +304,13 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 		}
 		it := q[rng.IntN(len(q))]
 		refused, err := r.callExcused(budget, "ClaimReview", func() error {
-			_, err := p.c.ClaimReview(ctx, p.me, it.SampleID, it.Round)
+			_, err := p.c.ClaimReview(ctx, it.SampleID, it.Round)
 			return err
 		}, func(err error) string {
 			// A claim names no revision: when the author revised the sample since
 			// the queue was read, the new revision's rules answer (another group
 			// took its round 1, say). A check, not part of the load.
-			if si, e := p.c.Sample(ctx, bench.Owner(), it.SampleID); errors.Is(err, bench.ErrForbidden) && e == nil && si.Revision != it.Revision {
+			if si, e := p.c.Sample(ctx, it.SampleID); errors.Is(err, bench.ErrForbidden) && e == nil && si.Revision != it.Revision {
 				return "revised-meanwhile"
 			}
 			return ""
@@ -329,7 +329,7 @@ func reviewLoad(ctx context.Context, p person, tm team, rng *rand.Rand, budget *
 				Reasons: []string{first}, Comment: "simulated rejection"}
 		}
 		if _, err := r.call(budget, "SubmitReview", func() error {
-			_, err := p.c.SubmitReview(ctx, p.me, bench.ReviewInput{SampleID: it.SampleID, Round: it.Round, BasedOn: it.Revision,
+			_, err := p.c.SubmitReview(ctx, bench.ReviewInput{SampleID: it.SampleID, Round: it.Round, BasedOn: it.Revision,
 				Verdict: v, Seconds: 30})
 			return err
 		}); err != nil {

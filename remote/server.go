@@ -225,7 +225,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeLimited(w, r, bench.User{}, "signin", &in, maxSignInBody) {
 		return
 	}
-	if in.Contract != Contract { // before the password: not a guess, and nothing said about it
+	if !acceptsContract(in.Contract) { // before the password: not a guess, and nothing said about it
 		s.refuse(w, r, bench.User{}, http.StatusUpgradeRequired, "signin", otherBuild(clip(in.Version, 40), clip(in.Contract, 40)))
 		return
 	}
@@ -299,7 +299,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, me bench.User, _ s
 	if testPanic != nil {
 		testPanic(r)
 	}
-	out, err := run(r.Context(), s.db, me, decode)
+	out, err := run(r.Context(), s.db.As(me), decode)
 	if badBody != nil {
 		s.refuseBody(w, r, me, name, s.maxBody, body, badBody)
 		return

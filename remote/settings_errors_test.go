@@ -38,7 +38,7 @@ func TestSettingsErrorCrossesTheWire(t *testing.T) {
 	if _, ok := svc.(*remote.Client); !ok {
 		t.Fatalf("connected to a %T, not a team server", svc)
 	}
-	_, err = svc.SetSettings(ctx, user, p.Project.ID, values)
+	_, err = svc.As(user).SetSettings(ctx, p.Project.ID, values)
 	var got *bench.SettingsError
 	if !errors.As(err, &got) {
 		t.Fatalf("through the server: %v (%T), no *store.SettingsError", err, err)
@@ -54,7 +54,7 @@ func TestSettingsErrorCrossesTheWire(t *testing.T) {
 	}
 	// Other refusals carry no fields: an annotator may not change settings.
 	ann, annUser := p.As(t, "ann1")
-	_, err = ann.SetSettings(ctx, annUser, p.Project.ID, values)
+	_, err = ann.As(annUser).SetSettings(ctx, p.Project.ID, values)
 	if errors.As(err, &got) || !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("an annotator's refusal: %v", err)
 	}

@@ -28,7 +28,7 @@ func TestTextThatIsNotUTF8IsRefused(t *testing.T) {
 	} {
 		si := p.Submitted(t, "ann1")
 		svc, u := p.As(t, "a1")
-		_, err := svc.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
+		_, err := svc.As(u).SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
 			Verdict: verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: c.comment}})
 		_, lead := p.As(t, "lead")
 		rs, rerr := p.DB.Reviews(ctx, lead, si.ID)

@@ -154,7 +154,7 @@ func TestOffline(t *testing.T) {
 	}
 	srv.CloseClientConnections()
 	srv.Close()
-	_, err = c.Projects(ctx, bench.Owner())
+	_, err = c.Projects(ctx)
 	if !errors.Is(err, remote.ErrOffline) {
 		t.Fatalf("a call to a stopped server: %v, want ErrOffline", err)
 	}

@@ -43,11 +43,11 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	author := on(0, "ann1")
 	var round3 []bench.SampleInfo
 	for range panels {
-		si, err := author.c.CreateSample(ctx, author.me, tm.project.ID, storetest.HopSample(tm.images[0]))
+		si, err := author.c.CreateSample(ctx, tm.project.ID, storetest.HopSample(tm.images[0]))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if si, err = author.c.Submit(ctx, author.me, si.ID, si.Version, nil); err != nil {
+		if si, err = author.c.Submit(ctx, si.ID, si.Version, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range []struct {
@@ -55,7 +55,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			round int
 		}{{"a1", 1}, {"b1", 2}} {
 			p := on(r.round, r.who)
-			if _, err := p.c.SubmitReview(ctx, p.me, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
+			if _, err := p.c.SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision,
 				Verdict: storetest.Approve(si.Kind, r.round)}); err != nil {
 				t.Fatalf("%s in round %d: %v", r.who, r.round, err)
 			}
@@ -91,7 +91,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, err := v.c.ClaimReview(ctx, v.me, si.ID, 3)
+				_, err := v.c.ClaimReview(ctx, si.ID, 3)
 				if err != nil {
 					if !errors.Is(err, verify.ErrPanelFull) && !errors.Is(err, verify.ErrWrongRound) && !errors.Is(err, verify.ErrRoundClosed) {
 						mu.Lock()
@@ -103,7 +103,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 				mu.Lock()
 				results[k].claims++
 				mu.Unlock()
-				_, err = v.c.SubmitReview(ctx, v.me, bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision,
+				_, err = v.c.SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: 3, BasedOn: si.Revision,
 					Verdict: storetest.Approve(si.Kind, 3)})
 				mu.Lock()
 				defer mu.Unlock()
@@ -158,7 +158,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	var ids []string
 	for range drafts {
 		s := annotate.Sample{Kind: annotate.KindOpen, Image: tm.images[0], Question: "How many increments?", AnswerText: "0"}
-		si, err := author.c.CreateSample(ctx, author.me, tm.project.ID, s)
+		si, err := author.c.CreateSample(ctx, tm.project.ID, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			for n := range perSession * drafts {
 				k := (n + session) % drafts
 				for {
-					si, err := p.c.Sample(ctx, bench.Owner(), ids[k])
+					si, err := p.c.Sample(ctx, ids[k])
 					if err != nil {
 						t.Error(err)
 						return
@@ -189,7 +189,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 					// Each session's save differs, so that the server cannot take a
 					// stale one for a retry of the save it already has.
 					s.AnswerText, s.Question = strconv.Itoa(v+1), fmt.Sprintf("How many increments? Session %d counted last.", session)
-					_, err = p.c.SaveDraft(ctx, p.me, si.ID, si.Version, s)
+					_, err = p.c.SaveDraft(ctx, si.ID, si.Version, s)
 					mu.Lock()
 					if errors.Is(err, bench.ErrConflict) {
 						conflicts++

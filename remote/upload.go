@@ -189,7 +189,7 @@ func short(sum string) string {
 // ImportImages uploads the images below dir that the server lacks and imports
 // them on the server. Files this workstation cannot read are listed as rejected
 // with the reason, as a local import lists them.
-func (c *Client) ImportImages(ctx context.Context, actor bench.User, projectID int64, dir string, progress func(bench.ImportProgress)) (bench.ImportResult, error) {
+func (c *Client) ImportImages(ctx context.Context, projectID int64, dir string, progress func(bench.ImportProgress)) (bench.ImportResult, error) {
 	var res bench.ImportResult
 	var files []uploadFile
 	report := func(p bench.ImportProgress) {

@@ -71,7 +71,7 @@ func TestUploadImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	me, err := c.Authenticate(ctx, "ann1", storetest.Password)
+	_, err = c.Authenticate(ctx, "ann1", storetest.Password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestUploadImages(t *testing.T) {
 	write(t, dir, "notes.txt", []byte("ignored"))
 	write(t, dir, ".cache/hidden.jpg", jpegBytes(t, 8, 8, color.Black))
 
-	res, err := c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	res, err := c.ImportImages(ctx, p.Project.ID, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,11 @@ func TestUploadImages(t *testing.T) {
 	if n := puts.Load(); n != 3 {
 		t.Errorf("%d files sent, want 3 (two images and the broken one; not the text or the hidden file)", n)
 	}
-	im, err := c.ImageByPath(ctx, bench.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg")
+	im, err := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg")
 	if err != nil || im.Width != 30 || im.Height != 40 {
 		t.Fatalf("the uploaded image on the server: %+v, %v", im, err)
 	}
-	if f, err := c.ImageFile(ctx, bench.Owner(), im.SHA256, bench.ImageThumb); err != nil || f == "" {
+	if f, err := c.ImageFile(ctx, im.SHA256, bench.ImageThumb); err != nil || f == "" {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
 	}
 
@@ -107,7 +107,7 @@ func TestUploadImages(t *testing.T) {
 	// Again: the images are not sent twice (only the refused file, which is
 	// refused again); the server keeps what it has.
 	puts.Store(0)
-	res, err = c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	res, err = c.ImportImages(ctx, p.Project.ID, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestUploadImages(t *testing.T) {
 	}
 	// Other bytes under a path already uploaded are refused, and the image stays.
 	write(t, dir, "0002-kitchen-1/c.jpg", jpegBytes(t, 30, 40, color.RGBA{0, 0, 200, 255}))
-	res, err = c.ImportImages(ctx, me, p.Project.ID, dir, nil)
+	res, err = c.ImportImages(ctx, p.Project.ID, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,15 +125,15 @@ func TestUploadImages(t *testing.T) {
 	}) {
 		t.Errorf("another file under an uploaded path: %+v", res)
 	}
-	if again, _ := c.ImageByPath(ctx, bench.Owner(), p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
+	if again, _ := c.ImageByPath(ctx, p.Project.ID, "0002-kitchen-1/c.jpg"); again.SHA256 != im.SHA256 {
 		t.Error("the uploaded image was replaced")
 	}
 
 	// A verifier may not upload.
 	v, _ := remote.Dial(ctx, srv.URL, remote.Options{Fingerprint: remote.Fingerprint(srv.Certificate().Raw), CacheDir: t.TempDir()})
 	defer v.Close()
-	vu, _ := v.Authenticate(ctx, "a1", storetest.Password)
-	if _, err := v.ImportImages(ctx, vu, p.Project.ID, dir, nil); !errors.Is(err, bench.ErrForbidden) {
+	v.Authenticate(ctx, "a1", storetest.Password)
+	if _, err := v.ImportImages(ctx, p.Project.ID, dir, nil); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("a verifier's upload: %v, want a refusal", err)
 	}
 }

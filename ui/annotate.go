@@ -521,16 +521,16 @@ func (q queueQuery) readQueue() queueData {
 		func() { drafts = q.readSection(mine(verify.StateDraft), max(q.loaded[verify.StateDraft], q.page)) },
 		func() {
 			if q.all {
-				d.imgTotal, _ = q.db.CountImages(q.ctx, q.user, q.pid)
+				d.imgTotal, _ = q.db.As(q.user).CountImages(q.ctx, q.pid)
 			} else {
-				d.imgTotal, _ = q.db.CountImagesWithoutSamples(q.ctx, q.user, q.pid)
+				d.imgTotal, _ = q.db.As(q.user).CountImagesWithoutSamples(q.ctx, q.pid)
 			}
 		},
 		func() {
 			if q.all {
-				ims, imsErr = q.db.Images(q.ctx, q.user, q.pid, 0, n)
+				ims, imsErr = q.db.As(q.user).Images(q.ctx, q.pid, 0, n)
 			} else {
-				ims, imsErr = q.db.ImagesWithoutSamples(q.ctx, q.user, q.pid, 0, n)
+				ims, imsErr = q.db.As(q.user).ImagesWithoutSamples(q.ctx, q.pid, 0, n)
 			}
 		},
 	}
@@ -610,8 +610,8 @@ func (q queueQuery) readSection(f bench.SampleFilter, n int) sampleSection {
 	var sec sampleSection
 	var countErr error
 	together(
-		func() { sec.total, countErr = q.db.CountSamples(q.ctx, q.user, q.pid, f) },
-		func() { sec.rows, sec.err = q.db.Samples(q.ctx, q.user, q.pid, f, 0, n) },
+		func() { sec.total, countErr = q.db.As(q.user).CountSamples(q.ctx, q.pid, f) },
+		func() { sec.rows, sec.err = q.db.As(q.user).Samples(q.ctx, q.pid, f, 0, n) },
 	)
 	sec.err = cmp.Or(countErr, sec.err)
 	return sec

@@ -290,24 +290,33 @@ func (b *barrierService) enter() {
 	b.mu.Unlock()
 }
 
-func (b *barrierService) CountSamples(ctx context.Context, u bench.User, pid int64, f bench.SampleFilter) (int, error) {
-	b.enter()
-	return b.Service.CountSamples(ctx, u, pid, f)
+// As is the Session of u with its queue reads held at the barrier.
+func (b *barrierService) As(u bench.User) bench.Session { return barrierSession{b.Service.As(u), b} }
+
+// barrierSession is the Session barrierService.As gives: its overrides, the rest u's.
+type barrierSession struct {
+	bench.Session
+	b *barrierService
 }
 
-func (b *barrierService) Samples(ctx context.Context, u bench.User, pid int64, f bench.SampleFilter, offset, limit int) ([]bench.SampleInfo, error) {
-	b.enter()
-	return b.Service.Samples(ctx, u, pid, f, offset, limit)
+func (w barrierSession) CountSamples(ctx context.Context, pid int64, f bench.SampleFilter) (int, error) {
+	w.b.enter()
+	return w.Session.CountSamples(ctx, pid, f)
 }
 
-func (b *barrierService) CountImagesWithoutSamples(ctx context.Context, u bench.User, pid int64) (int, error) {
-	b.enter()
-	return b.Service.CountImagesWithoutSamples(ctx, u, pid)
+func (w barrierSession) Samples(ctx context.Context, pid int64, f bench.SampleFilter, offset, limit int) ([]bench.SampleInfo, error) {
+	w.b.enter()
+	return w.Session.Samples(ctx, pid, f, offset, limit)
 }
 
-func (b *barrierService) ImagesWithoutSamples(ctx context.Context, u bench.User, pid int64, offset, limit int) ([]bench.Image, error) {
-	b.enter()
-	return b.Service.ImagesWithoutSamples(ctx, u, pid, offset, limit)
+func (w barrierSession) CountImagesWithoutSamples(ctx context.Context, pid int64) (int, error) {
+	w.b.enter()
+	return w.Session.CountImagesWithoutSamples(ctx, pid)
+}
+
+func (w barrierSession) ImagesWithoutSamples(ctx context.Context, pid int64, offset, limit int) ([]bench.Image, error) {
+	w.b.enter()
+	return w.Session.ImagesWithoutSamples(ctx, pid, offset, limit)
 }
 
 // The queue's reads are made at once: on a team server the queue costs one round

@@ -210,7 +210,7 @@ func TestAnnotateUndoSurvivesLeavingAndComingBack(t *testing.T) {
 	typeKeys(u.win.Canvas(), "d")
 	si := storedSample(t, u, id)
 	si.Content.Question = "Changed elsewhere?"
-	if _, err := u.db.SaveDraft(context.Background(), u.user, id, si.Version, si.Content); err != nil {
+	if _, err := u.db.As(u.user).SaveDraft(context.Background(), id, si.Version, si.Content); err != nil {
 		t.Fatal(err)
 	}
 	typeKeys(u.win.Canvas(), "a")
@@ -279,12 +279,12 @@ func TestAnnotateQueueFollowsOthersWork(t *testing.T) {
 	if !strings.HasSuffix(row(), "Round 1") {
 		t.Fatalf("before: %q", row())
 	}
-	lead, err := u.db.UserByName(context.Background(), bench.Owner(), "lead")
+	lead, err := u.db.As(bench.Owner()).UserByName(context.Background(), "lead")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lead.Role = string(verify.RoleLead)
-	if err := u.db.Withdraw(context.Background(), lead, "demo-hq-007", "a duplicate"); err != nil {
+	if err := u.db.As(lead).Withdraw(context.Background(), "demo-hq-007", "a duplicate"); err != nil {
 		t.Fatal(err)
 	}
 	u.othersChanged() // what the poll runs when the project's change counter moved

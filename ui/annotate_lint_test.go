@@ -167,7 +167,7 @@ func TestAnnotateAcknowledgementSurvivesComingBack(t *testing.T) {
 		t.Fatalf("after another screen: not acknowledged (%q)", ws.submitWhy.Text)
 	}
 	test.Tap(ws.submitBtn)
-	revs, err := u.db.SampleRevisions(context.Background(), u.user, id)
+	revs, err := u.db.As(u.user).SampleRevisions(context.Background(), id)
 	if err != nil || len(revs) != 1 || !slices.Contains(revs[0].Acknowledged, annotate.RuleExoPhrase) {
 		t.Fatalf("revisions %+v, %v", revs, err)
 	}
@@ -176,7 +176,7 @@ func TestAnnotateAcknowledgementSurvivesComingBack(t *testing.T) {
 	// returned sample, in another session).
 	delete(sessionAcks, u)
 	si := storedSample(t, u, id)
-	revs, err = u.db.SampleRevisions(context.Background(), u.user, id)
+	revs, err = u.db.As(u.user).SampleRevisions(context.Background(), id)
 	if acks := ws.acksFor(si, revs, err); !acks[annotate.RuleExoPhrase] {
 		t.Errorf("a new session starts from %v", acks)
 	}
@@ -194,7 +194,7 @@ func TestAnnotateSubmitWithAnOpenWarning(t *testing.T) {
 	}
 	shortcut(u, fyne.KeyReturn, ctrl)
 	si := storedSample(t, u, id)
-	revs, err := u.db.SampleRevisions(context.Background(), u.user, id)
+	revs, err := u.db.As(u.user).SampleRevisions(context.Background(), id)
 	if si.Status != verify.StateRound1 || err != nil || len(revs) != 1 || !slices.Equal(revs[0].Acknowledged, []string{annotate.RuleExoPhrase}) {
 		t.Fatalf("stored %s, revisions %+v %v", si.Status, revs, err)
 	}

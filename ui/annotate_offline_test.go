@@ -31,18 +31,27 @@ func (d *awayDB) away() error {
 	return nil
 }
 
-func (d *awayDB) SaveDraft(ctx context.Context, u bench.User, id string, v int, s annotate.Sample) (int, error) {
-	if err := d.away(); err != nil {
-		return 0, err
-	}
-	return d.Service.SaveDraft(ctx, u, id, v, s)
+// As is the Session of u with its writes failing while the server is away.
+func (d *awayDB) As(u bench.User) bench.Session { return awaySession{d.Service.As(u), d} }
+
+// awaySession is the Session awayDB.As gives: its overrides, the rest u's.
+type awaySession struct {
+	bench.Session
+	d *awayDB
 }
 
-func (d *awayDB) Submit(ctx context.Context, u bench.User, id string, v int, ack []string) (bench.SampleInfo, error) {
-	if err := d.away(); err != nil {
+func (w awaySession) SaveDraft(ctx context.Context, id string, v int, s annotate.Sample) (int, error) {
+	if err := w.d.away(); err != nil {
+		return 0, err
+	}
+	return w.Session.SaveDraft(ctx, id, v, s)
+}
+
+func (w awaySession) Submit(ctx context.Context, id string, v int, ack []string) (bench.SampleInfo, error) {
+	if err := w.d.away(); err != nil {
 		return bench.SampleInfo{}, err
 	}
-	return d.Service.Submit(ctx, u, id, v, ack)
+	return w.Session.Submit(ctx, id, v, ack)
 }
 
 func (d *awayDB) LastChange(ctx context.Context) (int64, error) {

@@ -152,7 +152,7 @@ func (ws *workspace) createSampleNow(kind annotate.Kind) {
 		if len(seq) > 1 {
 			s = newSequenceSample(ctx, db, user, pid, s, seq)
 		}
-		return db.CreateSample(ctx, user, pid, s)
+		return db.As(user).CreateSample(ctx, pid, s)
 	}, func(si bench.SampleInfo, err error) {
 		ws.newSampleBusy(false)
 		if err != nil {
@@ -233,20 +233,20 @@ type openedSample struct {
 //bw:background
 func readSample(ctx context.Context, db bench.Service, user bench.User, pid int64, where, id string) (openedSample, error) {
 	var o openedSample
-	si, err := db.Sample(ctx, user, id)
+	si, err := db.As(user).Sample(ctx, id)
 	if err != nil {
 		return o, err
 	}
 	o.si = si
 	if si.ImagePath != "" {
-		o.im, o.imErr = db.ImageByPath(ctx, user, pid, si.ImagePath)
+		o.im, o.imErr = db.As(user).ImageByPath(ctx, pid, si.ImagePath)
 		if o.imErr == nil {
 			o.hasIm = true
 			o.pic, o.picErr = previewOf(ctx, db, user, where, o.im)
 		}
 	}
 	if si.Status == verify.StateReturned {
-		if rs, err := db.Reviews(ctx, user, si.ID); err == nil {
+		if rs, err := db.As(user).Reviews(ctx, si.ID); err == nil {
 			for _, r := range rs {
 				if r.Revision == si.Revision && r.Decision == verify.DecisionReject {
 					o.reviews = append(o.reviews, r)
@@ -255,7 +255,7 @@ func readSample(ctx context.Context, db bench.Service, user bench.User, pid int6
 		}
 	}
 	if si.Revision > 0 || si.Status == verify.StateReturned {
-		o.revs, o.revsErr = db.SampleRevisions(ctx, user, si.ID)
+		o.revs, o.revsErr = db.As(user).SampleRevisions(ctx, si.ID)
 		o.hasRevs = true
 	}
 	return o, nil

@@ -119,11 +119,11 @@ func (ws *workspace) saveNow() {
 	ws.saveBtn.Disable()
 	ws.setSaved("Saving…")
 	load(ws.u, "", func() (int, error) {
-		v, err := db.SaveDraft(ctx, user, id, version, content)
+		v, err := db.As(user).SaveDraft(ctx, id, version, content)
 		if err != nil && offline && errors.Is(err, bench.ErrConflict) {
 			// A save sent before the connection dropped may have arrived: if the
 			// stored draft is what was sent here, it is saved, not in conflict.
-			if si, gerr := db.Sample(ctx, user, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
+			if si, gerr := db.As(user).Sample(ctx, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
 				v, err = si.Version, nil
 			}
 		}
@@ -216,7 +216,7 @@ func (ws *workspace) overwrite() {
 		return
 	}
 	db, ctx, user, sample := ws.u.db, ws.u.ctx(), ws.u.user, ws.sample
-	load(ws.u, "", func() (bench.SampleInfo, error) { return db.Sample(ctx, user, sample.ID) }, func(si bench.SampleInfo, err error) {
+	load(ws.u, "", func() (bench.SampleInfo, error) { return db.As(user).Sample(ctx, sample.ID) }, func(si bench.SampleInfo, err error) {
 		if ws.sample != sample {
 			return
 		}
@@ -412,7 +412,7 @@ func (ws *workspace) sendSubmit(id string, version int, acks []string, done func
 	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
 	ws.submitting = true
 	ws.updateGate()
-	load(ws.u, "", func() (bench.SampleInfo, error) { return db.Submit(ctx, user, id, version, acks) }, func(si bench.SampleInfo, err error) {
+	load(ws.u, "", func() (bench.SampleInfo, error) { return db.As(user).Submit(ctx, id, version, acks) }, func(si bench.SampleInfo, err error) {
 		ws.submitting = false
 		if ws.sample != nil {
 			ws.updateGate()

@@ -161,10 +161,10 @@ func (ws *workspace) readSequence(paths []string) {
 		thumbs map[string]string
 	}
 	load(ws.u, "", func() (read, error) {
-		ims, err := db.ImagesByPaths(ctx, user, pid, want)
+		ims, err := db.As(user).ImagesByPaths(ctx, pid, want)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.ImageFile(ctx, user, im.SHA256, bench.ImageThumb); err == nil {
+			if p, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}
@@ -386,7 +386,7 @@ func (ws *workspace) askAddImage() {
 	d.Resize(fyne.NewSize(480, 420))
 	d.Show()
 	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
-	load(ws.u, "", func() ([]bench.Image, error) { return db.Images(ctx, user, pid, 0, 5000) }, func(ims []bench.Image, err error) {
+	load(ws.u, "", func() ([]bench.Image, error) { return db.As(user).Images(ctx, pid, 0, 5000) }, func(ims []bench.Image, err error) {
 		if err != nil {
 			ws.u.showError(err)
 			return
@@ -545,7 +545,7 @@ func (ws *workspace) openImages(ims []bench.Image) {
 //bw:background
 func newSequenceSample(ctx context.Context, db bench.Service, user bench.User, pid int64, s annotate.Sample, paths []string) annotate.Sample {
 	s.SetImages(paths)
-	fs, err := db.VideoFrames(ctx, user, pid, paths)
+	fs, err := db.As(user).VideoFrames(ctx, pid, paths)
 	if err != nil || len(fs) != len(paths) {
 		return s
 	}

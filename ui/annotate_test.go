@@ -97,7 +97,7 @@ func imageBox(v interface {
 
 func storedSample(t *testing.T, u *App, id string) bench.SampleInfo {
 	t.Helper()
-	si, err := u.db.Sample(context.Background(), bench.Owner(), id)
+	si, err := u.db.As(bench.Owner()).Sample(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestAnnotateLintBlocksAndWarningsAcknowledge(t *testing.T) {
 		t.Fatalf("both acknowledged: submit %v, %q", ws.submitBtn.Disabled(), ws.submitWhy.Text)
 	}
 	test.Tap(ws.submitBtn)
-	revs, err := u.db.SampleRevisions(context.Background(), u.user, id)
+	revs, err := u.db.As(u.user).SampleRevisions(context.Background(), id)
 	if err != nil || len(revs) != 1 {
 		t.Fatalf("revisions %v %v", revs, err)
 	}
@@ -529,7 +529,7 @@ func TestAnnotateSaveConflictKeepsText(t *testing.T) {
 	// Someone saves the same draft elsewhere.
 	other := storedSample(t, u, id)
 	other.Content.Question = "Changed elsewhere?"
-	if _, err := u.db.SaveDraft(context.Background(), u.user, id, other.Version, other.Content); err != nil {
+	if _, err := u.db.As(u.user).SaveDraft(context.Background(), id, other.Version, other.Content); err != nil {
 		t.Fatal(err)
 	}
 	f.question.SetText("Mine, typed here?")
@@ -889,12 +889,12 @@ func TestAnnotateDraftsPaged(t *testing.T) {
 	u, ws := openAnnotate(t, "ann1")
 	ctx := context.Background()
 	for i := range 5 {
-		if _, err := u.db.CreateSample(ctx, u.user, u.project.ID, annotate.Sample{Kind: annotate.KindJudgment,
+		if _, err := u.db.As(u.user).CreateSample(ctx, u.project.ID, annotate.Sample{Kind: annotate.KindJudgment,
 			Image: "0001-office-1/img_001.jpg", Question: fmt.Sprintf("Is chair %d left of the desk?", i), AnswerText: "yes"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	total, err := u.db.CountSamples(ctx, bench.Owner(), u.project.ID, bench.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
+	total, err := u.db.As(bench.Owner()).CountSamples(ctx, u.project.ID, bench.SampleFilter{Status: verify.StateDraft, AuthorID: u.user.ID})
 	if err != nil || total < 5 {
 		t.Fatalf("ann1 has %d drafts (%v)", total, err)
 	}

@@ -23,7 +23,7 @@ func TestAnnotateNeverWidensTheWindow(t *testing.T) {
 	ws.openIndex(0)
 	waitFor(t, "a sample", func() bool { return ws.cur.ID != "" })
 	check("a draft open")
-	ims, err := u.db.Images(context.Background(), u.user, u.project.ID, 0, 4)
+	ims, err := u.db.As(u.user).Images(context.Background(), u.project.ID, 0, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

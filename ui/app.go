@@ -134,7 +134,7 @@ func (u *App) signedIn(user bench.User) {
 		return
 	}
 	db, ctx := u.db, u.ctx()
-	load(u, "signin", func() ([]bench.Project, error) { return db.Projects(ctx, user) }, func(ps []bench.Project, _ error) {
+	load(u, "signin", func() ([]bench.Project, error) { return db.As(user).Projects(ctx) }, func(ps []bench.Project, _ error) {
 		if i := slices.IndexFunc(ps, func(p bench.Project) bool { return p.Name == last }); i >= 0 {
 			u.openProject(ps[i])
 			return
@@ -147,7 +147,7 @@ func (u *App) signedIn(user bench.User) {
 func (u *App) openProject(p bench.Project) {
 	if p.Role == "" { // read without the user's membership (as the database's owner): read it as theirs
 		db, ctx, user := u.db, u.ctx(), u.user
-		load(u, "project", func() (bench.Project, error) { return db.ProjectByName(ctx, user, p.Name) }, func(mine bench.Project, err error) {
+		load(u, "project", func() (bench.Project, error) { return db.As(user).ProjectByName(ctx, p.Name) }, func(mine bench.Project, err error) {
 			if err == nil {
 				p = mine
 			}
@@ -245,11 +245,11 @@ func (u *App) refreshStatus() {
 	}
 	db, ctx, user, project, server := u.db, u.ctx(), u.user, u.project, u.onServer()
 	load(u, "status", func() (status, error) {
-		counts, err := db.StatusCounts(ctx, user, project.ID)
+		counts, err := db.As(user).StatusCounts(ctx, project.ID)
 		if err != nil {
 			return status{}, err
 		}
-		n, _ := db.CountImages(ctx, user, project.ID)
+		n, _ := db.As(user).CountImages(ctx, project.ID)
 		where := ""
 		if server {
 			where = "  ·  on " + strings.TrimPrefix(db.Where(), "https://")

@@ -118,7 +118,7 @@ func TestSignInAndOpenProject(t *testing.T) {
 	if u.project.ID != 0 {
 		t.Fatal("a project opened before one was picked")
 	}
-	ps, _ := u.db.Projects(context.Background(), bench.Owner())
+	ps, _ := u.db.As(bench.Owner()).Projects(context.Background())
 	u.openProject(ps[0])
 	if !strings.Contains(u.status.Text, "lead (lead)") || !strings.Contains(u.status.Text, "8 images") {
 		t.Errorf("status bar: %q", u.status.Text)

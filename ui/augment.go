@@ -136,7 +136,7 @@ func (v *augmentView) reload(msg string) {
 	}
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	load(v.u, "augment", func() ([]bench.Candidate, error) {
-		return db.AugmentCandidates(ctx, user, project, f)
+		return db.As(user).AugmentCandidates(ctx, project, f)
 	}, func(cs []bench.Candidate, err error) {
 		defer v.loads.Add(1)
 		if err != nil {
@@ -228,7 +228,7 @@ func (v *augmentView) take(toEdit bool) {
 	v.disableActions() // no second take while this one runs; reload enables them again
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	load(v.u, "", func() (bench.SampleInfo, error) {
-		return db.AcceptCandidate(ctx, user, project, ref, toEdit)
+		return db.As(user).AcceptCandidate(ctx, project, ref, toEdit)
 	}, func(si bench.SampleInfo, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -263,7 +263,7 @@ func (v *augmentView) discardCandidate() {
 	v.disableActions()
 	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	act(v.u, "", func() error {
-		return db.DiscardCandidate(ctx, user, project, ref)
+		return db.As(user).DiscardCandidate(ctx, project, ref)
 	}, func(err error) {
 		if err != nil {
 			v.u.showError(err)

@@ -256,7 +256,7 @@ func (u *App) showThumb(img *canvas.Image, sha string) {
 		img.Refresh()
 	}
 	db, user, ctx := u.db, u.user, u.ctx()
-	load(u, "", func() (string, error) { return db.ImageFile(ctx, user, sha, bench.ImageThumb) }, func(p string, err error) {
+	load(u, "", func() (string, error) { return db.As(user).ImageFile(ctx, sha, bench.ImageThumb) }, func(p string, err error) {
 		if u.thumbWant[img] != sha {
 			return
 		}

@@ -100,7 +100,7 @@ func TestTeamServerSignIn(t *testing.T) {
 	// The screens work on the server's project: a sample created in the editor
 	// lands in the server's file.
 	before, _ := serverDB.StatusCounts(context.Background(), bench.Owner(), u.project.ID)
-	si, err := u.db.CreateSample(u.ctx(), u.user, u.project.ID, annotateDemoSample(t, u))
+	si, err := u.db.As(u.user).CreateSample(u.ctx(), u.project.ID, annotateDemoSample(t, u))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func indexOfScreen(t *testing.T, u *App, title string) int {
 // annotateDemoSample is a valid hop sample on the project's first image.
 func annotateDemoSample(t *testing.T, u *App) annotate.Sample {
 	t.Helper()
-	ims, err := u.db.Images(u.ctx(), bench.Owner(), u.project.ID, 0, 1)
+	ims, err := u.db.As(u.user).Images(u.ctx(), u.project.ID, 0, 1)
 	if err != nil || len(ims) == 0 {
 		t.Fatalf("images: %v %v", ims, err)
 	}
@@ -195,7 +195,7 @@ func labelsText(o fyne.CanvasObject) string {
 // openDemoProject opens the demo project from the project list sign-in led to.
 func openDemoProject(t *testing.T, u *App) {
 	t.Helper()
-	p, err := u.db.ProjectByName(u.ctx(), bench.Owner(), demo.DemoProject)
+	p, err := u.db.As(u.user).ProjectByName(u.ctx(), demo.DemoProject)
 	if err != nil {
 		t.Fatal(err)
 	}

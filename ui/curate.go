@@ -106,7 +106,7 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 		db, ctx, user := u.db, u.ctx(), u.user
 		propose.Disable()
 		c.status.SetText("Proposing…")
-		load(u, "", func() (bench.HardSubset, error) { return db.ProposeHardSubset(ctx, user, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
+		load(u, "", func() (bench.HardSubset, error) { return db.As(user).ProposeHardSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
 			propose.Enable()
 			if err != nil {
 				c.status.SetText(bench.Message(err))
@@ -192,7 +192,7 @@ func subsetLabel(h bench.HardSubset) string {
 // loadSubsets lists the release's candidate lists and chooses id (0: the newest).
 func (c *curateView) loadSubsets(id int64) {
 	db, ctx, user, rel := c.u.db, c.u.ctx(), c.u.user, c.rel
-	load(c.u, "curate.subsets", func() ([]bench.HardSubset, error) { return db.HardSubsets(ctx, user, evalRef(rel)) },
+	load(c.u, "curate.subsets", func() ([]bench.HardSubset, error) { return db.As(user).HardSubsets(ctx, evalRef(rel)) },
 		func(hs []bench.HardSubset, err error) { c.showSubsets(hs, err, id) })
 }
 
@@ -247,7 +247,7 @@ func (c *curateView) loadCandidates() {
 	}
 	db, ctx, user, at := c.u.db, c.u.ctx(), c.u.user, c.subset.SelectedIndex()
 	load(c.u, "curate.candidates", func() (read, error) {
-		h, cands, err := db.HardCandidates(ctx, user, h.ID)
+		h, cands, err := db.As(user).HardCandidates(ctx, h.ID)
 		return read{h, cands}, err
 	}, func(r read, err error) {
 		defer c.loads.Add(1)
@@ -362,11 +362,11 @@ func (c *curateView) saveDecision() {
 	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
 	c.save.Disable()
 	load(c.u, "", func() (saved, error) {
-		h, err := db.DecideHardCandidates(ctx, user, h.ID, []bench.HardDecision{d})
+		h, err := db.As(user).DecideHardCandidates(ctx, h.ID, []bench.HardDecision{d})
 		if err != nil {
 			return saved{}, err
 		}
-		_, cands, err := db.HardCandidates(ctx, user, h.ID)
+		_, cands, err := db.As(user).HardCandidates(ctx, h.ID)
 		if err != nil {
 			cands = nil
 		}
@@ -408,7 +408,7 @@ func (c *curateView) freezeKept() {
 	name, version := strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text)
 	c.freeze.Disable()
 	c.status.SetText("Freezing…")
-	load(c.u, "", func() (bench.Release, error) { return db.FreezeHardSubset(ctx, user, h.ID, name, version) }, func(rel bench.Release, err error) {
+	load(c.u, "", func() (bench.Release, error) { return db.As(user).FreezeHardSubset(ctx, h.ID, name, version) }, func(rel bench.Release, err error) {
 		c.freeze.Enable()
 		if err != nil {
 			c.status.SetText(bench.Message(err)) // the name and version typed stay

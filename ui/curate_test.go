@@ -50,7 +50,7 @@ func TestCurateHardSubsetFromEvaluate(t *testing.T) {
 		t.Fatalf("after deciding: %+v (%s)", h, cv.status.Text)
 	}
 	test.Tap(cv.freeze)
-	rel, err := u.db.ReleaseByRef(context.Background(), bench.Owner(), u.project.ID, "bench-hard@1.0")
+	rel, err := u.db.As(bench.Owner()).ReleaseByRef(context.Background(), u.project.ID, "bench-hard@1.0")
 	if err != nil || rel.Samples != 3 {
 		t.Fatalf("frozen %+v, %v (%s)", rel, err, cv.status.Text)
 	}

@@ -152,7 +152,7 @@ func (v *dashboardView) reload() {
 			v.reload()
 		}
 	}
-	load(v.u, "", func() (bench.Dashboard, error) { return db.Dashboard(ctx, user, pid) }, func(d bench.Dashboard, err error) {
+	load(v.u, "", func() (bench.Dashboard, error) { return db.As(user).Dashboard(ctx, pid) }, func(d bench.Dashboard, err error) {
 		if err != nil {
 			v.status.SetText(bench.Message(err))
 			done()
@@ -168,7 +168,7 @@ func (v *dashboardView) reload() {
 		if v.agr == nil {
 			v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
 		}
-		load(v.u, "", func() (bench.Agreement, error) { return db.Agreement(ctx, user, pid) }, func(a bench.Agreement, err error) {
+		load(v.u, "", func() (bench.Agreement, error) { return db.As(user).Agreement(ctx, pid) }, func(a bench.Agreement, err error) {
 			defer done()
 			if err != nil {
 				v.setTab(tabAgreement, widget.NewLabel(bench.Message(err)))

@@ -70,16 +70,16 @@ type shortcutLoad struct {
 //
 //bw:background
 func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid int64) (shortcutLoad, error) {
-	rep, err := db.Shortcuts(ctx, user, pid, bench.ShortcutOptions{})
+	rep, err := db.As(user).Shortcuts(ctx, pid, bench.ShortcutOptions{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
 	out := shortcutLoad{rep: rep, thumbs: map[string]string{}}
-	all, err := db.CountSamples(ctx, user, pid, bench.SampleFilter{})
+	all, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
-	gone, err := db.CountSamples(ctx, user, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
+	gone, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
@@ -91,12 +91,12 @@ func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid i
 	if len(paths) == 0 {
 		return out, nil
 	}
-	ims, err := db.ImagesByPaths(ctx, user, pid, paths)
+	ims, err := db.As(user).ImagesByPaths(ctx, pid, paths)
 	if err != nil {
 		return out, nil // the pairs are still named; their pictures are missing
 	}
 	for p, im := range ims {
-		if f, err := db.ImageFile(ctx, user, im.SHA256, bench.ImageThumb); err == nil {
+		if f, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 			out.thumbs[p] = f
 		}
 	}
@@ -399,7 +399,7 @@ func (t shortcutCSV) WriteCSV(w io.Writer) error {
 func (v *dashboardView) askRebalance() {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.RebalanceLetters(ctx, user, bench.RebalanceInput{ProjectID: pid, DryRun: true})
+		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, DryRun: true})
 	}, func(plan bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -460,7 +460,7 @@ func (v *dashboardView) confirmRebalance(plan bench.RebalanceResult) {
 func (v *dashboardView) rebalance(reason string) {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.RebalanceLetters(ctx, user, bench.RebalanceInput{ProjectID: pid, Reason: reason})
+		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, Reason: reason})
 	}, func(res bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)

@@ -220,7 +220,12 @@ func TestDashboardShortcutsOnlyForLeads(t *testing.T) {
 // failingShortcuts is a Service whose shortcut report fails.
 type failingShortcuts struct{ bench.Service }
 
-func (failingShortcuts) Shortcuts(context.Context, bench.User, int64, bench.ShortcutOptions) (bench.ShortcutReport, error) {
+func (f failingShortcuts) As(u bench.User) bench.Session { return failingShortcutsAs{f.Service.As(u)} }
+
+// failingShortcutsAs is the Session failingShortcuts.As gives.
+type failingShortcutsAs struct{ bench.Session }
+
+func (failingShortcutsAs) Shortcuts(context.Context, int64, bench.ShortcutOptions) (bench.ShortcutReport, error) {
 	return bench.ShortcutReport{}, fmt.Errorf("shortcuts: %w", errors.Join(bench.ErrUnavailable, errors.New("the team server did not answer")))
 }
 

@@ -51,7 +51,7 @@ func (v *dashboardView) loadPlanting(ctx context.Context, db bench.Service, user
 	if !seesPlanting(user) {
 		return
 	}
-	load(v.u, "", func() (bench.PlantStatus, error) { return db.PlantedStatus(ctx, user, pid) }, func(st bench.PlantStatus, err error) {
+	load(v.u, "", func() (bench.PlantStatus, error) { return db.As(user).PlantedStatus(ctx, pid) }, func(st bench.PlantStatus, err error) {
 		v.plant, v.plantErr = &st, err
 		v.setTab(tabVerifiers, v.verifiersTab())
 	})

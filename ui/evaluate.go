@@ -127,7 +127,7 @@ func (u *App) newEvaluateView() *evaluateView {
 	box := container.NewStack(widget.NewLabel("Loading the releases…"))
 	v.root = box
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "evaluate.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) },
+	load(u, "evaluate.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) },
 		func(rels []bench.Release, err error) {
 			box.Objects = []fyne.CanvasObject{v.build(rels, err)}
 			box.Refresh()
@@ -293,7 +293,7 @@ func (v *evaluateView) setReleases(rels []bench.Release) {
 // the chosen one again, or the newest when the chosen one is gone.
 func (v *evaluateView) reload() {
 	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "evaluate.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) }, v.reloaded)
+	load(v.u, "evaluate.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) }, v.reloaded)
 }
 
 // reloaded offers the releases reload read and scores the chosen one again.
@@ -337,10 +337,10 @@ func (v *evaluateView) load() {
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
 	opt := v.options()
 	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their layout (a fresh-clone run crashed in fyne's table)
-		runs, err := db.Models(ctx, user, evalRef(rel))
+		runs, err := db.As(user).Models(ctx, evalRef(rel))
 		var reports []*score.Report
 		if err == nil && len(runs) > 0 {
-			reports, err = db.Score(ctx, user, evalRef(rel), nil, opt)
+			reports, err = db.As(user).Score(ctx, evalRef(rel), nil, opt)
 		}
 		if err == nil {
 			_, err = score.AttachMultiModal(reports)
@@ -348,18 +348,18 @@ func (v *evaluateView) load() {
 		if err == nil { // the human baseline's row, once people answered it (ui/human.go)
 			var human *score.Report
 			var ok bool
-			if human, ok, err = db.HumanReport(ctx, user, evalRef(rel), opt); ok {
+			if human, ok, err = db.As(user).HumanReport(ctx, evalRef(rel), opt); ok {
 				reports = append(reports, human)
 			}
 		}
 		var items []bench.ReleaseItem
 		if err == nil {
-			items, err = db.ReleaseItems(ctx, user, rel.ID)
+			items, err = db.As(user).ReleaseItems(ctx, rel.ID)
 		}
 		var outcomes map[string]bench.SampleOutcome // for the Samples tab's "wrong only"
 		if err == nil && len(runs) > 0 {
 			var out []bench.SampleOutcome
-			if out, err = db.ReleaseOutcomes(ctx, user, evalRef(rel)); err == nil {
+			if out, err = db.As(user).ReleaseOutcomes(ctx, evalRef(rel)); err == nil {
 				outcomes = make(map[string]bench.SampleOutcome, len(out))
 				for _, o := range out {
 					outcomes[o.SampleID] = o
@@ -670,7 +670,7 @@ func (v *evaluateView) loadSample(i int) {
 	u, rel := v.u, v.rel
 	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer() // read here, not on the goroutine
 	inBackground(func() {
-		gold, results, err := db.SampleScores(context.Background(), user, evalRef(rel), it.SampleID)
+		gold, results, err := db.As(user).SampleScores(context.Background(), evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
 			pic = loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath})

@@ -53,7 +53,7 @@ func TestEvaluateBlindRuns(t *testing.T) {
 		model, as string
 		base      string
 	}{{"perfect", "half", "unparseable"}, {"unparseable", "unparseable", ""}} {
-		if _, err := u.db.ImportPredictions(ctx, u.user, "bench@1.0", imp.model, evalPredictions[imp.as], imp.as+".jsonl",
+		if _, err := u.db.As(u.user).ImportPredictions(ctx, "bench@1.0", imp.model, evalPredictions[imp.as], imp.as+".jsonl",
 			bench.PredictionRun{Blind: true, Base: imp.base}); err != nil {
 			t.Fatal(err)
 		}

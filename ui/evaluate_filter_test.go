@@ -72,7 +72,7 @@ func TestEvaluateSamplesFilter(t *testing.T) {
 	f.hop.SetSelected(evalEveryHop)
 
 	// A release no model was run on cannot filter on answers.
-	if _, err := u.db.Freeze(context.Background(), u.user, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+	if _, err := u.db.As(u.user).Freeze(context.Background(), bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 		t.Fatal(err)
 	}
 	n := v.loads.Load()
@@ -86,7 +86,7 @@ func TestEvaluateSamplesFilter(t *testing.T) {
 	}
 	// With two models, "wrong only" leaves out what both got right.
 	for _, m := range []string{"perfect", "half"} {
-		if _, err := u.db.ImportPredictions(context.Background(), u.user, "bench@2.0", m, evalPredictions[m], m+".jsonl", bench.PredictionRun{}); err != nil {
+		if _, err := u.db.As(u.user).ImportPredictions(context.Background(), "bench@2.0", m, evalPredictions[m], m+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -204,7 +204,7 @@ func (imp *evalImport) start() {
 		fyne.Do(func() {
 			imp.message.SetText(fmt.Sprintf("Importing %s of %s…", plural(len(preds), "prediction"), model))
 		})
-		res, err := db.ImportPredictions(ctx, user, evalRef(rel), model, preds, strings.Join(names, ", "), run)
+		res, err := db.As(user).ImportPredictions(ctx, evalRef(rel), model, preds, strings.Join(names, ", "), run)
 		fyne.Do(func() {
 			if err != nil {
 				imp.finish(bench.Message(err))

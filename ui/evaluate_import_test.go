@@ -147,7 +147,7 @@ func TestEvaluateImportPredictions(t *testing.T) {
 		"They replace the 2 predictions imported by lead at 2026-04-01 09:30 from sloppy.jsonl.\n4 samples") {
 		t.Errorf("the report of a replacing import: %q", got)
 	}
-	preds, err := u.db.Predictions(context.Background(), u.user, "bench@1.0", "sloppy")
+	preds, err := u.db.As(u.user).Predictions(context.Background(), "bench@1.0", "sloppy")
 	if err != nil || len(preds) != 2 || preds[0].Response != "The answer\tis A" && preds[1].Response != "The answer\tis A" {
 		t.Errorf("stored: %+v %v", preds, err)
 	}
@@ -177,11 +177,11 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 			if (v.importBtn != nil) != (tc.who == "lead") {
 				t.Errorf("%s has an Import predictions button: %v", tc.who, v.importBtn != nil)
 			}
-			lead, err := u.db.UserByName(context.Background(), bench.Owner(), "lead")
+			lead, err := u.db.As(bench.Owner()).UserByName(context.Background(), "lead")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := u.db.Freeze(context.Background(), lead, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+			if _, err := u.db.As(lead).Freeze(context.Background(), bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 				t.Fatal(err)
 			}
 			n := v.loads.Load()
@@ -213,7 +213,7 @@ func TestEvaluateEmptyStatePointsToImport(t *testing.T) {
 func stepRelease(t *testing.T, db bench.Service, lead bench.User, projectID int64) {
 	t.Helper()
 	ctx := context.Background()
-	si, err := db.Sample(ctx, bench.Owner(), "demo-sg-002")
+	si, err := db.As(bench.Owner()).Sample(ctx, "demo-sg-002")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,17 +222,17 @@ func stepRelease(t *testing.T, db bench.Service, lead bench.User, projectID int6
 		who   []string
 	}{{1, []string{"ver1"}}, {2, []string{"ver3"}}, {3, []string{"ver5", "ver2", "ver4"}}} {
 		for _, w := range step.who {
-			u, err := db.UserByName(ctx, bench.Owner(), w)
+			u, err := db.As(bench.Owner()).UserByName(ctx, w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := db.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: step.round, BasedOn: si.Revision, Seconds: 30,
+			if _, err := db.As(u).SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: step.round, BasedOn: si.Revision, Seconds: 30,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(annotate.KindStepGraph, step.round)}}); err != nil {
 				t.Fatalf("round %d by %s: %v", step.round, w, err)
 			}
 		}
 	}
-	if rel, err := db.Freeze(ctx, lead, bench.FreezeInput{ProjectID: projectID, Name: "bench", Version: "1.1"}); err != nil || rel.Samples != 7 {
+	if rel, err := db.As(lead).Freeze(ctx, bench.FreezeInput{ProjectID: projectID, Name: "bench", Version: "1.1"}); err != nil || rel.Samples != 7 {
 		t.Fatalf("freeze: %+v %v", rel, err)
 	}
 	stepper := []score.Prediction{
@@ -242,7 +242,7 @@ func stepRelease(t *testing.T, db bench.Service, lead bench.User, projectID int6
 	}
 	blank := []score.Prediction{{SampleID: "demo-sg-001", Response: "I cannot tell."}, {SampleID: "demo-sg-002", Response: "No idea."}}
 	for m, ps := range map[string][]score.Prediction{"stepper": stepper, "blank": blank} {
-		if _, err := db.ImportPredictions(ctx, lead, "bench@1.1", m, ps, m+".jsonl", bench.PredictionRun{}); err != nil {
+		if _, err := db.As(lead).ImportPredictions(ctx, "bench@1.1", m, ps, m+".jsonl", bench.PredictionRun{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -317,7 +317,7 @@ func TestEvaluateStepOptions(t *testing.T) {
 func TestEvaluateComparisonColours(t *testing.T) {
 	u, v := openEvaluate(t, "lead", fyne.NewSize(1280, 800))
 	// A fourth model whose box lies apart from the gold one.
-	if _, err := u.db.ImportPredictions(context.Background(), u.user, "bench@1.0", "shifted", []score.Prediction{
+	if _, err := u.db.As(u.user).ImportPredictions(context.Background(), "bench@1.0", "shifted", []score.Prediction{
 		{SampleID: "demo-hq-002", Response: "Answer: (a) the plant\nBounding Box: [0.30, 0.40, 0.45, 0.60]"}}, "shifted.jsonl", bench.PredictionRun{}); err != nil {
 		t.Fatal(err)
 	}

@@ -238,7 +238,7 @@ func TestEvaluateLeaderboard(t *testing.T) {
 	// Refresh lists a release frozen since, newest first, and keeps the chosen one;
 	// a release no model was run on says so.
 	lead := u.user
-	if _, err := u.db.Freeze(context.Background(), lead, bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
+	if _, err := u.db.As(lead).Freeze(context.Background(), bench.FreezeInput{ProjectID: u.project.ID, Name: "bench", Version: "2.0"}); err != nil {
 		t.Fatal(err)
 	}
 	n = v.loads.Load()

@@ -159,7 +159,7 @@ func (u *App) newExportView() *exportView {
 	v.freezeMsg.Wrapping = fyne.TextWrapWord
 	title := heading("Freeze a release of the accepted samples")
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "export.counts", func() (map[verify.State]int, error) { return db.StatusCounts(ctx, user, projectID) },
+	load(u, "export.counts", func() (map[verify.State]int, error) { return db.As(user).StatusCounts(ctx, projectID) },
 		func(counts map[verify.State]int, err error) {
 			if err != nil {
 				u.showError(err)
@@ -214,7 +214,7 @@ func releaseDetails(r bench.Release) (what, when string) {
 
 func (v *exportView) loadReleases() {
 	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "export.releases", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) },
+	load(v.u, "export.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) },
 		func(rels []bench.Release, err error) {
 			if err != nil {
 				v.u.showError(err)
@@ -332,7 +332,7 @@ func (v *exportView) freeze(in bench.FreezeInput) {
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
-		rel, err := db.Freeze(context.Background(), user, in)
+		rel, err := db.As(user).Freeze(context.Background(), in)
 		fyne.Do(func() {
 			v.freezeRefused(err)
 			if err != nil {
@@ -485,7 +485,7 @@ func (v *exportView) startExports(ctx context.Context, rel bench.Release, format
 				which = fmt.Sprintf("%s (%d of %d): ", f, k+1, len(formats))
 			}
 			pace := newPacer()
-			res, err := db.Export(ctx, user, in, func(done, total int) {
+			res, err := db.As(user).Export(ctx, in, func(done, total int) {
 				if !pace.due(done, total) {
 					return
 				}

@@ -49,7 +49,7 @@ func (v *exportView) runAudit() {
 	db, user := v.u.db, v.u.user // read here, not on the goroutine
 	inBackground(func() {
 		defer cancel()
-		rep, err := db.AuditFreeze(ctx, user, in, auditProgress(run))
+		rep, err := db.As(user).AuditFreeze(ctx, in, auditProgress(run))
 		fyne.Do(func() {
 			run.dlg.Hide()
 			run.done = true
@@ -176,7 +176,9 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 		db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
 		keep, why := kept(), reason.Text
 		withdraw.Disable()
-		load(v.u, "", func() (bench.SelectionResult, error) { return db.WithdrawDuplicates(ctx, user, projectID, keep, why) },
+		load(v.u, "", func() (bench.SelectionResult, error) {
+			return db.As(user).WithdrawDuplicates(ctx, projectID, keep, why)
+		},
 			func(res bench.SelectionResult, err error) {
 				withdraw.Enable()
 				if err != nil {
@@ -237,7 +239,7 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 	load(v.u, "", func() (withdrawn, error) {
 		var w withdrawn
 		for _, g := range groups {
-			r, err := db.WithdrawDuplicates(ctx, user, projectID, g[0], reason)
+			r, err := db.As(user).WithdrawDuplicates(ctx, projectID, g[0], reason)
 			if err != nil {
 				return w, err
 			}

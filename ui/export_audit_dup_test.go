@@ -80,7 +80,7 @@ func TestAuditDuplicatesKeepOneWithdrawTheRest(t *testing.T) {
 	}
 	dialogButton(t, u, "Keep one, withdraw 2")
 	for id, want := range map[string]verify.State{original: verify.StateWithdrawn, "zz-copy-1": verify.StateAccepted, "zz-copy-2": verify.StateWithdrawn} {
-		if s, _ := u.db.Sample(ctx, bench.Owner(), id); s.Status != want {
+		if s, _ := u.db.As(bench.Owner()).Sample(ctx, id); s.Status != want {
 			t.Errorf("%s is %s, want %s", id, s.Status, want)
 		}
 	}
@@ -153,7 +153,7 @@ func TestAuditKeepFirstOfEachGroup(t *testing.T) {
 	dialogButton(t, u, "Keep the first of each of the 2 groups, withdraw the rest")
 	for id, want := range map[string]verify.State{hop: verify.StateAccepted, yn: verify.StateAccepted,
 		"zz-hop-copy": verify.StateWithdrawn, "zz-yn-copy": verify.StateWithdrawn} {
-		if s, _ := u.db.Sample(ctx, bench.Owner(), id); s.Status != want {
+		if s, _ := u.db.As(bench.Owner()).Sample(ctx, id); s.Status != want {
 			t.Errorf("%s is %s, want %s", id, s.Status, want)
 		}
 	}

@@ -159,7 +159,7 @@ func TestExportScreenReadOnlyForVerifiers(t *testing.T) {
 	}
 	assertGolden(t, "export_verifier.png", u.win)
 	// The store refuses what the screen hides.
-	if _, err := u.db.Freeze(context.Background(), u.user, bench.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, bench.ErrForbidden) {
+	if _, err := u.db.As(u.user).Freeze(context.Background(), bench.FreezeInput{ProjectID: u.project.ID, Name: "x", Version: "1"}); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("verifier freeze: %v", err)
 	}
 }

@@ -19,11 +19,11 @@ func TestRefusedFreezeOpensTheSamplesWithErrors(t *testing.T) {
 	u, v := openExport(t, "lead", nil)
 	ctx := context.Background()
 	// An accepted sample's image is changed on disk: the freeze's audit finds it.
-	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
+	page, err := u.db.As(u.user).SearchSamples(ctx, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, bench.Owner(), u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.As(bench.Owner()).ImageByPath(ctx, u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}

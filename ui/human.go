@@ -63,7 +63,7 @@ func (u *App) humanScreen() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), pick), nil)
 	v.root = container.NewBorder(top, v.status, nil, nil, v.body)
 	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "human", func() ([]bench.Release, error) { return db.Releases(ctx, user, projectID) }, func(rels []bench.Release, err error) {
+	load(u, "human", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) }, func(rels []bench.Release, err error) {
 		if err != nil || len(rels) == 0 {
 			msg := "No release is frozen yet."
 			if err != nil {
@@ -105,11 +105,11 @@ func (v *humanView) load() {
 	rel := v.releases[i]
 	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
 	load(v.u, "human", func() (humanLoad, error) {
-		b, ok, err := db.HumanBaselineOf(ctx, user, evalRef(rel))
+		b, ok, err := db.As(user).HumanBaselineOf(ctx, evalRef(rel))
 		if err != nil || !ok {
 			return humanLoad{}, err
 		}
-		items, err := db.HumanItems(ctx, user, evalRef(rel))
+		items, err := db.As(user).HumanItems(ctx, evalRef(rel))
 		return humanLoad{b, true, items}, err
 	}, func(h humanLoad, err error) {
 		defer v.loads.Add(1)
@@ -187,7 +187,7 @@ func (v *humanView) drawForm(rel bench.Release) fyne.CanvasObject {
 		v.status.SetText("Drawing the items…")
 		db, ctx, user := v.u.db, v.u.ctx(), v.u.user
 		act(v.u, "", func() error {
-			_, err := db.DrawHumanBaseline(ctx, user, evalRef(rel), n, s)
+			_, err := db.As(user).DrawHumanBaseline(ctx, evalRef(rel), n, s)
 			return err
 		}, func(err error) {
 			draw.Enable()
@@ -335,10 +335,10 @@ func (v *humanView) saveAnswer(save *widget.Button) {
 	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
 	save.Disable()
 	load(v.u, "", func() ([]bench.HumanItem, error) {
-		if err := db.AnswerHuman(ctx, user, evalRef(rel), it.SampleID, a); err != nil {
+		if err := db.As(user).AnswerHuman(ctx, evalRef(rel), it.SampleID, a); err != nil {
 			return nil, err
 		}
-		items, err := db.HumanItems(ctx, user, evalRef(rel))
+		items, err := db.As(user).HumanItems(ctx, evalRef(rel))
 		if err != nil {
 			return nil, nil // saved; the list keeps its marks until read again
 		}

@@ -167,7 +167,7 @@ func decodePreview(ctx context.Context, db bench.Service, user bench.User, sha s
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	p, err := db.ImageFile(ctx, user, sha, bench.ImagePreview)
+	p, err := db.As(user).ImageFile(ctx, sha, bench.ImagePreview)
 	if err != nil {
 		if errors.Is(err, bench.ErrImageMissing) {
 			return nil, errNoPreview
@@ -209,7 +209,7 @@ func prefetchPreviews(ctx context.Context, db bench.Service, user bench.User, pr
 			}
 			sha := t.sha
 			if sha == "" {
-				im, err := db.ImageByPath(ctx, user, projectID, t.path)
+				im, err := db.As(user).ImageByPath(ctx, projectID, t.path)
 				if err != nil {
 					continue // the open will say what is wrong
 				}
@@ -264,7 +264,7 @@ func (u *App) fetchThumb(sha string, show func(path string)) {
 	load(u, "", func() (string, error) {
 		thumbSlots <- struct{}{}
 		defer func() { <-thumbSlots }()
-		return db.ImageFile(ctx, user, sha, bench.ImageThumb)
+		return db.As(user).ImageFile(ctx, sha, bench.ImageThumb)
 	}, func(p string, err error) {
 		if err == nil {
 			show(p)

@@ -148,7 +148,7 @@ func neighbours(t *testing.T, ws *workspace) []string {
 			im := it.image
 			if it.kind == qSample {
 				var err error
-				if im, err = ws.u.db.ImageByPath(ws.u.ctx(), bench.Owner(), ws.u.project.ID, it.sample.ImagePath); err != nil {
+				if im, err = ws.u.db.As(bench.Owner()).ImageByPath(ws.u.ctx(), ws.u.project.ID, it.sample.ImagePath); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -122,7 +122,7 @@ func (b *imageBrowser) countImages() {
 	u := b.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, "images.count", func() (int, error) {
-		return db.CountImages(ctx, user, pid)
+		return db.As(user).CountImages(ctx, pid)
 	}, func(n int, err error) {
 		if err != nil {
 			b.total.SetText("Images")
@@ -166,7 +166,7 @@ func (b *imageBrowser) loadPage(page int) {
 	u := b.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, fmt.Sprintf("images.page.%d", page), func() ([]bench.Image, error) {
-		return db.Images(ctx, user, pid, page*imagePage, imagePage)
+		return db.As(user).Images(ctx, pid, page*imagePage, imagePage)
 	}, func(ims []bench.Image, err error) {
 		delete(b.loading, page)
 		if err != nil {
@@ -196,7 +196,7 @@ func (b *imageBrowser) describe(im bench.Image) {
 	u := b.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, "images.describe", func() ([]bench.SampleInfo, error) {
-		return db.Samples(ctx, user, pid, bench.SampleFilter{ImageID: im.ID}, 0, 100)
+		return db.As(user).Samples(ctx, pid, bench.SampleFilter{ImageID: im.ID}, 0, 100)
 	}, func(samples []bench.SampleInfo, err error) {
 		if err != nil {
 			b.info.SetText(line("samples unknown: " + bench.Message(err)))
@@ -230,7 +230,7 @@ func (u *App) runImport(dir string, done func()) *importer {
 	// place (a bare goroutine's fyne.Do raced them).
 	inBackground(func() {
 		pace := newPacer() // a report per file would flood the UI goroutine (ui/progress.go)
-		res, err := db.ImportImages(ctx, user, pid, dir, func(p bench.ImportProgress) {
+		res, err := db.As(user).ImportImages(ctx, pid, dir, func(p bench.ImportProgress) {
 			im.reports.Add(1)
 			if !pace.due(p.Done, p.Total) {
 				return

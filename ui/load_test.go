@@ -193,20 +193,30 @@ func directives(g *ast.CommentGroup) string {
 
 // asksNothing are the Service's methods that answer from what the client holds,
 // without a read or a request (bench.Service.Where: the file's path or the
-// server's address).
-var asksNothing = map[string]bool{"Where": true}
+// server's address; As: the Session of a person, whose calls do ask).
+var asksNothing = map[string]bool{"Where": true, "As": true}
 
-// isStoreCall tells whether call calls an exported method of the store.
+// isStoreCall tells whether call calls an exported method of the store, or of
+// the Session its As gives (x.db.As(me).M).
 func isStoreCall(call *ast.CallExpr) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok || !ast.IsExported(sel.Sel.Name) || asksNothing[sel.Sel.Name] {
 		return false
 	}
-	switch x := sel.X.(type) {
+	return isStore(sel.X)
+}
+
+// isStore tells whether x is the store (db, x.db, local, svc) or a Session of it
+// (the store's As called).
+func isStore(x ast.Expr) bool {
+	switch x := x.(type) {
 	case *ast.Ident:
 		return storeNames[x.Name]
 	case *ast.SelectorExpr:
 		return storeNames[x.Sel.Name]
+	case *ast.CallExpr:
+		sel, ok := x.Fun.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "As" && isStore(sel.X)
 	}
 	return false
 }

@@ -172,7 +172,7 @@ func TestSamplesActionsWaitForTheirWrite(t *testing.T) {
 	if !strings.Contains(v.message.Text, "Withdrew") {
 		t.Errorf("message %q", v.message.Text)
 	}
-	si, err := u.db.Sample(context.Background(), bench.Owner(), id)
+	si, err := u.db.As(bench.Owner()).Sample(context.Background(), id)
 	if err != nil || si.Status != verify.StateWithdrawn {
 		t.Errorf("%s is %s (%v)", id, si.Status, err)
 	}

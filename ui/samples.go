@@ -319,7 +319,7 @@ func (v *samplesView) loadMembers() {
 	u := v.u
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, "samples.members", func() ([]bench.User, error) {
-		return db.Members(ctx, user, pid)
+		return db.As(user).Members(ctx, pid)
 	}, func(users []bench.User, err error) {
 		if err != nil {
 			v.say("The project's members cannot be read: " + bench.Message(err))
@@ -495,7 +495,7 @@ func (v *samplesView) start() {
 	v.busy++
 	db, user, pid := v.u.db, v.u.user, v.u.project.ID // read here, not on the goroutine
 	inBackground(func() {
-		page, err := db.SearchSamples(context.Background(), user, pid, q)
+		page, err := db.As(user).SearchSamples(context.Background(), pid, q)
 		fyne.Do(func() {
 			defer func() { // idle only once the newest page is on screen
 				v.busy--
@@ -689,7 +689,7 @@ func (v *samplesView) selectAllFound() {
 	u := v.u
 	db, user, pid, ctx, q := u.db, u.user, u.project.ID, u.ctx(), v.q
 	load(u, "samples.selectAll", func() ([]string, error) {
-		return db.SampleIDs(ctx, user, pid, q)
+		return db.As(user).SampleIDs(ctx, pid, q)
 	}, func(ids []string, err error) {
 		if err != nil {
 			v.say(bench.Message(err))
@@ -760,13 +760,13 @@ type selectionAction struct {
 func (a selectionAction) actOn(ctx context.Context, db bench.Service, user bench.User, ids []string) (bench.SelectionResult, error) {
 	switch {
 	case a.release:
-		return db.ReleaseClaims(ctx, user, ids)
+		return db.As(user).ReleaseClaims(ctx, ids)
 	case a.to != "":
-		return db.ReassignDrafts(ctx, user, ids, a.to, a.reason)
+		return db.As(user).ReassignDrafts(ctx, ids, a.to, a.reason)
 	case a.ev == verify.EventReopen:
-		return db.ReopenSamples(ctx, user, ids, a.reason)
+		return db.As(user).ReopenSamples(ctx, ids, a.reason)
 	}
-	return db.WithdrawSamples(ctx, user, ids, a.reason)
+	return db.As(user).WithdrawSamples(ctx, ids, a.reason)
 }
 
 // actOnSelection runs a on the selected samples off the UI goroutine; the actions'
@@ -844,7 +844,7 @@ func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 	u := v.u
 	db, user, pid, ctx, ids := u.db, u.user, u.project.ID, u.ctx(), slices.Clone(v.order)
 	act(u, "", func() error {
-		b, err := db.ExportSamples(ctx, user, pid, ids, f)
+		b, err := db.As(user).ExportSamples(ctx, pid, ids, f)
 		if err == nil {
 			err = os.WriteFile(path, b, 0o644)
 		}
@@ -916,16 +916,16 @@ type detailData struct {
 func readDetail(ctx context.Context, db bench.Service, user bench.User, projectID int64, onServer bool, id string) (detailData, error) {
 	var d detailData
 	var err error
-	if d.info, err = db.Sample(ctx, user, id); err != nil {
+	if d.info, err = db.As(user).Sample(ctx, id); err != nil {
 		return d, err
 	}
-	if d.events, err = db.History(ctx, user, id); err != nil {
+	if d.events, err = db.As(user).History(ctx, id); err != nil {
 		return d, err
 	}
-	if d.reviews, err = db.Reviews(ctx, user, id); err != nil {
+	if d.reviews, err = db.As(user).Reviews(ctx, id); err != nil {
 		return d, err
 	}
-	if d.revs, err = db.SampleRevisions(ctx, user, id); err != nil {
+	if d.revs, err = db.As(user).SampleRevisions(ctx, id); err != nil {
 		return d, err
 	}
 	d.shown = d.info.ImagePath

@@ -66,7 +66,7 @@ func (ws *workspace) deleteDraftNow() {
 	u, id, version := ws.u, ws.sample.ID, ws.version
 	db, ctx, user, sample := u.db, u.ctx(), u.user, ws.sample
 	ws.deleteBtn.Disable() // not twice
-	load(u, "", func() (annotate.Sample, error) { return db.DeleteDraft(ctx, user, id, version) }, func(gone annotate.Sample, err error) {
+	load(u, "", func() (annotate.Sample, error) { return db.As(user).DeleteDraft(ctx, id, version) }, func(gone annotate.Sample, err error) {
 		ws.deleteBtn.Enable()
 		if ws.sample != sample {
 			return
@@ -98,7 +98,7 @@ func (ws *workspace) undoDelete() {
 	db, ctx, user, pid := u.db, u.ctx(), u.user, u.project.ID
 	undo := ws.undoBtn
 	undo.Disable() // not twice
-	load(u, "", func() (bench.SampleInfo, error) { return db.CreateSample(ctx, user, pid, s) }, func(si bench.SampleInfo, err error) {
+	load(u, "", func() (bench.SampleInfo, error) { return db.As(user).CreateSample(ctx, pid, s) }, func(si bench.SampleInfo, err error) {
 		undo.Enable()
 		if err != nil {
 			u.showError(err)
@@ -191,11 +191,11 @@ func (ws *workspace) showSubmitted(si bench.SampleInfo) {
 	load(u, "annotate.open", func() (read, error) {
 		var r read
 		if si.ImagePath != "" {
-			if r.im, r.imErr = db.ImageByPath(ctx, user, pid, si.ImagePath); r.imErr == nil {
+			if r.im, r.imErr = db.As(user).ImageByPath(ctx, pid, si.ImagePath); r.imErr == nil {
 				r.pic, r.picErr = previewOf(ctx, db, user, where, r.im)
 			}
 		}
-		r.reviews, r.revErr = db.Reviews(ctx, user, si.ID)
+		r.reviews, r.revErr = db.As(user).Reviews(ctx, si.ID)
 		return r, nil
 	}, func(r read, _ error) {
 		if si.ImagePath != "" && r.imErr == nil {

@@ -51,7 +51,7 @@ func TestAnnotateDeleteDraftAndUndo(t *testing.T) {
 		t.Fatal("a new draft offers no Delete")
 	}
 	test.Tap(ws.deleteBtn)
-	if _, err := u.db.Sample(ctx, bench.Owner(), id); !errors.Is(err, bench.ErrNotFound) {
+	if _, err := u.db.As(bench.Owner()).Sample(ctx, id); !errors.Is(err, bench.ErrNotFound) {
 		t.Fatalf("after Delete: %v", err)
 	}
 	for _, it := range ws.items {
@@ -63,7 +63,7 @@ func TestAnnotateDeleteDraftAndUndo(t *testing.T) {
 		t.Fatal("no Undo after Delete")
 	}
 	test.Tap(ws.undoBtn)
-	back, err := u.db.Sample(ctx, bench.Owner(), id)
+	back, err := u.db.As(bench.Owner()).Sample(ctx, id)
 	if err != nil || back.Content.Question != "Is the lamp left of the desk?" {
 		t.Fatalf("after Undo: %q, %v", back.Content.Question, err)
 	}
@@ -84,7 +84,7 @@ func TestAnnotateReturnedUnchangedIsNotResubmitted(t *testing.T) {
 		t.Fatalf("open: %+v", ws.sample)
 	}
 	ws.submit()
-	if s, _ := u.db.Sample(context.Background(), bench.Owner(), ws.sample.ID); s.Status != verify.StateReturned {
+	if s, _ := u.db.As(bench.Owner()).Sample(context.Background(), ws.sample.ID); s.Status != verify.StateReturned {
 		t.Fatalf("resubmitted unchanged: %s", s.Status)
 	}
 	if !strings.Contains(u.status.Text, "Nothing changed since it was returned") || !ws.submitBtn.Disabled() {

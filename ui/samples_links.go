@@ -31,14 +31,14 @@ func findingsQuery(ctx context.Context, db bench.Service, user bench.User, proje
 		if f.SampleID != "" || f.Image == "" {
 			continue
 		}
-		im, err := db.ImageByPath(ctx, user, projectID, f.Image)
+		im, err := db.As(user).ImageByPath(ctx, projectID, f.Image)
 		if err != nil {
 			continue
 		}
 		if len(fs) == 1 {
 			return bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
 		}
-		on, err := db.SampleIDs(ctx, user, projectID, bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
+		on, err := db.As(user).SampleIDs(ctx, projectID, bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
 		if err != nil {
 			continue
 		}
@@ -121,7 +121,7 @@ func balanceQuery(c bench.BalanceCell, col string) bench.SampleQuery {
 //
 //bw:background
 func userID(ctx context.Context, db bench.Service, user bench.User, name string) int64 {
-	us, err := db.UserByName(ctx, user, name)
+	us, err := db.As(user).UserByName(ctx, name)
 	if err != nil {
 		return 0
 	}
@@ -175,7 +175,7 @@ func (u *App) openImage(im bench.Image) {
 	}
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	load(u, "samples.image", func() (int, error) {
-		return db.CountSamples(ctx, user, pid, bench.SampleFilter{ImageID: im.ID})
+		return db.As(user).CountSamples(ctx, pid, bench.SampleFilter{ImageID: im.ID})
 	}, func(n int, err error) {
 		if err == nil && n > 0 {
 			u.openSamples(bench.SampleQuery{ImageID: im.ID, Desc: true})
@@ -238,7 +238,7 @@ func (ws *workspace) openRequested() {
 		u.newSampleOf = nil
 		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 		load(u, "annotate.request", func() (map[string]bench.Image, error) {
-			return db.ImagesByPaths(ctx, user, pid, paths)
+			return db.As(user).ImagesByPaths(ctx, pid, paths)
 		}, func(m map[string]bench.Image, err error) {
 			if err != nil {
 				u.showError(err)
@@ -259,7 +259,7 @@ func (ws *workspace) openRequested() {
 		u.newSampleOn = ""
 		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 		load(u, "annotate.requestOne", func() (bench.Image, error) {
-			return db.ImageByPath(ctx, user, pid, p)
+			return db.As(user).ImageByPath(ctx, pid, p)
 		}, func(im bench.Image, err error) {
 			if err != nil {
 				u.showError(err)

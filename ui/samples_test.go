@@ -62,7 +62,7 @@ func dialogButton(t *testing.T, u *App, text string) {
 func TestSamplesScreenSearchFilterSortSelect(t *testing.T) {
 	u, v := openSamplesScreen(t, "lead")
 	all := v.page.Total
-	counts, _ := u.db.StatusCounts(context.Background(), bench.Owner(), u.project.ID)
+	counts, _ := u.db.As(bench.Owner()).StatusCounts(context.Background(), u.project.ID)
 	n := 0
 	for _, c := range counts {
 		n += c
@@ -141,11 +141,11 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	u, ev := openExport(t, "lead", nil)
 	ctx := context.Background()
 	// An accepted sample's image is changed on disk.
-	page, err := u.db.SearchSamples(ctx, u.user, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
+	page, err := u.db.As(u.user).SearchSamples(ctx, u.project.ID, bench.SampleQuery{States: []verify.State{verify.StateAccepted}, Sort: bench.SortID})
 	if err != nil || len(page.Rows) == 0 {
 		t.Fatalf("accepted samples: %v", err)
 	}
-	im, err := u.db.ImageByPath(ctx, bench.Owner(), u.project.ID, page.Rows[0].ImagePath)
+	im, err := u.db.As(bench.Owner()).ImageByPath(ctx, u.project.ID, page.Rows[0].ImagePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestAuditFindingToSampleWithdrawAndAuditAgain(t *testing.T) {
 	}
 	test.Tap(v.open.withdraw)
 	dialogButton(t, u, "Withdraw")
-	if s, _ := u.db.Sample(ctx, bench.Owner(), first); s.Status != verify.StateWithdrawn {
+	if s, _ := u.db.As(bench.Owner()).Sample(ctx, first); s.Status != verify.StateWithdrawn {
 		t.Fatalf("after Withdraw: %s", s.Status)
 	}
 	if !v.open.reopen.Visible() || v.open.reopen.Disabled() {
@@ -255,7 +255,7 @@ func TestDashboardRowsOpenTheirSamples(t *testing.T) {
 		t.Fatal("ann2's round-1 rejections: none")
 	}
 	for _, r := range got {
-		rs, _ := u.db.Reviews(ctx, u.user, r.ID)
+		rs, _ := u.db.As(u.user).Reviews(ctx, r.ID)
 		if r.AuthorName != "ann2" || !slices.ContainsFunc(rs, func(x bench.ReviewRecord) bool {
 			return x.Round == 1 && x.Decision == verify.DecisionReject
 		}) {

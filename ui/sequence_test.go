@@ -23,7 +23,7 @@ import (
 // demoPaths are the demo project's image paths, in the gallery's order.
 func demoPaths(t *testing.T, u *App) []string {
 	t.Helper()
-	ims, err := u.db.Images(context.Background(), bench.Owner(), u.project.ID, 0, 100)
+	ims, err := u.db.As(bench.Owner()).Images(context.Background(), u.project.ID, 0, 100)
 	if err != nil || len(ims) < 5 {
 		t.Fatalf("demo images: %d, %v", len(ims), err)
 	}
@@ -44,7 +44,7 @@ func sequenceDraft(t *testing.T, u *App, ws *workspace, paths []string) {
 	}
 	s := newSampleOf(annotate.KindHopQA, bench.Image{RelPath: paths[0]})
 	s.SetImages(paths)
-	si, err := u.db.CreateSample(ctx, ann1, u.project.ID, s)
+	si, err := u.db.As(ann1).CreateSample(ctx, u.project.ID, s)
 	if err != nil {
 		t.Fatal(err)
 	}

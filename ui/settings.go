@@ -145,14 +145,14 @@ func (v *settingsView) load() {
 	v.save.Disable()
 	v.revert.Disable()
 	load(v.u, "settings", func() (settingsRead, error) {
-		p, err := db.ProjectByName(ctx, user, name)
+		p, err := db.As(user).ProjectByName(ctx, name)
 		if err != nil {
 			return settingsRead{}, err
 		}
 		r := settingsRead{project: p}
 		user.Role, user.Group = p.Role, p.Group
-		r.members, r.membersErr = db.Members(ctx, user, p.ID) // groups are the project's memberships'
-		r.events, r.eventsErr = db.ProjectHistory(ctx, user, p.ID)
+		r.members, r.membersErr = db.As(user).Members(ctx, p.ID) // groups are the project's memberships'
+		r.events, r.eventsErr = db.As(user).ProjectHistory(ctx, p.ID)
 		return r, nil
 	}, v.fill)
 }
@@ -636,7 +636,7 @@ func (v *settingsView) saveChanges() {
 	db, projectID := v.u.db, v.u.project.ID
 	v.save.Disable() // no second save while this one runs; the form stays as typed
 	v.showMessage("Saving…", widget.LowImportance)
-	load(v.u, "", func() ([]bench.SettingChange, error) { return db.SetSettings(ctx, user, projectID, values) },
+	load(v.u, "", func() ([]bench.SettingChange, error) { return db.As(user).SetSettings(ctx, projectID, values) },
 		func(changes []bench.SettingChange, err error) {
 			v.message.Hide()
 			if err != nil {

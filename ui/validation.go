@@ -122,7 +122,7 @@ func batchLine(b bench.ValidationBatch) string {
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return db.ValidationBatches(ctx, user, pid) },
+	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return db.As(user).ValidationBatches(ctx, pid) },
 		func(bs []bench.ValidationBatch, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -150,7 +150,7 @@ func (v *validationView) choose(name string) {
 	}
 	v.chosen = name
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return db.ValidationStatus(ctx, user, pid, name) },
+	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return db.As(user).ValidationStatus(ctx, pid, name) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -382,7 +382,7 @@ func (v *validationView) runDraw() {
 	v.draw.Disable()
 	v.message.SetText("Drawing…")
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	load(v.u, "", func() (bench.ValidationStatus, error) { return db.DrawValidation(ctx, user, in) },
+	load(v.u, "", func() (bench.ValidationStatus, error) { return db.As(user).DrawValidation(ctx, in) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			v.draw.Enable()
@@ -430,7 +430,7 @@ func (v *validationView) runAccept(batch string) {
 	v.accept.Disable()
 	v.message.SetText("Accepting the rest…")
 	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "", func() (bench.AcceptRestResult, error) { return db.AcceptRest(ctx, user, pid, batch) },
+	load(v.u, "", func() (bench.AcceptRestResult, error) { return db.As(user).AcceptRest(ctx, pid, batch) },
 		func(res bench.AcceptRestResult, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -494,7 +494,7 @@ func (v *validationView) importFile(path, name, author string) {
 		if recs, im.unread, err = annotate.ImportNative(f); err != nil {
 			return im, err
 		}
-		im.res, err = db.ImportBatch(ctx, user, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
+		im.res, err = db.As(user).ImportBatch(ctx, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
 		return im, err
 	}, func(im imported, err error) {
 		res, unread := im.res, im.unread

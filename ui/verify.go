@@ -132,7 +132,7 @@ func (v *verifyView) reload(then ...func()) {
 	load(v.u, "verify.queue", func() (queue, error) {
 		var q queue
 		for r := 1; r <= 3; r++ {
-			items, err := db.ReviewQueueLimit(ctx, user, pid, r, reviewPage)
+			items, err := db.As(user).ReviewQueueLimit(ctx, pid, r, reviewPage)
 			if err != nil {
 				return q, err
 			}
@@ -279,18 +279,18 @@ func (v *verifyView) open(it bench.QueueItem) {
 	load(v.u, "", func() (result, error) {
 		var r result
 		if prev != "" {
-			r.release = db.ReleaseClaim(ctx, user, prev)
+			r.release = db.As(user).ReleaseClaim(ctx, prev)
 		}
-		cl, err := db.ClaimReview(ctx, user, it.SampleID, it.Round)
+		cl, err := db.As(user).ClaimReview(ctx, it.SampleID, it.Round)
 		if err != nil {
 			return r, err
 		}
 		r.claimed, r.o.claim = true, cl
-		if r.o.info, err = db.Sample(ctx, user, it.SampleID); err != nil {
+		if r.o.info, err = db.As(user).Sample(ctx, it.SampleID); err != nil {
 			return r, err
 		}
-		r.o.reviews, r.o.reviewsErr = db.Reviews(ctx, user, it.SampleID)
-		r.o.events, _ = db.History(ctx, user, it.SampleID) // no history shows none
+		r.o.reviews, r.o.reviewsErr = db.As(user).Reviews(ctx, it.SampleID)
+		r.o.events, _ = db.As(user).History(ctx, it.SampleID) // no history shows none
 		r.o.image = loadVerifyImageFrom(db, user, pid, onServer, r.o.info)
 		return r, nil
 	}, func(r result, err error) {
@@ -337,7 +337,7 @@ func (v *verifyView) closeSample() {
 // releaseSeat gives up the user's seat on sample id off the UI goroutine.
 func (v *verifyView) releaseSeat(id string) {
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	act(v.u, "", func() error { return db.ReleaseClaim(ctx, user, id) }, func(err error) {
+	act(v.u, "", func() error { return db.As(user).ReleaseClaim(ctx, id) }, func(err error) {
 		if err != nil {
 			v.u.setStatus("%s", bench.Message(err))
 		}
@@ -400,7 +400,7 @@ func (v *verifyView) submit(verdict verify.Verdict) {
 	o.setSending(true)
 	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
 	load(v.u, "", func() (verify.Outcome, error) {
-		return db.SubmitReview(ctx, user, in)
+		return db.As(user).SubmitReview(ctx, in)
 	}, func(out verify.Outcome, err error) {
 		o.setSending(false)
 		if v.cur != o {

@@ -221,7 +221,7 @@ func (e *correctionEditor) saveCorrection() {
 	e.message.SetText("Saving the correction…")
 	db, user, ctx := u.db, u.user, u.ctx()
 	load(u, "", func() (bench.SampleInfo, error) {
-		return db.Correct(ctx, user, in)
+		return db.As(user).Correct(ctx, in)
 	}, func(info bench.SampleInfo, err error) {
 		e.save.Enable()
 		o.setSending(false)

@@ -426,7 +426,7 @@ func loadVerifyImagePath(db bench.Service, user bench.User, projectID int64, onS
 	if rel == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
-	im, err := db.ImageByPath(ctx, user, projectID, rel)
+	im, err := db.As(user).ImageByPath(ctx, projectID, rel)
 	if err != nil {
 		return verifyImage{path: rel, warning: bench.Message(err)}
 	}
@@ -434,7 +434,7 @@ func loadVerifyImagePath(db bench.Service, user bench.User, projectID int64, onS
 	if err := imageFileProblem(im, onServer); err != nil {
 		si.warning = bench.Message(err)
 	}
-	p, perr := db.ImageFile(ctx, user, im.SHA256, bench.ImagePreview)
+	p, perr := db.As(user).ImageFile(ctx, im.SHA256, bench.ImagePreview)
 	if perr == nil {
 		if si.img, perr = imaging.Open(p); perr == nil {
 			return si

@@ -67,10 +67,10 @@ func (s *verifySequence) read() {
 	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
 	paths := s.paths
 	inBackground(func() {
-		ims, err := db.ImagesByPaths(ctx, user, pid, paths)
+		ims, err := db.As(user).ImagesByPaths(ctx, pid, paths)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.ImageFile(ctx, user, im.SHA256, bench.ImageThumb); err == nil {
+			if p, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}

@@ -87,7 +87,7 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 			return nil, err
 		}
 	}
-	res, err := db.ImportImages(ctx, actor, projectID, root, nil)
+	res, err := db.As(actor).ImportImages(ctx, projectID, root, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -102,13 +102,13 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 		if why, ok := rejected[rel]; ok {
 			return nil, fmt.Errorf("frame %s was not imported: %s", rel, why)
 		}
-		im, err := db.ImageByPath(ctx, actor, projectID, rel)
+		im, err := db.As(actor).ImageByPath(ctx, projectID, rel)
 		if errors.Is(err, bench.ErrNotFound) {
 			// The same picture is in the project already (a still scene, or a frame
 			// imported before): images are kept once, by content.
 			var fsum string
 			if fsum, err = fileSHA256(filepath.Join(dir, filepath.Base(f))); err == nil {
-				im, err = db.ImageBySHA256(ctx, actor, projectID, fsum)
+				im, err = db.As(actor).ImageBySHA256(ctx, projectID, fsum)
 			}
 		}
 		if err != nil {
@@ -118,7 +118,7 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 		rec[i] = bench.VideoFrame{Path: im.RelPath, Frame: annotate.Frame{Video: abs, VideoSHA256: sum,
 			Duration: info.Duration, Time: times[i], Index: idx[i]}}
 	}
-	if err := db.RecordVideoFrames(ctx, actor, projectID, rec); err != nil {
+	if err := db.As(actor).RecordVideoFrames(ctx, projectID, rec); err != nil {
 		return nil, err
 	}
 	return paths, nil

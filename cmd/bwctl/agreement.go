@@ -52,7 +52,7 @@ func runAgreement(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer closeDB()
-	a, err := db.Agreement(ctx, actor, p.ID)
+	a, err := db.As(actor).Agreement(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -53,7 +53,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return code
 	}
 	defer closeDB()
-	cs, err := db.AugmentCandidates(ctx, actor, p.ID, f)
+	cs, err := db.As(actor).AugmentCandidates(ctx, p.ID, f)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -72,7 +72,7 @@ func runAugment(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stdout, "%s\n", b)
 			continue
 		}
-		si, err := db.AcceptCandidate(ctx, actor, p.ID, c.CandidateRef, false)
+		si, err := db.As(actor).AcceptCandidate(ctx, p.ID, c.CandidateRef, false)
 		if err != nil {
 			refused++
 			fmt.Fprintf(stderr, "refused: %s: %s\n", c.CandidateRef, bench.Message(err))

@@ -120,7 +120,7 @@ func runHardPropose(ctx context.Context, args []string, stdout, stderr io.Writer
 		return code
 	}
 	defer closeDB()
-	h, err := db.ProposeHardSubset(ctx, actor, ref, bench.HardSubsetInput{Models: models, K: *k, Target: *target, Seed: *seed, Strict: *strict})
+	h, err := db.As(actor).ProposeHardSubset(ctx, ref, bench.HardSubsetInput{Models: models, K: *k, Target: *target, Seed: *seed, Strict: *strict})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -157,7 +157,7 @@ func runDebiasPropose(ctx context.Context, args []string, stdout, stderr io.Writ
 		return code
 	}
 	defer closeDB()
-	h, err := db.ProposeDebiasedSubset(ctx, actor, ref, bench.DebiasInput{Margin: *margin / 100, Folds: *folds, Seed: *seed})
+	h, err := db.As(actor).ProposeDebiasedSubset(ctx, ref, bench.DebiasInput{Margin: *margin / 100, Folds: *folds, Seed: *seed})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -184,7 +184,7 @@ func (cc *curateCmd) list(ctx context.Context, args []string, stdout, stderr io.
 		return code
 	}
 	defer closeDB()
-	hs, err := db.HardSubsets(ctx, actor, ref)
+	hs, err := db.As(actor).HardSubsets(ctx, ref)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -204,7 +204,7 @@ func (cc *curateCmd) list(ctx context.Context, args []string, stdout, stderr io.
 // mine refuses a subset of the other kind, naming the command that takes it
 // (the numbers are shared; each command decides and freezes its own kind).
 func (cc *curateCmd) mine(ctx context.Context, db bench.Service, actor bench.User, id int64, stderr io.Writer) (bench.HardSubset, []bench.HardCandidate, int) {
-	h, cs, err := db.HardCandidates(ctx, actor, id)
+	h, cs, err := db.As(actor).HardCandidates(ctx, id)
 	if err != nil {
 		return h, nil, fail(stderr, err)
 	}
@@ -248,7 +248,7 @@ func (cc *curateCmd) show(ctx context.Context, args []string, stdout, stderr io.
 		return code
 	}
 	defer closeDB()
-	h, cs, err := db.HardCandidates(ctx, actor, id)
+	h, cs, err := db.As(actor).HardCandidates(ctx, id)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -347,7 +347,7 @@ func (cc *curateCmd) decide(ctx context.Context, args []string, stdout, stderr i
 			return exitOK
 		}
 	}
-	h, err := db.DecideHardCandidates(ctx, actor, id, ds)
+	h, err := db.As(actor).DecideHardCandidates(ctx, id, ds)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -381,7 +381,7 @@ func (cc *curateCmd) freeze(ctx context.Context, args []string, stdout, stderr i
 	if _, _, code := cc.mine(ctx, db, actor, id, stderr); code != exitOK {
 		return code
 	}
-	rel, err := db.FreezeHardSubset(ctx, actor, id, *name, *version)
+	rel, err := db.As(actor).FreezeHardSubset(ctx, id, *name, *version)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -452,13 +452,13 @@ func runHuman(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer closeDB()
 	switch args[0] {
 	case "draw":
-		b, err := db.DrawHumanBaseline(ctx, actor, ref, *size, *seed)
+		b, err := db.As(actor).DrawHumanBaseline(ctx, ref, *size, *seed)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		fmt.Fprintf(stdout, "drew %d items of %s for the human baseline (seed %d); people answer them on the Evaluate screen\n", b.Items, name, b.Seed)
 	case "status":
-		b, ok, err := db.HumanBaselineOf(ctx, actor, ref)
+		b, ok, err := db.As(actor).HumanBaselineOf(ctx, ref)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -469,7 +469,7 @@ func runHuman(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "human baseline of %s: %d items (size %d, seed %d, drawn by %s at %s); %d answers from %d people\n",
 			name, b.Items, b.Size, b.Seed, b.CreatedBy, b.CreatedAt, b.Answers, b.People)
 	case "answer":
-		if err := db.AnswerHuman(ctx, actor, ref, *sample, ans); err != nil {
+		if err := db.As(actor).AnswerHuman(ctx, ref, *sample, ans); err != nil {
 			return fail(stderr, err)
 		}
 		fmt.Fprintf(stdout, "stored %s's answer to %s\n", actor.Name, *sample)

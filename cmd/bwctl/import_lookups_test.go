@@ -24,19 +24,28 @@ func (c *lookupCounter) count(name string) {
 	c.calls[name]++
 }
 
-func (c *lookupCounter) ImageByPath(ctx context.Context, actor bench.User, projectID int64, rel string) (bench.Image, error) {
-	c.count("ImageByPath")
-	return c.Service.ImageByPath(ctx, actor, projectID, rel)
+// As is the Session of u with its image lookups counted.
+func (c *lookupCounter) As(u bench.User) bench.Session { return lookupSession{c.Service.As(u), c} }
+
+// lookupSession is the Session lookupCounter.As gives: its overrides, the rest u's.
+type lookupSession struct {
+	bench.Session
+	c *lookupCounter
 }
 
-func (c *lookupCounter) ImagesByPaths(ctx context.Context, actor bench.User, projectID int64, paths []string) (map[string]bench.Image, error) {
-	c.count("ImagesByPaths")
-	return c.Service.ImagesByPaths(ctx, actor, projectID, paths)
+func (w lookupSession) ImageByPath(ctx context.Context, projectID int64, rel string) (bench.Image, error) {
+	w.c.count("ImageByPath")
+	return w.Session.ImageByPath(ctx, projectID, rel)
 }
 
-func (c *lookupCounter) Images(ctx context.Context, actor bench.User, projectID int64, offset, limit int) ([]bench.Image, error) {
-	c.count("Images")
-	return c.Service.Images(ctx, actor, projectID, offset, limit)
+func (w lookupSession) ImagesByPaths(ctx context.Context, projectID int64, paths []string) (map[string]bench.Image, error) {
+	w.c.count("ImagesByPaths")
+	return w.Session.ImagesByPaths(ctx, projectID, paths)
+}
+
+func (w lookupSession) Images(ctx context.Context, projectID int64, offset, limit int) ([]bench.Image, error) {
+	w.c.count("Images")
+	return w.Session.Images(ctx, projectID, offset, limit)
 }
 
 // TestCOCOImportLooksImagesUpOnce: converting a COCO file and resolving its file

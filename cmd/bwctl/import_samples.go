@@ -141,7 +141,7 @@ func runImportSamples(ctx context.Context, args []string, stdout, stderr io.Writ
 	// Boxes from COCO and Label Studio are drafts an annotator completes: they come
 	// in with their lint errors (no question yet), except into round 1.
 	drafts := (*format == formatCOCO || *format == formatLabelStu) && !*toRound1
-	res, err := db.ImportSamples(ctx, actor, p.ID, recs, bench.ImportSamplesOptions{Author: *author, ToRound1: *toRound1, AcceptLintErrors: drafts})
+	res, err := db.As(actor).ImportSamples(ctx, p.ID, recs, bench.ImportSamplesOptions{Author: *author, ToRound1: *toRound1, AcceptLintErrors: drafts})
 	state := "nothing was imported"
 	if _, err := os.Stat(*imagesTo); *format == formatVLMEval && err == nil {
 		state = "no sample was imported (the images written to " + *imagesTo + " were)"
@@ -400,7 +400,7 @@ func convertSamples(ctx context.Context, db bench.Service, actor bench.User, pro
 		recs, errs, err := convert(annotate.ImportOptions{ImageSize: func(path string) (int, int, bool) {
 			if !seen[path] { // not asked in the first pass: ask for it alone
 				seen[path] = true
-				im, err := db.ImageByPath(ctx, actor, projectID, path)
+				im, err := db.As(actor).ImageByPath(ctx, projectID, path)
 				switch {
 				case err == nil:
 					known[path] = im
@@ -429,7 +429,7 @@ func imagesByPaths(ctx context.Context, db bench.Service, actor bench.User, proj
 	want := slices.Compact(slices.Sorted(slices.Values(paths)))
 	out := map[string]bench.Image{}
 	for chunk := range slices.Chunk(want, store.MaxImagePaths) {
-		found, err := db.ImagesByPaths(ctx, actor, projectID, chunk)
+		found, err := db.As(actor).ImagesByPaths(ctx, projectID, chunk)
 		if err != nil {
 			return nil, err
 		}
@@ -515,7 +515,7 @@ func importExtractedImages(ctx context.Context, db bench.Service, actor bench.Us
 	for _, p := range slices.Sorted(maps.Keys(images)) {
 		sum := sha256.Sum256(images[p])
 		hexSum := hex.EncodeToString(sum[:])
-		im, err := db.ImageBySHA256(ctx, actor, projectID, hexSum)
+		im, err := db.As(actor).ImageBySHA256(ctx, projectID, hexSum)
 		switch {
 		case err == nil:
 			rename[p] = im.RelPath
@@ -563,7 +563,7 @@ func importExtractedImages(ctx context.Context, db bench.Service, actor bench.Us
 			return exitUsage, false
 		}
 	}
-	res, err := db.ImportImages(ctx, actor, projectID, dir, nil)
+	res, err := db.As(actor).ImportImages(ctx, projectID, dir, nil)
 	if code, ok := interrupted(stderr, "import-samples", fmt.Sprintf("no sample was imported; the images in %s were imported in part (import-images %s finishes them)", dir, dir), err); ok {
 		return code, false
 	}
@@ -605,7 +605,7 @@ func resolveByFileName(ctx context.Context, db bench.Service, actor bench.User, 
 			byName = map[string][]string{}
 			const page = 1000
 			for off := 0; ; off += page {
-				ims, err := db.Images(ctx, actor, projectID, off, page)
+				ims, err := db.As(actor).Images(ctx, projectID, off, page)
 				if err != nil {
 					return err
 				}

@@ -195,7 +195,7 @@ func openProjectAs(ctx context.Context, dbPath, as, project string, stderr io.Wr
 	if db == nil {
 		return nil, bench.User{}, bench.Project{}, code
 	}
-	p, err := projectFor(ctx, db, actor, project)
+	p, err := projectFor(ctx, db.As(actor), actor, project)
 	if err != nil {
 		db.Close()
 		return nil, bench.User{}, bench.Project{}, fail(stderr, err)
@@ -312,7 +312,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var p bench.Project
 	if *project != "" {
 		var err error
-		if p, err = db.ProjectByName(ctx, actor, *project); err != nil {
+		if p, err = db.As(actor).ProjectByName(ctx, *project); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -320,9 +320,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var us []bench.User
 		var err error
 		if *project != "" {
-			us, err = db.Members(ctx, actor, p.ID)
+			us, err = db.As(actor).Members(ctx, p.ID)
 		} else {
-			us, err = db.Users(ctx, actor)
+			us, err = db.As(actor).Users(ctx)
 		}
 		if err != nil {
 			return fail(stderr, err)
@@ -338,13 +338,13 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch sub {
 	case "join":
-		if err := db.AddMember(ctx, actor, p.ID, *name); err != nil {
+		if err := db.As(actor).AddMember(ctx, p.ID, *name); err != nil {
 			return fail(stderr, err)
 		}
 		fmt.Fprintf(stdout, "%s joined project %s\n", *name, p.Name)
 		return exitOK
 	case "leave":
-		if err := db.RemoveMember(ctx, actor, p.ID, *name); err != nil {
+		if err := db.As(actor).RemoveMember(ctx, p.ID, *name); err != nil {
 			return fail(stderr, err)
 		}
 		fmt.Fprintf(stdout, "%s left project %s\n", *name, p.Name)
@@ -354,10 +354,10 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var err error
 		where := "every project of theirs"
 		if *project != "" {
-			u, err = db.SetMemberRole(ctx, actor, p.ID, *name, *role, *group)
+			u, err = db.As(actor).SetMemberRole(ctx, p.ID, *name, *role, *group)
 			where = "project " + p.Name
 		} else {
-			u, err = db.SetRole(ctx, actor, *name, *role, *group)
+			u, err = db.As(actor).SetRole(ctx, *name, *role, *group)
 		}
 		if err != nil {
 			return fail(stderr, err)
@@ -384,7 +384,7 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if target == "" {
 			target = actor.Name
 		}
-		if err := db.SetPassword(ctx, actor, target, pw); err != nil {
+		if err := db.As(actor).SetPassword(ctx, target, pw); err != nil {
 			return fail(stderr, err)
 		}
 		if target == actor.Name {
@@ -397,9 +397,9 @@ func runUsers(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var u bench.User
 	var err error
 	if *project != "" {
-		u, err = db.AddUserToProject(ctx, actor, p.ID, *name, *role, *group, pw)
+		u, err = db.As(actor).AddUserToProject(ctx, p.ID, *name, *role, *group, pw)
 	} else {
-		u, err = db.AddUser(ctx, actor, *name, *role, *group, pw)
+		u, err = db.As(actor).AddUser(ctx, *name, *role, *group, pw)
 	}
 	if err != nil {
 		return fail(stderr, err)
@@ -428,12 +428,12 @@ func runProjects(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return code
 	}
 	defer closeDB()
-	ps, err := db.Projects(ctx, me)
+	ps, err := db.As(me).Projects(ctx)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	for _, p := range ps {
-		n, _ := db.CountImages(ctx, me, p.ID)
+		n, _ := db.As(me).CountImages(ctx, p.ID)
 		fmt.Fprintf(stdout, "%s\t%d images\n", p.Name, n)
 	}
 	return exitOK
@@ -457,11 +457,11 @@ func runImportImages(ctx context.Context, args []string, stdout, stderr io.Write
 		return code
 	}
 	defer closeDB()
-	p, err := db.ProjectByName(ctx, actor, *project)
+	p, err := db.As(actor).ProjectByName(ctx, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	res, err := db.ImportImages(ctx, actor, p.ID, pos[0], nil)
+	res, err := db.As(actor).ImportImages(ctx, p.ID, pos[0], nil)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		// Refused before any file was read: no summary that could pass for an empty import.
 		if errors.Is(err, bench.ErrInvalid) {

@@ -49,13 +49,13 @@ func runPlanted(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer closeDB()
 	switch sub {
 	case "resume":
-		if err := db.PlantResume(ctx, actor, p.ID, pos[0]); err != nil {
+		if err := db.As(actor).PlantResume(ctx, p.ID, pos[0]); err != nil {
 			return fail(stderr, err)
 		}
 		fmt.Fprintf(stdout, "resumed %s\n", pos[0])
 		return exitOK
 	case "list":
-		items, err := db.PlantedList(ctx, actor, p.ID)
+		items, err := db.As(actor).PlantedList(ctx, p.ID)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -64,7 +64,7 @@ func runPlanted(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitOK
 	}
-	st, err := db.PlantedStatus(ctx, actor, p.ID)
+	st, err := db.As(actor).PlantedStatus(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}

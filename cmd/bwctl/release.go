@@ -45,7 +45,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	defer closeDB()
-	rep, err := db.Audit(ctx, actor, p.ID)
+	rep, err := db.As(actor).Audit(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -122,7 +122,7 @@ func runFreeze(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	defer closeDB()
 	in.ProjectID = p.ID
-	rel, err := db.Freeze(ctx, actor, in)
+	rel, err := db.As(actor).Freeze(ctx, in)
 	if err != nil {
 		var audit *bench.AuditErrors
 		if errors.As(err, &audit) { // the findings, one per line, after the sentence
@@ -169,11 +169,11 @@ func runReleases(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return code
 	}
 	defer closeDB()
-	p, err := projectFor(ctx, db, me, *project)
+	p, err := projectFor(ctx, db.As(me), me, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	rels, err := db.Releases(ctx, me, p.ID)
+	rels, err := db.As(me).Releases(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -218,13 +218,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer closeDB()
 	in := bench.ExportInput{Release: *rel, Format: f.Name(), OutDir: *out}
 	if *project != "" {
-		p, err := db.ProjectByName(ctx, actor, *project)
+		p, err := db.As(actor).ProjectByName(ctx, *project)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		in.ProjectID = p.ID
 	}
-	res, err := db.Export(ctx, actor, in, nil)
+	res, err := db.As(actor).Export(ctx, in, nil)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -62,13 +62,14 @@ func kindNames() string {
 	return strings.Join(s, ", ")
 }
 
-// projectFor resolves --project, or when it is omitted the only project actor is
-// a member of (the only one of the database, read without an account).
+// projectFor resolves --project, or when it is omitted the only project actor
+// (whom db acts as) is a member of (the only one of the database, read without
+// an account).
 func projectFor(ctx context.Context, db bench.Calls, actor bench.User, name string) (bench.Project, error) {
 	if name != "" {
-		return db.ProjectByName(ctx, actor, name)
+		return db.ProjectByName(ctx, name)
 	}
-	ps, err := db.Projects(ctx, actor)
+	ps, err := db.Projects(ctx)
 	if err != nil {
 		return bench.Project{}, err
 	}
@@ -101,7 +102,7 @@ func reviewQueue(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "bwctl review queue: --limit %d is negative\n", *limit)
 		return exitUsage
 	}
-	items, err := db.ReviewQueueLimit(ctx, actor, p.ID, *round, *limit)
+	items, err := db.As(actor).ReviewQueueLimit(ctx, p.ID, *round, *limit)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -161,7 +162,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer closeDB()
-	si, err := db.Sample(ctx, actor, *sample)
+	si, err := db.As(actor).Sample(ctx, *sample)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -177,7 +178,7 @@ func reviewSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 		}
 	}
-	out, err := db.SubmitReview(ctx, actor, bench.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
+	out, err := db.As(actor).SubmitReview(ctx, bench.ReviewInput{SampleID: *sample, Round: *round, BasedOn: based, Verdict: v})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -226,13 +227,13 @@ func reviewCorrect(ctx context.Context, at where, as, sample string, round, revi
 	}
 	defer closeDB()
 	if revision == 0 {
-		si, err := db.Sample(ctx, actor, sample)
+		si, err := db.As(actor).Sample(ctx, sample)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		revision = si.Revision
 	}
-	si, err := db.Correct(ctx, actor, bench.CorrectionInput{SampleID: sample, Round: round, BasedOn: revision, Content: content, Comment: comment})
+	si, err := db.As(actor).Correct(ctx, bench.CorrectionInput{SampleID: sample, Round: round, BasedOn: revision, Content: content, Comment: comment})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -256,7 +257,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	defer closeDB()
 	if *sample != "" {
-		si, err := db.Sample(ctx, me, *sample)
+		si, err := db.As(me).Sample(ctx, *sample)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -268,11 +269,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitOK
 	}
-	p, err := projectFor(ctx, db, me, *project)
+	p, err := projectFor(ctx, db.As(me), me, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	counts, err := db.StatusCounts(ctx, me, p.ID)
+	counts, err := db.As(me).StatusCounts(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -309,14 +310,14 @@ func runHistory(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return code
 		}
 		defer closeDB()
-		return projectHistory(ctx, db, actor, p, stdout, stderr)
+		return projectHistory(ctx, db.As(actor), p, stdout, stderr)
 	}
 	db, actor, closeDB, code := connectAs(ctx, at, *as, stderr)
 	if db == nil {
 		return code
 	}
 	defer closeDB()
-	events, err := db.History(ctx, actor, *sample)
+	events, err := db.As(actor).History(ctx, *sample)
 	if err != nil {
 		return fail(stderr, err)
 	}

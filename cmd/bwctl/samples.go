@@ -144,14 +144,14 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if n.name == "" {
 			continue
 		}
-		u, err := db.UserByName(ctx, actor, n.name)
+		u, err := db.As(actor).UserByName(ctx, n.name)
 		if err != nil {
 			return fail(stderr, err)
 		}
 		*n.id = u.ID
 	}
 	if *imagePath != "" {
-		im, err := db.ImageByPath(ctx, actor, p.ID, *imagePath)
+		im, err := db.As(actor).ImageByPath(ctx, p.ID, *imagePath)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -164,7 +164,7 @@ func samplesSearch(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if *limit > 0 {
 			q.Limit = min(q.Limit, *limit-len(rows))
 		}
-		page, err := db.SearchSamples(ctx, actor, p.ID, q)
+		page, err := db.As(actor).SearchSamples(ctx, p.ID, q)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -306,16 +306,16 @@ func samplesAct(ctx context.Context, sub string, args []string, stdout, stderr i
 	var verb string
 	switch sub {
 	case "withdraw":
-		res, err = db.WithdrawSamples(ctx, actor, ids, strings.TrimSpace(*reason))
+		res, err = db.As(actor).WithdrawSamples(ctx, ids, strings.TrimSpace(*reason))
 		verb = "withdrew"
 	case "reopen":
-		res, err = db.ReopenSamples(ctx, actor, ids, strings.TrimSpace(*reason))
+		res, err = db.As(actor).ReopenSamples(ctx, ids, strings.TrimSpace(*reason))
 		verb = "reopened"
 	case "reassign":
-		res, err = db.ReassignDrafts(ctx, actor, ids, *to, strings.TrimSpace(*reason))
+		res, err = db.As(actor).ReassignDrafts(ctx, ids, *to, strings.TrimSpace(*reason))
 		verb = "gave " + *to
 	case "release-claims":
-		res, err = db.ReleaseClaims(ctx, actor, ids)
+		res, err = db.As(actor).ReleaseClaims(ctx, ids)
 		verb = "released the claims on"
 	}
 	if err != nil {

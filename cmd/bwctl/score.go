@@ -107,7 +107,7 @@ func runPredictionsImport(ctx context.Context, args []string, stdout, stderr io.
 	}
 	defer closeDB()
 	source := strings.Join(names, ", ")
-	res, err := db.ImportPredictions(ctx, actor, ref, *model, in.preds, source, bench.PredictionRun{Blind: *blind, Base: *base})
+	res, err := db.As(actor).ImportPredictions(ctx, ref, *model, in.preds, source, bench.PredictionRun{Blind: *blind, Base: *base})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -201,7 +201,7 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	defer closeDB()
 	if *model != "" {
-		preds, err := db.Predictions(ctx, actor, ref, *model)
+		preds, err := db.As(actor).Predictions(ctx, ref, *model)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -214,7 +214,7 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return exitOK
 	}
-	runs, err := db.Models(ctx, actor, ref)
+	runs, err := db.As(actor).Models(ctx, ref)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -243,7 +243,7 @@ func connectRelease(ctx context.Context, at where, as, project, rel string, stde
 	if db == nil {
 		return nil, bench.User{}, "", "", nil, code
 	}
-	ref, name, err := releaseArg(ctx, db, actor, project, rel)
+	ref, name, err := releaseArg(ctx, db.As(actor), project, rel)
 	if err != nil {
 		closeDB()
 		return nil, bench.User{}, "", "", nil, fail(stderr, err)
@@ -251,15 +251,15 @@ func connectRelease(ctx context.Context, at where, as, project, rel string, stde
 	return db, actor, ref, name, closeDB, exitOK
 }
 
-func releaseArg(ctx context.Context, db bench.Calls, actor bench.User, project, ref string) (arg, name string, err error) {
+func releaseArg(ctx context.Context, db bench.Calls, project, ref string) (arg, name string, err error) {
 	if project == "" {
 		return ref, ref, nil
 	}
-	p, err := db.ProjectByName(ctx, actor, project)
+	p, err := db.ProjectByName(ctx, project)
 	if err != nil {
 		return "", "", err
 	}
-	rel, err := db.ReleaseByRef(ctx, actor, p.ID, ref)
+	rel, err := db.ReleaseByRef(ctx, p.ID, ref)
 	if err != nil {
 		return "", "", err
 	}
@@ -354,9 +354,9 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer closeDB()
 	if *blindRight { // cmd/bwctl/score_blind.go
-		return writeBlindRight(ctx, db, actor, ref, name, models, *asJSON, stdout, stderr)
+		return writeBlindRight(ctx, db.As(actor), ref, name, models, *asJSON, stdout, stderr)
 	}
-	reports, err := db.Score(ctx, actor, ref, models, opt)
+	reports, err := db.As(actor).Score(ctx, ref, models, opt)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -364,7 +364,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(stderr, err)
 	}
 	if len(models) == 0 { // every model, and the human baseline's row when people answered it (store/human.go)
-		human, ok, err := db.HumanReport(ctx, actor, ref, opt)
+		human, ok, err := db.As(actor).HumanReport(ctx, ref, opt)
 		if err != nil {
 			return fail(stderr, err)
 		}

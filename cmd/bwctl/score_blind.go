@@ -108,12 +108,12 @@ type blindRight struct {
 // writeBlindRight lists, per model with a blind run (only those named, when
 // models are), the samples its blind run answered right (store.ReleaseOutcomes,
 // score.RightIDs): as text, or one blindRight per line with asJSON.
-func writeBlindRight(ctx context.Context, db bench.Calls, actor bench.User, ref, name string, models []string, asJSON bool, stdout, stderr io.Writer) int {
-	runs, err := db.Models(ctx, actor, ref)
+func writeBlindRight(ctx context.Context, db bench.Calls, ref, name string, models []string, asJSON bool, stdout, stderr io.Writer) int {
+	runs, err := db.Models(ctx, ref)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	outcomes, err := db.ReleaseOutcomes(ctx, actor, ref)
+	outcomes, err := db.ReleaseOutcomes(ctx, ref)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -152,7 +152,7 @@ func connectProjectAs(ctx context.Context, w where, as, project string, stderr i
 	if svc == nil {
 		return nil, bench.User{}, bench.Project{}, nil, code
 	}
-	p, err := projectFor(ctx, svc, me, project)
+	p, err := projectFor(ctx, svc.As(me), me, project)
 	if err != nil {
 		close()
 		return nil, bench.User{}, bench.Project{}, nil, fail(stderr, err)

@@ -41,7 +41,7 @@ func settingsShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return code
 	}
 	defer closeDB()
-	groups, err := db.GroupSettings(ctx, me, p.ID)
+	groups, err := db.As(me).GroupSettings(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -89,7 +89,7 @@ func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return code
 	}
 	defer closeDB()
-	changes, err := db.SetSettings(ctx, actor, p.ID, values)
+	changes, err := db.As(actor).SetSettings(ctx, p.ID, values)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -103,8 +103,8 @@ func settingsSet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // projectHistory prints a project's settings changes and refused attempts.
-func projectHistory(ctx context.Context, db bench.Calls, actor bench.User, p bench.Project, stdout, stderr io.Writer) int {
-	events, err := db.ProjectHistory(ctx, actor, p.ID)
+func projectHistory(ctx context.Context, db bench.Calls, p bench.Project, stdout, stderr io.Writer) int {
+	events, err := db.ProjectHistory(ctx, p.ID)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -95,7 +95,7 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return rebalanceLetters(ctx, svc, me, p.ID, opt, *chosen, *reason, *dryRun, *asJSON, stdout, stderr)
 		}
 		var err error
-		if rep, err = svc.Shortcuts(ctx, me, p.ID, opt); err != nil {
+		if rep, err = svc.As(me).Shortcuts(ctx, p.ID, opt); err != nil {
 			return fail(stderr, err)
 		}
 		if n, err = auditedSamples(ctx, svc, me, p.ID); err != nil {
@@ -151,11 +151,11 @@ func runShortcuts(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // auditedSamples counts the samples the store's report looks at: those not withdrawn.
 func auditedSamples(ctx context.Context, svc bench.Service, me bench.User, projectID int64) (int, error) {
-	all, err := svc.CountSamples(ctx, me, projectID, bench.SampleFilter{})
+	all, err := svc.As(me).CountSamples(ctx, projectID, bench.SampleFilter{})
 	if err != nil {
 		return 0, err
 	}
-	gone, err := svc.CountSamples(ctx, me, projectID, bench.SampleFilter{Status: verify.StateWithdrawn})
+	gone, err := svc.As(me).CountSamples(ctx, projectID, bench.SampleFilter{Status: verify.StateWithdrawn})
 	return all - gone, err
 }
 
@@ -177,7 +177,7 @@ func rebalanceLetters(ctx context.Context, svc bench.Service, me bench.User, pro
 			return exitUsage
 		}
 	}
-	res, err := svc.RebalanceLetters(ctx, me, in)
+	res, err := svc.As(me).RebalanceLetters(ctx, in)
 	if err != nil {
 		return fail(stderr, err)
 	}

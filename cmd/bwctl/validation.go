@@ -73,7 +73,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		for _, b := range bad {
 			fmt.Fprintf(stdout, "%s:%d\t%s\t%s\n", pos[0], b.line, b.id, b.message)
 		}
-		res, err := db.ImportBatch(ctx, actor, bench.ImportBatchInput{ProjectID: p.ID, Name: *batch, Source: filepath.Base(pos[0]), Author: *author, Records: recs})
+		res, err := db.As(actor).ImportBatch(ctx, bench.ImportBatchInput{ProjectID: p.ID, Name: *batch, Source: filepath.Base(pos[0]), Author: *author, Records: recs})
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -87,7 +87,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		return exitOK
 	case "draw":
-		st, err := db.DrawValidation(ctx, actor, bench.DrawInput{ProjectID: p.ID, Batch: *batch, Stratify: sampling.Stratify(*stratify), Seed: *seed,
+		st, err := db.As(actor).DrawValidation(ctx, bench.DrawInput{ProjectID: p.ID, Batch: *batch, Stratify: sampling.Stratify(*stratify), Seed: *seed,
 			PerStratum: *perStratum, Margin: *margin, Expected: *expected, Method: sampling.Method(*interval), Level: *level, Threshold: *threshold})
 		if err != nil {
 			return fail(stderr, err)
@@ -97,7 +97,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 			len(st.Batch.Draws), st.Batch.Name, st.Batch.Stratify, st.Batch.Seed, d.Added, st.Overall.Sampled, st.Overall.Items)
 		return exitOK
 	case "status":
-		st, err := db.ValidationStatus(ctx, actor, p.ID, *batch)
+		st, err := db.As(actor).ValidationStatus(ctx, p.ID, *batch)
 		if err != nil {
 			return fail(stderr, err)
 		}
@@ -107,7 +107,7 @@ func runValidation(ctx context.Context, args []string, stdout, stderr io.Writer)
 		writeStatusText(stdout, st)
 		return exitOK
 	default: // accept-rest
-		res, err := db.AcceptRest(ctx, actor, p.ID, *batch)
+		res, err := db.As(actor).AcceptRest(ctx, p.ID, *batch)
 		if err != nil {
 			return fail(stderr, err)
 		}

@@ -69,7 +69,7 @@ func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "bwctl import-video: cannot make the folder %s for the frames: %v\n", root, err)
 		return exitUsage
 	}
-	p, err := db.ProjectByName(ctx, actor, *project)
+	p, err := db.As(actor).ProjectByName(ctx, *project)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// A read asks one read call of the contract of c as u, with the arguments the
-// fixture holds, and returns everything the call returned but its error (several
+// A read asks one read call of the contract of c, which acts as u, with the
+// arguments the fixture holds, and returns everything the call returned but its error (several
 // results as a slice).
 type read func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error)
 
@@ -29,162 +29,162 @@ type read func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixtur
 var reads = map[string]read{
 	// Accounts
 	"Users": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Users(ctx, u)
+		return c.Users(ctx)
 	},
 	"UserByName": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.UserByName(ctx, u, "b1")
+		return c.UserByName(ctx, "b1")
 	},
 	"Refusals": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Refusals(ctx, u, 50)
+		return c.Refusals(ctx, 50)
 	},
 	// Projects and settings
 	"Projects": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Projects(ctx, u)
+		return c.Projects(ctx)
 	},
 	"ProjectByName": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ProjectByName(ctx, u, fx.Project.Project.Name)
+		return c.ProjectByName(ctx, fx.Project.Project.Name)
 	},
 	"GroupSettings": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.GroupSettings(ctx, u, fx.pid())
+		return c.GroupSettings(ctx, fx.pid())
 	},
 	"ProjectHistory": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ProjectHistory(ctx, u, fx.pid())
+		return c.ProjectHistory(ctx, fx.pid())
 	},
 	"Members": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Members(ctx, u, fx.pid())
+		return c.Members(ctx, fx.pid())
 	},
 	// Images
 	"Images": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Images(ctx, u, fx.pid(), 0, 50)
+		return c.Images(ctx, fx.pid(), 0, 50)
 	},
 	"CountImages": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.CountImages(ctx, u, fx.pid())
+		return c.CountImages(ctx, fx.pid())
 	},
 	"ImageByPath": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImageByPath(ctx, u, fx.pid(), fx.Image)
+		return c.ImageByPath(ctx, fx.pid(), fx.Image)
 	},
 	"ImagesByPaths": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImagesByPaths(ctx, u, fx.pid(), append(slices.Clone(fx.images), "0009-nowhere/x.jpg"))
+		return c.ImagesByPaths(ctx, fx.pid(), append(slices.Clone(fx.images), "0009-nowhere/x.jpg"))
 	},
 	"ImageBySHA256": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImageBySHA256(ctx, u, fx.pid(), fx.sha)
+		return c.ImageBySHA256(ctx, fx.pid(), fx.sha)
 	},
 	"ImagesWithoutSamples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImagesWithoutSamples(ctx, u, fx.pid(), 0, 50)
+		return c.ImagesWithoutSamples(ctx, fx.pid(), 0, 50)
 	},
 	"CountImagesWithoutSamples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.CountImagesWithoutSamples(ctx, u, fx.pid())
+		return c.CountImagesWithoutSamples(ctx, fx.pid())
 	},
 	"VideoFrames": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.VideoFrames(ctx, u, fx.pid(), fx.images)
+		return c.VideoFrames(ctx, fx.pid(), fx.images)
 	},
 	// Samples
 	"Sample": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.each(func(id string) (any, error) { return c.Sample(ctx, u, id) })
+		return fx.each(func(id string) (any, error) { return c.Sample(ctx, id) })
 	},
 	"Samples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		all, err := c.Samples(ctx, u, fx.pid(), bench.SampleFilter{}, 0, 500)
+		all, err := c.Samples(ctx, fx.pid(), bench.SampleFilter{}, 0, 500)
 		if err != nil {
 			return nil, err
 		}
-		r3, err := c.Samples(ctx, u, fx.pid(), bench.SampleFilter{Status: verify.StateRound3}, 0, 500)
+		r3, err := c.Samples(ctx, fx.pid(), bench.SampleFilter{Status: verify.StateRound3}, 0, 500)
 		return []any{all, r3}, err
 	},
 	"CountSamples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.CountSamples(ctx, u, fx.pid(), bench.SampleFilter{Status: verify.StateAccepted})
+		return c.CountSamples(ctx, fx.pid(), bench.SampleFilter{Status: verify.StateAccepted})
 	},
 	"StatusCounts": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.StatusCounts(ctx, u, fx.pid())
+		return c.StatusCounts(ctx, fx.pid())
 	},
 	"SampleRevisions": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.each(func(id string) (any, error) { return c.SampleRevisions(ctx, u, id) })
+		return fx.each(func(id string) (any, error) { return c.SampleRevisions(ctx, id) })
 	},
 	"History": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.each(func(id string) (any, error) { return c.History(ctx, u, id) })
+		return fx.each(func(id string) (any, error) { return c.History(ctx, id) })
 	},
 	// Verification
 	"ReviewQueue": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReviewQueue(ctx, u, fx.pid(), 0)
+		return c.ReviewQueue(ctx, fx.pid(), 0)
 	},
 	"ReviewQueueLimit": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReviewQueueLimit(ctx, u, fx.pid(), 0, 2)
+		return c.ReviewQueueLimit(ctx, fx.pid(), 0, 2)
 	},
 	"Reviews": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.each(func(id string) (any, error) { return c.Reviews(ctx, u, id) })
+		return fx.each(func(id string) (any, error) { return c.Reviews(ctx, id) })
 	},
 	// The lead's views
 	"Dashboard": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Dashboard(ctx, u, fx.pid())
+		return c.Dashboard(ctx, fx.pid())
 	},
 	"Agreement": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Agreement(ctx, u, fx.pid())
+		return c.Agreement(ctx, fx.pid())
 	},
 	"Audit": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Audit(ctx, u, fx.pid())
+		return c.Audit(ctx, fx.pid())
 	},
 	"AuditPlan": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.AuditPlan(ctx, u, bench.FreezeInput{ProjectID: fx.pid(), Name: "plan", Version: "1"})
+		return c.AuditPlan(ctx, bench.FreezeInput{ProjectID: fx.pid(), Name: "plan", Version: "1"})
 	},
 	"ImageHashes": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImageHashes(ctx, u, fx.pid())
+		return c.ImageHashes(ctx, fx.pid())
 	},
 	"Shortcuts": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		// MinSamples 2: the fixture's few samples are judged, so every figure crosses the wire.
-		return c.Shortcuts(ctx, u, fx.pid(), bench.ShortcutOptions{MinSamples: 2, Folds: 2, Seed: 3})
+		return c.Shortcuts(ctx, fx.pid(), bench.ShortcutOptions{MinSamples: 2, Folds: 2, Seed: 3})
 	},
 	// Planted copies (leads only)
 	"PlantedStatus": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.PlantedStatus(ctx, u, fx.pid())
+		return c.PlantedStatus(ctx, fx.pid())
 	},
 	"PlantedList": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.PlantedList(ctx, u, fx.pid())
+		return c.PlantedList(ctx, fx.pid())
 	},
 	// Releases
 	"Releases": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Releases(ctx, u, fx.pid())
+		return c.Releases(ctx, fx.pid())
 	},
 	"ReleaseByRef": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReleaseByRef(ctx, u, fx.pid(), fx.release.Ref())
+		return c.ReleaseByRef(ctx, fx.pid(), fx.release.Ref())
 	},
 	"ReleaseItems": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReleaseItems(ctx, u, fx.release.ID)
+		return c.ReleaseItems(ctx, fx.release.ID)
 	},
 	// Models on releases
 	"Predictions": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Predictions(ctx, u, fx.release.Ref(), "half")
+		return c.Predictions(ctx, fx.release.Ref(), "half")
 	},
 	"Models": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.Models(ctx, u, fx.release.Ref())
+		return c.Models(ctx, fx.release.Ref())
 	},
 	"Score": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		all, err := c.Score(ctx, u, fx.release.Ref(), nil, score.Options{})
+		all, err := c.Score(ctx, fx.release.Ref(), nil, score.Options{})
 		if err != nil {
 			return nil, err
 		}
-		some, err := c.Score(ctx, u, fx.release.Ref(), []string{"half", "oracle"},
+		some, err := c.Score(ctx, fx.release.Ref(), []string{"half", "oracle"},
 			score.Options{YesNo: score.YesNoLRR, Denominator: score.DenomParsed, StepMode: score.StepMacro, LRRWeights: map[string]float64{"T1": 0.75}})
 		return []any{all, some}, err
 	},
 	"SampleScores": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return fx.eachOf(fx.frozen, func(id string) (any, error) {
-			g, rs, err := c.SampleScores(ctx, u, fx.release.Ref(), id)
+			g, rs, err := c.SampleScores(ctx, fx.release.Ref(), id)
 			return []any{g, rs}, err
 		})
 	},
 	"ReleaseOutcomes": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReleaseOutcomes(ctx, u, fx.release.Ref())
+		return c.ReleaseOutcomes(ctx, fx.release.Ref())
 	},
 	// The lead's sample manager
 	"SearchSamples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.queries(func(q bench.SampleQuery) (any, error) { return c.SearchSamples(ctx, u, fx.pid(), q) })
+		return fx.queries(func(q bench.SampleQuery) (any, error) { return c.SearchSamples(ctx, fx.pid(), q) })
 	},
 	"SampleIDs": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return fx.queries(func(q bench.SampleQuery) (any, error) { return c.SampleIDs(ctx, u, fx.pid(), q) })
+		return fx.queries(func(q bench.SampleQuery) (any, error) { return c.SampleIDs(ctx, fx.pid(), q) })
 	},
 	"ExportSamples": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		var out []any
 		for _, f := range []bench.SampleFormat{bench.FormatCSV, bench.FormatJSONL} {
-			b, err := c.ExportSamples(ctx, u, fx.pid(), fx.samples, f)
+			b, err := c.ExportSamples(ctx, fx.pid(), fx.samples, f)
 			if err != nil {
 				return nil, err
 			}
@@ -194,39 +194,39 @@ var reads = map[string]read{
 	},
 	// Augmentation
 	"AugmentCandidates": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.AugmentCandidates(ctx, u, fx.pid(), bench.CandidateFilter{})
+		return c.AugmentCandidates(ctx, fx.pid(), bench.CandidateFilter{})
 	},
 	"SampleLineage": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		return fx.each(func(id string) (any, error) {
-			l, ok, err := c.SampleLineage(ctx, u, id)
+			l, ok, err := c.SampleLineage(ctx, id)
 			return []any{l, ok}, err
 		})
 	},
 	// Hard subsets and the human baseline
 	"HardSubsets": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.HardSubsets(ctx, u, fx.release.Ref())
+		return c.HardSubsets(ctx, fx.release.Ref())
 	},
 	"HardCandidates": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		h, cs, err := c.HardCandidates(ctx, u, fx.hard.ID)
+		h, cs, err := c.HardCandidates(ctx, fx.hard.ID)
 		return []any{h, cs}, err
 	},
 	"HumanBaselineOf": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		h, ok, err := c.HumanBaselineOf(ctx, u, fx.release.Ref())
+		h, ok, err := c.HumanBaselineOf(ctx, fx.release.Ref())
 		return []any{h, ok}, err
 	},
 	"HumanItems": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.HumanItems(ctx, u, fx.release.Ref())
+		return c.HumanItems(ctx, fx.release.Ref())
 	},
 	"HumanReport": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		r, ok, err := c.HumanReport(ctx, u, fx.release.Ref(), score.Options{})
+		r, ok, err := c.HumanReport(ctx, fx.release.Ref(), score.Options{})
 		return []any{r, ok}, err
 	},
 	// Sampled validation
 	"ValidationBatches": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ValidationBatches(ctx, u, fx.pid())
+		return c.ValidationBatches(ctx, fx.pid())
 	},
 	"ValidationStatus": func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ValidationStatus(ctx, u, fx.pid(), "gen-1")
+		return c.ValidationStatus(ctx, fx.pid(), "gen-1")
 	},
 }
 
@@ -583,8 +583,8 @@ func testReads(t *testing.T, connect Connect) {
 	for _, who := range []string{"lead", "ann1", "b2", "c2"} {
 		svc, u := fx.As(t, who)
 		for _, name := range names {
-			via, errVia := reads[name](ctx, svc, u, fx)
-			direct, errDirect := reads[name](ctx, fx.DB, u, fx)
+			via, errVia := reads[name](ctx, svc.As(u), u, fx)
+			direct, errDirect := reads[name](ctx, fx.DB.As(u), u, fx)
 			switch {
 			case (errVia == nil) != (errDirect == nil):
 				t.Errorf("%s as %s: error %v through the service, %v from the file", name, who, errVia, errDirect)
@@ -604,7 +604,7 @@ func testReads(t *testing.T, connect Connect) {
 	// for each (an empty answer compared is no comparison).
 	_, lead := fx.As(t, "lead")
 	for _, name := range names {
-		v, err := reads[name](ctx, fx.DB, lead, fx)
+		v, err := reads[name](ctx, fx.DB.As(lead), lead, fx)
 		if err != nil {
 			t.Errorf("%s as the lead: %v", name, err)
 			continue

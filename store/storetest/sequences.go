@@ -62,7 +62,7 @@ func testSequences(t *testing.T, connect Connect) {
 	lead, ul := p.As(t, "lead")
 	unused := func() int {
 		t.Helper()
-		n, err := lead.CountImagesWithoutSamples(ctx, ul, pid)
+		n, err := lead.As(ul).CountImagesWithoutSamples(ctx, pid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,14 +77,14 @@ func testSequences(t *testing.T, connect Connect) {
 	s.BoxImage = 2
 	bad := s
 	bad.SetImages([]string{p.Image, "0002-seq/missing.jpg"})
-	if _, err := ann.CreateSample(ctx, ua, pid, bad); !errors.Is(err, bench.ErrInvalid) {
+	if _, err := ann.As(ua).CreateSample(ctx, pid, bad); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("a sequence with an image the project lacks: %v, want ErrInvalid", err)
 	}
-	si, err := ann.CreateSample(ctx, ua, pid, s)
+	si, err := ann.As(ua).CreateSample(ctx, pid, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ann.Sample(ctx, ua, si.ID)
+	got, err := ann.As(ua).Sample(ctx, si.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func testSequences(t *testing.T, connect Connect) {
 		t.Errorf("%d images without samples with a sequence of three, want 1 (d.jpg)", n)
 	}
 	// The sample is found by any of its images.
-	imgs, err := lead.Images(ctx, ul, pid, 0, 10)
+	imgs, err := lead.As(ul).Images(ctx, pid, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func testSequences(t *testing.T, connect Connect) {
 		idOf[im.RelPath] = im.ID
 	}
 	for _, path := range []string{p.Image, more[1]} {
-		list, err := lead.Samples(ctx, ul, pid, bench.SampleFilter{ImageID: idOf[path]}, 0, 10)
+		list, err := lead.As(ul).Samples(ctx, pid, bench.SampleFilter{ImageID: idOf[path]}, 0, 10)
 		if err != nil || len(list) != 1 || list[0].ID != si.ID {
 			t.Errorf("samples on %s: %+v, %v; want %s", path, list, err, si.ID)
 		}
@@ -112,25 +112,25 @@ func testSequences(t *testing.T, connect Connect) {
 
 	// Reordered and changed in the draft: the uses follow.
 	s.SetImages([]string{p.Image, more[2], more[1]})
-	v, err := ann.SaveDraft(ctx, ua, si.ID, si.Version, s)
+	v, err := ann.As(ua).SaveDraft(ctx, si.ID, si.Version, s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := unused(); n != 1 {
 		t.Errorf("%d images without samples after the reorder, want 1 (b.jpg)", n)
 	}
-	if list, _ := lead.Samples(ctx, ul, pid, bench.SampleFilter{ImageID: idOf[more[0]]}, 0, 10); len(list) != 0 {
+	if list, _ := lead.As(ul).Samples(ctx, pid, bench.SampleFilter{ImageID: idOf[more[0]]}, 0, 10); len(list) != 0 {
 		t.Errorf("b.jpg left the sequence but still lists %+v", list)
 	}
-	if si, err = ann.Submit(ctx, ua, si.ID, v, nil); err != nil {
+	if si, err = ann.As(ua).Submit(ctx, si.ID, v, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.ApproveThrough(t, si)
-	rel, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: pid, Name: "sequences", Version: "1"})
+	rel, err := lead.As(ul).Freeze(ctx, bench.FreezeInput{ProjectID: pid, Name: "sequences", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := lead.ReleaseItems(ctx, ul, rel.ID)
+	items, err := lead.As(ul).ReleaseItems(ctx, rel.ID)
 	if err != nil || len(items) != 1 {
 		t.Fatalf("release items: %+v, %v", items, err)
 	}

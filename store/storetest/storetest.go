@@ -178,31 +178,31 @@ func testPermissions(t *testing.T, connect Connect) {
 		want string // in the sentence people see
 	}{
 		{"ann1", "create a project", func(s bench.Service, me bench.User) error {
-			_, err := s.CreateProject(ctx, me, "mine")
+			_, err := s.As(me).CreateProject(ctx, "mine")
 			return err
 		}, "only leads may create projects"},
 		{"ann1", "change settings", func(s bench.Service, me bench.User) error {
-			_, err := s.SetSettings(ctx, me, pid, map[string]string{"round3.panel": "2"})
+			_, err := s.As(me).SetSettings(ctx, pid, map[string]string{"round3.panel": "2"})
 			return err
 		}, "only leads may change project settings"},
 		{"ann1", "add an account", func(s bench.Service, me bench.User) error {
-			_, err := s.AddUser(ctx, me, "ann9", bench.RoleLead, "", Password)
+			_, err := s.As(me).AddUser(ctx, "ann9", bench.RoleLead, "", Password)
 			return err
 		}, "only leads may manage accounts"},
 		{"a1", "write a sample", func(s bench.Service, me bench.User) error {
-			_, err := s.CreateSample(ctx, me, pid, HopSample(p.Image))
+			_, err := s.As(me).CreateSample(ctx, pid, HopSample(p.Image))
 			return err
 		}, "only annotators or leads may write samples"},
 		{"ann1", "freeze", func(s bench.Service, me bench.User) error {
-			_, err := s.Freeze(ctx, me, bench.FreezeInput{ProjectID: pid, Name: "r", Version: "1"})
+			_, err := s.As(me).Freeze(ctx, bench.FreezeInput{ProjectID: pid, Name: "r", Version: "1"})
 			return err
 		}, "only leads may freeze releases"},
 		{"ann1", "read a review queue", func(s bench.Service, me bench.User) error {
-			_, err := s.ReviewQueue(ctx, me, pid, 1)
+			_, err := s.As(me).ReviewQueue(ctx, pid, 1)
 			return err
 		}, "only verifiers or leads may review samples"},
 		{"a1", "see the audit", func(s bench.Service, me bench.User) error {
-			_, err := s.Audit(ctx, me, pid)
+			_, err := s.As(me).Audit(ctx, pid)
 			return err
 		}, "only leads may audit releases"},
 	}
@@ -236,7 +236,7 @@ func testProtocol(t *testing.T, connect Connect) {
 		vs[n], us[n] = p.As(t, n)
 	}
 	review := func(who string, round int) error {
-		_, err := vs[who].SubmitReview(ctx, us[who], bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: Approve(si.Kind, round)})
+		_, err := vs[who].As(us[who]).SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: round, BasedOn: si.Revision, Verdict: Approve(si.Kind, round)})
 		return err
 	}
 	steps := []struct {
@@ -261,7 +261,7 @@ func testProtocol(t *testing.T, connect Connect) {
 	}
 	// Round 3 is blind: b2 sees their own vote only, the lead none.
 	seen := func(who string) (n3 int) {
-		rs, err := vs[who].Reviews(ctx, us[who], si.ID)
+		rs, err := vs[who].As(us[who]).Reviews(ctx, si.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,14 +281,14 @@ func testProtocol(t *testing.T, connect Connect) {
 	if err := review("c1", 3); err != nil {
 		t.Fatal(err)
 	}
-	got, err := vs["lead"].Sample(ctx, us["lead"], si.ID)
+	got, err := vs["lead"].As(us["lead"]).Sample(ctx, si.ID)
 	if err != nil || got.Status != verify.StateAccepted {
 		t.Fatalf("after a unanimous panel: %s, %v", got.Status, err)
 	}
 	if n := seen("lead"); n != 3 {
 		t.Errorf("after the round closed the lead sees %d round-3 votes, want 3", n)
 	}
-	h, err := vs["lead"].History(ctx, us["lead"], si.ID)
+	h, err := vs["lead"].As(us["lead"]).History(ctx, si.ID)
 	if err != nil || len(h) == 0 {
 		t.Fatalf("history: %d events, %v", len(h), err)
 	}
@@ -298,7 +298,7 @@ func testConflict(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	p := Seed(t, connect)
 	ann, me := p.As(t, "ann1")
-	si, err := ann.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	si, err := ann.As(me).CreateSample(ctx, p.Project.ID, HopSample(p.Image))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func testConflict(t *testing.T, connect Connect) {
 	s.ID = si.ID
 	s.Question = "Which object is farthest from the camera?"
 	s.QuestionTag = "Which object is <REL>farthest from the camera</REL>?"
-	v, err := ann.SaveDraft(ctx, me, si.ID, si.Version, s)
+	v, err := ann.As(me).SaveDraft(ctx, si.ID, si.Version, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func testConflict(t *testing.T, connect Connect) {
 	// The same base again: someone saved meanwhile (another window of the author).
 	s.Question = "Which object is nearest to the door?"
 	s.QuestionTag = "Which object is <REL>nearest to the door</REL>?"
-	_, err = ann.SaveDraft(ctx, me, si.ID, si.Version, s)
+	_, err = ann.As(me).SaveDraft(ctx, si.ID, si.Version, s)
 	if !errors.Is(err, bench.ErrConflict) {
 		t.Fatalf("a stale save: got %v, want a conflict", err)
 	}
@@ -326,7 +326,7 @@ func testConflict(t *testing.T, connect Connect) {
 	}
 	// Another annotator may not save it at all.
 	other, me2 := p.As(t, "ann2")
-	if _, err := other.SaveDraft(ctx, me2, si.ID, v, s); !errors.Is(err, bench.ErrForbidden) {
+	if _, err := other.As(me2).SaveDraft(ctx, si.ID, v, s); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("ann2 saves ann1's draft: got %v, want a refusal", err)
 	}
 }
@@ -337,14 +337,14 @@ func testClaims(t *testing.T, connect Connect) {
 	si := p.Submitted(t, "ann1")
 	a1, ua1 := p.As(t, "a1")
 	b1, ub1 := p.As(t, "b1")
-	c, err := a1.ClaimReview(ctx, ua1, si.ID, 1)
+	c, err := a1.As(ua1).ClaimReview(ctx, si.ID, 1)
 	if err != nil || c.Verifier != strconv.FormatInt(ua1.ID, 10) || c.Round != 1 || c.Sample != si.ID {
 		t.Fatalf("a1's claim: %+v, %v", c, err)
 	}
-	if _, err := b1.ClaimReview(ctx, ub1, si.ID, 1); !errors.Is(err, verify.ErrPanelFull) {
+	if _, err := b1.As(ub1).ClaimReview(ctx, si.ID, 1); !errors.Is(err, verify.ErrPanelFull) {
 		t.Errorf("b1 claims a1's seat: got %v, want ErrPanelFull", err)
 	}
-	q, err := b1.ReviewQueue(ctx, ub1, p.Project.ID, 1)
+	q, err := b1.As(ub1).ReviewQueue(ctx, p.Project.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,10 +353,10 @@ func testClaims(t *testing.T, connect Connect) {
 			t.Errorf("b1's queue offers the seat a1 holds")
 		}
 	}
-	if err := a1.ReleaseClaim(ctx, ua1, si.ID); err != nil {
+	if err := a1.As(ua1).ReleaseClaim(ctx, si.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b1.ClaimReview(ctx, ub1, si.ID, 1); err != nil {
+	if _, err := b1.As(ub1).ClaimReview(ctx, si.ID, 1); err != nil {
 		t.Errorf("b1 claims the released seat: %v", err)
 	}
 }
@@ -367,11 +367,11 @@ func (p *Project) Submitted(t *testing.T, author string) bench.SampleInfo {
 	t.Helper()
 	ctx := context.Background()
 	svc, me := p.As(t, author)
-	si, err := svc.CreateSample(ctx, me, p.Project.ID, HopSample(p.Image))
+	si, err := svc.As(me).CreateSample(ctx, p.Project.ID, HopSample(p.Image))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if si, err = svc.Submit(ctx, me, si.ID, si.Version, nil); err != nil {
+	if si, err = svc.As(me).Submit(ctx, si.ID, si.Version, nil); err != nil {
 		t.Fatal(err)
 	}
 	return si
@@ -395,7 +395,7 @@ func (p *Project) ApproveThrough(t *testing.T, si bench.SampleInfo) {
 		round int
 	}{{"a1", 1}, {"b1", 2}, {"a2", 3}, {"b2", 3}, {"c1", 3}} {
 		svc, u := p.As(t, r.who)
-		if _, err := svc.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: Approve(si.Kind, r.round)}); err != nil {
+		if _, err := svc.As(u).SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: r.round, BasedOn: si.Revision, Verdict: Approve(si.Kind, r.round)}); err != nil {
 			t.Fatalf("%s in round %d: %v", r.who, r.round, err)
 		}
 	}
@@ -407,22 +407,22 @@ func testFreeze(t *testing.T, connect Connect) {
 	si := accepted(t, p)
 	lead, ul := p.As(t, "lead")
 	in := bench.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "1.0"}
-	r, err := lead.Freeze(ctx, ul, in)
+	r, err := lead.As(ul).Freeze(ctx, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := lead.Releases(ctx, ul, p.Project.ID)
+	rs, err := lead.As(ul).Releases(ctx, p.Project.ID)
 	if err != nil || len(rs) != 1 || rs[0].ID != r.ID {
 		t.Fatalf("releases: %+v, %v", rs, err)
 	}
-	items, err := lead.ReleaseItems(ctx, ul, r.ID)
+	items, err := lead.As(ul).ReleaseItems(ctx, r.ID)
 	if err != nil || len(items) != 1 || items[0].SampleID != si.ID {
 		t.Fatalf("release items: %+v, %v", items, err)
 	}
-	if _, err := lead.Freeze(ctx, ul, in); !errors.Is(err, bench.ErrConflict) && !errors.Is(err, bench.ErrInvalid) {
+	if _, err := lead.As(ul).Freeze(ctx, in); !errors.Is(err, bench.ErrConflict) && !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("the same release frozen twice: got %v, want a refusal", err)
 	}
-	byRef, err := lead.ReleaseByRef(ctx, ul, p.Project.ID, "contract-bench@1.0")
+	byRef, err := lead.As(ul).ReleaseByRef(ctx, p.Project.ID, "contract-bench@1.0")
 	if err != nil || byRef.ID != r.ID {
 		t.Errorf("release by reference: %+v, %v", byRef, err)
 	}
@@ -431,7 +431,7 @@ func testFreeze(t *testing.T, connect Connect) {
 	if err := os.WriteFile(filepath.Join(p.Dir, filepath.FromSlash(p.Image)), []byte("not the image any more"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "2.0"})
+	_, err = lead.As(ul).Freeze(ctx, bench.FreezeInput{ProjectID: p.Project.ID, Name: "contract-bench", Version: "2.0"})
 	var audit *bench.AuditErrors
 	if !errors.Is(err, bench.ErrInvalid) || !errors.As(err, &audit) || len(audit.Findings) == 0 || audit.Findings[0].Image != p.Image {
 		t.Errorf("a freeze over a changed image: %v, want the audit's findings", err)
@@ -447,12 +447,12 @@ func testImageFiles(t *testing.T, connect Connect) {
 	db := p.DB
 	pid := p.Project.ID
 	// An image file the screens open: the same bytes.
-	im, err := lead.ImageByPath(ctx, ul, pid, p.Image)
+	im, err := lead.As(ul).ImageByPath(ctx, pid, p.Image)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, size := range []bench.ImageSize{bench.ImagePreview, bench.ImageThumb, bench.ImageOriginal} {
-		a, e1 := lead.ImageFile(ctx, ul, im.SHA256, size)
+		a, e1 := lead.As(ul).ImageFile(ctx, im.SHA256, size)
 		b, e2 := db.ImageFile(ctx, ul, im.SHA256, size)
 		if e1 != nil || e2 != nil {
 			t.Fatalf("image file (%s): %v, %v", size, e1, e2)
@@ -464,7 +464,7 @@ func testImageFiles(t *testing.T, connect Connect) {
 		}
 	}
 	// The original is the imported file itself, byte for byte.
-	orig, err := lead.ImageFile(ctx, ul, im.SHA256, bench.ImageOriginal)
+	orig, err := lead.As(ul).ImageFile(ctx, im.SHA256, bench.ImageOriginal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func testExport(t *testing.T, connect Connect) {
 	p := Seed(t, connect)
 	accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	r, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: p.Project.ID, Name: "exp", Version: "1"})
+	r, err := lead.As(ul).Freeze(ctx, bench.FreezeInput{ProjectID: p.Project.ID, Name: "exp", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,12 +490,12 @@ func testExport(t *testing.T, connect Connect) {
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("mine"), 0o644)
 	ann, ua := p.As(t, "ann1")
-	if _, err := ann.Export(ctx, ua, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: full}, nil); !errors.Is(err, bench.ErrInvalid) {
+	if _, err := ann.As(ua).Export(ctx, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: full}, nil); !errors.Is(err, bench.ErrInvalid) {
 		t.Errorf("an export into a folder that is not empty: %v, want a refusal", err)
 	}
 	via := filepath.Join(t.TempDir(), "via")
 	direct := filepath.Join(t.TempDir(), "direct")
-	res, err := lead.Export(ctx, ul, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: via}, nil)
+	res, err := lead.As(ul).Export(ctx, bench.ExportInput{Release: r.Ref(), ProjectID: p.Project.ID, Format: "native", OutDir: via}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +540,7 @@ func testImportSamples(t *testing.T, connect Connect) {
 	a.ID, b.ID, bad.ID = "imp-1", "imp-2", "imp-3"
 	b.Question = "Which object is farthest from the camera?"
 	b.QuestionTag = "Which object is <REL>farthest from the camera</REL>?"
-	res, err := ann.ImportSamples(ctx, me, p.Project.ID, []annotate.Imported{{Line: 1, Sample: a}, {Line: 2, Sample: b}, {Line: 3, Sample: bad}},
+	res, err := ann.As(me).ImportSamples(ctx, p.Project.ID, []annotate.Imported{{Line: 1, Sample: a}, {Line: 2, Sample: b}, {Line: 3, Sample: bad}},
 		bench.ImportSamplesOptions{Progress: func(int, int) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -561,24 +561,24 @@ func testResubmit(t *testing.T, connect Connect) {
 	si := p.Submitted(t, "ann1")
 	a1, u1 := p.As(t, "a1")
 	reject := verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther}, Comment: "the lamp is not the closest"}
-	if _, err := a1.SubmitReview(ctx, u1, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
+	if _, err := a1.As(u1).SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: reject}); err != nil {
 		t.Fatal(err)
 	}
 	ann, me := p.As(t, "ann1")
-	cur, err := ann.Sample(ctx, me, si.ID)
+	cur, err := ann.As(me).Sample(ctx, si.ID)
 	if err != nil || cur.Status != verify.StateReturned {
 		t.Fatalf("after the reject: %s, %v", cur.Status, err)
 	}
-	if _, err := ann.Submit(ctx, me, si.ID, cur.Version, nil); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "nothing changed since it was returned") {
+	if _, err := ann.As(me).Submit(ctx, si.ID, cur.Version, nil); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "nothing changed since it was returned") {
 		t.Fatalf("resubmitted unchanged: %v", err)
 	}
 	s := cur.Content
 	s.AnswerIndex = 2
-	v, err := ann.SaveDraft(ctx, me, si.ID, cur.Version, s)
+	v, err := ann.As(me).SaveDraft(ctx, si.ID, cur.Version, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := ann.Submit(ctx, me, si.ID, v, nil); err != nil || got.Status != verify.StateRound1 || got.Revision != 2 {
+	if got, err := ann.As(me).Submit(ctx, si.ID, v, nil); err != nil || got.Status != verify.StateRound1 || got.Revision != 2 {
 		t.Errorf("resubmitted changed: %s revision %d, %v", got.Status, got.Revision, err)
 	}
 }
@@ -593,35 +593,35 @@ func testMembership(t *testing.T, connect Connect) {
 	pid := p.Project.ID
 	si := accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	r, err := lead.Freeze(ctx, ul, bench.FreezeInput{ProjectID: pid, Name: "members", Version: "1"})
+	r, err := lead.As(ul).Freeze(ctx, bench.FreezeInput{ProjectID: pid, Name: "members", Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	im, err := lead.ImageByPath(ctx, ul, pid, p.Image)
+	im, err := lead.As(ul).ImageByPath(ctx, pid, p.Image)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := lead.CreateProject(ctx, ul, "other")
+	other, err := lead.As(ul).CreateProject(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lead.AddUserToProject(ctx, ul, other.ID, "stranger", bench.RoleVerifier, "C", Password); err != nil {
+	if _, err := lead.As(ul).AddUserToProject(ctx, other.ID, "stranger", bench.RoleVerifier, "C", Password); err != nil {
 		t.Fatal(err)
 	}
 	svc, me := p.As(t, "stranger")
-	if ps, err := svc.Projects(ctx, me); err != nil || len(ps) != 1 || ps[0].ID != other.ID {
+	if ps, err := svc.As(me).Projects(ctx); err != nil || len(ps) != 1 || ps[0].ID != other.ID {
 		t.Errorf("the stranger's projects: %+v, %v; want the other only", ps, err)
 	}
 	refusals := []struct {
 		what string
 		do   func() error
 	}{
-		{"read a sample", func() error { _, err := svc.Sample(ctx, me, si.ID); return err }},
-		{"list the samples", func() error { _, err := svc.Samples(ctx, me, pid, bench.SampleFilter{}, 0, 10); return err }},
-		{"read the review queue", func() error { _, err := svc.ReviewQueue(ctx, me, pid, 0); return err }},
-		{"read a release's items", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err }},
-		{"open an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, bench.ImagePreview); return err }},
-		{"claim a seat", func() error { _, err := svc.ClaimReview(ctx, me, si.ID, 1); return err }},
+		{"read a sample", func() error { _, err := svc.As(me).Sample(ctx, si.ID); return err }},
+		{"list the samples", func() error { _, err := svc.As(me).Samples(ctx, pid, bench.SampleFilter{}, 0, 10); return err }},
+		{"read the review queue", func() error { _, err := svc.As(me).ReviewQueue(ctx, pid, 0); return err }},
+		{"read a release's items", func() error { _, err := svc.As(me).ReleaseItems(ctx, r.ID); return err }},
+		{"open an image", func() error { _, err := svc.As(me).ImageFile(ctx, im.SHA256, bench.ImagePreview); return err }},
+		{"claim a seat", func() error { _, err := svc.As(me).ClaimReview(ctx, si.ID, 1); return err }},
 	}
 	count := func() int {
 		n, err := p.DB.CountSamples(ctx, bench.Owner(), pid, bench.SampleFilter{})
@@ -650,15 +650,15 @@ func testMembership(t *testing.T, connect Connect) {
 		what            string
 		theirs, missing func() error
 	}{
-		{"a sample", func() error { _, err := svc.Sample(ctx, me, si.ID); return err },
-			func() error { _, err := svc.Sample(ctx, me, "no-such-sample"); return err }},
-		{"a release", func() error { _, err := svc.ReleaseItems(ctx, me, r.ID); return err },
-			func() error { _, err := svc.ReleaseItems(ctx, me, r.ID+1000); return err }},
-		{"a release by name", func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "members@1"); return err },
-			func() error { _, err := svc.ReleaseByRef(ctx, me, 0, "nothing@1"); return err }},
-		{"an image", func() error { _, err := svc.ImageFile(ctx, me, im.SHA256, bench.ImagePreview); return err },
+		{"a sample", func() error { _, err := svc.As(me).Sample(ctx, si.ID); return err },
+			func() error { _, err := svc.As(me).Sample(ctx, "no-such-sample"); return err }},
+		{"a release", func() error { _, err := svc.As(me).ReleaseItems(ctx, r.ID); return err },
+			func() error { _, err := svc.As(me).ReleaseItems(ctx, r.ID+1000); return err }},
+		{"a release by name", func() error { _, err := svc.As(me).ReleaseByRef(ctx, 0, "members@1"); return err },
+			func() error { _, err := svc.As(me).ReleaseByRef(ctx, 0, "nothing@1"); return err }},
+		{"an image", func() error { _, err := svc.As(me).ImageFile(ctx, im.SHA256, bench.ImagePreview); return err },
 			func() error {
-				_, err := svc.ImageFile(ctx, me, strings.Repeat("ab", 32), bench.ImagePreview)
+				_, err := svc.As(me).ImageFile(ctx, strings.Repeat("ab", 32), bench.ImagePreview)
 				return err
 			}},
 	} {
@@ -681,23 +681,23 @@ func testMembership(t *testing.T, connect Connect) {
 		t.Errorf("%d samples after the refusals, want %d", n, samples)
 	}
 	// A lead of the project adds the account: it reads; removed, it does not.
-	if err := lead.AddMember(ctx, ul, pid, "stranger"); err != nil {
+	if err := lead.As(ul).AddMember(ctx, pid, "stranger"); err != nil {
 		t.Fatal(err)
 	}
-	ms, err := lead.Members(ctx, ul, pid)
+	ms, err := lead.As(ul).Members(ctx, pid)
 	if err != nil || !slices.ContainsFunc(ms, func(u bench.User) bool { return u.Name == "stranger" }) {
 		t.Errorf("members after the add: %+v, %v", ms, err)
 	}
-	if got, err := svc.Sample(ctx, me, si.ID); err != nil || got.ID != si.ID {
+	if got, err := svc.As(me).Sample(ctx, si.ID); err != nil || got.ID != si.ID {
 		t.Errorf("the new member reads the sample: %+v, %v", got.ID, err)
 	}
-	if err := lead.RemoveMember(ctx, ul, pid, "stranger"); err != nil {
+	if err := lead.As(ul).RemoveMember(ctx, pid, "stranger"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Releases(ctx, me, pid); !errors.Is(err, bench.ErrForbidden) {
+	if _, err := svc.As(me).Releases(ctx, pid); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("the removed member lists the releases: %v", err)
 	}
-	if err := lead.RemoveMember(ctx, ul, pid, "lead"); !errors.Is(err, bench.ErrForbidden) || !strings.Contains(bench.Message(err), "only lead") {
+	if err := lead.As(ul).RemoveMember(ctx, pid, "lead"); !errors.Is(err, bench.ErrForbidden) || !strings.Contains(bench.Message(err), "only lead") {
 		t.Errorf("the project's only lead leaves it: %v", err)
 	}
 }
@@ -719,17 +719,17 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	ctx := context.Background()
 	p := Seed(t, connect)
 	lead, ul := p.As(t, "lead")
-	b, err := lead.CreateProject(ctx, ul, "projB")
+	b, err := lead.As(ul).CreateProject(ctx, "projB")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lead.AddUserToProject(ctx, ul, b.ID, "blead", bench.RoleLead, "", Password); err != nil {
+	if _, err := lead.As(ul).AddUserToProject(ctx, b.ID, "blead", bench.RoleLead, "", Password); err != nil {
 		t.Fatal(err)
 	}
-	if err := lead.AddMember(ctx, ul, b.ID, "ann1"); err != nil {
+	if err := lead.As(ul).AddMember(ctx, b.ID, "ann1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := lead.RemoveMember(ctx, ul, b.ID, "lead"); err != nil { // B is blead's now
+	if err := lead.As(ul).RemoveMember(ctx, b.ID, "lead"); err != nil { // B is blead's now
 		t.Fatal(err)
 	}
 	settingsOfB := func() bench.Settings {
@@ -763,22 +763,22 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	}
 	// The first steps of the takeover: ann1's role everywhere, ann1's password.
 	audited("the lead makes ann1 a lead everywhere", func() error {
-		_, err := lead.SetRole(ctx, ul, "ann1", bench.RoleLead, "")
+		_, err := lead.As(ul).SetRole(ctx, "ann1", bench.RoleLead, "")
 		return err
 	}, verify.ErrNotLeadOfAll)
 	audited("the lead resets ann1's password", func() error {
-		return lead.SetPassword(ctx, ul, "ann1", "taken-over-1234")
+		return lead.As(ul).SetPassword(ctx, "ann1", "taken-over-1234")
 	}, verify.ErrNotLeadOfAll)
 	audited("the lead makes ann1 a lead of B", func() error {
-		_, err := lead.SetMemberRole(ctx, ul, b.ID, "ann1", bench.RoleLead, "")
+		_, err := lead.As(ul).SetMemberRole(ctx, b.ID, "ann1", bench.RoleLead, "")
 		return err
 	}, verify.ErrNotMember)
 	// What the lead may do: ann1's role in the lead's own project.
-	if u, err := lead.SetMemberRole(ctx, ul, p.Project.ID, "ann1", bench.RoleLead, ""); err != nil || u.Role != bench.RoleLead {
+	if u, err := lead.As(ul).SetMemberRole(ctx, p.Project.ID, "ann1", bench.RoleLead, ""); err != nil || u.Role != bench.RoleLead {
 		t.Fatalf("the lead makes ann1 a lead of the contract project: %+v, %v", u, err)
 	}
 	ann, ua := p.As(t, "ann1")
-	ps, err := ann.Projects(ctx, ua)
+	ps, err := ann.As(ua).Projects(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -795,23 +795,23 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 		do   func() error
 		kind error
 	}{
-		{"change B's settings", func() error { return ann.UpdateSettings(ctx, ua, b.ID, bench.DefaultSettings()) }, verify.ErrNotPermitted},
-		{"add the lead to B", func() error { return ann.AddMember(ctx, ua, b.ID, "lead") }, verify.ErrNotPermitted},
+		{"change B's settings", func() error { return ann.As(ua).UpdateSettings(ctx, b.ID, bench.DefaultSettings()) }, verify.ErrNotPermitted},
+		{"add the lead to B", func() error { return ann.As(ua).AddMember(ctx, b.ID, "lead") }, verify.ErrNotPermitted},
 		{"make itself B's lead", func() error {
-			_, err := ann.SetMemberRole(ctx, ua, b.ID, "ann1", bench.RoleLead, "")
+			_, err := ann.As(ua).SetMemberRole(ctx, b.ID, "ann1", bench.RoleLead, "")
 			return err
 		}, verify.ErrNotPermitted},
-		{"reset B's lead's password", func() error { return ann.SetPassword(ctx, ua, "blead", "taken-over-1234") }, verify.ErrNotLeadOfAll},
+		{"reset B's lead's password", func() error { return ann.As(ua).SetPassword(ctx, "blead", "taken-over-1234") }, verify.ErrNotLeadOfAll},
 		{"demote B's lead", func() error {
-			_, err := ann.SetMemberRole(ctx, ua, b.ID, "blead", bench.RoleAnnotator, "")
+			_, err := ann.As(ua).SetMemberRole(ctx, b.ID, "blead", bench.RoleAnnotator, "")
 			return err
 		}, verify.ErrNotPermitted},
 		{"demote B's lead everywhere", func() error {
-			_, err := ann.SetRole(ctx, ua, "blead", bench.RoleAnnotator, "")
+			_, err := ann.As(ua).SetRole(ctx, "blead", bench.RoleAnnotator, "")
 			return err
 		}, verify.ErrNotLeadOfAll},
-		{"remove B's lead", func() error { return ann.RemoveMember(ctx, ua, b.ID, "blead") }, verify.ErrNotPermitted},
-		{"review in B", func() error { _, err := ann.ReviewQueue(ctx, ua, b.ID, 0); return err }, verify.ErrNotPermitted},
+		{"remove B's lead", func() error { return ann.As(ua).RemoveMember(ctx, b.ID, "blead") }, verify.ErrNotPermitted},
+		{"review in B", func() error { _, err := ann.As(ua).ReviewQueue(ctx, b.ID, 0); return err }, verify.ErrNotPermitted},
 	} {
 		audited("ann1 may "+c.what, c.do, c.kind)
 	}
@@ -827,7 +827,7 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	// B's own lead changes ann1's role in B, and its group there, which the
 	// contract project does not see.
 	bl, ub := p.As(t, "blead")
-	if u, err := bl.SetMemberRole(ctx, ub, b.ID, "ann1", bench.RoleVerifier, "Z"); err != nil || u.Role != bench.RoleVerifier || u.Group != "Z" {
+	if u, err := bl.As(ub).SetMemberRole(ctx, b.ID, "ann1", bench.RoleVerifier, "Z"); err != nil || u.Role != bench.RoleVerifier || u.Group != "Z" {
 		t.Fatalf("B's lead makes ann1 a verifier of B in group Z: %+v, %v", u, err)
 	}
 	for _, c := range []struct {
@@ -846,10 +846,10 @@ func testRolesPerProject(t *testing.T, connect Connect) {
 	// B's only lead is never demoted, by itself either; a lead of every project
 	// of an account may change it whole.
 	audited("B's only lead steps down", func() error {
-		_, err := bl.SetMemberRole(ctx, ub, b.ID, "blead", bench.RoleVerifier, "")
+		_, err := bl.As(ub).SetMemberRole(ctx, b.ID, "blead", bench.RoleVerifier, "")
 		return err
 	}, verify.ErrLastLead)
-	if err := lead.SetPassword(ctx, ul, "ann2", "a-new-password-1"); err != nil {
+	if err := lead.As(ul).SetPassword(ctx, "ann2", "a-new-password-1"); err != nil {
 		t.Errorf("the lead of ann2's only project resets ann2's password: %v", err)
 	}
 }
@@ -862,35 +862,35 @@ func testPlanting(t *testing.T, connect Connect) {
 	p := Seed(t, connect)
 	origin := accepted(t, p)
 	lead, ul := p.As(t, "lead")
-	if _, err := lead.SetSettings(ctx, ul, p.Project.ID, map[string]string{"plant_rate": "50", "plant_feedback": "true"}); err != nil {
+	if _, err := lead.As(ul).SetSettings(ctx, p.Project.ID, map[string]string{"plant_rate": "50", "plant_feedback": "true"}); err != nil {
 		t.Fatal(err)
 	}
 	real := p.Submitted(t, "ann1")
 	c2, uc2 := p.As(t, "c2")
-	out, err := c2.SubmitReview(ctx, uc2, bench.ReviewInput{SampleID: real.ID, Round: 1, BasedOn: real.Revision, Verdict: Approve(real.Kind, 1)})
+	out, err := c2.As(uc2).SubmitReview(ctx, bench.ReviewInput{SampleID: real.ID, Round: 1, BasedOn: real.Revision, Verdict: Approve(real.Kind, 1)})
 	if err != nil || out.Feedback != "" {
 		t.Fatalf("c2 reviews a real sample: %+v, %v", out, err)
 	}
-	q, err := c2.ReviewQueue(ctx, uc2, p.Project.ID, 1)
+	q, err := c2.As(uc2).ReviewQueue(ctx, p.Project.ID, 1)
 	if err != nil || len(q) != 1 {
 		t.Fatalf("c2's queue after planting: %+v, %v", q, err)
 	}
-	out, err = c2.SubmitReview(ctx, uc2, bench.ReviewInput{SampleID: q[0].SampleID, Round: 1, BasedOn: q[0].Revision, Verdict: Approve(annotate.Kind(q[0].Kind), 1)})
+	out, err = c2.As(uc2).SubmitReview(ctx, bench.ReviewInput{SampleID: q[0].SampleID, Round: 1, BasedOn: q[0].Revision, Verdict: Approve(annotate.Kind(q[0].Kind), 1)})
 	if err != nil || !strings.HasPrefix(out.Feedback, "This was a check item") {
 		t.Fatalf("c2 reviews the copy: %+v, %v", out, err)
 	}
-	list, err := lead.PlantedList(ctx, ul, p.Project.ID)
+	list, err := lead.As(ul).PlantedList(ctx, p.Project.ID)
 	if err != nil || len(list) != 1 || list[0].Origin != origin.ID || list[0].SampleID != q[0].SampleID || list[0].Verifier != "c2" || list[0].Outcome == "" {
 		t.Fatalf("the lead's list: %+v, %v", list, err)
 	}
-	st, err := lead.PlantedStatus(ctx, ul, p.Project.ID)
+	st, err := lead.As(ul).PlantedStatus(ctx, p.Project.ID)
 	if err != nil || len(st.Figures) != 1 || st.Figures[0].Verifier != "c2" || st.Figures[0].Planted+st.Figures[0].Clean != 1 {
 		t.Fatalf("the lead's figures: %+v, %v", st, err)
 	}
-	if _, err := c2.PlantedList(ctx, uc2, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
+	if _, err := c2.As(uc2).PlantedList(ctx, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("c2 lists the copies: %v", err)
 	}
-	if _, err := c2.PlantedStatus(ctx, uc2, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
+	if _, err := c2.As(uc2).PlantedStatus(ctx, p.Project.ID); !errors.Is(err, bench.ErrForbidden) {
 		t.Errorf("c2 reads the figures: %v", err)
 	}
 }

@@ -17,8 +17,9 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// A writeStep is one write of bench.Calls as who, with arguments drawn from the
-// fixture (read from its file, which both twins hold alike).
+// A writeStep is one write of bench.Calls as who (c acts as u, who signed in),
+// with arguments drawn from the fixture (read from its file, which both twins
+// hold alike).
 type writeStep struct {
 	call string
 	who  string
@@ -44,10 +45,10 @@ func (fx *readsFixture) firstIn(ctx context.Context, st verify.State, prefix str
 // selection), which the other contract tests do not run through a server.
 var writeSteps = []writeStep{
 	{"AddUser", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.AddUser(ctx, u, "ann3", bench.RoleAnnotator, "", Password)
+		return c.AddUser(ctx, "ann3", bench.RoleAnnotator, "", Password)
 	}},
 	{"SetRole", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.SetRole(ctx, u, "ann3", bench.RoleVerifier, "B")
+		return c.SetRole(ctx, "ann3", bench.RoleVerifier, "B")
 	}},
 	{"UpdateSettings", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		s := bench.DefaultSettings()
@@ -55,14 +56,14 @@ var writeSteps = []writeStep{
 		s.Tasks = []string{"T1", "T2"}
 		s.LRRWeights = map[string]float64{"T1": 0.1 + 0.2, "T2": 3}
 		s.AugmentToRound1 = true
-		return nil, c.UpdateSettings(ctx, u, fx.pid(), s)
+		return nil, c.UpdateSettings(ctx, fx.pid(), s)
 	}},
 	{"SetSettings", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.SetSettings(ctx, u, fx.pid(), map[string]string{"claim_minutes": "50", "lrr_weight.T2": "1.25", "balance.mcq": "4"})
+		return c.SetSettings(ctx, fx.pid(), map[string]string{"claim_minutes": "50", "lrr_weight.T2": "1.25", "balance.mcq": "4"})
 	}},
 	{"SubmitReview", "a1", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		si := fx.firstIn(ctx, verify.StateRound1, "ret-")
-		return c.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Seconds: 1.0 / 3,
+		return c.SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Seconds: 1.0 / 3,
 			Verdict: verify.Verdict{Decision: verify.DecisionReject, Reasons: []string{verify.ReasonOther, "answer_correct"}, Comment: "two answers fit",
 				Judgements: map[string]bool{"answer_correct": false, "objects_exist": true}}})
 	}},
@@ -71,10 +72,10 @@ var writeSteps = []writeStep{
 		s := si.Content
 		s.Question, s.QuestionTag = "Which object is nearest to marker 1?", "Which object is <REL>nearest to marker 1</REL>?"
 		s.Box = &annotate.Box{1.5, 2.25, 30, 20.125}
-		return c.Correct(ctx, u, bench.CorrectionInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Content: s, Comment: "the marker is the nearest"})
+		return c.Correct(ctx, bench.CorrectionInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Content: s, Comment: "the marker is the nearest"})
 	}},
 	{"ImportPredictions", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ImportPredictions(ctx, u, fx.release.Ref(), "again", []score.Prediction{
+		return c.ImportPredictions(ctx, fx.release.Ref(), "again", []score.Prediction{
 			{SampleID: "hq-1", Response: "Answer: (b)\nBounding Box: [0.1, 0.2, 0.3, 0.4]"},
 			{SampleID: "hq-1", Response: "twice"},
 			{SampleID: "mc-1", Response: "C"},
@@ -82,7 +83,7 @@ var writeSteps = []writeStep{
 		}, "again.jsonl", bench.PredictionRun{})
 	}},
 	{"ProposeHardSubset", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ProposeHardSubset(ctx, u, fx.release.Ref(), bench.HardSubsetInput{Models: []string{"half", "blank", "again"}, K: 1, Target: 3, Seed: 7, Strict: true})
+		return c.ProposeHardSubset(ctx, fx.release.Ref(), bench.HardSubsetInput{Models: []string{"half", "blank", "again"}, K: 1, Target: 3, Seed: 7, Strict: true})
 	}},
 	{"DecideHardCandidates", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		_, cs, err := fx.DB.HardCandidates(ctx, u, fx.hard.ID)
@@ -97,66 +98,66 @@ var writeSteps = []writeStep{
 			}
 			ds = append(ds, d)
 		}
-		return c.DecideHardCandidates(ctx, u, fx.hard.ID, ds)
+		return c.DecideHardCandidates(ctx, fx.hard.ID, ds)
 	}},
 	{"FreezeHardSubset", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.FreezeHardSubset(ctx, u, fx.hard.ID, "reads-hard", "1")
+		return c.FreezeHardSubset(ctx, fx.hard.ID, "reads-hard", "1")
 	}},
 	{"DrawHumanBaseline", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.DrawHumanBaseline(ctx, u, "reads-hard@1", 2, 99)
+		return c.DrawHumanBaseline(ctx, "reads-hard@1", 2, 99)
 	}},
 	{"AnswerHuman", "ann1", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		items, err := fx.DB.HumanItems(ctx, u, fx.release.Ref())
 		if err != nil || len(items) < 2 {
 			return nil, fmt.Errorf("human items: %d, %v", len(items), err)
 		}
-		return nil, c.AnswerHuman(ctx, u, fx.release.Ref(), items[1].SampleID, score.HumanAnswer{Option: 2, Text: "2", Box: &annotate.Box{0.5, 1.5, 7.25, 9}})
+		return nil, c.AnswerHuman(ctx, fx.release.Ref(), items[1].SampleID, score.HumanAnswer{Option: 2, Text: "2", Box: &annotate.Box{0.5, 1.5, 7.25, 9}})
 	}},
 	{"AcceptCandidate", "ann2", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		cs, err := fx.DB.AugmentCandidates(ctx, u, fx.pid(), bench.CandidateFilter{})
 		if err != nil || len(cs) < 2 {
 			return nil, fmt.Errorf("candidates: %d, %v", len(cs), err)
 		}
-		return c.AcceptCandidate(ctx, u, fx.pid(), cs[0].CandidateRef, true)
+		return c.AcceptCandidate(ctx, fx.pid(), cs[0].CandidateRef, true)
 	}},
 	{"DiscardCandidate", "ann2", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		cs, err := fx.DB.AugmentCandidates(ctx, u, fx.pid(), bench.CandidateFilter{})
 		if err != nil || len(cs) < 1 {
 			return nil, fmt.Errorf("candidates: %d, %v", len(cs), err)
 		}
-		return nil, c.DiscardCandidate(ctx, u, fx.pid(), cs[len(cs)-1].CandidateRef)
+		return nil, c.DiscardCandidate(ctx, fx.pid(), cs[len(cs)-1].CandidateRef)
 	}},
 	{"RecordVideoFrames", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return nil, c.RecordVideoFrames(ctx, u, fx.pid(), []bench.VideoFrame{{Path: "0003-kitchen/d.jpg",
+		return nil, c.RecordVideoFrames(ctx, fx.pid(), []bench.VideoFrame{{Path: "0003-kitchen/d.jpg",
 			Frame: annotate.Frame{Video: "/videos/kitchen.mp4", VideoSHA256: strings.Repeat("a1", 32), Duration: 12.345678, Time: 2.0 / 3, Index: 20}}})
 	}},
 	{"ReassignDrafts", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReassignDrafts(ctx, u, []string{"dr-2", "hq-1"}, "ann1", "ann2 is away")
+		return c.ReassignDrafts(ctx, []string{"dr-2", "hq-1"}, "ann1", "ann2 is away")
 	}},
 	{"DeleteDraft", "ann2", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		si, err := fx.DB.Sample(ctx, u, "dr-1")
 		if err != nil {
 			return nil, err
 		}
-		return c.DeleteDraft(ctx, u, "dr-1", si.Version)
+		return c.DeleteDraft(ctx, "dr-1", si.Version)
 	}},
 	{"ReleaseClaims", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReleaseClaims(ctx, u, []string{"r3-late", "hq-1"})
+		return c.ReleaseClaims(ctx, []string{"r3-late", "hq-1"})
 	}},
 	{"WithdrawSamples", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.WithdrawSamples(ctx, u, []string{"r3-open", "wd-1", "nowhere"}, "off topic")
+		return c.WithdrawSamples(ctx, []string{"r3-open", "wd-1", "nowhere"}, "off topic")
 	}},
 	{"ReopenSamples", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.ReopenSamples(ctx, u, []string{"wd-1", "hq-1"}, "back in")
+		return c.ReopenSamples(ctx, []string{"wd-1", "hq-1"}, "back in")
 	}},
 	{"Withdraw", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return nil, c.Withdraw(ctx, u, "op-1", "the count is arguable")
+		return nil, c.Withdraw(ctx, "op-1", "the count is arguable")
 	}},
 	{"Reopen", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return nil, c.Reopen(ctx, u, "op-1", "the count is fine")
+		return nil, c.Reopen(ctx, "op-1", "the count is fine")
 	}},
 	{"WithdrawDuplicates", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.WithdrawDuplicates(ctx, u, fx.pid(), "hq-1", "asked twice")
+		return c.WithdrawDuplicates(ctx, fx.pid(), "hq-1", "asked twice")
 	}},
 	{"ImportBatch", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		var recs []annotate.Imported
@@ -166,10 +167,10 @@ var writeSteps = []writeStep{
 			recs = append(recs, annotate.Imported{Line: i + 1, Sample: s})
 		}
 		recs = append(recs, annotate.Imported{Line: 9, Sample: hop("g2-bad", "0009-nowhere/x.jpg", "Which object is lost?")})
-		return c.ImportBatch(ctx, u, bench.ImportBatchInput{ProjectID: fx.pid(), Name: "gen-2", Source: "gen2.jsonl", Author: "ann1", Records: recs})
+		return c.ImportBatch(ctx, bench.ImportBatchInput{ProjectID: fx.pid(), Name: "gen-2", Source: "gen2.jsonl", Author: "ann1", Records: recs})
 	}},
 	{"DrawValidation", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.DrawValidation(ctx, u, bench.DrawInput{ProjectID: fx.pid(), Batch: "gen-2", Seed: 11, Margin: 0.15, Expected: 0.1, Threshold: 0.6, Level: 0.8})
+		return c.DrawValidation(ctx, bench.DrawInput{ProjectID: fx.pid(), Batch: "gen-2", Seed: 11, Margin: 0.15, Expected: 0.1, Threshold: 0.6, Level: 0.8})
 	}},
 	{"SubmitReview", "a1", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		ss, err := fx.DB.Samples(ctx, u, fx.pid(), bench.SampleFilter{Status: verify.StateRound1}, 0, 1000)
@@ -179,7 +180,7 @@ var writeSteps = []writeStep{
 		var out []any
 		for _, si := range ss {
 			if strings.HasPrefix(si.ID, "g2-") {
-				o, err := c.SubmitReview(ctx, u, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: Approve(si.Kind, 1), Seconds: 2.5})
+				o, err := c.SubmitReview(ctx, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision, Verdict: Approve(si.Kind, 1), Seconds: 2.5})
 				if err != nil {
 					return nil, err
 				}
@@ -189,14 +190,14 @@ var writeSteps = []writeStep{
 		return out, nil
 	}},
 	{"AcceptRest", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
-		return c.AcceptRest(ctx, u, fx.pid(), "gen-2")
+		return c.AcceptRest(ctx, fx.pid(), "gen-2")
 	}},
 	{"RebalanceLetters", "lead", func(ctx context.Context, c bench.Calls, u bench.User, fx *readsFixture) (any, error) {
 		ids := []string{"g2-bad"} // not a sample: left, with why
 		for i := range 8 {
 			ids = append(ids, fmt.Sprintf("g2-%02d", i+1))
 		}
-		return c.RebalanceLetters(ctx, u, bench.RebalanceInput{ProjectID: fx.pid(), SampleIDs: ids, Reason: "every answer was B", Options: bench.ShortcutOptions{Seed: 5}})
+		return c.RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: fx.pid(), SampleIDs: ids, Reason: "every answer was B", Options: bench.ShortcutOptions{Seed: 5}})
 	}},
 }
 
@@ -250,8 +251,8 @@ func testWrites(t *testing.T, connect Connect) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, errVia := w.do(ctx, svc, u, via)
-		b, errDirect := w.do(ctx, direct.DB, du, direct)
+		a, errVia := w.do(ctx, svc.As(u), u, via)
+		b, errDirect := w.do(ctx, direct.DB.As(du), du, direct)
 		switch {
 		case (errVia == nil) != (errDirect == nil):
 			t.Errorf("%s: error %v through the service, %v on the file", w.call, errVia, errDirect)
@@ -285,8 +286,8 @@ func testWrites(t *testing.T, connect Connect) {
 			t.Fatal(err)
 		}
 		for _, name := range names {
-			a, e1 := reads[name](ctx, via.DB, u1, via)
-			b, e2 := reads[name](ctx, direct.DB, u2, direct)
+			a, e1 := reads[name](ctx, via.DB.As(u1), u1, via)
+			b, e2 := reads[name](ctx, direct.DB.As(u2), u2, direct)
 			if e1 != nil || e2 != nil {
 				if (e1 == nil) != (e2 == nil) || bench.Message(e1) != bench.Message(e2) {
 					t.Errorf("after the writes, %s as %s: %v in the file written through the service, %v in the other", name, who, e1, e2)

@@ -1,6 +1,7 @@
 //go:build ignore
 
-// Run by `go generate ./remote`: writes remote/calls_gen.go from bench/service.go.
+// Run by `go generate ./remote`: writes remote/calls_gen.go and
+// store/session_gen.go from bench/service.go.
 package main
 
 import (
@@ -15,11 +16,16 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	out, err := gencalls.Generate(src)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("calls_gen.go", out, 0o644); err != nil {
-		log.Fatal(err)
+	for file, generate := range map[string]func([]byte) ([]byte, error){
+		"calls_gen.go":            gencalls.Generate,
+		"../store/session_gen.go": gencalls.GenerateStore,
+	} {
+		out, err := generate(src)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(file, out, 0o644); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
