@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
@@ -17,15 +16,10 @@ import (
 	"github.com/benchwright/benchwright/release"
 )
 
-// validReleaseWord checks a release name or version: 1–max letters, digits, '.', '_' or '-'.
+// validReleaseWord is release.CheckWord, refused as invalid input.
 func validReleaseWord(what, s string, maxLen int) error {
-	if s == "" {
-		return fmt.Errorf("%w: the release %s is empty", bench.ErrInvalid, what)
-	}
-	if len(s) > maxLen || strings.IndexFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
-	}) >= 0 || s[0] == '.' {
-		return fmt.Errorf("%w: release %s %q must be at most %d letters, digits, '.', '_' or '-' (not starting with '.')", bench.ErrInvalid, what, s, maxLen)
+	if err := release.CheckWord(what, s, maxLen); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	return nil
 }
