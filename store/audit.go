@@ -355,7 +355,7 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
 		}
 	}
-	near := confirmed(shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings)), in.notAlike)
+	near := shortcut.Confirmed(shortcut.NearDuplicates(contents, in.phash, in.project.Settings.NearDistance()), in.notAlike)
 	for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(contents, near)) {
 		for _, id := range ids {
 			s := in.sample(id)
@@ -557,8 +557,8 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor bench.User, projectID
 		if err != nil {
 			return err
 		}
-		dist := nearDuplicateDistance(p.Settings)
-		near := confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
+		dist := p.Settings.NearDistance()
+		near := shortcut.Confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
 		var group []string
 		for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(accepted, near)) {
 			if slices.Contains(ids, keep) {

@@ -43,7 +43,7 @@ func (d *DB) Shortcuts(ctx context.Context, actor bench.User, projectID int64, o
 		if err != nil {
 			return err
 		}
-		dist = nearDuplicateDistance(p.Settings)
+		dist = p.Settings.NearDistance()
 		infos, err := shortcutSamples(ctx, tx, projectID)
 		if err != nil {
 			return err
@@ -66,7 +66,7 @@ func (d *DB) Shortcuts(ctx context.Context, actor bench.User, projectID int64, o
 	}
 	rep := shortcut.Audit(samples, opt)
 	notAlike := d.notAlike(images, hashes, dist)
-	near := confirmed(shortcut.NearDuplicates(samples, hashes, dist), notAlike)
+	near := shortcut.Confirmed(shortcut.NearDuplicates(samples, hashes, dist), notAlike)
 	rep.Results = append(rep.Results, shortcut.NearResults(samples, near)...)
 	slices.SortStableFunc(rep.Results, func(a, b shortcut.Result) int { return strings.Compare(a.Task, b.Task) })
 	return rep, nil
