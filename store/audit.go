@@ -332,7 +332,7 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 		for _, text := range lint[i] {
 			add(bench.SeverityError, bench.CheckLint, s.ID, "", "%s", text)
 		}
-		for _, msg := range trailProblems(policy, s) {
+		for _, msg := range verify.AcceptedTrail(policy, uid(s.AuthorID), uid(s.RevisionAuthor), s.Sampled, s.Reviews) {
 			add(bench.SeverityError, bench.CheckTrail, s.ID, "", "%s", msg)
 		}
 	}
@@ -471,15 +471,6 @@ func severityRank(s string) int {
 func (in auditData) sample(id string) auditSample {
 	i := slices.IndexFunc(in.samples, func(s auditSample) bool { return s.ID == id })
 	return in.samples[i]
-}
-
-// trailProblems is verify.Trail for an accepted sample (verify.SampledTrail for
-// one accepted by sampling).
-func trailProblems(p verify.Policy, s auditSample) []string {
-	if s.Sampled != nil {
-		return verify.SampledTrail(*s.Sampled, s.Reviews)
-	}
-	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, s.Reviews)
 }
 
 // imagesPhrase names a sample's images in a finding: "image a.jpg", or "images
