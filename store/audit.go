@@ -321,9 +321,17 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 	policy := in.project.Settings.Policy()
 	usedBy := map[string][]string{}
 	contents := make([]annotate.Sample, len(in.samples))
-	lint := in.lintErrors()
 	for i, s := range in.samples {
 		contents[i] = s.Content
+	}
+	imageSize := func(p string) (int, int, bool) {
+		im, known := in.images[p]
+		return im.Width, im.Height, known
+	}
+	lint := annotate.LintErrors(contents, func(s annotate.Sample) annotate.LintEnv {
+		return annotate.LintEnv{HandWritten: s.Parent == "", ImageSize: imageSize, ImageLimits: in.project.Settings.ImageLimits}
+	})
+	for i, s := range in.samples {
 		for _, img := range s.Content.AllImages() {
 			if img != "" && !slices.Contains(usedBy[img], s.ID) {
 				usedBy[img] = append(usedBy[img], s.ID)
@@ -416,49 +424,6 @@ func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
 		)
 	})
 	return r
-}
-
-// lintErrors lints every sample (on the machine's cores, at most four
-// goroutines) and returns the text of each one's error findings, in order.
-func (in auditData) lintErrors() [][]string {
-	out := make([][]string, len(in.samples))
-	imageSize := func(p string) (int, int, bool) {
-		im, known := in.images[p]
-		return im.Width, im.Height, known
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var fault atomic.Value // a panic of Lint's, raised again on the caller's goroutine
-	for range min(runtime.NumCPU(), 4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					fault.CompareAndSwap(nil, fmt.Sprint(v))
-					next.Store(int64(len(out)))
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(out) {
-					return
-				}
-				s := in.samples[i].Content
-				env := annotate.LintEnv{HandWritten: s.Parent == "", ImageSize: imageSize, ImageLimits: in.project.Settings.ImageLimits}
-				for _, f := range annotate.Lint(s, env) {
-					if f.Severity == annotate.SeverityError {
-						out[i] = append(out[i], f.Text())
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if v := fault.Load(); v != nil {
-		panic(v)
-	}
-	return out
 }
 
 func severityRank(s string) int {
