@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/release"
 )
 
 // AuditFreeze audits what Freeze(in) would write: the accepted samples in's kinds
@@ -33,16 +35,20 @@ func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeI
 	return data.report(hashes), nil
 }
 
-// splitSelection gives the selection the split the release will carry: in.Split
-// assigned image-disjointly, none when in.NoSplit, else each sample's own.
+// splitSelection gives the selection the split the release will carry
+// (release.ApplySplit).
 func splitSelection(in bench.FreezeInput, data *auditData) error {
-	if in.Split == nil && in.NoSplit {
-		for i := range data.samples {
-			data.samples[i].Content.Split = ""
-		}
-		return nil
+	contents := make([]annotate.Sample, len(data.samples))
+	for i, s := range data.samples {
+		contents[i] = s.Content
 	}
-	return applySplit(data, in.Split)
+	if err := release.ApplySplit(contents, in.Split, in.NoSplit); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
+	}
+	for i := range data.samples {
+		data.samples[i].Content.Split = contents[i].Split
+	}
+	return nil
 }
 
 // AuditPlan is AuditFreeze without progress: the plain call a team server

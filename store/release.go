@@ -105,8 +105,8 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		if err != nil {
 			return err
 		}
-		if err := sameSelection(data, accepted, images); err != nil {
-			return err
+		if err := release.SameSelection(data.accepted, accepted, data.images, images); err != nil {
+			return fmt.Errorf("%w: %w", bench.ErrConflict, err)
 		}
 		filterJSON, _ := json.Marshal(filter)
 		split := ""
@@ -190,45 +190,6 @@ func checkFreezeInput(ctx context.Context, tx *sql.Tx, in bench.FreezeInput) err
 	}
 	if n > 0 {
 		return fmt.Errorf("%w: release %s@%s exists already; give the new one another version", bench.ErrConflict, in.Name, in.Version)
-	}
-	return nil
-}
-
-// applySplit writes the split assignment into the selection's contents.
-func applySplit(data *auditData, spec *annotate.SplitSpec) error {
-	if spec == nil {
-		return nil
-	}
-	contents := make([]annotate.Sample, len(data.samples))
-	for i, s := range data.samples {
-		contents[i] = s.Content
-	}
-	assign, err := annotate.Split(contents, *spec)
-	if err != nil {
-		return fmt.Errorf("%w: %v", bench.ErrInvalid, err)
-	}
-	for i := range data.samples {
-		data.samples[i].Content.Split = assign[data.samples[i].ID]
-	}
-	return nil
-}
-
-// sameSelection refuses a selection that changed between the audit (before) and the
-// write: another accepted sample, another current revision, or another image row.
-// Contents are immutable per revision, so equal revisions mean equal samples.
-func sameSelection(before auditData, accepted map[string]int64, images map[string]bench.Image) error {
-	if len(before.accepted) != len(accepted) {
-		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", bench.ErrConflict, len(before.accepted), len(accepted))
-	}
-	for id, rev := range before.accepted {
-		if now, ok := accepted[id]; !ok || now != rev {
-			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", bench.ErrConflict, id)
-		}
-	}
-	for path, im := range before.images {
-		if images[path] != im {
-			return fmt.Errorf("%w: image %s changed during the audit; freeze again", bench.ErrConflict, path)
-		}
 	}
 	return nil
 }
