@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
 )
@@ -18,7 +17,7 @@ import (
 // It is in Service, not Calls (progress is a callback); a team server carries
 // AuditPlan, the same audit without progress.
 func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
-	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
+	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
@@ -26,27 +25,24 @@ func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeI
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	if progress != nil {
-		progress(0, len(data.images))
+		progress(0, len(data.Images))
 	}
-	hashes, err := hashImages(ctx, data.images, progress)
+	hashes, err := hashImages(ctx, data.Images, progress)
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	return data.report(hashes), nil
+	return data.Report(hashes), nil
 }
 
 // splitSelection gives the selection the split the release will carry
 // (release.ApplySplit).
 func splitSelection(in bench.FreezeInput, data *auditData) error {
-	contents := make([]annotate.Sample, len(data.samples))
-	for i, s := range data.samples {
-		contents[i] = s.Content
-	}
+	contents := data.Contents()
 	if err := release.ApplySplit(contents, in.Split, in.NoSplit); err != nil {
 		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
-	for i := range data.samples {
-		data.samples[i].Content.Split = contents[i].Split
+	for i := range data.Samples {
+		data.Samples[i].Content.Split = contents[i].Split
 	}
 	return nil
 }

@@ -65,10 +65,10 @@ func (d *DB) ImageHashes(ctx context.Context, actor bench.User, projectID int64)
 // transaction: every image's hash (completeImageHashes), and the candidate pairs
 // their thumbnails refute (notAlike).
 func (d *DB) nearInput(ctx context.Context, in *auditData) error {
-	if err := d.completeImageHashes(ctx, in.images, in.phash); err != nil {
+	if err := d.completeImageHashes(ctx, in.Images, in.PHash); err != nil {
 		return err
 	}
-	in.notAlike = d.notAlike(in.images, in.phash, in.project.Settings.NearDistance())
+	in.NotAlike = d.notAlike(in.Images, in.PHash, in.Settings.NearDistance())
 	return nil
 }
 

@@ -45,7 +45,7 @@ func (d *DB) Freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 }
 
 func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.Release, error) {
-	filter := releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
+	filter := bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
 	// Phase 1: read the selection (and refuse non-leads, audited).
 	var data auditData
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
@@ -62,7 +62,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if err != nil {
 		return bench.Release{}, err
 	}
-	if len(data.samples) == 0 {
+	if len(data.Samples) == 0 {
 		return bench.Release{}, fmt.Errorf("%w: no accepted sample matches the filter", bench.ErrInvalid)
 	}
 	if err := d.nearInput(ctx, &data); err != nil {
@@ -71,14 +71,14 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if err := splitSelection(in, &data); err != nil {
 		return bench.Release{}, err
 	}
-	hashes, err := hashImages(ctx, data.images, nil)
+	hashes, err := hashImages(ctx, data.Images, nil)
 	if err != nil {
 		return bench.Release{}, err
 	}
 	if afterFreezeAudit != nil {
 		afterFreezeAudit()
 	}
-	if rep := data.report(hashes); rep.Errors() > 0 {
+	if rep := data.Report(hashes); rep.Errors() > 0 {
 		var lines []string
 		for _, f := range rep.Findings {
 			if f.Severity == bench.SeverityError {
@@ -105,7 +105,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		if err != nil {
 			return err
 		}
-		if err := release.SameSelection(data.accepted, accepted, data.images, images); err != nil {
+		if err := release.SameSelection(data.accepted, accepted, data.Images, images); err != nil {
 			return fmt.Errorf("%w: %w", bench.ErrConflict, err)
 		}
 		filterJSON, _ := json.Marshal(filter)
@@ -116,7 +116,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		}
 		var id int64
 		err = tx.QueryRowContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now()).Scan(&id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.Samples), a.ID, d.now()).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -132,13 +132,13 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 			return err
 		}
 		defer insMore.Close()
-		for _, s := range data.samples {
-			im := data.images[s.Content.Image]
+		for _, s := range data.Samples {
+			im := data.Images[s.Content.Image]
 			if _, err := ins.ExecContext(ctx, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 				return err
 			}
 			for i, p := range s.Content.MoreImages {
-				im := data.images[p]
+				im := data.Images[p]
 				if _, err := insMore.ExecContext(ctx, id, s.ID, i+1, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 					return err
 				}
@@ -149,7 +149,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 			return err
 		}
 		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", in.Name+"@"+in.Version,
-			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.samples))); err != nil {
+			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.Samples))); err != nil {
 			return err
 		}
 		rel, err = releaseByID(ctx, tx, id)
@@ -204,7 +204,7 @@ func scanRelease(r scanner) (bench.Release, error) {
 	if err := r.Scan(&rel.ID, &rel.ProjectID, &rel.Project, &rel.Name, &rel.Version, &filter, &split, &rel.Samples, &rel.CreatedBy, &rel.CreatedAt); err != nil {
 		return bench.Release{}, err
 	}
-	var f releaseFilter
+	var f bench.ReleaseFilter
 	if err := json.Unmarshal([]byte(filter), &f); err != nil {
 		return bench.Release{}, fmt.Errorf("release %s: filter: %w", rel.Ref(), err)
 	}

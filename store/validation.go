@@ -127,10 +127,10 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 			continue
 		}
 		switch h := hashes[rec.Sample.Image]; {
-		case h.missing:
+		case h.Missing:
 			add(i, bench.CheckImageMissing, im.RelPath, "image file %s is missing", im.Path())
-		case h.sha256 != im.SHA256:
-			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))])
+		case h.SHA256 != im.SHA256:
+			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.SHA256[:12], im.SHA256[:min(12, len(im.SHA256))])
 		}
 	}
 	all := slices.Clone(existing)
