@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -699,11 +698,6 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor bench.User, ids []string) 
 	return out, nil
 }
 
-// sampleCSVHeader is ExportSamples' CSV header. Ids stay ids here (criteria, kinds,
-// states): the file is for scripts and spreadsheets.
-var sampleCSVHeader = []string{"id", "kind", "state", "author", "image", "question", "options", "answer",
-	"hop", "view", "categories", "task", "split", "revision", "reject_reasons", "created_at", "updated_at"}
-
 // ExportSamples writes the samples ids names, in that order, as CSV or JSON Lines:
 // the content each has now (the draft being edited, else the current revision). The
 // export is audited with its size.
@@ -734,7 +728,7 @@ func (d *DB) ExportSamples(ctx context.Context, actor bench.User, projectID int6
 				return fmt.Errorf("%w: %s is not in this project", bench.ErrInvalid, r.ID)
 			}
 		}
-		if err := writeSamples(&buf, rows, format); err != nil {
+		if err := bench.WriteSamples(&buf, rows, format); err != nil {
 			return err
 		}
 		return d.audit(ctx, tx, a.ID, "samples.export", "project", strconv.FormatInt(projectID, 10),
@@ -744,46 +738,6 @@ func (d *DB) ExportSamples(ctx context.Context, actor bench.User, projectID int6
 		return nil, fmt.Errorf("export samples: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-func writeSamples(buf *bytes.Buffer, rows []bench.SampleRow, format bench.SampleFormat) error {
-	if format == bench.FormatJSONL {
-		for _, r := range rows {
-			b, err := json.Marshal(r.Content)
-			if err != nil {
-				return err
-			}
-			buf.Write(b)
-			buf.WriteByte('\n')
-		}
-		return nil
-	}
-	w := csv.NewWriter(buf)
-	if err := w.Write(sampleCSVHeader); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		c := r.Content
-		opts, _ := json.Marshal(c.Options)
-		if c.Options == nil {
-			opts = nil
-		}
-		answer := c.AnswerText
-		if c.Kind.IndexAnswer() {
-			answer = strconv.Itoa(c.AnswerIndex)
-		}
-		hop := ""
-		if c.Hop != 0 {
-			hop = strconv.Itoa(c.Hop)
-		}
-		if err := w.Write([]string{r.ID, string(r.Kind), string(r.Status), r.AuthorName, r.ImagePath, c.Question, string(opts),
-			answer, hop, string(c.View), r.Categories, c.Task, c.Split, strconv.Itoa(r.Revision), strings.Join(r.Reasons, " "),
-			r.CreatedAt, r.UpdatedAt}); err != nil {
-			return err
-		}
-	}
-	w.Flush()
-	return w.Error()
 }
 
 // DeleteDraft deletes the author's own draft that was never submitted, based on the
