@@ -595,7 +595,7 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor bench.User, ids []string,
 			case err != nil:
 				return err
 			case cur.Status != verify.StateDraft && cur.Status != verify.StateReturned:
-				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", cur.Status.Words())})
 				continue
 			case cur.AuthorID == target.ID:
 				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: "it is " + target.Name + "'s already"})
@@ -636,14 +636,6 @@ func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author be
 	}
 	_, err := projectAuthor(ctx, tx, author, cur.ProjectID)
 	return err
-}
-
-// stateWords names a state in a sentence: "in round 2", "accepted".
-func stateWords(s verify.State) string {
-	if strings.HasPrefix(string(s), "round") {
-		return "in round " + strings.TrimPrefix(string(s), "round")
-	}
-	return string(s)
 }
 
 // ReleaseClaims ends every verifier's claim on each of ids, so that a sample a
@@ -751,7 +743,7 @@ func (d *DB) DeleteDraft(ctx context.Context, actor bench.User, id string, baseV
 			return err
 		}
 		if !verify.DraftDeletable(cur.Status, cur.Revision) {
-			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", bench.ErrForbidden, id, stateWords(cur.Status))
+			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", bench.ErrForbidden, id, cur.Status.Words())
 		}
 		if err := statsSample(ctx, tx, id, -1); err != nil {
 			return err
