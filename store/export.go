@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/bench"
@@ -114,7 +113,7 @@ func (d *DB) export(ctx context.Context, actor bench.User, in bench.ExportInput,
 			return os.Open(filepath.Join(root, filepath.FromSlash(image)))
 		},
 		Info: release.ExportInfo{
-			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
+			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: release.Stamp(rel.CreatedAt),
 				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples, Curation: curated},
 			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary, Validation: validation,
 		},
@@ -236,13 +235,4 @@ func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*releas
 		s.Alpha = &r.Alpha
 	}
 	return s, nil
-}
-
-// exportTime is how a release's freeze time is shown.
-func exportTime(s string) string {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return s
-	}
-	return t.UTC().Format(time.RFC3339)
 }
