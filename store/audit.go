@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -23,10 +22,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// checkOrder is the checks of the integrity audit (bench.Check…) in report order.
-
-var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMissing, bench.CheckImageHash, bench.CheckDuplicate, bench.CheckSplit, bench.CheckNearDuplicate, bench.CheckAnswerPosition, bench.CheckOptionLength, bench.CheckBalance}
-
 // Audit checks a project's accepted samples before a freeze: every sample passes
 // lint; every image exists and its SHA-256 matches the import's; no two samples ask
 // the same normalised question about one image (or about near-duplicate images);
@@ -39,64 +34,28 @@ var checkOrder = []string{bench.CheckLint, bench.CheckTrail, bench.CheckImageMis
 // a lead may audit. The database is read in one transaction; the image files are then
 // hashed outside it, so that a long audit does not hold the database.
 func (d *DB) Audit(ctx context.Context, actor bench.User, projectID int64) (bench.AuditReport, error) {
-	in, err := d.auditInput(ctx, actor, "audit", projectID, releaseFilter{})
+	in, err := d.auditInput(ctx, actor, "audit", projectID, bench.ReleaseFilter{})
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	hashes, err := hashImages(ctx, in.images, nil)
+	hashes, err := hashImages(ctx, in.Images, nil)
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	return in.report(hashes), nil
-}
-
-// releaseFilter narrows the samples of a release; empty lists do not filter.
-type releaseFilter struct {
-	Kinds []annotate.Kind `json:"kinds,omitempty"`
-	Tasks []string        `json:"tasks,omitempty"`
-}
-
-func (f releaseFilter) takes(s annotate.Sample) bool {
-	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, s.Kind)) && (len(f.Tasks) == 0 || slices.Contains(f.Tasks, s.Task))
-}
-
-// covers reports whether balance target t is about samples the filter takes.
-func (f releaseFilter) covers(t bench.BalanceTarget) bool {
-	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, annotate.Kind(t.Kind))) &&
-		(len(f.Tasks) == 0 || t.Task == "" || slices.Contains(f.Tasks, t.Task))
-}
-
-// auditSample is one accepted sample with what the audit needs to know of it.
-type auditSample struct {
-	ID             string
-	AuthorID       int64
-	RevisionID     int64
-	RevisionAuthor int64
-	Content        annotate.Sample
-	Reviews        []verify.Review           // of the current revision, oldest first (auditReviews)
-	Sampled        *verify.SampledAcceptance // accepted by sampling (validation.go), else nil
+	return in.Report(hashes), nil
 }
 
 // auditData is what the audit reads from the database in one transaction.
 type auditData struct {
-	project bench.Project
-	filter  releaseFilter
-	samples []auditSample          // by id
-	images  map[string]bench.Image // by path; an image the project lacks is absent
+	bench.AuditSelection
 	// accepted is every accepted sample of the project, filtered or not, with its
 	// current revision id: what a freeze compares before writing.
 	accepted map[string]int64
-	// phash is the perceptual hash of the images that have one, by path
-	// (completeImageHashes gives one to those imported before migration 28).
-	phash map[string]uint64
-	// notAlike are the pairs of images whose hashes are close but whose
-	// thumbnails differ (store/neardup.go): no near-duplicates.
-	notAlike map[[2]string]bool
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
 // checking that actor is a lead.
-func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, projectID int64, filter releaseFilter) (auditData, error) {
+func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, projectID int64, filter bench.ReleaseFilter) (auditData, error) {
 	var in auditData
 	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease); err != nil {
@@ -112,8 +71,8 @@ func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, pr
 	return in, d.nearInput(ctx, &in)
 }
 
-func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter releaseFilter) (auditData, error) {
-	in := auditData{filter: filter, images: map[string]bench.Image{}}
+func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter bench.ReleaseFilter) (auditData, error) {
+	in := auditData{AuditSelection: bench.AuditSelection{Filter: filter, Images: map[string]bench.Image{}}}
 	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, projectID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return in, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
@@ -121,12 +80,14 @@ func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter 
 	if err != nil {
 		return in, err
 	}
-	in.project = p
+	in.Settings = p.Settings
 	var raws []rawRevision
-	all, err := queryAll(ctx, tx, func(r scanner) (auditSample, error) {
-		var s auditSample
+	all, err := queryAll(ctx, tx, func(r scanner) (bench.AuditSample, error) {
+		var s bench.AuditSample
 		var content string
-		err := r.Scan(&s.ID, &s.AuthorID, &s.RevisionID, &s.RevisionAuthor, &content)
+		var author, revAuthor int64
+		err := r.Scan(&s.ID, &author, &s.RevisionID, &revAuthor, &content)
+		s.Author, s.RevisionAuthor = uid(author), uid(revAuthor)
 		raws = append(raws, rawRevision{s.RevisionID, content})
 		return s, err
 	}, `SELECT s.id, s.author_id, r.id, r.author_id, r.content FROM samples s JOIN revisions r ON r.id = s.current_rev
@@ -163,21 +124,21 @@ func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter 
 	if err != nil {
 		return in, err
 	}
-	if in.phash, err = imageHashes(ctx, tx, projectID); err != nil {
+	if in.PHash, err = imageHashes(ctx, tx, projectID); err != nil {
 		return in, err
 	}
 	for _, s := range all {
-		if !filter.takes(s.Content) {
+		if !filter.Takes(s.Content) {
 			continue
 		}
 		s.Reviews = reviews[s.ID]
 		if a, ok := sampled[s.ID]; ok {
 			s.Sampled = &a
 		}
-		in.samples = append(in.samples, s)
+		in.Samples = append(in.Samples, s)
 		for _, p := range s.Content.AllImages() {
 			if im, ok := images[p]; ok {
-				in.images[p] = im
+				in.Images[p] = im
 			}
 		}
 	}
@@ -242,21 +203,15 @@ func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[st
 	return accepted, images, nil
 }
 
-// imageCheck is the outcome of re-hashing one image file.
-type imageCheck struct {
-	missing bool
-	sha256  string
-}
-
 // hashImages re-hashes the image files on all cores, calling progress (when not nil)
 // with the number of files hashed so far and their total, from the hashing goroutines.
-func hashImages(ctx context.Context, images map[string]bench.Image, progress func(done, total int)) (map[string]imageCheck, error) {
+func hashImages(ctx context.Context, images map[string]bench.Image, progress func(done, total int)) (map[string]bench.ImageCheck, error) {
 	paths := make([]string, 0, len(images))
 	for p := range images {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	out := make([]imageCheck, len(paths))
+	out := make([]bench.ImageCheck, len(paths))
 	errs := make([]error, len(paths))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -286,7 +241,7 @@ func hashImages(ctx context.Context, images map[string]bench.Image, progress fun
 	if cancelled != nil {
 		return nil, cancelled
 	}
-	res := make(map[string]imageCheck, len(paths))
+	res := make(map[string]bench.ImageCheck, len(paths))
 	for i, p := range paths {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("image %s: %w", p, errs[i])
@@ -296,217 +251,20 @@ func hashImages(ctx context.Context, images map[string]bench.Image, progress fun
 	return res, nil
 }
 
-func hashImage(path string) (imageCheck, error) {
+func hashImage(path string) (bench.ImageCheck, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return imageCheck{missing: true}, nil
+		return bench.ImageCheck{Missing: true}, nil
 	}
 	if err != nil {
-		return imageCheck{}, err
+		return bench.ImageCheck{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return imageCheck{}, err
+		return bench.ImageCheck{}, err
 	}
-	return imageCheck{sha256: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-// report runs every check on what was read and hashed.
-func (in auditData) report(hashes map[string]imageCheck) bench.AuditReport {
-	r := bench.AuditReport{Samples: len(in.samples), Images: len(hashes)}
-	add := func(sev, check, sample, image, format string, args ...any) {
-		r.Findings = append(r.Findings, bench.AuditFinding{Severity: sev, Check: check, SampleID: sample, Image: image, Message: fmt.Sprintf(format, args...)})
-	}
-	policy := in.project.Settings.Policy()
-	usedBy := map[string][]string{}
-	contents := make([]annotate.Sample, len(in.samples))
-	lint := in.lintErrors()
-	for i, s := range in.samples {
-		contents[i] = s.Content
-		for _, img := range s.Content.AllImages() {
-			if img != "" && !slices.Contains(usedBy[img], s.ID) {
-				usedBy[img] = append(usedBy[img], s.ID)
-			}
-		}
-		for _, text := range lint[i] {
-			add(bench.SeverityError, bench.CheckLint, s.ID, "", "%s", text)
-		}
-		for _, msg := range trailProblems(policy, s) {
-			add(bench.SeverityError, bench.CheckTrail, s.ID, "", "%s", msg)
-		}
-	}
-	paths := make([]string, 0, len(usedBy))
-	for p := range usedBy {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		who := strings.Join(usedBy[p], ", ")
-		im, known := in.images[p]
-		h := hashes[p]
-		switch {
-		case !known:
-			add(bench.SeverityError, bench.CheckImageMissing, "", p, "image %s is not in the project (used by %s)", p, who)
-		case h.missing:
-			add(bench.SeverityError, bench.CheckImageMissing, "", p, "image file %s is missing (used by %s)", im.Path(), who)
-		case h.sha256 != im.SHA256:
-			add(bench.SeverityError, bench.CheckImageHash, "", p, "image file %s changed since import: sha256 %s…, imported %s… (used by %s)",
-				im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))], who)
-		}
-	}
-	near := confirmed(shortcut.NearDuplicates(contents, in.phash, nearDuplicateDistance(in.project.Settings)), in.notAlike)
-	for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(contents, near)) {
-		for _, id := range ids {
-			s := in.sample(id)
-			add(bench.SeverityError, bench.CheckDuplicate, id, s.Content.Image, "the same question as %s on %s%s: %q",
-				strings.Join(slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id }), ", "),
-				imagesPhrase(s.Content), nearImagesPhrase(in, ids, s), s.Content.Question)
-			r.Findings[len(r.Findings)-1].Group = ids
-		}
-	}
-	for _, img := range annotate.SplitOverlap(contents) {
-		var train, test []string
-		for _, s := range in.samples {
-			if slices.Contains(s.Content.AllImages(), img) {
-				switch s.Content.Split {
-				case annotate.SplitTrain:
-					train = append(train, s.ID)
-				case annotate.SplitTest:
-					test = append(test, s.ID)
-				}
-			}
-		}
-		add(bench.SeverityError, bench.CheckSplit, "", img, "image %s is in train (%s) and in test (%s)", img, strings.Join(train, ", "), strings.Join(test, ", "))
-	}
-	for _, nd := range near {
-		if nd.Cross {
-			add(bench.SeverityError, bench.CheckNearDuplicate, "", nd.A, "%s, in two splits: a model trained on one is tested on the other (a perceptual-hash heuristic: look at both)", nd.Describe())
-		} else {
-			add(bench.SeverityWarning, bench.CheckNearDuplicate, "", nd.A, "%s (a perceptual-hash heuristic: look at both)", nd.Describe())
-		}
-	}
-	for _, t := range in.project.Settings.Balance {
-		if t.Count == 0 || !in.filter.covers(t) {
-			continue
-		}
-		n := 0
-		for _, c := range contents {
-			if string(c.Kind) == t.Kind && (t.Hop == 0 || c.Hop == t.Hop) && (t.View == "" || string(c.View) == t.View) && (t.Task == "" || c.Task == t.Task) {
-				n++
-			}
-		}
-		if n < t.Count {
-			add(bench.SeverityWarning, bench.CheckBalance, "", "", "%s: %d of %d accepted, %d short", t.Words(), n, t.Count, t.Count-n)
-		}
-	}
-	// Shortcuts a model could take without looking (issue 29, checks 1 and 2):
-	// warnings, per task, with the samples that drive them.
-	for _, res := range shortcut.Balance(contents, shortcut.Options{}) {
-		if res.Finding {
-			add(bench.SeverityWarning, res.Check, "", "", "task %s: %s (%s)", res.Task, res.Detail, plural(len(res.Samples), "sample"))
-		}
-	}
-	slices.SortStableFunc(r.Findings, func(a, b bench.AuditFinding) int {
-		return cmp.Or(
-			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
-			cmp.Compare(slices.Index(checkOrder, a.Check), slices.Index(checkOrder, b.Check)),
-			cmp.Compare(a.SampleID, b.SampleID),
-			cmp.Compare(a.Image, b.Image),
-		)
-	})
-	return r
-}
-
-// lintErrors lints every sample (on the machine's cores, at most four
-// goroutines) and returns the text of each one's error findings, in order.
-func (in auditData) lintErrors() [][]string {
-	out := make([][]string, len(in.samples))
-	imageSize := func(p string) (int, int, bool) {
-		im, known := in.images[p]
-		return im.Width, im.Height, known
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var fault atomic.Value // a panic of Lint's, raised again on the caller's goroutine
-	for range min(runtime.NumCPU(), 4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					fault.CompareAndSwap(nil, fmt.Sprint(v))
-					next.Store(int64(len(out)))
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(out) {
-					return
-				}
-				s := in.samples[i].Content
-				env := annotate.LintEnv{HandWritten: s.Parent == "", ImageSize: imageSize, ImageLimits: in.project.Settings.ImageLimits}
-				for _, f := range annotate.Lint(s, env) {
-					if f.Severity == annotate.SeverityError {
-						out[i] = append(out[i], f.Text())
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if v := fault.Load(); v != nil {
-		panic(v)
-	}
-	return out
-}
-
-func severityRank(s string) int {
-	if s == bench.SeverityError {
-		return 0
-	}
-	return 1
-}
-
-func (in auditData) sample(id string) auditSample {
-	i := slices.IndexFunc(in.samples, func(s auditSample) bool { return s.ID == id })
-	return in.samples[i]
-}
-
-// trailProblems is verify.Trail for an accepted sample (verify.SampledTrail for
-// one accepted by sampling).
-func trailProblems(p verify.Policy, s auditSample) []string {
-	if s.Sampled != nil {
-		return verify.SampledTrail(*s.Sampled, s.Reviews)
-	}
-	return verify.Trail(p, uid(s.AuthorID), []string{uid(s.RevisionAuthor)}, s.Reviews)
-}
-
-// imagesPhrase names a sample's images in a finding: "image a.jpg", or "images
-// a.jpg, b.jpg in this order" for a sequence.
-func imagesPhrase(s annotate.Sample) string {
-	all := s.AllImages()
-	if len(all) <= 1 {
-		return "image " + s.Image
-	}
-	return "images " + strings.Join(all, ", ") + " in this order"
-}
-
-// nearImagesPhrase names, for a duplicate-question finding about s, the other
-// samples' images that differ from s's (near-duplicates of them): ", near-duplicate
-// of b.jpg (s2)", or nothing when every sample of ids shows s's images.
-func nearImagesPhrase(in auditData, ids []string, s auditSample) string {
-	var others []string
-	for _, id := range ids {
-		o := in.sample(id).Content
-		if id != s.ID && !slices.Equal(o.AllImages(), s.Content.AllImages()) {
-			others = append(others, fmt.Sprintf("%s (%s)", strings.Join(o.AllImages(), ", "), id))
-		}
-	}
-	if len(others) == 0 {
-		return ""
-	}
-	return ", near-duplicate of " + strings.Join(others, "; ")
+	return bench.ImageCheck{SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // WithdrawDuplicates resolves a duplicate-question finding: it keeps the accepted
@@ -557,8 +315,8 @@ func (d *DB) WithdrawDuplicates(ctx context.Context, actor bench.User, projectID
 		if err != nil {
 			return err
 		}
-		dist := nearDuplicateDistance(p.Settings)
-		near := confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
+		dist := p.Settings.NearDistance()
+		near := shortcut.Confirmed(shortcut.NearDuplicates(accepted, hashes, dist), d.notAlike(images, hashes, dist))
 		var group []string
 		for _, ids := range annotate.DuplicateQuestions(shortcut.SameImages(accepted, near)) {
 			if slices.Contains(ids, keep) {

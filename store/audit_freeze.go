@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/release"
 )
 
 // AuditFreeze audits what Freeze(in) would write: the accepted samples in's kinds
@@ -16,7 +17,7 @@ import (
 // It is in Service, not Calls (progress is a callback); a team server carries
 // AuditPlan, the same audit without progress.
 func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
-	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
+	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
@@ -24,25 +25,26 @@ func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeI
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
 	if progress != nil {
-		progress(0, len(data.images))
+		progress(0, len(data.Images))
 	}
-	hashes, err := hashImages(ctx, data.images, progress)
+	hashes, err := hashImages(ctx, data.Images, progress)
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	return data.report(hashes), nil
+	return data.Report(hashes), nil
 }
 
-// splitSelection gives the selection the split the release will carry: in.Split
-// assigned image-disjointly, none when in.NoSplit, else each sample's own.
+// splitSelection gives the selection the split the release will carry
+// (release.ApplySplit).
 func splitSelection(in bench.FreezeInput, data *auditData) error {
-	if in.Split == nil && in.NoSplit {
-		for i := range data.samples {
-			data.samples[i].Content.Split = ""
-		}
-		return nil
+	contents := data.Contents()
+	if err := release.ApplySplit(contents, in.Split, in.NoSplit); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
-	return applySplit(data, in.Split)
+	for i := range data.Samples {
+		data.Samples[i].Content.Split = contents[i].Split
+	}
+	return nil
 }
 
 // AuditPlan is AuditFreeze without progress: the plain call a team server

@@ -99,45 +99,7 @@ func kindCandidates(ctx context.Context, tx *sql.Tx, projectID int64, kind annot
 	if err != nil {
 		return nil, err
 	}
-	offered := map[string]string{} // images + question → the candidate offering it
-	var out []bench.Candidate
-	for _, p := range parents {
-		cs, err := augment.Derive(p.Content, ts...)
-		if errors.Is(err, augment.ErrParent) {
-			continue // an accepted graph with lint errors (older rules), a yes/no of one image: nothing to derive
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
-			ref := bench.CandidateRef{Parent: p.ID, ParentRevision: p.Revision, Transform: c.Transform, Anchor: c.Anchor}
-			if decided[ref] {
-				continue
-			}
-			cand := newCandidate(ref, p.Content, c)
-			key := annotate.QuestionKey(c.Sample)
-			switch {
-			case questions[key] != "":
-				cand.Duplicate = questions[key]
-			case offered[key] != "":
-				cand.Duplicate = "candidate " + offered[key]
-			default:
-				offered[key] = ref.String()
-			}
-			out = append(out, cand)
-		}
-	}
-	return out, nil
-}
-
-func newCandidate(ref bench.CandidateRef, parent annotate.Sample, c augment.Candidate) bench.Candidate {
-	probe := c.Sample
-	probe.ID = "candidate" // lint wants an id; the real one is given on acceptance
-	fs := annotate.Lint(probe, annotate.LintEnv{HandWritten: false})
-	for i := range fs {
-		fs[i].Sample = ""
-	}
-	return bench.Candidate{CandidateRef: ref, Sample: c.Sample, ParentSample: parent, Origin: c.Origin, Edit: c.Edit, Findings: fs}
+	return bench.DeriveCandidates(parents, ts, decided, questions)
 }
 
 // decidedCandidates are the candidates of a project already accepted or discarded.
@@ -214,7 +176,7 @@ func findCandidate(ctx context.Context, tx *sql.Tx, projectID int64, ref bench.C
 	if i < 0 {
 		return bench.Candidate{}, bench.SampleInfo{}, fmt.Errorf("candidate %s: %w", ref, bench.ErrNotFound)
 	}
-	return newCandidate(ref, p.Content, cs[i]), p, nil
+	return bench.NewCandidate(ref, p.Content, cs[i]), p, nil
 }
 
 // AcceptCandidate makes a candidate a sample of the acting annotator or lead, with

@@ -453,7 +453,7 @@ func releaseCuration(ctx context.Context, tx *sql.Tx, releaseID int64) (*release
 	}
 	c := &release.Curation{Method: "hard-subset", Parent: h.Release, Models: h.Models, K: h.K, N: h.N, Target: h.Target,
 		Seed: h.Seed, Strict: h.Strict, Pool: h.Pool, Candidates: h.Candidates, Kept: h.Kept,
-		ProposedBy: h.CreatedBy, ProposedAt: exportTime(h.CreatedAt)}
+		ProposedBy: h.CreatedBy, ProposedAt: release.Stamp(h.CreatedAt)}
 	if h.Kind == bench.SubsetDebiased {
 		c.Method, c.Margin, c.Folds, c.Done, c.Detail = bench.SubsetDebiased, h.Margin, h.Folds, h.Done, h.Detail
 		for _, t := range h.Tasks {
@@ -462,7 +462,7 @@ func releaseCuration(ctx context.Context, tx *sql.Tx, releaseID int64) (*release
 	}
 	for _, x := range cs {
 		d := release.CurationDecision{SampleID: x.SampleID, Category: x.Category, FailedBy: x.FailedBy,
-			Decision: x.Decision, Reason: x.Reason, DecidedBy: x.DecidedBy, DecidedAt: exportTime(x.DecidedAt)}
+			Decision: x.Decision, Reason: x.Reason, DecidedBy: x.DecidedBy, DecidedAt: release.Stamp(x.DecidedAt)}
 		if h.Kind == bench.SubsetDebiased {
 			bias := x.Bias
 			d.Shortcuts, d.Bias, d.Round = x.Shortcuts, &bias, x.Round

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/benchwright/benchwright/agreement"
 	"github.com/benchwright/benchwright/bench"
@@ -115,34 +113,18 @@ func (d *DB) export(ctx context.Context, actor bench.User, in bench.ExportInput,
 			return os.Open(filepath.Join(root, filepath.FromSlash(image)))
 		},
 		Info: release.ExportInfo{
-			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: exportTime(rel.CreatedAt),
+			Release: release.ReleaseInfo{Project: rel.Project, Name: rel.Name, Version: rel.Version, FrozenAt: release.Stamp(rel.CreatedAt),
 				FrozenBy: rel.CreatedBy, Kinds: rel.Kinds, Tasks: rel.Tasks, Split: rel.Split, Samples: rel.Samples, Curation: curated},
 			Created: d.Now(), Creator: a.Name, AppVersion: AppVersion, Agreement: summary, Validation: validation,
 		},
 		Progress: progress,
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return bench.ExportResult{}, err
-	}
-	removed := removeStalePartials(out)
-	// The hidden folder's name carries this process's id, so that a later export can
-	// tell a folder left by a killed export from one still being written.
-	tmp, err := os.MkdirTemp(filepath.Dir(out), fmt.Sprintf("%s%d-", partialPrefix(out), os.Getpid()))
-	if err != nil {
-		return bench.ExportResult{}, err
-	}
-	m, err := release.Export(ctx, release.DirSink(tmp), req)
-	if err == nil {
-		err = os.Chmod(tmp, 0o755)
-	}
-	if err == nil {
-		err = moveInto(tmp, out)
+	m, removed, err := release.ExportDir(ctx, out, req)
+	var refused *release.OutDirError
+	if errors.Is(err, release.ErrImageChanged) || errors.Is(err, os.ErrNotExist) || errors.As(err, &refused) {
+		err = fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	if err != nil {
-		os.RemoveAll(tmp)
-		if errors.Is(err, release.ErrImageChanged) || errors.Is(err, os.ErrNotExist) {
-			err = fmt.Errorf("%w: %w", bench.ErrInvalid, err)
-		}
 		return bench.ExportResult{}, err
 	}
 	bg := context.WithoutCancel(ctx)
@@ -152,62 +134,12 @@ func (d *DB) export(ctx context.Context, actor bench.User, in bench.ExportInput,
 	return bench.ExportResult{Release: rel, Dir: out, Manifest: m, Removed: removed}, nil
 }
 
-// partialPrefix is the name prefix of the hidden folders an export into out
-// writes before renaming: ".out.partial-PID-".
-func partialPrefix(out string) string { return "." + filepath.Base(out) + ".partial-" }
-
-// removeStalePartials removes the hidden folders that exports into out left when
-// they were killed (kill -9, a power cut): those whose process id no longer runs.
-// A folder of an export still running, or one it cannot attribute, is kept. It
-// returns the paths removed.
-func removeStalePartials(out string) []string {
-	parent, prefix := filepath.Dir(out), partialPrefix(out)
-	entries, err := os.ReadDir(parent)
-	if err != nil {
-		return nil
-	}
-	var removed []string
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), prefix)
-		if !ok || !e.IsDir() {
-			continue
-		}
-		pidText, _, ok := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || processRuns(pid) {
-			continue
-		}
-		p := filepath.Join(parent, e.Name())
-		if os.RemoveAll(p) == nil {
-			removed = append(removed, p)
-		}
-	}
-	return removed
-}
-
-// checkOutDir accepts a folder that does not exist or is empty.
+// checkOutDir is release.CheckOutDir, refused as invalid input.
 func checkOutDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("%w: output folder %s: %v", bench.ErrInvalid, dir, err)
-	case len(entries) > 0:
-		return fmt.Errorf("%w: output folder %s is not empty", bench.ErrInvalid, dir)
+	if err := release.CheckOutDir(dir); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	return nil
-}
-
-// moveInto renames the finished export tmp to out, which is missing or empty.
-func moveInto(tmp, out string) error {
-	if err := checkOutDir(out); err != nil {
-		return err
-	}
-	if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.Rename(tmp, out)
 }
 
 // releaseRoots maps each image path of a release to the folder it was imported from,
@@ -303,13 +235,4 @@ func releaseAgreement(ctx context.Context, tx *sql.Tx, releaseID int64) (*releas
 		s.Alpha = &r.Alpha
 	}
 	return s, nil
-}
-
-// exportTime is how a release's freeze time is shown.
-func exportTime(s string) string {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return s
-	}
-	return t.UTC().Format(time.RFC3339)
 }

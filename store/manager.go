@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -596,7 +595,7 @@ func (d *DB) ReassignDrafts(ctx context.Context, actor bench.User, ids []string,
 			case err != nil:
 				return err
 			case cur.Status != verify.StateDraft && cur.Status != verify.StateReturned:
-				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", stateWords(cur.Status))})
+				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: fmt.Sprintf("it is %s; only drafts and returned samples change author", cur.Status.Words())})
 				continue
 			case cur.AuthorID == target.ID:
 				out.Refused = append(out.Refused, bench.Refusal{SampleID: id, Reason: "it is " + target.Name + "'s already"})
@@ -637,14 +636,6 @@ func (d *DB) memberOfSampleProject(ctx context.Context, tx *sql.Tx, a, author be
 	}
 	_, err := projectAuthor(ctx, tx, author, cur.ProjectID)
 	return err
-}
-
-// stateWords names a state in a sentence: "in round 2", "accepted".
-func stateWords(s verify.State) string {
-	if strings.HasPrefix(string(s), "round") {
-		return "in round " + strings.TrimPrefix(string(s), "round")
-	}
-	return string(s)
 }
 
 // ReleaseClaims ends every verifier's claim on each of ids, so that a sample a
@@ -699,11 +690,6 @@ func (d *DB) ReleaseClaims(ctx context.Context, actor bench.User, ids []string) 
 	return out, nil
 }
 
-// sampleCSVHeader is ExportSamples' CSV header. Ids stay ids here (criteria, kinds,
-// states): the file is for scripts and spreadsheets.
-var sampleCSVHeader = []string{"id", "kind", "state", "author", "image", "question", "options", "answer",
-	"hop", "view", "categories", "task", "split", "revision", "reject_reasons", "created_at", "updated_at"}
-
 // ExportSamples writes the samples ids names, in that order, as CSV or JSON Lines:
 // the content each has now (the draft being edited, else the current revision). The
 // export is audited with its size.
@@ -734,7 +720,7 @@ func (d *DB) ExportSamples(ctx context.Context, actor bench.User, projectID int6
 				return fmt.Errorf("%w: %s is not in this project", bench.ErrInvalid, r.ID)
 			}
 		}
-		if err := writeSamples(&buf, rows, format); err != nil {
+		if err := bench.WriteSamples(&buf, rows, format); err != nil {
 			return err
 		}
 		return d.audit(ctx, tx, a.ID, "samples.export", "project", strconv.FormatInt(projectID, 10),
@@ -744,46 +730,6 @@ func (d *DB) ExportSamples(ctx context.Context, actor bench.User, projectID int6
 		return nil, fmt.Errorf("export samples: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-func writeSamples(buf *bytes.Buffer, rows []bench.SampleRow, format bench.SampleFormat) error {
-	if format == bench.FormatJSONL {
-		for _, r := range rows {
-			b, err := json.Marshal(r.Content)
-			if err != nil {
-				return err
-			}
-			buf.Write(b)
-			buf.WriteByte('\n')
-		}
-		return nil
-	}
-	w := csv.NewWriter(buf)
-	if err := w.Write(sampleCSVHeader); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		c := r.Content
-		opts, _ := json.Marshal(c.Options)
-		if c.Options == nil {
-			opts = nil
-		}
-		answer := c.AnswerText
-		if c.Kind.IndexAnswer() {
-			answer = strconv.Itoa(c.AnswerIndex)
-		}
-		hop := ""
-		if c.Hop != 0 {
-			hop = strconv.Itoa(c.Hop)
-		}
-		if err := w.Write([]string{r.ID, string(r.Kind), string(r.Status), r.AuthorName, r.ImagePath, c.Question, string(opts),
-			answer, hop, string(c.View), r.Categories, c.Task, c.Split, strconv.Itoa(r.Revision), strings.Join(r.Reasons, " "),
-			r.CreatedAt, r.UpdatedAt}); err != nil {
-			return err
-		}
-	}
-	w.Flush()
-	return w.Error()
 }
 
 // DeleteDraft deletes the author's own draft that was never submitted, based on the
@@ -797,7 +743,7 @@ func (d *DB) DeleteDraft(ctx context.Context, actor bench.User, id string, baseV
 			return err
 		}
 		if !verify.DraftDeletable(cur.Status, cur.Revision) {
-			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", bench.ErrForbidden, id, stateWords(cur.Status))
+			return fmt.Errorf("%w: %s is %s; only drafts never submitted are deleted (a lead may withdraw it)", bench.ErrForbidden, id, cur.Status.Words())
 		}
 		if err := statsSample(ctx, tx, id, -1); err != nil {
 			return err

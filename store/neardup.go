@@ -41,7 +41,7 @@ func (d *DB) ImageHashes(ctx context.Context, actor bench.User, projectID int64)
 		if err != nil {
 			return err
 		}
-		out.MaxDistance = nearDuplicateDistance(p.Settings)
+		out.MaxDistance = p.Settings.NearDistance()
 		if _, images, err = acceptedSelection(ctx, tx, projectID); err != nil {
 			return err
 		}
@@ -65,10 +65,10 @@ func (d *DB) ImageHashes(ctx context.Context, actor bench.User, projectID int64)
 // transaction: every image's hash (completeImageHashes), and the candidate pairs
 // their thumbnails refute (notAlike).
 func (d *DB) nearInput(ctx context.Context, in *auditData) error {
-	if err := d.completeImageHashes(ctx, in.images, in.phash); err != nil {
+	if err := d.completeImageHashes(ctx, in.Images, in.PHash); err != nil {
 		return err
 	}
-	in.notAlike = d.notAlike(in.images, in.phash, nearDuplicateDistance(in.project.Settings))
+	in.NotAlike = d.notAlike(in.Images, in.PHash, in.Settings.NearDistance())
 	return nil
 }
 
@@ -115,11 +115,6 @@ func (d *DB) notAlike(images map[string]bench.Image, hashes map[string]uint64, d
 	return out
 }
 
-// confirmed is pairs less those notAlike refutes.
-func confirmed(pairs []shortcut.NearDuplicate, notAlike map[[2]string]bool) []shortcut.NearDuplicate {
-	return slices.DeleteFunc(pairs, func(nd shortcut.NearDuplicate) bool { return notAlike[[2]string{nd.A, nd.B}] })
-}
-
 // addImageHashes is migration 28's part on SQLite (the SQL file says why).
 // Re-runnable; on PostgreSQL the SQL file does it all.
 func addImageHashes(d *DB, ctx context.Context, tx *sql.Tx) error {
@@ -137,12 +132,6 @@ func addImageHashes(d *DB, ctx context.Context, tx *sql.Tx) error {
 	}
 	return nil
 }
-
-// nearDuplicateDistance is the largest perceptual-hash distance at which the
-// audit takes two images for near-duplicates: the project's setting
-// near_duplicate_distance (bench.Settings.NearDistance; by default
-// shortcut.DefaultNearDistance, 8 of 64 bits, a heuristic).
-func nearDuplicateDistance(s bench.Settings) int { return s.NearDistance() }
 
 // nullHash is a perceptual hash as the database keeps it (a signed 64-bit
 // integer, its bits the hash's), or NULL.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/benchwright/benchwright/bench"
@@ -49,7 +48,7 @@ func addBlindRuns(d *DB, ctx context.Context, tx *sql.Tx) error {
 }
 
 // blindKeySuffix follows a model's name in the key of its blind run's rows
-// (model_runs.model, predictions.model): a unit separator, which validModelName
+// (model_runs.model, predictions.model): a unit separator, which score.CheckModelName
 // refuses in a name, so no model's name is the key of another's blind run.
 const blindKeySuffix = "\x1fblind"
 
@@ -61,56 +60,17 @@ func runKey(model string, blind bool) string {
 	return model
 }
 
-// Limits of an import.
+// Limits of an import (score.CheckModelName and score.CheckPrediction hold
+// the model's and the responses').
 const (
-	maxModelNameLen     = 128     // characters
-	maxSourceLen        = 512     // characters of the file name(s) recorded
-	maxResponseBytes    = 1 << 20 // one response; reasoning traces run to a few hundred kilobytes
-	maxReportedIDs      = 5       // ids listed per kind of problem in an ImportPredictionsResult
-	maxStepMatchEntries = 1 << 16 // cells of one step match matrix
+	maxSourceLen   = 512 // characters of the file name(s) recorded
+	maxReportedIDs = 5   // ids listed per kind of problem in an ImportPredictionsResult
 )
 
-// validModelName checks a model's name: 1–128 characters of UTF-8 text without
-// control characters or spaces at its ends. Slashes, dots and the like are
-// allowed: "Qwen/Qwen2.5-VL-7B-Instruct" is a name.
+// validModelName is score.CheckModelName, refused as invalid input.
 func validModelName(s string) error {
-	switch {
-	case s == "":
-		return fmt.Errorf("%w: the model name is empty", bench.ErrInvalid)
-	case !utf8.ValidString(s):
-		return fmt.Errorf("%w: the model name is not UTF-8 text", bench.ErrInvalid)
-	case utf8.RuneCountInString(s) > maxModelNameLen:
-		return fmt.Errorf("%w: the model name is longer than %d characters", bench.ErrInvalid, maxModelNameLen)
-	case strings.TrimSpace(s) != s:
-		return fmt.Errorf("%w: the model name %q starts or ends with a space", bench.ErrInvalid, s)
-	case strings.IndexFunc(s, unicode.IsControl) >= 0:
-		return fmt.Errorf("%w: the model name %q holds a control character", bench.ErrInvalid, s)
-	}
-	return nil
-}
-
-// checkPrediction refuses a prediction the store cannot keep as it is.
-func checkPrediction(p score.Prediction) error {
-	switch {
-	case !utf8.ValidString(p.Response):
-		return fmt.Errorf("%w: the response to %s is not UTF-8 text", bench.ErrInvalid, p.SampleID)
-	case len(p.Response) > maxResponseBytes:
-		return fmt.Errorf("%w: the response to %s is longer than %d MiB", bench.ErrInvalid, p.SampleID, maxResponseBytes>>20)
-	}
-	for k, c := range p.Copies {
-		switch {
-		case !utf8.ValidString(c):
-			return fmt.Errorf("%w: the response to copy %d of %s is not UTF-8 text", bench.ErrInvalid, k+1, p.SampleID)
-		case len(c) > maxResponseBytes:
-			return fmt.Errorf("%w: the response to copy %d of %s is longer than %d MiB", bench.ErrInvalid, k+1, p.SampleID, maxResponseBytes>>20)
-		}
-	}
-	n := 0
-	for _, row := range p.StepMatch {
-		n += len(row)
-	}
-	if n > maxStepMatchEntries {
-		return fmt.Errorf("%w: the step match matrix of %s has more than %d entries", bench.ErrInvalid, p.SampleID, maxStepMatchEntries)
+	if err := score.CheckModelName(s); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	return nil
 }
@@ -219,8 +179,8 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 			case seen[p.SampleID]:
 				res.Duplicate.Add(p.SampleID)
 			default:
-				if err := checkPrediction(p); err != nil {
-					return err
+				if err := score.CheckPrediction(p); err != nil {
+					return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 				}
 				seen[p.SampleID] = true
 				kept = append(kept, p)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
@@ -17,15 +16,10 @@ import (
 	"github.com/benchwright/benchwright/release"
 )
 
-// validReleaseWord checks a release name or version: 1–max letters, digits, '.', '_' or '-'.
+// validReleaseWord is release.CheckWord, refused as invalid input.
 func validReleaseWord(what, s string, maxLen int) error {
-	if s == "" {
-		return fmt.Errorf("%w: the release %s is empty", bench.ErrInvalid, what)
-	}
-	if len(s) > maxLen || strings.IndexFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '-')
-	}) >= 0 || s[0] == '.' {
-		return fmt.Errorf("%w: release %s %q must be at most %d letters, digits, '.', '_' or '-' (not starting with '.')", bench.ErrInvalid, what, s, maxLen)
+	if err := release.CheckWord(what, s, maxLen); err != nil {
+		return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 	}
 	return nil
 }
@@ -51,7 +45,7 @@ func (d *DB) Freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 }
 
 func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput) (bench.Release, error) {
-	filter := releaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
+	filter := bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}
 	// Phase 1: read the selection (and refuse non-leads, audited).
 	var data auditData
 	err := d.act(ctx, actor, "release.freeze", func(tx *sql.Tx) error {
@@ -68,7 +62,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if err != nil {
 		return bench.Release{}, err
 	}
-	if len(data.samples) == 0 {
+	if len(data.Samples) == 0 {
 		return bench.Release{}, fmt.Errorf("%w: no accepted sample matches the filter", bench.ErrInvalid)
 	}
 	if err := d.nearInput(ctx, &data); err != nil {
@@ -77,14 +71,14 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if err := splitSelection(in, &data); err != nil {
 		return bench.Release{}, err
 	}
-	hashes, err := hashImages(ctx, data.images, nil)
+	hashes, err := hashImages(ctx, data.Images, nil)
 	if err != nil {
 		return bench.Release{}, err
 	}
 	if afterFreezeAudit != nil {
 		afterFreezeAudit()
 	}
-	if rep := data.report(hashes); rep.Errors() > 0 {
+	if rep := data.Report(hashes); rep.Errors() > 0 {
 		var lines []string
 		for _, f := range rep.Findings {
 			if f.Severity == bench.SeverityError {
@@ -111,8 +105,8 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		if err != nil {
 			return err
 		}
-		if err := sameSelection(data, accepted, images); err != nil {
-			return err
+		if err := release.SameSelection(data.accepted, accepted, data.Images, images); err != nil {
+			return fmt.Errorf("%w: %w", bench.ErrConflict, err)
 		}
 		filterJSON, _ := json.Marshal(filter)
 		split := ""
@@ -122,7 +116,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		}
 		var id int64
 		err = tx.QueryRowContext(ctx, `INSERT INTO releases (project_id, name, version, filter, split, sample_count, created_by, created_at, sealed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.samples), a.ID, d.now()).Scan(&id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`, in.ProjectID, in.Name, in.Version, string(filterJSON), split, len(data.Samples), a.ID, d.now()).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -138,13 +132,13 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 			return err
 		}
 		defer insMore.Close()
-		for _, s := range data.samples {
-			im := data.images[s.Content.Image]
+		for _, s := range data.Samples {
+			im := data.Images[s.Content.Image]
 			if _, err := ins.ExecContext(ctx, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 				return err
 			}
 			for i, p := range s.Content.MoreImages {
-				im := data.images[p]
+				im := data.Images[p]
 				if _, err := insMore.ExecContext(ctx, id, s.ID, i+1, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
 					return err
 				}
@@ -155,7 +149,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 			return err
 		}
 		if err := d.audit(ctx, tx, a.ID, "release.freeze", "release", in.Name+"@"+in.Version,
-			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.samples))); err != nil {
+			fmt.Sprintf("project %d, %d samples", in.ProjectID, len(data.Samples))); err != nil {
 			return err
 		}
 		rel, err = releaseByID(ctx, tx, id)
@@ -200,45 +194,6 @@ func checkFreezeInput(ctx context.Context, tx *sql.Tx, in bench.FreezeInput) err
 	return nil
 }
 
-// applySplit writes the split assignment into the selection's contents.
-func applySplit(data *auditData, spec *annotate.SplitSpec) error {
-	if spec == nil {
-		return nil
-	}
-	contents := make([]annotate.Sample, len(data.samples))
-	for i, s := range data.samples {
-		contents[i] = s.Content
-	}
-	assign, err := annotate.Split(contents, *spec)
-	if err != nil {
-		return fmt.Errorf("%w: %v", bench.ErrInvalid, err)
-	}
-	for i := range data.samples {
-		data.samples[i].Content.Split = assign[data.samples[i].ID]
-	}
-	return nil
-}
-
-// sameSelection refuses a selection that changed between the audit (before) and the
-// write: another accepted sample, another current revision, or another image row.
-// Contents are immutable per revision, so equal revisions mean equal samples.
-func sameSelection(before auditData, accepted map[string]int64, images map[string]bench.Image) error {
-	if len(before.accepted) != len(accepted) {
-		return fmt.Errorf("%w: the accepted samples changed during the audit (%d, now %d); freeze again", bench.ErrConflict, len(before.accepted), len(accepted))
-	}
-	for id, rev := range before.accepted {
-		if now, ok := accepted[id]; !ok || now != rev {
-			return fmt.Errorf("%w: sample %s changed during the audit; freeze again", bench.ErrConflict, id)
-		}
-	}
-	for path, im := range before.images {
-		if images[path] != im {
-			return fmt.Errorf("%w: image %s changed during the audit; freeze again", bench.ErrConflict, path)
-		}
-	}
-	return nil
-}
-
 const releaseCols = `rl.id, rl.project_id, p.name, rl.name, rl.version, rl.filter, rl.split, rl.sample_count, u.name, rl.created_at`
 
 const releaseFrom = ` FROM releases rl JOIN projects p ON p.id = rl.project_id JOIN users u ON u.id = rl.created_by`
@@ -249,7 +204,7 @@ func scanRelease(r scanner) (bench.Release, error) {
 	if err := r.Scan(&rel.ID, &rel.ProjectID, &rel.Project, &rel.Name, &rel.Version, &filter, &split, &rel.Samples, &rel.CreatedBy, &rel.CreatedAt); err != nil {
 		return bench.Release{}, err
 	}
-	var f releaseFilter
+	var f bench.ReleaseFilter
 	if err := json.Unmarshal([]byte(filter), &f); err != nil {
 		return bench.Release{}, fmt.Errorf("release %s: filter: %w", rel.Ref(), err)
 	}

@@ -18,9 +18,6 @@ import (
 	"github.com/benchwright/benchwright/verify"
 )
 
-// maxShortcutFolds bounds the text-only model's k: each fold fits the model again.
-const maxShortcutFolds = 20
-
 // Shortcuts is the shortcut report of a project (shortcut.Audit): every check per
 // task over the project's samples that are not withdrawn (drafts included: what
 // the project will hold), with near-duplicate-image's results per task from the
@@ -28,8 +25,8 @@ const maxShortcutFolds = 20
 // task. Only a lead may (the audit's right: verify.ActionAuditRelease). bwctl
 // shortcuts --db and the dashboard's Shortcuts tab show it.
 func (d *DB) Shortcuts(ctx context.Context, actor bench.User, projectID int64, opt shortcut.Options) (shortcut.Report, error) {
-	if err := checkShortcutOptions(opt); err != nil {
-		return shortcut.Report{}, fmt.Errorf("shortcuts: %w", err)
+	if err := opt.Check(); err != nil {
+		return shortcut.Report{}, fmt.Errorf("shortcuts: %w: %w", bench.ErrInvalid, err)
 	}
 	var samples []annotate.Sample
 	var images map[string]bench.Image
@@ -43,7 +40,7 @@ func (d *DB) Shortcuts(ctx context.Context, actor bench.User, projectID int64, o
 		if err != nil {
 			return err
 		}
-		dist = nearDuplicateDistance(p.Settings)
+		dist = p.Settings.NearDistance()
 		infos, err := shortcutSamples(ctx, tx, projectID)
 		if err != nil {
 			return err
@@ -66,25 +63,10 @@ func (d *DB) Shortcuts(ctx context.Context, actor bench.User, projectID int64, o
 	}
 	rep := shortcut.Audit(samples, opt)
 	notAlike := d.notAlike(images, hashes, dist)
-	near := confirmed(shortcut.NearDuplicates(samples, hashes, dist), notAlike)
+	near := shortcut.Confirmed(shortcut.NearDuplicates(samples, hashes, dist), notAlike)
 	rep.Results = append(rep.Results, shortcut.NearResults(samples, near)...)
 	slices.SortStableFunc(rep.Results, func(a, b shortcut.Result) int { return strings.Compare(a.Task, b.Task) })
 	return rep, nil
-}
-
-// checkShortcutOptions refuses settings the audit cannot honour.
-func checkShortcutOptions(opt shortcut.Options) error {
-	switch {
-	case opt.Margin < 0 || opt.Margin >= 1:
-		return fmt.Errorf("%w: the margin must be between 0 and 100 points", bench.ErrInvalid)
-	case opt.Folds < 0 || opt.Folds > maxShortcutFolds:
-		return fmt.Errorf("%w: the folds must be between 2 and %d", bench.ErrInvalid, maxShortcutFolds)
-	case opt.Level < 0 || opt.Level >= 1:
-		return fmt.Errorf("%w: the test's level must be between 0 and 1", bench.ErrInvalid)
-	case opt.MinSamples < 0:
-		return fmt.Errorf("%w: the fewest samples a check judges cannot be negative", bench.ErrInvalid)
-	}
-	return nil
 }
 
 // shortcutSamples are the project's samples the shortcut audit looks at: all but
@@ -120,8 +102,8 @@ func (d *DB) RebalanceLetters(ctx context.Context, actor bench.User, in bench.Re
 		if reason == "" && !in.DryRun {
 			return fmt.Errorf("%w: a rebalance needs a reason, recorded with every sample it changes", bench.ErrInvalid)
 		}
-		if err := checkShortcutOptions(in.Options); err != nil {
-			return err
+		if err := in.Options.Check(); err != nil {
+			return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 		}
 		infos, err := shortcutSamples(ctx, tx, in.ProjectID)
 		if err != nil {

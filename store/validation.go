@@ -127,10 +127,10 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 			continue
 		}
 		switch h := hashes[rec.Sample.Image]; {
-		case h.missing:
+		case h.Missing:
 			add(i, bench.CheckImageMissing, im.RelPath, "image file %s is missing", im.Path())
-		case h.sha256 != im.SHA256:
-			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.sha256[:12], im.SHA256[:min(12, len(im.SHA256))])
+		case h.SHA256 != im.SHA256:
+			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.SHA256[:12], im.SHA256[:min(12, len(im.SHA256))])
 		}
 	}
 	all := slices.Clone(existing)
@@ -364,8 +364,9 @@ func (d *DB) DrawValidation(ctx context.Context, actor bench.User, in bench.Draw
 		if err != nil {
 			return err
 		}
-		if in.PerStratum <= 0 && !(in.Margin > 0 && in.Margin < 1) {
-			return fmt.Errorf("%w: give a size per stratum or a margin of error between 0 and 1", bench.ErrInvalid)
+		rule := sampling.SizeRule{PerStratum: in.PerStratum, Margin: in.Margin, Level: pol.Level, Expected: in.Expected}
+		if err := rule.Check(); err != nil {
+			return fmt.Errorf("%w: %w", bench.ErrInvalid, err)
 		}
 		type item struct {
 			line        int
@@ -388,11 +389,7 @@ func (d *DB) DrawValidation(ctx context.Context, actor bench.User, in bench.Draw
 			}
 			strata[i] = sampling.StratumOf(pol.Stratify, contents[i])
 		}
-		size := sampling.PerStratum(in.PerStratum)
-		if in.PerStratum <= 0 {
-			size = sampling.ForMargin(in.Margin, pol.Level, in.Expected)
-		}
-		chosen := sampling.Draw(strata, size, pol.Seed)
+		chosen := sampling.Draw(strata, rule.Size(), pol.Seed)
 		author, err := batchAuthor(ctx, tx, a, in.ProjectID, b.Author)
 		if err != nil {
 			return err
@@ -437,10 +434,6 @@ func (d *DB) DrawValidation(ctx context.Context, actor bench.User, in bench.Draw
 		if _, err := tx.ExecContext(ctx, `UPDATE validation_batches SET stratify = ?, seed = ?, method = ?, level = ?, threshold = ?, draws = ? WHERE id = ?`,
 			string(pol.Stratify), pol.Seed, string(pol.Method), pol.Level, pol.Threshold, string(draws), b.ID); err != nil {
 			return err
-		}
-		rule := fmt.Sprintf("%d per stratum", in.PerStratum)
-		if in.PerStratum <= 0 {
-			rule = fmt.Sprintf("margin ±%g at %g (expected rate %g)", in.Margin, pol.Level, in.Expected)
 		}
 		if err := d.audit(ctx, tx, a.ID, "batch.draw", "batch", b.Name, fmt.Sprintf("draw %d by %s, seed %d, %s: %d items added; %s interval at %g, threshold %g",
 			drawNo, pol.Stratify, pol.Seed, rule, added, pol.Method, pol.Level, pol.Threshold)); err != nil {
