@@ -504,34 +504,17 @@ func BenchmarkScaleImport2k(b *testing.B) {
 func BenchmarkScaleImport2kFloor(b *testing.B) {
 	_, files := importImages(b)
 	for i := 0; i < b.N; i++ {
-		jobs := make(chan string)
-		errs := make(chan error, len(files))
-		var wg sync.WaitGroup
-		for range runtime.NumCPU() {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for f := range jobs {
-					data, err := os.ReadFile(f)
-					if err == nil {
-						sha256.Sum256(data)
-						_, _, err = image.Decode(bytes.NewReader(data))
-					}
-					if err != nil {
-						errs <- fmt.Errorf("%s: %w", f, err)
-					}
-				}
-			}()
-		}
-		for _, f := range files {
-			jobs <- f
-		}
-		close(jobs)
-		wg.Wait()
-		close(errs)
-		if err := <-errs; err != nil {
-			b.Fatal(err)
-		}
+		onAllCores(b, files, func(f string) error {
+			data, err := os.ReadFile(f)
+			if err == nil {
+				sha256.Sum256(data)
+				_, _, err = image.Decode(bytes.NewReader(data))
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			return nil
+		})
 	}
 	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/store"
 )
 
@@ -83,19 +84,8 @@ func BenchmarkImportJPEG2kVsFloor(b *testing.B) {
 // system); start and stop, when set, run around the import (the benchmark's timer).
 func importJPEGs(b *testing.B, root string, n int, start, stop func()) (wall, cpu time.Duration) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bw.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, lead, p := newImportProject(b)
 	defer db.Close()
-	lead, err := db.CreateFirstLead(ctx, "lead", benchPassword)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := db.CreateProject(ctx, lead, "import")
-	if err != nil {
-		b.Fatal(err)
-	}
 	if start != nil {
 		start()
 	}
@@ -125,21 +115,30 @@ func djpegFloorTools(b *testing.B) {
 // returns its wall time and the CPU time (user and system) of its processes.
 func djpegFloor(b *testing.B, files []string) (wall, cpu time.Duration) {
 	t0, c0 := time.Now(), rusageTime(syscall.RUSAGE_CHILDREN)
+	onAllCores(b, files, func(f string) error {
+		for _, args := range [][]string{{"sha256sum", f}, {"djpeg", "-scale", "1/4", "-outfile", "/dev/null", f}} {
+			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+				return &exec.Error{Name: args[0] + " " + f + ": " + string(out), Err: err}
+			}
+		}
+		return nil
+	})
+	return time.Since(t0), rusageTime(syscall.RUSAGE_CHILDREN) - c0
+}
+
+// onAllCores runs do on every file, as many files at once as there are cores,
+// and fails the benchmark with the first error.
+func onAllCores(b *testing.B, files []string, do func(file string) error) {
 	jobs := make(chan string)
-	errs := make(chan error, runtime.NumCPU())
+	errs := make(chan error, len(files))
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for f := range jobs {
-				for _, args := range [][]string{{"sha256sum", f}, {"djpeg", "-scale", "1/4", "-outfile", "/dev/null", f}} {
-					if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-						select {
-						case errs <- &exec.Error{Name: args[0] + " " + f + ": " + string(out), Err: err}:
-						default:
-						}
-					}
+				if err := do(f); err != nil {
+					errs <- err
 				}
 			}
 		}()
@@ -153,7 +152,26 @@ func djpegFloor(b *testing.B, files []string) (wall, cpu time.Duration) {
 	if err := <-errs; err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(t0), rusageTime(syscall.RUSAGE_CHILDREN) - c0
+}
+
+// newImportProject opens a new database in a temporary folder with its first
+// lead and an empty project "import"; the caller closes it.
+func newImportProject(b *testing.B) (*store.DB, bench.User, bench.Project) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bw.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lead, err := db.CreateFirstLead(ctx, "lead", benchPassword)
+	if err == nil {
+		var p bench.Project
+		if p, err = db.CreateProject(ctx, lead, "import"); err == nil {
+			return db, lead, p
+		}
+	}
+	db.Close()
+	b.Fatal(err)
+	return nil, bench.User{}, bench.Project{}
 }
 
 // rusageTime is the user and system CPU time of this process (RUSAGE_SELF) or of its

@@ -68,19 +68,8 @@ func BenchmarkImportImageHash(b *testing.B) {
 	var with, without, withCPU, withoutCPU time.Duration
 	run := func(hash bool) (time.Duration, time.Duration) {
 		store.SetImageHashing(b, hash)
-		db, err := store.Open(ctx, filepath.Join(b.TempDir(), "bw.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
+		db, lead, p := newImportProject(b)
 		defer db.Close()
-		lead, err := db.CreateFirstLead(ctx, "lead", benchPassword)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := db.CreateProject(ctx, lead, "import")
-		if err != nil {
-			b.Fatal(err)
-		}
 		start, cpu := time.Now(), cpuTime()
 		res, err := db.ImportImages(ctx, lead, p.ID, root, nil)
 		took, tookCPU := time.Since(start), cpuTime()-cpu
