@@ -5,7 +5,9 @@
 // Every exported method runs in one transaction, takes the acting user and checks that
 // user's permissions here, below any UI, so that the rules hold for every caller: the
 // role's (verify.Permit) and, for anything of a project, that the user is one of the
-// project's members (members.go).
+// project's members (members.go). DB.As binds a user into the bench.Session the
+// screens and the team server's dispatch call (session_gen.go, generated from
+// bench.Calls).
 package store
 
 import (
