@@ -62,8 +62,9 @@ func signInClient(addr string) string {
 	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
-// Session is a signed-in person's session on a team server.
-type Session struct {
+// ServerSession is a signed-in person's session on a team server: its token (not
+// bench.Session, the calls bound to a person, which DB.As gives).
+type ServerSession struct {
 	Token   string // secret; only its SHA-256 is stored
 	User    bench.User
 	Expires time.Time
@@ -77,16 +78,16 @@ func tokenHash(token string) string {
 // OpenSession checks name and password exactly as Authenticate does (the same
 // wait after wrong passwords, the same audit rows) and opens a session for the
 // account, recorded with ClientAddr(ctx).
-func (d *DB) OpenSession(ctx context.Context, name, password string) (Session, error) {
+func (d *DB) OpenSession(ctx context.Context, name, password string) (ServerSession, error) {
 	u, err := d.Authenticate(ctx, name, password)
 	if err != nil {
-		return Session{}, err
+		return ServerSession{}, err
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return Session{}, fmt.Errorf("open a session: %w", err)
+		return ServerSession{}, fmt.Errorf("open a session: %w", err)
 	}
-	s := Session{Token: base64.RawURLEncoding.EncodeToString(raw[:]), User: u}
+	s := ServerSession{Token: base64.RawURLEncoding.EncodeToString(raw[:]), User: u}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
 		now := d.Now().UTC()
 		s.Expires = now.Add(SessionTTL)
@@ -95,7 +96,7 @@ func (d *DB) OpenSession(ctx context.Context, name, password string) (Session, e
 		return err
 	})
 	if err != nil {
-		return Session{}, fmt.Errorf("open a session for %s: %w", name, err)
+		return ServerSession{}, fmt.Errorf("open a session for %s: %w", name, err)
 	}
 	// The sign-in's audit row is written after the session, on its own: a disk
 	// too full for it must not refuse a right password (the log says it is missing).
