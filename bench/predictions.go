@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -98,4 +99,30 @@ func PixelBoxesWarning(b SomeIDs) string {
 	}
 	return fmt.Sprintf("%s like pixel coordinates (%s%s); %s, so %s an IoU near 0: convert boxes to 0–1000 of the image's width and height and import again",
 		n, strings.Join(b.IDs, ", "), more, BoxScales, they)
+}
+
+// ChooseModels is which models a call that scores or curates a release covers:
+// those named, in the order named, or, when none is named, every model of
+// available (the models with a run on the release, in its order; a model with
+// two runs, with and without the images, listed side by side counts once). A
+// model named twice is ErrInvalid and one without a run ErrNotFound; with none
+// named, a release without models is ErrNotFound unless allowNone.
+func ChooseModels(release string, named, available []string, allowNone bool) ([]string, error) {
+	if len(named) == 0 {
+		if len(available) == 0 && !allowNone {
+			return nil, fmt.Errorf("%w: no model has predictions on %s", ErrNotFound, release)
+		}
+		return slices.Compact(slices.Clone(available)), nil
+	}
+	seen := make(map[string]bool, len(named))
+	for _, m := range named {
+		if seen[m] {
+			return nil, fmt.Errorf("%w: model %s is named twice", ErrInvalid, m)
+		}
+		seen[m] = true
+		if !slices.Contains(available, m) {
+			return nil, fmt.Errorf("model %s: %w among the predictions of %s", m, ErrNotFound, release)
+		}
+	}
+	return slices.Clone(named), nil
 }

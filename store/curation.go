@@ -66,25 +66,19 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor bench.User, releaseRef
 		if err != nil {
 			return err
 		}
-		models := slices.Clone(in.Models)
-		if len(models) == 0 {
-			runs, err := modelRuns(ctx, tx, rel, "")
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				models = append(models, r.Model)
-			}
-			if len(models) == 0 {
-				return fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
-			}
+		withImages, err := modelRuns(ctx, tx, rel, "")
+		if err != nil {
+			return err
+		}
+		var have []string
+		for _, r := range withImages {
+			have = append(have, r.Model)
+		}
+		models, err := bench.ChooseModels(rel.Ref(), in.Models, have, false)
+		if err != nil {
+			return err
 		}
 		slices.Sort(models)
-		for i, m := range models {
-			if i > 0 && models[i-1] == m {
-				return fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
-			}
-		}
 		items, err := releaseItems(ctx, tx, rel.ID)
 		if err != nil {
 			return err

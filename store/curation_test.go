@@ -82,6 +82,12 @@ func TestHardSubsetProposeDecideFreeze(t *testing.T) {
 			t.Errorf("%s: proposed", name)
 		}
 	}
+	// A model named without a run is refused as not found, in the sentence a score
+	// of it gives (bench.ChooseModels).
+	if _, err := f.db.ProposeHardSubset(ctx, f.lead, "bench@1", bench.HardSubsetInput{Models: []string{"half", "gpt-9"}, K: 1}); !errors.Is(err, bench.ErrNotFound) ||
+		!strings.Contains(err.Error(), "model gpt-9: not found among the predictions of bench@1") {
+		t.Errorf("a model without predictions: %v", err)
+	}
 
 	if _, err := f.db.FreezeHardSubset(ctx, f.lead, h.ID, "bench-hard", "1"); !errors.Is(err, bench.ErrInvalid) || !strings.Contains(err.Error(), "3 of the 3 candidates are undecided") {
 		t.Errorf("freeze undecided: %v", err)

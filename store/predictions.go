@@ -517,26 +517,19 @@ func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef s
 	if err != nil {
 		return bench.Release{}, nil, nil, nil, err
 	}
-	runs := all
-	if len(models) == 0 && len(runs) == 0 && !noModels {
-		return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: no model has predictions on %s", bench.ErrNotFound, rel.Ref())
+	have := make([]string, len(all))
+	for i, r := range all {
+		have[i] = r.Model
 	}
-	if len(models) > 0 {
-		runs = nil
-		seen := map[string]bool{}
-		for _, m := range models {
-			if seen[m] {
-				return bench.Release{}, nil, nil, nil, fmt.Errorf("%w: model %s is named twice", bench.ErrInvalid, m)
-			}
-			seen[m] = true
-			n := len(runs)
-			for _, r := range all {
-				if r.Model == m {
-					runs = append(runs, r)
-				}
-			}
-			if len(runs) == n {
-				return bench.Release{}, nil, nil, nil, fmt.Errorf("model %s: %w among the predictions of %s", m, bench.ErrNotFound, rel.Ref())
+	chosen, err := bench.ChooseModels(rel.Ref(), models, have, noModels)
+	if err != nil {
+		return bench.Release{}, nil, nil, nil, err
+	}
+	var runs []bench.ModelRun // each chosen model's runs, with images first
+	for _, m := range chosen {
+		for _, r := range all {
+			if r.Model == m {
+				runs = append(runs, r)
 			}
 		}
 	}
