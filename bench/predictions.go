@@ -45,6 +45,14 @@ func RunName(model string, blind bool) string {
 	return model
 }
 
+// BlindRunOf is the model whose blind run name (RunName(model, true)) names, and
+// whether name is such a name at all. A model may itself be called "X (blind)",
+// so a caller looks for a run named name first and takes this reading second.
+func BlindRunOf(name string) (model string, ok bool) {
+	model, ok = strings.CutSuffix(name, " (blind)")
+	return model, ok && model != ""
+}
+
 // someIDsListed is how many ids a SomeIDs lists.
 const someIDsListed = 5
 

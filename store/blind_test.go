@@ -58,6 +58,13 @@ func TestBlindRuns(t *testing.T) {
 	if preds, err := f.db.Predictions(ctx, f.lead, "bench@1", "m"); err != nil || len(preds) != 5 {
 		t.Errorf("Predictions(m) = %d predictions, %v; want the 5 of the run with images", len(preds), err)
 	}
+	// Its blind run is read by the name the runs are listed under.
+	if preds, err := f.db.Predictions(ctx, f.lead, "bench@1", "m (blind)"); err != nil || len(preds) != 3 || preds[0].SampleID != "hq-1" || preds[0].Response != "Answer: (a)" {
+		t.Errorf("Predictions(m (blind)) = %+v, %v; want the 3 of the blind run", preds, err)
+	}
+	if _, err := f.db.Predictions(ctx, f.lead, "bench@1", "llm2 (blind)"); !errors.Is(err, bench.ErrNotFound) {
+		t.Errorf("Predictions(llm2 (blind)) = %v, want ErrNotFound", err)
+	}
 
 	reports, err := f.db.Score(ctx, f.lead, "bench@1", nil, score.Options{Draws: -1})
 	if err != nil {

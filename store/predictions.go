@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -423,7 +424,9 @@ func predictionExtra(p score.Prediction) (any, error) {
 
 // Predictions returns a model's raw predictions on a release, by sample id. Only
 // leads may read them (verify.ActionReadPredictions); a refusal is audited. A
-// model without predictions on the release is ErrNotFound.
+// model's blind run is read by its name for people, "M (blind)" (bench.RunName),
+// unless a model is called that. A model without predictions on the release is
+// ErrNotFound.
 func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, model string) ([]score.Prediction, error) {
 	var preds []score.Prediction
 	err := d.readAs(ctx, actor, "predictions.read", func(tx *sql.Tx) error {
@@ -435,6 +438,10 @@ func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, mode
 			return err
 		}
 		preds, err = modelPredictions(ctx, tx, rel, model)
+		if blindOf, ok := bench.BlindRunOf(model); ok && errors.Is(err, bench.ErrNotFound) {
+			// No model is named "M (blind)": the blind run of M, as the runs are listed.
+			preds, err = runPredictions(ctx, tx, rel, blindOf, true)
+		}
 		return err
 	})
 	if err != nil {

@@ -186,7 +186,7 @@ func runPredictionsList(ctx context.Context, args []string, stdout, stderr io.Wr
 	as := fs.String("as", "", "verifier or lead (password from BENCHWRIGHT_PASSWORD); --model needs a lead")
 	rel := fs.String("release", "", "NAME@VERSION (or the release id)")
 	project := fs.String("project", "", "the release's project (needed when two projects hold the same NAME@VERSION)")
-	model := fs.String("model", "", "print this model's predictions as JSON Lines instead of listing the models")
+	model := fs.String("model", "", "print this model's predictions as JSON Lines instead of listing the models (its blind run: \"NAME (blind)\", as listed)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usageCode(err)

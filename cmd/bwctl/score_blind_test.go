@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,12 @@ func TestScoreBlindRuns(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "llm (blind)\t6 predictions") ||
 		!strings.HasPrefix(lines[1], "m\t6 predictions") || !strings.HasPrefix(lines[2], "m (blind), base llm\t6 predictions") {
 		t.Errorf("predictions list: exit %d\n%s", code, out)
+	}
+	// A blind run's raw answers, by the name the list gives it.
+	code, out, errOut := bwctl("predictions", "list", "--db", db, "--release", "bench@1.0", "--as", "lead", "--model", "m (blind)")
+	// half.jsonl answers demo-hq-002 "(b) the mug", perfect.jsonl "(a) the plant".
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 6 || !strings.HasPrefix(firstResponse(t, lines[1]), "Answer: (b) the mug\n") {
+		t.Errorf("predictions list --model 'm (blind)': exit %d\n%s%s", code, out, errOut)
 	}
 
 	score := func(flags ...string) string {
@@ -106,4 +113,16 @@ func TestScoreBlindRuns(t *testing.T) {
 	if out := score("--blind-right", "--json", "--model", "m"); out != `{"model":"m","base":"llm","n":6,"right":["demo-hq-001","demo-mc-001"]}`+"\n" {
 		t.Errorf("--blind-right --json --model m:\n%s", out)
 	}
+}
+
+// firstResponse is the response of one line of bwctl predictions list --model.
+func firstResponse(t *testing.T, line string) string {
+	t.Helper()
+	var p struct {
+		Response string `json:"response"`
+	}
+	if err := json.Unmarshal([]byte(line), &p); err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	return p.Response
 }
