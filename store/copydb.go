@@ -74,7 +74,9 @@ type TableCount struct {
 // take their samples, then are sealed as a freeze seals them; the image use counts
 // that inserting samples raises are set back to the source's. A PostgreSQL
 // destination whose role may turns its triggers off for the copy instead and
-// checks its foreign keys once afterwards (pgQuietTriggers). On PostgreSQL the
+// checks its foreign keys once afterwards (pgQuietTriggers). A PostgreSQL
+// destination's secondary indexes are dropped for the copy and built again from
+// their definitions once the rows are in (pgDropIndexes). On PostgreSQL the
 // identity columns' sequences are moved past the ids copied. progress, when set, is
 // called after every batch with the table and its rows copied so far, and once more
 // when the table is done (with 0 for an empty one).
@@ -123,8 +125,12 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				}
 			}
 			c := tableCopy{ctx: ctx, src: src, dst: dst, from: from, to: to, srcTables: srcTables, progress: progress}
+			var indexes []pgIndex
 			if to.pg {
 				if c.quiet, err = pgQuietTriggers(ctx, dst); err != nil {
+					return err
+				}
+				if indexes, err = pgDropIndexes(ctx, dst); err != nil {
 					return err
 				}
 			}
@@ -135,6 +141,9 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				}
 				rep.Tables = append(rep.Tables, TableCount{Name: t, Rows: n})
 				rep.Rows += n
+			}
+			if err := pgRebuildIndexes(ctx, dst, indexes); err != nil {
+				return err
 			}
 			if err := c.checkImageUse(); err != nil {
 				return err
@@ -268,6 +277,64 @@ func pgQuietTriggers(ctx context.Context, dst *sql.Tx) (bool, error) {
 		return false, fmt.Errorf("turn the destination's triggers off for the copy: %w", err)
 	}
 	return true, nil
+}
+
+// pgIndex is one index of a PostgreSQL destination, as pg_indexes defines it
+// (pg_get_indexdef).
+type pgIndex struct {
+	name string // schema-qualified and quoted, for DROP INDEX
+	def  string // its CREATE INDEX statement, as the migrations made it
+}
+
+// pgDropIndexes drops the PostgreSQL destination's secondary indexes for the copy
+// and returns their definitions, read from pg_indexes before, so that
+// pgRebuildIndexes makes exactly the migrated ones again: PostgreSQL would
+// otherwise insert every row into each of them one by one (the samples' nine, the
+// search rows' nine, the words' text index), where building an index over rows
+// already in is a sort. Kept are the indexes a constraint owns (primary keys and
+// UNIQUE constraints) or a foreign key refers to: the keys name them, dropping them
+// means dropping the keys, and they check the copied rows' uniqueness as they
+// come, and serve the triggers' and checkForeignKeys' lookups of a parent by its
+// key. Only the tables the copy's role may alter (their owner's) are touched. The
+// drops are part of the copy's transaction: a copy that fails leaves the
+// destination with its indexes, as empty as it was.
+func pgDropIndexes(ctx context.Context, dst *sql.Tx) ([]pgIndex, error) {
+	idx, err := queryAll(ctx, dst, func(r scanner) (pgIndex, error) {
+		var x pgIndex
+		return x, r.Scan(&x.name, &x.def)
+	}, `SELECT format('%I.%I', n.nspname, ic.relname), pg_get_indexdef(ic.oid)
+		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+			JOIN pg_namespace n ON n.oid = ic.relnamespace
+		WHERE n.nspname = current_schema() AND t.relkind = 'r' AND pg_has_role(t.relowner, 'USAGE')
+			AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+		ORDER BY t.relname, ic.relname`)
+	if err != nil {
+		return nil, fmt.Errorf("read the destination's indexes: %w", err)
+	}
+	for _, x := range idx {
+		if _, err := dst.ExecContext(ctx, `DROP INDEX `+x.name); err != nil {
+			return nil, fmt.Errorf("drop the destination's index %s for the copy: %w", x.name, err)
+		}
+	}
+	return idx, nil
+}
+
+// pgRebuildIndexes makes the indexes pgDropIndexes dropped again, from their
+// definitions, once the rows are in, with more memory for the sorts than
+// PostgreSQL's default (for this transaction only).
+func pgRebuildIndexes(ctx context.Context, dst *sql.Tx, idx []pgIndex) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	if _, err := dst.ExecContext(ctx, `SET LOCAL maintenance_work_mem = '256MB'`); err != nil {
+		return fmt.Errorf("give the destination's index builds memory: %w", err)
+	}
+	for _, x := range idx {
+		if _, err := dst.ExecContext(ctx, x.def); err != nil {
+			return fmt.Errorf("build the destination's index %s again: %w", x.name, err)
+		}
+	}
+	return nil
 }
 
 // checkForeignKeys checks every foreign key of the PostgreSQL destination's

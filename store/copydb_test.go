@@ -521,6 +521,86 @@ func TestCopyDatabaseRefusals(t *testing.T) {
 	compareTables(t, "copy after a cancelled one", dumpTables(t, src.db), dumpTables(t, dst))
 }
 
+// TestCopyIntoPostgresRebuildsIndexes: a copy into PostgreSQL drops the
+// destination's secondary indexes for its rows and builds them again afterwards
+// (store.pgDropIndexes): after a copy, and after one cancelled half-way (its
+// indexes dropped, none rebuilt), the destination holds exactly the indexes of a
+// freshly migrated schema, each by its definition, valid.
+func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
+	if storetest.Engine() != "postgres" {
+		t.Skip("copies into PostgreSQL: set " + storetest.PostgresEnv)
+	}
+	ctx := context.Background()
+	src := newRelFixture(t)
+	src.accept(t, relHop("hq-1", "0001-office-1/a.jpg", "Which object is closest to the camera?"))
+	want := pgIndexes(t, MustOpenDB(t))
+	if len(want) < 50 {
+		t.Fatalf("a migrated schema has %d indexes; this test expects the schema's secondary ones among them", len(want))
+	}
+	dst := MustOpenDB(t)
+	for _, tt := range []struct {
+		name     string
+		cancelAt string // the table whose progress cancels the copy; "" copies all
+	}{
+		{"a copy cancelled after its indexes were dropped", "reviews"},
+		{"a copy", ""},
+	} {
+		cctx, cancel := context.WithCancel(ctx)
+		_, err := store.CopyDatabase(cctx, src.db, dst, func(table string, rows int64) {
+			if table == tt.cancelAt {
+				cancel()
+			}
+		})
+		cancel()
+		if (tt.cancelAt == "") != (err == nil) {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		got := pgIndexes(t, dst)
+		for name, def := range want {
+			if got[name] != def {
+				t.Errorf("after %s, index %s is %q; want %q", tt.name, name, got[name], def)
+			}
+		}
+		for name, def := range got {
+			if _, ok := want[name]; !ok {
+				t.Errorf("after %s, the destination has an index %s (%s) that a migrated schema has not", tt.name, name, def)
+			}
+		}
+	}
+}
+
+// pgIndexes reads the indexes of a PostgreSQL database's schema: each one's
+// definition, its schema's name taken out, and whether it is valid and ready.
+func pgIndexes(t *testing.T, db *store.DB) map[string]string {
+	t.Helper()
+	sdb, err := store.RawSQL(db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	rows, err := sdb.Query(`SELECT ic.relname, replace(pg_get_indexdef(ic.oid), quote_ident(current_schema()) || '.', ''),
+			i.indisvalid AND i.indisready
+		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+		WHERE ic.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var name, def string
+		var valid bool
+		if err := rows.Scan(&name, &def, &valid); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = def + fmt.Sprintf(" (valid %v)", valid)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestCopyTablesFollowForeignKeys checks the copy's order against the schema: every
 // table comes after the tables its foreign keys name, and every table is copied.
 func TestCopyTablesFollowForeignKeys(t *testing.T) {
