@@ -1,5 +1,7 @@
 package bench
 
+import "fmt"
+
 // HardSubsetInput is what a lead chooses when proposing a hard subset.
 type HardSubsetInput struct {
 	Models []string // the n models; none means every model with predictions on the release
@@ -30,6 +32,16 @@ type DebiasTask struct {
 	N, Left       int
 	Before, After float64 // the text-only model's held-out accuracy
 	Chance        float64
+}
+
+// Changed says whether the pruning removed any of the task's samples.
+func (t DebiasTask) Changed() bool { return t.Left != t.N }
+
+// String says in a sentence fragment how the pruning changed the task, e.g.
+// "longest: blind accuracy 100.0 % → 0.0 % (chance 25.0 %), 0 of 40 samples left".
+func (t DebiasTask) String() string {
+	return fmt.Sprintf("%s: blind accuracy %.1f %% → %.1f %% (chance %.1f %%), %d of %d samples left",
+		t.Task, 100*t.Before, 100*t.After, 100*t.Chance, t.Left, t.N)
 }
 
 // HardSubset is a candidate list and where its curation stands: a hard subset,

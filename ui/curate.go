@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -45,6 +47,8 @@ type curateView struct {
 	version  *widget.Entry
 	freeze   *widget.Button
 	status   *widget.Label
+	// A debiased subset's margin (points), folds and seed.
+	margin, folds, dseed *widget.Entry
 
 	loads atomic.Int32 // finished loads, for tests
 }
@@ -116,10 +120,43 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 			c.loadSubsets(h.ID)
 		})
 	})
+	// Debiasing: the samples a text-only model answers without the images, by
+	// task, until each task's blind accuracy is within the margin of chance
+	// (shortcut.Prune; the defaults of bwctl debias propose). It needs no model run.
+	c.margin, c.folds, c.dseed = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	margin, folds, dseed := c.margin, c.folds, c.dseed
+	margin.SetText("10")
+	folds.SetText("5")
+	dseed.SetText("1")
+	var debias *widget.Button
+	debias = widget.NewButtonWithIcon("Propose debiased", theme.ContentAddIcon(), func() {
+		mv, err1 := strconv.ParseFloat(strings.TrimSpace(margin.Text), 64)
+		fv, err2 := strconv.Atoi(strings.TrimSpace(folds.Text))
+		sv, err3 := strconv.ParseInt(strings.TrimSpace(dseed.Text), 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			c.status.SetText("The margin is a number of points; the folds and the seed are whole numbers.")
+			return
+		}
+		in := bench.DebiasInput{Margin: mv / 100, Folds: fv, Seed: sv}
+		db, ctx, user := u.db, u.ctx(), u.user
+		debias.Disable()
+		c.status.SetText("Proposing a debiased subset…")
+		load(u, "", func() (bench.HardSubset, error) { return db.As(user).ProposeDebiasedSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
+			debias.Enable()
+			if err != nil {
+				c.status.SetText(bench.Message(err))
+				return
+			}
+			c.status.SetText(fmt.Sprintf("Proposed debiased subset %d: %d of %d samples proposed for removal.", h.ID, h.Candidates, h.Pool))
+			c.loadSubsets(h.ID)
+		})
+	})
 	proposeForm := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Models"), modelsCheck),
 		container.NewHBox(widget.NewLabel("failed by at least k ="), sized(k, "000"), widget.NewLabel("target"), sized(target, "0000"),
 			widget.NewLabel("seed"), sized(seed, "000000"), strict, propose),
+		container.NewHBox(widget.NewLabel("Without the text-only shortcuts: margin"), sized(margin, "00.0"), widget.NewLabel("points,"),
+			sized(folds, "00"), widget.NewLabel("folds, seed"), sized(dseed, "000000"), debias),
 	)
 	if len(models) == 0 {
 		propose.Disable()
@@ -275,8 +312,17 @@ func (c *curateView) fillSummary(h bench.HardSubset) {
 	c.summary.SetText(fmt.Sprintf("%d candidates drawn from the %d samples at least %d of %d models fail (%s); %d kept, %d dropped, %d undecided.",
 		h.Candidates, h.Pool, h.K, h.N, strings.Join(h.Models, ", "), h.Kept, h.Dropped, h.Undecided()))
 	if h.Kind == bench.SubsetDebiased {
-		c.summary.SetText(fmt.Sprintf("%d of the %d samples a text-only model answers are proposed for removal (drop: leave out; keep: keep in); %d kept, %d dropped, %d undecided.",
-			h.Candidates, h.Pool, h.Kept, h.Dropped, h.Undecided()))
+		text := fmt.Sprintf("%d of the %d samples a text-only model answers are proposed for removal (drop: leave out; keep: keep in); %d kept, %d dropped, %d undecided.",
+			h.Candidates, h.Pool, h.Kept, h.Dropped, h.Undecided())
+		if h.Detail != "" {
+			text += " " + upperFirst(h.Detail) + "."
+		}
+		for _, t := range h.Tasks {
+			if t.Changed() {
+				text += "\n" + t.String()
+			}
+		}
+		c.summary.SetText(text)
 	}
 	if h.Frozen != "" {
 		c.summary.SetText(c.summary.Text + " Frozen as " + h.Frozen + ".")
@@ -418,4 +464,13 @@ func (c *curateView) freezeKept() {
 			rel.Ref(), plural(rel.Samples, "sample")))
 		c.loadSubsets(h.ID)
 	})
+}
+
+// upperFirst starts a sentence fragment with a capital letter.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

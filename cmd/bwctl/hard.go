@@ -76,9 +76,8 @@ func printHardSubset(w io.Writer, h bench.HardSubset) {
 		fmt.Fprintf(w, "debiased subset %d of %s: %d of %d samples proposed for removal (text-only model, %d-fold, seed %d, margin %s points): %s; %s; proposed by %s at %s\n",
 			h.ID, h.Release, h.Candidates, h.Pool, h.Folds, h.Seed, strconv.FormatFloat(100*h.Margin, 'f', -1, 64), h.Detail, state, h.CreatedBy, h.CreatedAt)
 		for _, t := range h.Tasks {
-			if t.Left != t.N {
-				fmt.Fprintf(w, "  %s: blind accuracy %.1f %% → %.1f %% (chance %.1f %%), %d of %d samples left\n",
-					t.Task, 100*t.Before, 100*t.After, 100*t.Chance, t.Left, t.N)
+			if t.Changed() {
+				fmt.Fprintf(w, "  %s\n", t)
 			}
 		}
 		return
