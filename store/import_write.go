@@ -469,7 +469,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author bench.User
 				sums.balance[importBalance{sr.kind, sr.view, sr.task, sr.hop}]++
 			}
 			audit = append(audit, []any{now, author.ID, "revision.import", "sample", s.ID, "revision 1", client, batch},
-				[]any{now, a.ID, "sample.status", "sample", s.ID, string(verify.StateDraft) + " → " + string(status), client, batch})
+				[]any{now, a.ID, "sample.status", "sample", s.ID, bench.StatusChange{From: verify.StateDraft, To: status}.String(), client, batch})
 			detail = fmt.Sprintf("line %d, revision 1 by %s into round 1", r.rec.Line, author.Name)
 			if len(r.check.warns) > 0 {
 				detail += "; lint warnings acknowledged: " + strings.Join(r.check.warns, ", ")

@@ -168,7 +168,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author bench.User
 		}{
 			{author.ID, "sample.create", string(s.Kind)},
 			{author.ID, "revision.import", "revision 1"},
-			{a.ID, "sample.status", string(verify.StateDraft) + " → " + string(to)},
+			{a.ID, "sample.status", bench.StatusChange{From: verify.StateDraft, To: to}.String()},
 			{a.ID, "sample.accepted_by_sampling", why},
 		} {
 			if err := audit(e.actor, e.action, s.ID, e.detail); err != nil {
