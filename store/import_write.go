@@ -428,7 +428,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author bench.User
 	client := ClientAddr(ctx)
 	var samples, more, revisions, statRevs, search, words, audit [][]any
 	sums := importSums{status: status, author: author.ID, n: len(write), kinds: map[string]int{}, balance: map[importBalance]int{},
-		day: statDay(now), round1: toRound1}
+		day: bench.ActivityDay(now), round1: toRound1}
 	if beside {
 		sums.images = map[int64]int{}
 	}
