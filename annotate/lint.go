@@ -563,7 +563,7 @@ func boxImageFindings(s Sample) []Finding {
 	n := s.NumImages()
 	if n > 0 && (s.BoxImage < 0 || s.BoxImage >= n) {
 		return []Finding{errorf(RuleBoxImage, "box_image",
-			fmt.Sprintf("the box is on image #%d, but the sample has %s (box_image %d)", s.BoxImage+1, plural(n, "image"), s.BoxImage),
+			fmt.Sprintf("the box is on image #%d, but the sample has %s (box_image %d)", s.BoxImage+1, Plural(n, "image"), s.BoxImage),
 			"show the image the box belongs on and draw the box again")}
 	}
 	if s.Box == nil {
@@ -581,8 +581,10 @@ func capitalize(w string) string {
 	return strings.ToUpper(w[:1]) + w[1:]
 }
 
-// plural is n and the noun, with an s unless n is 1: "3 images".
-func plural(n int, noun string) string {
+// Plural is n and the noun, with an s unless n is 1: "3 images", "1 image". It is
+// the one such helper of the domain packages, the contract and the store (verify,
+// bench and store call it); words whose plural is not noun+s are written out.
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

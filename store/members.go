@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -719,7 +720,7 @@ func (d *DB) RemoveMember(ctx context.Context, actor bench.User, projectID int64
 		}
 		detail := "removed " + u.Name
 		if len(claimed) > 0 {
-			detail += fmt.Sprintf(" (%s ended)", plural(len(claimed), "claim"))
+			detail += fmt.Sprintf(" (%s ended)", annotate.Plural(len(claimed), "claim"))
 		}
 		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, detail)
 	})
