@@ -233,21 +233,12 @@ func (d *DB) HumanReport(ctx context.Context, actor bench.User, releaseRef strin
 			return err
 		}
 		gs = golds(items)
-		type row struct {
-			person string
-			p      score.Prediction
-		}
-		rows, err := queryAll(ctx, tx, func(r scanner) (x row, err error) {
-			err = r.Scan(&x.person, &x.p.SampleID, &x.p.Response)
+		rows, err := queryAll(ctx, tx, func(r scanner) (x score.PersonPrediction, err error) {
+			err = r.Scan(&x.Person, &x.SampleID, &x.Response)
 			return
 		}, `SELECT u.name, x.sample_id, x.response FROM human_answers x JOIN users u ON u.id = x.user_id
 			WHERE x.baseline_id = ? ORDER BY u.name, x.sample_id`, b.ID)
-		for _, x := range rows {
-			if n := len(people); n == 0 || people[n-1].Person != x.person {
-				people = append(people, score.PersonAnswers{Person: x.person})
-			}
-			people[len(people)-1].Predictions = append(people[len(people)-1].Predictions, x.p)
-		}
+		people = score.GroupPeople(rows)
 		return err
 	})
 	if err != nil {
