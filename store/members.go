@@ -521,7 +521,7 @@ func projectAuthor(ctx context.Context, tx *sql.Tx, u bench.User, projectID int6
 	case !in:
 		return bench.User{}, fmt.Errorf("%w: author %s is not a member of the project", bench.ErrInvalid, u.Name)
 	case !verify.Permitted(verify.ActionWriteSamples, verify.Role(m.Role)):
-		return bench.User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", bench.ErrInvalid, m.Name, article(m.Role))
+		return bench.User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", bench.ErrInvalid, m.Name, bench.RoleWithArticle(m.Role))
 	}
 	return m, nil
 }
