@@ -47,7 +47,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor bench.User, releaseRef
 		if err != nil {
 			return err
 		}
-		gs := golds(items)
+		gs := bench.Golds(items)
 		chosen := score.DrawHuman(gs, size, seed)
 		if len(chosen) == 0 {
 			return fmt.Errorf("%w: %s holds no sample a person can answer (step graphs are not offered)", bench.ErrInvalid, rel.Ref())
@@ -181,7 +181,7 @@ func (d *DB) AnswerHuman(ctx context.Context, actor bench.User, releaseRef, samp
 		if err != nil {
 			return err
 		}
-		text, err := score.HumanResponse(golds([]bench.ReleaseItem{it})[0], ans)
+		text, err := score.HumanResponse(it.Gold(), ans)
 		if err != nil {
 			return scoreError(ctx, err)
 		}
@@ -232,7 +232,7 @@ func (d *DB) HumanReport(ctx context.Context, actor bench.User, releaseRef strin
 		if err := releaseMoreImages(ctx, tx, rel.ID, items); err != nil {
 			return err
 		}
-		gs = golds(items)
+		gs = bench.Golds(items)
 		rows, err := queryAll(ctx, tx, func(r scanner) (x score.PersonPrediction, err error) {
 			err = r.Scan(&x.Person, &x.SampleID, &x.Response)
 			return
