@@ -513,7 +513,7 @@ func imageFrameFindings(s Sample) []Finding {
 		if strings.TrimSpace(f.Video) == "" {
 			bad("video", fmt.Sprintf("frame #%d does not name its video", i+1), "give the video's path")
 		}
-		if !isSHA256Hex(f.VideoSHA256) {
+		if !IsSHA256Hex(f.VideoSHA256) {
 			bad("video_sha256", fmt.Sprintf("frame #%d's video SHA-256 %q is not 64 lower-case hex digits", i+1, f.VideoSHA256), "record the video file's SHA-256")
 		}
 		okDuration := f.Duration > 0 && !math.IsInf(f.Duration, 0)
@@ -542,7 +542,9 @@ func imageFrameFindings(s Sample) []Finding {
 	return fs
 }
 
-func isSHA256Hex(s string) bool {
+// IsSHA256Hex reports whether s is a SHA-256 as Benchwright writes one: 64
+// lower-case hex digits (an image's content hash, a video's).
+func IsSHA256Hex(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
