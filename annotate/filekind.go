@@ -19,3 +19,17 @@ func FileKind(m fs.FileMode) string {
 	}
 	return "not a regular file"
 }
+
+// NotAFileReason says why an import does not read a directory entry that is not
+// a regular file: its kind (FileKind), and for a symbolic link what to import
+// instead.
+func NotAFileReason(m fs.FileMode) string {
+	kind := FileKind(m)
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return kind + ": Benchwright imports the files themselves (import the folder it points to)"
+	case kind == "not a regular file":
+		return kind
+	}
+	return kind + ", not an image file"
+}

@@ -513,7 +513,7 @@ func imageFrameFindings(s Sample) []Finding {
 		if strings.TrimSpace(f.Video) == "" {
 			bad("video", fmt.Sprintf("frame #%d does not name its video", i+1), "give the video's path")
 		}
-		if !isSHA256Hex(f.VideoSHA256) {
+		if !IsSHA256Hex(f.VideoSHA256) {
 			bad("video_sha256", fmt.Sprintf("frame #%d's video SHA-256 %q is not 64 lower-case hex digits", i+1, f.VideoSHA256), "record the video file's SHA-256")
 		}
 		okDuration := f.Duration > 0 && !math.IsInf(f.Duration, 0)
@@ -542,7 +542,9 @@ func imageFrameFindings(s Sample) []Finding {
 	return fs
 }
 
-func isSHA256Hex(s string) bool {
+// IsSHA256Hex reports whether s is a SHA-256 as Benchwright writes one: 64
+// lower-case hex digits (an image's content hash, a video's).
+func IsSHA256Hex(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
@@ -563,7 +565,7 @@ func boxImageFindings(s Sample) []Finding {
 	n := s.NumImages()
 	if n > 0 && (s.BoxImage < 0 || s.BoxImage >= n) {
 		return []Finding{errorf(RuleBoxImage, "box_image",
-			fmt.Sprintf("the box is on image #%d, but the sample has %s (box_image %d)", s.BoxImage+1, plural(n, "image"), s.BoxImage),
+			fmt.Sprintf("the box is on image #%d, but the sample has %s (box_image %d)", s.BoxImage+1, Plural(n, "image"), s.BoxImage),
 			"show the image the box belongs on and draw the box again")}
 	}
 	if s.Box == nil {
@@ -581,8 +583,10 @@ func capitalize(w string) string {
 	return strings.ToUpper(w[:1]) + w[1:]
 }
 
-// plural is n and the noun, with an s unless n is 1: "3 images".
-func plural(n int, noun string) string {
+// Plural is n and the noun, with an s unless n is 1: "3 images", "1 image". It is
+// the one such helper of the domain packages, the contract and the store (verify,
+// bench and store call it); words whose plural is not noun+s are written out.
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -174,7 +174,7 @@ func (in AuditSelection) Report(hashes map[string]ImageCheck) AuditReport {
 	// warnings, per task, with the samples that drive them.
 	for _, res := range shortcut.Balance(contents, shortcut.Options{}) {
 		if res.Finding {
-			add(SeverityWarning, res.Check, "", "", "task %s: %s (%s)", res.Task, res.Detail, plural(len(res.Samples), "sample"))
+			add(SeverityWarning, res.Check, "", "", "task %s: %s (%s)", res.Task, res.Detail, annotate.Plural(len(res.Samples), "sample"))
 		}
 	}
 	slices.SortStableFunc(r.Findings, func(a, b AuditFinding) int {

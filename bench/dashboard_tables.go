@@ -323,8 +323,8 @@ func ActivityState(action, detail string) verify.State {
 	if action == "sample.create" {
 		return verify.StateDraft
 	}
-	if _, to, ok := strings.Cut(detail, "→ "); ok {
-		return verify.State(to)
+	if c, ok := ParseStatusChange(detail); ok {
+		return c.To
 	}
 	return ""
 }

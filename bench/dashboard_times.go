@@ -58,3 +58,23 @@ func Quantiles(n int, at func(rank int) float64) (median, p90 float64, err error
 	}
 	return median, p90, nil
 }
+
+// SecondsBucket is the whole second a review time is counted in by the review
+// times' histogram the store keeps (a verifier's times per second, from which it
+// finds the ranks QuantileRanks asks for): rounded down, and math.MaxInt64 for
+// times beyond it.
+func SecondsBucket(s float64) int64 {
+	if s >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(s)
+}
+
+// ActivityDay is the UTC day (YYYY-MM-DD) the activity and submission tallies
+// count a stored timestamp (RFC 3339 in UTC) in.
+func ActivityDay(at string) string {
+	if len(at) > 10 {
+		return at[:10]
+	}
+	return at
+}

@@ -104,23 +104,14 @@ type SelectionResult struct {
 
 // Summary says in one line what happened: "withdrew 3 samples; 1 refused (…)".
 func (r SelectionResult) Summary(verb string) string {
-	s := verb + " " + plural(len(r.Done), "sample")
+	s := verb + " " + annotate.Plural(len(r.Done), "sample")
 	if len(r.Withdrawn) > 0 {
-		s += fmt.Sprintf("; %s withdrawn already", plural(len(r.Withdrawn), "sample"))
+		s += fmt.Sprintf("; %s withdrawn already", annotate.Plural(len(r.Withdrawn), "sample"))
 	}
 	if len(r.Refused) > 0 {
 		s += fmt.Sprintf("; %d refused (%s: %s)", len(r.Refused), r.Refused[0].SampleID, r.Refused[0].Reason)
 	}
 	return s
-}
-
-// plural writes n and noun, with an s unless n is 1. The store's sentences use
-// the same helper (store/synthetic.go) until they move here.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // AuditErrors is a freeze refused because the audit found errors: the findings, so
@@ -147,7 +138,7 @@ func (e *AuditErrors) Message() string {
 			n++
 		}
 	}
-	return fmt.Sprintf("Nothing was frozen: the audit found %s. Open the samples with errors, or run the audit, to see and fix them.", plural(n, "error"))
+	return fmt.Sprintf("Nothing was frozen: the audit found %s. Open the samples with errors, or run the audit, to see and fix them.", annotate.Plural(n, "error"))
 }
 
 func (e *AuditErrors) Unwrap() error { return ErrInvalid }

@@ -3,6 +3,7 @@ package bench
 import (
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/release"
+	"github.com/benchwright/benchwright/score"
 )
 
 // Release is a frozen, versioned selection of a project's accepted samples.
@@ -38,6 +39,21 @@ type ReleaseItem struct {
 	// More describes the images after the first (Content.MoreImages) as they were
 	// frozen, in order; empty for a sample of one image.
 	More []release.ImageFacts
+}
+
+// Gold is the item as package score scores it: the frozen content and the
+// first image's size.
+func (it ReleaseItem) Gold() score.Gold {
+	return score.Gold{Sample: it.Content, Width: it.Width, Height: it.Height}
+}
+
+// Golds is items as package score scores them, in order.
+func Golds(items []ReleaseItem) []score.Gold {
+	gs := make([]score.Gold, len(items))
+	for i, it := range items {
+		gs[i] = it.Gold()
+	}
+	return gs
 }
 
 // Record is the item as release formats read it.

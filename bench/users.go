@@ -1,5 +1,12 @@
 package bench
 
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+)
+
 // Roles a user can have.
 const (
 	RoleAnnotator = "annotator"
@@ -39,3 +46,63 @@ func Owner() User { return User{owner: true} }
 
 // IsOwner tells whether u is Owner.
 func (u User) IsOwner() bool { return u.owner }
+
+// Sign-in throttling: after FreeSignInFailures wrong passwords in a row a name
+// waits firstSignInDelay before its next attempt, twice as long after each further
+// failure, at most maxSignInDelay; a successful sign-in ends the wait and the
+// count (the store counts the failures).
+const (
+	FreeSignInFailures = 3
+	firstSignInDelay   = time.Second
+	maxSignInDelay     = 5 * time.Minute
+)
+
+// SignInDelay is how long a name with failures wrong passwords in a row waits
+// after the last of them.
+func SignInDelay(failures int) time.Duration {
+	if failures < FreeSignInFailures {
+		return 0
+	}
+	d := firstSignInDelay
+	for i := FreeSignInFailures; i < failures && d < maxSignInDelay; i++ {
+		d *= 2
+	}
+	return min(d, maxSignInDelay)
+}
+
+// WaitWords says a wait for people, rounded up: "1 second", "8 seconds", "5 minutes".
+func WaitWords(w time.Duration) string {
+	s := int((w + time.Second - 1) / time.Second)
+	switch {
+	case s <= 1:
+		return "1 second"
+	case s <= 90:
+		return fmt.Sprintf("%d seconds", s)
+	}
+	return fmt.Sprintf("%d minutes", (s+59)/60)
+}
+
+// CheckUserName is the rule for an account's name: 1 to 64 bytes of letters,
+// digits and . _ - @. A name that breaks it is ErrInvalid, with why.
+func CheckUserName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: user name is empty", ErrInvalid)
+	}
+	if len(name) > 64 {
+		return fmt.Errorf("%w: user name %q is longer than 64 characters", ErrInvalid, name)
+	}
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
+			return fmt.Errorf("%w: user name %q may hold only letters, digits and . _ - @", ErrInvalid, name)
+		}
+	}
+	return nil
+}
+
+// RoleWithArticle is a role in a sentence: "an annotator", "a lead".
+func RoleWithArticle(role string) string {
+	if role == RoleAnnotator {
+		return "an annotator"
+	}
+	return "a " + role
+}

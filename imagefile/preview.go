@@ -27,6 +27,22 @@ func ThumbPath(previewDir, sha string) string {
 	return filepath.Join(previewDir, sha[:2], sha+"_t.jpg")
 }
 
+// ReadThumb decodes the cached thumbnail of an image by content hash, or returns
+// nil when there is none or it cannot be decoded (previews are a cache: the
+// caller makes them again from the file, or does without).
+func ReadThumb(previewDir, sha string) image.Image {
+	f, err := os.Open(ThumbPath(previewDir, sha))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	img, err := jpeg.Decode(f)
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
 // writePreviews writes an image's preview (prev, made by previewOf) and its
 // thumbnail, made from prev; asIs, when set, is the image's file, written as the
 // preview instead of prev (which may then be smaller: the thumbnail's source).

@@ -169,6 +169,31 @@ type PersonAnswers struct {
 	Predictions []Prediction
 }
 
+// PersonPrediction is one person's response to one item of a human baseline, as
+// the baseline's answers are stored: a row of (person, sample, response).
+type PersonPrediction struct {
+	Person string
+	Prediction
+}
+
+// GroupPeople gathers a baseline's answers into each person's PersonAnswers, for
+// EvaluatePeople: people in the order they first appear, each person's answers
+// in the order given.
+func GroupPeople(answers []PersonPrediction) []PersonAnswers {
+	var out []PersonAnswers
+	at := map[string]int{} // person → index into out
+	for _, a := range answers {
+		i, ok := at[a.Person]
+		if !ok {
+			i = len(out)
+			at[a.Person] = i
+			out = append(out, PersonAnswers{Person: a.Person})
+		}
+		out[i].Predictions = append(out[i].Predictions, a.Prediction)
+	}
+	return out
+}
+
 // HumanLabel names the human row of a leaderboard: "Human (3 people, 120 items)".
 func HumanLabel(people, items int) string {
 	p := "people"

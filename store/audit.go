@@ -2,22 +2,17 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"runtime"
+	"maps"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/shortcut"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -203,68 +198,24 @@ func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[st
 	return accepted, images, nil
 }
 
-// hashImages re-hashes the image files on all cores, calling progress (when not nil)
-// with the number of files hashed so far and their total, from the hashing goroutines.
+// hashImages re-hashes the image files (imagefile.HashFiles over the relative
+// paths, each file's panic caught as an error), by relative path, calling progress (when not nil) with the number of
+// files hashed so far and their total, from the hashing goroutines.
 func hashImages(ctx context.Context, images map[string]bench.Image, progress func(done, total int)) (map[string]bench.ImageCheck, error) {
-	paths := make([]string, 0, len(images))
-	for p := range images {
-		paths = append(paths, p)
+	rels := slices.Sorted(maps.Keys(images))
+	hashes, err := imagefile.HashFiles(ctx, rels, func(rel string) (h imagefile.Hash, err error) {
+		p := images[rel].Path()
+		err = caught("hash "+p, func() (err error) { h, err = imagefile.HashFile(p); return err })
+		return h, err
+	}, progress)
+	if err != nil {
+		return nil, fmt.Errorf("image %w", err) // "image a/b.jpg: …"
 	}
-	slices.Sort(paths)
-	out := make([]bench.ImageCheck, len(paths))
-	errs := make([]error, len(paths))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var done atomic.Int64
-	for range min(runtime.NumCPU(), 4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				p := images[paths[i]].Path()
-				errs[i] = caught("hash "+p, func() (err error) { out[i], err = hashImage(p); return err })
-				if n := done.Add(1); progress != nil {
-					progress(int(n), len(paths))
-				}
-			}
-		}()
-	}
-	var cancelled error
-	for i := range paths {
-		if cancelled = ctx.Err(); cancelled != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if cancelled != nil {
-		return nil, cancelled
-	}
-	res := make(map[string]bench.ImageCheck, len(paths))
-	for i, p := range paths {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("image %s: %w", p, errs[i])
-		}
-		res[p] = out[i]
+	res := make(map[string]bench.ImageCheck, len(rels))
+	for i, p := range rels {
+		res[p] = bench.ImageCheck{Missing: hashes[i].Missing, SHA256: hashes[i].SHA256}
 	}
 	return res, nil
-}
-
-func hashImage(path string) (bench.ImageCheck, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return bench.ImageCheck{Missing: true}, nil
-	}
-	if err != nil {
-		return bench.ImageCheck{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return bench.ImageCheck{}, err
-	}
-	return bench.ImageCheck{SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // WithdrawDuplicates resolves a duplicate-question finding: it keeps the accepted

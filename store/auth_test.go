@@ -178,25 +178,6 @@ func TestDemoAccountsOnlyInAnEmptyDatabase(t *testing.T) {
 	}
 }
 
-func TestSignInDelay(t *testing.T) {
-	for failures, want := range map[int]time.Duration{
-		0: 0, 1: 0, 2: 0, 3: time.Second, 4: 2 * time.Second, 5: 4 * time.Second, 6: 8 * time.Second,
-		11: 256 * time.Second, 12: 5 * time.Minute, 13: 5 * time.Minute, 1000: 5 * time.Minute,
-	} {
-		if got := signInDelay(failures); got != want {
-			t.Errorf("signInDelay(%d) = %v, want %v", failures, got, want)
-		}
-	}
-	for w, want := range map[time.Duration]string{
-		time.Millisecond: "1 second", time.Second: "1 second", 1001 * time.Millisecond: "2 seconds",
-		8 * time.Second: "8 seconds", 90 * time.Second: "90 seconds", 91 * time.Second: "2 minutes", 5 * time.Minute: "5 minutes",
-	} {
-		if got := waitText(w); got != want {
-			t.Errorf("waitText(%v) = %q, want %q", w, got, want)
-		}
-	}
-}
-
 // TestWrongPasswordsMakeTheNameWait drives one name through wrong passwords on a
 // standing clock: after three the right password is refused too, the wait doubles,
 // refusals are audited and cost no comparison, the wait holds in another
@@ -221,7 +202,7 @@ func TestWrongPasswordsMakeTheNameWait(t *testing.T) {
 			t.Fatalf("message %q, want %q", got, want)
 		}
 	}
-	for range freeFailures {
+	for range bench.FreeSignInFailures {
 		wrong()
 	}
 	hashes := countComparisons(t)
@@ -270,7 +251,7 @@ func TestWrongPasswordsMakeTheNameWait(t *testing.T) {
 func TestUnknownNamesWaitAlike(t *testing.T) {
 	ctx := context.Background()
 	w := newAuthWorld(t)
-	for range freeFailures {
+	for range bench.FreeSignInFailures {
 		if _, err := w.db.Authenticate(ctx, "nobody", "guess-guess"); !errors.Is(err, bench.ErrUnauthorized) {
 			t.Fatalf("unknown name: %v", err)
 		}
@@ -357,7 +338,7 @@ func TestSetPassword(t *testing.T) {
 		t.Fatalf("set the password of an unknown name: %v, want ErrNotFound", err)
 	}
 	// ann1 forgets the password and waits; the lead's new one ends the wait.
-	for range freeFailures {
+	for range bench.FreeSignInFailures {
 		signsIn("ann1", "forgotten-password")
 	}
 	if err := db.SetPassword(ctx, w.lead, "ann1", "ann1-third-password"); err != nil {

@@ -91,7 +91,7 @@ func (d *DB) BulkAddUsers(ctx context.Context, lead bench.User, want []bench.Use
 			u, err := userByName(ctx, tx, w.Name)
 			switch {
 			case errors.Is(err, bench.ErrNotFound):
-				if err := validUserName(w.Name); err != nil {
+				if err := bench.CheckUserName(w.Name); err != nil {
 					return err
 				}
 				if !bench.ValidRole(w.Role) {

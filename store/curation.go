@@ -83,7 +83,7 @@ func (d *DB) proposeHardSubset(ctx context.Context, actor bench.User, releaseRef
 		if err != nil {
 			return err
 		}
-		gs := golds(items)
+		gs := bench.Golds(items)
 		runs := make([]score.ModelResults, len(models))
 		for i, m := range models {
 			preds, err := modelPredictions(ctx, tx, rel, m)

@@ -388,7 +388,7 @@ func (q *dashQuery) reviewTimes() ([]bench.ReviewTimes, error) {
 		if !(l.rv.seconds > 0) {
 			continue
 		}
-		hist, second := hists[l.rv.verifier], secondsBucket(l.rv.seconds)
+		hist, second := hists[l.rv.verifier], bench.SecondsBucket(l.rv.seconds)
 		i, found := slices.BinarySearchFunc(hist, second, func(b bucket, s int64) int { return cmp.Compare(b.second, s) })
 		if !found {
 			hist = slices.Insert(hist, i, bucket{second: second})
@@ -457,7 +457,7 @@ func (q *dashQuery) secondsOf(verifier, second int64, offset, limit int) ([]floa
 	if second == 0 {
 		from = "seconds > ?"
 	}
-	if second == math.MaxInt64 { // secondsBucket saturates here
+	if second == math.MaxInt64 { // bench.SecondsBucket saturates here
 		below = math.Inf(1)
 	}
 	return queryAll(q.ctx, q.tx, func(r scanner) (v float64, err error) { err = r.Scan(&v); return },

@@ -47,7 +47,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor bench.User, releaseRef
 		if err != nil {
 			return err
 		}
-		gs := golds(items)
+		gs := bench.Golds(items)
 		chosen := score.DrawHuman(gs, size, seed)
 		if len(chosen) == 0 {
 			return fmt.Errorf("%w: %s holds no sample a person can answer (step graphs are not offered)", bench.ErrInvalid, rel.Ref())
@@ -181,7 +181,7 @@ func (d *DB) AnswerHuman(ctx context.Context, actor bench.User, releaseRef, samp
 		if err != nil {
 			return err
 		}
-		text, err := score.HumanResponse(golds([]bench.ReleaseItem{it})[0], ans)
+		text, err := score.HumanResponse(it.Gold(), ans)
 		if err != nil {
 			return scoreError(ctx, err)
 		}
@@ -232,22 +232,13 @@ func (d *DB) HumanReport(ctx context.Context, actor bench.User, releaseRef strin
 		if err := releaseMoreImages(ctx, tx, rel.ID, items); err != nil {
 			return err
 		}
-		gs = golds(items)
-		type row struct {
-			person string
-			p      score.Prediction
-		}
-		rows, err := queryAll(ctx, tx, func(r scanner) (x row, err error) {
-			err = r.Scan(&x.person, &x.p.SampleID, &x.p.Response)
+		gs = bench.Golds(items)
+		rows, err := queryAll(ctx, tx, func(r scanner) (x score.PersonPrediction, err error) {
+			err = r.Scan(&x.Person, &x.SampleID, &x.Response)
 			return
 		}, `SELECT u.name, x.sample_id, x.response FROM human_answers x JOIN users u ON u.id = x.user_id
 			WHERE x.baseline_id = ? ORDER BY u.name, x.sample_id`, b.ID)
-		for _, x := range rows {
-			if n := len(people); n == 0 || people[n-1].Person != x.person {
-				people = append(people, score.PersonAnswers{Person: x.person})
-			}
-			people[len(people)-1].Predictions = append(people[len(people)-1].Predictions, x.p)
-		}
+		people = score.GroupPeople(rows)
 		return err
 	})
 	if err != nil {

@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/benchwright/benchwright/annotate"
@@ -44,23 +43,11 @@ func probeImage(abs, rel, previewDir string) (probe, error) {
 	var notFile *imagefile.NotAFileError
 	switch {
 	case errors.As(err, &notFile):
-		return p, fmt.Errorf("%w: %s", imagefile.ErrBadImage, notAFileReason(notFile.Mode))
+		return p, fmt.Errorf("%w: %s", imagefile.ErrBadImage, annotate.NotAFileReason(notFile.Mode))
 	case err != nil && !errors.Is(err, imagefile.ErrBadImage):
 		return p, fmt.Errorf("%s: %w", rel, err)
 	case err == nil:
 		p.PHash = importHash(previewDir, p.SHA256, info.Thumb)
 	}
 	return p, err
-}
-
-// notAFileReason says why a directory entry that is not a regular file is not read.
-func notAFileReason(m fs.FileMode) string {
-	kind := annotate.FileKind(m)
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return kind + ": Benchwright imports the files themselves (import the folder it points to)"
-	case kind == "not a regular file":
-		return kind
-	}
-	return kind + ", not an image file"
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
@@ -100,7 +101,7 @@ func (d *DB) ImportImages(ctx context.Context, actor bench.User, projectID int64
 				res.Ignored++
 			}
 		default: // links, named pipes, devices, sockets: listed, never opened
-			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: filepath.ToSlash(rel), Reason: notAFileReason(e.Type())})
+			res.Rejected = append(res.Rejected, bench.RejectedFile{RelPath: filepath.ToSlash(rel), Reason: annotate.NotAFileReason(e.Type())})
 		}
 		return nil
 	})

@@ -91,7 +91,7 @@ var (
 
 // importSamples is one attempt at ImportSamples; errImagesChanged asks for another.
 func (d *DB) importSamples(ctx context.Context, actor bench.User, projectID int64, recs []annotate.Imported, opt bench.ImportSamplesOptions) (bench.ImportSamplesResult, error) {
-	var sizes map[string]imageSize
+	var sizes map[string]bench.Dimensions
 	var prefix string
 	var limits []annotate.ImageLimit // the project's (store/settings.go)
 	err := d.readAs(ctx, actor, "sample.import", func(tx *sql.Tx) error {
@@ -117,12 +117,12 @@ func (d *DB) importSamples(ctx context.Context, actor bench.User, projectID int6
 	if err != nil {
 		return bench.ImportSamplesResult{}, err
 	}
-	checks := make([]recordCheck, len(recs))
+	checks := make([]bench.RecordCheck, len(recs))
 	for i, rec := range recs {
 		if err := ctx.Err(); err != nil {
 			return bench.ImportSamplesResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(recs), err)
 		}
-		checks[i] = checkRecordLimits(rec.Sample, sizes, limits)
+		checks[i] = bench.CheckRecord(rec.Sample, sizes, limits)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(recs))
 		}
@@ -155,83 +155,39 @@ func importActors(ctx context.Context, tx *sql.Tx, actor bench.User, projectID i
 	return a, author, nil
 }
 
-// imageSize is an image's displayed size as the images table holds it.
-type imageSize struct{ w, h int }
-
 // projectImageSizes reads the size of every image of the project, by relative path.
-func projectImageSizes(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]imageSize, error) {
+func projectImageSizes(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]bench.Dimensions, error) {
 	type row struct {
 		path string
-		size imageSize
+		size bench.Dimensions
 	}
 	rows, err := queryAll(ctx, tx, func(r scanner) (row, error) {
 		var x row
-		return x, r.Scan(&x.path, &x.size.w, &x.size.h)
+		return x, r.Scan(&x.path, &x.size.W, &x.size.H)
 	}, `SELECT rel_path, width, height FROM images WHERE project_id = ?`, projectID)
 	if err != nil {
 		return nil, fmt.Errorf("image sizes: %w", err)
 	}
-	sizes := make(map[string]imageSize, len(rows))
+	sizes := make(map[string]bench.Dimensions, len(rows))
 	for _, x := range rows {
 		sizes[x.path] = x.size
 	}
 	return sizes, nil
 }
 
-// recordCheck is what linting one record found: the rule ids of its errors (each
-// once) with their messages, the rule ids of its warnings, and the image sizes the
-// lint used (to check, when writing, that they still hold).
-type recordCheck struct {
-	errs, msgs, warns []string
-	used              []usedSize
-}
-
-type usedSize struct {
-	path  string
-	size  imageSize
-	known bool
-}
-
-// checkRecord lints a converted record against the project's image sizes.
-func checkRecord(s annotate.Sample, sizes map[string]imageSize) recordCheck {
-	return checkRecordLimits(s, sizes, nil)
-}
-
-// checkRecordLimits is checkRecord with the project's image limits.
-func checkRecordLimits(s annotate.Sample, sizes map[string]imageSize, limits []annotate.ImageLimit) recordCheck {
-	var c recordCheck
-	env := annotate.LintEnv{HandWritten: false, // converted from another benchmark, not written here
-		ImageSize: func(path string) (int, int, bool) {
-			size, known := sizes[path]
-			c.used = append(c.used, usedSize{path, size, known})
-			return size.w, size.h, known
-		}, ImageLimits: limits}
-	var errs []string
-	for _, f := range annotate.Lint(s, env) {
-		if f.Severity == annotate.SeverityError {
-			errs = append(errs, f.Rule)
-			c.msgs = append(c.msgs, fmt.Sprintf("%s (%s): %s", f.Rule, f.Field, f.Message))
-		} else if !slices.Contains(c.warns, f.Rule) {
-			c.warns = append(c.warns, f.Rule)
-		}
-	}
-	c.errs = dedupe(errs)
-	return c
-}
-
 // stillHolds reports whether the image sizes c's lint used are still the images'.
-func (c recordCheck) stillHolds(ctx context.Context, tx *sql.Tx, projectID int64) (bool, error) {
-	for _, u := range c.used {
-		var now imageSize
-		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, u.path).Scan(&now.w, &now.h)
+func stillHolds(ctx context.Context, tx *sql.Tx, projectID int64, c bench.RecordCheck) (bool, error) {
+	for _, u := range c.Used {
+		var now bench.Dimensions
+		err := tx.QueryRowContext(ctx, `SELECT width, height FROM images WHERE project_id = ? AND rel_path = ?`, projectID, u.Path).Scan(&now.W, &now.H)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			if u.known {
+			if u.Known {
 				return false, nil
 			}
 		case err != nil:
 			return false, err
-		case !u.known || now != u.size:
+		case !u.Known || now != u.Size:
 			return false, nil
 		}
 	}

@@ -25,17 +25,17 @@ import (
 
 // importPlan is an import prepared outside the write lock.
 type importPlan struct {
-	prefix string              // of the ids the import gives (annotate.IDPrefix of the project's name)
-	rows   []importRow         // one per record, in file order (of one batch, importInBatches)
-	ids    map[string]bool     // every id of every row, when rows are a batch's: a given id must not take one
-	used   map[string]usedSize // every image the lints and the records relied on, by path
+	prefix string                    // of the ids the import gives (annotate.IDPrefix of the project's name)
+	rows   []importRow               // one per record, in file order (of one batch, importInBatches)
+	ids    map[string]bool           // every id of every row, when rows are a batch's: a given id must not take one
+	used   map[string]bench.UsedSize // every image the lints and the records relied on, by path
 }
 
 // importRow is one record of a plan: its check, and what could be decided and
 // encoded before the write transaction.
 type importRow struct {
 	rec       annotate.Imported
-	check     recordCheck
+	check     bench.RecordCheck
 	sample    annotate.Sample // tidied, with its id (given when it had none)
 	generated bool            // the id was given by the import
 	invalid   error           // an ErrInvalid the sample's kind or id earns
@@ -53,20 +53,20 @@ type importEncoded struct {
 // in batches of importPrepareBatch records, each with a read transaction of its own:
 // records without an id get one (the project's prefix and the next free number,
 // as createSample gives). Nothing is written.
-func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, recs []annotate.Imported, checks []recordCheck,
-	sizes map[string]imageSize, opt bench.ImportSamplesOptions) (importPlan, error) {
-	plan := importPlan{prefix: prefix, rows: make([]importRow, len(recs)), used: map[string]usedSize{}}
+func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, recs []annotate.Imported, checks []bench.RecordCheck,
+	sizes map[string]bench.Dimensions, opt bench.ImportSamplesOptions) (importPlan, error) {
+	plan := importPlan{prefix: prefix, rows: make([]importRow, len(recs)), used: map[string]bench.UsedSize{}}
 	named := map[string]bool{} // the ids the file gives
 	for i, rec := range recs {
-		for _, u := range checks[i].used {
-			if _, ok := plan.used[u.path]; !ok {
-				plan.used[u.path] = u
+		for _, u := range checks[i].Used {
+			if _, ok := plan.used[u.Path]; !ok {
+				plan.used[u.Path] = u
 			}
 		}
 		for _, img := range rec.Sample.AllImages() {
 			if _, ok := plan.used[img]; !ok && img != "" {
 				size, known := sizes[img]
-				plan.used[img] = usedSize{img, size, known}
+				plan.used[img] = bench.UsedSize{Path: img, Size: size, Known: known}
 			}
 		}
 		if rec.Sample.ID != "" {
@@ -94,7 +94,7 @@ func (d *DB) prepareImport(ctx context.Context, projectID int64, prefix string, 
 						r.invalid = fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 					}
 				}
-				if r.invalid != nil || len(r.check.errs) > 0 && !opt.AcceptLintErrors {
+				if r.invalid != nil || len(r.check.Errs) > 0 && !opt.AcceptLintErrors {
 					continue // skipped whatever the database says; nothing to encode
 				}
 				if r.sample.ID == "" {
@@ -163,7 +163,7 @@ func (r *importRow) encode(projectID int64, toRound1 bool) error {
 		}
 		e.draft = string(js)
 		e.stats = newStatsRev(projectID, string(r.sample.Kind), 0, e.draft)
-		change, reason = "import", strings.Join(r.check.warns, ",")
+		change, reason = "import", strings.Join(r.check.Warns, ",")
 	}
 	e.search = searchEntry{id: r.sample.ID, kind: string(r.sample.Kind)}
 	e.search.content(e.draft, change, reason)
@@ -233,8 +233,8 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author bench.User, 
 		case checkImageCount(s) != nil:
 			skip(bench.SkipInvalid, nil, "%v", checkImageCount(s))
 			continue
-		case len(r.check.errs) > 0 && !opt.AcceptLintErrors:
-			skip(bench.SkipLint, r.check.errs, "%s", strings.Join(r.check.msgs, "; "))
+		case len(r.check.Errs) > 0 && !opt.AcceptLintErrors:
+			skip(bench.SkipLint, r.check.Errs, "%s", strings.Join(r.check.Msgs, "; "))
 			continue
 		case r.invalid != nil:
 			skip(bench.SkipInvalid, nil, "%v", r.invalid)
@@ -258,17 +258,17 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author bench.User, 
 		}
 		written[r.sample.ID] = true
 		p.ID = r.sample.ID // a record without an id has the one the import gave it
-		warns := r.check.warns
+		warns := r.check.Warns
 		p.Rules = warns
 		if len(warns) > 0 {
 			p.Message = "imported with lint warnings: " + strings.Join(warns, ", ")
 		}
-		if len(r.check.errs) > 0 {
-			p.Rules = append(slices.Clone(r.check.errs), warns...)
-			p.Message = "imported as a draft with lint errors: " + strings.Join(r.check.msgs, "; ")
+		if len(r.check.Errs) > 0 {
+			p.Rules = append(slices.Clone(r.check.Errs), warns...)
+			p.Message = "imported as a draft with lint errors: " + strings.Join(r.check.Msgs, "; ")
 		}
 		switch {
-		case len(r.check.errs) > 0:
+		case len(r.check.Errs) > 0:
 			res.Incomplete = append(res.Incomplete, p)
 		case len(p.Rules) > 0:
 			res.Warnings = append(res.Warnings, p)
@@ -296,11 +296,11 @@ func (d *DB) importWrite(ctx context.Context, tx *sql.Tx, a, author bench.User, 
 // plan relied on are as the lints saw them — the same size, still there, still
 // missing — and returns the ids of those there, by path; errImagesChanged when one
 // is not.
-func (d *DB) importImagesStillHold(ctx context.Context, tx *sql.Tx, projectID int64, used map[string]usedSize) (map[string]int64, error) {
+func (d *DB) importImagesStillHold(ctx context.Context, tx *sql.Tx, projectID int64, used map[string]bench.UsedSize) (map[string]int64, error) {
 	type now struct {
 		path string
 		id   int64
-		size imageSize
+		size bench.Dimensions
 	}
 	paths := slices.Sorted(maps.Keys(used))
 	ids := make(map[string]int64, len(paths))
@@ -311,20 +311,20 @@ func (d *DB) importImagesStillHold(ctx context.Context, tx *sql.Tx, projectID in
 		}
 		rows, err := queryAll(ctx, tx, func(r scanner) (now, error) {
 			var x now
-			return x, r.Scan(&x.path, &x.id, &x.size.w, &x.size.h)
+			return x, r.Scan(&x.path, &x.id, &x.size.W, &x.size.H)
 		}, `SELECT rel_path, id, width, height FROM images WHERE project_id = ? AND rel_path IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("check the images: %w", err)
 		}
 		for _, x := range rows {
-			if u := used[x.path]; !u.known || u.size != x.size {
+			if u := used[x.path]; !u.Known || u.Size != x.size {
 				return nil, errImagesChanged
 			}
 			ids[x.path] = x.id
 		}
 	}
 	for p, u := range used {
-		if _, there := ids[p]; u.known && !there {
+		if _, there := ids[p]; u.Known && !there {
 			return nil, errImagesChanged
 		}
 	}
@@ -428,7 +428,7 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author bench.User
 	client := ClientAddr(ctx)
 	var samples, more, revisions, statRevs, search, words, audit [][]any
 	sums := importSums{status: status, author: author.ID, n: len(write), kinds: map[string]int{}, balance: map[importBalance]int{},
-		day: statDay(now), round1: toRound1}
+		day: bench.ActivityDay(now), round1: toRound1}
 	if beside {
 		sums.images = map[int64]int{}
 	}
@@ -462,17 +462,17 @@ func (d *DB) writeImported(ctx context.Context, tx *sql.Tx, a, author bench.User
 		if toRound1 {
 			sr := e.stats
 			sr.author = author.ID
-			reason := strings.Join(r.check.warns, ",")
+			reason := strings.Join(r.check.Warns, ",")
 			revisions = append(revisions, []any{revID, s.ID, 1, e.draft, author.ID, "import", reason, now, batch})
 			statRevs = append(statRevs, []any{revID, projectID, sr.kind, author.ID, sr.categories, boolInt(sr.balanced), sr.hop, sr.view, sr.task, batch})
 			if sr.balanced {
 				sums.balance[importBalance{sr.kind, sr.view, sr.task, sr.hop}]++
 			}
 			audit = append(audit, []any{now, author.ID, "revision.import", "sample", s.ID, "revision 1", client, batch},
-				[]any{now, a.ID, "sample.status", "sample", s.ID, string(verify.StateDraft) + " → " + string(status), client, batch})
+				[]any{now, a.ID, "sample.status", "sample", s.ID, bench.StatusChange{From: verify.StateDraft, To: status}.String(), client, batch})
 			detail = fmt.Sprintf("line %d, revision 1 by %s into round 1", r.rec.Line, author.Name)
-			if len(r.check.warns) > 0 {
-				detail += "; lint warnings acknowledged: " + strings.Join(r.check.warns, ", ")
+			if len(r.check.Warns) > 0 {
+				detail += "; lint warnings acknowledged: " + strings.Join(r.check.Warns, ", ")
 			}
 		}
 		audit = append(audit, []any{now, a.ID, "sample.import", "sample", s.ID, detail, client, batch})
@@ -597,9 +597,9 @@ func insertMany(ctx context.Context, tx *sql.Tx, table string, cols []string, ro
 
 // unknownImage returns the first of s's images the import's plan does not know in
 // the project, or "".
-func unknownImage(s annotate.Sample, used map[string]usedSize) string {
+func unknownImage(s annotate.Sample, used map[string]bench.UsedSize) string {
 	for _, p := range s.AllImages() {
-		if p != "" && !used[p].known {
+		if p != "" && !used[p].Known {
 			return p
 		}
 	}

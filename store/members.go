@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -520,7 +521,7 @@ func projectAuthor(ctx context.Context, tx *sql.Tx, u bench.User, projectID int6
 	case !in:
 		return bench.User{}, fmt.Errorf("%w: author %s is not a member of the project", bench.ErrInvalid, u.Name)
 	case !verify.Permitted(verify.ActionWriteSamples, verify.Role(m.Role)):
-		return bench.User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", bench.ErrInvalid, m.Name, article(m.Role))
+		return bench.User{}, fmt.Errorf("%w: author %s is %s in the project; samples are written by annotators and leads", bench.ErrInvalid, m.Name, bench.RoleWithArticle(m.Role))
 	}
 	return m, nil
 }
@@ -719,7 +720,7 @@ func (d *DB) RemoveMember(ctx context.Context, actor bench.User, projectID int64
 		}
 		detail := "removed " + u.Name
 		if len(claimed) > 0 {
-			detail += fmt.Sprintf(" (%s ended)", plural(len(claimed), "claim"))
+			detail += fmt.Sprintf(" (%s ended)", annotate.Plural(len(claimed), "claim"))
 		}
 		return d.audit(ctx, tx, a.ID, "project.member", "project", p.Name, detail)
 	})

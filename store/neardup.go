@@ -13,8 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/jpeg"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -85,13 +83,7 @@ func (d *DB) notAlike(images map[string]bench.Image, hashes map[string]uint64, d
 			return im
 		}
 		im := images[p]
-		read := func() (img image.Image) {
-			if f, err := os.Open(imagefile.ThumbPath(d.PreviewDir(), im.SHA256)); err == nil {
-				img, _ = jpeg.Decode(f)
-				f.Close()
-			}
-			return img
-		}
+		read := func() image.Image { return imagefile.ReadThumb(d.PreviewDir(), im.SHA256) }
 		img := read()
 		if img == nil { // previews are a cache: made again while the file holds what was imported
 			_ = caught("thumbnail of "+p, func() error {
@@ -176,13 +168,8 @@ func hashOf(img image.Image) nullHash {
 // the image of content sha, stored as the database's signed 64-bit integer; not
 // Valid when the thumbnail cannot be read (the audit computes it again later).
 func thumbHash(previewDir, sha string) nullHash {
-	f, err := os.Open(imagefile.ThumbPath(previewDir, sha))
-	if err != nil {
-		return sql.NullInt64{}
-	}
-	defer f.Close()
-	img, err := jpeg.Decode(f)
-	if err != nil {
+	img := imagefile.ReadThumb(previewDir, sha)
+	if img == nil {
 		return sql.NullInt64{}
 	}
 	return hashOf(img)

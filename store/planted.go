@@ -192,7 +192,7 @@ func (d *DB) copyPlanted(ctx context.Context, tx *sql.Tx, origin bench.SampleInf
 	var cutID int64
 	var cutAt string
 	err := tx.QueryRowContext(ctx, `SELECT id, at FROM audit_log WHERE entity = 'sample' AND entity_id = ? AND action = 'sample.status'
-		AND detail LIKE ? ORDER BY id DESC LIMIT 1`, origin.ID, "% → round"+fmt.Sprint(round)).Scan(&cutID, &cutAt)
+		AND detail LIKE ? ORDER BY id DESC LIMIT 1`, origin.ID, bench.IntoPattern(verify.State("round"+fmt.Sprint(round)))).Scan(&cutID, &cutAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -362,7 +362,7 @@ func (d *DB) plantedReviewed(ctx context.Context, tx *sql.Tx, a bench.User, cur 
 			string(out.State), d.now(), cur.ID); err != nil {
 			return "", err
 		}
-		if err := d.audit(ctx, tx, a.ID, "sample.status", "sample", cur.ID, string(cur.Status)+" → "+string(out.State)); err != nil {
+		if err := d.audit(ctx, tx, a.ID, "sample.status", "sample", cur.ID, bench.StatusChange{From: cur.Status, To: out.State}.String()); err != nil {
 			return "", err
 		}
 	}

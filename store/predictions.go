@@ -76,15 +76,6 @@ func validModelName(s string) error {
 	return nil
 }
 
-// golds are a release's frozen samples as package score takes them.
-func golds(items []bench.ReleaseItem) []score.Gold {
-	gs := make([]score.Gold, len(items))
-	for i, it := range items {
-		gs[i] = score.Gold{Sample: it.Content, Width: it.Width, Height: it.Height}
-	}
-	return gs
-}
-
 // scoreError turns an error of package score about the caller's input into
 // ErrInvalid; a cancelled context stays what it is.
 func scoreError(ctx context.Context, err error) error {
@@ -166,7 +157,7 @@ func (d *DB) importPredictions(ctx context.Context, actor bench.User, releaseRef
 		if err != nil {
 			return err
 		}
-		gs := golds(items)
+		gs := bench.Golds(items)
 		inRelease := make(map[string]bool, len(gs))
 		for _, g := range gs {
 			inRelease[g.Sample.ID] = true
@@ -312,16 +303,9 @@ func queryRuns(ctx context.Context, tx *sql.Tx, rel bench.Release, key string) (
 		return m, err
 	}, q, args...)
 	slices.SortFunc(runs, func(a, b bench.ModelRun) int {
-		return cmp.Or(strings.Compare(a.Model, b.Model), cmp.Compare(b2i(a.Blind), b2i(b.Blind)))
+		return cmp.Or(strings.Compare(a.Model, b.Model), cmp.Compare(boolInt(a.Blind), boolInt(b.Blind)))
 	})
 	return runs, err
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Models lists the model runs on a release, by name, a model's run with images
@@ -548,5 +532,5 @@ func scoreInputs(ctx context.Context, tx *sql.Tx, actor bench.User, releaseRef s
 		}
 		preds = append(preds, ps)
 	}
-	return rel, golds(items), runs, preds, nil
+	return rel, bench.Golds(items), runs, preds, nil
 }

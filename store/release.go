@@ -88,7 +88,7 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		if len(lines) > 10 {
 			lines = append(lines[:10], fmt.Sprintf("and %d more", len(lines)-10))
 		}
-		return bench.Release{}, bench.AuditErrorsOf(rep.Findings, fmt.Sprintf("%v: the audit found %s:\n%s", bench.ErrInvalid, plural(rep.Errors(), "error"), strings.Join(lines, "\n")))
+		return bench.Release{}, bench.AuditErrorsOf(rep.Findings, fmt.Sprintf("%v: the audit found %s:\n%s", bench.ErrInvalid, annotate.Plural(rep.Errors(), "error"), strings.Join(lines, "\n")))
 	}
 
 	// Phase 2: write the release, if nothing changed meanwhile.

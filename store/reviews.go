@@ -751,7 +751,7 @@ func (d *DB) History(ctx context.Context, actor bench.User, sampleID string) ([]
 					e.Client = "" // the address would name the hidden voter
 				}
 			}
-			if e.Action == "sample.status" && e.Detail == string(verify.StateRound3)+" → "+string(verify.StateReturned) {
+			if e.Action == "sample.status" && e.Detail == (bench.StatusChange{From: verify.StateRound3, To: verify.StateReturned}).String() {
 				closing, closer = len(out), actorID.Int64
 			}
 			out = append(out, e)

@@ -305,7 +305,7 @@ func (d *DB) moveSample(ctx context.Context, tx *sql.Tx, actorID int64, id strin
 	if err := statsSample(ctx, tx, id, 1); err != nil {
 		return "", err
 	}
-	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, string(from)+" → "+string(to)); err != nil {
+	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, bench.StatusChange{From: from, To: to}.String()); err != nil {
 		return "", err
 	}
 	if err := statsActivity(ctx, tx, project, id); err != nil {

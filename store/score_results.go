@@ -57,7 +57,7 @@ func (d *DB) sampleScores(ctx context.Context, actor bench.User, releaseRef stri
 		if err != nil {
 			return err
 		}
-		gold = golds([]bench.ReleaseItem{it})[0]
+		gold = it.Gold()
 		if runs, err = allRuns(ctx, tx, rel); err != nil {
 			return err
 		}

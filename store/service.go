@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/verify"
@@ -37,7 +38,7 @@ func (d *DB) ImageFile(ctx context.Context, actor bench.User, sha string, size b
 	if !size.Valid() {
 		return "", fmt.Errorf("image %q: %w: no image size %q", sha, bench.ErrInvalid, size)
 	}
-	if !validSHA256(sha) {
+	if !annotate.IsSHA256Hex(sha) {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, bench.ErrInvalid)
 	}
 	var files []bench.Image // the image's files, in the projects that hold it
@@ -83,18 +84,6 @@ func (d *DB) ImageFile(ctx context.Context, actor bench.User, sha string, size b
 		}
 	}
 	return p, nil
-}
-
-func validSHA256(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckOutDir is the rule for an export's output folder: one that does not exist

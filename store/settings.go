@@ -92,7 +92,7 @@ func setGroups(ctx context.Context, tx *sql.Tx, projectID int64, groups map[stri
 			return nil, err
 		}
 		if !verify.Permitted(verify.ActionReview, verify.Role(u.Role)) {
-			errs = append(errs, bench.FieldErr("group."+name, "%s is %s; groups are for verifiers and leads", name, article(u.Role)))
+			errs = append(errs, bench.FieldErr("group."+name, "%s is %s; groups are for verifiers and leads", name, bench.RoleWithArticle(u.Role)))
 			continue
 		}
 		if u.Group == g {

@@ -29,7 +29,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -139,14 +138,6 @@ func loadStatsRev(ctx context.Context, tx *sql.Tx, id int64) (statsRev, error) {
 	return r, err
 }
 
-// statDay is the UTC day (YYYY-MM-DD) of a stored timestamp.
-func statDay(at string) string {
-	if len(at) > 10 {
-		return at[:10]
-	}
-	return at
-}
-
 // rejectReasons reads a review's stored reasons; an unreadable list gives none.
 func rejectReasons(js string) []string {
 	var rs []string
@@ -154,15 +145,6 @@ func rejectReasons(js string) []string {
 		return nil
 	}
 	return rs
-}
-
-// secondsBucket is the whole second a review time is counted in: rounded down,
-// and the largest int64 for times beyond it.
-func secondsBucket(s float64) int64 {
-	if s >= math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(s)
 }
 
 // statsSample counts (sign 1) or uncounts (-1) sample id as its row is now in
@@ -209,7 +191,7 @@ func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) 
 	if err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
-	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, statDay(at), string(bench.ActivityState(action, detail)), 1); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, bench.ActivityDay(at), string(bench.ActivityState(action, detail)), 1); err != nil {
 		return fmt.Errorf("activity of sample %s: %w", id, err)
 	}
 	return nil
@@ -225,7 +207,7 @@ func statsRevisionAdded(ctx context.Context, tx *sql.Tx, id int64, r statsRev, c
 	if change != "submit" && change != "revise" {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, upStatSubmissions, r.project, statDay(createdAt), r.author, 1); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatSubmissions, r.project, bench.ActivityDay(createdAt), r.author, 1); err != nil {
 		return fmt.Errorf("submissions of revision %d: %w", id, err)
 	}
 	return nil
@@ -254,7 +236,7 @@ func countReview(ctx context.Context, tx *sql.Tx, r statsRev, rv statsReview, re
 	if !(rv.seconds > 0) {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, upStatSeconds, r.project, rv.verifier, secondsBucket(rv.seconds), sign); err != nil {
+	if _, err := tx.ExecContext(ctx, upStatSeconds, r.project, rv.verifier, bench.SecondsBucket(rv.seconds), sign); err != nil {
 		return err
 	}
 	q := insStatTime
@@ -747,7 +729,7 @@ func (d *DB) rebuildStatsReviews(ctx context.Context, tx *sql.Tx, projectID int6
 		verifiers[verifierKey{v.verifier, v.round, v.decision, result}]++
 		kinds[kindKey{kind, categories, v.decision}]++
 		if v.seconds > 0 {
-			seconds[secondKey{v.verifier, secondsBucket(v.seconds)}]++
+			seconds[secondKey{v.verifier, bench.SecondsBucket(v.seconds)}]++
 			times = append(times, v)
 		}
 	}

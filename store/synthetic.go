@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 )
 
@@ -27,7 +28,7 @@ func (d *DB) MarkSynthetic(ctx context.Context) error {
 		}
 		if users > 0 || projects > 0 {
 			return fmt.Errorf("%w: this database holds real work (%s, %s); generated test data only goes into a new database or one made by the generator",
-				bench.ErrConflict, plural(users, "account"), plural(projects, "project"))
+				bench.ErrConflict, annotate.Plural(users, "account"), annotate.Plural(projects, "project"))
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO database_info (key, value) VALUES ('synthetic', '1')`)
 		return err
@@ -68,12 +69,4 @@ func requireSynthetic(ctx context.Context, tx *sql.Tx) error {
 		return fmt.Errorf("%w: generated accounts and samples are only written to a database made by the generator (bwctl gen-project on a new database)", bench.ErrConflict)
 	}
 	return nil
-}
-
-// plural writes n and noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -5,11 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -41,28 +39,6 @@ func SetPasswordMinimumForTests(n int) (restore func()) {
 	return func() { minPasswordLen = old }
 }
 
-// Sign-in throttling: after freeFailures wrong passwords in a row a name waits
-// firstDelay before its next attempt, twice as long after each further failure, at
-// most maxDelay; a successful sign-in ends the wait and the count.
-const (
-	freeFailures = 3
-	firstDelay   = time.Second
-	maxDelay     = 5 * time.Minute
-)
-
-// signInDelay is how long a name with failures wrong passwords in a row waits
-// after the last of them.
-func signInDelay(failures int) time.Duration {
-	if failures < freeFailures {
-		return 0
-	}
-	d := firstDelay
-	for i := freeFailures; i < failures && d < maxDelay; i++ {
-		d *= 2
-	}
-	return min(d, maxDelay)
-}
-
 // compareHash is bcrypt's comparison; tests count the calls through it.
 var compareHash = bcrypt.CompareHashAndPassword
 
@@ -76,21 +52,6 @@ var dummyHash = sync.OnceValue(func() []byte {
 	}
 	return h
 })
-
-func validUserName(name string) error {
-	if name == "" {
-		return fmt.Errorf("%w: user name is empty", bench.ErrInvalid)
-	}
-	if len(name) > 64 {
-		return fmt.Errorf("%w: user name %q is longer than 64 characters", bench.ErrInvalid, name)
-	}
-	for _, r := range name {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
-			return fmt.Errorf("%w: user name %q may hold only letters, digits and . _ - @", bench.ErrInvalid, name)
-		}
-	}
-	return nil
-}
 
 // validPassword is the rule for a password a person chooses: the one place that
 // says how long it must be.
@@ -242,7 +203,7 @@ func (d *DB) AddUserToProject(ctx context.Context, actor bench.User, projectID i
 // insertUser adds an account with password hashed by hash: hashPassword, which holds
 // it to the rule, or for CreateDemoAccounts only, bcryptHash.
 func (d *DB) insertUser(ctx context.Context, tx *sql.Tx, actorID int64, name, role, group, password string, hash func(string) (string, error)) (bench.User, error) {
-	if err := validUserName(name); err != nil {
+	if err := bench.CheckUserName(name); err != nil {
 		return bench.User{}, err
 	}
 	group, err := canonicalGroup(ctx, tx, group)
@@ -339,7 +300,7 @@ func (d *DB) SetRole(ctx context.Context, actor bench.User, name, role, group st
 // that the time taken does not tell them apart either.
 //
 // After freeFailures wrong passwords in a row a name waits before its next attempt
-// (signInDelay, doubling with each further failure): an attempt during the wait is
+// (bench.SignInDelay, doubling with each further failure): an attempt during the wait is
 // refused with ErrTooManyFailures and audited, before any comparison. Each attempt is
 // counted in the database before its comparison, so the wait holds across processes
 // and restarts and parallel attempts cannot share one; success ends the count.
@@ -368,7 +329,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (bench.Use
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		if validUserName(name) != nil {
+		if bench.CheckUserName(name) != nil {
 			return nil // no account can have this name: nothing to protect, nothing to store
 		}
 		var failures int
@@ -378,9 +339,9 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (bench.Use
 			return err
 		}
 		if at, err := time.Parse(time.RFC3339Nano, last); err == nil && failures > 0 {
-			if wait = at.Add(signInDelay(failures)).Sub(d.Now()); wait > 0 {
+			if wait = at.Add(bench.SignInDelay(failures)).Sub(d.Now()); wait > 0 {
 				return d.audit(ctx, tx, 0, "auth.fail", "user", name,
-					fmt.Sprintf("refused: %d wrong passwords in a row, wait %s", failures, waitText(wait)))
+					fmt.Sprintf("refused: %d wrong passwords in a row, wait %s", failures, bench.WaitWords(wait)))
 			}
 		}
 		// Counted as a failure now; a right password deletes the row below.
@@ -392,7 +353,7 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (bench.Use
 		return bench.User{}, fmt.Errorf("sign in %q: %w", name, err)
 	}
 	if wait > 0 {
-		return bench.User{}, fmt.Errorf("%w for %s: try again in %s", bench.ErrTooManyFailures, name, waitText(wait))
+		return bench.User{}, fmt.Errorf("%w for %s: try again in %s", bench.ErrTooManyFailures, name, bench.WaitWords(wait))
 	}
 	if !known {
 		hash = dummyHash()
@@ -411,18 +372,6 @@ func (d *DB) Authenticate(ctx context.Context, name, password string) (bench.Use
 		return d.audit(ctx, tx, 0, "auth.fail", "user", name, "")
 	})
 	return bench.User{}, fmt.Errorf("sign in %q: %w", name, bench.ErrUnauthorized)
-}
-
-// waitText says a wait for people, rounded up: "1 second", "8 seconds", "5 minutes".
-func waitText(w time.Duration) string {
-	s := int((w + time.Second - 1) / time.Second)
-	switch {
-	case s <= 1:
-		return "1 second"
-	case s <= 90:
-		return fmt.Sprintf("%d seconds", s)
-	}
-	return fmt.Sprintf("%d minutes", (s+59)/60)
 }
 
 // SetPassword gives the account name a new password, which must follow the rule
@@ -572,13 +521,6 @@ func requireSelfOrAction(ctx context.Context, tx *sql.Tx, actor bench.User, name
 		return u, nil
 	}
 	return requireAction(ctx, tx, actor, a)
-}
-
-func article(role string) string {
-	if role == bench.RoleAnnotator {
-		return "an annotator"
-	}
-	return "a " + role
 }
 
 // canonicalGroup is group in its stored form (verify.NormalizeGroup), spelled as

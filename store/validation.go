@@ -24,9 +24,9 @@ import (
 // (sampling.CheckAcceptRest), accepts the unsampled rest in one audited action.
 // How the items wait and move is verify's (verify/sampled.go).
 
-// CheckIDTaken is the import audit's finding for a record whose id a sample or
-// another batch's item already has.
-const CheckIDTaken = "id-taken"
+// CheckIDTaken is bench.CheckIDTaken, the import audit's finding for a record
+// whose id is taken (kept for bwctl's and the tests' callers).
+const CheckIDTaken = bench.CheckIDTaken
 
 // ImportBatch imports a generated set as a batch, running the integrity audit's
 // checks on every record first: lint (schema, values, answer format), the image
@@ -52,7 +52,7 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 		return bench.ImportBatchResult{}, fmt.Errorf("%w: the file holds no records", bench.ErrInvalid)
 	}
 	var (
-		sizes    map[string]imageSize
+		sizes    map[string]bench.Dimensions
 		images   map[string]bench.Image
 		existing []annotate.Sample
 		taken    map[string]bool
@@ -79,86 +79,17 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 	}
 
 	// The audit, outside any transaction.
-	var res bench.ImportBatchResult
-	bad := map[int]bool{} // by index into in.Records
-	add := func(i int, check, image, format string, args ...any) {
-		bad[i] = true
-		res.Findings = append(res.Findings, bench.AuditFinding{Severity: bench.SeverityError, Check: check, SampleID: in.Records[i].Sample.ID,
-			Image: image, Message: fmt.Sprintf("line %d: ", in.Records[i].Line) + fmt.Sprintf(format, args...)})
-	}
-	checks := make([]recordCheck, len(in.Records))
-	used := map[string]bench.Image{}
-	seen := map[string]int{}
-	for i, rec := range in.Records {
-		if err := ctx.Err(); err != nil {
-			return bench.ImportBatchResult{}, fmt.Errorf("cancelled after checking %d of %d records: %w", i, len(in.Records), err)
-		}
-		s := rec.Sample
-		switch {
-		case s.ID == "":
-			add(i, bench.CheckLint, "", "the record has no id; a generated item needs one")
-			continue
-		case taken[s.ID]:
-			add(i, CheckIDTaken, "", "a sample or batch item with id %q exists already", s.ID)
-			continue
-		}
-		if j, dup := seen[s.ID]; dup {
-			add(i, CheckIDTaken, "", "id %q is also the record's at line %d", s.ID, in.Records[j].Line)
-			continue
-		}
-		seen[s.ID] = i
-		checks[i] = checkRecord(s, sizes)
-		for _, m := range checks[i].msgs {
-			add(i, bench.CheckLint, "", "%s", m)
-		}
-		if im, ok := images[s.Image]; ok {
-			used[s.Image] = im
-		} else if s.Image != "" {
-			add(i, bench.CheckImageMissing, s.Image, "image %s is not in the project", s.Image)
-		}
-	}
-	hashes, err := hashImages(ctx, used, nil)
+	audit, err := bench.NewBatchAudit(ctx, in, taken, sizes, images)
 	if err != nil {
 		return bench.ImportBatchResult{}, err
 	}
-	for i, rec := range in.Records {
-		im, ok := used[rec.Sample.Image]
-		if !ok || bad[i] {
-			continue
-		}
-		switch h := hashes[rec.Sample.Image]; {
-		case h.Missing:
-			add(i, bench.CheckImageMissing, im.RelPath, "image file %s is missing", im.Path())
-		case h.SHA256 != im.SHA256:
-			add(i, bench.CheckImageHash, im.RelPath, "image file %s changed since import: sha256 %s…, imported %s…", im.Path(), h.SHA256[:12], im.SHA256[:min(12, len(im.SHA256))])
-		}
+	hashes, err := hashImages(ctx, audit.Used, nil)
+	if err != nil {
+		return bench.ImportBatchResult{}, err
 	}
-	all := slices.Clone(existing)
-	index := map[string]int{}
-	for i, rec := range in.Records {
-		if !bad[i] {
-			index[rec.Sample.ID] = i
-			all = append(all, rec.Sample)
-		}
-	}
-	for _, ids := range annotate.DuplicateQuestions(all) {
-		// Each record of a group but the first is left out; with a sample of the
-		// project in the group, every record is.
-		keep := slices.ContainsFunc(ids, func(id string) bool { _, rec := index[id]; return !rec })
-		for _, id := range ids {
-			i, rec := index[id]
-			if !rec {
-				continue
-			}
-			if !keep {
-				keep = true
-				continue
-			}
-			others := slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id })
-			add(i, bench.CheckDuplicate, in.Records[i].Sample.Image, "the same question as %s on image %s", strings.Join(others, ", "), in.Records[i].Sample.Image)
-		}
-	}
-	slices.SortStableFunc(res.Findings, func(a, b bench.AuditFinding) int { return cmp.Compare(lineOf(in, a), lineOf(in, b)) })
+	audit.CheckHashes(hashes)
+	audit.CheckDuplicates(existing)
+	res := bench.ImportBatchResult{Findings: audit.Findings()}
 
 	err = d.act(ctx, actor, "batch.import", func(tx *sql.Tx) error {
 		a, err := requireProjectAction(ctx, tx, actor, in.ProjectID, verify.ActionValidateBatches)
@@ -187,10 +118,10 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 		defer ins.Close()
 		n := 0
 		for i, rec := range in.Records {
-			if bad[i] {
+			if audit.LeftOut(i) {
 				continue
 			}
-			if ok, err := checks[i].stillHolds(ctx, tx, in.ProjectID); err != nil {
+			if ok, err := stillHolds(ctx, tx, in.ProjectID, audit.Checks[i]); err != nil {
 				return err
 			} else if !ok {
 				return errImagesChanged
@@ -206,15 +137,15 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 			if err != nil {
 				return err
 			}
-			if _, err := ins.ExecContext(ctx, batchID, rec.Line, rec.Sample.ID, string(content), strings.Join(checks[i].warns, ",")); err != nil {
+			if _, err := ins.ExecContext(ctx, batchID, rec.Line, rec.Sample.ID, string(content), strings.Join(audit.Checks[i].Warns, ",")); err != nil {
 				if isUniqueViolation(err) {
 					return fmt.Errorf("%w: item %s was imported by another batch meanwhile; import again", bench.ErrConflict, rec.Sample.ID)
 				}
 				return err
 			}
-			if len(checks[i].warns) > 0 {
-				res.Warnings = append(res.Warnings, bench.ImportProblem{Line: rec.Line, ID: rec.Sample.ID, Rules: checks[i].warns,
-					Message: "imported with lint warnings: " + strings.Join(checks[i].warns, ", ")})
+			if w := audit.Checks[i].Warns; len(w) > 0 {
+				res.Warnings = append(res.Warnings, bench.ImportProblem{Line: rec.Line, ID: rec.Sample.ID, Rules: w,
+					Message: "imported with lint warnings: " + strings.Join(w, ", ")})
 			}
 			n++
 		}
@@ -229,12 +160,6 @@ func (d *DB) importBatch(ctx context.Context, actor bench.User, in bench.ImportB
 		return bench.ImportBatchResult{}, err
 	}
 	return res, nil
-}
-
-func lineOf(in bench.ImportBatchInput, f bench.AuditFinding) int {
-	var line int
-	fmt.Sscanf(f.Message, "line %d:", &line)
-	return line
 }
 
 // batchAuthor resolves whose samples a batch's items become.

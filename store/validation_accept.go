@@ -168,7 +168,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author bench.User
 		}{
 			{author.ID, "sample.create", string(s.Kind)},
 			{author.ID, "revision.import", "revision 1"},
-			{a.ID, "sample.status", string(verify.StateDraft) + " → " + string(to)},
+			{a.ID, "sample.status", bench.StatusChange{From: verify.StateDraft, To: to}.String()},
 			{a.ID, "sample.accepted_by_sampling", why},
 		} {
 			if err := audit(e.actor, e.action, s.ID, e.detail); err != nil {
@@ -196,7 +196,7 @@ func (d *DB) acceptSampled(ctx context.Context, tx *sql.Tx, a, author bench.User
 			return nil, fmt.Errorf("balance of the accepted samples: %w", err)
 		}
 	}
-	day := statDay(now)
+	day := bench.ActivityDay(now)
 	for _, st := range []verify.State{verify.StateDraft, to} { // created, then accepted
 		if _, err := tx.ExecContext(ctx, upStatActivity, projectID, day, string(st), len(ids)); err != nil {
 			return nil, fmt.Errorf("activity of the accepted samples: %w", err)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/verify"
 )
 
 // eventWords says what one event of a sample's history did, in words: "moved from
@@ -21,8 +20,8 @@ func eventWords(e bench.Event) string {
 	}
 	switch e.Action {
 	case "sample.status":
-		if from, to, ok := strings.Cut(detail, " → "); ok {
-			return "moved from " + stateTitle(verify.State(from)) + " to " + stateTitle(verify.State(to))
+		if c, ok := bench.ParseStatusChange(detail); ok {
+			return "moved from " + stateTitle(c.From) + " to " + stateTitle(c.To)
 		}
 		return with("changed state")
 	case "sample.create":

@@ -2,7 +2,8 @@ package verify
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/benchwright/benchwright/annotate"
 )
 
 // Projects are a boundary, and roles belong to them. Every action on a project —
@@ -58,7 +59,7 @@ func PermitAccount(a Action, u User, target string, notLed int) error {
 	}
 	if notLed > 0 {
 		return refuse(ErrNotLeadOfAll, "%s belongs to %s that %s does not lead; only a lead of every project of an account may change the account (a lead of one project may change its role there)",
-			target, plural(notLed, "project"), u.display())
+			target, annotate.Plural(notLed, "project"), u.display())
 	}
 	return nil
 }
@@ -72,12 +73,4 @@ func CheckLeave(member User, project string, otherLeads int) error {
 		return nil
 	}
 	return refuse(ErrLastLead, "%s is the only lead of %s; make another member of it a lead first", member.display(), project)
-}
-
-// plural is "1 project", "2 projects".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
