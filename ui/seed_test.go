@@ -206,7 +206,7 @@ func copyFile(src, dst string) error {
 // the template the next test copies.
 func TestSeededDemoCopiesAreIndependent(t *testing.T) {
 	for _, clock := range []seedClock{{}, fixedSeedClock} {
-		t.Run(fmt.Sprint(clock.at.IsZero()), func(t *testing.T) {
+		t.Run(map[bool]string{true: "real clock", false: "fixed clock"}[clock.at.IsZero()], func(t *testing.T) {
 			ctx := context.Background()
 			dbA, dirA := openSeededDemo(t, clock, "a.db")
 			dbB, dirB := openSeededDemo(t, clock, "b.db")
