@@ -19,9 +19,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/bench"
-	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/remote"
 	"github.com/benchwright/benchwright/store"
 )
@@ -49,16 +47,7 @@ var shotsDir = os.Getenv("BENCHWRIGHT_SHOTS")
 // demoApp opens a seeded demo database in a test app and window.
 func demoApp(t *testing.T) (*App, *store.DB) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "demo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := openSeededDemo(t, seedClock{}, "demo.db")
 	a := test.NewTempApp(t)
 	u := New(a, db, "Demo accounts: lead, ann1, ann2, ver1 … ver6 — password \"demo\".")
 	u.SetDialer(remote.Dialer{})

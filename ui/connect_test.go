@@ -7,7 +7,6 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/remote"
@@ -31,16 +29,7 @@ import (
 // server's database and address.
 func teamServer(t *testing.T) (*store.DB, *httptest.Server) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "server.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := openSeededDemo(t, seedClock{}, "server.db")
 	srv := httptest.NewTLSServer(remote.NewServer(db, log.New(io.Discard, "", 0)).Handler())
 	t.Cleanup(srv.Close)
 	return db, srv
@@ -286,16 +275,7 @@ func serverThatDrops(t *testing.T) (*store.DB, *httptest.Server, *atomic.Bool) {
 // teamServerHandler is teamServer's database and handler, for tests that wrap it.
 func teamServerHandler(t *testing.T) (*store.DB, http.Handler) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "server.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := openSeededDemo(t, seedClock{}, "server.db")
 	return db, remote.NewServer(db, log.New(io.Discard, "", 0)).Handler()
 }
 

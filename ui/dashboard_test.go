@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/demo"
@@ -24,17 +22,7 @@ import (
 // dashboard's days are the same on every run.
 func dashDemoApp(t *testing.T) (*App, *store.DB) {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := store.Open(ctx, filepath.Join(dir, "demo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC) }
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	db, _ := openSeededDemo(t, fixedSeedClock, "demo.db")
 	a := test.NewTempApp(t)
 	u := New(a, db, "")
 	u.win.Resize(fyne.NewSize(1000, 640))

@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/benchwright/benchwright/annotate"
-	"github.com/benchwright/benchwright/assets"
 	"github.com/benchwright/benchwright/demo"
 	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
@@ -38,17 +37,7 @@ func buildBwctl(t *testing.T, dir string) string {
 // seedDemoFile writes the demo project into a new database file and closes it.
 func seedDemoFile(t *testing.T) string {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "demo.db")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := demo.Seed(ctx, db, assets.Demo(), filepath.Join(dir, "images")); err != nil {
-		t.Fatal(err)
-	}
+	_, path := seededDemo(t, seedClock{}, "demo.db")
 	return path
 }
 
