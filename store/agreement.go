@@ -52,10 +52,12 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 		if err != nil {
 			return err
 		}
-		if js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now()); err != nil {
+		// The boxes are read while the reviews are decoded (packedReviews).
+		boxes := func() (err error) {
+			drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
 			return err
 		}
-		drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
+		js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now(), boxes)
 		return err
 	})
 	if err != nil {
@@ -109,8 +111,17 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 // decide whether those votes count (verify.Round3.Settled). A project holding most
 // of the database's samples (a team's one project, the usual case) reads every
 // review packed (packedReviews); otherwise the database joins each review to its
-// sample (projectReviews).
-func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (*agreement.Judgements, error) {
+// sample (projectReviews). also reads something else in tx, once: while the
+// reviews are decoded, or after them.
+func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time, also func() error) (*agreement.Judgements, error) {
+	alsoRan := false
+	runAlso := func() error {
+		if alsoRan {
+			return nil
+		}
+		alsoRan = true
+		return also()
+	}
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
@@ -144,7 +155,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	rc.reset()
 	var facts map[int64]round3Info
 	if scan {
-		if facts, scan, err = packedReviews(ctx, tx, dl, projectID, rc); err != nil {
+		if facts, scan, err = packedReviews(ctx, tx, dl, projectID, rc, runAlso); err != nil {
 			return nil, err
 		}
 	}
@@ -152,6 +163,9 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		if facts, err = joinedReviews(ctx, tx, dl, projectID, rc); err != nil {
 			return nil, err
 		}
+	}
+	if err := runAlso(); err != nil {
+		return nil, err
 	}
 	out, coders := rc.out, rc.coders
 	// In the order of the reviews' unique index: revision, round, verifier. Sorting
@@ -166,7 +180,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		return cmp.Compare(coders[a.Coder].id, coders[b.Coder].id)
 	}
 	if !slices.IsSortedFunc(out.List, byIndex) {
-		slices.SortFunc(out.List, byIndex)
+		sortByRevision(out.List, byIndex)
 	}
 	for _, r := range out.Round3Revisions() {
 		if _, ok := facts[r]; !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,14 +100,21 @@ type packedRow struct {
 // added to rc, when a packed value held a separator: the caller reads row by row.
 //
 // The queries run on a goroutine of their own while this one decodes the rows
-// they returned: SQLite's work and Go's overlap on two cores.
-func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector) (facts map[int64]round3Info, ok bool, err error) {
+// they returned: SQLite's work and Go's overlap on two cores. That goroutine then
+// runs also, unless the reviews were left to be read row by row.
+func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector, also func() error) (facts map[int64]round3Info, ok bool, err error) {
 	rows := make(chan packedRow, 2)
 	stop := make(chan struct{})
 	var qerr error // the queries' error, read once rows is closed
 	go func() {
 		defer close(rows)
-		qerr = packedQueries(ctx, tx, dl, projectID, rows, stop)
+		if qerr = packedQueries(ctx, tx, dl, projectID, rows, stop); qerr == nil {
+			select {
+			case <-stop:
+			default:
+				qerr = also()
+			}
+		}
 	}()
 	defer func() {
 		close(stop)
@@ -300,4 +308,46 @@ func (b *bitset) set(i int64) {
 func (b bitset) has(i int64) bool {
 	w := int(i >> 6)
 	return i >= 0 && w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
+// sortByRevision sorts list by cmp, which orders by revision first: the
+// judgements are placed by revision (a counting sort, when the revisions' ids
+// span at most a few times as many values as list holds) and each revision's few
+// are then sorted by cmp, in a tenth of the comparisons of a sort by cmp alone.
+func sortByRevision(list []agreement.Judgement, cmp func(a, b agreement.Judgement) int) {
+	if len(list) == 0 {
+		return
+	}
+	lo, hi := list[0].Revision, list[0].Revision
+	for _, j := range list {
+		lo, hi = min(lo, j.Revision), max(hi, j.Revision)
+	}
+	if span := uint64(hi - lo); span >= uint64(4*len(list)+1024) {
+		slices.SortFunc(list, cmp)
+		return
+	}
+	at := make([]int32, hi-lo+2) // at[r-lo+1]: how many judgements of revisions before r, once summed
+	for _, j := range list {
+		at[j.Revision-lo+1]++
+	}
+	for i := 1; i < len(at); i++ {
+		at[i] += at[i-1]
+	}
+	sorted := make([]agreement.Judgement, len(list))
+	for _, j := range list {
+		i := j.Revision - lo
+		sorted[at[i]] = j
+		at[i]++
+	}
+	for start := 0; start < len(sorted); {
+		end := start + 1
+		for end < len(sorted) && sorted[end].Revision == sorted[start].Revision {
+			end++
+		}
+		if end-start > 1 {
+			slices.SortFunc(sorted[start:end], cmp)
+		}
+		start = end
+	}
+	copy(list, sorted)
 }
