@@ -128,3 +128,39 @@ func TestAgreementRound3SettlesWhenTheNewRevisionIsReviewed(t *testing.T) {
 		})
 	}
 }
+
+// TestAgreementJoinedWithoutRound3Summary: read row by row (a project with few of
+// the database's samples), the round-3 facts come from stat_rev3, or from the
+// revisions for the revisions it misses; the packed read needs neither. Both give
+// the figures they give with the summary.
+func TestAgreementJoinedWithoutRound3Summary(t *testing.T) {
+	for _, scan := range []bool{true, false} {
+		t.Run(map[bool]string{true: "packed", false: "joined"}[scan], func(t *testing.T) {
+			ctx := context.Background()
+			f := newAgreeFixture(t)
+			store.SetScanAllReviews(t, scan)
+			f.seed12(t)
+			si := f.submit(t, f.ann, hopSample(f.img))
+			f.review(t, f.v1, si, 1, agreeApprove, 10)
+			f.review(t, f.v2, si, 2, agreeApprove, 20)
+			f.review(t, f.p1, si, 3, agreeApprove, 30) // an open panel: p1's vote stays out
+			want, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := findRow(t, want, 3, bench.CriterionDecision); r.Units != 12 {
+				t.Fatalf("round-3 decision: %d units, want the 12 closed panels", r.Units)
+			}
+			mustExecRaw(t, rawDB(t, f.db.Path()), `DELETE FROM stat_rev3`)
+			got, err := f.db.Agreement(ctx, f.lead, f.project.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("without stat_rev3:\n%s", firstDiff(string(g), string(w)))
+			}
+		})
+	}
+}
