@@ -107,6 +107,16 @@ func (js *Judgements) judged(j Judgement) []verify.Criterion {
 // the JSON of its Judgements (an object of booleans) and of its Reasons (an array
 // of strings); nil reasons are none.
 func (js *Judgements) Add(j Judgement, kind string, criteria, reasons []byte) error {
+	return add(js, j, kind, criteria, reasons)
+}
+
+// AddText is Add with the stored verdict as strings (a reader that holds them as
+// strings need not copy them).
+func (js *Judgements) AddText(j Judgement, kind, criteria, reasons string) error {
+	return add(js, j, kind, criteria, reasons)
+}
+
+func add[T ~string | ~[]byte](js *Judgements, j Judgement, kind string, criteria, reasons T) error {
 	j.kind = int8(js.kindIndex(kind))
 	js.key = append(append(append(append(js.key[:0], byte(j.kind), byte(j.Round)), criteria...), 0), reasons...)
 	if at, ok := js.decoded[string(js.key)]; ok {
@@ -122,7 +132,7 @@ func (js *Judgements) Add(j Judgement, kind string, criteria, reasons []byte) er
 	crit := string(criteria)
 	if crit != "{}" && !parseCriteria(crit, list, vals) {
 		var m map[string]bool
-		if err := json.Unmarshal(criteria, &m); err != nil {
+		if err := json.Unmarshal([]byte(criteria), &m); err != nil {
 			return fmt.Errorf("criteria: %w", err)
 		}
 		for i, c := range list {
@@ -135,7 +145,7 @@ func (js *Judgements) Add(j Judgement, kind string, criteria, reasons []byte) er
 	if len(reasons) > 0 && string(reasons) != "[]" {
 		var ok bool
 		if rs, ok = parseStrings(string(reasons)); !ok {
-			if err := json.Unmarshal(reasons, &rs); err != nil {
+			if err := json.Unmarshal([]byte(reasons), &rs); err != nil {
 				return fmt.Errorf("reasons: %w", err)
 			}
 		}

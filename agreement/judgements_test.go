@@ -90,9 +90,16 @@ func TestJudgementsAdd(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, js := range []*Judgements{{}, &shared} {
+			// Add and AddText (the verdict as strings) alike; AddText after Add on
+			// shared finds the form Add decoded.
+			for i, js := range []*Judgements{{}, &shared, {}, &shared} {
 				c := js.Coder("v")
-				err := js.Add(Judgement{Revision: 9, Coder: c, Round: tc.round, Reject: true}, tc.kind, []byte(tc.criteria), reasons)
+				var err error
+				if i < 2 {
+					err = js.Add(Judgement{Revision: 9, Coder: c, Round: tc.round, Reject: true}, tc.kind, []byte(tc.criteria), reasons)
+				} else {
+					err = js.AddText(Judgement{Revision: 9, Coder: c, Round: tc.round, Reject: true}, tc.kind, tc.criteria, tc.reasons)
+				}
 				if tc.err {
 					if err == nil {
 						t.Fatalf("Add took %s %s", tc.criteria, tc.reasons)

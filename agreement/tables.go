@@ -227,6 +227,12 @@ func (r *reliability) add(revision int64, crit int, coder int32, value label, ro
 	r.bufs[i] = append(r.bufs[i], reliabilityValue{coder, value, round})
 }
 
+// grow makes room for n values and as many units.
+func (r *reliability) grow(n int) {
+	r.vals = slices.Grow(r.vals, n)
+	r.ends = slices.Grow(r.ends, n)
+}
+
 // flush adds the current revision's units to the data.
 func (r *reliability) flush() {
 	for i, buf := range r.bufs {
@@ -354,6 +360,27 @@ func (js *Judgements) roundRows(ctx context.Context, round int, all []string, po
 			}
 		}
 	}
+	// Room for every value each figure may get, so that its data is not copied
+	// as it grows: at most one value per judgement of the round for the decision,
+	// and one per criterion judged for the others.
+	decisions, pooled, per := 0, 0, make([]int, len(crits))
+	for _, j := range js.List {
+		if round != 0 && int(j.Round) != round {
+			continue
+		}
+		decisions++
+		if j.Round >= 1 && j.Round <= 3 {
+			for _, x := range judges[j.kind][j.Round-1] {
+				pooled++
+				per[x.c]++
+			}
+		}
+	}
+	rel[0].grow(decisions)
+	rel[1].grow(pooled)
+	for c, n := range per {
+		rel[2+c].grow(n)
+	}
 	for _, j := range js.List {
 		if round != 0 && int(j.Round) != round {
 			continue
@@ -384,6 +411,7 @@ func (js *Judgements) roundRows(ctx context.Context, round int, all []string, po
 // verifier skip (-1: with everyone).
 func (js *Judgements) decisionWithout(ctx context.Context, skip int32, draws int, seed uint64) (Figure, error) {
 	var r reliability
+	r.grow(len(js.List))
 	for _, j := range js.List {
 		if j.Coder != skip {
 			r.add(j.Revision, -1, j.Coder, decisionLabel(j), j.Round)

@@ -52,10 +52,12 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 		if err != nil {
 			return err
 		}
-		if js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now()); err != nil {
+		// The boxes are read while the reviews are decoded (packedReviews).
+		boxes := func() (err error) {
+			drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
 			return err
 		}
-		drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
+		js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now(), boxes)
 		return err
 	})
 	if err != nil {
@@ -104,11 +106,22 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 	return infos, nil
 }
 
-// visibleReviews loads the project's reviews of settled rounds: every review in one
-// pass in the table's order (projectReviews), then sorted by revision, and the
-// round-3 facts of the revisions with round-3 votes, which decide whether those
-// votes count (verify.Round3.Settled).
-func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (*agreement.Judgements, error) {
+// visibleReviews loads the project's reviews of settled rounds, sorted by
+// revision, and the round-3 facts of the revisions with round-3 votes, which
+// decide whether those votes count (verify.Round3.Settled). A project holding most
+// of the database's samples (a team's one project, the usual case) reads every
+// review packed (packedReviews); otherwise the database joins each review to its
+// sample (projectReviews). also reads something else in tx, once: while the
+// reviews are decoded, or after them.
+func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time, also func() error) (*agreement.Judgements, error) {
+	alsoRan := false
+	runAlso := func() error {
+		if alsoRan {
+			return nil
+		}
+		alsoRan = true
+		return also()
+	}
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
@@ -134,65 +147,27 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	if err != nil {
 		return nil, err
 	}
-	// The revisions with round-3 votes are those of stat_rev3 (migration 0008, kept
-	// by stats.go).
-	infos, err := round3Infos(ctx, tx, dl, `stat_rev3 t `+dl.fixedJoin()+` revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
+	scan, err := scanAllReviews(ctx, tx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	rows, byKind, err := projectReviews(ctx, tx, dl, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := &agreement.Judgements{}
-	coder := map[int64]int32{}  // user id → index into out.Coders
-	var coders []agreementCoder // by index into out.Coders
-	// Scanned into once, declared outside the loop: Scan takes their addresses. The
-	// sample id, criteria and reasons are read in place (agreement decodes each form
-	// once).
-	var (
-		j                     agreement.Judgement
-		verifier              int64
-		round                 int
-		kind                  string
-		sample, crit, reasons sql.RawBytes // reasons null: none
-	)
-	for rows.Next() {
-		j = agreement.Judgement{}
-		if byKind == nil {
-			err = rows.Scan(&j.Revision, &kind, &round, &verifier, &j.Reject, &crit, &reasons)
-		} else if err = rows.Scan(&j.Revision, &sample, &round, &verifier, &j.Reject, &crit, &reasons); err == nil {
-			k, ok := byKind[string(sample)]
-			if !ok {
-				continue // another project's review, or a planted copy's
-			}
-			kind = k
-		}
-		if err != nil {
+	rc := &reviewCollector{users: users}
+	rc.reset()
+	var facts map[int64]round3Info
+	if scan {
+		if facts, scan, err = packedReviews(ctx, tx, dl, projectID, rc, runAlso); err != nil {
 			return nil, err
 		}
-		c, ok := coder[verifier]
-		if !ok {
-			i, found := slices.BinarySearchFunc(users, verifier, func(u agreementCoder, id int64) int { return cmp.Compare(u.id, id) })
-			if !found {
-				continue // no such user: the review cannot be shown
-			}
-			c = out.Coder(users[i].name)
-			coder[verifier] = c
-			coders = append(coders, users[i])
-		}
-		j.Coder, j.Round = c, int8(round)
-		if err := out.Add(j, kind, crit, reasons); err != nil {
-			return nil, fmt.Errorf("review of revision %d by %s: %w", j.Revision, out.Coders[c], err)
+	}
+	if !scan {
+		if facts, err = joinedReviews(ctx, tx, dl, projectID, rc); err != nil {
+			return nil, err
 		}
 	}
-	if err := rows.Err(); err != nil {
+	if err := runAlso(); err != nil {
 		return nil, err
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
+	out, coders := rc.out, rc.coders
 	// In the order of the reviews' unique index: revision, round, verifier. Sorting
 	// here costs less than walking the index and reading each row it points to.
 	byIndex := func(a, b agreement.Judgement) int {
@@ -205,29 +180,11 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		return cmp.Compare(coders[a.Coder].id, coders[b.Coder].id)
 	}
 	if !slices.IsSortedFunc(out.List, byIndex) {
-		slices.SortFunc(out.List, byIndex)
+		sortByRevision(out.List, byIndex)
 	}
-
-	// The round-3 votes of a revision count once its round 3 is settled: its
-	// facts are those of stat_rev3 or, should it miss the revision, read from the
-	// revisions themselves.
-	facts := make(map[int64]round3Info, len(infos))
-	for _, in := range infos {
-		facts[in.revision] = in
-	}
-	revs := out.Round3Revisions()
-	if slices.ContainsFunc(revs, func(r int64) bool { _, ok := facts[r]; return !ok }) {
-		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
-			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
-			return nil, err
-		}
-		for _, in := range infos {
-			facts[in.revision] = in
-		}
-		for _, r := range revs {
-			if _, ok := facts[r]; !ok {
-				return nil, fmt.Errorf("revision %d: %w", r, bench.ErrNotFound)
-			}
+	for _, r := range out.Round3Revisions() {
+		if _, ok := facts[r]; !ok {
+			return nil, fmt.Errorf("revision %d: %w", r, bench.ErrNotFound)
 		}
 	}
 	var r3 verify.Round3
@@ -243,68 +200,128 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	return out, nil
 }
 
-// projectReviews queries the project's reviews of real samples (not planted
-// copies) for visibleReviews, in the order the table holds them (no index to walk):
-// revision, kind or sample, round, verifier, rejected, criteria, reasons (null
-// for none).
-//
-// When the project holds most of the database's samples (a team's one project,
-// the usual case), every review is read and kept by its sample in Go: byKind maps
-// each sample of the project to its kind, and the rows carry the sample's id in the
-// second column. Looking each review's sample up in the database (its project and
-// kind, whether it is planted) costs about twice as much per review as reading a
-// review that is then left out (BenchmarkScaleAgreement: 0.46 of 0.67 s of SQLite's
-// CPU at 100,000 samples). Otherwise byKind is nil and the database joins each
-// review to its sample, giving its kind.
-func projectReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (rows *sql.Rows, byKind map[string]string, err error) {
+// reviewCollector gathers the judgements of the reviews read, naming each
+// verifier once.
+type reviewCollector struct {
+	users  []agreementCoder // every user, by id
+	out    *agreement.Judgements
+	coder  map[int64]int32  // user id → index into out.Coders
+	coders []agreementCoder // by index into out.Coders
+}
+
+// reset forgets every judgement added.
+func (rc *reviewCollector) reset() {
+	rc.out, rc.coder, rc.coders = &agreement.Judgements{}, map[int64]int32{}, nil
+}
+
+// addReview adds the review of j's revision by verifier in round, of a sample of
+// kind, with its stored criteria and reasons ("" or nil: none). kept is false
+// for a review by no known user, which cannot be shown.
+func addReview[T ~string | ~[]byte](rc *reviewCollector, j agreement.Judgement, kind string, round int, verifier int64, crit, reasons T) (kept bool, err error) {
+	c, ok := rc.coder[verifier]
+	if !ok {
+		i, found := slices.BinarySearchFunc(rc.users, verifier, func(u agreementCoder, id int64) int { return cmp.Compare(u.id, id) })
+		if !found {
+			return false, nil
+		}
+		c = rc.out.Coder(rc.users[i].name)
+		rc.coder[verifier] = c
+		rc.coders = append(rc.coders, rc.users[i])
+	}
+	j.Coder, j.Round = c, int8(round)
+	switch v := any(crit).(type) {
+	case string:
+		err = rc.out.AddText(j, kind, v, string(reasons))
+	default:
+		err = rc.out.Add(j, kind, []byte(crit), []byte(reasons))
+	}
+	if err != nil {
+		return false, fmt.Errorf("review of revision %d by %s: %w", j.Revision, rc.out.Coders[c], err)
+	}
+	return true, nil
+}
+
+// joinedReviews reads the project's reviews row by row, each joined to its
+// sample in the database (projectReviews), into rc, and the round-3 facts of the
+// revisions with round-3 votes from stat_rev3 (migration 0008, kept by stats.go)
+// or, for those it misses, from the revisions themselves.
+func joinedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector) (map[int64]round3Info, error) {
+	infos, err := round3Infos(ctx, tx, dl, `stat_rev3 t `+dl.fixedJoin()+` revisions r ON r.id = t.revision_id`, `s.project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := projectReviews(ctx, tx, dl, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	// Scanned into once, declared outside the loop: Scan takes their addresses. The
+	// criteria and reasons are read in place (agreement decodes each form once).
+	var (
+		j             agreement.Judgement
+		verifier      int64
+		round         int
+		kind          string
+		crit, reasons sql.RawBytes // reasons null: none
+	)
+	for rows.Next() {
+		j = agreement.Judgement{}
+		if err := rows.Scan(&j.Revision, &kind, &round, &verifier, &j.Reject, &crit, &reasons); err != nil {
+			return nil, err
+		}
+		if _, err := addReview(rc, j, kind, round, verifier, crit, reasons); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	facts := make(map[int64]round3Info, len(infos))
+	for _, in := range infos {
+		facts[in.revision] = in
+	}
+	revs := rc.out.Round3Revisions()
+	if slices.ContainsFunc(revs, func(r int64) bool { _, ok := facts[r]; return !ok }) {
+		if infos, err = round3Infos(ctx, tx, dl, `revisions r`, `r.id IN (SELECT v.revision_id FROM reviews v WHERE v.round = 3
+			AND NOT EXISTS (SELECT 1 FROM stat_rev3 t WHERE t.revision_id = v.revision_id)) AND s.project_id = ?`, projectID); err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			facts[in.revision] = in
+		}
+	}
+	return facts, nil
+}
+
+// scanAllReviews reports whether the project holds most of the database's
+// samples, so that reading every review and keeping the project's in Go costs
+// less than looking each review's sample up in the database (its project and
+// kind, whether it is planted), which costs about twice as much per review as
+// reading a review that is then left out (BenchmarkScaleAgreement: 0.46 of 0.67 s
+// of SQLite's CPU at 100,000 samples, read row by row).
+func scanAllReviews(ctx context.Context, tx *sql.Tx, projectID int64) (bool, error) {
+	if scanReviewsForTests != nil {
+		return *scanReviewsForTests, nil
+	}
 	var mine, all int
 	if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM samples WHERE project_id = ?), (SELECT count(*) FROM samples)`,
 		projectID).Scan(&mine, &all); err != nil {
-		return nil, nil, err
+		return false, err
 	}
-	scan := 2*mine >= all
-	if scanReviewsForTests != nil {
-		scan = *scanReviewsForTests
-	}
-	const cols = `rv.revision_id, %s, rv.round, rv.verifier_id, rv.decision = 'reject', rv.criteria, NULLIF(rv.reasons, '[]')`
-	if !scan {
-		rows, err = tx.QueryContext(ctx, `SELECT `+fmt.Sprintf(cols, "s.kind")+`
-			FROM reviews rv `+dl.fixedJoin()+` samples s ON s.id = rv.sample_id
-			WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = rv.sample_id)`, projectID)
-		return rows, nil, err
-	}
-	byKind = make(map[string]string, mine)
-	kinds := map[string]string{} // each kind's one string
-	// "+s.project_id": not by the index on the project, which leads to every
-	// sample's row (draft and all), but through the covering index stat_samples_of
-	// (migration 0004), which the project holds most of: a tenth of the time.
-	ks, err := tx.QueryContext(ctx, `SELECT s.id, s.kind FROM samples s
-		WHERE +s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, projectID)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer ks.Close()
-	for ks.Next() {
-		var id string
-		var kind sql.RawBytes
-		if err := ks.Scan(&id, &kind); err != nil {
-			return nil, nil, err
-		}
-		k, ok := kinds[string(kind)]
-		if !ok {
-			k = string(kind)
-			kinds[k] = k
-		}
-		byKind[id] = k
-	}
-	if err := ks.Err(); err != nil {
-		return nil, nil, err
-	}
-	if err := ks.Close(); err != nil {
-		return nil, nil, err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT `+fmt.Sprintf(cols, "rv.sample_id")+` FROM reviews rv`)
-	return rows, byKind, err
+	return 2*mine >= all, nil
+}
+
+// projectReviews queries the project's reviews of real samples (not planted
+// copies), each joined to its sample, for joinedReviews, in the order the table
+// holds them (no index to walk): revision, kind, round, verifier, rejected,
+// criteria, reasons (null for none).
+func projectReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64) (*sql.Rows, error) {
+	return tx.QueryContext(ctx, `SELECT rv.revision_id, s.kind, rv.round, rv.verifier_id, rv.decision = 'reject', rv.criteria, NULLIF(rv.reasons, '[]')
+		FROM reviews rv `+dl.fixedJoin()+` samples s ON s.id = rv.sample_id
+		WHERE s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = rv.sample_id)`, projectID)
 }
 
 // scanReviewsForTests, when set, chooses projectReviews' way whatever the

@@ -1,0 +1,353 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/benchwright/benchwright/agreement"
+	"github.com/benchwright/benchwright/bench"
+)
+
+// The agreement of a project that holds most of the database's samples reads the
+// reviews packed: each query returns a few thousand reviews in one row, one
+// column per field, the values joined by packSep (SQLite's group_concat,
+// PostgreSQL's string_agg). Row by row, the SQLite driver's cost per row (a cgo
+// call, a Go value per column, database/sql's conversions) was several times
+// SQLite's own work of stepping through the table (BenchmarkScaleAgreement at
+// 100,000 samples: about 1.2 µs a review in the driver, 0.1 µs in SQLite).
+
+// packSep separates the values of a packed column. Stored JSON holds no raw
+// control characters; a value that holds one anyway (a sample id, a corrupt
+// verdict) gives its column more values than its row's count, and the agreement
+// is read row by row instead (packedReviews reports !ok).
+const packSep = "\x1e"
+
+// packChunk is how many reviews one packed row holds at most.
+const packChunk = 8192
+
+// packed is the aggregate of expr's values joined by one packSep argument, as text.
+func (dl dialect) packed(expr string) string {
+	if dl.pg {
+		return "string_agg(CAST(" + expr + " AS TEXT), ?)"
+	}
+	return "group_concat(" + expr + ", ?)"
+}
+
+// packedColumn walks the values of one packed column.
+type packedColumn struct {
+	rest string
+	done bool
+	bad  bool // a value that is not what the column holds (not an integer)
+}
+
+func newPackedColumn(s sql.NullString) packedColumn {
+	return packedColumn{rest: s.String, done: !s.Valid}
+}
+
+// next returns the column's next value; ok is false when it has no more.
+func (c *packedColumn) next() (v string, ok bool) {
+	if c.done {
+		return "", false
+	}
+	i := strings.Index(c.rest, packSep)
+	if i < 0 {
+		v, c.rest, c.done = c.rest, "", true
+		return v, true
+	}
+	v, c.rest = c.rest[:i], c.rest[i+len(packSep):]
+	return v, true
+}
+
+// int is next as an integer.
+func (c *packedColumn) int() (int64, bool) {
+	v, ok := c.next()
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		c.bad = true
+		return 0, false
+	}
+	return n, true
+}
+
+// packedSample is what the agreement needs of a sample of the project.
+type packedSample struct {
+	kind    string
+	current int64 // its current revision's id, 0 for none
+}
+
+// packedRow is one row of packedReviews' queries, in the order they run: the
+// project's samples (part 0), a chunk of the reviews (part 1, one or more), every
+// revision's number (part 2).
+type packedRow struct {
+	part int
+	n    int // how many values each column holds
+	cols [4]sql.NullString
+}
+
+// packedReviews reads every review of the database packed, keeping the project's
+// reviews of real samples (not planted copies) in rc, and returns the round-3
+// facts of the revisions whose round-3 votes it kept: from the project's samples
+// (kind and current revision, through the covering index stat_samples_of), every
+// revision's number and the set of reviewed revisions, the same facts round3Infos
+// reads from stat_rev3 with four look-ups per revision. ok is false, with nothing
+// added to rc, when a packed value held a separator: the caller reads row by row.
+//
+// The queries run on a goroutine of their own while this one decodes the rows
+// they returned: SQLite's work and Go's overlap on two cores. That goroutine then
+// runs also, unless the reviews were left to be read row by row.
+func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector, also func() error) (facts map[int64]round3Info, ok bool, err error) {
+	rows := make(chan packedRow, 2)
+	stop := make(chan struct{})
+	var qerr error // the queries' error, read once rows is closed
+	go func() {
+		defer close(rows)
+		if qerr = packedQueries(ctx, tx, dl, projectID, rows, stop); qerr == nil {
+			select {
+			case <-stop:
+			default:
+				qerr = also()
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		for range rows { // the queries end before tx is used again
+		}
+		if err == nil && qerr != nil {
+			facts, ok, err = nil, false, qerr
+		}
+	}()
+
+	var samples map[string]packedSample
+	kinds := map[string]string{} // each kind's one string
+	var reviewed bitset          // every revision with a review, of any project
+	type r3 struct {
+		sample  string
+		current int64
+	}
+	sampleOf := map[int64]r3{} // a kept round-3 review's revision → its sample
+	number := map[int64]int{}  // every revision's number
+	for row := range rows {
+		switch row.part {
+		case 0:
+			samples = make(map[string]packedSample, row.n)
+			idc, kc, cc := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
+			for range row.n {
+				id, ok1 := idc.next()
+				kind, ok2 := kc.next()
+				cur, ok3 := cc.int()
+				if !ok1 || !ok2 || !ok3 {
+					return nil, false, nil
+				}
+				k, seen := kinds[kind]
+				if !seen {
+					k = strings.Clone(kind)
+					kinds[k] = k
+				}
+				samples[id] = packedSample{kind: k, current: cur}
+			}
+			if !idc.done || !kc.done || !cc.done || len(samples) != row.n {
+				return nil, false, nil
+			}
+		case 1:
+			// rev·8 + round·2 + rejected, sample, verifier, criteria packSub reasons.
+			rrr, smp, ver, cr := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2]), newPackedColumn(row.cols[3])
+			var (
+				last        string // the previous review's sample, looked up in s and mine
+				s           packedSample
+				mine, valid bool
+			)
+			for range row.n {
+				code, ok1 := rrr.int()
+				sample, ok2 := smp.next()
+				verifier, ok3 := ver.int()
+				v, ok4 := cr.next()
+				sub := strings.IndexByte(v, packSub)
+				if !ok1 || !ok2 || !ok3 || !ok4 || sub < 0 || strings.LastIndexByte(v, packSub) != sub {
+					rc.reset()
+					return nil, false, nil
+				}
+				rev, round := code>>3, int(code>>1&3)
+				reviewed.set(rev)
+				if !valid || sample != last {
+					last, valid = sample, true
+					s, mine = samples[sample]
+				}
+				if !mine {
+					continue // another project's review, or a planted copy's
+				}
+				kept, err := addReview(rc, agreement.Judgement{Revision: rev, Reject: code&1 == 1}, s.kind, round, verifier, v[:sub], v[sub+1:])
+				if err != nil {
+					return nil, false, err
+				}
+				if kept && round == 3 {
+					if _, ok := sampleOf[rev]; !ok {
+						sampleOf[rev] = r3{sample, s.current}
+					}
+				}
+			}
+			if !rrr.done || !smp.done || !ver.done || !cr.done {
+				rc.reset()
+				return nil, false, nil
+			}
+		case 2:
+			number = make(map[int64]int, row.n)
+			ic, nc := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1])
+			for range row.n {
+				id, ok1 := ic.int()
+				num, ok2 := nc.int()
+				if !ok1 || !ok2 {
+					return nil, false, fmt.Errorf("the revisions' numbers: malformed")
+				}
+				number[id] = int(num)
+			}
+		}
+	}
+	if qerr != nil {
+		return nil, false, qerr
+	}
+	facts = make(map[int64]round3Info, len(sampleOf))
+	for rev, in := range sampleOf {
+		num, found := number[rev]
+		if !found {
+			return nil, false, fmt.Errorf("revision %d: %w", rev, bench.ErrNotFound)
+		}
+		facts[rev] = round3Info{revision: rev, number: num, current: number[in.current], currentReviewed: reviewed.has(in.current),
+			sample: strings.Clone(in.sample)}
+	}
+	return facts, true, nil
+}
+
+// packSub separates a review's criteria from its reasons in their packed value.
+const packSub = '\x1f'
+
+// packedQueries runs packedReviews' queries in tx, sending their rows to rows
+// until stop is closed.
+func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rows chan<- packedRow, stop <-chan struct{}) error {
+	send := func(r packedRow) bool {
+		select {
+		case rows <- r:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	r := packedRow{part: 0}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("s.id")+`, `+dl.packed("s.kind")+`, `+dl.packed("COALESCE(s.current_rev, 0)")+`
+		FROM samples s WHERE +s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`,
+		packSep, packSep, packSep, projectID).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
+		return err
+	}
+	if !send(r) {
+		return nil
+	}
+	// Every review, a chunk at a time in the table's order (by id, the rowid on
+	// SQLite: no index to walk), four values each: the revision, round and
+	// decision in one number, the sample, the verifier, the criteria and reasons.
+	stmt, err := tx.PrepareContext(ctx, `SELECT count(*), max(q.id), `+dl.packed("q.rrr")+`, `+dl.packed("q.sample_id")+`, `+
+		dl.packed("q.verifier_id")+`, `+dl.packed("q.cr")+`
+		FROM (SELECT id, revision_id * 8 + round * 2 + CASE WHEN decision = 'reject' THEN 1 ELSE 0 END AS rrr, sample_id, verifier_id,
+			criteria || ? || COALESCE(NULLIF(reasons, '[]'), '') AS cr FROM reviews WHERE id > ? ORDER BY id LIMIT ?) q`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	last := int64(-1 << 63)
+	for {
+		r := packedRow{part: 1}
+		var maxID sql.NullInt64
+		if err := stmt.QueryRowContext(ctx, packSep, packSep, packSep, packSep, string(rune(packSub)), last, packChunk).
+			Scan(&r.n, &maxID, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3]); err != nil {
+			return err
+		}
+		if r.n == 0 {
+			break
+		}
+		if !maxID.Valid {
+			return fmt.Errorf("the reviews: a chunk without its last id")
+		}
+		last = maxID.Int64
+		if !send(r) {
+			return nil
+		}
+	}
+	if err := stmt.Close(); err != nil {
+		return err
+	}
+	// The revisions' numbers, through SQLite's covering index of (sample_id, number).
+	r = packedRow{part: 2}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("id")+`, `+dl.packed("number")+` FROM revisions`, packSep, packSep).
+		Scan(&r.n, &r.cols[0], &r.cols[1]); err != nil {
+		return err
+	}
+	send(r)
+	return nil
+}
+
+// bitset is a set of non-negative integers (revision ids).
+type bitset []uint64
+
+func (b *bitset) set(i int64) {
+	if i < 0 {
+		return
+	}
+	w := int(i >> 6)
+	if w >= len(*b) {
+		*b = append(*b, make([]uint64, w+1-len(*b))...)
+	}
+	(*b)[w] |= 1 << (i & 63)
+}
+
+func (b bitset) has(i int64) bool {
+	w := int(i >> 6)
+	return i >= 0 && w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
+// sortByRevision sorts list by cmp, which orders by revision first: the
+// judgements are placed by revision (a counting sort, when the revisions' ids
+// span at most a few times as many values as list holds) and each revision's few
+// are then sorted by cmp, in a tenth of the comparisons of a sort by cmp alone.
+func sortByRevision(list []agreement.Judgement, cmp func(a, b agreement.Judgement) int) {
+	if len(list) == 0 {
+		return
+	}
+	lo, hi := list[0].Revision, list[0].Revision
+	for _, j := range list {
+		lo, hi = min(lo, j.Revision), max(hi, j.Revision)
+	}
+	if span := uint64(hi - lo); span >= uint64(4*len(list)+1024) {
+		slices.SortFunc(list, cmp)
+		return
+	}
+	at := make([]int32, hi-lo+2) // at[r-lo+1]: how many judgements of revisions before r, once summed
+	for _, j := range list {
+		at[j.Revision-lo+1]++
+	}
+	for i := 1; i < len(at); i++ {
+		at[i] += at[i-1]
+	}
+	sorted := make([]agreement.Judgement, len(list))
+	for _, j := range list {
+		i := j.Revision - lo
+		sorted[at[i]] = j
+		at[i]++
+	}
+	for start := 0; start < len(sorted); {
+		end := start + 1
+		for end < len(sorted) && sorted[end].Revision == sorted[start].Revision {
+			end++
+		}
+		if end-start > 1 {
+			slices.SortFunc(sorted[start:end], cmp)
+		}
+		start = end
+	}
+	copy(list, sorted)
+}
