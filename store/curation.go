@@ -50,7 +50,7 @@ const maxReasonLen = 500
 func (d *DB) ProposeHardSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.HardSubsetInput) (bench.HardSubset, error) {
 	h, err := d.proposeHardSubset(ctx, actor, releaseRef, in)
 	if err != nil {
-		return bench.HardSubset{}, fmt.Errorf("propose a hard subset of %s: %w", releaseRef, err)
+		return bench.HardSubset{}, fmt.Errorf("propose a hard subset of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return h, nil
 }
@@ -210,7 +210,7 @@ func (d *DB) HardSubsets(ctx context.Context, actor bench.User, releaseRef strin
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("hard subsets of %s: %w", releaseRef, err)
+		return nil, fmt.Errorf("hard subsets of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return hs, nil
 }
@@ -515,7 +515,7 @@ var debiasChecks = []string{shortcut.CheckTextBaseline, shortcut.CheckOptionLeng
 func (d *DB) ProposeDebiasedSubset(ctx context.Context, actor bench.User, releaseRef string, in bench.DebiasInput) (bench.HardSubset, error) {
 	h, err := d.proposeDebiased(ctx, actor, releaseRef, in)
 	if err != nil {
-		return bench.HardSubset{}, fmt.Errorf("propose a debiased subset of %s: %w", releaseRef, err)
+		return bench.HardSubset{}, fmt.Errorf("propose a debiased subset of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return h, nil
 }

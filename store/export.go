@@ -33,7 +33,7 @@ var AppVersion = "0.1.0"
 func (d *DB) Export(ctx context.Context, actor bench.User, in bench.ExportInput, progress func(done, total int)) (bench.ExportResult, error) {
 	res, err := d.export(ctx, actor, in, progress)
 	if err != nil {
-		return bench.ExportResult{}, fmt.Errorf("export %s as %s: %w", in.Release, in.Format, err)
+		return bench.ExportResult{}, fmt.Errorf("export %s as %s: %w", d.releaseWords(ctx, actor, in.Release), in.Format, err)
 	}
 	return res, nil
 }

@@ -75,7 +75,7 @@ func (d *DB) DrawHumanBaseline(ctx context.Context, actor bench.User, releaseRef
 		return err
 	})
 	if err != nil {
-		return bench.HumanBaseline{}, fmt.Errorf("draw the human baseline of %s: %w", releaseRef, err)
+		return bench.HumanBaseline{}, fmt.Errorf("draw the human baseline of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return b, nil
 }
@@ -110,7 +110,7 @@ func (d *DB) HumanBaselineOf(ctx context.Context, actor bench.User, releaseRef s
 		return err
 	})
 	if err != nil {
-		return bench.HumanBaseline{}, false, fmt.Errorf("the human baseline of %s: %w", releaseRef, err)
+		return bench.HumanBaseline{}, false, fmt.Errorf("the human baseline of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return b, ok, nil
 }
@@ -141,7 +141,7 @@ func (d *DB) HumanItems(ctx context.Context, actor bench.User, releaseRef string
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("human baseline items of %s: %w", releaseRef, err)
+		return nil, fmt.Errorf("human baseline items of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return out, nil
 }
@@ -193,7 +193,7 @@ func (d *DB) AnswerHuman(ctx context.Context, actor bench.User, releaseRef, samp
 		return d.audit(ctx, tx, a.ID, "human.answer", "release", rel.Ref(), "sample "+sampleID)
 	})
 	if err != nil {
-		return fmt.Errorf("answer %s of the human baseline of %s: %w", sampleID, releaseRef, err)
+		return fmt.Errorf("answer %s of the human baseline of %s: %w", sampleID, d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return nil
 }
@@ -242,14 +242,14 @@ func (d *DB) HumanReport(ctx context.Context, actor bench.User, releaseRef strin
 		return err
 	})
 	if err != nil {
-		return nil, false, fmt.Errorf("score the human baseline of %s: %w", releaseRef, err)
+		return nil, false, fmt.Errorf("score the human baseline of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	if len(people) == 0 {
 		return nil, false, nil
 	}
 	rep, _, err = score.EvaluatePeople(ctx, gs, people, opt)
 	if err != nil {
-		return nil, false, fmt.Errorf("score the human baseline of %s: %w", releaseRef, scoreError(ctx, err))
+		return nil, false, fmt.Errorf("score the human baseline of %s: %w", d.releaseWords(ctx, actor, releaseRef), scoreError(ctx, err))
 	}
 	return rep, true, nil
 }

@@ -110,11 +110,7 @@ func scoreError(ctx context.Context, err error) error {
 func (d *DB) ImportPredictions(ctx context.Context, actor bench.User, releaseRef, model string, preds []score.Prediction, source string, run bench.PredictionRun) (bench.ImportPredictionsResult, error) {
 	res, err := d.importPredictions(ctx, actor, releaseRef, model, preds, source, run)
 	if err != nil {
-		name := releaseRef // named as the caller did, or as NAME@VERSION once found (the screens pass ids)
-		if res.Release.ID != 0 {
-			name = res.Release.Ref()
-		}
-		return bench.ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", bench.RunName(model, run.Blind), name, err)
+		return bench.ImportPredictionsResult{}, fmt.Errorf("import predictions of %s for %s: %w", bench.RunName(model, run.Blind), d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return res, nil
 }
@@ -325,7 +321,7 @@ func (d *DB) Models(ctx context.Context, actor bench.User, releaseRef string) ([
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("models of %s: %w", releaseRef, err)
+		return nil, fmt.Errorf("models of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return runs, nil
 }
@@ -429,7 +425,7 @@ func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, mode
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("predictions of %s for %s: %w", model, releaseRef, err)
+		return nil, fmt.Errorf("predictions of %s for %s: %w", model, d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return preds, nil
 }
@@ -451,7 +447,7 @@ func (d *DB) Predictions(ctx context.Context, actor bench.User, releaseRef, mode
 func (d *DB) Score(ctx context.Context, actor bench.User, releaseRef string, models []string, opt score.Options) ([]*score.Report, error) {
 	reports, err := d.score(ctx, actor, releaseRef, models, opt)
 	if err != nil {
-		return nil, fmt.Errorf("score %s: %w", releaseRef, err)
+		return nil, fmt.Errorf("score %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return reports, nil
 }

@@ -420,3 +420,26 @@ func scanReleaseItem(r scanner) (bench.ReleaseItem, error) {
 	it.Content.Split = it.Split
 	return it, nil
 }
+
+// releaseWords names release ref in a sentence for actor. The app hands the
+// store a release's id (one NAME@VERSION may be frozen in two projects), which
+// people should not read: the id of a release in one of actor's projects becomes
+// its NAME@VERSION. Any other ref, and an id actor may not see, is returned as
+// given (a name says nothing actor could not already read).
+func (d *DB) releaseWords(ctx context.Context, actor bench.User, ref string) string {
+	id, err := strconv.ParseInt(ref, 10, 64)
+	if err != nil {
+		return ref
+	}
+	q := `SELECT rl.name, rl.version FROM releases rl WHERE rl.id = ?`
+	args := []any{id}
+	if !actor.IsOwner() {
+		q += ` AND ` + memberProjects("rl.project_id")
+		args = append(args, actor.ID)
+	}
+	var rel bench.Release
+	if err := d.rdb.QueryRowContext(ctx, q, args...).Scan(&rel.Name, &rel.Version); err != nil {
+		return ref
+	}
+	return rel.Ref()
+}

@@ -30,7 +30,7 @@ import (
 func (d *DB) SampleScores(ctx context.Context, actor bench.User, releaseRef string, sampleID string) (score.Gold, []bench.ModelResult, error) {
 	g, res, err := d.sampleScores(ctx, actor, releaseRef, sampleID)
 	if err != nil {
-		return score.Gold{}, nil, fmt.Errorf("scores of sample %s in %s: %w", sampleID, releaseRef, err)
+		return score.Gold{}, nil, fmt.Errorf("scores of sample %s in %s: %w", sampleID, d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	return g, res, nil
 }
@@ -139,12 +139,12 @@ func (d *DB) ReleaseOutcomes(ctx context.Context, actor bench.User, releaseRef s
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("outcomes of %s: %w", releaseRef, err)
+		return nil, fmt.Errorf("outcomes of %s: %w", d.releaseWords(ctx, actor, releaseRef), err)
 	}
 	results := make([][]score.Result, len(runs))
 	for k, r := range runs {
 		if results[k], err = score.ScoreAll(ctx, gs, preds[k], score.Options{Draws: -1}); err != nil {
-			return nil, fmt.Errorf("outcomes of %s: model %s: %w", releaseRef, bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
+			return nil, fmt.Errorf("outcomes of %s: model %s: %w", d.releaseWords(ctx, actor, releaseRef), bench.RunName(r.Model, r.Blind), scoreError(ctx, err))
 		}
 	}
 	return bench.NewSampleOutcomes(gs, runs, results), nil
