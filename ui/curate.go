@@ -84,7 +84,7 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 	c.summary = widget.NewLabel("")
 	c.summary.Wrapping = fyne.TextWrapWord
 	c.subset = widget.NewSelect(nil, func(string) { c.loadCandidates() })
-	c.subset.PlaceHolder = "No hard subset proposed yet"
+	c.subset.PlaceHolder = "No subset proposed yet"
 
 	// Proposing: k of the chosen models, a target and a seed.
 	modelsCheck := widget.NewCheckGroup(models, nil)
@@ -200,7 +200,7 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 	split.Offset = 0.3
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, container.NewHBox(widget.NewButtonWithIcon("Evaluate", theme.NavigateBackIcon(), back),
-			heading("Hard subsets of "+rel.Ref())), nil),
+			heading("Hard and debiased subsets of "+rel.Ref())), nil),
 		proposeForm, widget.NewSeparator(),
 		container.NewBorder(nil, nil, widget.NewLabel("Candidate list"), nil, c.subset), c.summary)
 	c.root = container.NewBorder(head, container.NewVBox(freezeBar, c.status), nil, nil, split)
@@ -257,7 +257,7 @@ func (c *curateView) showSubsets(hs []bench.HardSubset, err error, id int64) {
 	}
 	c.cands = nil
 	c.list.Refresh()
-	c.summary.SetText("Propose a list above: the samples at least k of the chosen models fail, balanced over the categories.")
+	c.summary.SetText("Propose a list above: the samples at least k of the chosen models fail, balanced over the categories, or the samples a text-only model answers without the images.")
 	c.freeze.Disable()
 	c.loads.Add(1)
 }

@@ -223,7 +223,7 @@ func (v *evaluateView) build(rels []bench.Release, err error) fyne.CanvasObject 
 	)
 	tools := container.NewHBox(v.refresh)
 	if u.may(verify.ActionCurateHard) { // the curation view, ui/curate.go
-		tools.Objects = append([]fyne.CanvasObject{widget.NewButtonWithIcon("Hard subsets…", theme.ListIcon(), func() { v.openCuration() })}, tools.Objects...)
+		tools.Objects = append([]fyne.CanvasObject{widget.NewButtonWithIcon("Hard and debiased subsets…", theme.ListIcon(), func() { v.openCuration() })}, tools.Objects...)
 	}
 	if u.may(verify.ActionImportPredictions) { // ui/evaluate_import.go
 		v.importBtn = widget.NewButtonWithIcon("Import predictions…", theme.DownloadIcon(), func() { v.openImport() })
