@@ -51,32 +51,15 @@ func HashFiles(ctx context.Context, names []string, hash func(name string) (Hash
 	}
 	out := make([]Hash, len(names))
 	errs := make([]error, len(names))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
 	var done atomic.Int64
-	for range min(runtime.NumCPU(), 4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out[i], errs[i] = hash(names[i])
-				if n := done.Add(1); progress != nil {
-					progress(int(n), len(names))
-				}
-			}
-		}()
-	}
-	var cancelled error
-	for i := range names {
-		if cancelled = ctx.Err(); cancelled != nil {
-			break
+	err := Each(ctx, len(names), func(i int) {
+		out[i], errs[i] = hash(names[i])
+		if n := done.Add(1); progress != nil {
+			progress(int(n), len(names))
 		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if cancelled != nil {
-		return nil, cancelled
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i, err := range errs {
 		if err != nil {
@@ -84,4 +67,32 @@ func HashFiles(ctx context.Context, names []string, hash func(name string) (Hash
 		}
 	}
 	return out, nil
+}
+
+// Each runs work(i) for every i in [0, n) on up to four cores (an audit's work on
+// each image of a project: re-hashing its file, hashing its thumbnail), and
+// returns when all have run. A cancelled ctx stops handing out indexes: the
+// indexes not yet handed out are not run, and ctx's error is returned.
+func Each(ctx context.Context, n int, work func(i int)) error {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), 4, max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				work(i)
+			}
+		}()
+	}
+	var cancelled error
+	for i := range n {
+		if cancelled = ctx.Err(); cancelled != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return cancelled
 }

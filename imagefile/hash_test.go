@@ -90,3 +90,41 @@ func TestHashFilesWithAHashFuncAndCancel(t *testing.T) {
 		t.Errorf("cancelled: %v after hashing %d files, want context.Canceled and none hashed", err, hashed.Load())
 	}
 }
+
+func TestEach(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name    string
+		ctx     context.Context
+		n       int
+		wantRun int
+		wantErr error
+	}{
+		{"none", context.Background(), 0, 0, nil},
+		{"one", context.Background(), 1, 1, nil},
+		{"many", context.Background(), 1000, 1000, nil},
+		{"cancelled", cancelled, 50, 0, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs := make([]atomic.Int32, tc.n)
+			err := Each(tc.ctx, tc.n, func(i int) { runs[i].Add(1) })
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Each: %v, want %v", err, tc.wantErr)
+			}
+			ran := 0
+			for i := range runs {
+				switch runs[i].Load() {
+				case 0:
+				case 1:
+					ran++
+				default:
+					t.Fatalf("index %d ran %d times", i, runs[i].Load())
+				}
+			}
+			if ran != tc.wantRun {
+				t.Fatalf("%d of %d indexes ran, want %d", ran, tc.n, tc.wantRun)
+			}
+		})
+	}
+}

@@ -13,9 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/imagefile"
@@ -212,37 +210,21 @@ func (d *DB) completeImageHashes(ctx context.Context, images map[string]bench.Im
 	}
 	dir := d.PreviewDir()
 	got := make([]sql.NullInt64, len(todo))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.NumCPU(), 4) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				im := todo[i]
-				_ = caught("hash "+im.RelPath, func() error {
-					if got[i] = thumbHash(dir, im.SHA256); !got[i].Valid {
-						if pr, err := probeImage(im.Path(), im.RelPath, dir); err == nil && pr.SHA256 == im.SHA256 {
-							got[i] = thumbHash(dir, im.SHA256)
-						}
-					}
-					return nil
-				})
+	err := imagefile.Each(ctx, len(todo), func(i int) {
+		im := todo[i]
+		_ = caught("hash "+im.RelPath, func() error {
+			if got[i] = thumbHash(dir, im.SHA256); !got[i].Valid {
+				if pr, err := probeImage(im.Path(), im.RelPath, dir); err == nil && pr.SHA256 == im.SHA256 {
+					got[i] = thumbHash(dir, im.SHA256)
+				}
 			}
-		}()
-	}
-	for i := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			return nil
+		})
+	})
+	if err != nil {
 		return err
 	}
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
+	err = d.inTx(ctx, func(tx *sql.Tx) error {
 		for i, im := range todo {
 			if !got[i].Valid {
 				continue
