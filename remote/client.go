@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/imagefile"
 	"github.com/benchwright/benchwright/store"
@@ -240,7 +241,7 @@ func (c *Client) ImageFile(ctx context.Context, sha string, size bench.ImageSize
 	if c.notYou != nil {
 		return "", c.notYou // not even from the cache
 	}
-	if len(sha) != 64 || strings.Trim(sha, "0123456789abcdef") != "" {
+	if !annotate.IsSHA256Hex(sha) {
 		return "", fmt.Errorf("image %q: %w: not a SHA-256", sha, bench.ErrInvalid)
 	}
 	if !size.Valid() {

@@ -57,9 +57,10 @@ func write(t *testing.T, dir, rel string, data []byte) {
 func TestUploadImages(t *testing.T) {
 	ctx := context.Background()
 	p := storetest.Seed(t, nil)
-	var puts atomic.Int32
+	var puts, requests atomic.Int32
 	h := remote.NewServer(p.DB, log.New(io.Discard, "", 0)).Handler()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
 		if r.Method == http.MethodPut {
 			puts.Add(1)
 		}
@@ -98,6 +99,17 @@ func TestUploadImages(t *testing.T) {
 	}
 	if f, err := c.ImageFile(ctx, im.SHA256, bench.ImageThumb); err != nil || f == "" {
 		t.Errorf("its thumbnail through the server: %q, %v", f, err)
+	}
+	// What is not a content hash as Benchwright writes one never reaches the
+	// server (nor names a file of the cache).
+	for _, bad := range []string{"", strings.ToUpper(im.SHA256), im.SHA256[:63], "../" + im.SHA256[3:], im.SHA256[:63] + "g"} {
+		before := requests.Load()
+		if _, err := c.ImageFile(ctx, bad, bench.ImageThumb); !errors.Is(err, bench.ErrInvalid) {
+			t.Errorf("ImageFile(%q): %v, want ErrInvalid", bad, err)
+		}
+		if n := requests.Load() - before; n != 0 {
+			t.Errorf("ImageFile(%q) sent %d requests", bad, n)
+		}
 	}
 
 	// The file the import refused is not kept on the server's disk.
