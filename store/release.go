@@ -120,29 +120,23 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 		if err != nil {
 			return err
 		}
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		insMore, err := tx.PrepareContext(ctx, `INSERT INTO release_images (release_id, sample_id, pos, image_path, image_sha256, width, height)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer insMore.Close()
+		// Multi-row statements: one round trip per few hundred rows instead of one
+		// per row (11,801 statements for the scale benchmark's release).
+		rows := make([][]any, 0, len(data.Samples))
+		var more [][]any
 		for _, s := range data.Samples {
 			im := data.Images[s.Content.Image]
-			if _, err := ins.ExecContext(ctx, id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
-				return err
-			}
+			rows = append(rows, []any{id, s.ID, s.RevisionID, s.Content.Split, im.RelPath, im.SHA256, im.Width, im.Height})
 			for i, p := range s.Content.MoreImages {
 				im := data.Images[p]
-				if _, err := insMore.ExecContext(ctx, id, s.ID, i+1, im.RelPath, im.SHA256, im.Width, im.Height); err != nil {
-					return err
-				}
+				more = append(more, []any{id, s.ID, i + 1, im.RelPath, im.SHA256, im.Width, im.Height})
 			}
+		}
+		if err := insertMany(ctx, tx, "release_samples", releaseSampleCols, rows, nil); err != nil {
+			return err
+		}
+		if err := insertMany(ctx, tx, "release_images", releaseImageCols, more, nil); err != nil {
+			return err
 		}
 		// Sealing checks the count once; from now on the release takes no rows.
 		if _, err := tx.ExecContext(ctx, `UPDATE releases SET sealed = 1 WHERE id = ?`, id); err != nil {
@@ -157,6 +151,13 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	})
 	return rel, err
 }
+
+// The columns a freeze writes of each sample, and of each further image of a
+// sequence's sample.
+var (
+	releaseSampleCols = []string{"release_id", "sample_id", "revision_id", "split", "image_path", "image_sha256", "width", "height"}
+	releaseImageCols  = []string{"release_id", "sample_id", "pos", "image_path", "image_sha256", "width", "height"}
+)
 
 // afterFreezeAudit, when set (by tests only), runs between a freeze's audit and its
 // write, where another user's change must make the freeze ErrConflict.
