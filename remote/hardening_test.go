@@ -144,8 +144,14 @@ func TestNewPasswordEndsSessions(t *testing.T) {
 	if err := p.DB.SetPassword(ctx, lead, "ann1", "a-new-secret-1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Projects(ctx); !errors.Is(err, bench.ErrSessionEnded) {
+	_, err = c.Projects(ctx)
+	if !errors.Is(err, bench.ErrSessionEnded) {
 		t.Errorf("a call after the password changed: %v, want the session ended", err)
+	}
+	// People read the sentence of an ended session, not the audit log's words
+	// (which name the request's path).
+	if got, want := bench.Message(err), bench.Message(bench.ErrSessionEnded); got != want {
+		t.Errorf("people read %q, want %q", got, want)
 	}
 }
 

@@ -383,6 +383,10 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, me bench.User, s
 		code = "other_build"
 	}
 	msg := strings.ToUpper(why[:1]) + why[1:] + "."
+	if status == http.StatusUnauthorized {
+		// why names the request's path for the audit log; people read what to do.
+		msg = bench.Message(bench.ErrSessionEnded)
+	}
 	writeJSON(w, status, wireError{Codes: []string{code}, Text: why, Message: msg})
 }
 
