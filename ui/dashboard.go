@@ -142,7 +142,7 @@ func (v *dashboardView) reload() {
 	v.loading = true
 	v.refresh.Disable()
 	v.status.SetText("Loading…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, user, pid, ctx := v.u.sess, v.u.user, v.u.project.ID, v.u.ctx()
 	done := func() {
 		v.loading = false
 		v.refresh.Enable()
@@ -152,7 +152,7 @@ func (v *dashboardView) reload() {
 			v.reload()
 		}
 	}
-	load(v.u, "", func() (bench.Dashboard, error) { return db.As(user).Dashboard(ctx, pid) }, func(d bench.Dashboard, err error) {
+	load(v.u, "", func() (bench.Dashboard, error) { return sess.Dashboard(ctx, pid) }, func(d bench.Dashboard, err error) {
 		if err != nil {
 			v.status.SetText(bench.Message(err))
 			done()
@@ -160,7 +160,7 @@ func (v *dashboardView) reload() {
 		}
 		v.data = d
 		v.fill()
-		v.loadPlanting(ctx, db, user, pid)
+		v.loadPlanting(ctx, sess, user, pid)
 		if !seesAgreement(user) {
 			done()
 			return
@@ -168,7 +168,7 @@ func (v *dashboardView) reload() {
 		if v.agr == nil {
 			v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
 		}
-		load(v.u, "", func() (bench.Agreement, error) { return db.As(user).Agreement(ctx, pid) }, func(a bench.Agreement, err error) {
+		load(v.u, "", func() (bench.Agreement, error) { return sess.Agreement(ctx, pid) }, func(a bench.Agreement, err error) {
 			defer done()
 			if err != nil {
 				v.setTab(tabAgreement, widget.NewLabel(bench.Message(err)))

@@ -69,17 +69,17 @@ type shortcutLoad struct {
 // readShortcuts reads the report and the thumbnails of the first pairs.
 //
 //bw:background
-func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid int64) (shortcutLoad, error) {
-	rep, err := db.As(user).Shortcuts(ctx, pid, bench.ShortcutOptions{})
+func readShortcuts(ctx context.Context, sess bench.Session, pid int64) (shortcutLoad, error) {
+	rep, err := sess.Shortcuts(ctx, pid, bench.ShortcutOptions{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
 	out := shortcutLoad{rep: rep, thumbs: map[string]string{}}
-	all, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{})
+	all, err := sess.CountSamples(ctx, pid, bench.SampleFilter{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
-	gone, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
+	gone, err := sess.CountSamples(ctx, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
@@ -91,12 +91,12 @@ func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid i
 	if len(paths) == 0 {
 		return out, nil
 	}
-	ims, err := db.As(user).ImagesByPaths(ctx, pid, paths)
+	ims, err := sess.ImagesByPaths(ctx, pid, paths)
 	if err != nil {
 		return out, nil // the pairs are still named; their pictures are missing
 	}
 	for p, im := range ims {
-		if f, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
+		if f, err := sess.ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 			out.thumbs[p] = f
 		}
 	}
@@ -141,8 +141,8 @@ func (v *dashboardView) loadShortcuts() {
 	}
 	v.sc.loading = true
 	v.setTab(tabShortcuts, v.shortcutsTab())
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "dashboard.shortcuts", func() (shortcutLoad, error) { return readShortcuts(ctx, db, user, pid) }, func(l shortcutLoad, err error) {
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "dashboard.shortcuts", func() (shortcutLoad, error) { return readShortcuts(ctx, sess, pid) }, func(l shortcutLoad, err error) {
 		v.sc.loading = false
 		v.sc.err = err
 		if err == nil {
@@ -397,9 +397,9 @@ func (t shortcutCSV) WriteCSV(w io.Writer) error {
 // run), then asks the lead to confirm, naming how many samples change and
 // asking the reason every revision records.
 func (v *dashboardView) askRebalance() {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, DryRun: true})
+		return sess.RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, DryRun: true})
 	}, func(plan bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -458,9 +458,9 @@ func (v *dashboardView) confirmRebalance(plan bench.RebalanceResult) {
 // rebalance balances the letters with reason, then says what changed and
 // computes the report again.
 func (v *dashboardView) rebalance(reason string) {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, Reason: reason})
+		return sess.RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, Reason: reason})
 	}, func(res bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)

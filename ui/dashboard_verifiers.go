@@ -47,11 +47,11 @@ func (t plantTable) WriteCSV(w io.Writer) error {
 
 // loadPlanting reads the planting figures in the background for a lead and
 // shows them in the Verifiers tab.
-func (v *dashboardView) loadPlanting(ctx context.Context, db bench.Service, user bench.User, pid int64) {
+func (v *dashboardView) loadPlanting(ctx context.Context, sess bench.Session, user bench.User, pid int64) {
 	if !seesPlanting(user) {
 		return
 	}
-	load(v.u, "", func() (bench.PlantStatus, error) { return db.As(user).PlantedStatus(ctx, pid) }, func(st bench.PlantStatus, err error) {
+	load(v.u, "", func() (bench.PlantStatus, error) { return sess.PlantedStatus(ctx, pid) }, func(st bench.PlantStatus, err error) {
 		v.plant, v.plantErr = &st, err
 		v.setTab(tabVerifiers, v.verifiersTab())
 	})

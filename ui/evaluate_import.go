@@ -179,7 +179,7 @@ func (imp *evalImport) start() {
 	if run.Blind {
 		run.Base = strings.TrimSpace(imp.base.Text)
 	}
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	sess, ctx := v.u.sess, v.u.ctx()
 	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their taps
 		var preds []score.Prediction
 		var locs []evalPredLoc
@@ -204,7 +204,7 @@ func (imp *evalImport) start() {
 		fyne.Do(func() {
 			imp.message.SetText(fmt.Sprintf("Importing %s of %s…", plural(len(preds), "prediction"), model))
 		})
-		res, err := db.As(user).ImportPredictions(ctx, evalRef(rel), model, preds, strings.Join(names, ", "), run)
+		res, err := sess.ImportPredictions(ctx, evalRef(rel), model, preds, strings.Join(names, ", "), run)
 		fyne.Do(func() {
 			if err != nil {
 				imp.finish(bench.Message(err))

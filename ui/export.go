@@ -158,8 +158,8 @@ func (u *App) newExportView() *exportView {
 	v.freezeMsg = widget.NewLabel("A release records which revision of each accepted sample went in; later edits never change it. No kind ticked takes them all.")
 	v.freezeMsg.Wrapping = fyne.TextWrapWord
 	title := heading("Freeze a release of the accepted samples")
-	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "export.counts", func() (map[verify.State]int, error) { return db.As(user).StatusCounts(ctx, projectID) },
+	sess, ctx, projectID := u.sess, u.ctx(), u.project.ID
+	load(u, "export.counts", func() (map[verify.State]int, error) { return sess.StatusCounts(ctx, projectID) },
 		func(counts map[verify.State]int, err error) {
 			if err != nil {
 				u.showError(err)
@@ -213,8 +213,8 @@ func releaseDetails(r bench.Release) (what, when string) {
 }
 
 func (v *exportView) loadReleases() {
-	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "export.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) },
+	sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
+	load(v.u, "export.releases", func() ([]bench.Release, error) { return sess.Releases(ctx, projectID) },
 		func(rels []bench.Release, err error) {
 			if err != nil {
 				v.u.showError(err)
@@ -329,10 +329,10 @@ func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) 
 // freeze freezes in in the background (its audit re-hashes the images).
 func (v *exportView) freeze(in bench.FreezeInput) {
 	v.freezeMsg.SetText("Freezing " + in.Name + "@" + in.Version + "…")
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
-		rel, err := db.As(user).Freeze(context.Background(), in)
+		rel, err := sess.Freeze(context.Background(), in)
 		fyne.Do(func() {
 			v.freezeRefused(err)
 			if err != nil {
@@ -469,7 +469,7 @@ func (v *exportView) startExports(ctx context.Context, rel bench.Release, format
 	run.dlg.Resize(fyne.NewSize(520, 180))
 	run.dlg.Show()
 	v.lastExport = run
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
 		defer cancel()
@@ -485,7 +485,7 @@ func (v *exportView) startExports(ctx context.Context, rel bench.Release, format
 				which = fmt.Sprintf("%s (%d of %d): ", f, k+1, len(formats))
 			}
 			pace := newPacer()
-			res, err := db.As(user).Export(ctx, in, func(done, total int) {
+			res, err := sess.Export(ctx, in, func(done, total int) {
 				if !pace.due(done, total) {
 					return
 				}

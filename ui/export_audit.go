@@ -46,10 +46,10 @@ func (v *exportView) runAudit() {
 	run.dlg.Show()
 	v.auditRun = run
 	v.auditSummary.SetText("Auditing: re-hashing every image…")
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	inBackground(func() {
 		defer cancel()
-		rep, err := db.As(user).AuditFreeze(ctx, in, auditProgress(run))
+		rep, err := sess.AuditFreeze(ctx, in, auditProgress(run))
 		fyne.Do(func() {
 			run.dlg.Hide()
 			run.done = true
@@ -173,11 +173,11 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 	var d dialog.Dialog
 	var withdraw *widget.Button
 	withdraw = widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
-		db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+		sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
 		keep, why := kept(), reason.Text
 		withdraw.Disable()
 		load(v.u, "", func() (bench.SelectionResult, error) {
-			return db.As(user).WithdrawDuplicates(ctx, projectID, keep, why)
+			return sess.WithdrawDuplicates(ctx, projectID, keep, why)
 		},
 			func(res bench.SelectionResult, err error) {
 				withdraw.Enable()
@@ -235,11 +235,11 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 		res   bench.SelectionResult
 		clean [][]string // the groups withdrawn without a refusal
 	}
-	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+	sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
 	load(v.u, "", func() (withdrawn, error) {
 		var w withdrawn
 		for _, g := range groups {
-			r, err := db.As(user).WithdrawDuplicates(ctx, projectID, g[0], reason)
+			r, err := sess.WithdrawDuplicates(ctx, projectID, g[0], reason)
 			if err != nil {
 				return w, err
 			}

@@ -31,15 +31,15 @@ func (u *App) showProjects() {
 	)
 	list.OnSelected = func(i widget.ListItemID) { u.openProject(rows[i].p) }
 	loading := widget.NewLabel("Loading projects…")
-	db, ctx, user := u.db, u.ctx(), u.user
+	sess, ctx := u.sess, u.ctx()
 	load(u, "projects", func() ([]row, error) {
-		ps, err := db.As(user).Projects(ctx)
+		ps, err := sess.Projects(ctx)
 		if err != nil {
 			return nil, err
 		}
 		rs := make([]row, len(ps))
 		for i, p := range ps {
-			n, _ := db.As(user).CountImages(ctx, p.ID)
+			n, _ := sess.CountImages(ctx, p.ID)
 			rs[i] = row{p, n}
 		}
 		return rs, nil
@@ -57,7 +57,7 @@ func (u *App) showProjects() {
 	create = widget.NewButton("Create project", func() {
 		create.Disable()
 		title := name.Text
-		load(u, "", func() (bench.Project, error) { return db.As(user).CreateProject(ctx, title) }, func(p bench.Project, err error) {
+		load(u, "", func() (bench.Project, error) { return sess.CreateProject(ctx, title) }, func(p bench.Project, err error) {
 			create.Enable()
 			if err != nil {
 				u.showError(err) // the name typed stays

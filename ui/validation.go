@@ -121,8 +121,8 @@ func batchLine(b bench.ValidationBatch) string {
 // loadBatches reads the project's batches off the UI goroutine, then shows
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return db.As(user).ValidationBatches(ctx, pid) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return sess.ValidationBatches(ctx, pid) },
 		func(bs []bench.ValidationBatch, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -149,8 +149,8 @@ func (v *validationView) choose(name string) {
 		v.findings = nil // another batch: show its own stored findings
 	}
 	v.chosen = name
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return db.As(user).ValidationStatus(ctx, pid, name) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return sess.ValidationStatus(ctx, pid, name) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -381,8 +381,8 @@ func (v *validationView) runDraw() {
 	}
 	v.draw.Disable()
 	v.message.SetText("Drawing…")
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	load(v.u, "", func() (bench.ValidationStatus, error) { return db.As(user).DrawValidation(ctx, in) },
+	sess, ctx := v.u.sess, v.u.ctx()
+	load(v.u, "", func() (bench.ValidationStatus, error) { return sess.DrawValidation(ctx, in) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			v.draw.Enable()
@@ -429,8 +429,8 @@ func pluralWord(n int, word string) string {
 func (v *validationView) runAccept(batch string) {
 	v.accept.Disable()
 	v.message.SetText("Accepting the rest…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "", func() (bench.AcceptRestResult, error) { return db.As(user).AcceptRest(ctx, pid, batch) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "", func() (bench.AcceptRestResult, error) { return sess.AcceptRest(ctx, pid, batch) },
 		func(res bench.AcceptRestResult, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -478,7 +478,7 @@ func (v *validationView) askName(path string) {
 // then shows the new batch with the import audit's findings per record.
 func (v *validationView) importFile(path, name, author string) {
 	v.message.SetText("Importing " + filepath.Base(path) + "…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	type imported struct {
 		res    bench.ImportBatchResult
 		unread []annotate.RecordError
@@ -494,7 +494,7 @@ func (v *validationView) importFile(path, name, author string) {
 		if recs, im.unread, err = annotate.ImportNative(f); err != nil {
 			return im, err
 		}
-		im.res, err = db.As(user).ImportBatch(ctx, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
+		im.res, err = sess.ImportBatch(ctx, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
 		return im, err
 	}, func(im imported, err error) {
 		res, unread := im.res, im.unread
