@@ -154,7 +154,7 @@ func (v *augmentView) reload(msg string) {
 		}
 		v.showCandidate()
 		if err == nil && msg == "" {
-			v.status.SetText(plural(len(v.cands), "candidate"))
+			v.status.SetText(annotate.Plural(len(v.cands), "candidate"))
 		}
 	})
 }

@@ -461,7 +461,7 @@ func (c *curateView) freezeKept() {
 			return
 		}
 		c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",
-			rel.Ref(), plural(rel.Samples, "sample")))
+			rel.Ref(), annotate.Plural(rel.Samples, "sample")))
 		c.loadSubsets(h.ID)
 	})
 }

@@ -198,7 +198,7 @@ func (v *dashboardView) fill() {
 	// Every state is named, so that the parts add up to the total (drafts and
 	// withdrawn samples were left out).
 	v.status.SetText(fmt.Sprintf("%s: %s, %d in review, %s, %d returned, %d withdrawn",
-		plural(total, "sample"), plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
+		annotate.Plural(total, "sample"), annotate.Plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
 		by[dashStateIndex(verify.StateReturned)], by[dashStateIndex(verify.StateWithdrawn)]))
 	for _, it := range v.tabs.Items {
 		var c fyne.CanvasObject
@@ -596,7 +596,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	boxes.Wrapping = fyne.TextWrapWord // a half of a two-column grid: unwrapped, it set the window's width (1,648 px on 20k samples)
 	if b.Samples > 0 {
 		boxes.SetText(fmt.Sprintf("%s with boxes by two or more people: mean IoU %.3f over %d pairs, %s of pairs at IoU 0.5 or more.",
-			plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
+			annotate.Plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
 	}
 	return container.NewBorder(help, nil, nil, nil, container.NewGridWithRows(2,
 		container.NewBorder(nil, nil, v.alphaChart(), nil,

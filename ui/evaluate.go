@@ -386,7 +386,7 @@ func (v *evaluateView) load() {
 // fill lays out everything loaded.
 func (v *evaluateView) fill() {
 	what, _ := releaseDetails(v.rel)
-	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, plural(len(v.runs), "model")))
+	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, annotate.Plural(len(v.runs), "model")))
 	v.runsRows = dashRows(v.runs, func(r bench.ModelRun) []string {
 		return []string{evalRunName(r), strconv.Itoa(r.Predictions), strconv.Itoa(r.Missing), r.Source, r.ImportedBy, evalTime(r.ImportedAt)}
 	})
@@ -535,7 +535,7 @@ func (v *evaluateView) fillBoard() {
 // denominator (and, with steps, the step options) the reports were computed with,
 // and how ranks and ties are read.
 func evalNote(rel bench.Release, r0 *score.Report, steps bool, metric string, ties []string) string {
-	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), plural(r0.N, "sample"))
+	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), annotate.Plural(r0.N, "sample"))
 	if bs := r0.Bootstrap; bs != nil {
 		note += fmt.Sprintf(" with the %d %% percentile bootstrap interval (%d draws, seed %d)", bs.Level, bs.Draws, bs.Seed)
 	}
@@ -806,7 +806,7 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelRe
 
 	meta := []string{s.ID, string(s.Kind)}
 	if s.Hop > 0 {
-		meta = append(meta, plural(s.Hop, "hop"))
+		meta = append(meta, annotate.Plural(s.Hop, "hop"))
 	}
 	if s.View != "" {
 		meta = append(meta, string(s.View))
@@ -896,7 +896,7 @@ func evalResultRow(r bench.ModelResult, gold score.Gold) []string {
 	answer := res.Answer
 	switch {
 	case res.Kind == annotate.KindStepGraph && res.Parsed():
-		answer = plural(len(res.Steps), "step")
+		answer = annotate.Plural(len(res.Steps), "step")
 	case !res.Parsed():
 		answer = "–"
 	}

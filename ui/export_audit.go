@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 )
 
@@ -168,7 +169,7 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 	reason := widget.NewEntry()
 	reason.SetText("duplicate question")
 	what := widget.NewLabel(fmt.Sprintf("%s ask the same question on the same images. Keep one and withdraw the other %s; "+
-		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), plural(len(group)-1, "sample")))
+		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), annotate.Plural(len(group)-1, "sample")))
 	what.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	var withdraw *widget.Button
@@ -210,7 +211,7 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 		rows = append(rows, all)
 	}
 	body := container.NewVBox(rows...)
-	d = dialog.NewCustomWithoutButtons("The same question, "+plural(len(group), "time"), body, v.u.win)
+	d = dialog.NewCustomWithoutButtons("The same question, "+annotate.Plural(len(group), "time"), body, v.u.win)
 	d.Resize(fyne.NewSize(min(560, v.u.win.Canvas().Size().Width-40), body.MinSize().Height+80))
 	d.Show()
 }
@@ -256,7 +257,7 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f bench.AuditFinding) bool {
 			return f.Check == bench.CheckDuplicate && slices.ContainsFunc(w.clean, func(g []string) bool { return slices.Equal(f.Group, g) })
 		})
-		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), w.res)
+		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", annotate.Plural(len(groups), "group")), w.res)
 	})
 }
 
@@ -274,7 +275,7 @@ func (v *exportView) summarizeWithdrawn(kept string, res bench.SelectionResult) 
 	errs := len(errorFindings(v.findings))
 	text := fmt.Sprintf("%s; %s.", kept, res.Summary("withdrew"))
 	if errs > 0 {
-		text += fmt.Sprintf(" %s left; the freeze audits again.", plural(errs, "error"))
+		text += fmt.Sprintf(" %s left; the freeze audits again.", annotate.Plural(errs, "error"))
 	} else {
 		text += " No error left; the freeze audits again."
 	}

@@ -144,7 +144,7 @@ func (v *humanView) showLoaded(rel bench.Release, h humanLoad, err error) {
 	)
 	v.list.OnSelected = func(i widget.ListItemID) { v.show(i) }
 	detail := container.NewStack(widget.NewLabel("Choose an item. You see the image and the question only; answer as you judge it."))
-	split := container.NewHSplit(container.NewBorder(widget.NewLabel(fmt.Sprintf("%s · drawn by %s", plural(b.Items, "item"), b.CreatedBy)), nil, nil, nil, v.list), detail)
+	split := container.NewHSplit(container.NewBorder(widget.NewLabel(fmt.Sprintf("%s · drawn by %s", annotate.Plural(b.Items, "item"), b.CreatedBy)), nil, nil, nil, v.list), detail)
 	split.Offset = 0.25
 	v.body.Objects = []fyne.CanvasObject{split}
 	v.body.Refresh()

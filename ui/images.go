@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 
@@ -130,7 +131,7 @@ func (b *imageBrowser) countImages() {
 			return
 		}
 		b.count = n
-		b.total.SetText(plural(n, "image"))
+		b.total.SetText(annotate.Plural(n, "image"))
 		if n == 0 {
 			b.info.SetText("No images yet. The project's leads import them.")
 			if u.offers(verify.ActionImportImages) {
@@ -202,7 +203,7 @@ func (b *imageBrowser) describe(im bench.Image) {
 			b.info.SetText(line("samples unknown: " + bench.Message(err)))
 			return
 		}
-		b.info.SetText(line(plural(len(samples), "sample")))
+		b.info.SetText(line(annotate.Plural(len(samples), "sample")))
 	})
 }
 

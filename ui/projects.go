@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"strconv"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -26,7 +25,7 @@ func (u *App) showProjects() {
 		func() int { return len(rows) },
 		func() fyne.CanvasObject { return widget.NewLabel("project name placeholder") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(rows[i].p.Name + "  —  " + plural(rows[i].images, "image"))
+			o.(*widget.Label).SetText(rows[i].p.Name + "  —  " + annotate.Plural(rows[i].images, "image"))
 		},
 	)
 	list.OnSelected = func(i widget.ListItemID) { u.openProject(rows[i].p) }
@@ -74,11 +73,4 @@ func (u *App) showProjects() {
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.win.SetTitle("Benchwright — projects")
 	u.win.SetContent(container.NewPadded(container.NewBorder(head, bottom, nil, nil, container.NewStack(list, loading))))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -412,7 +412,7 @@ func (v *samplesView) userOption(prefix string, id int64) string {
 func (v *samplesView) showScope() {
 	var parts []string
 	if n := len(v.q.IDs); n > 0 {
-		parts = append(parts, fmt.Sprintf("Only the %s you came from", plural(n, "sample")))
+		parts = append(parts, fmt.Sprintf("Only the %s you came from", annotate.Plural(n, "sample")))
 	}
 	if v.q.ImageID != 0 {
 		parts = append(parts, "Only the samples on "+v.imageName())
@@ -671,7 +671,7 @@ func (v *samplesView) selectionChanged() {
 	if n == 0 {
 		v.selInfo.SetText("Nothing selected")
 	} else {
-		v.selInfo.SetText(plural(n, "sample") + " selected")
+		v.selInfo.SetText(annotate.Plural(n, "sample") + " selected")
 	}
 	for _, b := range v.actions {
 		if n == 0 || v.acting {
@@ -713,7 +713,7 @@ func (v *samplesView) say(msg string) {
 func (v *samplesView) askReason(verb string, act func(reason string)) {
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why (kept in each sample's history)")
-	title := fmt.Sprintf("%s %s", verb, plural(len(v.order), "sample"))
+	title := fmt.Sprintf("%s %s", verb, annotate.Plural(len(v.order), "sample"))
 	v.showForm(title, verb, []*widget.FormItem{widget.NewFormItem("Reason", reason)}, reason, func() { act(strings.TrimSpace(reason.Text)) })
 }
 
@@ -796,7 +796,7 @@ func (v *samplesView) askReassign() {
 	to := widget.NewSelect(names, nil)
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why (kept in each sample's history)")
-	v.showForm("Reassign "+plural(len(v.order), "sample"), "Reassign",
+	v.showForm("Reassign "+annotate.Plural(len(v.order), "sample"), "Reassign",
 		[]*widget.FormItem{widget.NewFormItem("To", to), widget.NewFormItem("Reason", reason)}, reason, func() {
 			if to.Selected != "" {
 				v.reassign(to.Selected, strings.TrimSpace(reason.Text))
@@ -854,7 +854,7 @@ func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 			v.say(bench.Message(fmt.Errorf("export to %s: %w", path, err)))
 			return
 		}
-		v.say(fmt.Sprintf("Exported %s to %s.", plural(len(ids), "sample"), path))
+		v.say(fmt.Sprintf("Exported %s to %s.", annotate.Plural(len(ids), "sample"), path))
 	})
 }
 

@@ -571,7 +571,7 @@ func (v *settingsView) update() {
 		v.revert.Disable()
 		return
 	}
-	v.dirty.SetText(fmt.Sprintf("%s not saved", plural(n, "change")))
+	v.dirty.SetText(fmt.Sprintf("%s not saved", annotate.Plural(n, "change")))
 	v.dirty.Show()
 	v.save.Enable()
 	v.revert.Enable()
@@ -695,7 +695,7 @@ func (v *settingsView) showRefusal(err error) {
 		l.Show()
 		placed++
 	}
-	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
+	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", annotate.Plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
 	if len(unplaced) > 0 {
 		text = "Nothing was saved. " + strings.Join(unplaced, "\n")
 	}

@@ -563,5 +563,5 @@ func minutesText(d time.Duration) string {
 	if d < time.Minute {
 		return "less than a minute"
 	}
-	return plural(int(d/time.Minute), "minute")
+	return annotate.Plural(int(d/time.Minute), "minute")
 }

@@ -323,7 +323,7 @@ func (o *openSample) history(events []bench.Event) fyne.CanvasObject {
 	hist := widget.NewLabel(historyText(events))
 	hist.Wrapping = fyne.TextWrapWord
 	hist.Importance = widget.LowImportance
-	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", plural(len(events), "event")), hist))
+	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", annotate.Plural(len(events), "event")), hist))
 }
 
 // historyText is a sample's timeline, one event a line, in local time.
