@@ -91,7 +91,7 @@ func BenchmarkNextSampleWarm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	signedInAs(u, user)
+	asSignedIn(u, user)
 	u.openProject(p)
 	u.nav.Select(1)
 	ws := (*workspace)(nil)
@@ -218,7 +218,7 @@ func BenchmarkOpenSequence16(b *testing.B) {
 	}
 	u := New(test.NewTempApp(b), db, "")
 	u.win.Resize(fyne.NewSize(1280, 800))
-	signedInAs(u, user)
+	asSignedIn(u, user)
 	u.openProject(res.Project)
 	u.nav.Select(1)
 	ws := lastWorkspace[u]

@@ -141,6 +141,6 @@ func withService(u *App, svc bench.Service) {
 
 // signedInAs binds u to user as the sign-in does, without its form or the
 // project list it opens next.
-func signedInAs(u *App, user bench.User) {
+func asSignedIn(u *App, user bench.User) {
 	u.user, u.account, u.sess = user, user, u.db.As(user)
 }
