@@ -293,6 +293,15 @@ func (u *App) showStatus(user bench.User, project bench.Project, counts map[veri
 // whether the team server answers again).
 func (u *App) lastChange() func(context.Context) (int64, error) { return u.db.LastChange }
 
+// filesDir is the folder of the project file's own files, "" when what is
+// signed in to has none (a team server).
+func (u *App) filesDir() string {
+	if file, ok := u.db.(interface{ FilesDir() string }); ok {
+		return file.FilesDir()
+	}
+	return ""
+}
+
 // where names the project's file or server, without asking it (Service.Where).
 func (u *App) where() string { return u.db.Where() }
 

@@ -27,8 +27,8 @@ import (
 // video-frames beside a project file, or in the user's cache for a team server
 // (whose import uploads them).
 func (u *App) videoFramesDir() (string, error) {
-	if file, ok := u.db.(interface{ FilesDir() string }); ok && !u.onServer() {
-		return filepath.Join(file.FilesDir(), "video-frames"), nil
+	if dir := u.filesDir(); dir != "" && !u.onServer() {
+		return filepath.Join(dir, "video-frames"), nil
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {

@@ -17,11 +17,18 @@ import (
 // one bench.Session every screen works with (issue 28 item 5).
 const signInFile = "app.go"
 
+// connectionFiles may read App.db besides app.go: the sign-in form
+// (Authenticate, the first lead) and the connection (which server, its clock,
+// polling LastChange).
+var connectionFiles = map[string]bool{signInFile: true, "signin.go": true, "connect.go": true}
+
 // TestScreensUseTheSession: identity comes from the session the app makes at
 // sign-in, not from a person handed to every call. No ui source but app.go calls
 // a method As (x.As(user): a Session for someone) or declares a field, parameter
 // or result of type bench.Service; screens and their helpers take a
-// bench.Session. errors.As is the standard library's, not a Session.
+// bench.Session. errors.As is the standard library's, not a Session. Nor does a
+// screen read App.db (x.db: a copy of the Service held as a local); only the
+// sign-in and connection files do.
 func TestScreensUseTheSession(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -41,9 +48,15 @@ func TestScreensUseTheSessionSeesViolations(t *testing.T) {
 		want            int
 	}{
 		{"As on a service", "screen.go", `package ui
-func f(u *App) { u.db.As(u.user).Projects(nil) }`, 1},
+func f(u *App) { u.db.As(u.user).Projects(nil) }`, 2},
 		{"As on a copy", "screen.go", `package ui
-func f(u *App) { db := u.db; _ = db.As(u.user) }`, 1},
+func f(db bench.Service, u *App) { _ = db.As(u.user) }`, 2},
+		{"a copy of App.db", "screen.go", `package ui
+func f(u *App) string { svc := u.db; return svc.Where() }`, 1},
+		{"App.db in a type switch", "screen.go", `package ui
+func f(u *App) bool { _, ok := u.db.(interface{ FilesDir() string }); return ok }`, 1},
+		{"the connection may read App.db", "connect.go", `package ui
+func f(u *App) bool { _, ok := u.db.(interface{ Close() error }); return ok }`, 0},
 		{"Service parameter", "screen.go", `package ui
 import "github.com/benchwright/benchwright/bench"
 func f(db bench.Service, s bench.Session) {}`, 1},
@@ -112,6 +125,10 @@ func scanSessionRules(t *testing.T, files []string) []string {
 					return true
 				}
 				bad = append(bad, fset.Position(n.Pos()).String()+": "+exprString(n.Fun)+"(…): a Session for someone (use the sign-in's, App.sess)")
+			case *ast.SelectorExpr:
+				if n.Sel.Name == "db" && !connectionFiles[base] {
+					bad = append(bad, fset.Position(n.Pos()).String()+": "+exprString(n)+": the Service (use the sign-in's Session, App.sess, or an App method in app.go)")
+				}
 			case *ast.Field:
 				if isBenchService(n.Type) {
 					bad = append(bad, fset.Position(n.Pos()).String()+": a field, parameter or result of type bench.Service (take a bench.Session)")

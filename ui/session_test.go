@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +88,17 @@ func TestAnEndedSessionSaysSo(t *testing.T) {
 	eventually(t, "the project again", func() bool { return strings.Contains(u.status.Text, "ann1 (annotator)") })
 	if _, err := u.sess.Projects(u.ctx()); err != nil {
 		t.Errorf("the new session's call: %v", err)
+	}
+}
+
+// TestVideoFramesBesideTheProjectFile: a local project's video frames are
+// written beside its file (App.filesDir asks the Service, which the screens do
+// not hold), a team server's in the user's cache.
+func TestVideoFramesBesideTheProjectFile(t *testing.T) {
+	u, db := demoApp(t)
+	signInAs(t, u, "lead", "demo")
+	got, err := u.videoFramesDir()
+	if want := filepath.Join(db.FilesDir(), "video-frames"); err != nil || got != want {
+		t.Errorf("a project file's video frames go to %q (%v), want %q", got, err, want)
 	}
 }
