@@ -457,7 +457,7 @@ func (ws *workspace) reloadQueueThen(then func()) {
 	if len(ws.items) == 0 { // the first read: say so, rather than show an empty queue
 		ws.showQueue([]queueItem{{kind: qHeader, detail: "Reading your queue…"}})
 	}
-	q := queueQuery{db: ws.u.db, ctx: ws.u.ctx(), user: ws.u.user, pid: ws.u.project.ID, page: ws.pageSize,
+	q := queueQuery{sess: ws.u.sess, ctx: ws.u.ctx(), user: ws.u.user, pid: ws.u.project.ID, page: ws.pageSize,
 		all: ws.allImages.Checked, imgLoaded: ws.imgLoaded, loaded: maps.Clone(ws.loaded)}
 	load(ws.u, "annotate.queue", func() (queueData, error) { return q.readQueue(), nil }, func(d queueData, _ error) {
 		if d.err != nil {
@@ -477,9 +477,9 @@ func (ws *workspace) reloadQueueThen(then func()) {
 
 // queueQuery is what a reading of the queue needs, copied on the UI goroutine.
 type queueQuery struct {
-	db        bench.Service
+	sess      bench.Session
 	ctx       context.Context
-	user      bench.User
+	user      bench.User // whose drafts are theirs
 	pid       int64
 	page      int
 	all       bool // all images, not only those without a sample
@@ -521,16 +521,16 @@ func (q queueQuery) readQueue() queueData {
 		func() { drafts = q.readSection(mine(verify.StateDraft), max(q.loaded[verify.StateDraft], q.page)) },
 		func() {
 			if q.all {
-				d.imgTotal, _ = q.db.As(q.user).CountImages(q.ctx, q.pid)
+				d.imgTotal, _ = q.sess.CountImages(q.ctx, q.pid)
 			} else {
-				d.imgTotal, _ = q.db.As(q.user).CountImagesWithoutSamples(q.ctx, q.pid)
+				d.imgTotal, _ = q.sess.CountImagesWithoutSamples(q.ctx, q.pid)
 			}
 		},
 		func() {
 			if q.all {
-				ims, imsErr = q.db.As(q.user).Images(q.ctx, q.pid, 0, n)
+				ims, imsErr = q.sess.Images(q.ctx, q.pid, 0, n)
 			} else {
-				ims, imsErr = q.db.As(q.user).ImagesWithoutSamples(q.ctx, q.pid, 0, n)
+				ims, imsErr = q.sess.ImagesWithoutSamples(q.ctx, q.pid, 0, n)
 			}
 		},
 	}
@@ -610,8 +610,8 @@ func (q queueQuery) readSection(f bench.SampleFilter, n int) sampleSection {
 	var sec sampleSection
 	var countErr error
 	together(
-		func() { sec.total, countErr = q.db.As(q.user).CountSamples(q.ctx, q.pid, f) },
-		func() { sec.rows, sec.err = q.db.As(q.user).Samples(q.ctx, q.pid, f, 0, n) },
+		func() { sec.total, countErr = q.sess.CountSamples(q.ctx, q.pid, f) },
+		func() { sec.rows, sec.err = q.sess.Samples(q.ctx, q.pid, f, 0, n) },
 	)
 	sec.err = cmp.Or(countErr, sec.err)
 	return sec

@@ -323,11 +323,11 @@ func (w barrierSession) ImagesWithoutSamples(ctx context.Context, pid int64, off
 // trip, not one per read. Its rows are those the reads one after another give.
 func TestAnnotateQueueReadsAtOnce(t *testing.T) {
 	u, ws := openAnnotate(t, "ann1")
-	q := queueQuery{db: u.db, ctx: u.ctx(), user: u.user, pid: u.project.ID, page: ws.pageSize, loaded: map[verify.State]int{}}
+	q := queueQuery{sess: u.sess, ctx: u.ctx(), user: u.user, pid: u.project.ID, page: ws.pageSize, loaded: map[verify.State]int{}}
 	want := q.readQueue()
 	reads := 2*2 + 2*len(submittedStates) + 2 // returned, drafts, each submitted state: count and rows; images: count and rows
 	b := &barrierService{Service: u.db, want: reads, all: make(chan struct{})}
-	q.db, q.loaded = b, map[verify.State]int{}
+	q.sess, q.loaded = b.As(u.user), map[verify.State]int{}
 	got := q.readQueue()
 	if b.peak != reads {
 		t.Errorf("at most %d of the queue's %d reads were under way at once", b.peak, reads)

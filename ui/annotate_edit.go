@@ -212,7 +212,7 @@ func (ws *workspace) submitBlocker() string {
 	case ws.conflict:
 		return "Resolve the save conflict first."
 	case errs > 0:
-		return fmt.Sprintf("Submit is blocked: fix %s (see the guideline check).", plural(errs, "error"))
+		return fmt.Sprintf("Submit is blocked: fix %s (see the guideline check).", annotate.Plural(errs, "error"))
 	}
 	if err := ws.resubmitProblem(); err != nil {
 		msg := err.Error()

@@ -67,7 +67,7 @@ func (p *lintPanel) show(fs []annotate.Finding, acked map[string]bool) {
 		p.summary.SetText("Guideline check: no findings")
 		p.summary.Importance = widget.SuccessImportance
 	default:
-		p.summary.SetText(fmt.Sprintf("Guideline check: %s, %s", plural(errs, "error"), plural(warns, "warning")))
+		p.summary.SetText(fmt.Sprintf("Guideline check: %s, %s", annotate.Plural(errs, "error"), annotate.Plural(warns, "warning")))
 		p.summary.Importance = widget.DangerImportance
 		if errs == 0 {
 			p.summary.Importance = widget.WarningImportance
@@ -204,5 +204,5 @@ func (ws *workspace) readyText() (string, widget.Importance) {
 	if len(open) == 0 {
 		return ready, widget.SuccessImportance
 	}
-	return fmt.Sprintf("%s Submitting acknowledges %s: %s.", ready, plural(len(open), "warning"), strings.Join(open, "; ")), widget.WarningImportance
+	return fmt.Sprintf("%s Submitting acknowledges %s: %s.", ready, annotate.Plural(len(open), "warning"), strings.Join(open, "; ")), widget.WarningImportance
 }

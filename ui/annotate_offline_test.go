@@ -81,7 +81,7 @@ func TestAnnotateSubmitWhileOfflineIsQueued(t *testing.T) {
 		t.Run(fmt.Sprintf("unsaved edits %v", dirty), func(t *testing.T) {
 			u, ws := openAnnotate(t, "ann1")
 			db := &awayDB{Service: u.db}
-			u.db = db
+			withService(u, db)
 			id := ws.sample.ID
 			f := ws.form.(*hopForm)
 			if dirty {

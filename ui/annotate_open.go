@@ -24,8 +24,8 @@ import (
 // shown on it) and the preview when it has been read and decoded, off the UI
 // goroutine (on a team server the file may first have to be fetched).
 func (ws *workspace) loadImage(im bench.Image) {
-	svc, user, ctx := ws.u.db, ws.u.user, ws.u.ctx()
-	where := svc.Where() // names the project's file or server, without asking it
+	sess, ctx := ws.u.sess, ws.u.ctx()
+	where := ws.u.where() // names the project's file or server, without asking it
 	if img, ok := previews.get(previewKey(where, im.SHA256)); ok {
 		ws.showPicture(im, img, nil)
 		return
@@ -33,7 +33,7 @@ func (ws *workspace) loadImage(im bench.Image) {
 	ws.showPicture(im, placeholder(im), nil)
 	ws.imageInfo.SetText(ws.imageInfo.Text + " · reading the preview…")
 	load(ws.u, "annotate.picture", func() (image.Image, error) {
-		return previewOf(ctx, svc, user, where, im)
+		return previewOf(ctx, sess, where, im)
 	}, func(img image.Image, err error) {
 		if !ws.hasImage || ws.image.SHA256 != im.SHA256 || ws.image.RelPath != im.RelPath {
 			return // another image is shown by now
@@ -70,8 +70,8 @@ func (ws *workspace) showInfo(im bench.Image, err error) {
 // previewOf is im's decoded preview from the cache, or decoded now (reading the
 // file from the project, through its server on a team server); if it cannot be
 // had, a placeholder of its proportions and why.
-func previewOf(ctx context.Context, svc bench.Service, user bench.User, where string, im bench.Image) (image.Image, error) {
-	img, err := previews.load(previewKey(where, im.SHA256), func() (image.Image, error) { return decodePreview(ctx, svc, user, im.SHA256) })
+func previewOf(ctx context.Context, sess bench.Session, where string, im bench.Image) (image.Image, error) {
+	img, err := previews.load(previewKey(where, im.SHA256), func() (image.Image, error) { return decodePreview(ctx, sess, im.SHA256) })
 	if err != nil {
 		return placeholder(im), err
 	}
@@ -146,13 +146,13 @@ func (ws *workspace) createSampleNow(kind annotate.Kind) {
 	lastKinds[ws.u] = kind
 	s := newSampleOf(kind, ws.image)
 	u := ws.u
-	db, ctx, user, pid, seq := u.db, u.ctx(), u.user, u.project.ID, ws.seq.newOnes
+	sess, ctx, pid, seq := u.sess, u.ctx(), u.project.ID, ws.seq.newOnes
 	ws.newSampleBusy(true)
 	load(u, "", func() (bench.SampleInfo, error) {
 		if len(seq) > 1 {
-			s = newSequenceSample(ctx, db, user, pid, s, seq)
+			s = newSequenceSample(ctx, sess, pid, s, seq)
 		}
-		return db.As(user).CreateSample(ctx, pid, s)
+		return sess.CreateSample(ctx, pid, s)
 	}, func(si bench.SampleInfo, err error) {
 		ws.newSampleBusy(false)
 		if err != nil {
@@ -231,22 +231,22 @@ type openedSample struct {
 // readSample reads sample id and what its editor shows with it.
 //
 //bw:background
-func readSample(ctx context.Context, db bench.Service, user bench.User, pid int64, where, id string) (openedSample, error) {
+func readSample(ctx context.Context, sess bench.Session, pid int64, where, id string) (openedSample, error) {
 	var o openedSample
-	si, err := db.As(user).Sample(ctx, id)
+	si, err := sess.Sample(ctx, id)
 	if err != nil {
 		return o, err
 	}
 	o.si = si
 	if si.ImagePath != "" {
-		o.im, o.imErr = db.As(user).ImageByPath(ctx, pid, si.ImagePath)
+		o.im, o.imErr = sess.ImageByPath(ctx, pid, si.ImagePath)
 		if o.imErr == nil {
 			o.hasIm = true
-			o.pic, o.picErr = previewOf(ctx, db, user, where, o.im)
+			o.pic, o.picErr = previewOf(ctx, sess, where, o.im)
 		}
 	}
 	if si.Status == verify.StateReturned {
-		if rs, err := db.As(user).Reviews(ctx, si.ID); err == nil {
+		if rs, err := sess.Reviews(ctx, si.ID); err == nil {
 			for _, r := range rs {
 				if r.Revision == si.Revision && r.Decision == verify.DecisionReject {
 					o.reviews = append(o.reviews, r)
@@ -255,7 +255,7 @@ func readSample(ctx context.Context, db bench.Service, user bench.User, pid int6
 		}
 	}
 	if si.Revision > 0 || si.Status == verify.StateReturned {
-		o.revs, o.revsErr = db.As(user).SampleRevisions(ctx, si.ID)
+		o.revs, o.revsErr = sess.SampleRevisions(ctx, si.ID)
 		o.hasRevs = true
 	}
 	return o, nil
@@ -266,13 +266,12 @@ func readSample(ctx context.Context, db bench.Service, user bench.User, pid int6
 // open before, which is closed now, so nothing is typed into it meanwhile).
 func (ws *workspace) openSample(id string) {
 	u := ws.u
-	source := u.db // Where names the project's file or server, without asking it
-	db, ctx, user, pid, where := u.db, u.ctx(), u.user, u.project.ID, source.Where()
+	sess, ctx, pid, where := u.sess, u.ctx(), u.project.ID, u.where()
 	if ws.sample != nil && ws.sample.ID != id && !ws.dirty {
 		ws.closeSample()
 		ws.setRight(container.NewCenter(widget.NewLabel(fmt.Sprintf("Opening %s…", id))))
 	}
-	load(u, "annotate.open", func() (openedSample, error) { return readSample(ctx, db, user, pid, where, id) }, func(o openedSample, err error) {
+	load(u, "annotate.open", func() (openedSample, error) { return readSample(ctx, sess, pid, where, id) }, func(o openedSample, err error) {
 		if err != nil {
 			u.showError(err)
 			return

@@ -112,18 +112,18 @@ func (ws *workspace) saveNow() {
 		ws.runAfterSave(false)
 		return
 	}
-	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
+	sess, ctx := ws.u.sess, ws.u.ctx()
 	sample, id, version, offline, gen := ws.sample, ws.sample.ID, ws.version, ws.offline, ws.saveGen
 	content := cloneSample(ws.cur)
 	ws.saving, ws.saveAgain = true, false
 	ws.saveBtn.Disable()
 	ws.setSaved("Saving…")
 	load(ws.u, "", func() (int, error) {
-		v, err := db.As(user).SaveDraft(ctx, id, version, content)
+		v, err := sess.SaveDraft(ctx, id, version, content)
 		if err != nil && offline && errors.Is(err, bench.ErrConflict) {
 			// A save sent before the connection dropped may have arrived: if the
 			// stored draft is what was sent here, it is saved, not in conflict.
-			if si, gerr := db.As(user).Sample(ctx, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
+			if si, gerr := sess.Sample(ctx, id); gerr == nil && reflect.DeepEqual(si.Content, annotate.TidyText(content)) {
 				v, err = si.Version, nil
 			}
 		}
@@ -215,8 +215,8 @@ func (ws *workspace) overwrite() {
 	if ws.sample == nil {
 		return
 	}
-	db, ctx, user, sample := ws.u.db, ws.u.ctx(), ws.u.user, ws.sample
-	load(ws.u, "", func() (bench.SampleInfo, error) { return db.As(user).Sample(ctx, sample.ID) }, func(si bench.SampleInfo, err error) {
+	sess, ctx, sample := ws.u.sess, ws.u.ctx(), ws.sample
+	load(ws.u, "", func() (bench.SampleInfo, error) { return sess.Sample(ctx, sample.ID) }, func(si bench.SampleInfo, err error) {
 		if ws.sample != sample {
 			return
 		}
@@ -282,8 +282,8 @@ func (ws *workspace) retryOffline() {
 		ws.sendQueued()
 		return
 	}
-	db, ctx := ws.u.db, ws.u.ctx()
-	act(ws.u, "", func() error { _, err := db.LastChange(ctx); return err }, func(err error) {
+	ctx, lastChange := ws.u.ctx(), ws.u.lastChange()
+	act(ws.u, "", func() error { _, err := lastChange(ctx); return err }, func(err error) {
 		if !ws.offline {
 			return
 		}
@@ -409,10 +409,10 @@ func (ws *workspace) submit() {
 // sendSubmit submits revision version of sample id off the UI goroutine, with
 // Submit disabled until it returns, and hands the result to done.
 func (ws *workspace) sendSubmit(id string, version int, acks []string, done func(bench.SampleInfo, error)) {
-	db, ctx, user := ws.u.db, ws.u.ctx(), ws.u.user
+	sess, ctx := ws.u.sess, ws.u.ctx()
 	ws.submitting = true
 	ws.updateGate()
-	load(ws.u, "", func() (bench.SampleInfo, error) { return db.As(user).Submit(ctx, id, version, acks) }, func(si bench.SampleInfo, err error) {
+	load(ws.u, "", func() (bench.SampleInfo, error) { return sess.Submit(ctx, id, version, acks) }, func(si bench.SampleInfo, err error) {
 		ws.submitting = false
 		if ws.sample != nil {
 			ws.updateGate()

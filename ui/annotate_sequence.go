@@ -155,16 +155,16 @@ func (ws *workspace) readSequence(paths []string) {
 		return
 	}
 	gen := sv.gen
-	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
+	sess, pid, ctx := ws.u.sess, ws.u.project.ID, ws.u.ctx()
 	type read struct {
 		ims    map[string]bench.Image
 		thumbs map[string]string
 	}
 	load(ws.u, "", func() (read, error) {
-		ims, err := db.As(user).ImagesByPaths(ctx, pid, want)
+		ims, err := sess.ImagesByPaths(ctx, pid, want)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
+			if p, err := sess.ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}
@@ -385,8 +385,8 @@ func (ws *workspace) askAddImage() {
 		container.NewBorder(filter, nil, nil, nil, list), ws.u.win)
 	d.Resize(fyne.NewSize(480, 420))
 	d.Show()
-	db, user, pid, ctx := ws.u.db, ws.u.user, ws.u.project.ID, ws.u.ctx()
-	load(ws.u, "", func() ([]bench.Image, error) { return db.As(user).Images(ctx, pid, 0, 5000) }, func(ims []bench.Image, err error) {
+	sess, pid, ctx := ws.u.sess, ws.u.project.ID, ws.u.ctx()
+	load(ws.u, "", func() ([]bench.Image, error) { return sess.Images(ctx, pid, 0, 5000) }, func(ims []bench.Image, err error) {
 		if err != nil {
 			ws.u.showError(err)
 			return
@@ -407,7 +407,7 @@ func (ws *workspace) prefetchSequence() {
 			}
 		}
 	}
-	prefetchPreviews(ws.u.ctx(), ws.u.db, ws.u.user, ws.u.project.ID, previews, targets)
+	prefetchPreviews(ws.u.ctx(), ws.u.sess, ws.u.where(), ws.u.project.ID, previews, targets)
 }
 
 // toggleGrid switches between the canvas and the grid of the sequence's images (the
@@ -450,13 +450,12 @@ func (ws *workspace) toggleGrid() {
 // loadGridPreviews decodes the grid's previews off the UI goroutine (the prefetch
 // cache first) and gives each cell its picture.
 func (ws *workspace) loadGridPreviews(g *seqGrid, ims []bench.Image, cells []gridCell) {
-	source := ws.u.db // Where names the project's file or server, without asking it
-	db, user, ctx, where := ws.u.db, ws.u.user, ws.u.ctx(), source.Where()
+	sess, ctx, where := ws.u.sess, ws.u.ctx(), ws.u.where()
 	load(ws.u, "", func() ([]image.Image, error) {
 		pics := make([]image.Image, len(ims))
 		for k, im := range ims {
 			if im.SHA256 != "" {
-				pics[k], _ = previewOf(ctx, db, user, where, im) // a placeholder when it cannot be had
+				pics[k], _ = previewOf(ctx, sess, where, im) // a placeholder when it cannot be had
 			}
 		}
 		return pics, nil
@@ -543,9 +542,9 @@ func (ws *workspace) openImages(ims []bench.Image) {
 // frames go with them, so that the sample is a video sample.
 //
 //bw:background
-func newSequenceSample(ctx context.Context, db bench.Service, user bench.User, pid int64, s annotate.Sample, paths []string) annotate.Sample {
+func newSequenceSample(ctx context.Context, sess bench.Session, pid int64, s annotate.Sample, paths []string) annotate.Sample {
 	s.SetImages(paths)
-	fs, err := db.As(user).VideoFrames(ctx, pid, paths)
+	fs, err := sess.VideoFrames(ctx, pid, paths)
 	if err != nil || len(fs) != len(paths) {
 		return s
 	}

@@ -836,7 +836,7 @@ func benchWorkspace(b *testing.B) *workspace {
 		b.Fatal(err)
 	}
 	p, _ := db.ProjectByName(ctx, bench.Owner(), "demo")
-	u.user = user
+	asSignedIn(u, user)
 	u.openProject(p)
 	u.nav.Select(1)
 	for _, o := range test.LaidOutObjects(u.win.Content()) {

@@ -33,8 +33,9 @@ const (
 type App struct {
 	fyne  fyne.App
 	win   fyne.Window
-	db    bench.Service
+	db    bench.Service // what is signed in to (a project file or team server): sign-in, sign-out and the connection use it; screens use sess
 	local bench.Service // the project file the app was started on (sign-in offers it beside a team server)
+	sess  bench.Session // db as the person signed in (signedIn makes it): every screen's calls act through it, none names them
 	// demoHint names the demo accounts on the sign-in screen, every time it shows,
 	// while the project file (not a team server) is chosen; "" for other files.
 	demoHint string
@@ -122,9 +123,13 @@ func (u *App) setStatus(format string, args ...any) {
 	u.status.SetText(fmt.Sprintf(format, args...))
 }
 
-// signedIn is called after a successful sign-in.
+// signedIn is called after a successful sign-in: it makes the one Session the
+// screens work with (its person is the account; the project's role in u.user
+// is for the screens' offers; the store and server read a member's role
+// themselves).
 func (u *App) signedIn(user bench.User) {
 	u.user, u.account = user, user
+	u.sess = u.db.As(user)
 	u.fyne.Preferences().SetString(prefLastUser, user.Name)
 	// The last project opened on this workstation, if it is one of this person's
 	// (looked for in their list: asking for another's would be a refusal).
@@ -133,8 +138,8 @@ func (u *App) signedIn(user bench.User) {
 		u.showProjects()
 		return
 	}
-	db, ctx := u.db, u.ctx()
-	load(u, "signin", func() ([]bench.Project, error) { return db.As(user).Projects(ctx) }, func(ps []bench.Project, _ error) {
+	sess, ctx := u.sess, u.ctx()
+	load(u, "signin", func() ([]bench.Project, error) { return sess.Projects(ctx) }, func(ps []bench.Project, _ error) {
 		if i := slices.IndexFunc(ps, func(p bench.Project) bool { return p.Name == last }); i >= 0 {
 			u.openProject(ps[i])
 			return
@@ -146,8 +151,8 @@ func (u *App) signedIn(user bench.User) {
 // openProject shows the main shell on project p.
 func (u *App) openProject(p bench.Project) {
 	if p.Role == "" { // read without the user's membership (as the database's owner): read it as theirs
-		db, ctx, user := u.db, u.ctx(), u.user
-		load(u, "project", func() (bench.Project, error) { return db.As(user).ProjectByName(ctx, p.Name) }, func(mine bench.Project, err error) {
+		sess, ctx := u.sess, u.ctx()
+		load(u, "project", func() (bench.Project, error) { return sess.ProjectByName(ctx, p.Name) }, func(mine bench.Project, err error) {
 			if err == nil {
 				p = mine
 			}
@@ -210,7 +215,8 @@ func (u *App) showProject(p bench.Project) {
 	signOut := widget.NewButton("Sign out", func() {
 		db := u.db
 		go db.SignOut(context.Background()) // a team server revokes the session
-		u.user = bench.User{}
+		// No one's Session: a late call of a screen left behind is refused.
+		u.user, u.sess = bench.User{}, u.db.As(bench.User{})
 		u.showSignIn()
 	})
 	name := widget.NewLabelWithStyle(p.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -243,16 +249,16 @@ func (u *App) refreshStatus() {
 		images int
 		where  string
 	}
-	db, ctx, user, project, server := u.db, u.ctx(), u.user, u.project, u.onServer()
+	sess, ctx, user, project, server, at := u.sess, u.ctx(), u.user, u.project, u.onServer(), u.where()
 	load(u, "status", func() (status, error) {
-		counts, err := db.As(user).StatusCounts(ctx, project.ID)
+		counts, err := sess.StatusCounts(ctx, project.ID)
 		if err != nil {
 			return status{}, err
 		}
-		n, _ := db.As(user).CountImages(ctx, project.ID)
+		n, _ := sess.CountImages(ctx, project.ID)
 		where := ""
 		if server {
-			where = "  ·  on " + strings.TrimPrefix(db.Where(), "https://")
+			where = "  ·  on " + strings.TrimPrefix(at, "https://")
 		}
 		return status{counts, n, where}, nil
 	}, func(s status, err error) {
@@ -280,4 +286,32 @@ func (u *App) showStatus(user bench.User, project bench.Project, counts map[veri
 	u.setStatus("%s (%s)  ·  %s%s  ·  %d images  ·  %d samples: %d draft, %d in review, %d accepted, %d returned, %d withdrawn",
 		user.Name, user.Role, project.Name, where, n, total, counts[verify.StateDraft], review,
 		counts[verify.StateAccepted], counts[verify.StateReturned], counts[verify.StateWithdrawn])
+}
+
+// lastChange is the project's change counter (Service.LastChange) of what is
+// signed in to: taken on the UI goroutine, called off it (a screen asking
+// whether the team server answers again).
+func (u *App) lastChange() func(context.Context) (int64, error) { return u.db.LastChange }
+
+// filesDir is the folder of the project file's own files, "" when what is
+// signed in to has none (a team server).
+func (u *App) filesDir() string {
+	if file, ok := u.db.(interface{ FilesDir() string }); ok {
+		return file.FilesDir()
+	}
+	return ""
+}
+
+// where names the project's file or server, without asking it (Service.Where).
+func (u *App) where() string { return u.db.Where() }
+
+// useService switches the app to svc (a team server's client, or back to the
+// local file), closing a previous server connection. The sign-in that follows
+// makes the screens' Session of it.
+func (u *App) useService(svc bench.Service) {
+	if old, ok := u.db.(bench.Connection); ok && old != svc {
+		go old.Close()
+	}
+	u.db, u.sess = svc, svc.As(bench.User{}) // no one's until the sign-in
+	previews.clear()
 }

@@ -134,9 +134,9 @@ func (v *augmentView) reload(msg string) {
 	if msg == "" && len(v.cands) == 0 {
 		v.status.SetText("Loading the candidates…") // the list would look empty meanwhile
 	}
-	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, project, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "augment", func() ([]bench.Candidate, error) {
-		return db.As(user).AugmentCandidates(ctx, project, f)
+		return sess.AugmentCandidates(ctx, project, f)
 	}, func(cs []bench.Candidate, err error) {
 		defer v.loads.Add(1)
 		if err != nil {
@@ -154,7 +154,7 @@ func (v *augmentView) reload(msg string) {
 		}
 		v.showCandidate()
 		if err == nil && msg == "" {
-			v.status.SetText(plural(len(v.cands), "candidate"))
+			v.status.SetText(annotate.Plural(len(v.cands), "candidate"))
 		}
 	})
 }
@@ -226,9 +226,9 @@ func (v *augmentView) take(toEdit bool) {
 	}
 	ref := v.cands[v.sel].CandidateRef
 	v.disableActions() // no second take while this one runs; reload enables them again
-	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, project, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "", func() (bench.SampleInfo, error) {
-		return db.As(user).AcceptCandidate(ctx, project, ref, toEdit)
+		return sess.AcceptCandidate(ctx, project, ref, toEdit)
 	}, func(si bench.SampleInfo, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -261,9 +261,9 @@ func (v *augmentView) discardCandidate() {
 	}
 	ref := v.cands[v.sel].CandidateRef
 	v.disableActions()
-	db, user, project, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, project, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	act(v.u, "", func() error {
-		return db.As(user).DiscardCandidate(ctx, project, ref)
+		return sess.DiscardCandidate(ctx, project, ref)
 	}, func(err error) {
 		if err != nil {
 			v.u.showError(err)

@@ -91,7 +91,7 @@ func BenchmarkNextSampleWarm(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	u.user = user
+	asSignedIn(u, user)
 	u.openProject(p)
 	u.nav.Select(1)
 	ws := (*workspace)(nil)
@@ -151,7 +151,7 @@ func BenchmarkNextSampleCold(b *testing.B) {
 	var ts timings
 	for b.Loop() {
 		start := time.Now()
-		img, err := decodePreview(context.Background(), db, bench.Owner(), ims[0].SHA256)
+		img, err := decodePreview(context.Background(), db.As(bench.Owner()), ims[0].SHA256)
 		ts = append(ts, time.Since(start))
 		if err != nil {
 			b.Fatal(err)
@@ -218,7 +218,7 @@ func BenchmarkOpenSequence16(b *testing.B) {
 	}
 	u := New(test.NewTempApp(b), db, "")
 	u.win.Resize(fyne.NewSize(1280, 800))
-	u.user = user
+	asSignedIn(u, user)
 	u.openProject(res.Project)
 	u.nav.Select(1)
 	ws := lastWorkspace[u]

@@ -141,16 +141,6 @@ func (u *App) finishConnect(d dialed, err error, done func(bench.User, error)) {
 	done(d.user, nil)
 }
 
-// useService switches the app to svc (a team server's client, or back to the
-// local file), closing a previous server connection.
-func (u *App) useService(svc bench.Service) {
-	if old, ok := u.db.(bench.Connection); ok && old != svc {
-		go old.Close()
-	}
-	u.db = svc
-	previews.clear()
-}
-
 func cacheFor(dir, base string) string {
 	if dir == "" {
 		return ""
@@ -255,8 +245,8 @@ func (u *App) showThumb(img *canvas.Image, sha string) {
 		img.File = ""
 		img.Refresh()
 	}
-	db, user, ctx := u.db, u.user, u.ctx()
-	load(u, "", func() (string, error) { return db.As(user).ImageFile(ctx, sha, bench.ImageThumb) }, func(p string, err error) {
+	sess, ctx := u.sess, u.ctx()
+	load(u, "", func() (string, error) { return sess.ImageFile(ctx, sha, bench.ImageThumb) }, func(p string, err error) {
 		if u.thumbWant[img] != sha {
 			return
 		}

@@ -107,10 +107,10 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 			return
 		}
 		in := bench.HardSubsetInput{Models: slices.Clone(modelsCheck.Selected), K: kv, Target: tv, Seed: sv, Strict: strict.Checked}
-		db, ctx, user := u.db, u.ctx(), u.user
+		sess, ctx := u.sess, u.ctx()
 		propose.Disable()
 		c.status.SetText("Proposing…")
-		load(u, "", func() (bench.HardSubset, error) { return db.As(user).ProposeHardSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
+		load(u, "", func() (bench.HardSubset, error) { return sess.ProposeHardSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
 			propose.Enable()
 			if err != nil {
 				c.status.SetText(bench.Message(err))
@@ -138,10 +138,10 @@ func newCurateView(u *App, rel bench.Release, models []string, items []bench.Rel
 			return
 		}
 		in := bench.DebiasInput{Margin: mv / 100, Folds: fv, Seed: sv}
-		db, ctx, user := u.db, u.ctx(), u.user
+		sess, ctx := u.sess, u.ctx()
 		debias.Disable()
 		c.status.SetText("Proposing a debiased subset…")
-		load(u, "", func() (bench.HardSubset, error) { return db.As(user).ProposeDebiasedSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
+		load(u, "", func() (bench.HardSubset, error) { return sess.ProposeDebiasedSubset(ctx, evalRef(rel), in) }, func(h bench.HardSubset, err error) {
 			debias.Enable()
 			if err != nil {
 				c.status.SetText(bench.Message(err))
@@ -228,8 +228,8 @@ func subsetLabel(h bench.HardSubset) string {
 
 // loadSubsets lists the release's candidate lists and chooses id (0: the newest).
 func (c *curateView) loadSubsets(id int64) {
-	db, ctx, user, rel := c.u.db, c.u.ctx(), c.u.user, c.rel
-	load(c.u, "curate.subsets", func() ([]bench.HardSubset, error) { return db.As(user).HardSubsets(ctx, evalRef(rel)) },
+	sess, ctx, rel := c.u.sess, c.u.ctx(), c.rel
+	load(c.u, "curate.subsets", func() ([]bench.HardSubset, error) { return sess.HardSubsets(ctx, evalRef(rel)) },
 		func(hs []bench.HardSubset, err error) { c.showSubsets(hs, err, id) })
 }
 
@@ -282,9 +282,9 @@ func (c *curateView) loadCandidates() {
 		h     bench.HardSubset
 		cands []bench.HardCandidate
 	}
-	db, ctx, user, at := c.u.db, c.u.ctx(), c.u.user, c.subset.SelectedIndex()
+	sess, ctx, at := c.u.sess, c.u.ctx(), c.subset.SelectedIndex()
 	load(c.u, "curate.candidates", func() (read, error) {
-		h, cands, err := db.As(user).HardCandidates(ctx, h.ID)
+		h, cands, err := sess.HardCandidates(ctx, h.ID)
 		return read{h, cands}, err
 	}, func(r read, err error) {
 		defer c.loads.Add(1)
@@ -344,9 +344,9 @@ func (c *curateView) show(i int) {
 	}
 	cd := c.cands[i]
 	it := c.items[cd.SampleID]
-	db, user, pid, onServer := c.u.db, c.u.user, c.u.project.ID, c.u.onServer()
+	sess, pid, onServer := c.u.sess, c.u.project.ID, c.u.onServer()
 	load(c.u, "curate.show", func() (verifyImage, error) {
-		return loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
+		return loadVerifyImageFrom(sess, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
 	}, func(pic verifyImage, _ error) {
 		if i < len(c.cands) && c.cands[i].SampleID == cd.SampleID {
 			c.showCandidate(i, cd, it, pic)
@@ -405,14 +405,14 @@ func (c *curateView) saveDecision() {
 		h     bench.HardSubset
 		cands []bench.HardCandidate // nil when they could not be read again
 	}
-	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
+	sess, ctx := c.u.sess, c.u.ctx()
 	c.save.Disable()
 	load(c.u, "", func() (saved, error) {
-		h, err := db.As(user).DecideHardCandidates(ctx, h.ID, []bench.HardDecision{d})
+		h, err := sess.DecideHardCandidates(ctx, h.ID, []bench.HardDecision{d})
 		if err != nil {
 			return saved{}, err
 		}
-		_, cands, err := db.As(user).HardCandidates(ctx, h.ID)
+		_, cands, err := sess.HardCandidates(ctx, h.ID)
 		if err != nil {
 			cands = nil
 		}
@@ -450,18 +450,18 @@ func (c *curateView) freezeKept() {
 	if !ok {
 		return
 	}
-	db, ctx, user := c.u.db, c.u.ctx(), c.u.user
+	sess, ctx := c.u.sess, c.u.ctx()
 	name, version := strings.TrimSpace(c.name.Text), strings.TrimSpace(c.version.Text)
 	c.freeze.Disable()
 	c.status.SetText("Freezing…")
-	load(c.u, "", func() (bench.Release, error) { return db.As(user).FreezeHardSubset(ctx, h.ID, name, version) }, func(rel bench.Release, err error) {
+	load(c.u, "", func() (bench.Release, error) { return sess.FreezeHardSubset(ctx, h.ID, name, version) }, func(rel bench.Release, err error) {
 		c.freeze.Enable()
 		if err != nil {
 			c.status.SetText(bench.Message(err)) // the name and version typed stay
 			return
 		}
 		c.status.SetText(fmt.Sprintf("Froze %s with %s. Its exports' MANIFEST.json records the parent, the models, k, n, the seed and every decision.",
-			rel.Ref(), plural(rel.Samples, "sample")))
+			rel.Ref(), annotate.Plural(rel.Samples, "sample")))
 		c.loadSubsets(h.ID)
 	})
 }

@@ -70,13 +70,13 @@ func TestCurateProposeDebiasedSubset(t *testing.T) {
 	}
 
 	var asked []bench.DebiasInput
-	u.db = debiasService{Service: u.db, asked: &asked, made: bench.HardSubset{ID: 7, Kind: bench.SubsetDebiased, Release: "bench@1.0",
+	withService(u, debiasService{Service: u.db, asked: &asked, made: bench.HardSubset{ID: 7, Kind: bench.SubsetDebiased, Release: "bench@1.0",
 		Margin: 0.075, Folds: 4, Seed: 9, Pool: 48, Candidates: 24, Done: true,
 		Detail: "removing 24 of 48 samples brings every task's blind accuracy within 8 points of chance",
 		Tasks: []bench.DebiasTask{
 			{Task: "clean", N: 24, Left: 24, Before: 0.25, After: 0.25, Chance: 0.25},
 			{Task: "longest", N: 24, Left: 0, Before: 1, After: 0, Chance: 0.25},
-		}}}
+		}}})
 	cv.margin.SetText(" 7.5 ")
 	cv.folds.SetText("4")
 	cv.dseed.SetText("9")

@@ -142,7 +142,7 @@ func (v *dashboardView) reload() {
 	v.loading = true
 	v.refresh.Disable()
 	v.status.SetText("Loading…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, user, pid, ctx := v.u.sess, v.u.user, v.u.project.ID, v.u.ctx()
 	done := func() {
 		v.loading = false
 		v.refresh.Enable()
@@ -152,7 +152,7 @@ func (v *dashboardView) reload() {
 			v.reload()
 		}
 	}
-	load(v.u, "", func() (bench.Dashboard, error) { return db.As(user).Dashboard(ctx, pid) }, func(d bench.Dashboard, err error) {
+	load(v.u, "", func() (bench.Dashboard, error) { return sess.Dashboard(ctx, pid) }, func(d bench.Dashboard, err error) {
 		if err != nil {
 			v.status.SetText(bench.Message(err))
 			done()
@@ -160,7 +160,7 @@ func (v *dashboardView) reload() {
 		}
 		v.data = d
 		v.fill()
-		v.loadPlanting(ctx, db, user, pid)
+		v.loadPlanting(ctx, sess, user, pid)
 		if !seesAgreement(user) {
 			done()
 			return
@@ -168,7 +168,7 @@ func (v *dashboardView) reload() {
 		if v.agr == nil {
 			v.setTab(tabAgreement, widget.NewLabel("Computing the agreement…"))
 		}
-		load(v.u, "", func() (bench.Agreement, error) { return db.As(user).Agreement(ctx, pid) }, func(a bench.Agreement, err error) {
+		load(v.u, "", func() (bench.Agreement, error) { return sess.Agreement(ctx, pid) }, func(a bench.Agreement, err error) {
 			defer done()
 			if err != nil {
 				v.setTab(tabAgreement, widget.NewLabel(bench.Message(err)))
@@ -198,7 +198,7 @@ func (v *dashboardView) fill() {
 	// Every state is named, so that the parts add up to the total (drafts and
 	// withdrawn samples were left out).
 	v.status.SetText(fmt.Sprintf("%s: %s, %d in review, %s, %d returned, %d withdrawn",
-		plural(total, "sample"), plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
+		annotate.Plural(total, "sample"), annotate.Plural(by[dashStateIndex(verify.StateDraft)], "draft"), review, accepted,
 		by[dashStateIndex(verify.StateReturned)], by[dashStateIndex(verify.StateWithdrawn)]))
 	for _, it := range v.tabs.Items {
 		var c fyne.CanvasObject
@@ -596,7 +596,7 @@ func (v *dashboardView) agreementTab() fyne.CanvasObject {
 	boxes.Wrapping = fyne.TextWrapWord // a half of a two-column grid: unwrapped, it set the window's width (1,648 px on 20k samples)
 	if b.Samples > 0 {
 		boxes.SetText(fmt.Sprintf("%s with boxes by two or more people: mean IoU %.3f over %d pairs, %s of pairs at IoU 0.5 or more.",
-			plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
+			annotate.Plural(b.Samples, "sample"), b.MeanIoU, b.Pairs, chartPercent(b.ShareAt50)))
 	}
 	return container.NewBorder(help, nil, nil, nil, container.NewGridWithRows(2,
 		container.NewBorder(nil, nil, v.alphaChart(), nil,

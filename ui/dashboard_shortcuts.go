@@ -69,17 +69,17 @@ type shortcutLoad struct {
 // readShortcuts reads the report and the thumbnails of the first pairs.
 //
 //bw:background
-func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid int64) (shortcutLoad, error) {
-	rep, err := db.As(user).Shortcuts(ctx, pid, bench.ShortcutOptions{})
+func readShortcuts(ctx context.Context, sess bench.Session, pid int64) (shortcutLoad, error) {
+	rep, err := sess.Shortcuts(ctx, pid, bench.ShortcutOptions{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
 	out := shortcutLoad{rep: rep, thumbs: map[string]string{}}
-	all, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{})
+	all, err := sess.CountSamples(ctx, pid, bench.SampleFilter{})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
-	gone, err := db.As(user).CountSamples(ctx, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
+	gone, err := sess.CountSamples(ctx, pid, bench.SampleFilter{Status: verify.StateWithdrawn})
 	if err != nil {
 		return shortcutLoad{}, err
 	}
@@ -91,12 +91,12 @@ func readShortcuts(ctx context.Context, db bench.Service, user bench.User, pid i
 	if len(paths) == 0 {
 		return out, nil
 	}
-	ims, err := db.As(user).ImagesByPaths(ctx, pid, paths)
+	ims, err := sess.ImagesByPaths(ctx, pid, paths)
 	if err != nil {
 		return out, nil // the pairs are still named; their pictures are missing
 	}
 	for p, im := range ims {
-		if f, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
+		if f, err := sess.ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 			out.thumbs[p] = f
 		}
 	}
@@ -141,8 +141,8 @@ func (v *dashboardView) loadShortcuts() {
 	}
 	v.sc.loading = true
 	v.setTab(tabShortcuts, v.shortcutsTab())
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "dashboard.shortcuts", func() (shortcutLoad, error) { return readShortcuts(ctx, db, user, pid) }, func(l shortcutLoad, err error) {
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "dashboard.shortcuts", func() (shortcutLoad, error) { return readShortcuts(ctx, sess, pid) }, func(l shortcutLoad, err error) {
 		v.sc.loading = false
 		v.sc.err = err
 		if err == nil {
@@ -185,7 +185,7 @@ func (v *dashboardView) shortcutsTab() fyne.CanvasObject {
 	}
 	rep := *st.rep
 	findings := len(rep.Findings())
-	summary := fmt.Sprintf("%s not withdrawn; %s. ", plural(st.samples, "sample"), plural(findings, "finding"))
+	summary := fmt.Sprintf("%s not withdrawn; %s. ", annotate.Plural(st.samples, "sample"), annotate.Plural(findings, "finding"))
 	if st.note != "" {
 		summary = st.note + " " + summary
 	}
@@ -354,7 +354,7 @@ func (v *dashboardView) shortcutTable(rep bench.ShortcutReport) fyne.CanvasObjec
 		fig, ci, chance := chartPercent(r.Figure), chartPercent(r.CI.Low)+"–"+chartPercent(r.CI.High), chartPercent(r.Chance)
 		switch r.Check {
 		case scut.CheckNearDuplicateImage:
-			fig, ci, chance = plural(len(r.Pairs), "pair"), "–", "0"
+			fig, ci, chance = annotate.Plural(len(r.Pairs), "pair"), "–", "0"
 		case scut.CheckNumericPrior:
 			fig, ci = fmt.Sprintf("MRA %.2f", r.Figure), fmt.Sprintf("%.2f–%.2f", r.CI.Low, r.CI.High)
 			chance = fmt.Sprintf("%.2f", r.Chance)
@@ -397,9 +397,9 @@ func (t shortcutCSV) WriteCSV(w io.Writer) error {
 // run), then asks the lead to confirm, naming how many samples change and
 // asking the reason every revision records.
 func (v *dashboardView) askRebalance() {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, DryRun: true})
+		return sess.RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, DryRun: true})
 	}, func(plan bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -415,9 +415,9 @@ func (v *dashboardView) askRebalance() {
 
 // rebalanceLeft says in words what a rebalance keeps and leaves.
 func rebalanceLeft(plan bench.RebalanceResult) string {
-	s := fmt.Sprintf("%s keep their letter", plural(len(plan.Kept), "sample"))
+	s := fmt.Sprintf("%s keep their letter", annotate.Plural(len(plan.Kept), "sample"))
 	if len(plan.Left) > 0 {
-		s += fmt.Sprintf("; %s cannot change (%s: %s)", plural(len(plan.Left), "sample"), plan.Left[0].SampleID, plan.Left[0].Reason)
+		s += fmt.Sprintf("; %s cannot change (%s: %s)", annotate.Plural(len(plan.Left), "sample"), plan.Left[0].SampleID, plan.Left[0].Reason)
 	}
 	return s + "."
 }
@@ -434,7 +434,7 @@ func (v *dashboardView) confirmRebalance(plan bench.RebalanceResult) {
 	what := widget.NewLabel(fmt.Sprintf("%s of %s will have their options reordered so that the correct letters balance: the correct option "+
 		"swaps places with the option at its new letter, and the answer stays the same text. Each gets a correction revision by you "+
 		"with the reason below; states and reviews stay. %s",
-		plural(len(plan.Moved), "sample"), strings.Join(tasks, ", "), rebalanceLeft(plan)))
+		annotate.Plural(len(plan.Moved), "sample"), strings.Join(tasks, ", "), rebalanceLeft(plan)))
 	what.Wrapping = fyne.TextWrapWord
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why (kept in each sample's history)")
@@ -444,7 +444,7 @@ func (v *dashboardView) confirmRebalance(plan bench.RebalanceResult) {
 		}
 		return nil
 	}
-	d := dialog.NewForm(fmt.Sprintf("Change %s?", plural(len(plan.Moved), "sample")), "Balance", "Cancel",
+	d := dialog.NewForm(fmt.Sprintf("Change %s?", annotate.Plural(len(plan.Moved), "sample")), "Balance", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("What", what), widget.NewFormItem("Reason", reason)}, func(yes bool) {
 			if yes {
 				v.rebalance(strings.TrimSpace(reason.Text))
@@ -458,9 +458,9 @@ func (v *dashboardView) confirmRebalance(plan bench.RebalanceResult) {
 // rebalance balances the letters with reason, then says what changed and
 // computes the report again.
 func (v *dashboardView) rebalance(reason string) {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "dashboard.rebalance", func() (bench.RebalanceResult, error) {
-		return db.As(user).RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, Reason: reason})
+		return sess.RebalanceLetters(ctx, bench.RebalanceInput{ProjectID: pid, Reason: reason})
 	}, func(res bench.RebalanceResult, err error) {
 		if err != nil {
 			v.u.showError(err)
@@ -468,7 +468,7 @@ func (v *dashboardView) rebalance(reason string) {
 		}
 		// The status bar is rewritten when the project's counts move (as they just
 		// did): the tab keeps the note.
-		v.sc.note = fmt.Sprintf("Balanced the letters: %s reordered, each with a correction revision by you.", plural(len(res.Moved), "sample"))
+		v.sc.note = fmt.Sprintf("Balanced the letters: %s reordered, each with a correction revision by you.", annotate.Plural(len(res.Moved), "sample"))
 		v.u.setStatus("%s", v.sc.note)
 		v.loadShortcuts()
 	})

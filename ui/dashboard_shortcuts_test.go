@@ -237,7 +237,7 @@ func TestDashboardShortcutsSaysWhy(t *testing.T) {
 	var pending []func()
 	inBackground = func(f func()) { pending = append(pending, f) }
 	defer func() { inBackground = func(f func()) { f() } }()
-	u.db = failingShortcuts{u.db}
+	withService(u, failingShortcuts{u.db})
 	v.tabs.SelectIndex(slices.Index(tabNames(v), tabShortcuts))
 	if got := labelsOf(v); !strings.Contains(got, "Computing the shortcut report") || len(pending) == 0 {
 		t.Fatalf("while loading the tab says %q (%d pending)", got, len(pending))

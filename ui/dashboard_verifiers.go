@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/chart"
 	"github.com/benchwright/benchwright/verify"
@@ -47,11 +48,11 @@ func (t plantTable) WriteCSV(w io.Writer) error {
 
 // loadPlanting reads the planting figures in the background for a lead and
 // shows them in the Verifiers tab.
-func (v *dashboardView) loadPlanting(ctx context.Context, db bench.Service, user bench.User, pid int64) {
+func (v *dashboardView) loadPlanting(ctx context.Context, sess bench.Session, user bench.User, pid int64) {
 	if !seesPlanting(user) {
 		return
 	}
-	load(v.u, "", func() (bench.PlantStatus, error) { return db.As(user).PlantedStatus(ctx, pid) }, func(st bench.PlantStatus, err error) {
+	load(v.u, "", func() (bench.PlantStatus, error) { return sess.PlantedStatus(ctx, pid) }, func(st bench.PlantStatus, err error) {
 		v.plant, v.plantErr = &st, err
 		v.setTab(tabVerifiers, v.verifiersTab())
 	})
@@ -87,7 +88,7 @@ func (v *dashboardView) plantingSection() fyne.CanvasObject {
 	st := *v.plant
 	help := widget.NewLabel(fmt.Sprintf("Check items are copies of accepted samples with one known error (or none), planted in a verifier's queue "+
 		"when plant_rate is set (Settings). Caught: rejected for a reason that covers the error; partial: rejected for another reason. "+
-		"Intervals are exact (Clopper–Pearson, 95 %%). %s not yet reviewed.", plural(st.Pending, "check item")))
+		"Intervals are exact (Clopper–Pearson, 95 %%). %s not yet reviewed.", annotate.Plural(st.Pending, "check item")))
 	help.Wrapping = fyne.TextWrapWord
 	if len(st.Figures) == 0 {
 		return container.NewVBox(heading("Check items"), help, widget.NewLabel("No check item has been reviewed yet."))

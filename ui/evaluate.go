@@ -126,8 +126,8 @@ func (u *App) newEvaluateView() *evaluateView {
 	v.status.Wrapping = fyne.TextWrapWord // on its own line under the release, never cut ("3 mod…", issue 17)
 	box := container.NewStack(widget.NewLabel("Loading the releases…"))
 	v.root = box
-	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "evaluate.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) },
+	sess, ctx, projectID := u.sess, u.ctx(), u.project.ID
+	load(u, "evaluate.releases", func() ([]bench.Release, error) { return sess.Releases(ctx, projectID) },
 		func(rels []bench.Release, err error) {
 			box.Objects = []fyne.CanvasObject{v.build(rels, err)}
 			box.Refresh()
@@ -292,8 +292,8 @@ func (v *evaluateView) setReleases(rels []bench.Release) {
 // reload lists the releases again (a lead may have frozen one since) and scores
 // the chosen one again, or the newest when the chosen one is gone.
 func (v *evaluateView) reload() {
-	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "evaluate.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) }, v.reloaded)
+	sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
+	load(v.u, "evaluate.releases", func() ([]bench.Release, error) { return sess.Releases(ctx, projectID) }, v.reloaded)
 }
 
 // reloaded offers the releases reload read and scores the chosen one again.
@@ -334,13 +334,13 @@ func (v *evaluateView) load() {
 	gen := v.gen
 	v.refresh.Disable()
 	v.status.SetText(fmt.Sprintf("Scoring the models on %s…", rel.Ref()))
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	sess, ctx := v.u.sess, v.u.ctx()
 	opt := v.options()
 	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their layout (a fresh-clone run crashed in fyne's table)
-		runs, err := db.As(user).Models(ctx, evalRef(rel))
+		runs, err := sess.Models(ctx, evalRef(rel))
 		var reports []*score.Report
 		if err == nil && len(runs) > 0 {
-			reports, err = db.As(user).Score(ctx, evalRef(rel), nil, opt)
+			reports, err = sess.Score(ctx, evalRef(rel), nil, opt)
 		}
 		if err == nil {
 			_, err = score.AttachMultiModal(reports)
@@ -348,18 +348,18 @@ func (v *evaluateView) load() {
 		if err == nil { // the human baseline's row, once people answered it (ui/human.go)
 			var human *score.Report
 			var ok bool
-			if human, ok, err = db.As(user).HumanReport(ctx, evalRef(rel), opt); ok {
+			if human, ok, err = sess.HumanReport(ctx, evalRef(rel), opt); ok {
 				reports = append(reports, human)
 			}
 		}
 		var items []bench.ReleaseItem
 		if err == nil {
-			items, err = db.As(user).ReleaseItems(ctx, rel.ID)
+			items, err = sess.ReleaseItems(ctx, rel.ID)
 		}
 		var outcomes map[string]bench.SampleOutcome // for the Samples tab's "wrong only"
 		if err == nil && len(runs) > 0 {
 			var out []bench.SampleOutcome
-			if out, err = db.As(user).ReleaseOutcomes(ctx, evalRef(rel)); err == nil {
+			if out, err = sess.ReleaseOutcomes(ctx, evalRef(rel)); err == nil {
 				outcomes = make(map[string]bench.SampleOutcome, len(out))
 				for _, o := range out {
 					outcomes[o.SampleID] = o
@@ -386,7 +386,7 @@ func (v *evaluateView) load() {
 // fill lays out everything loaded.
 func (v *evaluateView) fill() {
 	what, _ := releaseDetails(v.rel)
-	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, plural(len(v.runs), "model")))
+	v.status.SetText(fmt.Sprintf("%s: %s · %s", v.rel.Ref(), what, annotate.Plural(len(v.runs), "model")))
 	v.runsRows = dashRows(v.runs, func(r bench.ModelRun) []string {
 		return []string{evalRunName(r), strconv.Itoa(r.Predictions), strconv.Itoa(r.Missing), r.Source, r.ImportedBy, evalTime(r.ImportedAt)}
 	})
@@ -535,7 +535,7 @@ func (v *evaluateView) fillBoard() {
 // denominator (and, with steps, the step options) the reports were computed with,
 // and how ranks and ties are read.
 func evalNote(rel bench.Release, r0 *score.Report, steps bool, metric string, ties []string) string {
-	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), plural(r0.N, "sample"))
+	note := fmt.Sprintf("Percentages on %s (%s)", rel.Ref(), annotate.Plural(r0.N, "sample"))
 	if bs := r0.Bootstrap; bs != nil {
 		note += fmt.Sprintf(" with the %d %% percentile bootstrap interval (%d draws, seed %d)", bs.Level, bs.Draws, bs.Seed)
 	}
@@ -668,12 +668,12 @@ func (v *evaluateView) loadSample(i int) {
 	v.cmpBox.Objects = []fyne.CanvasObject{widget.NewLabel("Scoring " + it.SampleID + "…")}
 	v.cmpBox.Refresh()
 	u, rel := v.u, v.rel
-	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer() // read here, not on the goroutine
+	sess, pid, onServer := u.sess, u.project.ID, u.onServer() // read here, not on the goroutine
 	inBackground(func() {
-		gold, results, err := db.As(user).SampleScores(context.Background(), evalRef(rel), it.SampleID)
+		gold, results, err := sess.SampleScores(context.Background(), evalRef(rel), it.SampleID)
 		var pic verifyImage
 		if err == nil {
-			pic = loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath})
+			pic = loadVerifyImageFrom(sess, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath})
 		}
 		fyne.Do(func() {
 			defer v.sampleLoads.Add(1)
@@ -806,7 +806,7 @@ func newEvalComparison(v *evaluateView, gold score.Gold, results []bench.ModelRe
 
 	meta := []string{s.ID, string(s.Kind)}
 	if s.Hop > 0 {
-		meta = append(meta, plural(s.Hop, "hop"))
+		meta = append(meta, annotate.Plural(s.Hop, "hop"))
 	}
 	if s.View != "" {
 		meta = append(meta, string(s.View))
@@ -896,7 +896,7 @@ func evalResultRow(r bench.ModelResult, gold score.Gold) []string {
 	answer := res.Answer
 	switch {
 	case res.Kind == annotate.KindStepGraph && res.Parsed():
-		answer = plural(len(res.Steps), "step")
+		answer = annotate.Plural(len(res.Steps), "step")
 	case !res.Parsed():
 		answer = "–"
 	}

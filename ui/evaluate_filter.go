@@ -115,7 +115,7 @@ func (v *evaluateView) filterSamples() {
 	} else {
 		f.blind.Hide()
 	}
-	f.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), plural(len(v.items), "sample")))
+	f.count.SetText(fmt.Sprintf("%d of %s", len(v.shown), annotate.Plural(len(v.items), "sample")))
 	v.sampleList.UnselectAll()
 	v.sampleList.Refresh()
 }

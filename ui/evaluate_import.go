@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/score"
 	"github.com/benchwright/benchwright/verify"
@@ -179,7 +180,7 @@ func (imp *evalImport) start() {
 	if run.Blind {
 		run.Base = strings.TrimSpace(imp.base.Text)
 	}
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	sess, ctx := v.u.sess, v.u.ctx()
 	inBackground(func() { // the tests run it in place: a run's fyne.Do would race their taps
 		var preds []score.Prediction
 		var locs []evalPredLoc
@@ -202,9 +203,9 @@ func (imp *evalImport) start() {
 			names = append(names, f.Name())
 		}
 		fyne.Do(func() {
-			imp.message.SetText(fmt.Sprintf("Importing %s of %s…", plural(len(preds), "prediction"), model))
+			imp.message.SetText(fmt.Sprintf("Importing %s of %s…", annotate.Plural(len(preds), "prediction"), model))
 		})
-		res, err := db.As(user).ImportPredictions(ctx, evalRef(rel), model, preds, strings.Join(names, ", "), run)
+		res, err := sess.ImportPredictions(ctx, evalRef(rel), model, preds, strings.Join(names, ", "), run)
 		fyne.Do(func() {
 			if err != nil {
 				imp.finish(bench.Message(err))
@@ -265,16 +266,16 @@ func evalImportReport(res bench.ImportPredictionsResult, source string, preds []
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Imported %s of %s for %s from %s.", plural(res.Imported, "prediction"), bench.RunName(res.Model, res.Run.Blind), ref, source)
+	fmt.Fprintf(&b, "Imported %s of %s for %s from %s.", annotate.Plural(res.Imported, "prediction"), bench.RunName(res.Model, res.Run.Blind), ref, source)
 	if r := res.Replaced; r != nil {
-		fmt.Fprintf(&b, " They replace the %s imported by %s at %s from %s.", plural(r.Predictions, "prediction"), r.ImportedBy, evalTime(r.ImportedAt), r.Source)
+		fmt.Fprintf(&b, " They replace the %s imported by %s at %s from %s.", annotate.Plural(r.Predictions, "prediction"), r.ImportedBy, evalTime(r.ImportedAt), r.Source)
 	}
 	if u := res.Unknown; u.Count > 0 {
 		var ids []string
 		for _, id := range u.IDs {
 			ids = append(ids, fmt.Sprintf("%s (%s)", id, where[id][0]))
 		}
-		fmt.Fprintf(&b, "\n%s for samples that are not in %s %s left out: %s%s.", plural(u.Count, "prediction"), ref,
+		fmt.Fprintf(&b, "\n%s for samples that are not in %s %s left out: %s%s.", annotate.Plural(u.Count, "prediction"), ref,
 			isAre(u.Count, "was", "were"), strings.Join(ids, ", "), more(u))
 	}
 	if d := res.Duplicate; d.Count > 0 {
@@ -286,11 +287,11 @@ func evalImportReport(res bench.ImportPredictionsResult, source string, preds []
 				ids = append(ids, fmt.Sprintf("%s (%s; the first at %s)", id, w[nth[id]], w[0]))
 			}
 		}
-		fmt.Fprintf(&b, "\n%s for a sample already answered %s left out, the first answer kept: %s%s.", plural(d.Count, "prediction"),
+		fmt.Fprintf(&b, "\n%s for a sample already answered %s left out, the first answer kept: %s%s.", annotate.Plural(d.Count, "prediction"),
 			isAre(d.Count, "was", "were"), strings.Join(ids, ", "), more(d))
 	}
 	if m := res.Missing; m.Count > 0 {
-		fmt.Fprintf(&b, "\n%s of %s %s no prediction and %s scored as %s: %s%s.", plural(m.Count, "sample"), ref,
+		fmt.Fprintf(&b, "\n%s of %s %s no prediction and %s scored as %s: %s%s.", annotate.Plural(m.Count, "sample"), ref,
 			isAre(m.Count, "has", "have"), isAre(m.Count, "is", "are"), isAre(m.Count, "an empty answer", "empty answers"), strings.Join(m.IDs, ", "), more(m))
 	}
 	if res.PixelBoxes.Count > 0 {

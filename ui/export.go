@@ -158,14 +158,14 @@ func (u *App) newExportView() *exportView {
 	v.freezeMsg = widget.NewLabel("A release records which revision of each accepted sample went in; later edits never change it. No kind ticked takes them all.")
 	v.freezeMsg.Wrapping = fyne.TextWrapWord
 	title := heading("Freeze a release of the accepted samples")
-	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "export.counts", func() (map[verify.State]int, error) { return db.As(user).StatusCounts(ctx, projectID) },
+	sess, ctx, projectID := u.sess, u.ctx(), u.project.ID
+	load(u, "export.counts", func() (map[verify.State]int, error) { return sess.StatusCounts(ctx, projectID) },
 		func(counts map[verify.State]int, err error) {
 			if err != nil {
 				u.showError(err)
 				return
 			}
-			title.SetText(fmt.Sprintf("Freeze a release of the %s", plural(counts[verify.StateAccepted], "accepted sample")))
+			title.SetText(fmt.Sprintf("Freeze a release of the %s", annotate.Plural(counts[verify.StateAccepted], "accepted sample")))
 		})
 	names := container.NewGridWithColumns(2, widget.NewForm(widget.NewFormItem("Name", v.name)),
 		widget.NewForm(widget.NewFormItem("Version", v.version)))
@@ -190,7 +190,7 @@ func releaseLine(r bench.Release) string {
 // releaseDetails describes a release's content (samples, split counts, kinds) and
 // its making (who froze it when, the split's ratio and seed).
 func releaseDetails(r bench.Release) (what, when string) {
-	parts := []string{plural(r.Samples, "sample")}
+	parts := []string{annotate.Plural(r.Samples, "sample")}
 	if r.Split != nil {
 		parts = append(parts, fmt.Sprintf("train %d, test %d", r.SplitCounts[annotate.SplitTrain], r.SplitCounts[annotate.SplitTest]))
 	}
@@ -213,8 +213,8 @@ func releaseDetails(r bench.Release) (what, when string) {
 }
 
 func (v *exportView) loadReleases() {
-	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
-	load(v.u, "export.releases", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) },
+	sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
+	load(v.u, "export.releases", func() ([]bench.Release, error) { return sess.Releases(ctx, projectID) },
 		func(rels []bench.Release, err error) {
 			if err != nil {
 				v.u.showError(err)
@@ -274,7 +274,7 @@ func (v *exportView) runFreeze() {
 			}
 			v.freezeRefused(bench.AuditErrorsOf(errs, ""))
 			v.freezeEnded(fmt.Sprintf("Not frozen: the audit found %s, listed below; a freeze is refused until they are fixed.",
-				plural(len(errs), "error")))
+				annotate.Plural(len(errs), "error")))
 		default:
 			v.confirmFreeze(in, rep)
 		}
@@ -294,7 +294,7 @@ func (v *exportView) freezeEnded(msg string) {
 // records too — and freezes when the lead confirms.
 func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) {
 	text := fmt.Sprintf("%s@%s will hold %s (%s). A release never changes once frozen.\n\n",
-		in.Name, in.Version, plural(rep.Samples, "accepted sample"), plural(rep.Images, "image"))
+		in.Name, in.Version, annotate.Plural(rep.Samples, "accepted sample"), annotate.Plural(rep.Images, "image"))
 	if cuts := rep.Shortcuts(); len(cuts) == 0 {
 		text += "Shortcuts: none found by the model-free checks (answer letters and option lengths in each task of 20 or more samples; images that look alike)."
 	} else {
@@ -329,10 +329,10 @@ func (v *exportView) confirmFreeze(in bench.FreezeInput, rep bench.AuditReport) 
 // freeze freezes in in the background (its audit re-hashes the images).
 func (v *exportView) freeze(in bench.FreezeInput) {
 	v.freezeMsg.SetText("Freezing " + in.Name + "@" + in.Version + "…")
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
-		rel, err := db.As(user).Freeze(context.Background(), in)
+		rel, err := sess.Freeze(context.Background(), in)
 		fyne.Do(func() {
 			v.freezeRefused(err)
 			if err != nil {
@@ -463,13 +463,13 @@ func (v *exportView) startExports(ctx context.Context, rel bench.Release, format
 	run := &exportRun{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), cancel: cancel}
 	title := "Exporting " + rel.Ref() + " as " + formats[0]
 	if len(formats) > 1 {
-		title = "Exporting " + rel.Ref() + " in " + plural(len(formats), "format")
+		title = "Exporting " + rel.Ref() + " in " + annotate.Plural(len(formats), "format")
 	}
 	run.dlg = dialog.NewCustomWithoutButtons(title, container.NewVBox(run.bar, run.label, widget.NewButton("Cancel", cancel)), v.u.win)
 	run.dlg.Resize(fyne.NewSize(520, 180))
 	run.dlg.Show()
 	v.lastExport = run
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	// inBackground runs it in place in the tests, as every load (connect.go).
 	inBackground(func() {
 		defer cancel()
@@ -485,7 +485,7 @@ func (v *exportView) startExports(ctx context.Context, rel bench.Release, format
 				which = fmt.Sprintf("%s (%d of %d): ", f, k+1, len(formats))
 			}
 			pace := newPacer()
-			res, err := db.As(user).Export(ctx, in, func(done, total int) {
+			res, err := sess.Export(ctx, in, func(done, total int) {
 				if !pace.due(done, total) {
 					return
 				}
@@ -529,7 +529,7 @@ func (v *exportView) exportDone(run *exportRun, rel bench.Release, parent string
 		default:
 			m := o.result.Manifest
 			text := fmt.Sprintf("Exported %s as %s to\n%s\n%s, %s.", rel.Ref(), o.format, o.result.Dir,
-				plural(m.Counts.Samples, "sample"), plural(len(m.Files)+1, "file"))
+				annotate.Plural(m.Counts.Samples, "sample"), annotate.Plural(len(m.Files)+1, "file"))
 			var left []string
 			for _, k := range annotate.Kinds {
 				if n := m.Skipped[string(k)]; n > 0 {
@@ -548,7 +548,7 @@ func (v *exportView) exportDone(run *exportRun, rel bench.Release, parent string
 	case cancelled && len(run.outcomes) == 1:
 		title = "Export cancelled"
 	case cancelled:
-		title = "Export cancelled after " + plural(len(run.outcomes)-1, "format")
+		title = "Export cancelled after " + annotate.Plural(len(run.outcomes)-1, "format")
 	case failed == len(run.outcomes):
 		title = "Export failed"
 	case failed > 0:

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 )
 
@@ -46,10 +47,10 @@ func (v *exportView) runAudit() {
 	run.dlg.Show()
 	v.auditRun = run
 	v.auditSummary.SetText("Auditing: re-hashing every image…")
-	db, user := v.u.db, v.u.user // read here, not on the goroutine
+	sess := v.u.sess // read here, not on the goroutine
 	inBackground(func() {
 		defer cancel()
-		rep, err := db.As(user).AuditFreeze(ctx, in, auditProgress(run))
+		rep, err := sess.AuditFreeze(ctx, in, auditProgress(run))
 		fyne.Do(func() {
 			run.dlg.Hide()
 			run.done = true
@@ -168,16 +169,16 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 	reason := widget.NewEntry()
 	reason.SetText("duplicate question")
 	what := widget.NewLabel(fmt.Sprintf("%s ask the same question on the same images. Keep one and withdraw the other %s; "+
-		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), plural(len(group)-1, "sample")))
+		"each withdrawal is recorded with the reason.", strings.Join(group, ", "), annotate.Plural(len(group)-1, "sample")))
 	what.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	var withdraw *widget.Button
 	withdraw = widget.NewButton(fmt.Sprintf("Keep one, withdraw %d", len(group)-1), func() {
-		db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+		sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
 		keep, why := kept(), reason.Text
 		withdraw.Disable()
 		load(v.u, "", func() (bench.SelectionResult, error) {
-			return db.As(user).WithdrawDuplicates(ctx, projectID, keep, why)
+			return sess.WithdrawDuplicates(ctx, projectID, keep, why)
 		},
 			func(res bench.SelectionResult, err error) {
 				withdraw.Enable()
@@ -210,7 +211,7 @@ func (v *exportView) offerKeepOne(f bench.AuditFinding) {
 		rows = append(rows, all)
 	}
 	body := container.NewVBox(rows...)
-	d = dialog.NewCustomWithoutButtons("The same question, "+plural(len(group), "time"), body, v.u.win)
+	d = dialog.NewCustomWithoutButtons("The same question, "+annotate.Plural(len(group), "time"), body, v.u.win)
 	d.Resize(fyne.NewSize(min(560, v.u.win.Canvas().Size().Width-40), body.MinSize().Height+80))
 	d.Show()
 }
@@ -235,11 +236,11 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 		res   bench.SelectionResult
 		clean [][]string // the groups withdrawn without a refusal
 	}
-	db, ctx, user, projectID := v.u.db, v.u.ctx(), v.u.user, v.u.project.ID
+	sess, ctx, projectID := v.u.sess, v.u.ctx(), v.u.project.ID
 	load(v.u, "", func() (withdrawn, error) {
 		var w withdrawn
 		for _, g := range groups {
-			r, err := db.As(user).WithdrawDuplicates(ctx, projectID, g[0], reason)
+			r, err := sess.WithdrawDuplicates(ctx, projectID, g[0], reason)
 			if err != nil {
 				return w, err
 			}
@@ -256,7 +257,7 @@ func (v *exportView) keepFirstOfEach(groups [][]string, reason string) {
 		v.findings = slices.DeleteFunc(slices.Clone(v.findings), func(f bench.AuditFinding) bool {
 			return f.Check == bench.CheckDuplicate && slices.ContainsFunc(w.clean, func(g []string) bool { return slices.Equal(f.Group, g) })
 		})
-		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", plural(len(groups), "group")), w.res)
+		v.summarizeWithdrawn(fmt.Sprintf("Kept the first sample of %s", annotate.Plural(len(groups), "group")), w.res)
 	})
 }
 
@@ -274,7 +275,7 @@ func (v *exportView) summarizeWithdrawn(kept string, res bench.SelectionResult) 
 	errs := len(errorFindings(v.findings))
 	text := fmt.Sprintf("%s; %s.", kept, res.Summary("withdrew"))
 	if errs > 0 {
-		text += fmt.Sprintf(" %s left; the freeze audits again.", plural(errs, "error"))
+		text += fmt.Sprintf(" %s left; the freeze audits again.", annotate.Plural(errs, "error"))
 	} else {
 		text += " No error left; the freeze audits again."
 	}

@@ -139,7 +139,7 @@ func BenchmarkExportScreen(b *testing.B) {
 	}
 	u := New(test.NewTempApp(b), db, "")
 	u.win.Resize(fyne.NewSize(1280, 800))
-	u.user = lead
+	asSignedIn(u, lead)
 	u.openProject(res.Project)
 	v := u.newExportView()
 	var app, floor time.Duration

@@ -62,8 +62,8 @@ func (u *App) humanScreen() fyne.CanvasObject {
 	pick.Hide()
 	top := container.NewBorder(nil, nil, container.NewHBox(heading("Human baseline"), pick), nil)
 	v.root = container.NewBorder(top, v.status, nil, nil, v.body)
-	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
-	load(u, "human", func() ([]bench.Release, error) { return db.As(user).Releases(ctx, projectID) }, func(rels []bench.Release, err error) {
+	sess, ctx, projectID := u.sess, u.ctx(), u.project.ID
+	load(u, "human", func() ([]bench.Release, error) { return sess.Releases(ctx, projectID) }, func(rels []bench.Release, err error) {
 		if err != nil || len(rels) == 0 {
 			msg := "No release is frozen yet."
 			if err != nil {
@@ -103,13 +103,13 @@ func (v *humanView) load() {
 		return
 	}
 	rel := v.releases[i]
-	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+	sess, ctx := v.u.sess, v.u.ctx()
 	load(v.u, "human", func() (humanLoad, error) {
-		b, ok, err := db.As(user).HumanBaselineOf(ctx, evalRef(rel))
+		b, ok, err := sess.HumanBaselineOf(ctx, evalRef(rel))
 		if err != nil || !ok {
 			return humanLoad{}, err
 		}
-		items, err := db.As(user).HumanItems(ctx, evalRef(rel))
+		items, err := sess.HumanItems(ctx, evalRef(rel))
 		return humanLoad{b, true, items}, err
 	}, func(h humanLoad, err error) {
 		defer v.loads.Add(1)
@@ -144,7 +144,7 @@ func (v *humanView) showLoaded(rel bench.Release, h humanLoad, err error) {
 	)
 	v.list.OnSelected = func(i widget.ListItemID) { v.show(i) }
 	detail := container.NewStack(widget.NewLabel("Choose an item. You see the image and the question only; answer as you judge it."))
-	split := container.NewHSplit(container.NewBorder(widget.NewLabel(fmt.Sprintf("%s · drawn by %s", plural(b.Items, "item"), b.CreatedBy)), nil, nil, nil, v.list), detail)
+	split := container.NewHSplit(container.NewBorder(widget.NewLabel(fmt.Sprintf("%s · drawn by %s", annotate.Plural(b.Items, "item"), b.CreatedBy)), nil, nil, nil, v.list), detail)
 	split.Offset = 0.25
 	v.body.Objects = []fyne.CanvasObject{split}
 	v.body.Refresh()
@@ -185,9 +185,9 @@ func (v *humanView) drawForm(rel bench.Release) fyne.CanvasObject {
 		}
 		draw.Disable()
 		v.status.SetText("Drawing the items…")
-		db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+		sess, ctx := v.u.sess, v.u.ctx()
 		act(v.u, "", func() error {
-			_, err := db.As(user).DrawHumanBaseline(ctx, evalRef(rel), n, s)
+			_, err := sess.DrawHumanBaseline(ctx, evalRef(rel), n, s)
 			return err
 		}, func(err error) {
 			draw.Enable()
@@ -212,9 +212,9 @@ func (v *humanView) show(i int) {
 		return
 	}
 	it := v.items[i]
-	db, user, pid, onServer := v.u.db, v.u.user, v.u.project.ID, v.u.onServer()
+	sess, pid, onServer := v.u.sess, v.u.project.ID, v.u.onServer()
 	load(v.u, "human.show", func() (verifyImage, error) {
-		return loadVerifyImageFrom(db, user, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
+		return loadVerifyImageFrom(sess, pid, onServer, bench.SampleInfo{ImagePath: it.ImagePath}), nil
 	}, func(pic verifyImage, _ error) {
 		if i < len(v.items) && v.items[i].SampleID == it.SampleID {
 			v.showItem(i, it, pic)
@@ -332,13 +332,13 @@ func (v *humanView) saveAnswer(save *widget.Button) {
 		}
 	}
 	rel := v.releases[v.release.SelectedIndex()]
-	db, ctx, user := v.u.db, v.u.ctx(), v.u.user
+	sess, ctx := v.u.sess, v.u.ctx()
 	save.Disable()
 	load(v.u, "", func() ([]bench.HumanItem, error) {
-		if err := db.As(user).AnswerHuman(ctx, evalRef(rel), it.SampleID, a); err != nil {
+		if err := sess.AnswerHuman(ctx, evalRef(rel), it.SampleID, a); err != nil {
 			return nil, err
 		}
-		items, err := db.As(user).HumanItems(ctx, evalRef(rel))
+		items, err := sess.HumanItems(ctx, evalRef(rel))
 		if err != nil {
 			return nil, nil // saved; the list keeps its marks until read again
 		}
@@ -389,9 +389,9 @@ func (v *humanView) sequenceBar(it bench.HumanItem, capt *widget.Label, first ve
 				o.Importance = map[bool]widget.Importance{true: widget.HighImportance, false: widget.MediumImportance}[j == i]
 				o.Refresh()
 			}
-			db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer()
+			sess, pid, onServer := u.sess, u.project.ID, u.onServer()
 			inBackground(func() {
-				pic := loadVerifyImagePath(db, user, pid, onServer, paths[i])
+				pic := loadVerifyImagePath(sess, pid, onServer, paths[i])
 				fyne.Do(func() {
 					if v.chosen != item || shown != i || v.canvas != canvas {
 						return

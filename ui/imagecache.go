@@ -163,11 +163,11 @@ var errNoPreview = errors.New("the cached preview is missing")
 // store and decodes: run it off the UI goroutine.
 //
 //bw:background
-func decodePreview(ctx context.Context, db bench.Service, user bench.User, sha string) (image.Image, error) {
+func decodePreview(ctx context.Context, sess bench.Session, sha string) (image.Image, error) {
 	if len(sha) < 2 {
 		return nil, errors.New("no content hash")
 	}
-	p, err := db.As(user).ImageFile(ctx, sha, bench.ImagePreview)
+	p, err := sess.ImageFile(ctx, sha, bench.ImagePreview)
 	if err != nil {
 		if errors.Is(err, bench.ErrImageMissing) {
 			return nil, errNoPreview
@@ -195,21 +195,21 @@ type prefetchTarget struct {
 // prefetchPreviews decodes the targets' previews into cache on a goroutine of its
 // own. It is handed plain values only, never the workspace or a widget: nothing it
 // does touches the UI, so it needs no fyne.Do.
-func prefetchPreviews(ctx context.Context, db bench.Service, user bench.User, projectID int64, cache *decodedCache, targets []prefetchTarget) {
+func prefetchPreviews(ctx context.Context, sess bench.Session, where string, projectID int64, cache *decodedCache, targets []prefetchTarget) {
 	if len(targets) == 0 {
 		return
 	}
 	prefetches.Add(1)
 	go func() {
 		defer prefetches.Done()
-		dir := db.Where()
+		dir := where
 		for _, t := range targets {
 			if ctx.Err() != nil {
 				return
 			}
 			sha := t.sha
 			if sha == "" {
-				im, err := db.As(user).ImageByPath(ctx, projectID, t.path)
+				im, err := sess.ImageByPath(ctx, projectID, t.path)
 				if err != nil {
 					continue // the open will say what is wrong
 				}
@@ -219,7 +219,7 @@ func prefetchPreviews(ctx context.Context, db bench.Service, user bench.User, pr
 			if len(sha) < 2 || cache.has(key) {
 				continue
 			}
-			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(ctx, db, user, sha) })
+			_, _ = cache.load(key, func() (image.Image, error) { return decodePreview(ctx, sess, sha) })
 		}
 	}()
 }
@@ -247,7 +247,7 @@ func (ws *workspace) prefetchNeighbours() {
 			}
 		}
 	}
-	prefetchPreviews(ws.u.ctx(), ws.u.db, ws.u.user, ws.u.project.ID, previews, targets)
+	prefetchPreviews(ws.u.ctx(), ws.u.sess, ws.u.where(), ws.u.project.ID, previews, targets)
 }
 
 // thumbSlots bounds the thumbnails fetched at once from a team server: a grid of
@@ -260,11 +260,11 @@ var thumbSlots = make(chan struct{}, 6)
 // cannot be had. Fetches run concurrently, at most cap(thumbSlots) at a time; show
 // must check that its cell still wants sha (cells are reused while scrolling).
 func (u *App) fetchThumb(sha string, show func(path string)) {
-	db, user, ctx := u.db, u.user, u.ctx()
+	sess, ctx := u.sess, u.ctx()
 	load(u, "", func() (string, error) {
 		thumbSlots <- struct{}{}
 		defer func() { <-thumbSlots }()
-		return db.As(user).ImageFile(ctx, sha, bench.ImageThumb)
+		return sess.ImageFile(ctx, sha, bench.ImageThumb)
 	}, func(p string, err error) {
 		if err == nil {
 			show(p)

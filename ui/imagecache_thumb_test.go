@@ -52,7 +52,7 @@ func TestFetchThumbIsConcurrentAndBounded(t *testing.T) {
 	inBackground = func(f func()) { go f() }
 	t.Cleanup(func() { inBackground = func(f func()) { f() } })
 	srv := &slowThumbs{release: make(chan struct{})}
-	u := &App{db: srv}
+	u := &App{db: srv, sess: srv.As(bench.User{})}
 	var mu sync.Mutex
 	var got []string
 	var want []string

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 
@@ -120,9 +121,9 @@ func (u *App) imagesScreen() fyne.CanvasObject {
 // countImages counts the project's images off the UI goroutine and sizes the grid.
 func (b *imageBrowser) countImages() {
 	u := b.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	load(u, "images.count", func() (int, error) {
-		return db.As(user).CountImages(ctx, pid)
+		return sess.CountImages(ctx, pid)
 	}, func(n int, err error) {
 		if err != nil {
 			b.total.SetText("Images")
@@ -130,7 +131,7 @@ func (b *imageBrowser) countImages() {
 			return
 		}
 		b.count = n
-		b.total.SetText(plural(n, "image"))
+		b.total.SetText(annotate.Plural(n, "image"))
 		if n == 0 {
 			b.info.SetText("No images yet. The project's leads import them.")
 			if u.offers(verify.ActionImportImages) {
@@ -164,9 +165,9 @@ func (b *imageBrowser) loadPage(page int) {
 	}
 	b.loading[page] = true
 	u := b.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	load(u, fmt.Sprintf("images.page.%d", page), func() ([]bench.Image, error) {
-		return db.As(user).Images(ctx, pid, page*imagePage, imagePage)
+		return sess.Images(ctx, pid, page*imagePage, imagePage)
 	}, func(ims []bench.Image, err error) {
 		delete(b.loading, page)
 		if err != nil {
@@ -194,15 +195,15 @@ func (b *imageBrowser) describe(im bench.Image) {
 	}
 	b.info.SetText(line("samples…"))
 	u := b.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	load(u, "images.describe", func() ([]bench.SampleInfo, error) {
-		return db.As(user).Samples(ctx, pid, bench.SampleFilter{ImageID: im.ID}, 0, 100)
+		return sess.Samples(ctx, pid, bench.SampleFilter{ImageID: im.ID}, 0, 100)
 	}, func(samples []bench.SampleInfo, err error) {
 		if err != nil {
 			b.info.SetText(line("samples unknown: " + bench.Message(err)))
 			return
 		}
-		b.info.SetText(line(plural(len(samples), "sample")))
+		b.info.SetText(line(annotate.Plural(len(samples), "sample")))
 	})
 }
 
@@ -225,12 +226,12 @@ func (u *App) runImport(dir string, done func()) *importer {
 		container.NewVBox(im.bar, im.counts, widget.NewButton("Cancel", cancel)), u.win)
 	im.dlg.Resize(fyne.NewSize(520, 180))
 	im.dlg.Show()
-	db, user, pid := u.db, u.user, u.project.ID
+	sess, pid := u.sess, u.project.ID
 	// inBackground, not load: the dialog is its busy state, and the tests run it in
 	// place (a bare goroutine's fyne.Do raced them).
 	inBackground(func() {
 		pace := newPacer() // a report per file would flood the UI goroutine (ui/progress.go)
-		res, err := db.As(user).ImportImages(ctx, pid, dir, func(p bench.ImportProgress) {
+		res, err := sess.ImportImages(ctx, pid, dir, func(p bench.ImportProgress) {
 			im.reports.Add(1)
 			if !pace.due(p.Done, p.Total) {
 				return

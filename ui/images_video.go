@@ -27,8 +27,8 @@ import (
 // video-frames beside a project file, or in the user's cache for a team server
 // (whose import uploads them).
 func (u *App) videoFramesDir() (string, error) {
-	if file, ok := u.db.(interface{ FilesDir() string }); ok && !u.onServer() {
-		return filepath.Join(file.FilesDir(), "video-frames"), nil
+	if dir := u.filesDir(); dir != "" && !u.onServer() {
+		return filepath.Join(dir, "video-frames"), nil
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -93,9 +93,9 @@ func (u *App) runImportVideo(file string, opts video.ImportOptions, done func(pa
 			widget.NewButton("Cancel", cancel)), u.win)
 	dlg.Resize(fyne.NewSize(480, 160))
 	dlg.Show()
-	db, user, pid := u.db, u.user, u.project.ID
+	sess, pid := u.sess, u.project.ID
 	inBackground(func() {
-		paths, err := video.ImportVideo(ctx, db, user, pid, file, opts)
+		paths, err := video.ImportVideo(ctx, sess, pid, file, opts)
 		cancel()
 		fyne.Do(func() {
 			bar.Stop()

@@ -92,8 +92,9 @@ func TestLoad(t *testing.T) {
 }
 
 // storeNames are the names a screen holds the store by: App.db and App.local,
-// and the local copies loads take of them (db := v.u.db).
-var storeNames = map[string]bool{"db": true, "local": true, "svc": true}
+// and the local copies loads take of them (db := v.u.db), and the Session the
+// screens call (x.sess, or sess := v.u.sess).
+var storeNames = map[string]bool{"db": true, "local": true, "svc": true, "sess": true}
 
 // TestNoStoreCallOnTheUIGoroutine: no screen calls the store on the UI goroutine
 // (issue 28 item 6). A call of an exported method on the store (x.db.M, x.local.M,

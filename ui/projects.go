@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"strconv"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/verify"
 )
@@ -26,20 +25,20 @@ func (u *App) showProjects() {
 		func() int { return len(rows) },
 		func() fyne.CanvasObject { return widget.NewLabel("project name placeholder") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(rows[i].p.Name + "  —  " + plural(rows[i].images, "image"))
+			o.(*widget.Label).SetText(rows[i].p.Name + "  —  " + annotate.Plural(rows[i].images, "image"))
 		},
 	)
 	list.OnSelected = func(i widget.ListItemID) { u.openProject(rows[i].p) }
 	loading := widget.NewLabel("Loading projects…")
-	db, ctx, user := u.db, u.ctx(), u.user
+	sess, ctx := u.sess, u.ctx()
 	load(u, "projects", func() ([]row, error) {
-		ps, err := db.As(user).Projects(ctx)
+		ps, err := sess.Projects(ctx)
 		if err != nil {
 			return nil, err
 		}
 		rs := make([]row, len(ps))
 		for i, p := range ps {
-			n, _ := db.As(user).CountImages(ctx, p.ID)
+			n, _ := sess.CountImages(ctx, p.ID)
 			rs[i] = row{p, n}
 		}
 		return rs, nil
@@ -57,7 +56,7 @@ func (u *App) showProjects() {
 	create = widget.NewButton("Create project", func() {
 		create.Disable()
 		title := name.Text
-		load(u, "", func() (bench.Project, error) { return db.As(user).CreateProject(ctx, title) }, func(p bench.Project, err error) {
+		load(u, "", func() (bench.Project, error) { return sess.CreateProject(ctx, title) }, func(p bench.Project, err error) {
 			create.Enable()
 			if err != nil {
 				u.showError(err) // the name typed stays
@@ -74,11 +73,4 @@ func (u *App) showProjects() {
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	u.win.SetTitle("Benchwright — projects")
 	u.win.SetContent(container.NewPadded(container.NewBorder(head, bottom, nil, nil, container.NewStack(list, loading))))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

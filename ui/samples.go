@@ -317,9 +317,9 @@ func newSamplesView(u *App, q bench.SampleQuery) *samplesView {
 // names (a link's author) without searching again.
 func (v *samplesView) loadMembers() {
 	u := v.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	load(u, "samples.members", func() ([]bench.User, error) {
-		return db.As(user).Members(ctx, pid)
+		return sess.Members(ctx, pid)
 	}, func(users []bench.User, err error) {
 		if err != nil {
 			v.say("The project's members cannot be read: " + bench.Message(err))
@@ -412,7 +412,7 @@ func (v *samplesView) userOption(prefix string, id int64) string {
 func (v *samplesView) showScope() {
 	var parts []string
 	if n := len(v.q.IDs); n > 0 {
-		parts = append(parts, fmt.Sprintf("Only the %s you came from", plural(n, "sample")))
+		parts = append(parts, fmt.Sprintf("Only the %s you came from", annotate.Plural(n, "sample")))
 	}
 	if v.q.ImageID != 0 {
 		parts = append(parts, "Only the samples on "+v.imageName())
@@ -493,9 +493,9 @@ func (v *samplesView) run() {
 func (v *samplesView) start() {
 	seq, q := v.seq, v.q
 	v.busy++
-	db, user, pid := v.u.db, v.u.user, v.u.project.ID // read here, not on the goroutine
+	sess, pid := v.u.sess, v.u.project.ID // read here, not on the goroutine
 	inBackground(func() {
-		page, err := db.As(user).SearchSamples(context.Background(), pid, q)
+		page, err := sess.SearchSamples(context.Background(), pid, q)
 		fyne.Do(func() {
 			defer func() { // idle only once the newest page is on screen
 				v.busy--
@@ -671,7 +671,7 @@ func (v *samplesView) selectionChanged() {
 	if n == 0 {
 		v.selInfo.SetText("Nothing selected")
 	} else {
-		v.selInfo.SetText(plural(n, "sample") + " selected")
+		v.selInfo.SetText(annotate.Plural(n, "sample") + " selected")
 	}
 	for _, b := range v.actions {
 		if n == 0 || v.acting {
@@ -687,9 +687,9 @@ func (v *samplesView) selectionChanged() {
 // asking the store off the UI goroutine.
 func (v *samplesView) selectAllFound() {
 	u := v.u
-	db, user, pid, ctx, q := u.db, u.user, u.project.ID, u.ctx(), v.q
+	sess, pid, ctx, q := u.sess, u.project.ID, u.ctx(), v.q
 	load(u, "samples.selectAll", func() ([]string, error) {
-		return db.As(user).SampleIDs(ctx, pid, q)
+		return sess.SampleIDs(ctx, pid, q)
 	}, func(ids []string, err error) {
 		if err != nil {
 			v.say(bench.Message(err))
@@ -713,7 +713,7 @@ func (v *samplesView) say(msg string) {
 func (v *samplesView) askReason(verb string, act func(reason string)) {
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why (kept in each sample's history)")
-	title := fmt.Sprintf("%s %s", verb, plural(len(v.order), "sample"))
+	title := fmt.Sprintf("%s %s", verb, annotate.Plural(len(v.order), "sample"))
 	v.showForm(title, verb, []*widget.FormItem{widget.NewFormItem("Reason", reason)}, reason, func() { act(strings.TrimSpace(reason.Text)) })
 }
 
@@ -757,27 +757,27 @@ type selectionAction struct {
 // actOn asks the store to act on ids.
 //
 //bw:background
-func (a selectionAction) actOn(ctx context.Context, db bench.Service, user bench.User, ids []string) (bench.SelectionResult, error) {
+func (a selectionAction) actOn(ctx context.Context, sess bench.Session, ids []string) (bench.SelectionResult, error) {
 	switch {
 	case a.release:
-		return db.As(user).ReleaseClaims(ctx, ids)
+		return sess.ReleaseClaims(ctx, ids)
 	case a.to != "":
-		return db.As(user).ReassignDrafts(ctx, ids, a.to, a.reason)
+		return sess.ReassignDrafts(ctx, ids, a.to, a.reason)
 	case a.ev == verify.EventReopen:
-		return db.As(user).ReopenSamples(ctx, ids, a.reason)
+		return sess.ReopenSamples(ctx, ids, a.reason)
 	}
-	return db.As(user).WithdrawSamples(ctx, ids, a.reason)
+	return sess.WithdrawSamples(ctx, ids, a.reason)
 }
 
 // actOnSelection runs a on the selected samples off the UI goroutine; the actions'
 // buttons wait while it runs (no second one on the same selection).
 func (v *samplesView) actOnSelection(a selectionAction) {
 	u := v.u
-	db, user, ctx, ids := u.db, u.user, u.ctx(), slices.Clone(v.order)
+	sess, ctx, ids := u.sess, u.ctx(), slices.Clone(v.order)
 	v.acting = true
 	v.selectionChanged()
 	load(u, "", func() (bench.SelectionResult, error) {
-		return a.actOn(ctx, db, user, ids)
+		return a.actOn(ctx, sess, ids)
 	}, func(res bench.SelectionResult, err error) {
 		v.acting = false
 		v.done(res, err, a.verb)
@@ -796,7 +796,7 @@ func (v *samplesView) askReassign() {
 	to := widget.NewSelect(names, nil)
 	reason := widget.NewEntry()
 	reason.SetPlaceHolder("Why (kept in each sample's history)")
-	v.showForm("Reassign "+plural(len(v.order), "sample"), "Reassign",
+	v.showForm("Reassign "+annotate.Plural(len(v.order), "sample"), "Reassign",
 		[]*widget.FormItem{widget.NewFormItem("To", to), widget.NewFormItem("Reason", reason)}, reason, func() {
 			if to.Selected != "" {
 				v.reassign(to.Selected, strings.TrimSpace(reason.Text))
@@ -842,9 +842,9 @@ func (v *samplesView) askExport(f bench.SampleFormat) {
 // exportTo writes the selected samples to path as f, off the UI goroutine.
 func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 	u := v.u
-	db, user, pid, ctx, ids := u.db, u.user, u.project.ID, u.ctx(), slices.Clone(v.order)
+	sess, pid, ctx, ids := u.sess, u.project.ID, u.ctx(), slices.Clone(v.order)
 	act(u, "", func() error {
-		b, err := db.As(user).ExportSamples(ctx, pid, ids, f)
+		b, err := sess.ExportSamples(ctx, pid, ids, f)
 		if err == nil {
 			err = os.WriteFile(path, b, 0o644)
 		}
@@ -854,7 +854,7 @@ func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 			v.say(bench.Message(fmt.Errorf("export to %s: %w", path, err)))
 			return
 		}
-		v.say(fmt.Sprintf("Exported %s to %s.", plural(len(ids), "sample"), path))
+		v.say(fmt.Sprintf("Exported %s to %s.", annotate.Plural(len(ids), "sample"), path))
 	})
 }
 
@@ -862,9 +862,9 @@ func (v *samplesView) exportTo(path string, f bench.SampleFormat) {
 // goroutine (a newer open's answer replaces an older one's).
 func (v *samplesView) openRow(id string) {
 	u := v.u
-	db, user, pid, onServer, ctx := u.db, u.user, u.project.ID, u.onServer(), u.ctx()
+	sess, pid, onServer, ctx := u.sess, u.project.ID, u.onServer(), u.ctx()
 	load(u, "samples.open", func() (detailData, error) {
-		return readDetail(ctx, db, user, pid, onServer, id)
+		return readDetail(ctx, sess, pid, onServer, id)
 	}, func(dd detailData, err error) {
 		if err != nil {
 			v.say(bench.Message(err))
@@ -913,26 +913,26 @@ type detailData struct {
 // readDetail reads sample id with its history, reviews, revisions and picture.
 //
 //bw:background
-func readDetail(ctx context.Context, db bench.Service, user bench.User, projectID int64, onServer bool, id string) (detailData, error) {
+func readDetail(ctx context.Context, sess bench.Session, projectID int64, onServer bool, id string) (detailData, error) {
 	var d detailData
 	var err error
-	if d.info, err = db.As(user).Sample(ctx, id); err != nil {
+	if d.info, err = sess.Sample(ctx, id); err != nil {
 		return d, err
 	}
-	if d.events, err = db.As(user).History(ctx, id); err != nil {
+	if d.events, err = sess.History(ctx, id); err != nil {
 		return d, err
 	}
-	if d.reviews, err = db.As(user).Reviews(ctx, id); err != nil {
+	if d.reviews, err = sess.Reviews(ctx, id); err != nil {
 		return d, err
 	}
-	if d.revs, err = db.As(user).SampleRevisions(ctx, id); err != nil {
+	if d.revs, err = sess.SampleRevisions(ctx, id); err != nil {
 		return d, err
 	}
 	d.shown = d.info.ImagePath
 	if c := d.info.Content; len(c.AllImages()) > 1 {
 		d.shown = c.AllImages()[boxImageOf(c)]
 	}
-	d.img = loadVerifyImagePath(db, user, projectID, onServer, d.shown)
+	d.img = loadVerifyImagePath(sess, projectID, onServer, d.shown)
 	return d, nil
 }
 
@@ -1056,11 +1056,11 @@ func (v *samplesView) askReasonFor(verb string, act func(reason string)) {
 // again; its buttons wait meanwhile.
 func (d *sampleDetail) move(ev verify.Event, reason string) {
 	v, u := d.v, d.v.u
-	db, user, ctx, id := u.db, u.user, u.ctx(), d.info.ID
+	sess, ctx, id := u.sess, u.ctx(), d.info.ID
 	d.withdraw.Disable()
 	d.reopen.Disable()
 	load(u, "", func() (bench.SelectionResult, error) {
-		return selectionAction{ev: ev, reason: reason}.actOn(ctx, db, user, []string{id})
+		return selectionAction{ev: ev, reason: reason}.actOn(ctx, sess, []string{id})
 	}, func(res bench.SelectionResult, err error) {
 		d.enableMoves()
 		switch {

@@ -64,9 +64,9 @@ func (ws *workspace) deleteDraftNow() {
 		return
 	}
 	u, id, version := ws.u, ws.sample.ID, ws.version
-	db, ctx, user, sample := u.db, u.ctx(), u.user, ws.sample
+	sess, ctx, sample := u.sess, u.ctx(), ws.sample
 	ws.deleteBtn.Disable() // not twice
-	load(u, "", func() (annotate.Sample, error) { return db.As(user).DeleteDraft(ctx, id, version) }, func(gone annotate.Sample, err error) {
+	load(u, "", func() (annotate.Sample, error) { return sess.DeleteDraft(ctx, id, version) }, func(gone annotate.Sample, err error) {
 		ws.deleteBtn.Enable()
 		if ws.sample != sample {
 			return
@@ -95,10 +95,10 @@ func (ws *workspace) undoDelete() {
 		return
 	}
 	u, s := ws.u, *ws.deleted
-	db, ctx, user, pid := u.db, u.ctx(), u.user, u.project.ID
+	sess, ctx, pid := u.sess, u.ctx(), u.project.ID
 	undo := ws.undoBtn
 	undo.Disable() // not twice
-	load(u, "", func() (bench.SampleInfo, error) { return db.As(user).CreateSample(ctx, pid, s) }, func(si bench.SampleInfo, err error) {
+	load(u, "", func() (bench.SampleInfo, error) { return sess.CreateSample(ctx, pid, s) }, func(si bench.SampleInfo, err error) {
 		undo.Enable()
 		if err != nil {
 			u.showError(err)
@@ -176,8 +176,7 @@ func (q queueQuery) submittedItems(secs []sampleSection, n int, loaded map[verif
 // reviews the author may see (the store keeps an open round 3 blind).
 func (ws *workspace) showSubmitted(si bench.SampleInfo) {
 	u := ws.u
-	source := u.db // Where names the project's file or server, without asking it
-	db, ctx, user, pid, where := u.db, u.ctx(), u.user, u.project.ID, source.Where()
+	sess, ctx, pid, where := u.sess, u.ctx(), u.project.ID, u.where()
 	ws.closeSample()
 	ws.setRight(container.NewCenter(widget.NewLabel(fmt.Sprintf("Opening %s…", si.ID))))
 	type read struct {
@@ -191,11 +190,11 @@ func (ws *workspace) showSubmitted(si bench.SampleInfo) {
 	load(u, "annotate.open", func() (read, error) {
 		var r read
 		if si.ImagePath != "" {
-			if r.im, r.imErr = db.As(user).ImageByPath(ctx, pid, si.ImagePath); r.imErr == nil {
-				r.pic, r.picErr = previewOf(ctx, db, user, where, r.im)
+			if r.im, r.imErr = sess.ImageByPath(ctx, pid, si.ImagePath); r.imErr == nil {
+				r.pic, r.picErr = previewOf(ctx, sess, where, r.im)
 			}
 		}
-		r.reviews, r.revErr = db.As(user).Reviews(ctx, si.ID)
+		r.reviews, r.revErr = sess.Reviews(ctx, si.ID)
 		return r, nil
 	}, func(r read, _ error) {
 		if si.ImagePath != "" && r.imErr == nil {

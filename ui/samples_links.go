@@ -22,7 +22,7 @@ import (
 // accepted samples only). ok is false when the findings name none (balance).
 //
 //bw:background
-func findingsQuery(ctx context.Context, db bench.Service, user bench.User, projectID int64, fs []bench.AuditFinding) (bench.SampleQuery, bool) {
+func findingsQuery(ctx context.Context, sess bench.Session, projectID int64, fs []bench.AuditFinding) (bench.SampleQuery, bool) {
 	var ids []string
 	for _, f := range fs {
 		if f.SampleID != "" && !slices.Contains(ids, f.SampleID) {
@@ -31,14 +31,14 @@ func findingsQuery(ctx context.Context, db bench.Service, user bench.User, proje
 		if f.SampleID != "" || f.Image == "" {
 			continue
 		}
-		im, err := db.As(user).ImageByPath(ctx, projectID, f.Image)
+		im, err := sess.ImageByPath(ctx, projectID, f.Image)
 		if err != nil {
 			continue
 		}
 		if len(fs) == 1 {
 			return bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}, Desc: true}, true
 		}
-		on, err := db.As(user).SampleIDs(ctx, projectID, bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
+		on, err := sess.SampleIDs(ctx, projectID, bench.SampleQuery{ImageID: im.ID, States: []verify.State{verify.StateAccepted}})
 		if err != nil {
 			continue
 		}
@@ -120,8 +120,8 @@ func balanceQuery(c bench.BalanceCell, col string) bench.SampleQuery {
 // userID is the id of the account named name, or 0.
 //
 //bw:background
-func userID(ctx context.Context, db bench.Service, user bench.User, name string) int64 {
-	us, err := db.As(user).UserByName(ctx, name)
+func userID(ctx context.Context, sess bench.Session, name string) int64 {
+	us, err := sess.UserByName(ctx, name)
 	if err != nil {
 		return 0
 	}
@@ -173,9 +173,9 @@ func (u *App) openImage(im bench.Image) {
 		u.newSampleOnImage(im)
 		return
 	}
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	load(u, "samples.image", func() (int, error) {
-		return db.As(user).CountSamples(ctx, pid, bench.SampleFilter{ImageID: im.ID})
+		return sess.CountSamples(ctx, pid, bench.SampleFilter{ImageID: im.ID})
 	}, func(n int, err error) {
 		if err == nil && n > 0 {
 			u.openSamples(bench.SampleQuery{ImageID: im.ID, Desc: true})
@@ -236,9 +236,9 @@ func (ws *workspace) openRequested() {
 	}
 	if paths := u.newSampleOf; len(paths) > 0 {
 		u.newSampleOf = nil
-		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+		sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 		load(u, "annotate.request", func() (map[string]bench.Image, error) {
-			return db.As(user).ImagesByPaths(ctx, pid, paths)
+			return sess.ImagesByPaths(ctx, pid, paths)
 		}, func(m map[string]bench.Image, err error) {
 			if err != nil {
 				u.showError(err)
@@ -257,9 +257,9 @@ func (ws *workspace) openRequested() {
 	}
 	if p := u.newSampleOn; p != "" {
 		u.newSampleOn = ""
-		db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+		sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 		load(u, "annotate.requestOne", func() (bench.Image, error) {
-			return db.As(user).ImageByPath(ctx, pid, p)
+			return sess.ImageByPath(ctx, pid, p)
 		}, func(im bench.Image, err error) {
 			if err != nil {
 				u.showError(err)
@@ -297,13 +297,13 @@ func (v *exportView) openFindings(fs []bench.AuditFinding) {
 		return
 	}
 	u := v.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	type found struct {
 		q  bench.SampleQuery
 		ok bool
 	}
 	load(u, "samples.findings", func() (found, error) {
-		q, ok := findingsQuery(ctx, db, user, pid, fs)
+		q, ok := findingsQuery(ctx, sess, pid, fs)
 		return found{q, ok}, nil
 	}, func(f found, _ error) {
 		if f.ok {
@@ -341,7 +341,7 @@ func (v *exportView) freezeRefused(err error) {
 //
 //bw:background
 func (u *App) annotatorQuery(name string, col int) bench.SampleQuery {
-	q := bench.SampleQuery{AuthorID: userID(u.ctx(), u.db, u.user, name), Desc: true}
+	q := bench.SampleQuery{AuthorID: userID(u.ctx(), u.sess, name), Desc: true}
 	switch col {
 	case 2: // Accepted
 		q.States = acceptedStates

@@ -140,19 +140,19 @@ type settingsRead struct {
 // load reads the project's settings, the verifiers and the project's history off
 // the UI goroutine and rebuilds the form from them, keeping the scroll position.
 func (v *settingsView) load() {
-	db, ctx, user, name := v.u.db, v.u.ctx(), v.u.user, v.u.project.Name
+	sess, ctx, user, name := v.u.sess, v.u.ctx(), v.u.user, v.u.project.Name
 	v.filled = false
 	v.save.Disable()
 	v.revert.Disable()
 	load(v.u, "settings", func() (settingsRead, error) {
-		p, err := db.As(user).ProjectByName(ctx, name)
+		p, err := sess.ProjectByName(ctx, name)
 		if err != nil {
 			return settingsRead{}, err
 		}
 		r := settingsRead{project: p}
 		user.Role, user.Group = p.Role, p.Group
-		r.members, r.membersErr = db.As(user).Members(ctx, p.ID) // groups are the project's memberships'
-		r.events, r.eventsErr = db.As(user).ProjectHistory(ctx, p.ID)
+		r.members, r.membersErr = sess.Members(ctx, p.ID) // groups are the project's memberships'
+		r.events, r.eventsErr = sess.ProjectHistory(ctx, p.ID)
 		return r, nil
 	}, v.fill)
 }
@@ -571,7 +571,7 @@ func (v *settingsView) update() {
 		v.revert.Disable()
 		return
 	}
-	v.dirty.SetText(fmt.Sprintf("%s not saved", plural(n, "change")))
+	v.dirty.SetText(fmt.Sprintf("%s not saved", annotate.Plural(n, "change")))
 	v.dirty.Show()
 	v.save.Enable()
 	v.revert.Enable()
@@ -623,7 +623,7 @@ func (v *settingsView) clearErrors() {
 // call: the store changes all of them or none. A refusal leaves the form as it
 // is, with the store's sentences beside the fields they name.
 func (v *settingsView) saveChanges() {
-	ctx, user := v.u.ctx(), v.u.user
+	ctx := v.u.ctx()
 	v.clearErrors()
 	values := v.changes()
 	for _, x := range v.groupChanges() {
@@ -633,10 +633,10 @@ func (v *settingsView) saveChanges() {
 		v.u.setStatus("Nothing changed: the values are the stored ones.")
 		return
 	}
-	db, projectID := v.u.db, v.u.project.ID
+	sess, projectID := v.u.sess, v.u.project.ID
 	v.save.Disable() // no second save while this one runs; the form stays as typed
 	v.showMessage("Saving…", widget.LowImportance)
-	load(v.u, "", func() ([]bench.SettingChange, error) { return db.As(user).SetSettings(ctx, projectID, values) },
+	load(v.u, "", func() ([]bench.SettingChange, error) { return sess.SetSettings(ctx, projectID, values) },
 		func(changes []bench.SettingChange, err error) {
 			v.message.Hide()
 			if err != nil {
@@ -695,7 +695,7 @@ func (v *settingsView) showRefusal(err error) {
 		l.Show()
 		placed++
 	}
-	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
+	text := fmt.Sprintf("Nothing was saved: %s to fix, shown beside %s.", annotate.Plural(placed, "value"), map[bool]string{true: "it", false: "them"}[placed == 1])
 	if len(unplaced) > 0 {
 		text = "Nothing was saved. " + strings.Join(unplaced, "\n")
 	}

@@ -17,7 +17,7 @@ import (
 // and decides who may be added or removed (a project keeps a lead), whatever the
 // UI shows.
 func (u *App) usersScreen() fyne.CanvasObject {
-	db, ctx, user, projectID := u.db, u.ctx(), u.user, u.project.ID
+	sess, ctx, user, projectID := u.sess, u.ctx(), u.user, u.project.ID
 	var members []bench.User
 	table := widget.NewTable(
 		func() (int, int) { return len(members) + 1, 3 },
@@ -64,11 +64,11 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	// menu, which is the Users screen's only while it stays last).
 	reload := func() {
 		load(u, "users", func() (lists, error) {
-			ms, err := db.As(user).Members(ctx, projectID)
+			ms, err := sess.Members(ctx, projectID)
 			if err != nil {
 				return lists{}, err
 			}
-			all, err := db.As(user).Users(ctx)
+			all, err := sess.Users(ctx)
 			if err != nil {
 				return lists{members: ms}, err
 			}
@@ -112,11 +112,11 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	var join, leave, add, change *widget.Button
 	join = widget.NewButton("Add to project", func() {
 		who := account.Selected
-		act(u, "", func() error { return db.As(user).AddMember(ctx, projectID, who) }, written(join, reload))
+		act(u, "", func() error { return sess.AddMember(ctx, projectID, who) }, written(join, reload))
 	})
 	leave = widget.NewButton("Remove from project", func() {
 		who := name.Text
-		act(u, "", func() error { return db.As(user).RemoveMember(ctx, projectID, who) }, written(leave, func() {
+		act(u, "", func() error { return sess.RemoveMember(ctx, projectID, who) }, written(leave, func() {
 			if who == user.Name { // no longer a member: nothing of it is theirs to show
 				u.showProjects()
 				return
@@ -127,7 +127,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	add = widget.NewButton("Add user", func() {
 		who, r, g, pw := name.Text, role.Selected, group.Text, password.Text
 		act(u, "", func() error {
-			_, err := db.As(user).AddUserToProject(ctx, projectID, who, r, g, pw)
+			_, err := sess.AddUserToProject(ctx, projectID, who, r, g, pw)
 			return err
 		}, written(add, func() {
 			password.SetText("") // the new account's; it has no business staying on screen
@@ -138,7 +138,7 @@ func (u *App) usersScreen() fyne.CanvasObject {
 	change = widget.NewButton("Set role and group", func() {
 		who, r, g := name.Text, role.Selected, group.Text
 		act(u, "", func() error {
-			_, err := db.As(user).SetMemberRole(ctx, projectID, who, r, g)
+			_, err := sess.SetMemberRole(ctx, projectID, who, r, g)
 			return err
 		}, written(change, reload))
 	})

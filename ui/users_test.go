@@ -99,7 +99,7 @@ func TestUsersScreenMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.user, u.account = ann, ann // as signed in
+	asSignedIn(u, ann)
 	u.showProjects()
 	var shown []string
 	for _, o := range test.LaidOutObjects(u.win.Content()) {

@@ -115,14 +115,14 @@ func batchLine(b bench.ValidationBatch) string {
 	case b.Sampled > 0:
 		state = fmt.Sprintf("%d sampled", b.Sampled)
 	}
-	return fmt.Sprintf("%s · %s · %s", b.Name, plural(b.Items, "item"), state)
+	return fmt.Sprintf("%s · %s · %s", b.Name, annotate.Plural(b.Items, "item"), state)
 }
 
 // loadBatches reads the project's batches off the UI goroutine, then shows
 // choose (or the batch shown before).
 func (v *validationView) loadBatches(choose string) {
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return db.As(user).ValidationBatches(ctx, pid) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "validation.batches", func() ([]bench.ValidationBatch, error) { return sess.ValidationBatches(ctx, pid) },
 		func(bs []bench.ValidationBatch, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -149,8 +149,8 @@ func (v *validationView) choose(name string) {
 		v.findings = nil // another batch: show its own stored findings
 	}
 	v.chosen = name
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return db.As(user).ValidationStatus(ctx, pid, name) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "validation.status", func() (bench.ValidationStatus, error) { return sess.ValidationStatus(ctx, pid, name) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -169,12 +169,12 @@ func (v *validationView) show(st bench.ValidationStatus) {
 		v.findings = findingRows(b.Findings, nil)
 	}
 	info := widget.NewLabel(fmt.Sprintf("%s from %s, imported by %s on %s; items become samples of %s. %s, %d sampled, %d accepted by sampling.",
-		b.Name, orDash(b.Source), b.ImportedBy, shortTime(b.ImportedAt), b.Author, plural(b.Items, "item"), b.Sampled, b.BySampling))
+		b.Name, orDash(b.Source), b.ImportedBy, shortTime(b.ImportedAt), b.Author, annotate.Plural(b.Items, "item"), b.Sampled, b.BySampling))
 	info.Wrapping = fyne.TextWrapWord
 	parts := []fyne.CanvasObject{heading("Batch " + b.Name), info}
 
 	if len(v.findings) > 0 {
-		parts = append(parts, widget.NewLabel(fmt.Sprintf("Import audit: %s left out of the batch.", plural(len(v.findings), "record"))),
+		parts = append(parts, widget.NewLabel(fmt.Sprintf("Import audit: %s left out of the batch.", annotate.Plural(len(v.findings), "record"))),
 			fittedTable([]string{"Line", "Id", "Check", "Finding"}, v.findings, 5))
 	} else {
 		parts = append(parts, widget.NewLabel("Import audit: no record of this batch was left out by the store's checks."))
@@ -210,7 +210,7 @@ func (v *validationView) show(st bench.ValidationStatus) {
 	v.verdict = widget.NewLabel("")
 	v.verdict.Wrapping = fyne.TextWrapWord
 	if st.Refusal == "" {
-		v.verdict.SetText(fmt.Sprintf("The rest may be accepted by sampling: %s not sampled.", plural(st.Overall.Unsampled, "item")))
+		v.verdict.SetText(fmt.Sprintf("The rest may be accepted by sampling: %s not sampled.", annotate.Plural(st.Overall.Unsampled, "item")))
 	} else {
 		v.verdict.SetText("The rest cannot be accepted: " + st.Refusal + ".")
 	}
@@ -381,8 +381,8 @@ func (v *validationView) runDraw() {
 	}
 	v.draw.Disable()
 	v.message.SetText("Drawing…")
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	load(v.u, "", func() (bench.ValidationStatus, error) { return db.As(user).DrawValidation(ctx, in) },
+	sess, ctx := v.u.sess, v.u.ctx()
+	load(v.u, "", func() (bench.ValidationStatus, error) { return sess.DrawValidation(ctx, in) },
 		func(st bench.ValidationStatus, err error) {
 			defer v.loads.Add(1)
 			v.draw.Enable()
@@ -392,7 +392,7 @@ func (v *validationView) runDraw() {
 			}
 			d := st.Batch.Draws[len(st.Batch.Draws)-1]
 			v.message.SetText(fmt.Sprintf("Draw %d of %s: %s added to round 1; %d of %d sampled.",
-				len(st.Batch.Draws), st.Batch.Name, plural(d.Added, "item"), st.Overall.Sampled, st.Overall.Items))
+				len(st.Batch.Draws), st.Batch.Name, annotate.Plural(d.Added, "item"), st.Overall.Sampled, st.Overall.Items))
 			v.loadBatches(st.Batch.Name)
 			v.u.refreshStatus()
 		})
@@ -406,7 +406,7 @@ func (v *validationView) confirmAccept() {
 	st := *v.st
 	o := st.Overall
 	msg := widget.NewLabel(fmt.Sprintf("%s of batch %s become accepted samples, marked accepted by sampling, on the strength of %d judged items: %d %s, upper bound %.2f %% against the threshold of %g %%.\n\nThe acceptance is audited and recorded in every release that holds these samples.",
-		plural(o.Unsampled, "unsampled item"), st.Batch.Name, o.N, o.Errors, pluralWord(o.Errors, "error"), 100*o.CI.High, 100*st.Batch.Threshold))
+		annotate.Plural(o.Unsampled, "unsampled item"), st.Batch.Name, o.N, o.Errors, pluralWord(o.Errors, "error"), 100*o.CI.High, 100*st.Batch.Threshold))
 	msg.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomConfirm("Accept the rest of "+st.Batch.Name+"?", "Accept the rest", "Cancel",
 		container.NewGridWrap(fyne.NewSize(460, 150), msg), func(ok bool) {
@@ -429,8 +429,8 @@ func pluralWord(n int, word string) string {
 func (v *validationView) runAccept(batch string) {
 	v.accept.Disable()
 	v.message.SetText("Accepting the rest…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
-	load(v.u, "", func() (bench.AcceptRestResult, error) { return db.As(user).AcceptRest(ctx, pid, batch) },
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
+	load(v.u, "", func() (bench.AcceptRestResult, error) { return sess.AcceptRest(ctx, pid, batch) },
 		func(res bench.AcceptRestResult, err error) {
 			defer v.loads.Add(1)
 			if err != nil {
@@ -438,7 +438,7 @@ func (v *validationView) runAccept(batch string) {
 				v.verdict.SetText("The rest was not accepted: " + bench.Message(err))
 				return
 			}
-			v.message.SetText(fmt.Sprintf("Batch %s: %s accepted by sampling.", batch, plural(len(res.Accepted), "item")))
+			v.message.SetText(fmt.Sprintf("Batch %s: %s accepted by sampling.", batch, annotate.Plural(len(res.Accepted), "item")))
 			v.loadBatches(batch)
 			v.u.refreshStatus()
 		})
@@ -478,7 +478,7 @@ func (v *validationView) askName(path string) {
 // then shows the new batch with the import audit's findings per record.
 func (v *validationView) importFile(path, name, author string) {
 	v.message.SetText("Importing " + filepath.Base(path) + "…")
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	type imported struct {
 		res    bench.ImportBatchResult
 		unread []annotate.RecordError
@@ -494,7 +494,7 @@ func (v *validationView) importFile(path, name, author string) {
 		if recs, im.unread, err = annotate.ImportNative(f); err != nil {
 			return im, err
 		}
-		im.res, err = db.As(user).ImportBatch(ctx, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
+		im.res, err = sess.ImportBatch(ctx, bench.ImportBatchInput{ProjectID: pid, Name: name, Source: filepath.Base(path), Author: author, Records: recs})
 		return im, err
 	}, func(im imported, err error) {
 		res, unread := im.res, im.unread
@@ -504,7 +504,7 @@ func (v *validationView) importFile(path, name, author string) {
 			return
 		}
 		v.message.SetText(fmt.Sprintf("Batch %s: %s imported; %s left out by the import audit.",
-			res.Batch.Name, plural(res.Batch.Items, "item"), plural(len(res.Findings)+len(unread), "record")))
+			res.Batch.Name, annotate.Plural(res.Batch.Items, "item"), annotate.Plural(len(res.Findings)+len(unread), "record")))
 		v.chosen = res.Batch.Name
 		v.findings = findingRows(res.Findings, unread)
 		v.loadBatches(res.Batch.Name)

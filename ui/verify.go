@@ -128,11 +128,11 @@ func (v *verifyView) reload(then ...func()) {
 		all  []bench.QueueItem
 		more [4]bool
 	}
-	db, user, pid, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.ctx()
+	sess, pid, ctx := v.u.sess, v.u.project.ID, v.u.ctx()
 	load(v.u, "verify.queue", func() (queue, error) {
 		var q queue
 		for r := 1; r <= 3; r++ {
-			items, err := db.As(user).ReviewQueueLimit(ctx, pid, r, reviewPage)
+			items, err := sess.ReviewQueueLimit(ctx, pid, r, reviewPage)
 			if err != nil {
 				return q, err
 			}
@@ -270,7 +270,7 @@ func (v *verifyView) open(it bench.QueueItem) {
 	v.showNotice("Opening "+it.SampleID+"…", "Claiming its seat and reading it.")
 	v.opening++
 	gen := v.opening
-	db, user, pid, onServer, ctx := v.u.db, v.u.user, v.u.project.ID, v.u.onServer(), v.u.ctx()
+	sess, pid, onServer, ctx := v.u.sess, v.u.project.ID, v.u.onServer(), v.u.ctx()
 	type result struct {
 		o       opened
 		claimed bool  // the seat is ours, whatever failed after
@@ -279,19 +279,19 @@ func (v *verifyView) open(it bench.QueueItem) {
 	load(v.u, "", func() (result, error) {
 		var r result
 		if prev != "" {
-			r.release = db.As(user).ReleaseClaim(ctx, prev)
+			r.release = sess.ReleaseClaim(ctx, prev)
 		}
-		cl, err := db.As(user).ClaimReview(ctx, it.SampleID, it.Round)
+		cl, err := sess.ClaimReview(ctx, it.SampleID, it.Round)
 		if err != nil {
 			return r, err
 		}
 		r.claimed, r.o.claim = true, cl
-		if r.o.info, err = db.As(user).Sample(ctx, it.SampleID); err != nil {
+		if r.o.info, err = sess.Sample(ctx, it.SampleID); err != nil {
 			return r, err
 		}
-		r.o.reviews, r.o.reviewsErr = db.As(user).Reviews(ctx, it.SampleID)
-		r.o.events, _ = db.As(user).History(ctx, it.SampleID) // no history shows none
-		r.o.image = loadVerifyImageFrom(db, user, pid, onServer, r.o.info)
+		r.o.reviews, r.o.reviewsErr = sess.Reviews(ctx, it.SampleID)
+		r.o.events, _ = sess.History(ctx, it.SampleID) // no history shows none
+		r.o.image = loadVerifyImageFrom(sess, pid, onServer, r.o.info)
 		return r, nil
 	}, func(r result, err error) {
 		if r.release != nil {
@@ -336,8 +336,8 @@ func (v *verifyView) closeSample() {
 
 // releaseSeat gives up the user's seat on sample id off the UI goroutine.
 func (v *verifyView) releaseSeat(id string) {
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
-	act(v.u, "", func() error { return db.As(user).ReleaseClaim(ctx, id) }, func(err error) {
+	sess, ctx := v.u.sess, v.u.ctx()
+	act(v.u, "", func() error { return sess.ReleaseClaim(ctx, id) }, func(err error) {
 		if err != nil {
 			v.u.setStatus("%s", bench.Message(err))
 		}
@@ -398,9 +398,9 @@ func (v *verifyView) submit(verdict verify.Verdict) {
 	in := bench.ReviewInput{SampleID: o.info.ID, Round: o.item.Round, BasedOn: o.info.Revision, Verdict: verdict,
 		Seconds: time.Since(o.opened).Seconds()}
 	o.setSending(true)
-	db, user, ctx := v.u.db, v.u.user, v.u.ctx()
+	sess, ctx := v.u.sess, v.u.ctx()
 	load(v.u, "", func() (verify.Outcome, error) {
-		return db.As(user).SubmitReview(ctx, in)
+		return sess.SubmitReview(ctx, in)
 	}, func(out verify.Outcome, err error) {
 		o.setSending(false)
 		if v.cur != o {
@@ -563,5 +563,5 @@ func minutesText(d time.Duration) string {
 	if d < time.Minute {
 		return "less than a minute"
 	}
-	return plural(int(d/time.Minute), "minute")
+	return annotate.Plural(int(d/time.Minute), "minute")
 }

@@ -219,9 +219,9 @@ func (e *correctionEditor) saveCorrection() {
 	e.save.Disable()
 	o.setSending(true)
 	e.message.SetText("Saving the correction…")
-	db, user, ctx := u.db, u.user, u.ctx()
+	sess, ctx := u.sess, u.ctx()
 	load(u, "", func() (bench.SampleInfo, error) {
-		return db.As(user).Correct(ctx, in)
+		return sess.Correct(ctx, in)
 	}, func(info bench.SampleInfo, err error) {
 		e.save.Enable()
 		o.setSending(false)

@@ -323,7 +323,7 @@ func (o *openSample) history(events []bench.Event) fyne.CanvasObject {
 	hist := widget.NewLabel(historyText(events))
 	hist.Wrapping = fyne.TextWrapWord
 	hist.Importance = widget.LowImportance
-	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", plural(len(events), "event")), hist))
+	return widget.NewAccordion(widget.NewAccordionItem(fmt.Sprintf("History · %s", annotate.Plural(len(events), "event")), hist))
 }
 
 // historyText is a sample's timeline, one event a line, in local time.
@@ -405,7 +405,7 @@ type verifyImage struct {
 //
 //bw:background
 func loadVerifyImage(u *App, info bench.SampleInfo) verifyImage {
-	return loadVerifyImageFrom(u.db, u.user, u.project.ID, u.onServer(), info)
+	return loadVerifyImageFrom(u.sess, u.project.ID, u.onServer(), info)
 }
 
 // loadVerifyImageFrom is loadVerifyImage with what it reads of the app passed in,
@@ -413,20 +413,20 @@ func loadVerifyImage(u *App, info bench.SampleInfo) verifyImage {
 // state is the server's to check (its audit does), and only the preview is read.
 //
 //bw:background
-func loadVerifyImageFrom(db bench.Service, user bench.User, projectID int64, onServer bool, info bench.SampleInfo) verifyImage {
-	return loadVerifyImagePath(db, user, projectID, onServer, info.ImagePath)
+func loadVerifyImageFrom(sess bench.Session, projectID int64, onServer bool, info bench.SampleInfo) verifyImage {
+	return loadVerifyImagePath(sess, projectID, onServer, info.ImagePath)
 }
 
 // loadVerifyImagePath is loadVerifyImageFrom for the image at project path rel.
 // It calls the store: run it off the UI goroutine (in a load's run).
 //
 //bw:background
-func loadVerifyImagePath(db bench.Service, user bench.User, projectID int64, onServer bool, rel string) verifyImage {
+func loadVerifyImagePath(sess bench.Session, projectID int64, onServer bool, rel string) verifyImage {
 	ctx := context.Background()
 	if rel == "" {
 		return verifyImage{warning: "This sample names no image."}
 	}
-	im, err := db.As(user).ImageByPath(ctx, projectID, rel)
+	im, err := sess.ImageByPath(ctx, projectID, rel)
 	if err != nil {
 		return verifyImage{path: rel, warning: bench.Message(err)}
 	}
@@ -434,7 +434,7 @@ func loadVerifyImagePath(db bench.Service, user bench.User, projectID int64, onS
 	if err := imageFileProblem(im, onServer); err != nil {
 		si.warning = bench.Message(err)
 	}
-	p, perr := db.As(user).ImageFile(ctx, im.SHA256, bench.ImagePreview)
+	p, perr := sess.ImageFile(ctx, im.SHA256, bench.ImagePreview)
 	if perr == nil {
 		if si.img, perr = imaging.Open(p); perr == nil {
 			return si

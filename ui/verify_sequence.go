@@ -64,13 +64,13 @@ func newVerifySequence(o *openSample) *verifySequence {
 // read reads the images' records and thumbnails off the UI goroutine.
 func (s *verifySequence) read() {
 	u := s.o.v.u
-	db, user, pid, ctx := u.db, u.user, u.project.ID, u.ctx()
+	sess, pid, ctx := u.sess, u.project.ID, u.ctx()
 	paths := s.paths
 	inBackground(func() {
-		ims, err := db.As(user).ImagesByPaths(ctx, pid, paths)
+		ims, err := sess.ImagesByPaths(ctx, pid, paths)
 		thumbs := map[string]string{}
 		for _, im := range ims {
-			if p, err := db.As(user).ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
+			if p, err := sess.ImageFile(ctx, im.SHA256, bench.ImageThumb); err == nil {
 				thumbs[im.SHA256] = p
 			}
 		}
@@ -129,10 +129,10 @@ func (s *verifySequence) show(i int) {
 	s.shown = i
 	s.refresh()
 	o, u := s.o, s.o.v.u
-	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer()
+	sess, pid, onServer := u.sess, u.project.ID, u.onServer()
 	rel := s.paths[i]
 	inBackground(func() {
-		pic := loadVerifyImagePath(db, user, pid, onServer, rel)
+		pic := loadVerifyImagePath(sess, pid, onServer, rel)
 		fyne.Do(func() {
 			if s.shown != i || o.v.cur != o {
 				return
@@ -174,12 +174,12 @@ func (s *verifySequence) toggleGrid() {
 	s.view.Objects = []fyne.CanvasObject{g.obj}
 	s.view.Refresh()
 	u := s.o.v.u
-	db, user, pid, onServer := u.db, u.user, u.project.ID, u.onServer()
+	sess, pid, onServer := u.sess, u.project.ID, u.onServer()
 	paths := s.paths[first : first+count]
 	inBackground(func() {
 		pics := make([]verifyImage, len(paths))
 		for k, p := range paths {
-			pics[k] = loadVerifyImagePath(db, user, pid, onServer, p)
+			pics[k] = loadVerifyImagePath(sess, pid, onServer, p)
 		}
 		fyne.Do(func() {
 			if s.grid != g {

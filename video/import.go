@@ -31,12 +31,12 @@ type ImportOptions struct {
 // ImportVideo takes opts.Frames frames of the video file, writes them as
 // <Root>/<video name>/frame-01.jpg … and imports Root as ordinary project images,
 // recording for each frame its video and its time (RecordVideoFrames). It returns
-// the frames' project paths in order. It works over any Service: a project file or
-// a team server (whose ImportImages uploads Root). A video whose frames cannot all be
+// the frames' project paths in order. It works over any Session: of a project file or
+// of a team server (whose ImportImages uploads Root). A video whose frames cannot all be
 // taken leaves nothing behind: the frames are extracted into a hidden folder below
 // Root (which imports skip) and moved in place only when all of them are there.
 // Errors for an unreadable file wrap ErrNotVideo and name the file.
-func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projectID int64, file string, opts ImportOptions) ([]string, error) {
+func ImportVideo(ctx context.Context, sess bench.Session, projectID int64, file string, opts ImportOptions) ([]string, error) {
 	n, sampling := opts.Frames, opts.Sampling
 	if n == 0 {
 		n = 8
@@ -87,7 +87,7 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 			return nil, err
 		}
 	}
-	res, err := db.As(actor).ImportImages(ctx, projectID, root, nil)
+	res, err := sess.ImportImages(ctx, projectID, root, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -102,13 +102,13 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 		if why, ok := rejected[rel]; ok {
 			return nil, fmt.Errorf("frame %s was not imported: %s", rel, why)
 		}
-		im, err := db.As(actor).ImageByPath(ctx, projectID, rel)
+		im, err := sess.ImageByPath(ctx, projectID, rel)
 		if errors.Is(err, bench.ErrNotFound) {
 			// The same picture is in the project already (a still scene, or a frame
 			// imported before): images are kept once, by content.
 			var fsum string
 			if fsum, err = fileSHA256(filepath.Join(dir, filepath.Base(f))); err == nil {
-				im, err = db.As(actor).ImageBySHA256(ctx, projectID, fsum)
+				im, err = sess.ImageBySHA256(ctx, projectID, fsum)
 			}
 		}
 		if err != nil {
@@ -118,7 +118,7 @@ func ImportVideo(ctx context.Context, db bench.Service, actor bench.User, projec
 		rec[i] = bench.VideoFrame{Path: im.RelPath, Frame: annotate.Frame{Video: abs, VideoSHA256: sum,
 			Duration: info.Duration, Time: times[i], Index: idx[i]}}
 	}
-	if err := db.As(actor).RecordVideoFrames(ctx, projectID, rec); err != nil {
+	if err := sess.RecordVideoFrames(ctx, projectID, rec); err != nil {
 		return nil, err
 	}
 	return paths, nil

@@ -75,7 +75,7 @@ func runImportVideo(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	exit := exitOK
 	for _, file := range pos {
-		paths, err := video.ImportVideo(ctx, db, actor, p.ID, file, video.ImportOptions{Frames: *frames, Sampling: *sampling, Root: root})
+		paths, err := video.ImportVideo(ctx, db.As(actor), p.ID, file, video.ImportOptions{Frames: *frames, Sampling: *sampling, Root: root})
 		if code, ok := interrupted(stderr, "import-video", "the frames of "+file+" were not imported", err); ok {
 			return code
 		}
