@@ -523,10 +523,11 @@ func TestCopyDatabaseRefusals(t *testing.T) {
 
 // TestCopyIntoPostgresRebuildsIndexes: a copy into PostgreSQL drops the
 // destination's secondary indexes for its rows and builds them again afterwards
-// (store.pgDropIndexes): after a copy, and after one cancelled half-way (its
-// indexes dropped, none rebuilt), the destination holds exactly the indexes it
-// had — a freshly migrated schema's and one whose definition holds a ? — each by
-// its definition, valid.
+// (store.pgDropIndexes), and the keys no foreign key names (store.pgDropKeys):
+// after a copy, and after one cancelled half-way (its indexes and keys dropped,
+// none rebuilt), the destination holds exactly the indexes and constraints it
+// had — a freshly migrated schema's and one index whose definition holds a ? —
+// each by its definition, valid.
 func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 	if storetest.Engine() != "postgres" {
 		t.Skip("copies into PostgreSQL: set " + storetest.PostgresEnv)
@@ -548,9 +549,10 @@ func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := pgIndexes(t, dst)
-	if len(want) < 50 || !strings.Contains(want["users_jsonb_has_name"], "?") {
-		t.Fatalf("the destination has %d indexes (%q); this test expects the schema's secondary ones among them, and one with a ?",
-			len(want), want["users_jsonb_has_name"])
+	if len(want) < 50 || !strings.Contains(want["users_jsonb_has_name"], "?") ||
+		!strings.HasPrefix(want["constraint sample_words_pkey of sample_words"], "PRIMARY KEY (docid)") {
+		t.Fatalf("the destination has %d indexes and constraints (%q, %q); this test expects the schema's secondary ones among them, one with a ?, and the keys",
+			len(want), want["users_jsonb_has_name"], want["constraint sample_words_pkey of sample_words"])
 	}
 	for _, tt := range []struct {
 		name     string
@@ -572,19 +574,21 @@ func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 		got := pgIndexes(t, dst)
 		for name, def := range want {
 			if got[name] != def {
-				t.Errorf("after %s, index %s is %q; want %q", tt.name, name, got[name], def)
+				t.Errorf("after %s, index or %s is %q; want %q", tt.name, name, got[name], def)
 			}
 		}
 		for name, def := range got {
 			if _, ok := want[name]; !ok {
-				t.Errorf("after %s, the destination has an index %s (%s) that a migrated schema has not", tt.name, name, def)
+				t.Errorf("after %s, the destination has an index or %s (%s) that a migrated schema has not", tt.name, name, def)
 			}
 		}
 	}
 }
 
 // pgIndexes reads the indexes of a PostgreSQL database's schema: each one's
-// definition, its schema's name taken out, and whether it is valid and ready.
+// definition, its schema's name taken out, and whether it is valid and ready; and
+// its constraints (keys, UNIQUE, foreign keys, checks), each by its definition, the
+// index it uses and whether it is validated.
 func pgIndexes(t *testing.T, db *store.DB) map[string]string {
 	t.Helper()
 	sdb, err := store.RawSQL(db.Path())
@@ -595,7 +599,12 @@ func pgIndexes(t *testing.T, db *store.DB) map[string]string {
 	rows, err := sdb.Query(`SELECT ic.relname, replace(pg_get_indexdef(ic.oid), quote_ident(current_schema()) || '.', ''),
 			i.indisvalid AND i.indisready
 		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
-		WHERE ic.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`)
+		WHERE ic.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+		UNION ALL
+		SELECT 'constraint ' || c.conname || ' of ' || t.relname,
+			pg_get_constraintdef(c.oid) || ' by index ' || COALESCE(ic.relname, '-'), c.convalidated
+		FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid LEFT JOIN pg_class ic ON ic.oid = c.conindid
+		WHERE c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`)
 	if err != nil {
 		t.Fatal(err)
 	}
