@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Copying a whole database (bwctl copy-db): every row of every table, with its ids,
@@ -337,6 +338,11 @@ func pgRebuildKeys(ctx context.Context, dst *sql.Tx, keys []pgKey) error {
 	}
 	for _, k := range keys {
 		if _, err := dst.ExecContext(ctx, `ALTER TABLE `+k.table+` ADD CONSTRAINT `+k.name+` `+k.def); err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+				return fmt.Errorf("%w: rows of table %s have the same key %s; the source breaks its own rules",
+					bench.ErrInvalid, pe.TableName, strings.TrimPrefix(strings.TrimPrefix(k.def, "PRIMARY KEY "), "UNIQUE "))
+			}
 			return fmt.Errorf("add the destination's key %s again: %w", k.name, err)
 		}
 	}

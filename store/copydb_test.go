@@ -571,16 +571,68 @@ func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 		if (tt.cancelAt == "") != (err == nil) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		got := pgIndexes(t, dst)
-		for name, def := range want {
-			if got[name] != def {
-				t.Errorf("after %s, index or %s is %q; want %q", tt.name, name, got[name], def)
-			}
+		compareIndexes(t, tt.name, want, pgIndexes(t, dst))
+	}
+}
+
+// TestCopyIntoPostgresChecksKeys: a copy into PostgreSQL with its triggers off adds
+// the keys no foreign key names after the rows (store.pgDropKeys), so they check
+// the rows' uniqueness then: a source whose rows break one (two search words with
+// one docid, written into a PostgreSQL source whose key was dropped) is refused
+// in words, naming the table and the key's columns, and leaves the destination
+// empty with its keys; without the duplicate the same source copies.
+func TestCopyIntoPostgresChecksKeys(t *testing.T) {
+	if storetest.Engine() != "postgres" {
+		t.Skip("copies into PostgreSQL: set " + storetest.PostgresEnv)
+	}
+	ctx := context.Background()
+	src := MustOpenDB(t)
+	raw, err := store.RawSQL(src.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`ALTER TABLE sample_words DROP CONSTRAINT sample_words_pkey`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO sample_words (docid, body) VALUES (7, 'red cup'), (7, 'blue cup')`); err != nil {
+		t.Fatal(err)
+	}
+	dst := MustOpenDB(t)
+	want := pgIndexes(t, dst)
+	_, err = store.CopyDatabase(ctx, src, dst, nil)
+	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "rows of table sample_words have the same key (docid)") ||
+		strings.Contains(bench.Message(err), "23505") {
+		t.Errorf("copy of a source with two words of one docid: %v; want it refused in words for sample_words' key", err)
+	}
+	for name, rows := range dumpTables(t, dst) {
+		if len(rows) > 0 {
+			t.Errorf("after the refused copy, table %s has %d rows", name, len(rows))
 		}
-		for name, def := range got {
-			if _, ok := want[name]; !ok {
-				t.Errorf("after %s, the destination has an index or %s (%s) that a migrated schema has not", tt.name, name, def)
-			}
+	}
+	compareIndexes(t, "the refused copy", want, pgIndexes(t, dst))
+
+	if _, err := raw.Exec(`DELETE FROM sample_words WHERE body = 'blue cup'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CopyDatabase(ctx, src, dst, nil); err != nil {
+		t.Fatalf("copy of the mended source: %v", err)
+	}
+	compareTables(t, "copy of the mended source", dumpTables(t, src), dumpTables(t, dst))
+	compareIndexes(t, "the copy", want, pgIndexes(t, dst))
+}
+
+// compareIndexes reports the indexes and constraints (pgIndexes) that differ.
+func compareIndexes(t *testing.T, after string, want, got map[string]string) {
+	t.Helper()
+	for name, def := range want {
+		if got[name] != def {
+			t.Errorf("after %s, index or %s is %q; want %q", after, name, got[name], def)
+		}
+	}
+	for name, def := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("after %s, the destination has an index or %s (%s) that a migrated schema has not", after, name, def)
 		}
 	}
 }
