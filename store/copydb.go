@@ -77,7 +77,8 @@ type TableCount struct {
 // destination whose role may turns its triggers off for the copy instead and
 // checks its foreign keys once afterwards (pgQuietTriggers). A PostgreSQL
 // destination's secondary indexes are dropped for the copy and built again from
-// their definitions once the rows are in (pgDropIndexes). On PostgreSQL the
+// their definitions once the rows are in (pgDropIndexes), and so are, when its
+// triggers are off, the keys no foreign key names (pgDropKeys). On PostgreSQL the
 // identity columns' sequences are moved past the ids copied. progress, when set, is
 // called after every batch with the table and its rows copied so far, and once more
 // when the table is done (with 0 for an empty one).
