@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Copying a whole database (bwctl copy-db): every row of every table, with its ids,
@@ -76,7 +77,8 @@ type TableCount struct {
 // destination whose role may turns its triggers off for the copy instead and
 // checks its foreign keys once afterwards (pgQuietTriggers). A PostgreSQL
 // destination's secondary indexes are dropped for the copy and built again from
-// their definitions once the rows are in (pgDropIndexes). On PostgreSQL the
+// their definitions once the rows are in (pgDropIndexes), and so are, when its
+// triggers are off, the keys no foreign key names (pgDropKeys). On PostgreSQL the
 // identity columns' sequences are moved past the ids copied. progress, when set, is
 // called after every batch with the table and its rows copied so far, and once more
 // when the table is done (with 0 for an empty one).
@@ -126,9 +128,15 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 			}
 			c := tableCopy{ctx: ctx, src: src, dst: dst, from: from, to: to, srcTables: srcTables, progress: progress}
 			var indexes []pgIndex
+			var keys []pgKey
 			if to.pg {
 				if c.quiet, err = pgQuietTriggers(ctx, dst); err != nil {
 					return err
+				}
+				if c.quiet {
+					if keys, err = pgDropKeys(ctx, dst); err != nil {
+						return err
+					}
 				}
 				if indexes, err = pgDropIndexes(ctx, dst); err != nil {
 					return err
@@ -141,6 +149,9 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				}
 				rep.Tables = append(rep.Tables, TableCount{Name: t, Rows: n})
 				rep.Rows += n
+			}
+			if err := pgRebuildKeys(ctx, dst, keys); err != nil {
+				return err
 			}
 			if err := pgRebuildIndexes(ctx, dst, indexes); err != nil {
 				return err
@@ -277,6 +288,66 @@ func pgQuietTriggers(ctx context.Context, dst *sql.Tx) (bool, error) {
 		return false, fmt.Errorf("turn the destination's triggers off for the copy: %w", err)
 	}
 	return true, nil
+}
+
+// pgKey is a PRIMARY KEY or UNIQUE constraint of a PostgreSQL destination, as
+// pg_get_constraintdef defines it.
+type pgKey struct {
+	table string // schema-qualified and quoted, for ALTER TABLE
+	name  string // quoted
+	def   string // e.g. PRIMARY KEY (docid)
+}
+
+// pgDropKeys drops the PostgreSQL destination's primary keys and UNIQUE
+// constraints that no foreign key refers to, for a copy whose triggers are off
+// (pgQuietTriggers), and returns their definitions for pgRebuildKeys: checking
+// each row's key as it comes costs an index insertion per row (the summaries'
+// composite keys, the words' and search rows' keys), where adding the key once
+// the rows are in is one sort and one pass. The keys a foreign key names stay
+// (pgDropIndexes says why), and so does every key of a copy whose triggers run:
+// they find rows by them. Only the tables the copy's role owns are touched; the
+// drops are part of the copy's transaction.
+func pgDropKeys(ctx context.Context, dst *sql.Tx) ([]pgKey, error) {
+	keys, err := queryAll(ctx, dst, func(r scanner) (pgKey, error) {
+		var k pgKey
+		return k, r.Scan(&k.table, &k.name, &k.def)
+	}, `SELECT format('%I.%I', n.nspname, t.relname), format('%I', c.conname), pg_get_constraintdef(c.oid)
+		FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+		WHERE n.nspname = current_schema() AND c.contype IN ('p', 'u') AND t.relkind = 'r' AND pg_has_role(t.relowner, 'USAGE')
+			AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = c.conindid)
+		ORDER BY t.relname, c.conname`)
+	if err != nil {
+		return nil, fmt.Errorf("read the destination's keys: %w", err)
+	}
+	for _, k := range keys {
+		if _, err := dst.ExecContext(ctx, `ALTER TABLE `+k.table+` DROP CONSTRAINT `+k.name); err != nil {
+			return nil, fmt.Errorf("drop the destination's key %s for the copy: %w", k.name, err)
+		}
+	}
+	return keys, nil
+}
+
+// pgRebuildKeys adds the keys pgDropKeys dropped again, by their names and
+// definitions, once the rows are in: each checks the rows' uniqueness then, and a
+// source that breaks one fails the copy.
+func pgRebuildKeys(ctx context.Context, dst *sql.Tx, keys []pgKey) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if _, err := dst.ExecContext(ctx, `SET LOCAL maintenance_work_mem = '256MB'`); err != nil {
+		return fmt.Errorf("give the destination's index builds memory: %w", err)
+	}
+	for _, k := range keys {
+		if _, err := dst.ExecContext(ctx, `ALTER TABLE `+k.table+` ADD CONSTRAINT `+k.name+` `+k.def); err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+				return fmt.Errorf("%w: rows of table %s have the same key %s; the source breaks its own rules",
+					bench.ErrInvalid, pe.TableName, strings.TrimPrefix(strings.TrimPrefix(k.def, "PRIMARY KEY "), "UNIQUE "))
+			}
+			return fmt.Errorf("add the destination's key %s again: %w", k.name, err)
+		}
+	}
+	return nil
 }
 
 // pgIndex is one index of a PostgreSQL destination, as pg_indexes defines it

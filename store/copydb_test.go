@@ -523,9 +523,11 @@ func TestCopyDatabaseRefusals(t *testing.T) {
 
 // TestCopyIntoPostgresRebuildsIndexes: a copy into PostgreSQL drops the
 // destination's secondary indexes for its rows and builds them again afterwards
-// (store.pgDropIndexes): after a copy, and after one cancelled half-way (its
-// indexes dropped, none rebuilt), the destination holds exactly the indexes of a
-// freshly migrated schema, each by its definition, valid.
+// (store.pgDropIndexes), and the keys no foreign key names (store.pgDropKeys):
+// after a copy, and after one cancelled half-way (its indexes and keys dropped,
+// none rebuilt), the destination holds exactly the indexes and constraints it
+// had — a freshly migrated schema's and one index whose definition holds a ? —
+// each by its definition, valid.
 func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 	if storetest.Engine() != "postgres" {
 		t.Skip("copies into PostgreSQL: set " + storetest.PostgresEnv)
@@ -533,11 +535,25 @@ func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 	ctx := context.Background()
 	src := newRelFixture(t)
 	src.accept(t, relHop("hq-1", "0001-office-1/a.jpg", "Which object is closest to the camera?"))
-	want := pgIndexes(t, MustOpenDB(t))
-	if len(want) < 50 {
-		t.Fatalf("a migrated schema has %d indexes; this test expects the schema's secondary ones among them", len(want))
-	}
 	dst := MustOpenDB(t)
+	// One index more, whose definition holds a ? outside a literal (jsonb's "has
+	// key" operator): the rebuild sends the definitions as the server wrote them,
+	// not through the ? placeholders' translation.
+	raw, err := store.RawSQL(dst.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// (In a DO block: the test's own connection translates what it sends too.)
+	if _, err := raw.Exec(`DO $$ BEGIN CREATE INDEX users_jsonb_has_name ON users (('{"lead": 1}'::jsonb ? name)); END $$`); err != nil {
+		t.Fatal(err)
+	}
+	want := pgIndexes(t, dst)
+	if len(want) < 50 || !strings.Contains(want["users_jsonb_has_name"], "?") ||
+		!strings.HasPrefix(want["constraint sample_words_pkey of sample_words"], "PRIMARY KEY (docid)") {
+		t.Fatalf("the destination has %d indexes and constraints (%q, %q); this test expects the schema's secondary ones among them, one with a ?, and the keys",
+			len(want), want["users_jsonb_has_name"], want["constraint sample_words_pkey of sample_words"])
+	}
 	for _, tt := range []struct {
 		name     string
 		cancelAt string // the table whose progress cancels the copy; "" copies all
@@ -555,22 +571,76 @@ func TestCopyIntoPostgresRebuildsIndexes(t *testing.T) {
 		if (tt.cancelAt == "") != (err == nil) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		got := pgIndexes(t, dst)
-		for name, def := range want {
-			if got[name] != def {
-				t.Errorf("after %s, index %s is %q; want %q", tt.name, name, got[name], def)
-			}
+		compareIndexes(t, tt.name, want, pgIndexes(t, dst))
+	}
+}
+
+// TestCopyIntoPostgresChecksKeys: a copy into PostgreSQL with its triggers off adds
+// the keys no foreign key names after the rows (store.pgDropKeys), so they check
+// the rows' uniqueness then: a source whose rows break one (two search words with
+// one docid, written into a PostgreSQL source whose key was dropped) is refused
+// in words, naming the table and the key's columns, and leaves the destination
+// empty with its keys; without the duplicate the same source copies.
+func TestCopyIntoPostgresChecksKeys(t *testing.T) {
+	if storetest.Engine() != "postgres" {
+		t.Skip("copies into PostgreSQL: set " + storetest.PostgresEnv)
+	}
+	ctx := context.Background()
+	src := MustOpenDB(t)
+	raw, err := store.RawSQL(src.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`ALTER TABLE sample_words DROP CONSTRAINT sample_words_pkey`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO sample_words (docid, body) VALUES (7, 'red cup'), (7, 'blue cup')`); err != nil {
+		t.Fatal(err)
+	}
+	dst := MustOpenDB(t)
+	want := pgIndexes(t, dst)
+	_, err = store.CopyDatabase(ctx, src, dst, nil)
+	if !errors.Is(err, bench.ErrInvalid) || !strings.Contains(bench.Message(err), "rows of table sample_words have the same key (docid)") ||
+		strings.Contains(bench.Message(err), "23505") {
+		t.Errorf("copy of a source with two words of one docid: %v; want it refused in words for sample_words' key", err)
+	}
+	for name, rows := range dumpTables(t, dst) {
+		if len(rows) > 0 {
+			t.Errorf("after the refused copy, table %s has %d rows", name, len(rows))
 		}
-		for name, def := range got {
-			if _, ok := want[name]; !ok {
-				t.Errorf("after %s, the destination has an index %s (%s) that a migrated schema has not", tt.name, name, def)
-			}
+	}
+	compareIndexes(t, "the refused copy", want, pgIndexes(t, dst))
+
+	if _, err := raw.Exec(`DELETE FROM sample_words WHERE body = 'blue cup'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CopyDatabase(ctx, src, dst, nil); err != nil {
+		t.Fatalf("copy of the mended source: %v", err)
+	}
+	compareTables(t, "copy of the mended source", dumpTables(t, src), dumpTables(t, dst))
+	compareIndexes(t, "the copy", want, pgIndexes(t, dst))
+}
+
+// compareIndexes reports the indexes and constraints (pgIndexes) that differ.
+func compareIndexes(t *testing.T, after string, want, got map[string]string) {
+	t.Helper()
+	for name, def := range want {
+		if got[name] != def {
+			t.Errorf("after %s, index or %s is %q; want %q", after, name, got[name], def)
+		}
+	}
+	for name, def := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("after %s, the destination has an index or %s (%s) that a migrated schema has not", after, name, def)
 		}
 	}
 }
 
 // pgIndexes reads the indexes of a PostgreSQL database's schema: each one's
-// definition, its schema's name taken out, and whether it is valid and ready.
+// definition, its schema's name taken out, and whether it is valid and ready; and
+// its constraints (keys, UNIQUE, foreign keys, checks), each by its definition, the
+// index it uses and whether it is validated.
 func pgIndexes(t *testing.T, db *store.DB) map[string]string {
 	t.Helper()
 	sdb, err := store.RawSQL(db.Path())
@@ -581,7 +651,12 @@ func pgIndexes(t *testing.T, db *store.DB) map[string]string {
 	rows, err := sdb.Query(`SELECT ic.relname, replace(pg_get_indexdef(ic.oid), quote_ident(current_schema()) || '.', ''),
 			i.indisvalid AND i.indisready
 		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
-		WHERE ic.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`)
+		WHERE ic.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+		UNION ALL
+		SELECT 'constraint ' || c.conname || ' of ' || t.relname,
+			pg_get_constraintdef(c.oid) || ' by index ' || COALESCE(ic.relname, '-'), c.convalidated
+		FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid LEFT JOIN pg_class ic ON ic.oid = c.conindid
+		WHERE c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`)
 	if err != nil {
 		t.Fatal(err)
 	}

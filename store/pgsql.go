@@ -12,7 +12,8 @@ import (
 // The driver changes only how parameters are written, what sqlx and xorm do too:
 // ? becomes $1, $2, …; :name (sql.Named) becomes the $n of that name; a bool
 // argument is the integer 0 or 1, as SQLite stores it (a ? inside /* */ comments is
-// not handled: the store's SQL has none). Where the engines' SQL differs in
+// not handled: the store's SQL has none). A statement without arguments is sent as
+// it is written. Where the engines' SQL differs in
 // meaning — the JSON array table function, a join in a fixed order, a full-text
 // match — the query says so where it is built, through a dialect call
 // (store/dialect.go). julianday, json_extract and instr exist on PostgreSQL as
@@ -35,8 +36,11 @@ var pgCache sync.Map // SQL text → *pgQuery
 
 // pgTranslate returns query and args as PostgreSQL takes them.
 func pgTranslate(query string, args []driver.NamedValue) (string, []driver.NamedValue, error) {
-	if len(args) == 0 && strings.Contains(query, "$$") {
-		return query, args, nil // a schema script: its $$ bodies are PostgreSQL's own
+	if len(args) == 0 {
+		// Nothing to number: the text is PostgreSQL's own, as written — a schema
+		// script's $$ bodies, or an index definition read back from the server
+		// (pgRebuildIndexes), whose ? may be an operator (jsonb's).
+		return query, args, nil
 	}
 	q, ok := pgCache.Load(query)
 	if !ok {
