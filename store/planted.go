@@ -211,12 +211,6 @@ func (d *DB) copyPlanted(ctx context.Context, tx *sql.Tx, origin bench.SampleInf
 		}
 		return t.Add(now.Sub(entered)).UTC().Format(time.RFC3339Nano)
 	}
-	id, err := newSampleID(ctx, tx, origin.ProjectID)
-	if err != nil {
-		return "", err
-	}
-	content.ID = id
-	final, _ := json.Marshal(content)
 	var statuses int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM audit_log WHERE entity = 'sample' AND entity_id = ? AND action = 'sample.status' AND id <= ?`,
 		origin.ID, cutID).Scan(&statuses); err != nil {
@@ -231,10 +225,28 @@ func (d *DB) copyPlanted(ctx context.Context, tx *sql.Tx, origin bench.SampleInf
 		imageID = origin.ImageID
 	}
 	state := fmt.Sprintf("round%d", round)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, version, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, origin.ProjectID, imageID, string(origin.Kind), state, origin.AuthorID,
-		string(final), 1+statuses, shift(createdAt), shift(cutAt)); err != nil {
-		return "", err
+	// The copy's id is numbered as createSample numbers one, the INSERT its check:
+	// a sample created meanwhile under the id (creators do not take the tally) makes
+	// it draw the next.
+	var id string
+	var final []byte
+	for id == "" {
+		if id, err = newSampleID(ctx, tx, origin.ProjectID); err != nil {
+			return "", err
+		}
+		content.ID = id
+		final, _ = json.Marshal(content)
+		res, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, version, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, id, origin.ProjectID, imageID, string(origin.Kind), state, origin.AuthorID,
+			string(final), 1+statuses, shift(createdAt), shift(cutAt))
+		if err != nil {
+			return "", err
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return "", err
+		} else if k == 0 {
+			id = ""
+		}
 	}
 	if err := setSampleImages(ctx, tx, origin.ProjectID, id, content); err != nil {
 		return "", err
