@@ -149,17 +149,33 @@ func rejectReasons(js string) []string {
 
 // statsSample counts (sign 1) or uncounts (-1) sample id as its row is now in
 // stat_samples and, when its current revision is read, stat_balance.
+//
+// Counting in (sign 1), the sample manager's search row follows (indexSample),
+// whose reads go in one batch with its own.
 func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 	var project, author int64
 	var kind, status string
 	var balanced, hop sql.NullInt64
 	var view, task sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
+	found := false
+	reads := []read{{`SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
 		FROM samples s LEFT JOIN stat_revisions r ON r.revision_id = s.current_rev WHERE s.id = ?
-			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, id).
-		Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
-	if errors.Is(err, sql.ErrNoRows) && isPlantedCopy(ctx, tx, id) {
-		return nil // a planted copy (planted.go) is counted nowhere
+			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, []any{id}, func(r scanner) error {
+		found = true
+		return r.Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
+	}}}
+	var index func(context.Context, *sql.Tx) error
+	if sign > 0 { // the sample as it is now, for the sample manager (manager.go)
+		var more []read
+		more, index = indexSampleReads(id)
+		reads = append(reads, more...)
+	}
+	err := txDialect(tx).readAll(ctx, tx, reads...)
+	if err == nil && !found {
+		if isPlantedCopy(ctx, tx, id) {
+			return nil // a planted copy (planted.go) is counted nowhere
+		}
+		err = sql.ErrNoRows
 	}
 	if err != nil {
 		return fmt.Errorf("summary of sample %s: %w", id, err)
@@ -172,8 +188,8 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 			return fmt.Errorf("balance of sample %s: %w", id, err)
 		}
 	}
-	if sign > 0 { // the sample as it is now, for the sample manager (manager.go)
-		return indexSample(ctx, tx, id)
+	if index != nil {
+		return index(ctx, tx)
 	}
 	return nil
 }

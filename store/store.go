@@ -234,6 +234,8 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 				if _, err := tx.ExecContext(ctx, lock, args...); err != nil {
 					return fmt.Errorf("wait for the database: %w", err)
 				}
+				pgWriteTxs.Store(tx, true)
+				defer pgWriteTxs.Delete(tx)
 				if sc.sample != "" || sc.newSample {
 					pgTallies.Store(tx, new(bool))
 					defer pgTallies.Delete(tx)
@@ -352,8 +354,19 @@ func pgLockSQL(sc lockScope) (string, []any) {
 	return `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, []any{pgWriteLock}
 }
 
+// pgWriteTxs holds the PostgreSQL write transactions under way (inTx), for
+// txDialect.
+var pgWriteTxs sync.Map
+
+// txDialect is the dialect of write transaction tx, for code that has only the
+// transaction: on PostgreSQL its reads may go in one batch (dialect.readAll).
+func txDialect(tx *sql.Tx) dialect {
+	_, pg := pgWriteTxs.Load(tx)
+	return dialect{pg: pg}
+}
+
 // pgTallies holds the PostgreSQL write transactions of a sample or new sample scope that have
-// still to take their project's tally before they count (lockTally): a
+// still to take their project's tally before they decide (lockTally): a
 // transaction to *bool, true once taken.
 var pgTallies sync.Map
 
