@@ -324,29 +324,52 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 // indexSample writes sample id's row in sample_search and its words in sample_words
 // from its row, its content, its current revision and its rejections.
 func indexSample(ctx context.Context, tx *sql.Tx, id string) error {
+	reads, write := indexSampleReads(id)
+	if err := (dialect{}).readAll(ctx, tx, reads...); err != nil {
+		return fmt.Errorf("search entry of %s: %w", id, err)
+	}
+	return write(ctx, tx)
+}
+
+// indexSampleReads are indexSample's reads, for a caller to run in one readAll
+// with its own (statsSample), and what writes the entry once they ran.
+func indexSampleReads(id string) ([]read, func(context.Context, *sql.Tx) error) {
 	var e searchEntry
 	var doc sql.NullInt64
+	var words sql.NullString
 	var draft, change, reason string
-	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, COALESCE(s.image_id, 0), s.draft,
-		s.created_at, s.updated_at, COALESCE(r.change, ''), COALESCE(r.reason, ''), x.doc
+	var rejects []string
+	found := false
+	reads := []read{
+		{`SELECT s.project_id, s.kind, s.status, s.author_id, COALESCE(s.image_id, 0), s.draft,
+		s.created_at, s.updated_at, COALESCE(r.change, ''), COALESCE(r.reason, ''), x.doc, w.body
 		FROM samples s LEFT JOIN revisions r ON r.id = s.current_rev LEFT JOIN sample_search x ON x.sample_id = s.id
-		WHERE s.id = ?`, id).Scan(&e.project, &e.kind, &e.status, &e.author, &e.image, &draft, &e.created, &e.updated, &change, &reason, &doc)
-	if err != nil {
-		return fmt.Errorf("search entry of %s: %w", id, err)
+		LEFT JOIN sample_words w ON w.docid = x.doc
+		WHERE s.id = ?`, []any{id}, func(r scanner) error {
+			found = true
+			return r.Scan(&e.project, &e.kind, &e.status, &e.author, &e.image, &draft, &e.created, &e.updated, &change, &reason, &doc, &words)
+		}},
+		{`SELECT reasons FROM reviews WHERE sample_id = ? AND decision = 'reject'`, []any{id}, func(r scanner) error {
+			var j string
+			err := r.Scan(&j)
+			rejects = append(rejects, j)
+			return err
+		}},
 	}
-	e.id = id
-	e.content(draft, change, reason)
-	js, err := queryAll(ctx, tx, scanString, `SELECT reasons FROM reviews WHERE sample_id = ? AND decision = 'reject'`, id)
-	if err != nil {
-		return fmt.Errorf("search entry of %s: %w", id, err)
+	return reads, func(ctx context.Context, tx *sql.Tx) error {
+		if !found {
+			return fmt.Errorf("search entry of %s: %w", id, sql.ErrNoRows)
+		}
+		e.id = id
+		e.content(draft, change, reason)
+		for _, j := range rejects {
+			e.addReasons(rejectReasons(j))
+		}
+		if err := e.writeKnown(ctx, tx, doc, words); err != nil {
+			return fmt.Errorf("search entry of %s: %w", id, err)
+		}
+		return nil
 	}
-	for _, j := range js {
-		e.addReasons(rejectReasons(j))
-	}
-	if err := e.write(ctx, tx, doc); err != nil {
-		return fmt.Errorf("search entry of %s: %w", id, err)
-	}
-	return nil
 }
 
 // unindexSample removes a deleted sample's search row and words.
@@ -401,6 +424,11 @@ func (e *searchEntry) addReasons(rs []string) {
 }
 
 func (e *searchEntry) write(ctx context.Context, tx *sql.Tx, doc sql.NullInt64) error {
+	return e.writeKnown(ctx, tx, doc, sql.NullString{})
+}
+
+// writeKnown is write where words, when valid, are the words stored for doc now.
+func (e *searchEntry) writeKnown(ctx context.Context, tx *sql.Tx, doc sql.NullInt64, words sql.NullString) error {
 	reasons := ""
 	if len(e.reasons) > 0 {
 		reasons = " " + strings.Join(e.reasons, " ") + " "
@@ -415,8 +443,10 @@ func (e *searchEntry) write(ctx context.Context, tx *sql.Tx, doc sql.NullInt64) 
 		}
 		// Most writes (a review, a move) leave the words as they were: the full-text
 		// index is rewritten only when they changed.
-		var words string
-		if err := tx.QueryRowContext(ctx, `SELECT body FROM sample_words WHERE docid = ?`, doc.Int64).Scan(&words); err == nil && words == e.words {
+		if !words.Valid {
+			_ = tx.QueryRowContext(ctx, `SELECT body FROM sample_words WHERE docid = ?`, doc.Int64).Scan(&words)
+		}
+		if words.Valid && words.String == e.words {
 			return nil
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE sample_words SET body = ? WHERE docid = ?`, e.words, doc.Int64)

@@ -51,15 +51,22 @@ type plantedRow struct {
 
 // plantedOf reads the planted row of sample id; ok is false for a real sample.
 func plantedOf(ctx context.Context, tx *sql.Tx, id string) (plantedRow, bool, error) {
-	var p plantedRow
-	var review sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT sample_id, origin_id, mutation, field, verifier_id, round, review_id FROM planted WHERE sample_id = ?`, id).
-		Scan(&p.sampleID, &p.origin, &p.mutation, &p.field, &p.verifier, &p.round, &review)
+	p, err := scanPlanted(tx.QueryRowContext(ctx, plantedSQL, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return plantedRow{}, false, nil
 	}
-	p.reviewed = review.Valid
 	return p, err == nil, err
+}
+
+// plantedSQL is plantedOf's query; scanPlanted scans its row.
+const plantedSQL = `SELECT sample_id, origin_id, mutation, field, verifier_id, round, review_id FROM planted WHERE sample_id = ?`
+
+func scanPlanted(r scanner) (plantedRow, error) {
+	var p plantedRow
+	var review sql.NullInt64
+	err := r.Scan(&p.sampleID, &p.origin, &p.mutation, &p.field, &p.verifier, &p.round, &review)
+	p.reviewed = review.Valid
+	return p, err
 }
 
 // plantedSeat is, for a copy planted for someone other than a, claims that
@@ -67,10 +74,10 @@ func plantedOf(ctx context.Context, tx *sql.Tx, id string) (plantedRow, bool, er
 // as it refuses anyone a round whose seats others hold, so that a verifier who
 // guessed a copy's id learns nothing more than of a real sample others are
 // reviewing.
-func plantedSeat(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, a bench.User, now time.Time, panel int) ([]verify.Claim, error) {
-	p, ok, err := plantedOf(ctx, tx, cur.ID)
-	if err != nil || !ok || p.verifier == a.ID {
-		return nil, err
+// p is cur's planted row, ok false when cur is a real sample.
+func plantedSeat(p plantedRow, ok bool, cur bench.SampleInfo, a bench.User, now time.Time, panel int) []verify.Claim {
+	if !ok || p.verifier == a.ID {
+		return nil
 	}
 	round, seats := cur.Status.Round(), 1
 	if round == 3 {
@@ -80,7 +87,7 @@ func plantedSeat(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, a bench.
 	for i := 1; i < seats; i++ {
 		out = append(out, verify.Claim{Sample: cur.ID, Round: round, Verifier: uid(-int64(i)), Expires: now.Add(24 * time.Hour)})
 	}
-	return out, nil
+	return out
 }
 
 // plantDraw is the draw for one real review: which reviews plant a copy, and
@@ -211,12 +218,6 @@ func (d *DB) copyPlanted(ctx context.Context, tx *sql.Tx, origin bench.SampleInf
 		}
 		return t.Add(now.Sub(entered)).UTC().Format(time.RFC3339Nano)
 	}
-	id, err := newSampleID(ctx, tx, origin.ProjectID)
-	if err != nil {
-		return "", err
-	}
-	content.ID = id
-	final, _ := json.Marshal(content)
 	var statuses int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM audit_log WHERE entity = 'sample' AND entity_id = ? AND action = 'sample.status' AND id <= ?`,
 		origin.ID, cutID).Scan(&statuses); err != nil {
@@ -231,10 +232,28 @@ func (d *DB) copyPlanted(ctx context.Context, tx *sql.Tx, origin bench.SampleInf
 		imageID = origin.ImageID
 	}
 	state := fmt.Sprintf("round%d", round)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, version, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, origin.ProjectID, imageID, string(origin.Kind), state, origin.AuthorID,
-		string(final), 1+statuses, shift(createdAt), shift(cutAt)); err != nil {
-		return "", err
+	// The copy's id is numbered as createSample numbers one, the INSERT its check:
+	// a sample created meanwhile under the id (creators do not take the tally) makes
+	// it draw the next.
+	var id string
+	var final []byte
+	for id == "" {
+		if id, err = newSampleID(ctx, tx, origin.ProjectID); err != nil {
+			return "", err
+		}
+		content.ID = id
+		final, _ = json.Marshal(content)
+		res, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, version, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, id, origin.ProjectID, imageID, string(origin.Kind), state, origin.AuthorID,
+			string(final), 1+statuses, shift(createdAt), shift(cutAt))
+		if err != nil {
+			return "", err
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return "", err
+		} else if k == 0 {
+			id = ""
+		}
 	}
 	if err := setSampleImages(ctx, tx, origin.ProjectID, id, content); err != nil {
 		return "", err
@@ -451,11 +470,14 @@ func (d *DB) pauseRule(ctx context.Context, tx *sql.Tx, pr bench.Project, a benc
 // errPaused refuses a paused verifier new work, with the reason.
 func errPaused(reason string) error { return fmt.Errorf("%w: %s", bench.ErrForbidden, reason) }
 
+// plantPausedSQL reads the reason of a verifier's pause in a project, if paused.
+const plantPausedSQL = `SELECT reason FROM plant_pauses WHERE project_id = ? AND verifier_id = ? AND paused = 1`
+
 // plantPaused refuses a new claims when the lead's rule paused them in the
 // project.
 func plantPaused(ctx context.Context, tx *sql.Tx, projectID int64, a bench.User) error {
 	var reason string
-	err := tx.QueryRowContext(ctx, `SELECT reason FROM plant_pauses WHERE project_id = ? AND verifier_id = ? AND paused = 1`, projectID, a.ID).Scan(&reason)
+	err := tx.QueryRowContext(ctx, plantPausedSQL, projectID, a.ID).Scan(&reason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}

@@ -23,13 +23,31 @@ func vuser(u bench.User) verify.User {
 
 // reviewContext gathers what verify needs to judge actor's review of sample cur.
 func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, actor bench.User, round, basedOn int) (verify.ReviewContext, verify.Policy, error) {
+	c, p, _, err := d.reviewFacts(ctx, tx, cur, actor, round, basedOn)
+	return c, p, err
+}
+
+// reviewFacts is what a review's write reads besides its review context: the
+// actor's pause in the project (planted.go) and sample cur's planted row, read
+// in reviewFacts' one batch.
+type reviewFacts struct {
+	paused      bool
+	pauseReason string
+	planted     plantedRow
+	isPlanted   bool
+}
+
+// reviewFacts is reviewContext with the review's other facts (reviewFacts).
+func (d *DB) reviewFacts(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, actor bench.User, round, basedOn int) (verify.ReviewContext, verify.Policy, reviewFacts, error) {
+	var f reviewFacts
 	c := verify.ReviewContext{
 		Kind: cur.Kind, State: cur.Status, Round: round, Revision: cur.Revision, BasedOn: basedOn,
 		Author: uid(cur.AuthorID), Reviewer: vuser(actor), Now: d.Now(),
 	}
 	// The project's settings; everyone who authored or corrected any revision
 	// (and the sample's author), with the current revision's author; the current
-	// revision's reviews; the sample's claims: one batch of reads.
+	// revision's reviews; the sample's claims; the actor's pause; the sample's
+	// planted row: one batch of reads.
 	var project bench.Project
 	var authors []int64
 	var revs []bench.ReviewRecord
@@ -63,16 +81,25 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 			c.Claims = append(c.Claims, cl)
 			return err
 		}},
+		read{plantPausedSQL, []any{cur.ProjectID, actor.ID}, func(r scanner) error {
+			f.paused = true
+			return r.Scan(&f.pauseReason)
+		}},
+		read{plantedSQL, []any{cur.ID}, func(r scanner) (err error) {
+			f.planted, err = scanPlanted(r)
+			f.isPlanted = err == nil
+			return err
+		}},
 	)
 	if err != nil {
-		return c, verify.Policy{}, err
+		return c, verify.Policy{}, f, err
 	}
 	if !found {
-		return c, verify.Policy{}, fmt.Errorf("project %d: %w", cur.ProjectID, bench.ErrNotFound)
+		return c, verify.Policy{}, f, fmt.Errorf("project %d: %w", cur.ProjectID, bench.ErrNotFound)
 	}
 	p := project.Settings.Policy()
 	if cur.RevisionID != 0 && !current {
-		return c, verify.Policy{}, fmt.Errorf("revision %d of %s: %w", cur.RevisionID, cur.ID, sql.ErrNoRows)
+		return c, verify.Policy{}, f, fmt.Errorf("revision %d of %s: %w", cur.RevisionID, cur.ID, sql.ErrNoRows)
 	}
 	for _, id := range append(authors, cur.AuthorID) {
 		c.Correctors = append(c.Correctors, uid(id))
@@ -82,17 +109,16 @@ func (d *DB) reviewContext(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo
 		// A late round-3 vote on an earlier revision (verify.CanVoteLate) reads its reviews.
 		id, err := revisionID(ctx, tx, cur.ID, basedOn)
 		if err != nil {
-			return c, verify.Policy{}, err
+			return c, verify.Policy{}, f, err
 		}
 		if revs, err = reviewsOf(ctx, tx, id); err != nil {
-			return c, verify.Policy{}, err
+			return c, verify.Policy{}, f, err
 		}
 		c.BasedOnReviews = domainReviews(revs)
 	}
 	// A planted copy's seat is its own verifier's (planted.go).
-	seat, err := plantedSeat(ctx, tx, cur, actor, c.Now, p.Round3Panel)
-	c.Claims = append(c.Claims, seat...)
-	return c, p, err
+	c.Claims = append(c.Claims, plantedSeat(f.planted, f.isPlanted, cur, actor, c.Now, p.Round3Panel)...)
+	return c, p, f, nil
 }
 
 // domainReviews are stored reviews as verify sees them.
@@ -190,12 +216,12 @@ func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string,
 		if err != nil {
 			return err
 		}
-		if err := plantPaused(ctx, tx, cur.ProjectID, a); err != nil {
-			return err
-		}
-		c, p, err := d.reviewContext(ctx, tx, cur, a, round, cur.Revision)
+		c, p, f, err := d.reviewFacts(ctx, tx, cur, a, round, cur.Revision)
 		if err != nil {
 			return err
+		}
+		if f.paused {
+			return errPaused(f.pauseReason)
 		}
 		if err := verify.CanReview(p, c); err != nil {
 			return refusal(err)
@@ -262,17 +288,14 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 		if err != nil {
 			return err
 		}
-		if err := plantPaused(ctx, tx, cur.ProjectID, a); err != nil {
-			return err
-		}
-		planted, isPlanted, err := plantedOf(ctx, tx, cur.ID)
+		c, p, f, err := d.reviewFacts(ctx, tx, cur, a, in.Round, in.BasedOn)
 		if err != nil {
 			return err
 		}
-		c, p, err := d.reviewContext(ctx, tx, cur, a, in.Round, in.BasedOn)
-		if err != nil {
-			return err
+		if f.paused {
+			return errPaused(f.pauseReason)
 		}
+		planted, isPlanted := f.planted, f.isPlanted
 		out, err = verify.Record(p, c, in.Verdict)
 		if err != nil {
 			return refusal(err)

@@ -57,30 +57,39 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 	if _, err := moreImageIDs(ctx, tx, projectID, s); err != nil {
 		return bench.SampleInfo{}, err
 	}
-	if s.ID == "" {
-		for {
-			n++
-			s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
-			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); errors.Is(err, sql.ErrNoRows) {
-				break
-			}
-		}
-	} else {
-		if err := annotate.CheckID(s.ID); err != nil {
-			return bench.SampleInfo{}, fmt.Errorf("%w: %v", bench.ErrInvalid, err)
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM samples WHERE id = ?`, s.ID).Scan(new(int)); err == nil {
-			return bench.SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", bench.ErrConflict, s.ID)
-		}
-	}
-	content, err := json.Marshal(s)
-	if err != nil {
-		return bench.SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
+	// A new id is the next number after the project's samples; the INSERT is its
+	// check: when another writer's sample took that id meanwhile (on PostgreSQL
+	// creating a sample takes no lock that other creators wait for, see lockScope)
+	// it inserts nothing and the next number is tried. A given id that exists is a
+	// conflict.
+	numbered := s.ID == ""
+	if numbered {
+		n++
+		s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
+	} else if err := annotate.CheckID(s.ID); err != nil {
+		return bench.SampleInfo{}, fmt.Errorf("%w: %v", bench.ErrInvalid, err)
 	}
 	now := d.now()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now); err != nil {
-		return bench.SampleInfo{}, err
+	for {
+		content, err := json.Marshal(s)
+		if err != nil {
+			return bench.SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now)
+		if err != nil {
+			return bench.SampleInfo{}, err
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return bench.SampleInfo{}, err
+		} else if k == 1 {
+			break
+		}
+		if !numbered {
+			return bench.SampleInfo{}, fmt.Errorf("%w: a sample with id %q exists already", bench.ErrConflict, s.ID)
+		}
+		n++
+		s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
 	}
 	if err := setSampleImages(ctx, tx, projectID, s.ID, s); err != nil {
 		return bench.SampleInfo{}, err

@@ -149,17 +149,33 @@ func rejectReasons(js string) []string {
 
 // statsSample counts (sign 1) or uncounts (-1) sample id as its row is now in
 // stat_samples and, when its current revision is read, stat_balance.
+//
+// Counting in (sign 1), the sample manager's search row follows (indexSample),
+// whose reads go in one batch with its own.
 func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 	var project, author int64
 	var kind, status string
 	var balanced, hop sql.NullInt64
 	var view, task sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
+	found := false
+	reads := []read{{`SELECT s.project_id, s.kind, s.status, s.author_id, r.balanced, r.hop, r.view, r.task
 		FROM samples s LEFT JOIN stat_revisions r ON r.revision_id = s.current_rev WHERE s.id = ?
-			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, id).
-		Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
-	if errors.Is(err, sql.ErrNoRows) && isPlantedCopy(ctx, tx, id) {
-		return nil // a planted copy (planted.go) is counted nowhere
+			AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`, []any{id}, func(r scanner) error {
+		found = true
+		return r.Scan(&project, &kind, &status, &author, &balanced, &hop, &view, &task)
+	}}}
+	var index func(context.Context, *sql.Tx) error
+	if sign > 0 { // the sample as it is now, for the sample manager (manager.go)
+		var more []read
+		more, index = indexSampleReads(id)
+		reads = append(reads, more...)
+	}
+	err := txDialect(tx).readAll(ctx, tx, reads...)
+	if err == nil && !found {
+		if isPlantedCopy(ctx, tx, id) {
+			return nil // a planted copy (planted.go) is counted nowhere
+		}
+		err = sql.ErrNoRows
 	}
 	if err != nil {
 		return fmt.Errorf("summary of sample %s: %w", id, err)
@@ -172,8 +188,8 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 			return fmt.Errorf("balance of sample %s: %w", id, err)
 		}
 	}
-	if sign > 0 { // the sample as it is now, for the sample manager (manager.go)
-		return indexSample(ctx, tx, id)
+	if index != nil {
+		return index(ctx, tx)
 	}
 	return nil
 }
@@ -343,88 +359,130 @@ func (r round3Rev) round3(claims []verify.Claim, now time.Time) verify.Round3 {
 
 // loadRound3 reads the revisions with round-3 votes that where picks from stat_rev3
 // t joined to revisions r and samples s (arg its one argument), with their reviews,
-// in revision order, and the claims on their samples.
+// in revision order, and the claims on their samples; one read after another (a
+// write that may batch them with its own reads uses round3Load.reads).
 func loadRound3(ctx context.Context, tx *sql.Tx, where string, arg any) ([]round3Rev, map[string][]verify.Claim, error) {
+	var l round3Load
+	if err := (dialect{}).readAll(ctx, tx, l.reads(where, arg)...); err != nil {
+		return nil, nil, err
+	}
+	return l.revs, l.claims, nil
+}
+
+// round3Load is what loadRound3 reads, filled by its reads.
+type round3Load struct {
+	revs   []round3Rev
+	claims map[string][]verify.Claim
+}
+
+// reads are loadRound3's three reads into l, to run in order in one readAll (on
+// PostgreSQL one round trip, with whatever else the caller reads beside them).
+func (l *round3Load) reads(where string, arg any) []read {
 	const joins = ` FROM stat_rev3 t JOIN revisions r ON r.id = t.revision_id JOIN samples s ON s.id = r.sample_id`
 	from := joins + ` WHERE ` + where
-	revs, err := queryAll(ctx, tx, func(sc scanner) (round3Rev, error) {
-		var x round3Rev
-		var counted, waiting int
-		var result string
-		err := sc.Scan(&x.revision, &x.number, &x.sample, &counted, &result, &waiting, &x.current, &x.currentReviewed)
-		x.class = verify.Round3Count{Counted: counted == 1, Result: verify.Decision(result), Waiting: waiting == 1}
-		return x, err
-	}, `SELECT t.revision_id, r.number, r.sample_id, t.counted, t.result, t.waiting,
+	index := map[int64]int{} // revision id to its place in l.revs
+	return []read{
+		{`SELECT t.revision_id, r.number, r.sample_id, t.counted, t.result, t.waiting,
 			COALESCE((SELECT cur.number FROM revisions cur WHERE cur.id = s.current_rev), 0),
-			EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev)`+from+` ORDER BY t.revision_id`, arg)
-	if err != nil || len(revs) == 0 {
-		return nil, nil, err
+			EXISTS (SELECT 1 FROM reviews x WHERE x.revision_id = s.current_rev)` + from + ` ORDER BY t.revision_id`, []any{arg}, func(sc scanner) error {
+			var x round3Rev
+			var counted, waiting int
+			var result string
+			if err := sc.Scan(&x.revision, &x.number, &x.sample, &counted, &result, &waiting, &x.current, &x.currentReviewed); err != nil {
+				return err
+			}
+			x.class = verify.Round3Count{Counted: counted == 1, Result: verify.Decision(result), Waiting: waiting == 1}
+			index[x.revision] = len(l.revs)
+			l.revs = append(l.revs, x)
+			return nil
+		}},
+		{`SELECT rv.revision_id, rv.id, rv.round, rv.verifier_id, rv.decision, rv.seconds` + joins +
+			` JOIN reviews rv ON rv.revision_id = t.revision_id WHERE ` + where + ` ORDER BY rv.revision_id, rv.id`, []any{arg}, func(sc scanner) error {
+			var rev int64
+			var v statsReview
+			if err := sc.Scan(&rev, &v.id, &v.round, &v.verifier, &v.decision, &v.seconds); err != nil {
+				return err
+			}
+			if i, ok := index[rev]; ok {
+				l.revs[i].votes = append(l.revs[i].votes, v)
+			}
+			return nil
+		}},
+		{`SELECT c.sample_id, c.round, c.verifier_id, c.expires_at FROM claims c
+			WHERE c.sample_id IN (SELECT r.sample_id` + from + `) ORDER BY c.sample_id, c.verifier_id`, []any{arg}, func(sc scanner) error {
+			var cl verify.Claim
+			var vid int64
+			var exp string
+			if err := sc.Scan(&cl.Sample, &cl.Round, &vid, &exp); err != nil {
+				return err
+			}
+			cl.Verifier = uid(vid)
+			cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+			if l.claims == nil {
+				l.claims = map[string][]verify.Claim{}
+			}
+			l.claims[cl.Sample] = append(l.claims[cl.Sample], cl)
+			return nil
+		}},
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT rv.revision_id, rv.id, rv.round, rv.verifier_id, rv.decision, rv.seconds`+joins+
-		` JOIN reviews rv ON rv.revision_id = t.revision_id WHERE `+where+` ORDER BY rv.revision_id, rv.id`, arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	i := 0
-	for rows.Next() {
-		var rev int64
-		var v statsReview
-		if err := rows.Scan(&rev, &v.id, &v.round, &v.verifier, &v.decision, &v.seconds); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		for i < len(revs) && revs[i].revision < rev {
-			i++
-		}
-		if i < len(revs) && revs[i].revision == rev {
-			revs[i].votes = append(revs[i].votes, v)
-		}
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, nil, err
-	}
-	claims := map[string][]verify.Claim{}
-	cls, err := queryAll(ctx, tx, func(sc scanner) (verify.Claim, error) {
-		var cl verify.Claim
-		var vid int64
-		var exp string
-		err := sc.Scan(&cl.Sample, &cl.Round, &vid, &exp)
-		cl.Verifier = uid(vid)
-		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
-		return cl, err
-	}, `SELECT c.sample_id, c.round, c.verifier_id, c.expires_at FROM claims c
-		WHERE c.sample_id IN (SELECT r.sample_id`+from+`) ORDER BY c.sample_id, c.verifier_id`, arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, cl := range cls {
-		claims[cl.Sample] = append(claims[cl.Sample], cl)
-	}
-	return revs, claims, nil
 }
 
 // statsRound3 decides again, with verify and the project's policy, the round-3
 // votes of every revision of sample id that has them, and moves those whose class
 // changed. Every write that may change it calls it: a vote, a new current revision,
 // a change of state, a claim taken or given up.
+//
+// What it reads — the sample's project and policy, the panel its round 3s were
+// decided with, the revisions, their votes and the claims — is one batch of reads.
+// It takes the project's tally (lockTally) only when the panel recorded is not the
+// project's (statsPolicy then decides every revision of the project again): the
+// rows it moves otherwise are the sample's own (stat_rev3) and the summaries'
+// counts, which are only added to. The panel cannot change meanwhile: a change of
+// the settings excludes every sample's writer, and decides the round 3s itself.
 func (d *DB) statsRound3(ctx context.Context, tx *sql.Tx, id string) error {
-	revs, claims, err := loadRound3(ctx, tx, `r.sample_id = ?`, id)
-	if err != nil {
+	var l round3Load
+	var project bench.Project
+	found, fresh := false, false
+	reads := append([]read{{`SELECT p.id, p.name, p.settings, p.created_by, p.created_at, COALESCE(sp.panel, -1)
+		FROM samples s JOIN projects p ON p.id = s.project_id LEFT JOIN stat_policy sp ON sp.project_id = p.id
+		WHERE s.id = ?`, []any{id}, func(r scanner) (err error) {
+		var panel int
+		project, err = scanProject(scanAlso{r, []any{&panel}})
+		found, fresh = err == nil, err == nil && panel == project.Settings.Policy().Round3Panel
+		return err
+	}}}, l.reads(`r.sample_id = ?`, id)...)
+	if err := d.dialect().readAll(ctx, tx, reads...); err != nil {
 		return fmt.Errorf("round 3 of sample %s: %w", id, err)
 	}
-	if len(revs) == 0 {
+	if len(l.revs) == 0 {
 		return nil
 	}
-	var project int64
-	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM samples WHERE id = ?`, id).Scan(&project); err != nil {
-		return fmt.Errorf("round 3 of sample %s: %w", id, err)
+	if !found {
+		return fmt.Errorf("round 3 of sample %s: %w", id, sql.ErrNoRows)
 	}
-	p, refreshed, err := d.statsPolicy(ctx, tx, project)
-	if err != nil || refreshed { // a refresh decided every revision of the project
-		return err
+	p := project.Settings.Policy()
+	if !fresh {
+		var refreshed bool
+		var err error
+		if p, refreshed, err = d.statsPolicy(ctx, tx, project.ID); err != nil || refreshed { // a refresh decided every revision of the project
+			return err
+		}
+		// Another writer decided them while this one waited for the tally: read
+		// this sample's again, as they are now.
+		if l.revs, l.claims, err = loadRound3(ctx, tx, `r.sample_id = ?`, id); err != nil {
+			return fmt.Errorf("round 3 of sample %s: %w", id, err)
+		}
 	}
-	return d.redecideRound3(ctx, tx, p, revs, claims)
+	return d.redecideRound3(ctx, tx, p, l.revs, l.claims)
 }
+
+// scanAlso is a scanner whose rows have the columns also after those a scan asks for.
+type scanAlso struct {
+	scanner
+	also []any
+}
+
+func (s scanAlso) Scan(dest ...any) error { return s.scanner.Scan(append(dest, s.also...)...) }
 
 // redecideRound3 decides revs again at d.Now() and moves those whose class changed.
 func (d *DB) redecideRound3(ctx context.Context, tx *sql.Tx, p verify.Policy, revs []round3Rev, claims map[string][]verify.Claim) error {

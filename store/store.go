@@ -234,7 +234,9 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 				if _, err := tx.ExecContext(ctx, lock, args...); err != nil {
 					return fmt.Errorf("wait for the database: %w", err)
 				}
-				if sc.sample != "" {
+				pgWriteTxs.Store(tx, true)
+				defer pgWriteTxs.Delete(tx)
+				if sc.sample != "" || sc.newSample {
 					pgTallies.Store(tx, new(bool))
 					defer pgTallies.Delete(tx)
 				}
@@ -277,20 +279,23 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 //	scope       database   project     sample      project's tally
 //	database    exclusive  –           –           –
 //	project     shared     exclusive   –           –
-//	new sample  shared     shared      –           exclusive
-//	sample      shared     shared      exclusive   exclusive, when it first counts (lockTally)
+//	new sample  shared     shared      –           exclusive, when it decides (lockTally)
+//	sample      shared     shared      exclusive   exclusive, when it decides (lockTally)
 //
 // A project scope is for a write whose rows and whose checks are all of one
 // project (and the audit log, which is only appended to). A sample scope is for a
 // write whose rows and checks are one sample's: its draft and version, its
-// revisions, claims and reviews. What such writers of one project share — the
-// dashboard's summaries (stats.go), the numbering of new samples, a planted copy
-// and a verifier's pause (planted.go) — is the project's tally: a sample's writer
-// takes its lock just before it first writes or decides any of them (lockTally), so
-// that the reads and writes of its own sample before go on beside other samples'
-// writers, and those of the summaries' rows, which two writers would otherwise
-// lock in different orders, never deadlock. Creating a sample numbers it after the
-// project's others and counts it at once: it takes the tally from the start. The
+// revisions, claims and reviews. What such writers of one project decide together
+// — planting a copy and a verifier's pause (planted.go), deciding every round 3 of
+// the project again after its panel changed (statsPolicy) — is the project's
+// tally: a sample's writer takes its lock just before it decides any of them
+// (lockTally), so that the rest goes on beside other samples' writers. The
+// dashboard's summaries need no lock of their own: their counts are only added to,
+// at the commit in one batch in the order of their rows (pgDeferCounts), and the
+// rest of what a write keeps in them is its own sample's (stat_rev3, stat_revisions,
+// the search row). Creating a sample numbers it after the project's others with
+// the INSERT as the check (createSample: a number taken meanwhile inserts nothing
+// and the next is tried), so creators do not wait for one another either. The
 // images' use counts are only added to (UPDATE … SET n = n + 1), under row locks.
 // Anything else, and everything that spans projects (users, sessions, creating a
 // project, settings, migrations), keeps the database's exclusive lock. SQLite has one
@@ -298,7 +303,7 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 type lockScope struct {
 	project   int64
 	sample    string
-	newSample bool // with project: the project's tally instead of its own lock
+	newSample bool // with project: the project's lock shared, instead of exclusive
 }
 
 type lockScopeKey struct{}
@@ -339,9 +344,8 @@ func pgLockSQL(sc lockScope) (string, []any) {
 			[]any{pgWriteLock, pgWriteLock, sc.sample, sc.sample}
 	case sc.project != 0 && sc.newSample:
 		return `SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema())),
-			pg_advisory_xact_lock_shared(hashtextextended(current_schema() || '/project/' || CAST(? AS BIGINT), 0)),
-			pg_advisory_xact_lock(` + pgTallyKey + `)`,
-			[]any{pgWriteLock, sc.project, sc.project}
+			pg_advisory_xact_lock_shared(hashtextextended(current_schema() || '/project/' || CAST(? AS BIGINT), 0))`,
+			[]any{pgWriteLock, sc.project}
 	case sc.project != 0:
 		return `SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema())),
 			pg_advisory_xact_lock(hashtextextended(current_schema() || '/project/' || CAST(? AS BIGINT), 0))`,
@@ -350,8 +354,19 @@ func pgLockSQL(sc lockScope) (string, []any) {
 	return `SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))`, []any{pgWriteLock}
 }
 
-// pgTallies holds the PostgreSQL write transactions of a sample scope that have
-// still to take their project's tally before they count (lockTally): a
+// pgWriteTxs holds the PostgreSQL write transactions under way (inTx), for
+// txDialect.
+var pgWriteTxs sync.Map
+
+// txDialect is the dialect of write transaction tx, for code that has only the
+// transaction: on PostgreSQL its reads may go in one batch (dialect.readAll).
+func txDialect(tx *sql.Tx) dialect {
+	_, pg := pgWriteTxs.Load(tx)
+	return dialect{pg: pg}
+}
+
+// pgTallies holds the PostgreSQL write transactions of a sample or new sample scope that have
+// still to take their project's tally before they decide (lockTally): a
 // transaction to *bool, true once taken.
 var pgTallies sync.Map
 
