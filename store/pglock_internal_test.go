@@ -19,6 +19,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/verify"
 )
 
 // pgLockDB opens a fresh PostgreSQL schema for the lock tests (as
@@ -341,5 +342,100 @@ func TestConcurrentWritersTwoProjects(t *testing.T) {
 		if err := d.db.QueryRowContext(ctx, `SELECT max(id) FROM samples WHERE project_id = ?`, p.ID).Scan(&last); err != nil || last != want {
 			t.Errorf("%s: the last sample is %q (%v), want %q: the numbers have a gap", p.Name, last, err, want)
 		}
+	}
+}
+
+// TestCreatorsDoNotWaitForANumber: on PostgreSQL a creator whose next number
+// another creator's transaction is inserting right now moves to the following
+// number at once (dialect.numberFree) instead of waiting for that transaction to
+// end, only to find the number taken. Both samples are kept, under two ids.
+func TestCreatorsDoNotWaitForANumber(t *testing.T) {
+	d := pgLockDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.CreateProject(ctx, lead, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each creator draws on an image of their own: creators of one image wait for
+	// each other at its use count (images.sample_count) whatever their numbers.
+	dir := t.TempDir()
+	imgs := []string{"first.jpg", "second.jpg"}
+	for k, name := range imgs {
+		img := image.NewGray(image.Rect(0, 0, 64, 48))
+		img.Pix[k] = 255
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, img, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.ImportImages(ctx, lead, p.ID, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	var us []bench.User
+	for _, name := range []string{"first", "second"} {
+		u, err := d.AddUserToProject(ctx, lead, p.ID, name, bench.RoleAnnotator, "", "annotator-long-password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		us = append(us, u)
+	}
+	s := openSample(1)
+	s.Image = imgs[0]
+	// The first creator numbers its sample and holds its transaction open.
+	inserted, release := make(chan string, 1), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- d.inTx(lockNewSample(ctx, p.ID), func(tx *sql.Tx) error {
+			si, err := d.createSample(ctx, tx, us[0], p.ID, s, verify.StateDraft)
+			if err != nil {
+				inserted <- ""
+				return err
+			}
+			inserted <- si.ID
+			<-release
+			return nil
+		})
+	}()
+	firstID := <-inserted
+	if firstID == "" {
+		close(release)
+		t.Fatalf("the first creator failed: %v", <-held)
+	}
+	second := make(chan bench.SampleInfo, 1)
+	secondErr := make(chan error, 1)
+	go func() {
+		s := s
+		s.Image = imgs[1]
+		si, err := d.CreateSample(ctx, us[1], p.ID, s)
+		secondErr <- err
+		second <- si
+	}()
+	select {
+	case err := <-secondErr:
+		si := <-second
+		close(release)
+		if err != nil {
+			t.Fatalf("the second creator: %v", err)
+		}
+		if si.ID == firstID {
+			t.Fatalf("both creators got %s", si.ID)
+		}
+	case <-time.After(20 * time.Second):
+		close(release)
+		t.Fatalf("the second creator waited for the first's open transaction (it holds %s) instead of numbering the next sample", firstID)
+	}
+	if err := <-held; err != nil {
+		t.Fatalf("the first creator: %v", err)
+	}
+	if _, err := d.Sample(ctx, lead, firstID); err != nil {
+		t.Fatalf("the first creator's sample %s: %v", firstID, err)
 	}
 }

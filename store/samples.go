@@ -59,9 +59,9 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 	}
 	// A new id is the next number after the project's samples; the INSERT is its
 	// check: when another writer's sample took that id meanwhile (on PostgreSQL
-	// creating a sample takes no lock that other creators wait for, see lockScope)
-	// it inserts nothing and the next number is tried. A given id that exists is a
-	// conflict.
+	// creating a sample takes no lock that other creators wait for, see lockScope),
+	// or another creator's transaction is inserting it now (numberFree), it inserts
+	// nothing and the next number is tried. A given id that exists is a conflict.
 	numbered := s.ID == ""
 	if numbered {
 		n++
@@ -75,8 +75,10 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 		if err != nil {
 			return bench.SampleInfo{}, fmt.Errorf("encode sample %s: %w", s.ID, err)
 		}
+		free, freeArgs := d.dialect().numberFree(numbered, s.ID)
 		res, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now)
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE `+free+` ON CONFLICT (id) DO NOTHING`,
+			append([]any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now}, freeArgs...)...)
 		if err != nil {
 			return bench.SampleInfo{}, err
 		}
