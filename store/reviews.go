@@ -404,13 +404,29 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID i
 		if round < 0 || round > 3 {
 			return fmt.Errorf("%w: there is no round %d", bench.ErrInvalid, round)
 		}
-		if err := plantPaused(ctx, tx, projectID, a); err != nil {
+		// Whether the lead's rule paused actor's claims, and the project's policy:
+		// one round trip on PostgreSQL.
+		paused, why := false, ""
+		found, project := false, bench.Project{}
+		if err := d.dialect().readAll(ctx, tx,
+			read{plantPausedSQL, []any{projectID, a.ID}, func(r scanner) error {
+				paused = true
+				return r.Scan(&why)
+			}},
+			read{`SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{projectID}, func(r scanner) (err error) {
+				found = true
+				project, err = scanProject(r)
+				return err
+			}}); err != nil {
 			return err
 		}
-		p, err := projectPolicy(ctx, tx, projectID)
-		if err != nil {
-			return err
+		if paused {
+			return errPaused(why)
 		}
+		if !found {
+			return fmt.Errorf("project %d: %w", projectID, bench.ErrNotFound)
+		}
+		p := project.Settings.Policy()
 		now := d.Now() // one instant for the SQL and for verify
 		cands, err := queueCandidates(ctx, tx, p, a, projectID, round, limit, now.UTC().Format(time.RFC3339Nano))
 		if err != nil {
@@ -538,59 +554,46 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	}
 	jsIDs, _ := json.Marshal(ids)
 	jsRevs, _ := json.Marshal(revs)
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(jsIDs))
-	if err != nil {
-		return f, err
-	}
-	for rows.Next() {
-		var id string
-		var author int64
-		if err := rows.Scan(&id, &author); err != nil {
-			rows.Close()
-			return f, err
-		}
-		f.correctors[id] = append(f.correctors[id], uid(author))
-	}
-	if err := closeRows(rows); err != nil {
-		return f, err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT v.revision_id, v.round, v.verifier_id, COALESCE(u.grp, ''), v.decision FROM reviews v
+	// The three reads depend on the candidates only: on PostgreSQL one round trip.
+	err := dl.readAll(ctx, tx,
+		read{`SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM ` + dl.jsonEach() + `(?))`,
+			[]any{string(jsIDs)}, func(r scanner) error {
+				var id string
+				var author int64
+				if err := r.Scan(&id, &author); err != nil {
+					return err
+				}
+				f.correctors[id] = append(f.correctors[id], uid(author))
+				return nil
+			}},
+		read{`SELECT v.revision_id, v.round, v.verifier_id, COALESCE(u.grp, ''), v.decision FROM reviews v
 		LEFT JOIN project_members u ON u.user_id = v.verifier_id AND u.project_id = ?
-		WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM `+dl.jsonEach()+`(?)) ORDER BY v.id`, projectID, string(jsRevs))
-	if err != nil {
-		return f, err
-	}
-	for rows.Next() {
-		var rev, verifier int64
-		var rv verify.Review
-		var dec string
-		if err := rows.Scan(&rev, &rv.Round, &verifier, &rv.Group, &dec); err != nil {
-			rows.Close()
-			return f, err
-		}
-		rv.Reviewer, rv.Decision = uid(verifier), verify.Decision(dec)
-		f.reviews[rev] = append(f.reviews[rev], rv)
-	}
-	if err := closeRows(rows); err != nil {
-		return f, err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM `+dl.jsonEach()+`(?))`, string(jsIDs))
-	if err != nil {
-		return f, err
-	}
-	for rows.Next() {
-		var cl verify.Claim
-		var verifier int64
-		var exp string
-		if err := rows.Scan(&cl.Sample, &cl.Round, &verifier, &exp); err != nil {
-			rows.Close()
-			return f, err
-		}
-		cl.Verifier = uid(verifier)
-		cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
-		f.claims[cl.Sample] = append(f.claims[cl.Sample], cl)
-	}
-	return f, closeRows(rows)
+		WHERE v.revision_id IN (SELECT CAST(value AS BIGINT) FROM ` + dl.jsonEach() + `(?)) ORDER BY v.id`,
+			[]any{projectID, string(jsRevs)}, func(r scanner) error {
+				var rev, verifier int64
+				var rv verify.Review
+				var dec string
+				if err := r.Scan(&rev, &rv.Round, &verifier, &rv.Group, &dec); err != nil {
+					return err
+				}
+				rv.Reviewer, rv.Decision = uid(verifier), verify.Decision(dec)
+				f.reviews[rev] = append(f.reviews[rev], rv)
+				return nil
+			}},
+		read{`SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM ` + dl.jsonEach() + `(?))`,
+			[]any{string(jsIDs)}, func(r scanner) error {
+				var cl verify.Claim
+				var verifier int64
+				var exp string
+				if err := r.Scan(&cl.Sample, &cl.Round, &verifier, &exp); err != nil {
+					return err
+				}
+				cl.Verifier = uid(verifier)
+				cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+				f.claims[cl.Sample] = append(f.claims[cl.Sample], cl)
+				return nil
+			}})
+	return f, err
 }
 
 // closeRows closes rows and returns the error that ended their iteration, if any.
