@@ -13,7 +13,7 @@ func init() { afterMigration[30] = addAuditVotes }
 // sample's history knows the row for a vote (History), whatever its action and
 // detail say.
 func (d *DB) auditVote(ctx context.Context, tx *sql.Tx, actor int64, action, sampleID, detail string, round, revision int) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail, client, vote_round, vote_revision)
+	err := execLater(ctx, tx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail, client, vote_round, vote_revision)
 		VALUES (?, ?, ?, 'sample', ?, ?, ?, ?, ?)`, d.now(), actor, action, sampleID, detail, ClientAddr(ctx), round, revision)
 	if err != nil {
 		return fmt.Errorf("audit %s sample %s: %w", action, sampleID, err)

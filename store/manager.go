@@ -436,7 +436,7 @@ func (e *searchEntry) writeKnown(ctx context.Context, tx *sql.Tx, doc sql.NullIn
 	vals := []any{e.project, e.kind, e.status, e.author, e.image, e.hop, e.view, e.cats, e.task, e.split, reasons,
 		boolInt(e.acked), boolInt(e.derived), e.created, e.updated}
 	if doc.Valid {
-		if _, err := tx.ExecContext(ctx, `UPDATE sample_search SET project_id = ?, kind = ?, status = ?, author_id = ?, image_id = ?,
+		if err := execLater(ctx, tx, `UPDATE sample_search SET project_id = ?, kind = ?, status = ?, author_id = ?, image_id = ?,
 			hop = ?, view = ?, categories = ?, task = ?, split = ?, reasons = ?, acked = ?, derived = ?, created_at = ?, updated_at = ?
 			WHERE doc = ?`, append(vals, doc.Int64)...); err != nil {
 			return err
@@ -449,8 +449,7 @@ func (e *searchEntry) writeKnown(ctx context.Context, tx *sql.Tx, doc sql.NullIn
 		if words.Valid && words.String == e.words {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE sample_words SET body = ? WHERE docid = ?`, e.words, doc.Int64)
-		return err
+		return execLater(ctx, tx, `UPDATE sample_words SET body = ? WHERE docid = ?`, e.words, doc.Int64)
 	}
 	var n int64
 	if err := tx.QueryRowContext(ctx, `INSERT INTO sample_search (project_id, kind, status, author_id, image_id, hop, view,

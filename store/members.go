@@ -140,16 +140,10 @@ func requireProjectAction(ctx context.Context, tx *sql.Tx, actor bench.User, pro
 func requireIn(ctx context.Context, tx *sql.Tx, actor bench.User, projectID int64, label string, a verify.Action) (bench.User, error) {
 	if !actor.IsOwner() { // the account, its roles and its membership in one statement
 		var r actorRow
-		err := tx.QueryRowContext(ctx, `SELECT `+actorCols+` FROM (SELECT 1 AS one) k
-			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
-			LEFT JOIN project_members m ON m.project_id = ? AND m.user_id = act.id`, actor.ID, projectID).Scan(r.dests()...)
-		if err != nil {
+		if err := txDialect(tx).readAll(ctx, tx, r.read(actor, projectID)); err != nil {
 			return bench.User{}, err
 		}
-		if r.u.ID == 0 {
-			return bench.User{}, errAccountGone
-		}
-		return r.permit(a, label)
+		return r.require(a, label)
 	}
 	u, err := requireAction(ctx, tx, actor, a) // no role anywhere that may: a refusal that tells nothing of the project
 	if err != nil || u.IsOwner() {
@@ -187,6 +181,24 @@ type actorRow struct {
 
 func (r *actorRow) dests() []any {
 	return []any{&r.u.ID, &r.u.Name, &r.u.Role, &r.u.Group, &r.verifier, &r.annotator, &r.mRole, &r.mGroup, &r.member}
+}
+
+// read is requireIn's one statement for a signed-in actor (not the owner) and
+// project, which fills r: a read that may go in one batch with others
+// (dialect.readAll). Its one row is there whether or not the account is.
+func (r *actorRow) read(actor bench.User, projectID int64) read {
+	return read{`SELECT ` + actorCols + ` FROM (SELECT 1 AS one) k
+			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
+			LEFT JOIN project_members m ON m.project_id = ? AND m.user_id = act.id`, []any{actor.ID, projectID},
+		func(s scanner) error { return s.Scan(r.dests()...) }}
+}
+
+// require is requireIn's verdict on the row r read: an account gone, else permit's.
+func (r *actorRow) require(a verify.Action, label string) (bench.User, error) {
+	if r.u.ID == 0 {
+		return bench.User{}, errAccountGone
+	}
+	return r.permit(a, label)
 }
 
 // permit is requireIn's verdict on the account r read: requireAction's, then

@@ -335,7 +335,7 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
+		if err := execLater(ctx, tx, `DELETE FROM claims WHERE sample_id = ? AND verifier_id = ?`, cur.ID, a.ID); err != nil {
 			return err
 		}
 		action, detail := "review."+string(in.Verdict.Decision), voteDetail(in.Round, out.Revision)
@@ -352,7 +352,7 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 			if out.Result == verify.ResultReturned && in.Round == 3 {
 				drop += ` AND round != 3`
 			}
-			if _, err := tx.ExecContext(ctx, drop, cur.ID); err != nil {
+			if err := execLater(ctx, tx, drop, cur.ID); err != nil {
 				return err
 			}
 			_, err := d.setStatusOf(ctx, tx, a.ID, cur, out.State, "") // decides the round 3s again
@@ -397,28 +397,40 @@ func (d *DB) ReviewQueue(ctx context.Context, actor bench.User, projectID int64,
 func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID int64, round, limit int) ([]bench.QueueItem, error) {
 	var out []bench.QueueItem
 	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
-		a, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionReview)
+		// The actor's account and membership (requireProjectAction's read), whether
+		// the lead's rule paused their claims, and the project's policy: one round
+		// trip on PostgreSQL, with the transaction's BEGIN.
+		var who actorRow
+		paused, why := false, ""
+		found, project := false, bench.Project{}
+		reads := []read{
+			{plantPausedSQL, []any{projectID, actor.ID}, func(r scanner) error {
+				paused = true
+				return r.Scan(&why)
+			}},
+			{`SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{projectID}, func(r scanner) (err error) {
+				found = true
+				project, err = scanProject(r)
+				return err
+			}}}
+		if !actor.IsOwner() {
+			reads = append(reads, who.read(actor, projectID))
+		}
+		if err := d.dialect().readAll(ctx, tx, reads...); err != nil {
+			return err
+		}
+		var a bench.User
+		var err error
+		if actor.IsOwner() {
+			a, err = requireProjectAction(ctx, tx, actor, projectID, verify.ActionReview)
+		} else {
+			a, err = who.require(verify.ActionReview, fmt.Sprintf("project %d", projectID))
+		}
 		if err != nil {
 			return err
 		}
 		if round < 0 || round > 3 {
 			return fmt.Errorf("%w: there is no round %d", bench.ErrInvalid, round)
-		}
-		// Whether the lead's rule paused actor's claims, and the project's policy:
-		// one round trip on PostgreSQL.
-		paused, why := false, ""
-		found, project := false, bench.Project{}
-		if err := d.dialect().readAll(ctx, tx,
-			read{plantPausedSQL, []any{projectID, a.ID}, func(r scanner) error {
-				paused = true
-				return r.Scan(&why)
-			}},
-			read{`SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{projectID}, func(r scanner) (err error) {
-				found = true
-				project, err = scanProject(r)
-				return err
-			}}); err != nil {
-			return err
 		}
 		if paused {
 			return errPaused(why)

@@ -270,7 +270,7 @@ func (d *DB) addRevisionID(ctx context.Context, tx *sql.Tx, authorID int64, cur 
 	if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
+	if err := execLater(ctx, tx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
 		return 0, err
 	}
 	if err := statsSample(ctx, tx, cur.ID, 1); err != nil {

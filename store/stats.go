@@ -117,7 +117,7 @@ func boolInt(b bool) int {
 
 // insertStatsRev records revision id's stat_revisions row.
 func insertStatsRev(ctx context.Context, tx *sql.Tx, id int64, r statsRev) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO stat_revisions (revision_id, project_id, kind, author_id, categories, balanced, hop, view, task)
+	err := execLater(ctx, tx, `INSERT INTO stat_revisions (revision_id, project_id, kind, author_id, categories, balanced, hop, view, task)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, r.project, r.kind, r.author, r.categories, boolInt(r.balanced), r.hop, r.view, r.task)
 	if err != nil {
 		return fmt.Errorf("summary of revision %d: %w", id, err)
@@ -259,8 +259,7 @@ func countReview(ctx context.Context, tx *sql.Tx, r statsRev, rv statsReview, re
 	if sign < 0 {
 		q = delStatTime
 	}
-	_, err := tx.ExecContext(ctx, q, r.project, rv.verifier, rv.seconds, rv.id)
-	return err
+	return execLater(ctx, tx, q, r.project, rv.verifier, rv.seconds, rv.id)
 }
 
 // moveRound3 moves revision id's round-3 votes (votes; other rounds are skipped)

@@ -477,12 +477,25 @@ func (d *DB) audit(ctx context.Context, tx *sql.Tx, actor int64, action, entity,
 	if actor != 0 {
 		a = actor
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail, client) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	err := execLater(ctx, tx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail, client) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		d.now(), a, action, entity, entityID, detail, ClientAddr(ctx))
 	if err != nil {
 		return fmt.Errorf("audit %s %s %s: %w", action, entity, entityID, err)
 	}
 	return nil
+}
+
+// execLater runs a write of tx whose result its caller does not read (no count of
+// rows, no id). In a PostgreSQL write transaction (inTx) it is not sent by itself
+// but with the transaction's next round trip (pgLater); elsewhere, and on SQLite,
+// it runs at once. Its error, when it is sent later, is that of the statement it
+// went with.
+func execLater(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	if txDialect(tx).pg {
+		args = append(args[:len(args):len(args)], pgLater{})
+	}
+	_, err := tx.ExecContext(ctx, query, args...)
+	return err
 }
 
 // querier is what both *sql.DB and *sql.Tx offer for reads.
