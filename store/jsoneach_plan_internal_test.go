@@ -16,16 +16,8 @@ import (
 // 10,000-sample benchmark project for a page of 200 (issue 31). Here 12,000
 // reviews of 4,000 revisions, and a page of 200 of them.
 func TestQueueFactsProbeTheReviewsIndex(t *testing.T) {
-	d := pgLockDB(t)
+	d, lead, p := pgLeadProject(t)
 	ctx := context.Background()
-	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := d.CreateProject(ctx, lead, "alpha")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, st := range []struct {
 		q    string
 		args []any

@@ -65,6 +65,22 @@ func openSample(n int) annotate.Sample {
 	return annotate.Sample{Kind: annotate.KindOpen, Question: fmt.Sprintf("How many chairs are in the room? (%d)", n), AnswerText: "3"}
 }
 
+// pgLeadProject is pgLockDB with its first lead and a project "alpha".
+func pgLeadProject(t *testing.T) (*DB, bench.User, bench.Project) {
+	t.Helper()
+	d := pgLockDB(t)
+	ctx := context.Background()
+	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.CreateProject(ctx, lead, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, lead, p
+}
+
 // withImage imports one small picture into project and returns its path there.
 func withImage(t *testing.T, d *DB, lead bench.User, project int64) string {
 	t.Helper()
@@ -350,17 +366,9 @@ func TestConcurrentWritersTwoProjects(t *testing.T) {
 // number at once (dialect.numberFree) instead of waiting for that transaction to
 // end, only to find the number taken. Both samples are kept, under two ids.
 func TestCreatorsDoNotWaitForANumber(t *testing.T) {
-	d := pgLockDB(t)
+	d, lead, p := pgLeadProject(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := d.CreateProject(ctx, lead, "alpha")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Each creator draws on an image of their own: creators of one image wait for
 	// each other at its use count (images.sample_count) whatever their numbers.
 	dir := t.TempDir()

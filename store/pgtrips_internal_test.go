@@ -20,16 +20,8 @@ import (
 // before session 17, 13, 10, 18, 6 and 18, and the queue's 9 (writes whose
 // result is not read wait for the next round trip now: execLater, pgLater).
 func TestWriteRoundTrips(t *testing.T) {
-	d := pgLockDB(t)
+	d, lead, p := pgLeadProject(t)
 	ctx := context.Background()
-	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := d.CreateProject(ctx, lead, "alpha")
-	if err != nil {
-		t.Fatal(err)
-	}
 	img := withImage(t, d, lead, p.ID)
 	ann, err := d.AddUserToProject(ctx, lead, p.ID, "ann", bench.RoleAnnotator, "", "annotator-long-password")
 	if err != nil {

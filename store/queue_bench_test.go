@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -42,17 +41,7 @@ func BenchmarkScaleReviewQueueListEstimate(b *testing.B) {
 		}{{"round1", 1, verifierPage}, {"round2", 2, verifierPage}, {"round3", 3, verifierPage}, {"all", 0, 0}} {
 			for _, rows := range []int{1000, 20} {
 				setRows(rows)
-				b.Run(fmt.Sprintf("%s/rows%d", c.name, rows), func(b *testing.B) {
-					n := 0
-					for b.Loop() {
-						q, err := w.db.ReviewQueueLimit(context.Background(), w.ver, w.project.ID, c.round, c.limit)
-						if err != nil {
-							b.Fatal(err)
-						}
-						n = len(q)
-					}
-					b.ReportMetric(float64(n), "items")
-				})
+				b.Run(fmt.Sprintf("%s/rows%d", c.name, rows), func(b *testing.B) { benchQueue(b, w, c.round, c.limit) })
 			}
 		}
 	}

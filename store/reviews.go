@@ -162,6 +162,18 @@ func scanClaim(sampleID string) func(scanner) (verify.Claim, error) {
 	}
 }
 
+// scanSampleClaim scans a claim read with its sample: sample_id, round,
+// verifier_id, expires_at.
+func scanSampleClaim(r scanner) (verify.Claim, error) {
+	var cl verify.Claim
+	var vid int64
+	var exp string
+	err := r.Scan(&cl.Sample, &cl.Round, &vid, &exp)
+	cl.Verifier = uid(vid)
+	cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+	return cl, err
+}
+
 // reviewsOf lists the reviews on one revision, oldest first; the group is the
 // verifier's group in the sample's project now ("" once they left it).
 func reviewsOf(ctx context.Context, tx *sql.Tx, revisionID int64) ([]bench.ReviewRecord, error) {
@@ -594,16 +606,9 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 			}},
 		read{`SELECT sample_id, round, verifier_id, expires_at FROM claims WHERE sample_id IN (SELECT value FROM ` + dl.jsonEach() + `(?))`,
 			[]any{string(jsIDs)}, func(r scanner) error {
-				var cl verify.Claim
-				var verifier int64
-				var exp string
-				if err := r.Scan(&cl.Sample, &cl.Round, &verifier, &exp); err != nil {
-					return err
-				}
-				cl.Verifier = uid(verifier)
-				cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
+				cl, err := scanSampleClaim(r)
 				f.claims[cl.Sample] = append(f.claims[cl.Sample], cl)
-				return nil
+				return err
 			}})
 	return f, err
 }

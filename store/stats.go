@@ -409,14 +409,10 @@ func (l *round3Load) reads(where string, arg any) []read {
 		}},
 		{`SELECT c.sample_id, c.round, c.verifier_id, c.expires_at FROM claims c
 			WHERE c.sample_id IN (SELECT r.sample_id` + from + `) ORDER BY c.sample_id, c.verifier_id`, []any{arg}, func(sc scanner) error {
-			var cl verify.Claim
-			var vid int64
-			var exp string
-			if err := sc.Scan(&cl.Sample, &cl.Round, &vid, &exp); err != nil {
+			cl, err := scanSampleClaim(sc)
+			if err != nil {
 				return err
 			}
-			cl.Verifier = uid(vid)
-			cl.Expires, _ = time.Parse(time.RFC3339Nano, exp)
 			if l.claims == nil {
 				l.claims = map[string][]verify.Claim{}
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -307,25 +306,7 @@ func TestStatsRound3PanelChangeRace(t *testing.T) {
 			if recorded != p.Settings.Round3Panel {
 				t.Errorf("the summaries' round 3s were decided with a panel of %d, the project's is %d", recorded, p.Settings.Round3Panel)
 			}
-			kept := statSnapshot(t, sdb)
-			before, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.db.RebuildStats(ctx, f.project.ID); err != nil {
-				t.Fatal(err)
-			}
-			if rebuilt := statSnapshot(t, sdb); !slices.Equal(kept, rebuilt) {
-				t.Errorf("the summaries kept beside the panel changes differ from a rebuild")
-				diffLines(t, kept, rebuilt)
-			}
-			after, err := f.db.Dashboard(ctx, f.lead, f.project.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(before, after) {
-				t.Errorf("the dashboard differs after a rebuild\nkept    %+v\nrebuilt %+v", before, after)
-			}
+			checkRebuildMatches(t, f.db, sdb, f.lead, f.project.ID, "kept beside the panel changes")
 		})
 	}
 }

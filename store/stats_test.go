@@ -85,6 +85,34 @@ func statSnapshot(t *testing.T, sdb *sql.DB) []string {
 	return out
 }
 
+// checkRebuildMatches: the summaries the store keeps for project (sdb reads the
+// database's file or schema) and the dashboard it shows lead are what a rebuild
+// from the rows makes; what says when. It returns the dashboard.
+func checkRebuildMatches(t *testing.T, db *store.DB, sdb *sql.DB, lead bench.User, project int64, what string) bench.Dashboard {
+	t.Helper()
+	ctx := context.Background()
+	kept := statSnapshot(t, sdb)
+	before, err := db.Dashboard(ctx, lead, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RebuildStats(ctx, project); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := statSnapshot(t, sdb); !slices.Equal(kept, rebuilt) {
+		t.Errorf("the summaries %s differ from a rebuild", what)
+		diffLines(t, kept, rebuilt)
+	}
+	after, err := db.Dashboard(ctx, lead, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the dashboard %s differs after a rebuild\nkept    %+v\nrebuilt %+v", what, before, after)
+	}
+	return before
+}
+
 // diffLines reports the lines only one of kept and rebuilt holds.
 func diffLines(t *testing.T, kept, rebuilt []string) {
 	t.Helper()
