@@ -61,7 +61,7 @@ func TestWriteRoundTrips(t *testing.T) {
 			}
 			return err
 		}},
-		{"ClaimReview", 6, func() error {
+		{"ClaimReview", 5, func() error {
 			_, err := d.ClaimReview(ctx, ver, si.ID, 1)
 			return err
 		}},

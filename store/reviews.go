@@ -239,12 +239,13 @@ func (d *DB) ClaimReview(ctx context.Context, actor bench.User, sampleID string,
 			return refusal(err)
 		}
 		cl = verify.NewClaim(p, sampleID, round, uid(a.ID), d.Now())
-		if _, err := tx.ExecContext(ctx, `INSERT INTO claims (sample_id, round, verifier_id, expires_at) VALUES (?, ?, ?, ?)
+		if err := execLater(ctx, tx, `INSERT INTO claims (sample_id, round, verifier_id, expires_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (sample_id, verifier_id) DO UPDATE SET round = excluded.round, expires_at = excluded.expires_at`,
 			sampleID, round, a.ID, cl.Expires.UTC().Format(time.RFC3339Nano)); err != nil {
 			return err
 		}
-		// A claim replacing one on an earlier round 3 may end a late voter's seat.
+		// A claim replacing one on an earlier round 3 may end a late voter's seat
+		// (its reads take the claim along, execLater).
 		return d.statsRound3(ctx, tx, sampleID)
 	})
 	if err != nil {
