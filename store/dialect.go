@@ -99,6 +99,25 @@ type read struct {
 	scan  func(scanner) error
 }
 
+// readRow runs one read of one row in tx, as tx.QueryRowContext(…).Scan does,
+// sql.ErrNoRows when there is none; through readAll, so that on PostgreSQL the
+// writes waiting in the transaction (execLater) go in its round trip rather than
+// in one of their own before it.
+func readRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan func(scanner) error) error {
+	found := false
+	err := txDialect(tx).readAll(ctx, tx, read{query, args, func(r scanner) error {
+		if found {
+			return nil // the first row, as QueryRowContext
+		}
+		found = true
+		return scan(r)
+	}})
+	if err == nil && !found {
+		err = sql.ErrNoRows
+	}
+	return err
+}
+
 // readAll runs reads, in order, in tx. On PostgreSQL they go in one round trip
 // (a pgx batch, pgReads): reads that do not depend on one another's results —
 // what a write checks before it writes — cost one wait for the server instead

@@ -325,7 +325,7 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 // from its row, its content, its current revision and its rejections.
 func indexSample(ctx context.Context, tx *sql.Tx, id string) error {
 	reads, write := indexSampleReads(id)
-	if err := (dialect{}).readAll(ctx, tx, reads...); err != nil {
+	if err := txDialect(tx).readAll(ctx, tx, reads...); err != nil {
 		return fmt.Errorf("search entry of %s: %w", id, err)
 	}
 	return write(ctx, tx)
@@ -457,8 +457,7 @@ func (e *searchEntry) writeKnown(ctx context.Context, tx *sql.Tx, doc sql.NullIn
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING doc`, append(vals, e.id)...).Scan(&n); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO sample_words (docid, body) VALUES (?, ?)`, n, e.words)
-	return err
+	return execLater(ctx, tx, `INSERT INTO sample_words (docid, body) VALUES (?, ?)`, n, e.words)
 }
 
 // rebuildAllSearch fills the search rows of every project (migration 16).

@@ -58,10 +58,14 @@ func setSampleImages(ctx context.Context, tx *sql.Tx, projectID int64, sampleID 
 	if err != nil {
 		return err
 	}
-	have, err := queryAll(ctx, tx, func(r scanner) (int64, error) {
-		var id int64
-		return id, r.Scan(&id)
-	}, `SELECT image_id FROM sample_images WHERE sample_id = ? ORDER BY pos`, sampleID)
+	var have []int64
+	err = txDialect(tx).readAll(ctx, tx, read{`SELECT image_id FROM sample_images WHERE sample_id = ? ORDER BY pos`, []any{sampleID},
+		func(r scanner) error {
+			var id int64
+			err := r.Scan(&id)
+			have = append(have, id)
+			return err
+		}})
 	if err != nil {
 		return err
 	}
@@ -73,8 +77,15 @@ func setSampleImages(ctx context.Context, tx *sql.Tx, projectID int64, sampleID 
 			return err
 		}
 	}
+	return addSampleImages(ctx, tx, sampleID, ids)
+}
+
+// addSampleImages writes the further images ids of a sample that has none, in
+// order. The rows' checks (the images exist) fail the transaction's next statement
+// at the latest (execLater).
+func addSampleImages(ctx context.Context, tx *sql.Tx, sampleID string, ids []int64) error {
 	for i, id := range ids {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sample_images (sample_id, pos, image_id) VALUES (?, ?, ?)`, sampleID, i+1, id); err != nil {
+		if err := execLater(ctx, tx, `INSERT INTO sample_images (sample_id, pos, image_id) VALUES (?, ?, ?)`, sampleID, i+1, id); err != nil {
 			return err
 		}
 	}

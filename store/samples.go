@@ -35,27 +35,36 @@ func (d *DB) CreateSample(ctx context.Context, actor bench.User, projectID int64
 
 func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, projectID int64, s annotate.Sample, status verify.State) (bench.SampleInfo, error) {
 	s = annotate.TidyText(s)
-	// The project, and for a sample without an id, which its name numbers after
-	// the project's samples, their count: one read.
-	var pname string
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT name, (SELECT count(*) FROM samples WHERE project_id = ? AND CAST(? AS TEXT) = '') FROM projects WHERE id = ?`,
-		projectID, s.ID, projectID).Scan(&pname, &n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return bench.SampleInfo{}, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
-	}
-	if err != nil {
-		return bench.SampleInfo{}, err
-	}
 	if !s.Kind.Valid() {
 		return bench.SampleInfo{}, fmt.Errorf("%w: unknown kind %q", bench.ErrInvalid, s.Kind)
 	}
-	imageID, err := imageIDFor(ctx, tx, projectID, s.Image)
+	// The project, for a sample without an id, which its name numbers after the
+	// project's samples, their count, and the sample's image: one batch of reads.
+	var pname string
+	var n int
+	found := false
+	reads := []read{{`SELECT name, (SELECT count(*) FROM samples WHERE project_id = ? AND CAST(? AS TEXT) = '') FROM projects WHERE id = ?`,
+		[]any{projectID, s.ID, projectID}, func(r scanner) error { found = true; return r.Scan(&pname, &n) }}}
+	imageID, imageRead := imageIDRead(projectID, s.Image)
+	if imageRead != nil {
+		reads = append(reads, *imageRead)
+	}
+	if err := txDialect(tx).readAll(ctx, tx, reads...); err != nil {
+		return bench.SampleInfo{}, err
+	}
+	if !found {
+		return bench.SampleInfo{}, fmt.Errorf("%w: project %d", bench.ErrNotFound, projectID)
+	}
+	if s.Image != "" && imageID.Int64 == 0 {
+		return bench.SampleInfo{}, imageNotInProject(s.Image)
+	}
+	more, err := moreImageIDs(ctx, tx, projectID, s)
 	if err != nil {
 		return bench.SampleInfo{}, err
 	}
-	if _, err := moreImageIDs(ctx, tx, projectID, s); err != nil {
-		return bench.SampleInfo{}, err
+	var image any // NULL without an image
+	if imageID.Valid {
+		image = imageID.Int64
 	}
 	// A new id is the next number after the project's samples; the INSERT is its
 	// check: when another writer's sample took that id meanwhile (on PostgreSQL
@@ -78,7 +87,7 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 		free, freeArgs := d.dialect().numberFree(numbered, s.ID)
 		res, err := tx.ExecContext(ctx, `INSERT INTO samples (id, project_id, image_id, kind, status, author_id, draft, created_at, updated_at)
 			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE `+free+` ON CONFLICT (id) DO NOTHING`,
-			append([]any{s.ID, projectID, imageID, string(s.Kind), string(status), author.ID, string(content), now, now}, freeArgs...)...)
+			append([]any{s.ID, projectID, image, string(s.Kind), string(status), author.ID, string(content), now, now}, freeArgs...)...)
 		if err != nil {
 			return bench.SampleInfo{}, err
 		}
@@ -93,17 +102,20 @@ func (d *DB) createSample(ctx context.Context, tx *sql.Tx, author bench.User, pr
 		n++
 		s.ID = fmt.Sprintf("%s-%05d", annotate.IDPrefix(pname), n)
 	}
-	if err := setSampleImages(ctx, tx, projectID, s.ID, s); err != nil {
+	if err := addSampleImages(ctx, tx, s.ID, more); err != nil { // a new sample has none yet
 		return bench.SampleInfo{}, err
 	}
-	if err := statsSample(ctx, tx, s.ID, 1); err != nil {
+	counted, err := statsSampleCounted(ctx, tx, s.ID, 1)
+	if err != nil {
 		return bench.SampleInfo{}, err
 	}
-	if err := d.audit(ctx, tx, author.ID, "sample.create", "sample", s.ID, string(s.Kind)); err != nil {
+	if err := auditAt(ctx, tx, now, author.ID, "sample.create", "sample", s.ID, string(s.Kind)); err != nil {
 		return bench.SampleInfo{}, err
 	}
-	if err := statsActivity(ctx, tx, projectID, s.ID); err != nil {
-		return bench.SampleInfo{}, err
+	if counted {
+		if err := statsActivity(ctx, tx, projectID, now, "sample.create", string(s.Kind)); err != nil {
+			return bench.SampleInfo{}, err
+		}
 	}
 	return getSample(ctx, tx, s.ID)
 }
@@ -115,9 +127,26 @@ func imageIDFor(ctx context.Context, tx *sql.Tx, projectID int64, rel string) (a
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM images WHERE project_id = ? AND rel_path = ?`, projectID, rel).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: image %q is not in the project", bench.ErrInvalid, rel)
+		return nil, imageNotInProject(rel)
 	}
 	return id, err
+}
+
+// imageIDRead is imageIDFor as a read for a caller's batch (readAll): id is the
+// image's id once it ran, invalid (NULL) when the image is not in the project; no
+// read and a NULL id for no image (rel "").
+func imageIDRead(projectID int64, rel string) (*sql.NullInt64, *read) {
+	id := &sql.NullInt64{}
+	if rel == "" {
+		return id, nil
+	}
+	return id, &read{`SELECT id FROM images WHERE project_id = ? AND rel_path = ?`, []any{projectID, rel},
+		func(r scanner) error { id.Valid = true; return r.Scan(&id.Int64) }}
+}
+
+// imageNotInProject is the refusal of a sample naming an image the project lacks.
+func imageNotInProject(rel string) error {
+	return fmt.Errorf("%w: image %q is not in the project", bench.ErrInvalid, rel)
 }
 
 // SaveDraft stores the author's edits of a draft or returned sample. baseVersion is
@@ -144,7 +173,9 @@ func (d *DB) SaveDraft(ctx context.Context, actor bench.User, id string, baseVer
 			return fmt.Errorf("encode sample %s: %w", id, err)
 		}
 		version = cur.Version + 1
-		if _, err = tx.ExecContext(ctx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
+		// The version was checked under the sample's lock (authorsSample): the
+		// UPDATE's count of rows is not read, and it goes with the next round trip.
+		if err = execLater(ctx, tx, `UPDATE samples SET draft = ?, image_id = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
 			string(content), imageID, version, d.now(), id, baseVersion); err != nil {
 			return err
 		}
@@ -188,11 +219,16 @@ func (d *DB) Submit(ctx context.Context, actor bench.User, id string, baseVersio
 		if cur.Revision > 0 {
 			change = "revise"
 		}
-		revID, err := d.addRevisionID(ctx, tx, a.ID, cur, cur.Content, change, strings.Join(ack, ","))
+		// addRevisionID and setStatusOf, with the sample counted out of the
+		// summaries once before both and in once after (not in and out between).
+		if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
+			return err
+		}
+		revID, err := d.writeRevision(ctx, tx, a.ID, cur, cur.Content, change, strings.Join(ack, ","))
 		if err != nil {
 			return err
 		}
-		at, err := d.setStatusOf(ctx, tx, a.ID, cur, to, "")
+		at, err := d.moveUncounted(ctx, tx, a.ID, cur.ID, cur.ProjectID, cur.Status, cur.Version, to, "")
 		if err != nil {
 			return err
 		}
@@ -253,6 +289,19 @@ func (d *DB) addRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur be
 
 // addRevisionID is addRevision, returning the new revision's id.
 func (d *DB) addRevisionID(ctx context.Context, tx *sql.Tx, authorID int64, cur bench.SampleInfo, s annotate.Sample, change, reason string) (int64, error) {
+	if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
+		return 0, err
+	}
+	revID, err := d.writeRevision(ctx, tx, authorID, cur, s, change, reason)
+	if err != nil {
+		return 0, err
+	}
+	return revID, statsSample(ctx, tx, cur.ID, 1)
+}
+
+// writeRevision is addRevisionID of a sample its caller counted out of the
+// summaries (statsSample -1) and counts in again after.
+func (d *DB) writeRevision(ctx context.Context, tx *sql.Tx, authorID int64, cur bench.SampleInfo, s annotate.Sample, change, reason string) (int64, error) {
 	content, err := json.Marshal(s)
 	if err != nil {
 		return 0, fmt.Errorf("encode sample %s: %w", cur.ID, err)
@@ -267,13 +316,7 @@ func (d *DB) addRevisionID(ctx context.Context, tx *sql.Tx, authorID int64, cur 
 	if err := statsRevisionAdded(ctx, tx, revID, newStatsRev(cur.ProjectID, string(cur.Kind), authorID, string(content)), change, now); err != nil {
 		return 0, err
 	}
-	if err := statsSample(ctx, tx, cur.ID, -1); err != nil {
-		return 0, err
-	}
 	if err := execLater(ctx, tx, `UPDATE samples SET current_rev = ?, draft = ? WHERE id = ?`, revID, string(content), cur.ID); err != nil {
-		return 0, err
-	}
-	if err := statsSample(ctx, tx, cur.ID, 1); err != nil {
 		return 0, err
 	}
 	return revID, d.audit(ctx, tx, authorID, "revision."+change, "sample", cur.ID, fmt.Sprintf("revision %d", cur.Revision+1))
@@ -304,6 +347,12 @@ func (d *DB) moveSample(ctx context.Context, tx *sql.Tx, actorID int64, id strin
 	if err := statsSample(ctx, tx, id, -1); err != nil {
 		return "", err
 	}
+	return d.moveUncounted(ctx, tx, actorID, id, project, from, baseVersion, to, prev)
+}
+
+// moveUncounted is moveSample of a sample its caller counted out of the summaries
+// (statsSample -1); it counts the sample in again.
+func (d *DB) moveUncounted(ctx context.Context, tx *sql.Tx, actorID int64, id string, project int64, from verify.State, baseVersion int, to verify.State, prev verify.State) (string, error) {
 	now := d.now()
 	res, err := tx.ExecContext(ctx, `UPDATE samples SET status = ?, prev_status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?`,
 		string(to), string(prev), now, id, baseVersion)
@@ -313,14 +362,18 @@ func (d *DB) moveSample(ctx context.Context, tx *sql.Tx, actorID int64, id strin
 	if n, _ := res.RowsAffected(); n == 0 {
 		return "", fmt.Errorf("%w: %s changed meanwhile", bench.ErrConflict, id)
 	}
-	if err := statsSample(ctx, tx, id, 1); err != nil {
+	counted, err := statsSampleCounted(ctx, tx, id, 1)
+	if err != nil {
 		return "", err
 	}
-	if err := d.audit(ctx, tx, actorID, "sample.status", "sample", id, bench.StatusChange{From: from, To: to}.String()); err != nil {
+	change := bench.StatusChange{From: from, To: to}.String()
+	if err := auditAt(ctx, tx, now, actorID, "sample.status", "sample", id, change); err != nil {
 		return "", err
 	}
-	if err := statsActivity(ctx, tx, project, id); err != nil {
-		return "", err
+	if counted {
+		if err := statsActivity(ctx, tx, project, now, "sample.status", change); err != nil {
+			return "", err
+		}
 	}
 	return now, d.statsRound3(ctx, tx, id)
 }
@@ -346,7 +399,11 @@ func scanSample(r scanner) (bench.SampleInfo, error) {
 }
 
 func getSample(ctx context.Context, tx *sql.Tx, id string) (bench.SampleInfo, error) {
-	si, err := scanSample(tx.QueryRowContext(ctx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, id))
+	var si bench.SampleInfo
+	err := readRow(ctx, tx, `SELECT `+sampleCols+sampleFrom+` WHERE s.id = ?`, []any{id}, func(r scanner) (err error) {
+		si, err = scanSample(r)
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return bench.SampleInfo{}, fmt.Errorf("sample %q: %w", id, bench.ErrNotFound)
 	}

@@ -160,7 +160,11 @@ func (d *DB) changeSettings(ctx context.Context, actor bench.User, projectID int
 
 // projectByID reads a project inside a transaction.
 func projectByID(ctx context.Context, tx *sql.Tx, id int64) (bench.Project, error) {
-	p, err := scanProject(tx.QueryRowContext(ctx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, id))
+	var p bench.Project
+	err := readRow(ctx, tx, `SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{id}, func(r scanner) (err error) {
+		p, err = scanProject(r)
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return bench.Project{}, fmt.Errorf("project %d: %w", id, bench.ErrNotFound)
 	}

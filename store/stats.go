@@ -153,6 +153,14 @@ func rejectReasons(js string) []string {
 // Counting in (sign 1), the sample manager's search row follows (indexSample),
 // whose reads go in one batch with its own.
 func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
+	_, err := statsSampleCounted(ctx, tx, id, sign)
+	return err
+}
+
+// statsSampleCounted is statsSample, and says whether the summaries count the
+// sample at all: false for a planted copy (planted.go), which they leave out, as
+// its activity (statsActivity).
+func statsSampleCounted(ctx context.Context, tx *sql.Tx, id string, sign int) (bool, error) {
 	var project, author int64
 	var kind, status string
 	var balanced, hop sql.NullInt64
@@ -173,42 +181,34 @@ func statsSample(ctx context.Context, tx *sql.Tx, id string, sign int) error {
 	err := txDialect(tx).readAll(ctx, tx, reads...)
 	if err == nil && !found {
 		if isPlantedCopy(ctx, tx, id) {
-			return nil // a planted copy (planted.go) is counted nowhere
+			return false, nil // a planted copy (planted.go) is counted nowhere
 		}
 		err = sql.ErrNoRows
 	}
 	if err != nil {
-		return fmt.Errorf("summary of sample %s: %w", id, err)
+		return false, fmt.Errorf("summary of sample %s: %w", id, err)
 	}
 	if _, err := tx.ExecContext(ctx, upStatSamples, project, kind, status, author, sign); err != nil {
-		return fmt.Errorf("summary of sample %s: %w", id, err)
+		return false, fmt.Errorf("summary of sample %s: %w", id, err)
 	}
 	if balanced.Int64 == 1 {
 		if _, err := tx.ExecContext(ctx, upStatBalance, project, kind, hop.Int64, view.String, task.String, status, sign); err != nil {
-			return fmt.Errorf("balance of sample %s: %w", id, err)
+			return false, fmt.Errorf("balance of sample %s: %w", id, err)
 		}
 	}
 	if index != nil {
-		return index(ctx, tx)
+		return true, index(ctx, tx)
 	}
-	return nil
+	return true, nil
 }
 
-// statsActivity counts the newest audit row of sample id (a "sample.create" or
-// "sample.status" the caller just wrote) in stat_activity.
-func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, id string) error {
-	var at, action, detail string
-	err := tx.QueryRowContext(ctx, `SELECT at, action, detail FROM audit_log WHERE entity = 'sample' AND entity_id = ?
-		AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = audit_log.entity_id)
-		ORDER BY id DESC LIMIT 1`, id).Scan(&at, &action, &detail)
-	if errors.Is(err, sql.ErrNoRows) && isPlantedCopy(ctx, tx, id) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("activity of sample %s: %w", id, err)
-	}
+// statsActivity counts the audit row the caller just wrote of a sample the
+// summaries count (statsSampleCounted) — its time at and its action and detail, a
+// "sample.create" or "sample.status" — in stat_activity, as the rebuild counts the
+// audit log (rebuildStatsActivity).
+func statsActivity(ctx context.Context, tx *sql.Tx, projectID int64, at, action, detail string) error {
 	if _, err := tx.ExecContext(ctx, upStatActivity, projectID, bench.ActivityDay(at), string(bench.ActivityState(action, detail)), 1); err != nil {
-		return fmt.Errorf("activity of sample %s: %w", id, err)
+		return fmt.Errorf("activity of project %d: %w", projectID, err)
 	}
 	return nil
 }

@@ -473,12 +473,17 @@ func (d *DB) now() string { return d.Now().UTC().Format(time.RFC3339Nano) }
 
 // audit appends one row to the audit log.
 func (d *DB) audit(ctx context.Context, tx *sql.Tx, actor int64, action, entity, entityID, detail string) error {
+	return auditAt(ctx, tx, d.now(), actor, action, entity, entityID, detail)
+}
+
+// auditAt is audit of a row whose time, at, the caller counts too (statsActivity).
+func auditAt(ctx context.Context, tx *sql.Tx, at string, actor int64, action, entity, entityID, detail string) error {
 	var a any
 	if actor != 0 {
 		a = actor
 	}
 	err := execLater(ctx, tx, `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, detail, client) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		d.now(), a, action, entity, entityID, detail, ClientAddr(ctx))
+		at, a, action, entity, entityID, detail, ClientAddr(ctx))
 	if err != nil {
 		return fmt.Errorf("audit %s %s %s: %w", action, entity, entityID, err)
 	}
