@@ -118,6 +118,17 @@ func readRow(ctx context.Context, tx *sql.Tx, query string, args []any, scan fun
 	return err
 }
 
+// readAllEnd is readAll of the last reads of a read-only transaction (readTx): on
+// PostgreSQL its COMMIT goes in their round trip instead of one of its own after
+// them, and tx sends nothing more (a statement after them is an error).
+func (dl dialect) readAllEnd(ctx context.Context, tx *sql.Tx, reads ...read) error {
+	if dl.pg {
+		_, err := tx.ExecContext(ctx, "reads", &pgReads{reads: reads, end: true})
+		return err
+	}
+	return dl.readAll(ctx, tx, reads...)
+}
+
 // readAll runs reads, in order, in tx. On PostgreSQL they go in one round trip
 // (a pgx batch, pgReads): reads that do not depend on one another's results —
 // what a write checks before it writes — cost one wait for the server instead

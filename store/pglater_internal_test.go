@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +126,96 @@ func TestExecLater(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadAllEnd: on PostgreSQL the last reads of a read-only transaction
+// (readAllEnd) take its COMMIT along in their round trip; a statement after them
+// is refused; a read that fails leaves the transaction to be rolled back as
+// before, and the connection usable; in a write transaction no COMMIT goes early.
+func TestReadAllEnd(t *testing.T) {
+	d := pgLockDB(t)
+	ctx := context.Background()
+	lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := dialect{pg: true}
+	countUsers := func(n *int) read {
+		return read{`SELECT count(*) FROM users`, nil, func(r scanner) error { return r.Scan(n) }}
+	}
+	cases := []struct {
+		name    string
+		write   bool
+		fn      func(tx *sql.Tx) error
+		wantErr error // nil: none
+		trips   int64
+	}{
+		{"the COMMIT goes with the last reads", false, func(tx *sql.Tx) error {
+			var n int
+			if err := pg.readAllEnd(ctx, tx, countUsers(&n)); err != nil {
+				return err
+			}
+			if n != 1 {
+				t.Errorf("read %d users, want 1", n)
+			}
+			return nil
+		}, nil, 1},
+		{"a statement after the last reads is refused", false, func(tx *sql.Tx) error {
+			var n int
+			if err := pg.readAllEnd(ctx, tx, countUsers(&n)); err != nil {
+				return err
+			}
+			return tx.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n)
+		}, errEnded, 1},
+		{"a read that fails is rolled back as before", false, func(tx *sql.Tx) error {
+			var n int
+			return pg.readAllEnd(ctx, tx, countUsers(&n), read{`SELECT 1 / (count(*) - count(*)) FROM users`, nil,
+				func(r scanner) error { return r.Scan(&n) }})
+		}, errors.New("division by zero"), 2},
+		{"a write transaction commits at its end", true, func(tx *sql.Tx) error {
+			if err := d.audit(ctx, tx, lead.ID, "test.end", "user", "lead", ""); err != nil {
+				return err
+			}
+			var n int
+			if err := pg.readAllEnd(ctx, tx, countUsers(&n)); err != nil {
+				return err
+			}
+			return d.audit(ctx, tx, lead.ID, "test.end", "user", "lead", "") // still in the transaction
+		}, nil, 3}, // BEGIN, the reads with the audit row, the last row with the COMMIT
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := d.pgTrips.Load()
+			var err error
+			if c.write {
+				err = d.inTx(ctx, c.fn)
+			} else {
+				err = d.readTx(ctx, c.fn)
+			}
+			trips := d.pgTrips.Load() - before
+			switch {
+			case c.wantErr == nil && err != nil:
+				t.Fatalf("got %v", err)
+			case c.wantErr != nil && (err == nil || !errors.Is(err, c.wantErr) && !strings.Contains(err.Error(), c.wantErr.Error())):
+				t.Fatalf("got %v, want %v", err, c.wantErr)
+			}
+			if trips != c.trips {
+				t.Errorf("%d round trips, want %d", trips, c.trips)
+			}
+			// Every connection of the pools is out of its transaction: the next
+			// read and write transactions work, and see the write committed.
+			var n int
+			if err := d.readTx(ctx, func(tx *sql.Tx) error { return pg.readAllEnd(ctx, tx, countUsers(&n)) }); err != nil || n != 1 {
+				t.Fatalf("the read after: %d users, %v", n, err)
+			}
+			if err := d.inTx(ctx, func(tx *sql.Tx) error { return d.audit(ctx, tx, lead.ID, "test.after", "user", "lead", "") }); err != nil {
+				t.Fatalf("the write after: %v", err)
+			}
+		})
+	}
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM audit_log WHERE action = 'test.end'`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("the write transaction's row: %d, %v", n, err)
 	}
 }

@@ -57,7 +57,14 @@ func TestWriteRoundTrips(t *testing.T) {
 			si, err = d.Submit(ctx, ann, si.ID, version, nil)
 			return err
 		}},
-		{"ReviewQueueLimit", 4, func() error { // a read: BEGIN with the actor, the pause and the policy; the candidates; their facts; COMMIT
+		{"ReviewQueueLimit", 3, func() error { // a read: BEGIN with the actor, the pause and the policy; the candidates; their facts with the COMMIT
+			q, err := d.ReviewQueueLimit(ctx, ver, p.ID, 0, 8)
+			if err == nil && len(q) != 1 {
+				t.Fatalf("the queue holds %d samples, want the one submitted", len(q))
+			}
+			return err
+		}},
+		{"ReviewQueueLimit again", 2, func() error { // the candidates now go with the actor's read (queueShape)
 			q, err := d.ReviewQueueLimit(ctx, ver, p.ID, 0, 8)
 			if err == nil && len(q) != 1 {
 				t.Fatalf("the queue holds %d samples, want the one submitted", len(q))

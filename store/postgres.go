@@ -194,6 +194,9 @@ type pgConn struct {
 	// later holds the transaction's writes whose result no one reads (pgLater),
 	// translated, until its next round trip takes them along.
 	later []pgQueued
+	// readOnly tells that the transaction under way is read-only; ended, that its
+	// COMMIT went with its last reads (pgReads.end) and it is over.
+	readOnly, ended bool
 }
 
 // pgQueued is a translated statement waiting in a connection (pgConn.later).
@@ -293,7 +296,8 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 	if c.Conn.Conn().IsClosed() {
 		return nil, driver.ErrBadConn
 	}
-	c.counts, c.later = nil, nil
+	c.counts, c.later, c.ended = nil, nil, false
+	c.readOnly = opts.ReadOnly
 	begin := "begin"
 	switch sql.IsolationLevel(opts.Isolation) {
 	case sql.LevelDefault:
@@ -341,6 +345,10 @@ func (t *pgTx) Commit() error {
 	c := t.c
 	counts := c.counts
 	c.counts = nil
+	if c.ended { // the COMMIT went with the last reads (pgReads.end)
+		c.ended = false
+		return nil
+	}
 	if c.begin != "" && len(c.later) == 0 { // nothing was sent: there is nothing to commit
 		c.begin = ""
 		return nil
@@ -377,6 +385,10 @@ func (t *pgTx) Commit() error {
 func (t *pgTx) Rollback() error {
 	c := t.c
 	c.counts, c.later = nil, nil
+	if c.ended { // committed with its last reads: a read-only transaction has nothing to undo
+		c.ended = false
+		return nil
+	}
 	if c.begin != "" {
 		c.begin = ""
 		return nil
@@ -401,6 +413,9 @@ func namedValues(args []driver.NamedValue) []any {
 }
 
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if c.ended {
+		return nil, errEnded
+	}
 	if len(args) == 1 {
 		switch v := args[0].Value.(type) {
 		case *pgCopyFrom:
@@ -411,7 +426,7 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{v.table}, v.columns, v.rows)
 			return driver.RowsAffected(n), err
 		case *pgReads:
-			return driver.RowsAffected(0), c.reads(ctx, v.reads)
+			return driver.RowsAffected(0), c.reads(ctx, v)
 		case pgDeferCounts:
 			c.counts = map[string]*pgCounted{}
 			return driver.RowsAffected(0), nil
@@ -475,6 +490,9 @@ func (c *pgConn) trip() {
 }
 
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.ended {
+		return nil, errEnded
+	}
 	q, a, err := pgTranslate(query, args)
 	if err != nil {
 		return nil, err
@@ -517,11 +535,21 @@ func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
 }
 
 // pgReads is the one argument of the Exec by which dialect.readAll sends its
-// reads in one batch on the transaction's connection.
-type pgReads struct{ reads []read }
+// reads in one batch on the transaction's connection; end (readAllEnd) sends a
+// read-only transaction's COMMIT after them in the same batch.
+type pgReads struct {
+	reads []read
+	end   bool
+}
 
-// reads runs rs in one batch (pgReads), each row scanned by its read's scan.
-func (c *pgConn) reads(ctx context.Context, rs []read) error {
+// errEnded is the error of a statement sent in a transaction after its last reads
+// (readAllEnd), which ended it.
+var errEnded = errors.New("store: a statement after the transaction's last reads (readAllEnd)")
+
+// reads runs the reads of p in one batch, each row scanned by its read's scan, and
+// the COMMIT of a read-only transaction after them when p.end.
+func (c *pgConn) reads(ctx context.Context, p *pgReads) error {
+	rs := p.reads
 	b := &pgx.Batch{}
 	c.queueLater(b) // the BEGIN and the writes waiting go first, in the same round trip
 	for _, r := range rs {
@@ -545,8 +573,16 @@ func (c *pgConn) reads(ctx context.Context, rs []read) error {
 			return rows.Err()
 		})
 	}
+	end := p.end && c.readOnly && len(c.counts) == 0
+	if end {
+		b.Queue("commit")
+	}
 	c.trip()
-	return c.Conn.Conn().SendBatch(ctx, b).Close()
+	if err := c.Conn.Conn().SendBatch(ctx, b).Close(); err != nil {
+		return err // the COMMIT, if any, was not run: the transaction is rolled back as before
+	}
+	c.ended = end
+	return nil
 }
 
 // pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY

@@ -412,7 +412,11 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID i
 	err := d.readAs(ctx, actor, "review.queue", func(tx *sql.Tx) error {
 		// The actor's account and membership (requireProjectAction's read), whether
 		// the lead's rule paused their claims, and the project's policy: one round
-		// trip on PostgreSQL, with the transaction's BEGIN.
+		// trip on PostgreSQL, with the transaction's BEGIN. The candidates go in it
+		// too, read as the actor's last queue of the project read them (its policy
+		// and the actor's group: queueShape); they are read again after when that
+		// changed, and count only once the actor may review.
+		now := d.Now() // one instant for the SQL and for verify
 		var who actorRow
 		paused, why := false, ""
 		found, project := false, bench.Project{}
@@ -428,6 +432,12 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID i
 			}}}
 		if !actor.IsOwner() {
 			reads = append(reads, who.read(actor, projectID))
+		}
+		shapeKey := [2]int64{projectID, actor.ID}
+		var cands []queueCandidate
+		guess, guessed := d.queueShapes.Load(shapeKey)
+		if guessed {
+			reads = append(reads, guess.(queueShape).candidates(actor.ID, projectID, round, limit, now, &cands))
 		}
 		if err := d.dialect().readAll(ctx, tx, reads...); err != nil {
 			return err
@@ -452,10 +462,13 @@ func (d *DB) ReviewQueueLimit(ctx context.Context, actor bench.User, projectID i
 			return fmt.Errorf("project %d: %w", projectID, bench.ErrNotFound)
 		}
 		p := project.Settings.Policy()
-		now := d.Now() // one instant for the SQL and for verify
-		cands, err := queueCandidates(ctx, tx, p, a, projectID, round, limit, now.UTC().Format(time.RFC3339Nano))
-		if err != nil {
-			return err
+		shape := newQueueShape(p, a)
+		if !guessed || guess.(queueShape) != shape {
+			cands = nil
+			if err := d.dialect().readAll(ctx, tx, shape.candidates(a.ID, projectID, round, limit, now, &cands)); err != nil {
+				return err
+			}
+			d.queueShapes.Store(shapeKey, shape)
 		}
 		facts, err := loadQueueFacts(ctx, tx, d.dialect(), projectID, cands)
 		if err != nil {
@@ -524,15 +537,28 @@ WHERE NOT EXISTS (SELECT 1 FROM revisions r2 WHERE r2.sample_id = c.id AND r2.au
 	AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = c.id AND (pl.verifier_id != :actor OR pl.review_id IS NOT NULL))
 ORDER BY c.updated_at, c.id`
 
-// queueCandidates runs queueSQL for actor under policy p.
-func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a bench.User, projectID int64, round, limit int, now string) ([]queueCandidate, error) {
+// queueShape is what queueSQL is read under besides the verifier and the page: the
+// project's policy's rules it applies and the verifier's group.
+type queueShape struct {
+	earlier, differentGroup bool
+	panel                   int
+	group                   string
+}
+
+func newQueueShape(p verify.Policy, a bench.User) queueShape {
+	return queueShape{earlier: p.Round3AllowEarlierVerifiers, differentGroup: p.Round2DifferentGroup, panel: p.Round3Panel, group: a.Group}
+}
+
+// candidates is the read of queueSQL for verifier actor under shape q, appending
+// to out; now is the time its claims expire against.
+func (q queueShape) candidates(actor, projectID int64, round, limit int, now time.Time, out *[]queueCandidate) read {
 	state := fmt.Sprintf("round%d", round)
 	earlier := "" // a verifier of any round of the revision is out of every later round
-	if p.Round3AllowEarlierVerifiers {
+	if q.earlier {
 		earlier = "AND (v.round = c.rnd OR c.rnd = 2)"
 	}
 	group := ""
-	if p.Round2DifferentGroup {
+	if q.differentGroup {
 		// checkGroup: a round-1 verifier (there is one at most) in no group or in
 		// actor's group (verify.SameGroup ignores case; names are stored trimmed),
 		// or actor in no group, keeps a round-2 sample out.
@@ -544,18 +570,20 @@ func queueCandidates(ctx context.Context, tx *sql.Tx, p verify.Policy, a bench.U
 		group = `AND NOT EXISTS (SELECT 1 FROM reviews v LEFT JOIN project_members u ON u.user_id = v.verifier_id AND u.project_id = :project
 			WHERE v.revision_id = c.rev_id AND v.round = 1 AND c.rnd = 2 AND (COALESCE(u.grp, '') = '' OR lower(u.grp) = lower(:grp) OR :grp = ''))`
 	}
-	q := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
+	sqlText := strings.NewReplacer("{{earlier}}", earlier, "{{group}}", group).Replace(queueSQL)
 	if limit > 0 {
-		q += ` LIMIT :limit`
+		sqlText += ` LIMIT :limit`
 	}
-	return queryAll(ctx, tx, func(r scanner) (queueCandidate, error) {
-		var c queueCandidate
-		var status string
-		err := r.Scan(&c.id, &c.kind, &status, &c.revision, &c.revisionID, &c.revAuthor, &c.author)
-		c.state = verify.State(status)
-		return c, err
-	}, q, sql.Named("project", projectID), sql.Named("round", round), sql.Named("state", state), sql.Named("actor", a.ID),
-		sql.Named("now", now), sql.Named("panel", p.Round3Panel), sql.Named("grp", a.Group), sql.Named("limit", limit))
+	return read{sqlText, []any{sql.Named("project", projectID), sql.Named("round", round), sql.Named("state", state), sql.Named("actor", actor),
+		sql.Named("now", now.UTC().Format(time.RFC3339Nano)), sql.Named("panel", q.panel), sql.Named("grp", q.group), sql.Named("limit", limit)},
+		func(r scanner) error {
+			var c queueCandidate
+			var status string
+			err := r.Scan(&c.id, &c.kind, &status, &c.revision, &c.revisionID, &c.revAuthor, &c.author)
+			c.state = verify.State(status)
+			*out = append(*out, c)
+			return err
+		}}
 }
 
 // queueFacts is what verify.CanReview needs about the queue's candidates, loaded in
@@ -579,8 +607,9 @@ func loadQueueFacts(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	}
 	jsIDs, _ := json.Marshal(ids)
 	jsRevs, _ := json.Marshal(revs)
-	// The three reads depend on the candidates only: on PostgreSQL one round trip.
-	err := dl.readAll(ctx, tx,
+	// The three reads depend on the candidates only: on PostgreSQL one round trip,
+	// with the COMMIT of the queue's read transaction (its last reads).
+	err := dl.readAllEnd(ctx, tx,
 		read{`SELECT DISTINCT sample_id, author_id FROM revisions WHERE sample_id IN (SELECT value FROM ` + dl.jsonEach() + `(?))`,
 			[]any{string(jsIDs)}, func(r scanner) error {
 				var id string

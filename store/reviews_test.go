@@ -642,3 +642,69 @@ func TestMigration3KeepsReviews(t *testing.T) {
 		t.Errorf("a second round-3 vote: got %v, want ErrAlreadyOnPanel", err)
 	}
 }
+
+// TestQueueFollowsAShapeChangedBetweenReads: a verifier's queue reads its
+// candidates in one batch with the verifier's membership, as their last queue of
+// the project was read (the policy's group rule, their group). When the lead
+// changes the verifier's group or the project's policy between two reads, the
+// next queue must follow the change, on both engines.
+func TestQueueFollowsAShapeChangedBetweenReads(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	img := withImage(t, f)
+	a1, err := f.db.AddUser(ctx, f.lead, "a1", bench.RoleVerifier, "A", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := f.db.AddUser(ctx, f.lead, "a2", bench.RoleVerifier, "A", "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, _ := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))
+	if si, err = f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := submitReview(f.db, ctx, a1, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
+		Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name   string
+		change func() error
+		want   int // samples in a2's queue after the change
+	}{
+		{"a round-1 verifier's group mate", nil, 0},
+		{"moved to group B", func() error {
+			_, err := f.db.SetMemberRole(ctx, f.lead, f.project.ID, "a2", bench.RoleVerifier, "B")
+			return err
+		}, 1},
+		{"back in group A", func() error {
+			_, err := f.db.SetMemberRole(ctx, f.lead, f.project.ID, "a2", bench.RoleVerifier, "A")
+			return err
+		}, 0},
+		{"round 2 by any group", func() error {
+			_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round2_other_group": "false"})
+			return err
+		}, 1},
+		{"round 2 by another group again", func() error {
+			_, err := f.db.SetSettings(ctx, f.lead, f.project.ID, map[string]string{"round2_other_group": "true"})
+			return err
+		}, 0},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			if err := s.change(); err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+		}
+		for read := 1; read <= 2; read++ { // the first read after the change, and the one after it
+			q, err := f.db.ReviewQueueLimit(ctx, a2, f.project.ID, 0, 8)
+			if err != nil {
+				t.Fatalf("%s, read %d: %v", s.name, read, err)
+			}
+			if len(q) != s.want {
+				t.Errorf("%s, read %d: a2's queue holds %d samples, want %d", s.name, read, len(q), s.want)
+			}
+		}
+	}
+}

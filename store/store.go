@@ -55,6 +55,10 @@ type DB struct {
 	Now func() time.Time
 
 	decoded decodedRevisions // the last audit's decoded samples (store/decoded.go)
+	// queueShapes holds, per project and verifier, what the last review queue's
+	// candidates were read under (queueShape): the next queue reads its candidates
+	// in one batch with the verifier's membership and the project (reviews.go).
+	queueShapes sync.Map
 }
 
 // Open opens (creating if needed) the database at path and applies pending
