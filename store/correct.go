@@ -159,7 +159,7 @@ func carryReviews(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, carried
 		return err
 	}
 	for _, c := range rs {
-		if err := statsReviewAdded(ctx, tx, newRev, c.statsReview, rejectReasons(c.reasons)); err != nil {
+		if err := statsReviewAdded(ctx, tx, newRev, c.statsReview, rejectReasons(c.reasons), nil); err != nil {
 			return err
 		}
 	}

@@ -288,11 +288,14 @@ func requireSampleAction(ctx context.Context, tx *sql.Tx, actor bench.User, id s
 func sampleForAction(ctx context.Context, tx *sql.Tx, actor bench.User, id string, a verify.Action) (bench.User, bench.SampleInfo, error) {
 	if !actor.IsOwner() {
 		var r actorRow
-		row := tx.QueryRowContext(ctx, `SELECT `+sampleCols+`, `+actorCols+sampleFrom+`
+		var si bench.SampleInfo
+		err := readRow(ctx, tx, `SELECT `+sampleCols+`, `+actorCols+sampleFrom+`
 			LEFT JOIN users act ON act.id = ? AND act.disabled = 0
 			LEFT JOIN project_members m ON m.project_id = s.project_id AND m.user_id = act.id
-			WHERE s.id = ?`, actor.ID, id)
-		si, err := scanSample(scanFunc(func(dest ...any) error { return row.Scan(append(dest, r.dests()...)...) }))
+			WHERE s.id = ?`, []any{actor.ID, id}, func(row scanner) (err error) {
+			si, err = scanSample(scanFunc(func(dest ...any) error { return row.Scan(append(dest, r.dests()...)...) }))
+			return err
+		})
 		if err == nil {
 			u, err := r.permitSample(a, si.ProjectID, fmt.Sprintf("sample %q", id))
 			if err != nil {

@@ -182,7 +182,7 @@ func TestReadAllEnd(t *testing.T) {
 				return err
 			}
 			return d.audit(ctx, tx, lead.ID, "test.end", "user", "lead", "") // still in the transaction
-		}, nil, 3}, // BEGIN, the reads with the audit row, the last row with the COMMIT
+		}, nil, 3}, // the lock with the BEGIN, the audit row with the reads, the last row with the COMMIT
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -205,6 +205,12 @@ func TestWriteLockScopes(t *testing.T) {
 							return err
 						}
 					}
+					// A sample's write sends its locks with its first statement.
+					var one int
+					if err := tx.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+						close(held)
+						return err
+					}
 					close(held)
 					<-release
 					return nil

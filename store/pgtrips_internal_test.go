@@ -21,7 +21,10 @@ import (
 // result is not read wait for the next round trip now: execLater, pgLater);
 // before session 18, 13, 8, 13, 5 and 14 (the activity's count no longer reads
 // back the audit row, a submission counts its sample out and in once, single-row
-// reads take the waiting writes along: readRow).
+// reads take the waiting writes along: readRow; a review's summaries and project
+// are read with its facts; a write's locks go with its first reads), and the
+// queue's 4 (its candidates go with the verifier's read, its COMMIT with the
+// facts: queueShape, readAllEnd).
 func TestWriteRoundTrips(t *testing.T) {
 	d, lead, p := pgLeadProject(t)
 	ctx := context.Background()
@@ -41,19 +44,19 @@ func TestWriteRoundTrips(t *testing.T) {
 		max  int64
 		do   func() error
 	}{
-		{"CreateSample", 8, func() (err error) {
+		{"CreateSample", 7, func() (err error) {
 			s := openSample(1)
 			s.Image = img
 			si, err = d.CreateSample(ctx, ann, p.ID, s)
 			return err
 		}},
-		{"SaveDraft", 6, func() (err error) {
+		{"SaveDraft", 5, func() (err error) {
 			s := si.Content
 			s.Question += " Count again."
 			version, err = d.SaveDraft(ctx, ann, si.ID, si.Version, s)
 			return err
 		}},
-		{"Submit", 9, func() (err error) {
+		{"Submit", 8, func() (err error) {
 			si, err = d.Submit(ctx, ann, si.ID, version, nil)
 			return err
 		}},
@@ -71,11 +74,11 @@ func TestWriteRoundTrips(t *testing.T) {
 			}
 			return err
 		}},
-		{"ClaimReview", 5, func() error {
+		{"ClaimReview", 4, func() error {
 			_, err := d.ClaimReview(ctx, ver, si.ID, 1)
 			return err
 		}},
-		{"SubmitReview", 11, func() error {
+		{"SubmitReview", 8, func() error {
 			_, err := d.SubmitReview(ctx, ver, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
 				Verdict: verify.Verdict{Decision: verify.DecisionApprove, Judgements: verify.AllPassed(si.Kind, 1)}, Seconds: 30})
 			return err

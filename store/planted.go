@@ -113,12 +113,10 @@ func plantDraw(ctx context.Context, tx *sql.Tx, projectID, verifier, reviewID in
 }
 
 // maybePlant plants, after a's real review reviewID in round, a copy for a with
-// the probability that makes plant_rate percent of a's reviewed items copies.
-func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, projectID int64, round int, reviewID int64) error {
-	pr, err := projectByID(ctx, tx, projectID)
-	if err != nil {
-		return err
-	}
+// the probability that makes plant_rate percent of a's reviewed items copies;
+// pr is the project as the review's transaction read it.
+func (d *DB) maybePlant(ctx context.Context, tx *sql.Tx, a bench.User, pr bench.Project, round int, reviewID int64) error {
+	projectID := pr.ID
 	s := pr.Settings
 	if !s.PlantsRound(round) {
 		return nil

@@ -35,6 +35,9 @@ type reviewFacts struct {
 	pauseReason string
 	planted     plantedRow
 	isPlanted   bool
+	project     bench.Project
+	// current is the current revision's summaries (statsReviewAdded).
+	current revSummary
 }
 
 // reviewFacts is reviewContext with the review's other facts (reviewFacts).
@@ -48,13 +51,12 @@ func (d *DB) reviewFacts(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, 
 	// (and the sample's author), with the current revision's author; the current
 	// revision's reviews; the sample's claims; the actor's pause; the sample's
 	// planted row: one batch of reads.
-	var project bench.Project
 	var authors []int64
 	var revs []bench.ReviewRecord
 	found, current := false, false
-	err := d.dialect().readAll(ctx, tx,
+	reads := []read{
 		read{`SELECT id, name, settings, created_by, created_at FROM projects WHERE id = ?`, []any{cur.ProjectID}, func(r scanner) (err error) {
-			project, err = scanProject(r)
+			f.project, err = scanProject(r)
 			found = true
 			return err
 		}},
@@ -90,14 +92,16 @@ func (d *DB) reviewFacts(ctx context.Context, tx *sql.Tx, cur bench.SampleInfo, 
 			f.isPlanted = err == nil
 			return err
 		}},
-	)
+	}
+	// The summaries a review of the current revision counts in (statsReviewAdded).
+	err := d.dialect().readAll(ctx, tx, append(reads, revSummaryReads(cur.RevisionID, &f.current)...)...)
 	if err != nil {
 		return c, verify.Policy{}, f, err
 	}
 	if !found {
 		return c, verify.Policy{}, f, fmt.Errorf("project %d: %w", cur.ProjectID, bench.ErrNotFound)
 	}
-	p := project.Settings.Policy()
+	p := f.project.Settings.Policy()
 	if cur.RevisionID != 0 && !current {
 		return c, verify.Policy{}, f, fmt.Errorf("revision %d of %s: %w", cur.RevisionID, cur.ID, sql.ErrNoRows)
 	}
@@ -338,13 +342,17 @@ func (d *DB) SubmitReview(ctx context.Context, actor bench.User, in bench.Review
 			out.Feedback, err = d.plantedReviewed(ctx, tx, a, cur, planted, reviewID, out)
 			return err
 		}
+		known := &f.current // read with the review's facts, under the sample's lock
+		if revID != cur.RevisionID {
+			known = nil
+		}
 		if err := statsReviewAdded(ctx, tx, revID, statsReview{id: reviewID, verifier: a.ID, round: in.Round,
-			decision: string(in.Verdict.Decision), seconds: in.Seconds}, out.Review.Reasons); err != nil {
+			decision: string(in.Verdict.Decision), seconds: in.Seconds}, out.Review.Reasons, known); err != nil {
 			return err
 		}
 		if out.Result != verify.ResultLate {
 			// Planting (planted.go): after a real review, maybe a copy for this verifier.
-			if err := d.maybePlant(ctx, tx, a, cur.ProjectID, in.Round, reviewID); err != nil {
+			if err := d.maybePlant(ctx, tx, a, f.project, in.Round, reviewID); err != nil {
 				return err
 			}
 		}

@@ -128,14 +128,43 @@ func insertStatsRev(ctx context.Context, tx *sql.Tx, id int64, r statsRev) error
 // loadStatsRev reads revision id's stat_revisions row.
 func loadStatsRev(ctx context.Context, tx *sql.Tx, id int64) (statsRev, error) {
 	var r statsRev
-	var balanced int
-	err := tx.QueryRowContext(ctx, `SELECT project_id, kind, author_id, categories, balanced, hop, view, task FROM stat_revisions
-		WHERE revision_id = ?`, id).Scan(&r.project, &r.kind, &r.author, &r.categories, &balanced, &r.hop, &r.view, &r.task)
+	err := readRow(ctx, tx, statsRevSQL, []any{id}, r.scan)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("summary of revision %d: %w", id, bench.ErrNotFound)
 	}
-	r.balanced = balanced == 1
 	return r, err
+}
+
+// statsRevSQL reads a revision's stat_revisions row (statsRev.scan).
+const statsRevSQL = `SELECT project_id, kind, author_id, categories, balanced, hop, view, task FROM stat_revisions WHERE revision_id = ?`
+
+func (r *statsRev) scan(row scanner) error {
+	var balanced int
+	err := row.Scan(&r.project, &r.kind, &r.author, &r.categories, &balanced, &r.hop, &r.view, &r.task)
+	r.balanced = balanced == 1
+	return err
+}
+
+// revSummary is what statsReviewAdded reads of a revision's summaries: its
+// stat_revisions row and its round-3 record (stat_rev3), each when there is one.
+type revSummary struct {
+	rev         statsRev
+	found       bool
+	rev3        bool // a round-3 record exists
+	rev3Counted int
+	rev3Result  string
+}
+
+// revSummaryReads are the reads of revision id's summaries into s, for a caller's
+// batch (reviewFacts reads them with the review's other facts).
+func revSummaryReads(id int64, s *revSummary) []read {
+	return []read{
+		{statsRevSQL, []any{id}, func(r scanner) error { s.found = true; return s.rev.scan(r) }},
+		{`SELECT counted, result FROM stat_rev3 WHERE revision_id = ?`, []any{id}, func(r scanner) error {
+			s.rev3 = true
+			return r.Scan(&s.rev3Counted, &s.rev3Result)
+		}},
+	}
 }
 
 // rejectReasons reads a review's stored reasons; an unreadable list gives none.
@@ -302,11 +331,21 @@ func moveRound3(ctx context.Context, tx *sql.Tx, id int64, votes []statsReview, 
 // under the class its revision has recorded (a revision's first round-3 vote records
 // it, as not counted). The caller then decides the sample's round 3s again
 // (statsRound3), which moves the votes when their class changed.
-func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsReview, reasons []string) error {
-	r, err := loadStatsRev(ctx, tx, revID)
-	if err != nil {
-		return err
+//
+// known is the revision's summaries (revSummary) when the caller read them in its
+// transaction under the sample's lock, else nil: they are read here.
+func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsReview, reasons []string, known *revSummary) error {
+	sum := known
+	if sum == nil {
+		sum = &revSummary{}
+		if err := txDialect(tx).readAll(ctx, tx, revSummaryReads(revID, sum)...); err != nil {
+			return fmt.Errorf("summary of revision %d: %w", revID, err)
+		}
 	}
+	if !sum.found {
+		return fmt.Errorf("summary of revision %d: %w", revID, bench.ErrNotFound)
+	}
+	r := sum.rev
 	if rv.decision == string(verify.DecisionReject) {
 		for _, reason := range reasons {
 			if _, err := tx.ExecContext(ctx, upStatReasons, r.project, r.author, reason, 1); err != nil {
@@ -316,17 +355,10 @@ func statsReviewAdded(ctx context.Context, tx *sql.Tx, revID int64, rv statsRevi
 	}
 	var class verify.Round3Count
 	if rv.round == 3 {
-		var counted int
-		var result string
-		err := tx.QueryRowContext(ctx, `SELECT counted, result FROM stat_rev3 WHERE revision_id = ?`, revID).Scan(&counted, &result)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			_, err = tx.ExecContext(ctx, `INSERT INTO stat_rev3 (revision_id, project_id, counted, result, waiting) VALUES (?, ?, 0, '', 0)`,
-				revID, r.project)
-		case err == nil:
-			class.Counted, class.Result = counted == 1, verify.Decision(result)
-		}
-		if err != nil {
+		if sum.rev3 {
+			class.Counted, class.Result = sum.rev3Counted == 1, verify.Decision(sum.rev3Result)
+		} else if _, err := tx.ExecContext(ctx, `INSERT INTO stat_rev3 (revision_id, project_id, counted, result, waiting) VALUES (?, ?, 0, '', 0)`,
+			revID, r.project); err != nil {
 			return fmt.Errorf("round 3 of revision %d: %w", revID, err)
 		}
 		if !class.Counted {

@@ -235,11 +235,23 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		var err error
 		for attempt := 0; attempt < 20; attempt++ {
 			err = runTx(ctx, d.db, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(tx *sql.Tx) error {
-				if _, err := tx.ExecContext(ctx, lock, args...); err != nil {
-					return fmt.Errorf("wait for the database: %w", err)
-				}
 				pgWriteTxs.Store(tx, true)
 				defer pgWriteTxs.Delete(tx)
+				// A sample's write (or a new sample's), which starts with its reads,
+				// sends its locks with the BEGIN in its first round trip, ahead of those
+				// reads (execLater): the server runs them once the locks are granted,
+				// so they read as after them, and a lock that fails (a deadlock) fails
+				// the statement it went with. Wider writes take theirs first, as some
+				// do work beside the database under them.
+				lockNow := tx.ExecContext
+				if sc.sample != "" || sc.newSample {
+					lockNow = func(ctx context.Context, q string, args ...any) (sql.Result, error) {
+						return nil, execLater(ctx, tx, q, args...)
+					}
+				}
+				if _, err := lockNow(ctx, lock, args...); err != nil {
+					return fmt.Errorf("wait for the database: %w", err)
+				}
 				if sc.sample != "" || sc.newSample {
 					pgTallies.Store(tx, new(bool))
 					defer pgTallies.Delete(tx)
