@@ -358,7 +358,10 @@ func (w *Writer) Step() error {
 func (w *Writer) Info() ExportInfo { return w.info }
 
 // WriteFile creates name (a slash-separated path from the export's root) and fills
-// it with fill.
+// it with fill. What fill writes reaches the file in writes of writeFileBuffer
+// bytes: a format that writes a record at a time (samples.jsonl, a line a sample)
+// costs a write call per 64 KiB, not one per record (11,801 for the freeze
+// benchmark's release).
 func (w *Writer) WriteFile(name string, fill func(io.Writer) error) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
@@ -367,12 +370,20 @@ func (w *Writer) WriteFile(name string, fill func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fill(f); err != nil {
+	bw := bufio.NewWriterSize(f, writeFileBuffer)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return f.Close()
 }
+
+// writeFileBuffer is how many bytes WriteFile gathers before writing them.
+const writeFileBuffer = 64 << 10
 
 // openImage opens r's image, checking its bytes against the frozen hash as they are read.
 func (w *Writer) openImage(r Record) (io.ReadCloser, error) {

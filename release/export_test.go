@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -762,5 +763,65 @@ func TestSceneFolders(t *testing.T) {
 		if !annotate.ValidSceneName(g) {
 			t.Errorf("%q does not follow NNNN-<type>-<k>", g)
 		}
+	}
+}
+
+// writeCountingSink is a MemSink that counts the write calls each file gets.
+type writeCountingSink struct {
+	MemSink
+	mu     sync.Mutex
+	writes map[string]int
+}
+
+func (s *writeCountingSink) Create(name string) (io.WriteCloser, error) {
+	f, err := s.MemSink.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &countedFile{WriteCloser: f, count: func() { s.mu.Lock(); s.writes[name]++; s.mu.Unlock() }}, nil
+}
+
+type countedFile struct {
+	io.WriteCloser
+	count func()
+}
+
+func (f *countedFile) Write(p []byte) (int, error) { f.count(); return f.WriteCloser.Write(p) }
+
+// A format writing a record at a time does not make a write call per record:
+// samples.jsonl of 2,000 records (about 300 KiB) reaches its file in writes of
+// 64 KiB, with the bytes a write per record gives.
+func TestWriteFileBuffersSmallWrites(t *testing.T) {
+	recs, images := releaseFixture()
+	var many []Record
+	for i := range 2000 {
+		r := recs[i%len(recs)]
+		r.Sample.ID = fmt.Sprintf("%s-%04d", r.Sample.ID, i)
+		many = append(many, r)
+	}
+	sink := &writeCountingSink{MemSink: MemSink{}, writes: map[string]int{}}
+	if _, err := Export(context.Background(), sink, ExportRequest{Format: native{}, Records: many, Open: opener(images)}); err != nil {
+		t.Fatal(err)
+	}
+	data := sink.MemSink["samples.jsonl"]
+	if lines := bytes.Count(data, []byte("\n")); lines != len(many) {
+		t.Fatalf("samples.jsonl has %d lines, want %d", lines, len(many))
+	}
+	if got, most := sink.writes["samples.jsonl"], len(data)/writeFileBuffer+1; got > most {
+		t.Errorf("samples.jsonl (%d bytes) was written in %d calls, want at most %d", len(data), got, most)
+	}
+	// The same bytes as a line written at a time.
+	var want bytes.Buffer
+	sorted := slices.Clone(many)
+	slices.SortFunc(sorted, func(a, b Record) int { return strings.Compare(a.Sample.ID, b.Sample.ID) })
+	for _, r := range sorted {
+		b, err := r.Sample.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Write(append(b, '\n'))
+	}
+	if !bytes.Equal(data, want.Bytes()) {
+		t.Error("samples.jsonl differs from its records written a line at a time")
 	}
 }
