@@ -30,13 +30,24 @@ import (
 // same destination does (it holds the destination's writers' lock, so no other
 // copy into it runs meanwhile).
 //
-// Only tables that nothing else hangs on are staged (besideTables): no foreign
+// Only a role that may create a schema in the database does this, and only
+// tables that nothing else hangs on are staged (besideTables): no foreign
 // key to or from them, no trigger, rule, view, policy, publication, inheritance,
 // extended statistics, storage options, grants, comment, or owner other than the
 // copy's role — all of which a swapped-in table would lose. A table that is not
 // that plain, and every table when the source is PostgreSQL (its one read
 // transaction cannot serve two readers at once), is copied in the copy's
-// transaction as before.
+// transaction as before. A SQLite source's one read transaction serves both
+// connections (database/sql takes turns on its connection between the two
+// goroutines' steps), so both read one snapshot.
+//
+// What another user of the destination sees meanwhile: as before, the tables
+// whose indexes the copy's transaction dropped (most of them) are locked from
+// the start, and their readers wait for its end; the staged tables' destination
+// tables stay readable, empty, until the swap locks them, near the end; a schema
+// named bw_copy_… is in the catalog while the copy runs. After the commit,
+// everything at once; the swapped tables are new tables under the old names
+// (other sessions' prepared statements are planned again, by PostgreSQL).
 
 // copyBeside are the tables a copy into PostgreSQL may write on its second
 // connection: the words (their generated tsv and text index) and the search rows
@@ -65,8 +76,13 @@ func copyStaging(schema string) string {
 // schema's name.
 func besideTables(ctx context.Context, dst *sql.Tx) ([]besideTable, string, error) {
 	var schema string
-	if err := dst.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+	var may bool
+	if err := dst.QueryRowContext(ctx, `SELECT current_schema(),
+			has_database_privilege(current_database(), 'CREATE') AND has_schema_privilege(current_schema(), 'CREATE')`).Scan(&schema, &may); err != nil {
 		return nil, "", fmt.Errorf("read the destination's schema: %w", err)
+	}
+	if !may { // a role that may not make the staging schema, or move a table into the destination's
+		return nil, "", nil
 	}
 	staging := copyStaging(schema)
 	var out []besideTable
