@@ -67,7 +67,9 @@ type TableCount struct {
 // may keep working on it meanwhile. The destination is written in one transaction
 // (on PostgreSQL holding the writers' lock, DB.inTx): a copy that fails or is
 // cancelled leaves the destination as empty as it was, never a partial project,
-// and may simply be run again. The database's files beside it (previews, a team
+// and may simply be run again. (From a SQLite file into PostgreSQL, the words and
+// the search rows are written beside it on a second connection, into a staging
+// schema swapped in by that transaction: copydb_beside.go.) The database's files beside it (previews, a team
 // server's uploads) are not copied: previews are made again on demand; the images
 // are referenced in place by the paths the copy keeps.
 //
@@ -91,6 +93,7 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 	if samePlace(from.path, to.path) {
 		return fail(fmt.Errorf("%w: the source and the destination are the same database", bench.ErrInvalid))
 	}
+	var stagingUsed string // the staging schema of tables copied beside (copydb_beside.go)
 	err := from.readTx(ctx, func(src *sql.Tx) error {
 		srcTables, err := schemaTables(ctx, src, from.pg)
 		if err != nil {
@@ -108,6 +111,7 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 		}
 		return to.inTx(ctx, func(dst *sql.Tx) error {
 			rep = CopyReport{} // a PostgreSQL transaction run again starts over
+			copied := map[string]int64{}
 			dstTables, err := schemaTables(ctx, dst, to.pg)
 			if err != nil {
 				return fmt.Errorf("read the tables of the destination: %w", err)
@@ -129,26 +133,43 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 			c := tableCopy{ctx: ctx, src: src, dst: dst, from: from, to: to, srcTables: srcTables, progress: progress}
 			var indexes []pgIndex
 			var keys []pgKey
+			var side *besideCopy
+			var staged []string
 			if to.pg {
 				if c.quiet, err = pgQuietTriggers(ctx, dst); err != nil {
 					return err
 				}
+				if !from.pg { // a PostgreSQL source's one transaction cannot feed two copies at once
+					tables, staging, err := besideTables(ctx, dst)
+					if err != nil {
+						return err
+					}
+					if len(tables) > 0 {
+						c.progress = lockedProgress(progress)
+						side = c.startBeside(tables, staging)
+						stagingUsed = staging
+						staged = besideNames(tables)
+						defer side.stop()
+					}
+				}
 				if c.quiet {
-					if keys, err = pgDropKeys(ctx, dst); err != nil {
+					if keys, err = pgDropKeys(ctx, dst, staged); err != nil {
 						return err
 					}
 				}
-				if indexes, err = pgDropIndexes(ctx, dst); err != nil {
+				if indexes, err = pgDropIndexes(ctx, dst, staged); err != nil {
 					return err
 				}
 			}
 			for _, t := range copyTables {
+				if slices.Contains(staged, t) {
+					continue
+				}
 				n, err := c.table(t)
 				if err != nil {
 					return fmt.Errorf("copy table %s: %w", t, err)
 				}
-				rep.Tables = append(rep.Tables, TableCount{Name: t, Rows: n})
-				rep.Rows += n
+				copied[t] = n
 			}
 			if err := pgRebuildKeys(ctx, dst, keys); err != nil {
 				return err
@@ -160,9 +181,26 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 				return err
 			}
 			if c.quiet {
+				// The staged tables have no foreign keys (besideTables): the
+				// checks need not wait for them.
 				if err := checkForeignKeys(ctx, dst); err != nil {
 					return err
 				}
+			}
+			if side != nil {
+				if err := side.wait(); err != nil {
+					return err
+				}
+				for t, n := range side.rows {
+					copied[t] = n
+				}
+				if err := publishBeside(ctx, dst, side); err != nil {
+					return err
+				}
+			}
+			for _, t := range copyTables {
+				rep.Tables = append(rep.Tables, TableCount{Name: t, Rows: copied[t]})
+				rep.Rows += copied[t]
 			}
 			if to.pg {
 				if err := syncAllIdentities(ctx, dst); err != nil {
@@ -173,6 +211,12 @@ func CopyDatabase(ctx context.Context, from, to *DB, progress func(table string,
 		})
 	})
 	if err != nil {
+		if stagingUsed != "" {
+			// The staged tables' transaction may have committed before the copy's failed.
+			if derr := dropStaging(ctx, to, stagingUsed); derr != nil {
+				err = fmt.Errorf("%w; and then: %w", err, derr)
+			}
+		}
 		return fail(err)
 	}
 	rep.Elapsed = time.Since(start)
@@ -265,6 +309,9 @@ type tableCopy struct {
 	// quiet: a PostgreSQL destination's triggers, foreign keys' included, do not
 	// fire during the copy (pgQuietTriggers).
 	quiet bool
+	// schema is the PostgreSQL schema the rows go to: "" for the destination's,
+	// the staging schema for a table copied beside (copydb_beside.go).
+	schema string
 }
 
 // pgQuietTriggers turns the triggers of a PostgreSQL copy's destination off for
@@ -307,17 +354,27 @@ type pgKey struct {
 // (pgDropIndexes says why), and so does every key of a copy whose triggers run:
 // they find rows by them. Only the tables the copy's role owns are touched; the
 // drops are part of the copy's transaction.
-func pgDropKeys(ctx context.Context, dst *sql.Tx) ([]pgKey, error) {
-	keys, err := queryAll(ctx, dst, func(r scanner) (pgKey, error) {
-		var k pgKey
-		return k, r.Scan(&k.table, &k.name, &k.def)
-	}, `SELECT format('%I.%I', n.nspname, t.relname), format('%I', c.conname), pg_get_constraintdef(c.oid)
+func pgDropKeys(ctx context.Context, dst *sql.Tx, skip []string) ([]pgKey, error) {
+	type key struct {
+		pgKey
+		rel string
+	}
+	all, err := queryAll(ctx, dst, func(r scanner) (key, error) {
+		var k key
+		return k, r.Scan(&k.table, &k.name, &k.def, &k.rel)
+	}, `SELECT format('%I.%I', n.nspname, t.relname), format('%I', c.conname), pg_get_constraintdef(c.oid), t.relname
 		FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
 		WHERE n.nspname = current_schema() AND c.contype IN ('p', 'u') AND t.relkind = 'r' AND pg_has_role(t.relowner, 'USAGE')
 			AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = c.conindid)
 		ORDER BY t.relname, c.conname`)
 	if err != nil {
 		return nil, fmt.Errorf("read the destination's keys: %w", err)
+	}
+	var keys []pgKey
+	for _, k := range all {
+		if !slices.Contains(skip, k.rel) {
+			keys = append(keys, k.pgKey)
+		}
 	}
 	for _, k := range keys {
 		if _, err := dst.ExecContext(ctx, `ALTER TABLE `+k.table+` DROP CONSTRAINT `+k.name); err != nil {
@@ -369,11 +426,15 @@ type pgIndex struct {
 // key. Only the tables the copy's role may alter (their owner's) are touched. The
 // drops are part of the copy's transaction: a copy that fails leaves the
 // destination with its indexes, as empty as it was.
-func pgDropIndexes(ctx context.Context, dst *sql.Tx) ([]pgIndex, error) {
-	idx, err := queryAll(ctx, dst, func(r scanner) (pgIndex, error) {
-		var x pgIndex
-		return x, r.Scan(&x.name, &x.def)
-	}, `SELECT format('%I.%I', n.nspname, ic.relname), pg_get_indexdef(ic.oid)
+func pgDropIndexes(ctx context.Context, dst *sql.Tx, skip []string) ([]pgIndex, error) {
+	type index struct {
+		pgIndex
+		rel string
+	}
+	all, err := queryAll(ctx, dst, func(r scanner) (index, error) {
+		var x index
+		return x, r.Scan(&x.name, &x.def, &x.rel)
+	}, `SELECT format('%I.%I', n.nspname, ic.relname), pg_get_indexdef(ic.oid), t.relname
 		FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
 			JOIN pg_namespace n ON n.oid = ic.relnamespace
 		WHERE n.nspname = current_schema() AND t.relkind = 'r' AND pg_has_role(t.relowner, 'USAGE')
@@ -381,6 +442,12 @@ func pgDropIndexes(ctx context.Context, dst *sql.Tx) ([]pgIndex, error) {
 		ORDER BY t.relname, ic.relname`)
 	if err != nil {
 		return nil, fmt.Errorf("read the destination's indexes: %w", err)
+	}
+	var idx []pgIndex
+	for _, x := range all {
+		if !slices.Contains(skip, x.rel) {
+			idx = append(idx, x.pgIndex)
+		}
 	}
 	for _, x := range idx {
 		if _, err := dst.ExecContext(ctx, `DROP INDEX `+x.name); err != nil {
@@ -627,7 +694,7 @@ func (c *tableCopy) copyFrom(table string, cols []string, query string, sealedCo
 	for i := range src.vals {
 		src.ptrs[i] = &src.vals[i]
 	}
-	res, err := c.dst.ExecContext(c.ctx, "COPY "+table, &pgCopyFrom{table: table, columns: cols, rows: src})
+	res, err := c.dst.ExecContext(c.ctx, "COPY "+table, &pgCopyFrom{schema: c.schema, table: table, columns: cols, rows: src})
 	if src.err != nil {
 		return 0, fmt.Errorf("read it from the source: %w", src.err)
 	}

@@ -69,3 +69,7 @@ func TableNames(sdb *sql.DB, like string) ([]string, error) {
 	}
 	return queryAll(context.Background(), sdb, scanString, q, like)
 }
+
+// CopyStaging is the staging schema of copies into the PostgreSQL schema named
+// schema (copydb_beside.go).
+var CopyStaging = copyStaging

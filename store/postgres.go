@@ -423,7 +423,11 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 				return nil, err
 			}
 			c.trip()
-			n, err := c.Conn.Conn().CopyFrom(ctx, pgx.Identifier{v.table}, v.columns, v.rows)
+			name := pgx.Identifier{v.table}
+			if v.schema != "" {
+				name = pgx.Identifier{v.schema, v.table}
+			}
+			n, err := c.Conn.Conn().CopyFrom(ctx, name, v.columns, v.rows)
 			return driver.RowsAffected(n), err
 		case *pgReads:
 			return driver.RowsAffected(0), c.reads(ctx, v)
@@ -591,6 +595,7 @@ func (c *pgConn) reads(ctx context.Context, p *pgReads) error {
 // rows go through the table's triggers and constraints as INSERTs do; a bool is
 // the integer 0 or 1, as pgTranslate makes it.
 type pgCopyFrom struct {
+	schema  string // "": the connection's (search_path)
 	table   string
 	columns []string
 	rows    pgx.CopyFromSource
