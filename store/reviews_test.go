@@ -652,18 +652,9 @@ func TestQueueFollowsAShapeChangedBetweenReads(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	img := withImage(t, f)
-	a1, err := f.db.AddUser(ctx, f.lead, "a1", bench.RoleVerifier, "A", "secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a2, err := f.db.AddUser(ctx, f.lead, "a2", bench.RoleVerifier, "A", "secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	si, _ := f.db.CreateSample(ctx, f.ann, f.project.ID, hopSample(img))
-	if si, err = f.db.Submit(ctx, f.ann, si.ID, si.Version, nil); err != nil {
-		t.Fatal(err)
-	}
+	vs := addVerifiers(t, f, "a1", "a2")
+	a1, a2 := vs["a1"], vs["a2"]
+	si := submitted(t, f, f.ann, img)
 	if _, err := submitReview(f.db, ctx, a1, bench.ReviewInput{SampleID: si.ID, Round: 1, BasedOn: si.Revision,
 		Verdict: verify.Verdict{Decision: verify.DecisionApprove}}); err != nil {
 		t.Fatal(err)
