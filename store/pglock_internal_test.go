@@ -27,9 +27,21 @@ import (
 // or skips on SQLite, whose one writer at a time has no scopes.
 func pgLockDB(t *testing.T) *DB {
 	t.Helper()
+	d, err := Open(context.Background(), pgTestURL(t, "SQLite writes one transaction at a time and ignores lock scopes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// pgTestURL is the address of a fresh PostgreSQL schema, dropped when the test
+// ends, or skips on SQLite saying why.
+func pgTestURL(t *testing.T, why string) string {
+	t.Helper()
 	base := os.Getenv("BENCHWRIGHT_TEST_POSTGRES")
 	if base == "" {
-		t.Skip("PostgreSQL only: SQLite writes one transaction at a time and ignores lock scopes")
+		t.Skip("PostgreSQL only: " + why)
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	b := make([]byte, 6)
@@ -53,12 +65,7 @@ func pgLockDB(t *testing.T) *DB {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	d, err := Open(context.Background(), u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return u.String()
 }
 
 func openSample(n int) annotate.Sample {

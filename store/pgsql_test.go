@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql/driver"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/benchwright/benchwright/bench"
+	"github.com/jackc/pgx/v5"
 )
 
 // pgPos and pgNamed build the arguments database/sql hands the driver.
@@ -165,6 +167,58 @@ func TestMessageUnreachablePostgres(t *testing.T) {
 	want := "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
 	if got := bench.Message(err); got != want {
 		t.Errorf("Message = %q, want %q", got, want)
+	}
+}
+
+// A PostgreSQL pool holds as many connections as the address's pool_max_conns
+// says (pgx's pool's parameter, never sent to the server as a setting), else
+// twice the cores, at least 8; a value that is not a number of at least 2 is refused,
+// naming the parameter.
+func TestPostgresPoolSize(t *testing.T) {
+	for _, tc := range []struct {
+		query   string
+		want    int
+		refused bool
+	}{
+		{"", max(8, 2*runtime.NumCPU()), false},
+		{"?sslmode=disable", max(8, 2*runtime.NumCPU()), false},
+		{"?pool_max_conns=7", 7, false},
+		{"?pool_max_conns=2&sslmode=disable", 2, false},
+		{"?pool_max_conns=1", 0, true},
+		{"?pool_max_conns=0", 0, true},
+		{"?pool_max_conns=-3", 0, true},
+		{"?pool_max_conns=eight", 0, true},
+		{"?pool_max_conns=", 0, true},
+	} {
+		cfg, err := pgx.ParseConfig("postgres://bw@db-host/bench" + tc.query)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		n, err := pgPoolSize(cfg)
+		switch {
+		case tc.refused && (err == nil || !strings.Contains(err.Error(), "pool_max_conns")):
+			t.Errorf("%q: %d, %v; want a refusal naming pool_max_conns", tc.query, n, err)
+		case !tc.refused && (err != nil || n != tc.want):
+			t.Errorf("%q: %d, %v; want %d", tc.query, n, err, tc.want)
+		case !tc.refused && cfg.RuntimeParams["pool_max_conns"] != "":
+			t.Errorf("%q: pool_max_conns is still among the server's settings: %v", tc.query, cfg.RuntimeParams)
+		}
+	}
+	if _, err := Open(context.Background(), "postgres://bw@/bench?pool_max_conns=1&host="+t.TempDir()); err == nil ||
+		!strings.Contains(err.Error(), "pool_max_conns") {
+		t.Errorf("Open with one connection: %v, want a refusal naming pool_max_conns", err)
+	}
+
+	// On a server: the parameter is not sent as a setting (PostgreSQL would refuse
+	// an unknown one), and the pool keeps to it.
+	url := pgTestURL(t, "a SQLite file has no pool of server connections") + "&pool_max_conns=3"
+	d, err := Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.db.Stats().MaxOpenConnections; got != 3 {
+		t.Errorf("the pool holds up to %d connections, want 3", got)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,8 +49,6 @@ func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
 	}
-	sdb.SetMaxOpenConns(32)
-	sdb.SetMaxIdleConns(32)
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
 	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, pgTrips: trips, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
 	if err := sdb.PingContext(ctx); err != nil {
@@ -67,13 +66,45 @@ func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 func openPGSQL(rawURL string) (*sql.DB, error) { return openPGSQLCounted(rawURL, nil) }
 
 // openPGSQLCounted is openPGSQL whose connections count their round trips to the
-// server in trips (pgConn.trip).
+// server in trips (pgConn.trip). The pool holds at most pgPoolSize connections.
 func openPGSQLCounted(rawURL string, trips *atomic.Int64) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
 	}
-	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), trips}), nil
+	n, err := pgPoolSize(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
+	}
+	sdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), trips})
+	sdb.SetMaxOpenConns(n)
+	sdb.SetMaxIdleConns(n)
+	return sdb, nil
+}
+
+// pgPoolSize is how many connections a pool opens to the server at most: the
+// address's pool_max_conns (pgx's own pool's parameter, taken out of the
+// settings sent to the server), or else the greater of 8 and twice the
+// machine's cores. About as many as PostgreSQL can run at once (twice its cores
+// and its disks, by PostgreSQL's own rule of thumb), with room for writes that
+// hold their connection while they wait for their lock. More buy nothing: each
+// new connection is a new server process that loads its catalog and plans each
+// statement afresh, and they contend for the same cores — the team server's
+// load benchmark on 2 cores ran a median 525 requests a second with the 32 of
+// earlier versions and 590 with 8 (docs/PERFORMANCE.md, session 19). Requests
+// beyond the pool wait their turn for a connection. At least 2: a copy into
+// PostgreSQL writes on two at once.
+func pgPoolSize(cfg *pgx.ConnConfig) (int, error) {
+	s, set := cfg.RuntimeParams["pool_max_conns"]
+	if !set {
+		return max(8, 2*runtime.NumCPU()), nil
+	}
+	delete(cfg.RuntimeParams, "pool_max_conns")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 2 {
+		return 0, fmt.Errorf("pool_max_conns is %q: it must be a whole number of connections, at least 2", s)
+	}
+	return n, nil
 }
 
 // pgFilesDir is the default folder of a PostgreSQL database's own files: in the
