@@ -91,7 +91,8 @@ func openPGSQLCounted(rawURL string, trips *atomic.Int64) (*sql.DB, error) {
 // new connection is a new server process that loads its catalog and plans each
 // statement afresh, and they contend for the same cores — the team server's
 // load benchmark on 2 cores ran a median 525 requests a second with the 32 of
-// earlier versions and 590 with 8 (docs/PERFORMANCE.md, session 19). Requests
+// earlier versions and 578 with 8, ten runs each (docs/PERFORMANCE.md, session
+// 19), and its writes' p95 fell from 91 to 72 ms. Requests
 // beyond the pool wait their turn for a connection. At least 2: a copy into
 // PostgreSQL writes on two at once.
 func pgPoolSize(cfg *pgx.ConnConfig) (int, error) {
