@@ -345,6 +345,9 @@ func addRevision(t *testing.T, db *store.DB, sampleID string, author bench.User,
 	}
 	defer sdb.Close()
 	s.ID, s.Box = sampleID, &box
+	if box == (annotate.Box{}) { // a revision without a box
+		s.Box = nil
+	}
 	content, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -360,7 +363,8 @@ func addRevision(t *testing.T, db *store.DB, sampleID string, author bench.User,
 // Sample A: p1 corrected to [10,10,40,20] (IoU 300/600 = 0.5), then back to
 // [10,10,40,30]; p1's latest box counts (IoU 1). p2 drew [10,10,40,20]: ann-p2 0.5,
 // p1-p2 0.5. Sample B: p2 drew [25,10,55,30]: 15×20 = 300 over 900, IoU 1/3.
-// Sample C: only ann, twice: one person, no agreement. Over the 4 pairs: mean IoU
+// Sample C: only ann, twice: one person, no agreement. Sample D: p1's revision has
+// no box: one box, no agreement. Over the 4 pairs: mean IoU
 // (1 + 0.5 + 0.5 + 1/3)/4 = 7/12, share >= 0.5: 3/4.
 func TestAgreementBoxes(t *testing.T) {
 	f := newAgreeFixture(t)
@@ -373,6 +377,8 @@ func TestAgreementBoxes(t *testing.T) {
 	addRevision(t, f.db, a.ID, f.p2, base, annotate.Box{10, 10, 40, 20})
 	addRevision(t, f.db, b.ID, f.p2, base, annotate.Box{25, 10, 55, 30})
 	addRevision(t, f.db, c.ID, f.ann, base, annotate.Box{0, 0, 20, 20})
+	d := f.submit(t, f.ann, base)
+	addRevision(t, f.db, d.ID, f.p1, base, annotate.Box{})
 
 	ag, err := f.db.Agreement(context.Background(), f.lead, f.project.ID)
 	if err != nil {

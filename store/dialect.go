@@ -44,6 +44,18 @@ func (dl dialect) numberFree(numbered bool, id string) (cond string, args []any)
 	return "1 = 1", nil
 }
 
+// jsonField is the text of the member key of the JSON object in column col, or
+// NULL when it is missing or null: SQLite's json_extract(col, '$.key'); on
+// PostgreSQL the ->> of the text read as json once (the schema's json_extract
+// reads it twice, to tell a null member: ->> says NULL for it already). key is
+// the store's own, never a user's.
+func (dl dialect) jsonField(col, key string) string {
+	if dl.pg {
+		return "(CAST(" + col + " AS json) ->> '" + key + "')"
+	}
+	return "json_extract(" + col + ", '$." + key + "')"
+}
+
 // fixedJoin joins the next table in the order written. SQLite's planner keeps the
 // order of a CROSS JOIN (the store uses it where SQLite would start from the wrong
 // table); PostgreSQL's CROSS JOIN takes no ON clause, and its planner chooses well.

@@ -247,6 +247,8 @@ func TestDialect(t *testing.T) {
 		{"PostgreSQL's", pg.jsonEach(), "bw_json_each"},
 		{"SQLite's fixed join order", sqlite.fixedJoin(), "CROSS JOIN"},
 		{"PostgreSQL's plain join", pg.fixedJoin(), "JOIN"},
+		{"SQLite's JSON member", sqlite.jsonField("r.content", "box"), "json_extract(r.content, '$.box')"},
+		{"PostgreSQL's, its JSON read once", pg.jsonField("r.content", "box"), "(CAST(r.content AS json) ->> 'box')"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
