@@ -2,12 +2,63 @@ package store
 
 import (
 	"cmp"
+	"context"
+	"database/sql"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/benchwright/benchwright/agreement"
 )
+
+// TestScanAllReviewsFollowsTheProjectsShare: the agreement reads every review of
+// the database for a project holding at least half its samples, and looks the
+// others' reviews up by sample.
+func TestScanAllReviewsFollowsTheProjectsShare(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			url := filepath.Join(t.TempDir(), "bw.db")
+			if engine == "postgres" {
+				url = pgTestURL(t, "the SQLite run checks the same")
+			}
+			d, err := Open(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			lead, err := d.CreateFirstLead(ctx, "lead", "lead-long-password")
+			if err != nil {
+				t.Fatal(err)
+			}
+			share := map[string]int{"big": 3, "small": 1, "empty": 0}
+			ids := map[string]int64{}
+			for _, name := range []string{"big", "small", "empty"} {
+				p, err := d.CreateProject(ctx, lead, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids[name] = p.ID
+				for i := range share[name] {
+					if _, err := d.CreateSample(ctx, lead, p.ID, openSample(i)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for name, want := range map[string]bool{"big": true, "small": false, "empty": false} {
+				var got bool
+				err := d.readTx(ctx, func(tx *sql.Tx) (err error) {
+					got, err = scanAllReviews(ctx, tx, ids[name])
+					return err
+				})
+				if err != nil || got != want {
+					t.Errorf("project %s (%d of 4 samples): scan all %v, %v; want %v", name, share[name], got, err, want)
+				}
+			}
+		})
+	}
+}
 
 // TestSortByRevision: the counting sort by revision, then by cmp within each
 // revision, gives what a sort by cmp gives, for revision ids dense or spread
