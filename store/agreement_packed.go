@@ -84,7 +84,7 @@ type packedSample struct {
 
 // packedRow is one row of packedReviews' queries, in the order they run: the
 // project's samples (part 0), a chunk of the reviews (part 1, one or more), every
-// revision's number (part 2).
+// revision's number (part 2), every revision's sample and author (part 3).
 type packedRow struct {
 	part int
 	n    int // how many values each column holds
@@ -96,32 +96,29 @@ type packedRow struct {
 // facts of the revisions whose round-3 votes it kept: from the project's samples
 // (kind and current revision, through the covering index stat_samples_of), every
 // revision's number and the set of reviewed revisions, the same facts round3Infos
-// reads from stat_rev3 with four look-ups per revision. ok is false, with nothing
-// added to rc, when a packed value held a separator: the caller reads row by row.
+// reads from stat_rev3 with four look-ups per revision. It lists, in boxRevs,
+// the revisions whose boxes the agreement compares, those drawnBoxes finds: of
+// the project's real samples whose revisions have two or more authors, from
+// every revision's sample and author (through the index stat_revisions_author).
+// ok is false, with nothing added to rc, when a packed value held a separator:
+// the caller reads row by row.
 //
 // The queries run on a goroutine of their own while this one decodes the rows
-// they returned: SQLite's work and Go's overlap on two cores. That goroutine then
-// runs also, unless the reviews were left to be read row by row.
-func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector, also func() error) (facts map[int64]round3Info, ok bool, err error) {
+// they returned: SQLite's work and Go's overlap on two cores.
+func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector) (facts map[int64]round3Info, boxRevs []int64, ok bool, err error) {
 	rows := make(chan packedRow, 2)
 	stop := make(chan struct{})
 	var qerr error // the queries' error, read once rows is closed
 	go func() {
 		defer close(rows)
-		if qerr = packedQueries(ctx, tx, dl, projectID, rows, stop); qerr == nil {
-			select {
-			case <-stop:
-			default:
-				qerr = also()
-			}
-		}
+		qerr = packedQueries(ctx, tx, dl, projectID, rows, stop)
 	}()
 	defer func() {
 		close(stop)
 		for range rows { // the queries end before tx is used again
 		}
 		if err == nil && qerr != nil {
-			facts, ok, err = nil, false, qerr
+			facts, boxRevs, ok, err = nil, nil, false, qerr
 		}
 	}()
 
@@ -134,6 +131,16 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	}
 	sampleOf := map[int64]r3{} // a kept round-3 review's revision → its sample
 	number := map[int64]int{}  // every revision's number
+	type authored struct {
+		first int64 // the author of its first revision read
+		multi bool  // a revision by another
+	}
+	authors := map[string]authored{} // each of the project's samples with revisions
+	type projectRev struct {
+		id     int64
+		sample string
+	}
+	var projectRevs []projectRev // their revisions, in the order read
 	for row := range rows {
 		switch row.part {
 		case 0:
@@ -144,7 +151,7 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				kind, ok2 := kc.next()
 				cur, ok3 := cc.int()
 				if !ok1 || !ok2 || !ok3 {
-					return nil, false, nil
+					return nil, nil, false, nil
 				}
 				k, seen := kinds[kind]
 				if !seen {
@@ -154,7 +161,7 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				samples[id] = packedSample{kind: k, current: cur}
 			}
 			if !idc.done || !kc.done || !cc.done || len(samples) != row.n {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 		case 1:
 			// rev·8 + round·2 + rejected, sample, verifier, criteria packSub reasons.
@@ -172,7 +179,7 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				sub := strings.IndexByte(v, packSub)
 				if !ok1 || !ok2 || !ok3 || !ok4 || sub < 0 || strings.LastIndexByte(v, packSub) != sub {
 					rc.reset()
-					return nil, false, nil
+					return nil, nil, false, nil
 				}
 				rev, round := code>>3, int(code>>1&3)
 				reviewed.set(rev)
@@ -185,7 +192,7 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				}
 				kept, err := addReview(rc, agreement.Judgement{Revision: rev, Reject: code&1 == 1}, s.kind, round, verifier, v[:sub], v[sub+1:])
 				if err != nil {
-					return nil, false, err
+					return nil, nil, false, err
 				}
 				if kept && round == 3 {
 					if _, ok := sampleOf[rev]; !ok {
@@ -195,7 +202,7 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 			}
 			if !rrr.done || !smp.done || !ver.done || !cr.done {
 				rc.reset()
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 		case 2:
 			number = make(map[int64]int, row.n)
@@ -204,25 +211,56 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				id, ok1 := ic.int()
 				num, ok2 := nc.int()
 				if !ok1 || !ok2 {
-					return nil, false, fmt.Errorf("the revisions' numbers: malformed")
+					return nil, nil, false, fmt.Errorf("the revisions' numbers: malformed")
 				}
 				number[id] = int(num)
+			}
+		case 3:
+			ic, sc, ac := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
+			for range row.n {
+				id, ok1 := ic.int()
+				sample, ok2 := sc.next()
+				author, ok3 := ac.int()
+				if !ok1 || !ok2 || !ok3 {
+					rc.reset()
+					return nil, nil, false, nil
+				}
+				if _, mine := samples[sample]; !mine {
+					continue // another project's revision, or a planted copy's
+				}
+				a, seen := authors[sample]
+				switch {
+				case !seen:
+					authors[sample] = authored{first: author}
+				case !a.multi && author != a.first:
+					authors[sample] = authored{first: a.first, multi: true}
+				}
+				projectRevs = append(projectRevs, projectRev{id, sample})
+			}
+			if !ic.done || !sc.done || !ac.done {
+				rc.reset()
+				return nil, nil, false, nil
 			}
 		}
 	}
 	if qerr != nil {
-		return nil, false, qerr
+		return nil, nil, false, qerr
 	}
 	facts = make(map[int64]round3Info, len(sampleOf))
 	for rev, in := range sampleOf {
 		num, found := number[rev]
 		if !found {
-			return nil, false, fmt.Errorf("revision %d: %w", rev, bench.ErrNotFound)
+			return nil, nil, false, fmt.Errorf("revision %d: %w", rev, bench.ErrNotFound)
 		}
 		facts[rev] = round3Info{revision: rev, number: num, current: number[in.current], currentReviewed: reviewed.has(in.current),
 			sample: strings.Clone(in.sample)}
 	}
-	return facts, true, nil
+	for _, r := range projectRevs {
+		if authors[r.sample].multi {
+			boxRevs = append(boxRevs, r.id)
+		}
+	}
+	return facts, boxRevs, true, nil
 }
 
 // packSub separates a review's criteria from its reasons in their packed value.
@@ -285,6 +323,16 @@ func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	r = packedRow{part: 2}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("id")+`, `+dl.packed("number")+` FROM revisions`, packSep, packSep).
 		Scan(&r.n, &r.cols[0], &r.cols[1]); err != nil {
+		return err
+	}
+	if !send(r) {
+		return nil
+	}
+	// Every revision's sample and author, through the covering index of
+	// (sample_id, author_id) where it is read instead of the table.
+	r = packedRow{part: 3}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("id")+`, `+dl.packed("sample_id")+`, `+dl.packed("author_id")+` FROM revisions`,
+		packSep, packSep, packSep).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
 		return err
 	}
 	send(r)
