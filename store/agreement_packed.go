@@ -131,16 +131,6 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	}
 	sampleOf := map[int64]r3{} // a kept round-3 review's revision → its sample
 	number := map[int64]int{}  // every revision's number
-	type authored struct {
-		first int64 // the author of its first revision read
-		multi bool  // a revision by another
-	}
-	authors := map[string]authored{} // each of the project's samples with revisions
-	type projectRev struct {
-		id     int64
-		sample string
-	}
-	var projectRevs []projectRev // their revisions, in the order read
 	for row := range rows {
 		switch row.part {
 		case 0:
@@ -216,7 +206,22 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 				number[id] = int(num)
 			}
 		case 3:
+			// A sample's revisions come together (ordered by sample): each
+			// sample is looked up once, and its revisions are listed when it
+			// has two or more authors.
 			ic, sc, ac := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
+			var (
+				last        string
+				mine, multi bool
+				first       int64   // the author of the sample's first revision read
+				revs        []int64 // the sample's revisions
+				valid       bool
+			)
+			flush := func() {
+				if mine && multi {
+					boxRevs = append(boxRevs, revs...)
+				}
+			}
 			for range row.n {
 				id, ok1 := ic.int()
 				sample, ok2 := sc.next()
@@ -225,18 +230,21 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 					rc.reset()
 					return nil, nil, false, nil
 				}
-				if _, mine := samples[sample]; !mine {
-					continue // another project's revision, or a planted copy's
+				if valid && sample < last { // not in the order asked for: read row by row
+					rc.reset()
+					return nil, nil, false, nil
 				}
-				a, seen := authors[sample]
-				switch {
-				case !seen:
-					authors[sample] = authored{first: author}
-				case !a.multi && author != a.first:
-					authors[sample] = authored{first: a.first, multi: true}
+				if !valid || sample != last {
+					flush()
+					_, mine = samples[sample] // not another project's, nor a planted copy
+					last, valid, first, multi, revs = sample, true, author, false, revs[:0]
 				}
-				projectRevs = append(projectRevs, projectRev{id, sample})
+				if mine {
+					multi = multi || author != first
+					revs = append(revs, id)
+				}
 			}
+			flush()
 			if !ic.done || !sc.done || !ac.done {
 				rc.reset()
 				return nil, nil, false, nil
@@ -254,11 +262,6 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 		}
 		facts[rev] = round3Info{revision: rev, number: num, current: number[in.current], currentReviewed: reviewed.has(in.current),
 			sample: strings.Clone(in.sample)}
-	}
-	for _, r := range projectRevs {
-		if authors[r.sample].multi {
-			boxRevs = append(boxRevs, r.id)
-		}
 	}
 	return facts, boxRevs, true, nil
 }
@@ -328,10 +331,11 @@ func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	if !send(r) {
 		return nil
 	}
-	// Every revision's sample and author, through the covering index of
-	// (sample_id, author_id) where it is read instead of the table.
+	// Every revision's sample and author, each sample's together, through the
+	// index of (sample_id, author_id), which holds them in that order.
 	r = packedRow{part: 3}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("id")+`, `+dl.packed("sample_id")+`, `+dl.packed("author_id")+` FROM revisions`,
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("q.id")+`, `+dl.packed("q.sample_id")+`, `+dl.packed("q.author_id")+`
+		FROM (SELECT id, sample_id, author_id FROM revisions ORDER BY sample_id) q`,
 		packSep, packSep, packSep).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
 		return err
 	}
