@@ -42,8 +42,9 @@ import (
 // Every interval is bootstrapped with AgreementDraws draws and AgreementSeed.
 func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (bench.Agreement, error) {
 	var (
-		js    *agreement.Judgements
-		drawn []agreement.Drawn
+		tables    agreement.Tables
+		tablesErr error
+		drawn     []agreement.Drawn
 	)
 	err := d.readAs(ctx, actor, "agreement.read", func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionSeeAgreement); err != nil {
@@ -53,23 +54,28 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 		if err != nil {
 			return err
 		}
-		// The boxes of the revisions the packed reviews listed, or found in SQL.
-		boxes := func(revisions []int64, listed bool) (err error) {
-			if listed {
-				drawn, err = drawnBoxesOf(ctx, tx, d.dialect(), revisions)
-			} else {
-				drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
-			}
+		js, boxRevs, listed, err := visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now())
+		if err != nil {
 			return err
 		}
-		js, err = visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now(), boxes)
+		// The statistics need no transaction: they are computed while the boxes
+		// are read, of the revisions the packed reviews listed or found in SQL.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tables, tablesErr = js.Tables(ctx, bench.AgreementDraws, bench.AgreementSeed)
+		}()
+		if listed {
+			drawn, err = drawnBoxesOf(ctx, tx, d.dialect(), boxRevs)
+		} else {
+			drawn, err = drawnBoxes(ctx, tx, d.dialect(), projectID)
+		}
+		<-done // before the transaction is run again or ends
 		return err
 	})
-	if err != nil {
-		return bench.Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
+	if err == nil {
+		err = tablesErr
 	}
-	// The statistics need no transaction.
-	tables, err := js.Tables(ctx, bench.AgreementDraws, bench.AgreementSeed)
 	if err != nil {
 		return bench.Agreement{}, fmt.Errorf("agreement of project %d: %w", projectID, err)
 	}
@@ -116,18 +122,10 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 // decide whether those votes count (verify.Round3.Settled). A project holding most
 // of the database's samples (a team's one project, the usual case) reads every
 // review packed (packedReviews); otherwise the database joins each review to its
-// sample (projectReviews). boxes reads the boxes in tx, once, after the
-// reviews: of the revisions packedReviews listed (listed), or of the project's
-// samples with two or more authors found in SQL (drawnBoxes).
-func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time, boxes func(revisions []int64, listed bool) error) (*agreement.Judgements, error) {
-	boxesRead := false
-	readBoxes := func(revisions []int64, listed bool) error {
-		if boxesRead {
-			return nil
-		}
-		boxesRead = true
-		return boxes(revisions, listed)
-	}
+// sample (projectReviews). When the reviews were read packed, listed is true
+// and boxRevs lists the revisions whose boxes the agreement compares
+// (drawnBoxesOf reads them); otherwise drawnBoxes finds them.
+func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (js *agreement.Judgements, boxRevs []int64, listed bool, err error) {
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
@@ -140,7 +138,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	}, `SELECT c.sample_id, c.verifier_id, c.expires_at FROM claims c `+dl.fixedJoin()+` samples s ON s.id = c.sample_id
 		WHERE s.project_id = ? AND c.round = 3 ORDER BY c.sample_id, c.verifier_id`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	for _, cl := range cls {
 		claims[cl.Sample] = append(claims[cl.Sample], cl)
@@ -151,33 +149,24 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		return c, err
 	}, `SELECT id, name FROM users ORDER BY id`)
 	if err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	scan, err := scanAllReviews(ctx, tx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	rc := &reviewCollector{users: users}
 	rc.reset()
 	var facts map[int64]round3Info
 	if scan {
-		var boxRevs []int64
 		if facts, boxRevs, scan, err = packedReviews(ctx, tx, dl, projectID, rc); err != nil {
-			return nil, err
-		}
-		if scan {
-			if err := readBoxes(boxRevs, true); err != nil {
-				return nil, err
-			}
+			return nil, nil, false, err
 		}
 	}
 	if !scan {
 		if facts, err = joinedReviews(ctx, tx, dl, projectID, rc); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
-	}
-	if err := readBoxes(nil, false); err != nil {
-		return nil, err
 	}
 	out, coders := rc.out, rc.coders
 	// In the order of the reviews' unique index: revision, round, verifier. Sorting
@@ -196,7 +185,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	}
 	for _, r := range out.Round3Revisions() {
 		if _, ok := facts[r]; !ok {
-			return nil, fmt.Errorf("revision %d: %w", r, bench.ErrNotFound)
+			return nil, nil, false, fmt.Errorf("revision %d: %w", r, bench.ErrNotFound)
 		}
 	}
 	var r3 verify.Round3
@@ -209,7 +198,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 		}
 		return r3.Settled(p)
 	})
-	return out, nil
+	return out, boxRevs, scan, nil
 }
 
 // reviewCollector gathers the judgements of the reviews read, naming each
