@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql/driver"
+	neturl "net/url"
 	"reflect"
 	"runtime"
 	"strings"
@@ -270,5 +271,40 @@ func TestDialect(t *testing.T) {
 		if cond != tc.cond || arg != tc.arg {
 			t.Errorf("pg %v, wordsMatch(%q, %q) = %q, %v; want %q, %v", tc.dl.pg, tc.alias, tc.fts, cond, arg, tc.cond, tc.arg)
 		}
+	}
+}
+
+// A server that answers but refuses the connection is not "cannot reach": the
+// person is told what it refused, naming the setting the address got wrong.
+func TestPostgresConnectRefusals(t *testing.T) {
+	url := pgTestURL(t, "a SQLite file has no server to refuse it")
+	other, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Path = "/no_such_db_bw"
+	for _, tc := range []struct {
+		name, url string
+		want      []string
+	}{
+		{"unknown setting", url + "&statment_timeout=5s", []string{`setting "statment_timeout"`, "check its spelling"}},
+		{"no such database", other.String(), []string{"holds no database of the name"}},
+		{"nothing listening", "postgres://bw@/postgres?host=" + t.TempDir(), []string{"cannot reach the PostgreSQL server"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Open(context.Background(), tc.url)
+			if err == nil {
+				d.Close()
+				t.Fatalf("%s opened", tc.url)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%v\nwant it to say %q", err, w)
+				}
+			}
+			if tc.name != "nothing listening" && strings.Contains(err.Error(), "cannot reach") {
+				t.Errorf("a server that answered is said unreachable: %v", err)
+			}
+		})
 	}
 }

@@ -53,13 +53,37 @@ func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, pgTrips: trips, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
 	if err := sdb.PingContext(ctx); err != nil {
 		sdb.Close()
-		return nil, fmt.Errorf("open %s: cannot reach the PostgreSQL server: %w", RedactURL(rawURL), err)
+		return nil, fmt.Errorf("open %s: %s: %w", RedactURL(rawURL), pgConnectRefusal(err), err)
 	}
 	if err := d.migratePG(ctx); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
 	}
 	return d, nil
+}
+
+// pgConnectRefusal says why a first connection to a PostgreSQL server failed:
+// the server's refusal when it answered (a setting of the address it does not
+// know, a user or password it does not accept, a database it does not hold),
+// that it could not be reached otherwise.
+func pgConnectRefusal(err error) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return "cannot reach the PostgreSQL server"
+	}
+	switch pe.Code {
+	case "42704": // undefined_object: unrecognized configuration parameter "name"
+		name := pe.Message
+		if i := strings.IndexByte(name, '"'); i >= 0 {
+			name = strings.Trim(name[i:], `"`)
+		}
+		return fmt.Sprintf("the PostgreSQL server does not know the setting %q the address gives it (a parameter after ?: check its spelling)", name)
+	case "28P01", "28000": // invalid_password, invalid_authorization_specification
+		return "the PostgreSQL server refused the user name or password of the address"
+	case "3D000": // invalid_catalog_name
+		return "the PostgreSQL server holds no database of the name in the address"
+	}
+	return "the PostgreSQL server refused the connection"
 }
 
 // openPGSQL opens a pool of connections to rawURL that translate the store's SQL.
