@@ -233,14 +233,19 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	// store counts per name), so guesses sent at once are limited too; a right
 	// password takes back only its own count.
 	key := limitKey(clientAddr(r))
-	if wait := s.signIns.begin(key); wait > 0 {
-		s.refuse(w, r, bench.User{}, http.StatusTooManyRequests, "signin",
-			fmt.Sprintf("too many wrong passwords from this address; try again in %s", roundUp(wait)))
+	if wait, atOnce := s.signIns.begin(key); wait > 0 {
+		why := "too many wrong passwords from this address"
+		if atOnce { // the wrong passwords alone would not make it wait
+			why = "too many sign-ins from this address at once"
+		}
+		s.refuse(w, r, bench.User{}, http.StatusTooManyRequests, "signin", fmt.Sprintf("%s; try again in %s", why, roundUp(wait)))
 		return
 	}
 	sess, err := s.db.OpenSession(ctx, in.Name, in.Password)
 	if err != nil {
-		if !errors.Is(err, bench.ErrUnauthorized) {
+		if errors.Is(err, bench.ErrUnauthorized) {
+			s.signIns.settle(key) // a wrong password: it keeps its count
+		} else {
 			s.signIns.undo(key) // a refusal for another reason is not a guess
 		}
 		s.fail(w, r, err)
@@ -423,8 +428,9 @@ type addrLimiter struct {
 }
 
 type addrFailures struct {
-	n    int
-	last time.Time
+	n       int // attempts counted: wrong passwords and those not yet answered
+	pending int // of n, the attempts not yet answered
+	last    time.Time
 }
 
 const freeSignInFailures = 5
@@ -442,8 +448,11 @@ func (l *addrLimiter) delay(n int) time.Duration {
 }
 
 // begin counts an attempt from key and returns how long key must wait first (0:
-// go ahead; the attempt is then counted).
-func (l *addrLimiter) begin(key string) time.Duration {
+// go ahead; the attempt is then counted, and is ended by settle or undo). atOnce
+// tells that the wrong passwords alone would not make key wait: attempts not yet
+// answered do (sign-ins sent at once from one address, as a lab behind one
+// router may).
+func (l *addrLimiter) begin(key string) (wait time.Duration, atOnce bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -460,11 +469,21 @@ func (l *addrLimiter) begin(key string) time.Duration {
 		l.seen[key] = f
 	}
 	if wait := f.last.Add(l.delay(f.n)).Sub(now); f.n > 0 && wait > 0 {
-		return wait
+		return wait, l.delay(f.n-f.pending) == 0
 	}
 	f.n++
+	f.pending++
 	f.last = now
-	return 0
+	return 0, false
+}
+
+// settle ends an attempt that was a wrong password: it stays counted.
+func (l *addrLimiter) settle(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if f := l.seen[key]; f != nil && f.pending > 0 {
+		f.pending--
+	}
 }
 
 // undo takes back one attempt that turned out not to be a wrong password.
@@ -473,6 +492,7 @@ func (l *addrLimiter) undo(key string) {
 	defer l.mu.Unlock()
 	if f := l.seen[key]; f != nil && f.n > 0 {
 		f.n--
+		f.pending = max(f.pending-1, 0)
 	}
 }
 
