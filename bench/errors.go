@@ -23,6 +23,10 @@ var (
 	ErrSessionEnded = errors.New("the session has ended; sign in again")
 	// ErrTooManyFailures refuses a sign-in during the wait after wrong passwords.
 	ErrTooManyFailures = errors.New("too many wrong passwords")
+	// ErrSignInsAtOnce refuses a sign-in during a wait that attempts sent at once
+	// caused rather than wrong passwords (each attempt counts before its password
+	// is checked): it is ErrTooManyFailures to errors.Is, in truer words.
+	ErrSignInsAtOnce error = signInsAtOnce{}
 	// ErrQuota is wrapped by the refusal of an upload beyond its account's share
 	// of the server's upload folder.
 	ErrQuota = errors.New("over the upload quota")
@@ -146,3 +150,8 @@ var ErrOffline = errors.New("the team server cannot be reached")
 
 // ErrNotTrusted is wrapped when the person declined a team server's certificate.
 var ErrNotTrusted = errors.New("the server's certificate was not trusted")
+
+type signInsAtOnce struct{}
+
+func (signInsAtOnce) Error() string        { return "too many sign-ins at once" }
+func (signInsAtOnce) Is(target error) bool { return target == ErrTooManyFailures }

@@ -59,6 +59,8 @@ type DB struct {
 	// candidates were read under (queueShape): the next queue reads its candidates
 	// in one batch with the verifier's membership and the project (reviews.go).
 	queueShapes sync.Map
+	// signIns counts the sign-ins being answered (Authenticate).
+	signIns signInsInFlight
 }
 
 // Open opens (creating if needed) the database at path and applies pending
