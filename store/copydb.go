@@ -67,8 +67,8 @@ type TableCount struct {
 // may keep working on it meanwhile. The destination is written in one transaction
 // (on PostgreSQL holding the writers' lock, DB.inTx): a copy that fails or is
 // cancelled leaves the destination as empty as it was, never a partial project,
-// and may simply be run again. (From a SQLite file into PostgreSQL, the words and
-// the search rows are written beside it on a second connection, into a staging
+// and may simply be run again. (From a SQLite file into PostgreSQL, the words, the
+// search rows and two of the summaries are written beside it on a second connection, into a staging
 // schema swapped in by that transaction: copydb_beside.go.) The database's files beside it (previews, a team
 // server's uploads) are not copied: previews are made again on demand; the images
 // are referenced in place by the paths the copy keeps.
