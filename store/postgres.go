@@ -483,7 +483,7 @@ func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.Na
 			if v.schema != "" {
 				name = pgx.Identifier{v.schema, v.table}
 			}
-			n, err := c.Conn.Conn().CopyFrom(ctx, name, v.columns, v.rows)
+			n, err := pgCopyFromRows(ctx, c.Conn.Conn(), name, v.columns, v.rows)
 			return driver.RowsAffected(n), err
 		case *pgReads:
 			return driver.RowsAffected(0), c.reads(ctx, v)
@@ -646,7 +646,7 @@ func (c *pgConn) reads(ctx context.Context, p *pgReads) error {
 }
 
 // pgCopyFrom is the one argument of an Exec that writes rows with PostgreSQL's COPY
-// protocol (pgx's CopyFrom) on the transaction's connection, which database/sql
+// protocol (pgCopyFromRows) on the transaction's connection, which database/sql
 // does not otherwise reach: tx.ExecContext(ctx, "COPY table", &pgCopyFrom{…}). The
 // rows go through the table's triggers and constraints as INSERTs do; a bool is
 // the integer 0 or 1, as pgTranslate makes it.
