@@ -132,9 +132,26 @@ func scaleDB(tb testing.TB) string {
 const envBenchPostgres = "BENCHWRIGHT_BENCH_POSTGRES"
 
 var pgBench struct {
-	once sync.Once
-	url  string
-	err  error
+	once   sync.Once
+	url    string
+	base   string // the database and schema of url, dropped when the process ends (TestMain)
+	schema string
+	err    error
+}
+
+// TestMain drops the copy of the scale project that the process made on
+// PostgreSQL (scaleDBOnEngine) once its benchmarks have run. scripts/bench runs
+// its PostgreSQL benchmarks one process after another in one cluster: a copy
+// left behind is a million rows more for the cluster's autovacuum and
+// checkpoints while the next process times its own work.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pgBench.schema != "" {
+		if err := dropBenchSchema(pgBench.base, pgBench.schema); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}
+	os.Exit(code)
 }
 
 // scaleDBOnEngine is the database the query benchmarks read: scaleDB's file, or its copy
@@ -146,7 +163,10 @@ func scaleDBOnEngine(tb testing.TB) string {
 	if base == "" {
 		return path
 	}
-	pgBench.once.Do(func() { pgBench.url, pgBench.err = copyToPostgres(base, path) })
+	pgBench.once.Do(func() {
+		pgBench.url, pgBench.schema, pgBench.err = copyToPostgres(base, path)
+		pgBench.base = base
+	})
 	if pgBench.err != nil {
 		tb.Fatal(pgBench.err)
 	}
@@ -154,15 +174,40 @@ func scaleDBOnEngine(tb testing.TB) string {
 }
 
 // copyToPostgres copies the SQLite database at path into a new schema of the
-// PostgreSQL database at base and returns the schema's URL. The schema stays: the
-// cluster scripts/bench starts is thrown away after the run.
-func copyToPostgres(base, path string) (string, error) {
+// PostgreSQL database at base and returns the schema's URL and name. The caller
+// drops the schema when done with it (dropBenchSchema); one that fails here is
+// dropped here.
+func copyToPostgres(base, path string) (_, _ string, err error) {
+	schema := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
+	u, err := copyToPostgresSchema(base, path, schema)
+	if err != nil {
+		if derr := dropBenchSchema(base, schema); derr != nil {
+			err = fmt.Errorf("%w; and then: %w", err, derr)
+		}
+		return "", "", err
+	}
+	return u, schema, nil
+}
+
+// dropBenchSchema drops the schema of the PostgreSQL database at base.
+func dropBenchSchema(base, schema string) error {
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(`DROP SCHEMA IF EXISTS ` + schema + ` CASCADE`); err != nil {
+		return fmt.Errorf("drop the benchmark's schema %s: %w", schema, err)
+	}
+	return nil
+}
+
+func copyToPostgresSchema(base, path, schema string) (string, error) {
 	ctx := context.Background()
 	u, err := url.Parse(base)
 	if err != nil {
 		return "", err
 	}
-	schema := fmt.Sprintf("bench_%d_%d", os.Getpid(), time.Now().UnixNano())
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
 		return "", err
@@ -576,9 +621,15 @@ func freezeDB(tb testing.TB) (*store.DB, bench.User, bench.Project) {
 		tb.Fatal(err)
 	}
 	if base := os.Getenv(envBenchPostgres); base != "" {
-		if path, err = copyToPostgres(base, path); err != nil {
+		var schema string
+		if path, schema, err = copyToPostgres(base, path); err != nil {
 			tb.Fatal(err)
 		}
+		tb.Cleanup(func() { // after the database's Close, registered below
+			if err := dropBenchSchema(base, schema); err != nil {
+				tb.Error(err)
+			}
+		})
 	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
