@@ -27,6 +27,10 @@ import (
 
 // pgCopyFromRows writes the rows of src into the table name (its columns
 // cols) with COPY … FROM STDIN BINARY on conn, and returns the rows written.
+// The rows are read and encoded on a goroutine of its own, which has ended when
+// pgCopyFromRows returns, as pgx's CopyFrom's has: pgconn's CopyFrom may return
+// (a cancelled context, a broken connection) while the goroutine reading its
+// io.Reader still runs, which would go on reading src.
 func pgCopyFromRows(ctx context.Context, conn *pgx.Conn, name pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
@@ -41,51 +45,55 @@ func pgCopyFromRows(ctx context.Context, conn *pgx.Conn, name pgx.Identifier, co
 	for _, f := range sd.Fields {
 		r.oids = append(r.oids, f.DataTypeOID)
 	}
-	tag, err := conn.PgConn().CopyFrom(ctx, r, "copy "+name.Sanitize()+" ( "+list+" ) from stdin binary;")
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for !r.ended {
+			r.buf = r.buf[:0]
+			if r.err = r.fill(); r.err != nil {
+				pw.CloseWithError(r.err)
+				return
+			}
+			if _, err := pw.Write(r.buf); err != nil {
+				return // the copy has stopped reading (pr closed below)
+			}
+		}
+		pw.Close()
+	}()
+	tag, err := conn.PgConn().CopyFrom(ctx, pr, "copy "+name.Sanitize()+" ( "+list+" ) from stdin binary;")
+	pr.Close()
+	<-done
 	if r.err != nil { // the reason the copy was stopped, rather than PostgreSQL's word for it
 		return 0, r.err
+	}
+	if err != nil && ctx.Err() != nil { // pgconn's word for it is the connection it closed
+		return 0, ctx.Err()
 	}
 	return tag.RowsAffected(), err
 }
 
-// pgCopyRows is the COPY data of a CopyFromSource, read as it is encoded.
+// pgCopyRows encodes the rows of a CopyFromSource as COPY data.
 type pgCopyRows struct {
-	m    *pgtype.Map
-	oids []uint32 // each column's type
-	cols []string
-	src  pgx.CopyFromSource
-	buf  []byte // encoded and not yet read: buf[off:]
-	off  int
-	row  int64 // rows encoded
+	m       *pgtype.Map
+	oids    []uint32 // each column's type
+	cols    []string
+	src     pgx.CopyFromSource
+	buf     []byte // the chunk being encoded
+	row     int64  // rows encoded
+	largest int    // the longest row so far, in bytes
 	// started: the header is written; ended: the trailer is.
 	started, ended bool
 	err            error
 }
 
-// pgCopyChunk is about how much is encoded at a time: pgconn's CopyFrom reads
-// into a buffer of 64 KiB.
-const pgCopyChunk = 60 << 10
+// pgCopySend is the most COPY data pgconn's CopyFrom sends in one message (its
+// buffer of 64 KiB less the message's header): a chunk is kept under it, so
+// that no chunk is sent as a full message and a scrap.
+const pgCopySend = 65536 - 5
 
-func (r *pgCopyRows) Read(p []byte) (int, error) {
-	if r.err != nil {
-		return 0, r.err
-	}
-	for r.off == len(r.buf) {
-		if r.ended {
-			return 0, io.EOF
-		}
-		r.buf, r.off = r.buf[:0], 0
-		if err := r.fill(); err != nil {
-			r.err = err
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf[r.off:])
-	r.off += n
-	return n, nil
-}
-
-// fill encodes rows into buf until it holds pgCopyChunk bytes or the rows end.
+// fill encodes a row into buf, and more while another row as long as the
+// longest yet would still fit in one message, or until the rows end.
 func (r *pgCopyRows) fill() error {
 	if !r.started {
 		r.buf = append(r.buf, "PGCOPY\n\377\r\n\000"...)
@@ -93,7 +101,7 @@ func (r *pgCopyRows) fill() error {
 		r.buf = binary.BigEndian.AppendUint32(r.buf, 0) // header extension
 		r.started = true
 	}
-	for len(r.buf) < pgCopyChunk {
+	for first := true; first || len(r.buf)+r.largest <= pgCopySend; first = false {
 		if !r.src.Next() {
 			if err := r.src.Err(); err != nil {
 				return err
@@ -109,12 +117,14 @@ func (r *pgCopyRows) fill() error {
 		if len(vals) != len(r.oids) {
 			return fmt.Errorf("row %d has %d values for %d columns", r.row+1, len(vals), len(r.oids))
 		}
+		at := len(r.buf)
 		r.buf = binary.BigEndian.AppendUint16(r.buf, uint16(len(vals)))
 		for i, v := range vals {
 			if r.buf, err = pgCopyEncode(r.m, r.buf, r.oids[i], v); err != nil {
 				return fmt.Errorf("row %d, column %s: %w", r.row+1, r.cols[i], err)
 			}
 		}
+		r.largest = max(r.largest, len(r.buf)-at)
 		r.row++
 	}
 	return nil
@@ -142,6 +152,9 @@ func pgCopyEncode(m *pgtype.Map, buf []byte, oid uint32, v any) ([]byte, error) 
 			return append(buf, x...), nil
 		}
 	case []byte:
+		if x == nil { // NULL, as pgx's type map takes a nil slice
+			return binary.BigEndian.AppendUint32(buf, math.MaxUint32), nil
+		}
 		if (oid == pgtype.TextOID || oid == pgtype.ByteaOID) && len(x) <= math.MaxInt32 {
 			buf = binary.BigEndian.AppendUint32(buf, uint32(len(x)))
 			return append(buf, x...), nil
@@ -167,8 +180,18 @@ func pgCopyEncodeOther(m *pgtype.Map, buf []byte, oid uint32, v any) ([]byte, er
 			s = string(text)
 		}
 		var x any
-		if serr := m.Scan(oid, pgtype.TextFormatCode, []byte(s), &x); serr != nil {
-			return nil, errors.Join(err, serr)
+		if t, ok := m.TypeForOID(oid); ok {
+			if _, isArray := t.Codec.(*pgtype.ArrayCodec); isArray {
+				var a pgtype.Array[any] // keeps the text's dimensions
+				if m.Scan(oid, pgtype.TextFormatCode, []byte(s), &a) == nil {
+					x = a
+				}
+			}
+		}
+		if x == nil {
+			if serr := m.Scan(oid, pgtype.TextFormatCode, []byte(s), &x); serr != nil {
+				return nil, errors.Join(err, serr)
+			}
 		}
 		if out, err = m.Encode(oid, pgtype.BinaryFormatCode, x, buf); err != nil {
 			return nil, err

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +30,7 @@ var pgCopyCases = []struct {
 	{pgtype.Float8OID, math.Inf(-1)}, {pgtype.Float8OID, math.NaN()},
 	{pgtype.TextOID, ""}, {pgtype.TextOID, "bench-000001"}, {pgtype.TextOID, "é漢🙂 \t\n\\ '\""},
 	{pgtype.TextOID, strings.Repeat("x", 70000)}, {pgtype.TextOID, []byte("bytes of text")}, {pgtype.TextOID, []byte{}},
-	{pgtype.ByteaOID, []byte{0, 1, 0xff}},
+	{pgtype.ByteaOID, []byte{0, 1, 0xff}}, {pgtype.TextOID, []byte(nil)}, {pgtype.ByteaOID, []byte(nil)},
 	{pgtype.Int8OID, nil}, {pgtype.Float8OID, nil}, {pgtype.TextOID, nil},
 	// Pairs pgCopyEncode leaves to pgx's type map.
 	{pgtype.Float8OID, int64(3)}, {pgtype.Int8OID, int32(-7)}, {pgtype.Int8OID, 12},
@@ -127,14 +129,18 @@ func TestPgCopyFromRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `CREATE TABLE ours (n BIGINT, x DOUBLE PRECISION, s TEXT, i INTEGER, at TIMESTAMPTZ);
+	if _, err := conn.Exec(ctx, `CREATE TABLE ours (n BIGINT, x DOUBLE PRECISION, s TEXT, i INTEGER, at TIMESTAMPTZ, a BIGINT[]);
 		CREATE TABLE theirs (LIKE ours)`); err != nil {
 		t.Fatal(err)
 	}
 	var rows [][]any
 	for i := range 3000 {
 		c := pgCopyCases[i%len(pgCopyCases)]
-		row := []any{int64(i*7919 - 10_000_000), float64(i) / 7, fmt.Sprintf("row %d é漢 %s", i, strings.Repeat("w", i%300)), int64(i), nil}
+		// Rows of up to 90 kB now and then, longer than one COPY message.
+		row := []any{int64(i*7919 - 10_000_000), float64(i) / 7, fmt.Sprintf("row %d é漢 %s", i, strings.Repeat("w", i%300+i%97*(i%13)*70)), int64(i), nil, nil}
+		if i%7 == 0 {
+			row[5] = "{{1,2},{3,4}}" // an array's text: pgx keeps its dimensions
+		}
 		switch c.oid {
 		case pgtype.Int8OID:
 			row[0] = c.v
@@ -150,7 +156,7 @@ func TestPgCopyFromRows(t *testing.T) {
 	dump := func(table string) string {
 		t.Helper()
 		var b strings.Builder
-		r, err := conn.Query(ctx, `SELECT n::text, x::text, s, i::text, at::text FROM `+table+` ORDER BY n, x, s`)
+		r, err := conn.Query(ctx, `SELECT n::text, x::text, s, i::text, at::text, a::text, s IS NULL FROM `+table+` ORDER BY n, x, s`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +173,7 @@ func TestPgCopyFromRows(t *testing.T) {
 		}
 		return b.String()
 	}
-	cols := []string{"n", "x", "s", "i", "at"}
+	cols := []string{"n", "x", "s", "i", "at", "a"}
 	for _, n := range []int{len(rows), 0} {
 		for _, table := range []string{"ours", "theirs"} {
 			if _, err := conn.Exec(ctx, `TRUNCATE `+table); err != nil {
@@ -192,8 +198,8 @@ func TestPgCopyFromRows(t *testing.T) {
 		src  *pgCopyTestRows
 		want string
 	}{
-		{"a value no codec takes", &pgCopyTestRows{rows: append(rows[:2000:2000], []any{"x", nil, nil, nil, nil})}, "row 2001, column n"},
-		{"a row too short", &pgCopyTestRows{rows: append(rows[:5:5], []any{int64(1)})}, "row 6 has 1 values for 5 columns"},
+		{"a value no codec takes", &pgCopyTestRows{rows: append(rows[:2000:2000], []any{"x", nil, nil, nil, nil, nil})}, "row 2001, column n"},
+		{"a row too short", &pgCopyTestRows{rows: append(rows[:5:5], []any{int64(1)})}, "row 6 has 1 values for 6 columns"},
 		{"a source that fails", &pgCopyTestRows{rows: rows[:2500], err: fmt.Errorf("the disk is gone")}, "the disk is gone"},
 	} {
 		if _, err := conn.Exec(ctx, `TRUNCATE ours`); err != nil {
@@ -206,5 +212,53 @@ func TestPgCopyFromRows(t *testing.T) {
 		if got := dump("ours"); got != "" {
 			t.Errorf("%s: the table has rows after the failed copy", c.name)
 		}
+	}
+}
+
+// pgCopyEndless is a source of rows without end that, like copy-db's, stops
+// when its context is done, and counts the rows it was asked for.
+type pgCopyEndless struct {
+	ctx   context.Context
+	calls atomic.Int64
+	err   error
+}
+
+func (s *pgCopyEndless) Next() bool {
+	s.calls.Add(1)
+	if err := s.ctx.Err(); err != nil {
+		s.err = err
+		return false
+	}
+	return true
+}
+func (s *pgCopyEndless) Values() ([]any, error) {
+	return []any{s.calls.Load(), 0.5, strings.Repeat("x", 100), int64(1), nil, nil}, nil
+}
+func (s *pgCopyEndless) Err() error { return s.err }
+
+// TestPgCopyCancelled: a copy whose context is cancelled returns the
+// cancellation, and its source is not read once it has returned (pgconn's
+// CopyFrom may return while the goroutine reading the rows still runs).
+func TestPgCopyCancelled(t *testing.T) {
+	u := pgTestURL(t, "writes with PostgreSQL's COPY")
+	conn, err := pgx.Connect(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `CREATE TABLE ours (n BIGINT, x DOUBLE PRECISION, s TEXT, i INTEGER, at TIMESTAMPTZ, a BIGINT[])`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	src := &pgCopyEndless{ctx: context.Background()} // the source does not see the copy's context: the copy must stop it
+	_, err = pgCopyFromRows(ctx, conn, pgx.Identifier{"ours"}, []string{"n", "x", "s", "i", "at", "a"}, src)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a copy past its deadline: %v", err)
+	}
+	after := src.calls.Load()
+	time.Sleep(200 * time.Millisecond)
+	if n := src.calls.Load(); n != after {
+		t.Errorf("the source was read %d more times after the copy returned", n-after)
 	}
 }
