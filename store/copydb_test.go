@@ -737,7 +737,8 @@ func TestCopyTablesFollowForeignKeys(t *testing.T) {
 // BENCHWRIGHT_TEST_POSTGRES names a server, into another file otherwise. It
 // reports the rows and each leg's seconds, and as the legs' floor the same copy
 // from the file into a new SQLite file in the same run (s/file). Each leg's
-// figure is the median of the iterations (scripts/bench runs three): on this
+// figure is the median of the iterations (scripts/bench's -benchtime 3x: the
+// median of three, after Go's first run of one iteration, not counted): on this
 // two-core machine one copy into PostgreSQL has taken from 9 to 12 s, as the
 // CPU time of the same work swings by a fifth; s/there-max is the slowest.
 func BenchmarkCopyDB100k(b *testing.B) {

@@ -28,7 +28,7 @@ import (
 func init() { afterMigration[16] = (*DB).rebuildAllSearch }
 
 // sortColumn is each sort's column of sample_search x, or of the author u that
-// searchOrder joins to it.
+// searchFrom joins to it for the sort.
 var sortColumn = map[bench.SampleSort]string{
 	bench.SortUpdated: "x.updated_at", bench.SortCreated: "x.created_at", bench.SortID: "x.sample_id", bench.SortState: "x.status",
 	bench.SortKind: "x.kind", bench.SortAuthor: "u.name", bench.SortHop: "x.hop",
