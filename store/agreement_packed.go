@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/benchwright/benchwright/agreement"
-	"github.com/benchwright/benchwright/bench"
 )
 
 // The agreement of a project that holds most of the database's samples reads the
@@ -78,13 +77,58 @@ func (c *packedColumn) int() (int64, bool) {
 
 // packedSample is what the agreement needs of a sample of the project.
 type packedSample struct {
+	id      string
 	kind    string
 	current int64 // its current revision's id, 0 for none
 }
 
+// packedRevision is what the agreement needs of a revision of any sample.
+type packedRevision struct {
+	sample int32 // index into the project's samples; -1: another project's, or a planted copy's
+	number int32
+}
+
+// revisionTable holds every revision's packedRevision by id: in a slice when the
+// ids are dense (a database's usual case: they are numbered from 1), else in a map.
+type revisionTable struct {
+	dense  []packedRevision // by id; number 0: no such revision (numbers start at 1)
+	sparse map[int64]packedRevision
+}
+
+func newRevisionTable(ids []int64, revs []packedRevision) revisionTable {
+	hi := int64(0)
+	for _, id := range ids {
+		hi = max(hi, id)
+	}
+	if slices.ContainsFunc(ids, func(id int64) bool { return id < 0 }) || hi >= int64(4*len(ids)+1024) ||
+		slices.ContainsFunc(revs, func(r packedRevision) bool { return r.number <= 0 }) {
+		t := revisionTable{sparse: make(map[int64]packedRevision, len(ids))}
+		for i, id := range ids {
+			t.sparse[id] = revs[i]
+		}
+		return t
+	}
+	t := revisionTable{dense: make([]packedRevision, hi+1)}
+	for i, id := range ids {
+		t.dense[id] = revs[i]
+	}
+	return t
+}
+
+func (t revisionTable) get(id int64) (packedRevision, bool) {
+	if t.sparse != nil {
+		r, ok := t.sparse[id]
+		return r, ok
+	}
+	if id < 0 || id >= int64(len(t.dense)) || t.dense[id].number == 0 {
+		return packedRevision{}, false
+	}
+	return t.dense[id], true
+}
+
 // packedRow is one row of packedReviews' queries, in the order they run: the
-// project's samples (part 0), a chunk of the reviews (part 1, one or more), every
-// revision's number (part 2), every revision's sample and author (part 3).
+// project's samples (part 0), every revision's sample, author and number (part
+// 1), a chunk of the reviews (part 2, one or more).
 type packedRow struct {
 	part int
 	n    int // how many values each column holds
@@ -99,12 +143,14 @@ type packedRow struct {
 // reads from stat_rev3 with four look-ups per revision. It lists, in boxRevs,
 // the revisions whose boxes the agreement compares, those drawnBoxes finds: of
 // the project's real samples whose revisions have two or more authors, from
-// every revision's sample and author (through the index stat_revisions_author).
+// every revision's sample, author and number (through the covering index
+// stat_revisions_author, migration 36), read before the reviews so that each
+// review's sample is found by its revision's id.
 // ok is false, with nothing added to rc, when a packed value held a separator:
 // the caller reads row by row.
 //
 // The queries run on a goroutine of their own while this one decodes the rows
-// they returned: SQLite's work and Go's overlap on two cores.
+// they returned: the database's work and Go's overlap on two cores.
 func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, rc *reviewCollector) (facts map[int64]round3Info, boxRevs []int64, ok bool, err error) {
 	rows := make(chan packedRow, 2)
 	stop := make(chan struct{})
@@ -122,19 +168,22 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 		}
 	}()
 
-	var samples map[string]packedSample
+	var (
+		samples   []packedSample
+		revisions revisionTable
+		got       [3]bool // the parts read, which come in order
+	)
 	kinds := map[string]string{} // each kind's one string
 	var reviewed bitset          // every revision with a review, of any project
-	type r3 struct {
-		sample  string
-		current int64
-	}
-	sampleOf := map[int64]r3{} // a kept round-3 review's revision → its sample
-	number := map[int64]int{}  // every revision's number
+	round3 := map[int64]int32{}  // a kept round-3 review's revision → its sample
 	for row := range rows {
+		if row.part > 0 && !got[row.part-1] {
+			return nil, nil, false, fmt.Errorf("the reviews: part %d read before part %d", row.part, row.part-1)
+		}
+		got[row.part] = true
 		switch row.part {
 		case 0:
-			samples = make(map[string]packedSample, row.n)
+			samples = make([]packedSample, 0, row.n)
 			idc, kc, cc := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
 			for range row.n {
 				id, ok1 := idc.next()
@@ -148,104 +197,111 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 					k = strings.Clone(kind)
 					kinds[k] = k
 				}
-				samples[id] = packedSample{kind: k, current: cur}
+				samples = append(samples, packedSample{id: id, kind: k, current: cur})
 			}
-			if !idc.done || !kc.done || !cc.done || len(samples) != row.n {
+			if !idc.done || !kc.done || !cc.done {
 				return nil, nil, false, nil
 			}
-		case 1:
-			// rev·8 + round·2 + rejected, sample, verifier, criteria packSub reasons.
-			rrr, smp, ver, cr := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2]), newPackedColumn(row.cols[3])
-			var (
-				last        string // the previous review's sample, looked up in s and mine
-				s           packedSample
-				mine, valid bool
-			)
-			for range row.n {
-				code, ok1 := rrr.int()
-				sample, ok2 := smp.next()
-				verifier, ok3 := ver.int()
-				v, ok4 := cr.next()
-				sub := strings.IndexByte(v, packSub)
-				if !ok1 || !ok2 || !ok3 || !ok4 || sub < 0 || strings.LastIndexByte(v, packSub) != sub {
-					rc.reset()
+			// In the order the revisions come (by sample id), to be walked beside them.
+			slices.SortFunc(samples, func(a, b packedSample) int { return strings.Compare(a.id, b.id) })
+			for i := 1; i < len(samples); i++ {
+				if samples[i].id == samples[i-1].id {
 					return nil, nil, false, nil
 				}
-				rev, round := code>>3, int(code>>1&3)
-				reviewed.set(rev)
-				if !valid || sample != last {
-					last, valid = sample, true
-					s, mine = samples[sample]
-				}
-				if !mine {
-					continue // another project's review, or a planted copy's
-				}
-				kept, err := addReview(rc, agreement.Judgement{Revision: rev, Reject: code&1 == 1}, s.kind, round, verifier, v[:sub], v[sub+1:])
-				if err != nil {
-					return nil, nil, false, err
-				}
-				if kept && round == 3 {
-					if _, ok := sampleOf[rev]; !ok {
-						sampleOf[rev] = r3{sample, s.current}
-					}
-				}
 			}
-			if !rrr.done || !smp.done || !ver.done || !cr.done {
-				rc.reset()
-				return nil, nil, false, nil
-			}
-		case 2:
-			number = make(map[int64]int, row.n)
-			ic, nc := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1])
-			for range row.n {
-				id, ok1 := ic.int()
-				num, ok2 := nc.int()
-				if !ok1 || !ok2 {
-					return nil, nil, false, fmt.Errorf("the revisions' numbers: malformed")
-				}
-				number[id] = int(num)
-			}
-		case 3:
-			// A sample's revisions come together (ordered by sample): each
-			// sample is looked up once, and its revisions are listed when it
-			// has two or more authors.
-			ic, sc, ac := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
+		case 1:
+			// Every revision, each sample's together in the order of their ids, which
+			// is the order of the project's samples: the two are walked side by side.
+			// A sample's revisions are listed in boxRevs when it has two or more
+			// authors.
+			ic, sc, ac, nc := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2]), newPackedColumn(row.cols[3])
+			ids, revs := make([]int64, 0, row.n), make([]packedRevision, 0, row.n)
 			var (
-				last        string
-				mine, multi bool
-				first       int64   // the author of the sample's first revision read
-				revs        []int64 // the sample's revisions
-				valid       bool
+				last  string
+				at    int   // the next of the project's samples not passed
+				mine  int32 // index of last among the project's samples, -1 for none
+				multi bool
+				first int64   // the author of the sample's first revision read
+				srevs []int64 // the sample's revisions
+				valid bool
 			)
 			flush := func() {
-				if mine && multi {
-					boxRevs = append(boxRevs, revs...)
+				if mine >= 0 && multi {
+					boxRevs = append(boxRevs, srevs...)
 				}
 			}
 			for range row.n {
 				id, ok1 := ic.int()
 				sample, ok2 := sc.next()
 				author, ok3 := ac.int()
-				if !ok1 || !ok2 || !ok3 {
-					rc.reset()
+				num, ok4 := nc.int()
+				if !ok1 || !ok2 || !ok3 || !ok4 || num <= 0 || num > 1<<30 {
 					return nil, nil, false, nil
 				}
 				if valid && sample < last { // not in the order asked for: read row by row
-					rc.reset()
 					return nil, nil, false, nil
 				}
 				if !valid || sample != last {
 					flush()
-					_, mine = samples[sample] // not another project's, nor a planted copy
-					last, valid, first, multi, revs = sample, true, author, false, revs[:0]
+					for at < len(samples) && samples[at].id < sample {
+						at++
+					}
+					mine = -1 // not another project's, nor a planted copy
+					if at < len(samples) && samples[at].id == sample {
+						mine = int32(at)
+					}
+					last, valid, first, multi, srevs = sample, true, author, false, srevs[:0]
 				}
-				if mine {
+				if mine >= 0 {
 					multi = multi || author != first
-					revs = append(revs, id)
+					srevs = append(srevs, id)
 				}
+				ids, revs = append(ids, id), append(revs, packedRevision{sample: mine, number: int32(num)})
 			}
 			flush()
-			if !ic.done || !sc.done || !ac.done {
+			if !ic.done || !sc.done || !ac.done || !nc.done {
+				return nil, nil, false, nil
+			}
+			revisions = newRevisionTable(ids, revs)
+		case 2:
+			// rev·8 + round·2 + rejected, verifier, criteria packSub reasons.
+			rrr, ver, cr := newPackedColumn(row.cols[0]), newPackedColumn(row.cols[1]), newPackedColumn(row.cols[2])
+			var (
+				lastRev int64 = -1 // the previous review's revision, looked up in r and found
+				r       packedRevision
+				found   bool
+			)
+			for range row.n {
+				code, ok1 := rrr.int()
+				verifier, ok2 := ver.int()
+				v, ok3 := cr.next()
+				sub := strings.IndexByte(v, packSub)
+				if !ok1 || !ok2 || !ok3 || sub < 0 || strings.LastIndexByte(v, packSub) != sub {
+					rc.reset()
+					return nil, nil, false, nil
+				}
+				rev, round := code>>3, int(code>>1&3)
+				if rev != lastRev {
+					lastRev = rev
+					r, found = revisions.get(rev)
+				}
+				if !found { // a review of no revision read: read row by row
+					rc.reset()
+					return nil, nil, false, nil
+				}
+				reviewed.set(rev)
+				if r.sample < 0 {
+					continue // another project's review, or a planted copy's
+				}
+				kept, err := addReview(rc, agreement.Judgement{Revision: rev, Reject: code&1 == 1}, samples[r.sample].kind, round, verifier, v[:sub], v[sub+1:])
+				if err != nil {
+					return nil, nil, false, err
+				}
+				if kept && round == 3 {
+					round3[rev] = r.sample
+				}
+			}
+			if !rrr.done || !ver.done || !cr.done {
 				rc.reset()
 				return nil, nil, false, nil
 			}
@@ -254,14 +310,18 @@ func packedReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	if qerr != nil {
 		return nil, nil, false, qerr
 	}
-	facts = make(map[int64]round3Info, len(sampleOf))
-	for rev, in := range sampleOf {
-		num, found := number[rev]
-		if !found {
-			return nil, nil, false, fmt.Errorf("revision %d: %w", rev, bench.ErrNotFound)
+	if !got[0] || !got[1] {
+		return nil, nil, false, fmt.Errorf("the reviews: the samples or the revisions were not read")
+	}
+	facts = make(map[int64]round3Info, len(round3))
+	for rev, si := range round3 {
+		s := samples[si]
+		r, _ := revisions.get(rev) // found: its reviews were kept
+		in := round3Info{revision: rev, number: int(r.number), currentReviewed: reviewed.has(s.current), sample: strings.Clone(s.id)}
+		if cur, ok := revisions.get(s.current); ok {
+			in.current = int(cur.number)
 		}
-		facts[rev] = round3Info{revision: rev, number: num, current: number[in.current], currentReviewed: reviewed.has(in.current),
-			sample: strings.Clone(in.sample)}
+		facts[rev] = in
 	}
 	return facts, boxRevs, true, nil
 }
@@ -280,21 +340,34 @@ func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 			return false
 		}
 	}
+	// The project's samples. NOT IN reads the planted copies once (PostgreSQL
+	// looked for each sample's in turn: 100 against 52 ms at 100,000 samples);
+	// a planted row's sample is its primary key, never null.
 	r := packedRow{part: 0}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("s.id")+`, `+dl.packed("s.kind")+`, `+dl.packed("COALESCE(s.current_rev, 0)")+`
-		FROM samples s WHERE +s.project_id = ? AND NOT EXISTS (SELECT 1 FROM planted pl WHERE pl.sample_id = s.id)`,
+		FROM samples s WHERE +s.project_id = ? AND s.id NOT IN (SELECT pl.sample_id FROM planted pl WHERE pl.sample_id IS NOT NULL)`,
 		packSep, packSep, packSep, projectID).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
 		return err
 	}
 	if !send(r) {
 		return nil
 	}
+	// Every revision's sample, author and number, each sample's together, through
+	// the covering index of (sample_id, author_id, number).
+	r = packedRow{part: 1}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("q.id")+`, `+dl.packed("q.sample_id")+`, `+dl.packed("q.author_id")+`, `+dl.packed("q.number")+`
+		FROM (SELECT id, sample_id, author_id, number FROM revisions ORDER BY sample_id) q`,
+		packSep, packSep, packSep, packSep).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3]); err != nil {
+		return err
+	}
+	if !send(r) {
+		return nil
+	}
 	// Every review, a chunk at a time in the table's order (by id, the rowid on
-	// SQLite: no index to walk), four values each: the revision, round and
-	// decision in one number, the sample, the verifier, the criteria and reasons.
-	stmt, err := tx.PrepareContext(ctx, `SELECT count(*), max(q.id), `+dl.packed("q.rrr")+`, `+dl.packed("q.sample_id")+`, `+
-		dl.packed("q.verifier_id")+`, `+dl.packed("q.cr")+`
-		FROM (SELECT id, revision_id * 8 + round * 2 + CASE WHEN decision = 'reject' THEN 1 ELSE 0 END AS rrr, sample_id, verifier_id,
+	// SQLite: no index to walk), three values each: the revision, round and
+	// decision in one number, the verifier, the criteria and reasons.
+	stmt, err := tx.PrepareContext(ctx, `SELECT count(*), max(q.id), `+dl.packed("q.rrr")+`, `+dl.packed("q.verifier_id")+`, `+dl.packed("q.cr")+`
+		FROM (SELECT id, revision_id * 8 + round * 2 + CASE WHEN decision = 'reject' THEN 1 ELSE 0 END AS rrr, verifier_id,
 			criteria || ? || COALESCE(NULLIF(reasons, '[]'), '') AS cr FROM reviews WHERE id > ? ORDER BY id LIMIT ?) q`)
 	if err != nil {
 		return err
@@ -302,10 +375,10 @@ func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 	defer stmt.Close()
 	last := int64(-1 << 63)
 	for {
-		r := packedRow{part: 1}
+		r := packedRow{part: 2}
 		var maxID sql.NullInt64
-		if err := stmt.QueryRowContext(ctx, packSep, packSep, packSep, packSep, string(rune(packSub)), last, packChunk).
-			Scan(&r.n, &maxID, &r.cols[0], &r.cols[1], &r.cols[2], &r.cols[3]); err != nil {
+		if err := stmt.QueryRowContext(ctx, packSep, packSep, packSep, string(rune(packSub)), last, packChunk).
+			Scan(&r.n, &maxID, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
 			return err
 		}
 		if r.n == 0 {
@@ -319,28 +392,7 @@ func packedQueries(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64,
 			return nil
 		}
 	}
-	if err := stmt.Close(); err != nil {
-		return err
-	}
-	// The revisions' numbers, through SQLite's covering index of (sample_id, number).
-	r = packedRow{part: 2}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("id")+`, `+dl.packed("number")+` FROM revisions`, packSep, packSep).
-		Scan(&r.n, &r.cols[0], &r.cols[1]); err != nil {
-		return err
-	}
-	if !send(r) {
-		return nil
-	}
-	// Every revision's sample and author, each sample's together, through the
-	// index of (sample_id, author_id), which holds them in that order.
-	r = packedRow{part: 3}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), `+dl.packed("q.id")+`, `+dl.packed("q.sample_id")+`, `+dl.packed("q.author_id")+`
-		FROM (SELECT id, sample_id, author_id FROM revisions ORDER BY sample_id) q`,
-		packSep, packSep, packSep).Scan(&r.n, &r.cols[0], &r.cols[1], &r.cols[2]); err != nil {
-		return err
-	}
-	send(r)
-	return nil
+	return stmt.Close()
 }
 
 // bitset is a set of non-negative integers (revision ids).

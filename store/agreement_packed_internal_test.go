@@ -110,3 +110,42 @@ func TestSortByRevision(t *testing.T) {
 		})
 	}
 }
+
+// TestRevisionTable: the revisions the packed read found are found again by id,
+// whether their ids are dense (held in a slice) or spread (in a map), and an id
+// never read is not found.
+func TestRevisionTable(t *testing.T) {
+	tests := []struct {
+		name      string
+		ids       []int64
+		wantDense bool
+		missing   []int64
+	}{
+		{"dense from 1", []int64{3, 1, 2, 5}, true, []int64{0, 4, 6, -1, 1 << 40}},
+		{"spread", []int64{1, 1 << 40, 7}, false, []int64{0, 2, 1<<40 + 1, -7}},
+		{"a negative id", []int64{-3, 1, 2}, false, []int64{0, 3, -4}},
+		{"none", nil, true, []int64{0, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			revs := make([]packedRevision, len(tt.ids))
+			for i := range revs {
+				revs[i] = packedRevision{sample: int32(i) - 1, number: int32(i + 1)}
+			}
+			tab := newRevisionTable(tt.ids, revs)
+			if dense := tab.sparse == nil; dense != tt.wantDense {
+				t.Errorf("held in a slice: %v, want %v", dense, tt.wantDense)
+			}
+			for i, id := range tt.ids {
+				if got, ok := tab.get(id); !ok || got != revs[i] {
+					t.Errorf("revision %d: %+v, %v; want %+v", id, got, ok, revs[i])
+				}
+			}
+			for _, id := range tt.missing {
+				if got, ok := tab.get(id); ok {
+					t.Errorf("revision %d never read, found: %+v", id, got)
+				}
+			}
+		})
+	}
+}
