@@ -115,26 +115,42 @@ func shrinkGrey64(img image.Image) []float64 {
 			}
 		}
 	}
-	cols, rows := bilinearTaps(hashSide, w), bilinearTaps(hashSide, h)
+	cols, rows := bilinearTapsOf(w), bilinearTapsOf(h)
 	tmp := make([]float64, hashSide*h)
 	for y := range h {
 		greyRow(y)
+		line := tmp[y*hashSide:][:hashSide]
 		for x, t := range cols {
 			var sum float64
-			for k, i := range t.at {
-				sum += t.w[k] * grey[i]
+			if t.at == nil { // taps start, start+1, …: read in place
+				ws := t.w
+				g := grey[t.start:][:len(ws)]
+				for k := range ws {
+					sum += ws[k] * g[k]
+				}
+			} else {
+				for k, i := range t.at {
+					sum += t.w[k] * grey[i]
+				}
 			}
-			tmp[y*hashSide+x] = sum
+			line[x] = sum
 		}
 	}
+	// Each output row sums its taps' rows in the taps' order, a row at a time: for
+	// every output sample the same additions in the same order as one sample at a
+	// time, over rows in place of a column read with a stride.
 	out := make([]float64, hashSide*hashSide)
 	for y, t := range rows {
-		for x := range hashSide {
-			var sum float64
-			for k, i := range t.at {
-				sum += t.w[k] * tmp[i*hashSide+x]
+		acc := out[y*hashSide:][:hashSide]
+		for k, wk := range t.w {
+			i := t.start + k
+			if t.at != nil {
+				i = t.at[k]
 			}
-			out[y*hashSide+x] = sum
+			src := tmp[i*hashSide:][:hashSide]
+			for x := range acc {
+				acc[x] += wk * src[x]
+			}
 		}
 	}
 	return out
@@ -152,8 +168,9 @@ var lumR, lumG, lumB = func() (r, g, b [256]float64) {
 // taps are the samples one output sample of a resize weighs (clamped to the
 // input's ends) and their weights, summing to 1.
 type taps struct {
-	at []int
-	w  []float64
+	start int   // the first sample weighed
+	at    []int // every sample weighed; nil when they are start, start+1, …
+	w     []float64
 }
 
 // bilinearTaps are nfnt/resize's weights (createWeights16, in float64, normalised)
@@ -179,9 +196,42 @@ func bilinearTaps(dst, src int) []taps {
 		for k := range t.w {
 			t.w[k] /= sum
 		}
+		if len(t.at) > 0 {
+			t.start = t.at[0]
+		}
+		if contiguous(t.at) {
+			t.at = nil
+		}
 		out[i] = t
 	}
 	return out
+}
+
+// contiguous reports whether at is at[0], at[0]+1, … (or empty).
+func contiguous(at []int) bool {
+	for k, a := range at {
+		if a != at[0]+k {
+			return false
+		}
+	}
+	return true
+}
+
+// tapsCache holds bilinearTaps(hashSide, n) by n: the thumbnails an import hashes
+// come in a few sizes (256 pixels on their longer side).
+var tapsCache sync.Map // int → []taps
+
+// bilinearTapsOf is bilinearTaps(hashSide, n), computed once per n. The taps are
+// only read.
+func bilinearTapsOf(n int) []taps {
+	if t, ok := tapsCache.Load(n); ok {
+		return t.([]taps)
+	}
+	t := bilinearTaps(hashSide, n)
+	if n <= 256 { // the thumbnails' sizes (imagefile.ThumbSide); a picture hashed whole is not kept
+		tapsCache.Store(n, t)
+	}
+	return t
 }
 
 // flatLevels is the brightness spread (standard deviation, of 255) below which a
@@ -196,12 +246,7 @@ func flat(img image.Image) bool {
 	var n, sum, sq float64
 	for y := b.Min.Y; y < b.Max.Y; y += sy {
 		for x := b.Min.X; x < b.Max.X; x += sx {
-			var v float64
-			if yc, ok := img.(*image.YCbCr); ok {
-				v = float64(yc.Y[yc.YOffset(x, y)])
-			} else {
-				v = float64(color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y)
-			}
+			v := flatGrey(img, x, y)
 			n++
 			sum += v
 			sq += v * v
@@ -212,6 +257,21 @@ func flat(img image.Image) bool {
 	}
 	mean := sum / n
 	return sq/n-mean*mean < flatLevels*flatLevels
+}
+
+// flatGrey is the brightness flat samples at (x, y): a YCbCr picture's Y, else
+// color.GrayModel's grey.
+func flatGrey(img image.Image, x, y int) float64 {
+	switch m := img.(type) {
+	case *image.YCbCr:
+		return float64(m.Y[m.YOffset(x, y)])
+	case *image.NRGBA: // color.GrayModel's arithmetic, without At's interface
+		p := m.Pix[m.PixOffset(x, y):][:4]
+		r, g, b, a := uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])
+		r, g, b = (r|r<<8)*a/0xff, (g|g<<8)*a/0xff, (b|b<<8)*a/0xff // color.NRGBA.RGBA
+		return float64(uint8((19595*r + 38470*g + 7471*b + 1<<15) >> 24))
+	}
+	return float64(color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y)
 }
 
 // Distance is the Hamming distance between two hashes: how many of their 64 bits differ.
