@@ -65,9 +65,8 @@ func ImageHash(img image.Image) (uint64, error) {
 		return 0, nil
 	}
 	pixels := shrinkGrey64(img)
-	transforms.DCT2DFast64(&pixels)
-	flattens := transforms.FlattenPixelsFast64(pixels, 8, 8)
-	median := etcs.MedianOfPixelsFast64(flattens)
+	flattens := lowDCT8(pixels)
+	median := etcs.MedianOfPixelsFast64(flattens[:])
 	var h uint64
 	for idx, p := range flattens {
 		if p > median {
@@ -75,6 +74,28 @@ func ImageHash(img image.Image) (uint64, error) {
 		}
 	}
 	return h, nil
+}
+
+// lowDCT8 is transforms.DCT2DFast64 of pixels (hashSide×hashSide, by rows) cut
+// to its 8×8 lowest frequencies as transforms.FlattenPixelsFast64 cuts it: the
+// same transforms of every row, then of the 8 columns kept, the other 56 not
+// transformed. pixels is transformed in place, by rows.
+func lowDCT8(pixels []float64) [64]float64 {
+	for r := range hashSide {
+		transforms.DCT1DFast64(pixels[r*hashSide : (r+1)*hashSide])
+	}
+	var low [64]float64
+	for c := range 8 {
+		var col [hashSide]float64
+		for r := range col {
+			col[r] = pixels[c+r*hashSide]
+		}
+		transforms.DCT1DFast64(col[:])
+		for r := range 8 {
+			low[8*r+c] = col[r]
+		}
+	}
+	return low
 }
 
 // hashSide is the side of the grey picture pHash transforms.
@@ -93,15 +114,7 @@ func shrinkGrey64(img image.Image) []float64 {
 	greyRow := func(y int) {
 		switch m := img.(type) {
 		case *image.NRGBA:
-			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := range grey {
-				p := row[4*x : 4*x+4 : 4*x+4]
-				if a := uint32(p[3]); a == 0xff { // opaque: the 16-bit channel over 257 is the byte
-					grey[x] = lumR[p[0]] + lumG[p[1]] + lumB[p[2]]
-				} else { // color.NRGBA.RGBA: premultiplied, 16 bits
-					grey[x] = lum(uint32(p[0])*0x101*a/0xff, uint32(p[1])*0x101*a/0xff, uint32(p[2])*0x101*a/0xff)
-				}
-			}
+			greyNRGBA(grey, m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):][:4*len(grey)])
 		case *image.YCbCr:
 			for x := range grey {
 				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
@@ -119,28 +132,23 @@ func shrinkGrey64(img image.Image) []float64 {
 	tmp := make([]float64, hashSide*h)
 	for y := range h {
 		greyRow(y)
+		// Each output sample sums its taps in their order, a tap of every sample
+		// at a time: the same additions as one sample at a time, without one
+		// long chain of dependent additions. The padding adds +0 (sums are not
+		// negative), which changes nothing.
 		line := tmp[y*hashSide:][:hashSide]
-		for x, t := range cols {
-			var sum float64
-			if t.at == nil { // taps start, start+1, …: read in place
-				ws := t.w
-				g := grey[t.start:][:len(ws)]
-				for k := range ws {
-					sum += ws[k] * g[k]
-				}
-			} else {
-				for k, i := range t.at {
-					sum += t.w[k] * grey[i]
-				}
+		for k := range cols.n {
+			at, wk := cols.at[k*hashSide:][:hashSide], cols.w[k*hashSide:][:hashSide]
+			for x := range line {
+				line[x] += wk[x] * grey[at[x]]
 			}
-			line[x] = sum
 		}
 	}
 	// Each output row sums its taps' rows in the taps' order, a row at a time: for
 	// every output sample the same additions in the same order as one sample at a
 	// time, over rows in place of a column read with a stride.
 	out := make([]float64, hashSide*hashSide)
-	for y, t := range rows {
+	for y, t := range rows.taps {
 		acc := out[y*hashSide:][:hashSide]
 		for k, wk := range t.w {
 			i := t.start + k
@@ -154,6 +162,26 @@ func shrinkGrey64(img image.Image) []float64 {
 		}
 	}
 	return out
+}
+
+// greyNRGBA turns px, NRGBA pixels, grey into dst (as many): goimagehash's
+// weights of color.NRGBA.RGBA's 16-bit channels.
+func greyNRGBA(dst []float64, px []uint8) {
+	for x := range dst {
+		if len(px) < 4 {
+			return // never: px holds len(dst) pixels
+		}
+		r, g, b, a := px[0], px[1], px[2], px[3]
+		px = px[4:]
+		if a == 0xff { // opaque: the 16-bit channel over 257 is the byte
+			dst[x] = lumR[r] + lumG[g] + lumB[b]
+			continue
+		}
+		// premultiplied, 16 bits
+		a32 := uint32(a)
+		r16, g16, b16 := uint32(r)*0x101*a32/0xff, uint32(g)*0x101*a32/0xff, uint32(b)*0x101*a32/0xff
+		dst[x] = 0.299*float64(r16/257) + 0.587*float64(g16/257) + 0.114*float64(b16/256)
+	}
 }
 
 // lumR, lumG, lumB are goimagehash's grey weights times each 8-bit value (of an
@@ -217,17 +245,48 @@ func contiguous(at []int) bool {
 	return true
 }
 
-// tapsCache holds bilinearTaps(hashSide, n) by n: the thumbnails an import hashes
-// come in a few sizes (256 pixels on their longer side).
-var tapsCache sync.Map // int → []taps
+// resizePlan is a resize's taps to hashSide samples (bilinearTaps), and the same
+// by tap: at[k*hashSide+x] is output x's k-th sample and w its weight; an output
+// with fewer than n taps is padded with its last sample, weighing 0.
+type resizePlan struct {
+	taps []taps
+	n    int
+	at   []int32
+	w    []float64
+}
 
-// bilinearTapsOf is bilinearTaps(hashSide, n), computed once per n. The taps are
-// only read.
-func bilinearTapsOf(n int) []taps {
-	if t, ok := tapsCache.Load(n); ok {
-		return t.([]taps)
+func newResizePlan(src int) *resizePlan {
+	p := &resizePlan{taps: bilinearTaps(hashSide, src)}
+	for _, t := range p.taps {
+		p.n = max(p.n, len(t.w))
 	}
-	t := bilinearTaps(hashSide, n)
+	p.at, p.w = make([]int32, p.n*hashSide), make([]float64, p.n*hashSide)
+	for x, t := range p.taps {
+		last := 0
+		for k := range p.n {
+			if k < len(t.w) {
+				last = t.start + k
+				if t.at != nil {
+					last = t.at[k]
+				}
+				p.w[k*hashSide+x] = t.w[k]
+			}
+			p.at[k*hashSide+x] = int32(last)
+		}
+	}
+	return p
+}
+
+// tapsCache holds newResizePlan(n) by n: the thumbnails an import hashes come in
+// a few sizes (256 pixels on their longer side).
+var tapsCache sync.Map // int → *resizePlan
+
+// bilinearTapsOf is newResizePlan(n), computed once per n. Plans are only read.
+func bilinearTapsOf(n int) *resizePlan {
+	if t, ok := tapsCache.Load(n); ok {
+		return t.(*resizePlan)
+	}
+	t := newResizePlan(n)
 	if n <= 256 { // the thumbnails' sizes (imagefile.ThumbSide); a picture hashed whole is not kept
 		tapsCache.Store(n, t)
 	}
