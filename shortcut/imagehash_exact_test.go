@@ -284,3 +284,57 @@ func TestFlatGreyIsGrayModel(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatIsUnchanged: flat decides as before (refFlat) on pictures whose
+// brightness varies about as much as its threshold, so that a point sampled
+// differently would change some decisions; NRGBA opaque and not, on sub-images.
+func TestFlatIsUnchanged(t *testing.T) {
+	var flats, n int
+	for level := range 60 {
+		r := rand.New(rand.NewPCG(uint64(level), 3))
+		p := image.NewNRGBA(image.Rect(0, 0, 299, 203))
+		for i := 0; i < len(p.Pix); i += 4 {
+			v := 120 + r.IntN(level/4+1) // spread grows with level: about the threshold at the middle
+			p.Pix[i], p.Pix[i+1], p.Pix[i+2], p.Pix[i+3] = uint8(v), uint8(v+r.IntN(3)), uint8(v), uint8(255-r.IntN(level%3+1)*(level%2))
+		}
+		for _, img := range []image.Image{p, p.SubImage(image.Rect(5, 7, 290, 200)), toRGBA(p)} {
+			n++
+			got, want := flat(img), refFlat(img)
+			if got != want {
+				t.Errorf("level %d, %T %v: flat %v, before %v", level, img, img.Bounds(), got, want)
+			}
+			if want {
+				flats++
+			}
+		}
+	}
+	// Brightness that varies only at the points flat samples (every 4th column
+	// and 3rd row of 299×203 from the bounds' corner): flat sees it all, or none
+	// of it on a grid one pixel off.
+	for k := range 8 {
+		p := image.NewNRGBA(image.Rect(0, 0, 299, 203))
+		for y := range 203 {
+			for x := range 299 {
+				v := 120
+				if x%4 == 0 && y%3 == 0 {
+					v += k * ((x*7 + y*13) % 5)
+				}
+				i := p.PixOffset(x, y)
+				p.Pix[i], p.Pix[i+1], p.Pix[i+2], p.Pix[i+3] = uint8(v), uint8(v), uint8(v), 255
+			}
+		}
+		for _, img := range []image.Image{p, toRGBA(p)} {
+			n++
+			got, want := flat(img), refFlat(img)
+			if got != want {
+				t.Errorf("grid pattern %d, %T: flat %v, before %v", k, img, got, want)
+			}
+			if want {
+				flats++
+			}
+		}
+	}
+	if flats == 0 || flats == n {
+		t.Errorf("%d of %d pictures flat: the threshold is not crossed", flats, n)
+	}
+}

@@ -64,7 +64,9 @@ func ImageHash(img image.Image) (uint64, error) {
 	if flat(img) {
 		return 0, nil
 	}
-	pixels := shrinkGrey64(img)
+	buf := hashBufPool.Get().(*hashBuf)
+	defer hashBufPool.Put(buf)
+	pixels := buf.shrinkGrey64(img)
 	flattens := lowDCT8(pixels)
 	median := etcs.MedianOfPixelsFast64(flattens[:])
 	var h uint64
@@ -104,13 +106,33 @@ const hashSide = 64
 // shrinkGrey64 is img in grey (goimagehash's weights: 0.299 R + 0.587 G + 0.114 B,
 // of 8-bit channels) shrunk to hashSide×hashSide by nfnt/resize's bilinear filter:
 // each row turned grey and shrunk, then the columns.
-func shrinkGrey64(img image.Image) []float64 {
+func shrinkGrey64(img image.Image) []float64 { return new(hashBuf).shrinkGrey64(img) }
+
+// hashBuf is the memory one ImageHash works in: the picture's grey row, its
+// rows shrunk, the grey picture. Every value is written before it is read.
+type hashBuf struct{ grey, tmp, out []float64 }
+
+// hashBufPool keeps hashBufs between hashes: an import hashes thousands of
+// thumbnails, 130 kB of buffers each.
+var hashBufPool = sync.Pool{New: func() any { return new(hashBuf) }}
+
+// grow returns s with length n, reusing its memory when it has room.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// shrinkGrey64 is shrinkGrey64 in buf's memory; the result is buf's until its next use.
+func (buf *hashBuf) shrinkGrey64(img image.Image) []float64 {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	lum := func(r, g, bl uint32) float64 {
 		return 0.299*float64(r/257) + 0.587*float64(g/257) + 0.114*float64(bl/256)
 	}
-	grey := make([]float64, w)
+	buf.grey = grow(buf.grey, w)
+	grey := buf.grey
 	greyRow := func(y int) {
 		switch m := img.(type) {
 		case *image.NRGBA:
@@ -129,15 +151,20 @@ func shrinkGrey64(img image.Image) []float64 {
 		}
 	}
 	cols, rows := bilinearTapsOf(w), bilinearTapsOf(h)
-	tmp := make([]float64, hashSide*h)
+	buf.tmp = grow(buf.tmp, hashSide*h)
+	tmp := buf.tmp
 	for y := range h {
 		greyRow(y)
 		// Each output sample sums its taps in their order, a tap of every sample
 		// at a time: the same additions as one sample at a time, without one
-		// long chain of dependent additions. The padding adds +0 (sums are not
-		// negative), which changes nothing.
+		// long chain of dependent additions. The first tap is set (0 + a is a:
+		// nothing here is negative) and the padding adds +0, which changes nothing.
 		line := tmp[y*hashSide:][:hashSide]
-		for k := range cols.n {
+		at, w0 := cols.at[:hashSide], cols.w[:hashSide]
+		for x := range line {
+			line[x] = w0[x] * grey[at[x]]
+		}
+		for k := 1; k < cols.n; k++ {
 			at, wk := cols.at[k*hashSide:][:hashSide], cols.w[k*hashSide:][:hashSide]
 			for x := range line {
 				line[x] += wk[x] * grey[at[x]]
@@ -147,7 +174,8 @@ func shrinkGrey64(img image.Image) []float64 {
 	// Each output row sums its taps' rows in the taps' order, a row at a time: for
 	// every output sample the same additions in the same order as one sample at a
 	// time, over rows in place of a column read with a stride.
-	out := make([]float64, hashSide*hashSide)
+	buf.out = grow(buf.out, hashSide*hashSide)
+	out := buf.out
 	for y, t := range rows.taps {
 		acc := out[y*hashSide:][:hashSide]
 		for k, wk := range t.w {
@@ -156,9 +184,18 @@ func shrinkGrey64(img image.Image) []float64 {
 				i = t.at[k]
 			}
 			src := tmp[i*hashSide:][:hashSide]
+			if k == 0 {
+				for x := range acc {
+					acc[x] = wk * src[x]
+				}
+				continue
+			}
 			for x := range acc {
 				acc[x] += wk * src[x]
 			}
+		}
+		if len(t.w) == 0 {
+			clear(acc)
 		}
 	}
 	return out
@@ -302,20 +339,29 @@ const flatLevels = 3
 func flat(img image.Image) bool {
 	b := img.Bounds()
 	sx, sy := max(1, b.Dx()/64), max(1, b.Dy()/64)
-	var n, sum, sq float64
-	for y := b.Min.Y; y < b.Max.Y; y += sy {
-		for x := b.Min.X; x < b.Max.X; x += sx {
-			v := flatGrey(img, x, y)
-			n++
-			sum += v
-			sq += v * v
+	// In integers: the sums of integer values a float64 held exactly, the same.
+	var n, sum, sq int64
+	if m, ok := img.(*image.NRGBA); ok {
+		for y := b.Min.Y; y < b.Max.Y; y += sy {
+			row := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
+			for i := 0; i < len(row); i += 4 * sx {
+				v := int64(nrgbaGrey(row[i:]))
+				n, sum, sq = n+1, sum+v, sq+v*v
+			}
+		}
+	} else {
+		for y := b.Min.Y; y < b.Max.Y; y += sy {
+			for x := b.Min.X; x < b.Max.X; x += sx {
+				v := int64(flatGrey(img, x, y))
+				n, sum, sq = n+1, sum+v, sq+v*v
+			}
 		}
 	}
 	if n == 0 {
 		return true
 	}
-	mean := sum / n
-	return sq/n-mean*mean < flatLevels*flatLevels
+	mean := float64(sum) / float64(n)
+	return float64(sq)/float64(n)-mean*mean < flatLevels*flatLevels
 }
 
 // flatGrey is the brightness flat samples at (x, y): a YCbCr picture's Y, else
@@ -324,13 +370,19 @@ func flatGrey(img image.Image, x, y int) float64 {
 	switch m := img.(type) {
 	case *image.YCbCr:
 		return float64(m.Y[m.YOffset(x, y)])
-	case *image.NRGBA: // color.GrayModel's arithmetic, without At's interface
-		p := m.Pix[m.PixOffset(x, y):][:4]
-		r, g, b, a := uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])
-		r, g, b = (r|r<<8)*a/0xff, (g|g<<8)*a/0xff, (b|b<<8)*a/0xff // color.NRGBA.RGBA
-		return float64(uint8((19595*r + 38470*g + 7471*b + 1<<15) >> 24))
+	case *image.NRGBA:
+		return float64(nrgbaGrey(m.Pix[m.PixOffset(x, y):]))
 	}
 	return float64(color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y)
+}
+
+// nrgbaGrey is color.GrayModel's grey of the NRGBA pixel p starts with, its
+// arithmetic without At's interface.
+func nrgbaGrey(p []uint8) uint8 {
+	p = p[:4]
+	r, g, b, a := uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])
+	r, g, b = (r|r<<8)*a/0xff, (g|g<<8)*a/0xff, (b|b<<8)*a/0xff // color.NRGBA.RGBA
+	return uint8((19595*r + 38470*g + 7471*b + 1<<15) >> 24)
 }
 
 // Distance is the Hamming distance between two hashes: how many of their 64 bits differ.
