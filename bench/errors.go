@@ -61,15 +61,27 @@ var (
 type DatabaseError struct {
 	// Kind is what happened: ErrDiskFull, ErrUnavailable or ErrDatabase.
 	Kind error
-	// Unreachable is set for ErrUnavailable when the database server could not
-	// be reached at all (no PostgreSQL server answers at the address).
+	// Unreachable is set for ErrUnavailable when no connection to the database
+	// server could be made: no PostgreSQL server answers at the address, or one
+	// answered and refused the connection (Refused says why).
 	Unreachable bool
+	// Refused is why a server that answered refused the connection: RefusedSignIn
+	// or RefusedNoDatabase; "" when none answered.
+	Refused string
 	// Detail is the driver's own words, the end of Err's text: for the log, never
 	// for people.
 	Detail string
 	// Err is the error as it was, with what was being done.
 	Err error
 }
+
+// Why a database server refused a connection (DatabaseError.Refused).
+const (
+	// RefusedSignIn: the server refused the address's user or password.
+	RefusedSignIn = "sign-in"
+	// RefusedNoDatabase: the server has no database of the address's name.
+	RefusedNoDatabase = "no-database"
+)
 
 // Error is Err's text, after the kind's words for a full disk or a busy server
 // (an unreachable server and a database problem say what they are already).
@@ -94,6 +106,12 @@ func Message(err error) string {
 	isDB := errors.As(err, &db)
 	if isDB && db.Unreachable {
 		log.Printf("benchwright: %v", err)
+		switch db.Refused {
+		case RefusedSignIn:
+			return "The PostgreSQL server refused the user name or password in the database address; nothing was changed. Check the address (the details are in the log)."
+		case RefusedNoDatabase:
+			return "The PostgreSQL server has no database of the name in the address; nothing was changed. Check the address, or create the database (the details are in the log)."
+		}
 		return "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
 	}
 	// An error that already holds its sentence (a team server's refusal, worded

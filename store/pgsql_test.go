@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	neturl "net/url"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -168,6 +169,45 @@ func TestMessageUnreachablePostgres(t *testing.T) {
 	want := "The PostgreSQL server cannot be reached; nothing was changed. Try again when it is back (the details are in the log)."
 	if got := bench.Message(err); got != want {
 		t.Errorf("Message = %q, want %q", got, want)
+	}
+}
+
+// TestMessageRefusedPostgres: a PostgreSQL server that answers and refuses the
+// address's user or database is said as such, not as a server that cannot be
+// reached (people would wait for a server that is there); what it said is for
+// the log.
+func TestMessageRefusedPostgres(t *testing.T) {
+	base := os.Getenv("BENCHWRIGHT_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("PostgreSQL only: a server must answer")
+	}
+	for _, c := range []struct {
+		name string
+		edit func(u *neturl.URL)
+		want string
+	}{
+		{"no such user", func(u *neturl.URL) { u.User = neturl.UserPassword("bw_no_such_role", "hunter2-secret") },
+			"The PostgreSQL server refused the user name or password in the database address; nothing was changed. Check the address (the details are in the log)."},
+		{"no such database", func(u *neturl.URL) { u.Path = "/bw_no_such_database" },
+			"The PostgreSQL server has no database of the name in the address; nothing was changed. Check the address, or create the database (the details are in the log)."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u, err := neturl.Parse(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.edit(u)
+			_, err = Open(context.Background(), u.String())
+			if err == nil {
+				t.Fatal("opened a database the server refused")
+			}
+			if got := bench.Message(err); got != c.want {
+				t.Errorf("Message = %q, want %q (%v)", got, c.want, err)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("the error shows the password: %v", err)
+			}
+		})
 	}
 }
 
