@@ -78,12 +78,28 @@ func pgConnectRefusal(err error) string {
 			name = strings.Trim(name[i:], `"`)
 		}
 		return fmt.Sprintf("the PostgreSQL server does not know the setting %q the address gives it (a parameter after ?: check its spelling)", name)
-	case "28P01", "28000": // invalid_password, invalid_authorization_specification
+	}
+	switch pgRefused(pe) {
+	case bench.RefusedSignIn:
 		return "the PostgreSQL server refused the user name or password of the address"
-	case "3D000": // invalid_catalog_name
+	case bench.RefusedNoDatabase:
 		return "the PostgreSQL server holds no database of the name in the address"
 	}
 	return "the PostgreSQL server refused the connection"
+}
+
+// pgRefused is why a PostgreSQL server refused a connection with pe, as
+// bench.DatabaseError.Refused says it: the address's user or password
+// (invalid_password, invalid_authorization_specification), its database
+// (invalid_catalog_name), or "" for another reason.
+func pgRefused(pe *pgconn.PgError) string {
+	switch pe.Code {
+	case "28P01", "28000":
+		return bench.RefusedSignIn
+	case "3D000":
+		return bench.RefusedNoDatabase
+	}
+	return ""
 }
 
 // openPGSQL opens a pool of connections to rawURL that translate the store's SQL.

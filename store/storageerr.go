@@ -54,8 +54,8 @@ func dbError(err error) error {
 // storageKind is what kind of storage failure err is, nil when it is none. A
 // connection to a PostgreSQL server that could not be made at all is marked
 // Unreachable, and Refused when the server answered and refused the address's
-// user or password (SQLSTATE class 28) or database (3D000): people then check
-// the address instead of waiting for a server that is there.
+// user, password or database (pgRefused): people then check the address instead
+// of waiting for a server that is there.
 func storageKind(err error) *bench.DatabaseError {
 	e := storageClass(err)
 	var connect *pgconn.ConnectError
@@ -64,14 +64,8 @@ func storageKind(err error) *bench.DatabaseError {
 			e = &bench.DatabaseError{Kind: bench.ErrUnavailable}
 		}
 		e.Unreachable = true
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) {
-			switch {
-			case strings.HasPrefix(pe.Code, "28"): // invalid_authorization_specification, invalid_password
-				e.Refused = bench.RefusedSignIn
-			case pe.Code == "3D000": // invalid_catalog_name
-				e.Refused = bench.RefusedNoDatabase
-			}
+		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) {
+			e.Refused = pgRefused(pe)
 		}
 	}
 	return e
