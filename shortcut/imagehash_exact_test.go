@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -62,24 +63,18 @@ func TestImageHashIsUnchanged(t *testing.T) {
 	}
 }
 
-func toGray(img image.Image) *image.Gray {
-	g := image.NewGray(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			g.Set(x, y, img.At(x, y))
-		}
-	}
-	return g
-}
+func toGray(img image.Image) *image.Gray { return redraw(img, image.NewGray(img.Bounds())) }
 
-func toRGBA(img image.Image) *image.RGBA {
-	g := image.NewRGBA(img.Bounds())
+func toRGBA(img image.Image) *image.RGBA { return redraw(img, image.NewRGBA(img.Bounds())) }
+
+// redraw sets every pixel of dst (of img's bounds) to img's, converted by dst's model.
+func redraw[T draw.Image](img image.Image, dst T) T {
 	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
 		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			g.Set(x, y, img.At(x, y))
+			dst.Set(x, y, img.At(x, y))
 		}
 	}
-	return g
+	return dst
 }
 
 // withAlpha is a copy of img with random opacity in a third of its pixels.
