@@ -58,6 +58,14 @@ type SampleQuery struct {
 	Desc   bool       // newest, highest or last first
 	Offset int
 	Limit  int // 50 when 0; at most 1000
+
+	// QuickTotal: a search of words alone stops counting once it knows the
+	// search is broad (a thirty-second of the project, and at least 1,000
+	// samples), returns that many as Total and sets the page's TotalAtLeast. A
+	// word in most samples then answers as fast as a rare one; the Samples
+	// screen asks this first and for the exact count after. Other searches
+	// count exactly either way.
+	QuickTotal bool
 }
 
 // SampleRow is one sample of a manager page: the sample and what the manager shows
@@ -75,6 +83,9 @@ type SampleRow struct {
 type SamplePage struct {
 	Rows  []SampleRow
 	Total int
+	// TotalAtLeast: the search finds more than Total samples (QuickTotal
+	// stopped counting at Total).
+	TotalAtLeast bool
 }
 
 // Refusal is a sample an action left unchanged and the reason, in words.

@@ -25,6 +25,9 @@ func (d *DB) HoldRead(ctx context.Context, fn func()) error {
 	})
 }
 
+// SetQuickFloor makes the least a quick count of d counts n (1,000 in use).
+func (d *DB) SetQuickFloor(n int) { d.quickFloor = n }
+
 // SetAfterFreezeAudit makes fn run inside every freeze between its audit and its
 // write, until the test ends.
 func SetAfterFreezeAudit(tb interface{ Cleanup(func()) }, fn func()) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -19,10 +20,15 @@ import (
 // and checks each page against the samples filtered and sorted here: searches that
 // select a quarter of the project or more (the page walks the sort index and tests
 // each row), words alone (walked from a thirty-second), and narrow ones (found by
-// their filters, words from the full-text index first, then sorted).
+// their filters, words from the full-text index first, then sorted). Each search
+// is paged again with QuickTotal: words alone in more samples than the quick
+// count's limit (here a thirty-second of the project, ten samples) give that
+// limit as a lower bound, and the same pages (walked on PostgreSQL with each row's
+// words read by key); every other search counts exactly.
 func TestSampleManagerPagesEveryPlan(t *testing.T) {
 	ctx := context.Background()
 	f := newManagerFixture(t)
+	f.db.SetQuickFloor(5)
 	all, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Sort: bench.SortID, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +50,7 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 		bench.SortAuthor:  func(r bench.SampleRow) string { return r.AuthorName },
 		bench.SortHop:     func(r bench.SampleRow) string { return fmt.Sprint(r.Content.Hop) },
 	}
+	quickLimit := max(5, (all.Total+31)/32)
 	for _, tc := range []struct {
 		name  string
 		q     bench.SampleQuery
@@ -72,9 +79,16 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 		if broad := len(want)*4 >= all.Total; broad != tc.broad {
 			t.Fatalf("%s: %d of %d samples; the case is not what it says", tc.name, len(want), all.Total)
 		}
+		wordsAlone := tc.q.Text != "" && reflect.DeepEqual(tc.q, bench.SampleQuery{Text: tc.q.Text})
+		if tc.name == "a word of every sample" && (!wordsAlone || len(want) <= quickLimit) {
+			t.Fatalf("%s: %d samples; a quick count would not stop at %d", tc.name, len(want), quickLimit)
+		}
 		for _, sort := range bench.SampleSorts {
-			for _, desc := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/%s/desc=%v", tc.name, sort, desc), func(t *testing.T) {
+			for _, c := range []struct {
+				desc, quick bool
+			}{{false, false}, {true, false}, {false, true}, {true, true}} {
+				desc := c.desc
+				t.Run(fmt.Sprintf("%s/%s/desc=%v/quick=%v", tc.name, sort, desc, c.quick), func(t *testing.T) {
 					ordered := slices.Clone(want)
 					slices.SortStableFunc(ordered, func(a, b bench.SampleRow) int {
 						c := strings.Compare(keys[sort](a), keys[sort](b))
@@ -87,15 +101,19 @@ func TestSampleManagerPagesEveryPlan(t *testing.T) {
 						return c
 					})
 					q := tc.q
-					q.Sort, q.Desc, q.Limit = sort, desc, 23
+					q.Sort, q.Desc, q.Limit, q.QuickTotal = sort, desc, 23, c.quick
+					wantTotal, wantAtLeast := len(want), false
+					if c.quick && wordsAlone && len(want) > quickLimit {
+						wantTotal, wantAtLeast = quickLimit, true
+					}
 					var got []string
 					for {
 						page, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, q)
 						if err != nil {
 							t.Fatal(err)
 						}
-						if page.Total != len(want) {
-							t.Fatalf("offset %d: total %d, want %d", q.Offset, page.Total, len(want))
+						if page.Total != wantTotal || page.TotalAtLeast != wantAtLeast {
+							t.Fatalf("offset %d: total %d (at least: %v), want %d (%v)", q.Offset, page.Total, page.TotalAtLeast, wantTotal, wantAtLeast)
 						}
 						for _, r := range page.Rows {
 							got = append(got, r.ID)

@@ -61,6 +61,9 @@ type DB struct {
 	queueShapes sync.Map
 	// signIns counts the sign-ins being answered (Authenticate).
 	signIns signInsInFlight
+	// quickFloor is the least a quick count counts (quickLimit); 0 is 1,000. Tests
+	// lower it to reach it with a small project.
+	quickFloor int
 }
 
 // Open opens (creating if needed) the database at path and applies pending

@@ -330,3 +330,80 @@ func TestFreezeFormHintsAreNotValues(t *testing.T) {
 		}
 	}
 }
+
+// quickCounts is a session whose quick counts of words stop at two samples, as a
+// store's do at a thirty-second of a big project, and which counts its calls.
+type quickCounts struct {
+	bench.Session
+	quick, exact int
+}
+
+func (s *quickCounts) SearchSamples(ctx context.Context, projectID int64, q bench.SampleQuery) (bench.SamplePage, error) {
+	quick := q.QuickTotal && q.Text != ""
+	q.QuickTotal = false
+	page, err := s.Session.SearchSamples(ctx, projectID, q)
+	if quick {
+		s.quick++
+		if err == nil && page.Total > 2 {
+			page.Total, page.TotalAtLeast = 2, true
+		}
+	} else {
+		s.exact++
+	}
+	return page, err
+}
+
+// TestSamplesScreenCountsABroadSearchAfter: the screen asks for words with a quick
+// count, shows the page with the lower bound at once (and the next page open),
+// then the exact count when it comes; a newer search drops an older count.
+func TestSamplesScreenCountsABroadSearchAfter(t *testing.T) {
+	u, v := openSamplesScreen(t, "lead")
+	all := v.page.Total
+	s := &quickCounts{Session: u.sess}
+	u.sess = s
+	var pending []func()
+	inBackground = func(f func()) { pending = append(pending, f) }
+	t.Cleanup(func() { inBackground = func(f func()) { f() } })
+	next := func() {
+		t.Helper()
+		if len(pending) == 0 {
+			t.Fatal("nothing runs in the background")
+		}
+		f := pending[0]
+		pending = pending[1:]
+		f()
+	}
+	v.search.SetText("d") // "demo", in every sample's id
+	next() // the search
+	if s.quick != 1 || v.page.Total != 2 || !v.page.TotalAtLeast || v.count.Text != fmt.Sprintf("1–%d of more than 2 (counting…)", len(v.page.Rows)) || v.next.Disabled() {
+		t.Fatalf("the quick page: %d quick calls, total %d (at least %v), %q, next disabled %v", s.quick, v.page.Total, v.page.TotalAtLeast, v.count.Text, v.next.Disabled())
+	}
+	next() // the exact count
+	if s.exact != 1 || v.page.TotalAtLeast || v.page.Total <= 2 || v.page.Total > all || v.count.Text != fmt.Sprintf("1–%d of %d", len(v.page.Rows), v.page.Total) ||
+		v.next.Disabled() != (len(v.page.Rows) == v.page.Total) {
+		t.Fatalf("after the exact count: %d exact calls, total %d (at least %v) of %d, %q", s.exact, v.page.Total, v.page.TotalAtLeast, all, v.count.Text)
+	}
+
+	// A newer search before the count comes: the older count is not shown.
+	v.search.SetText("de")
+	next()
+	v.search.SetText("dem")
+	if len(pending) != 2 {
+		t.Fatalf("%d calls waiting; want the older count and the newer search", len(pending))
+	}
+	older := pending[0]
+	pending = pending[1:]
+	next() // the newer search, before the older count comes
+	older()
+	if !v.page.TotalAtLeast || v.page.Total != 2 {
+		t.Fatalf("the older search's count shown for the newer: %q", v.count.Text)
+	}
+	next()
+	if v.search.Text != "dem" || s.quick != 3 || s.exact != 3 || v.page.TotalAtLeast || v.count.Text != fmt.Sprintf("1–%d of %d", len(v.page.Rows), v.page.Total) {
+		t.Fatalf("after a newer search: %q, total %d (at least %v)", v.count.Text, v.page.Total, v.page.TotalAtLeast)
+	}
+	exact, err := s.Session.SearchSamples(context.Background(), u.project.ID, bench.SampleQuery{Text: "dem"})
+	if err != nil || v.page.Total != exact.Total {
+		t.Fatalf("the count shown is %d, the search finds %d (%v)", v.page.Total, exact.Total, err)
+	}
+}
