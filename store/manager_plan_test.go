@@ -3,6 +3,7 @@ package store_test
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/verify"
 )
 
@@ -156,4 +158,72 @@ func hasWordStarting(r bench.SampleRow, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestWordsKeepEveryShortPrefix: migration 37 makes SQLite's full-text index of
+// the words again with one- and three-letter prefixes kept; a file whose index
+// was made by migration 16 (two and four) finds, after it, what it found before,
+// the words written by the rebuild and one by one alike.
+func TestWordsKeepEveryShortPrefix(t *testing.T) {
+	ctx := context.Background()
+	f := newManagerFixture(t)
+	if strings.HasPrefix(f.db.Path(), "postgres") {
+		t.Skip("SQLite's full-text index; PostgreSQL's GIN index has no prefixes to keep")
+	}
+	words := []string{"m", "le", "lef", "t", "th", "the", "chair left", f.project.Name}
+	found := func(db *store.DB) map[string][]string {
+		out := map[string][]string{}
+		for _, w := range words {
+			ids, err := db.SampleIDs(ctx, f.lead, f.project.ID, bench.SampleQuery{Text: w, Sort: bench.SortID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[w] = ids
+		}
+		return out
+	}
+	before := found(f.db)
+	if len(before["t"]) == 0 || len(before["the"]) == 0 || len(before["m"]) != 300 {
+		t.Fatalf("the words found: %d for t, %d for the, %d for m", len(before["t"]), len(before["the"]), len(before["m"]))
+	}
+	path := f.db.Path()
+	f.db.Close()
+	raw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The index as migration 16 made it, and the version before 37.
+	for _, stmt := range []string{
+		`CREATE VIRTUAL TABLE sample_words_16 USING fts4(body, tokenize=unicode61, prefix="2,4")`,
+		`INSERT INTO sample_words_16 (docid, body) SELECT docid, body FROM sample_words`,
+		`DROP TABLE sample_words`,
+		`ALTER TABLE sample_words_16 RENAME TO sample_words`,
+		`PRAGMA user_version = 36`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if after := found(db); !reflect.DeepEqual(after, before) {
+		t.Errorf("after migration 37 the words find %v, before %v", after, before)
+	}
+	raw, err = sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var def string
+	var version int
+	if err := raw.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'sample_words'`).Scan(&def); err != nil || !strings.Contains(def, `prefix="1,2,3,4"`) {
+		t.Errorf("the words' table after migration 37: %q (%v)", def, err)
+	}
+	if err := raw.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version < 37 {
+		t.Errorf("schema version %d (%v)", version, err)
+	}
 }
