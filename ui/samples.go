@@ -550,7 +550,7 @@ func (v *samplesView) showCount() {
 	case v.page.Total == 0:
 		v.count.SetText("No sample found")
 	case v.page.TotalAtLeast:
-		v.count.SetText(fmt.Sprintf("%d–%d of more than %d (counting…)", first, last, v.page.Total))
+		v.count.SetText(fmt.Sprintf("%d–%d of %d+", first, last, v.page.Total)) // more: the exact count follows
 	default:
 		v.count.SetText(fmt.Sprintf("%d–%d of %d", first, last, v.page.Total))
 	}
