@@ -494,7 +494,7 @@ func (v *samplesView) start() {
 	seq, q := v.seq, v.q
 	v.busy++
 	sess, pid := v.u.sess, v.u.project.ID // read here, not on the goroutine
-	q.QuickTotal = true // a broad search shows its page at once, its exact count after (countExactly)
+	q.QuickTotal = true                   // a broad search shows its page at once, its exact count after (countExactly)
 	inBackground(func() {
 		page, err := sess.SearchSamples(context.Background(), pid, q)
 		fyne.Do(func() {

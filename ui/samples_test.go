@@ -374,7 +374,7 @@ func TestSamplesScreenCountsABroadSearchAfter(t *testing.T) {
 		f()
 	}
 	v.search.SetText("d") // "demo", in every sample's id
-	next() // the search
+	next()                // the search
 	if s.quick != 1 || v.page.Total != 2 || !v.page.TotalAtLeast || v.count.Text != fmt.Sprintf("1–%d of 2+", len(v.page.Rows)) || v.next.Disabled() {
 		t.Fatalf("the quick page: %d quick calls, total %d (at least %v), %q, next disabled %v", s.quick, v.page.Total, v.page.TotalAtLeast, v.count.Text, v.next.Disabled())
 	}
