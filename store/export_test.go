@@ -28,6 +28,10 @@ func (d *DB) HoldRead(ctx context.Context, fn func()) error {
 // SetQuickFloor makes the least a quick count of d counts n (1,000 in use).
 func (d *DB) SetQuickFloor(n int) { d.quickFloor = n }
 
+// SetWalkRows makes a walk testing each row's words read n rows per row of its
+// page and the pages before it (64 in use).
+func (d *DB) SetWalkRows(n int) { d.walkRows = n }
+
 // SetAfterFreezeAudit makes fn run inside every freeze between its audit and its
 // write, until the test ends.
 func SetAfterFreezeAudit(tb interface{ Cleanup(func()) }, fn func()) {

@@ -51,6 +51,7 @@ func BenchmarkScaleSampleManager(b *testing.B) {
 		{"sort-author", bench.SampleQuery{Sort: bench.SortAuthor}},
 		{"sort-hop", bench.SampleQuery{Sort: bench.SortHop}},                                                 // hop 0 first: half the project ties
 		{"sort-hop-text", bench.SampleQuery{Sort: bench.SortHop, Text: "the", Desc: true, QuickTotal: true}}, // a word in every sample
+		{"id-prefix", bench.SampleQuery{Text: "bench-00", Desc: true, QuickTotal: true}},                     // a tenth of the project, the oldest: last when newest first
 		{"one-letter", bench.SampleQuery{Text: "t", Desc: true, QuickTotal: true}},                           // the search box's first keystroke
 		{"sort-hop-text-exact", bench.SampleQuery{Sort: bench.SortHop, Text: "the", Desc: true}},             // and its exact count after
 		{"one-week", bench.SampleQuery{From: week[0], To: week[1], Sort: bench.SortCreated}},                 // the project's first week of changes

@@ -26,11 +26,13 @@ import (
 // is paged again with QuickTotal: words alone in more samples than the quick
 // count's limit (here a thirty-second of the project, ten samples) give that
 // limit as a lower bound, and the same pages (walked on PostgreSQL with each row's
-// words read by key); every other search counts exactly.
+// words read by key, as far as one row per row of the page and the pages before:
+// past it the words are found first); every other search counts exactly.
 func TestSampleManagerPagesEveryPlan(t *testing.T) {
 	ctx := context.Background()
 	f := newManagerFixture(t)
 	f.db.SetQuickFloor(5)
+	f.db.SetWalkRows(1)
 	all, err := f.db.SearchSamples(ctx, f.lead, f.project.ID, bench.SampleQuery{Sort: bench.SortID, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)

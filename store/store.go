@@ -64,6 +64,9 @@ type DB struct {
 	// quickFloor is the least a quick count counts (quickLimit); 0 is 1,000. Tests
 	// lower it to reach it with a small project.
 	quickFloor int
+	// walkRows is how many rows a walk testing each row's words (SearchSamples)
+	// reads per row of its page and of the pages before it; 0 is 64. Tests lower it.
+	walkRows int
 }
 
 // Open opens (creating if needed) the database at path and applies pending
