@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
+	"fmt"
 	neturl "net/url"
 	"os"
 	"reflect"
@@ -211,36 +213,39 @@ func TestMessageRefusedPostgres(t *testing.T) {
 	}
 }
 
-// A PostgreSQL pool holds as many connections as the address's pool_max_conns
-// says (pgx's pool's parameter, never sent to the server as a setting), else
-// twice the cores, at least 8; a value that is not a number of at least 2 is refused,
-// naming the parameter.
+// A DB on PostgreSQL holds as many connections as the address's pool_max_conns
+// says (pgx's pool's parameter, never sent to the server as a setting), else three
+// times the cores, at least 12: a third of them for reads, apart from the writers'
+// (none when that third is less than one: reads then share the writers'); a value
+// that is not a number of at least 2 is refused, naming the parameter.
 func TestPostgresPoolSize(t *testing.T) {
+	total := max(12, 3*runtime.NumCPU())
 	for _, tc := range []struct {
-		query   string
-		want    int
-		refused bool
+		query            string
+		writers, readers int
+		refused          bool
 	}{
-		{"", max(8, 2*runtime.NumCPU()), false},
-		{"?sslmode=disable", max(8, 2*runtime.NumCPU()), false},
-		{"?pool_max_conns=7", 7, false},
-		{"?pool_max_conns=2&sslmode=disable", 2, false},
-		{"?pool_max_conns=1", 0, true},
-		{"?pool_max_conns=0", 0, true},
-		{"?pool_max_conns=-3", 0, true},
-		{"?pool_max_conns=eight", 0, true},
-		{"?pool_max_conns=", 0, true},
+		{"", total - total/3, total / 3, false},
+		{"?sslmode=disable", total - total/3, total / 3, false},
+		{"?pool_max_conns=7", 5, 2, false},
+		{"?pool_max_conns=3", 2, 1, false},
+		{"?pool_max_conns=2&sslmode=disable", 2, 0, false},
+		{"?pool_max_conns=1", 0, 0, true},
+		{"?pool_max_conns=0", 0, 0, true},
+		{"?pool_max_conns=-3", 0, 0, true},
+		{"?pool_max_conns=eight", 0, 0, true},
+		{"?pool_max_conns=", 0, 0, true},
 	} {
 		cfg, err := pgx.ParseConfig("postgres://bw@db-host/bench" + tc.query)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.query, err)
 		}
-		n, err := pgPoolSize(cfg)
+		w, r, err := pgPoolSize(cfg)
 		switch {
 		case tc.refused && (err == nil || !strings.Contains(err.Error(), "pool_max_conns")):
-			t.Errorf("%q: %d, %v; want a refusal naming pool_max_conns", tc.query, n, err)
-		case !tc.refused && (err != nil || n != tc.want):
-			t.Errorf("%q: %d, %v; want %d", tc.query, n, err, tc.want)
+			t.Errorf("%q: %d+%d, %v; want a refusal naming pool_max_conns", tc.query, w, r, err)
+		case !tc.refused && (err != nil || w != tc.writers || r != tc.readers):
+			t.Errorf("%q: %d writers' and %d readers' connections, %v; want %d and %d", tc.query, w, r, err, tc.writers, tc.readers)
 		case !tc.refused && cfg.RuntimeParams["pool_max_conns"] != "":
 			t.Errorf("%q: pool_max_conns is still among the server's settings: %v", tc.query, cfg.RuntimeParams)
 		}
@@ -251,15 +256,30 @@ func TestPostgresPoolSize(t *testing.T) {
 	}
 
 	// On a server: the parameter is not sent as a setting (PostgreSQL would refuse
-	// an unknown one), and the pool keeps to it.
-	url := pgTestURL(t, "a SQLite file has no pool of server connections") + "&pool_max_conns=3"
-	d, err := Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if got := d.db.Stats().MaxOpenConnections; got != 3 {
-		t.Errorf("the pool holds up to %d connections, want 3", got)
+	// an unknown one), and the pools keep to it.
+	for _, tc := range []struct {
+		total, writers, readers int
+		shared                  bool
+	}{{3, 2, 1, false}, {2, 2, 2, true}} {
+		url := pgTestURL(t, "a SQLite file has no pool of server connections") + fmt.Sprintf("&pool_max_conns=%d", tc.total)
+		d, err := Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.db.Stats().MaxOpenConnections; got != tc.writers {
+			t.Errorf("pool_max_conns=%d: the writers' pool holds up to %d connections, want %d", tc.total, got, tc.writers)
+		}
+		if got := d.rdb.Stats().MaxOpenConnections; got != tc.readers || (d.rdb == d.db) != tc.shared {
+			t.Errorf("pool_max_conns=%d: the readers' pool holds up to %d connections (shared with the writers: %v), want %d (%v)",
+				tc.total, got, d.rdb == d.db, tc.readers, tc.shared)
+		}
+		var one int
+		if err := d.readTx(context.Background(), func(tx *sql.Tx) error { return tx.QueryRow(`SELECT 1`).Scan(&one) }); err != nil || one != 1 {
+			t.Errorf("pool_max_conns=%d: a read: %d, %v", tc.total, one, err)
+		}
+		if err := d.Close(); err != nil {
+			t.Errorf("pool_max_conns=%d: close: %v", tc.total, err)
+		}
 	}
 }
 

@@ -45,18 +45,19 @@ const pgBaseline = 17
 // openPostgres opens the PostgreSQL database at url and applies pending migrations.
 func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 	trips := new(atomic.Int64)
-	sdb, err := openPGSQLCounted(rawURL, trips)
+	sdb, rdb, err := openPGPools(rawURL, trips)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
 	}
 	sdb.SetConnMaxIdleTime(5 * time.Minute)
-	d := &DB{db: sdb, rdb: sdb, path: rawURL, pg: true, pgTrips: trips, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
+	rdb.SetConnMaxIdleTime(5 * time.Minute)
+	d := &DB{db: sdb, rdb: rdb, path: rawURL, pg: true, pgTrips: trips, files: pgFilesDir(rawURL), Now: func() time.Time { return time.Now().UTC() }}
 	if err := sdb.PingContext(ctx); err != nil {
-		sdb.Close()
+		d.Close()
 		return nil, fmt.Errorf("open %s: %s: %w", RedactURL(rawURL), pgConnectRefusal(err), err)
 	}
 	if err := d.migratePG(ctx); err != nil {
-		sdb.Close()
+		d.Close()
 		return nil, fmt.Errorf("open %s: %w", RedactURL(rawURL), err)
 	}
 	return d, nil
@@ -102,50 +103,73 @@ func pgRefused(pe *pgconn.PgError) string {
 	return ""
 }
 
-// openPGSQL opens a pool of connections to rawURL that translate the store's SQL.
-func openPGSQL(rawURL string) (*sql.DB, error) { return openPGSQLCounted(rawURL, nil) }
-
-// openPGSQLCounted is openPGSQL whose connections count their round trips to the
-// server in trips (pgConn.trip). The pool holds at most pgPoolSize connections.
-func openPGSQLCounted(rawURL string, trips *atomic.Int64) (*sql.DB, error) {
-	cfg, err := pgx.ParseConfig(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
+// openPGSQL opens a pool of connections to rawURL that translate the store's SQL:
+// the writers' pool of openPGPools, for tests that look at rows directly.
+func openPGSQL(rawURL string) (*sql.DB, error) {
+	w, r, err := openPGPools(rawURL, nil)
+	if err == nil && r != w {
+		r.Close()
 	}
-	n, err := pgPoolSize(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
-	}
-	sdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), trips})
-	sdb.SetMaxOpenConns(n)
-	sdb.SetMaxIdleConns(n)
-	return sdb, nil
+	return w, err
 }
 
-// pgPoolSize is how many connections a pool opens to the server at most: the
-// address's pool_max_conns (pgx's own pool's parameter, taken out of the
-// settings sent to the server), or else the greater of 8 and twice the
-// machine's cores. About as many as PostgreSQL can run at once (twice its cores
-// and its disks, by PostgreSQL's own rule of thumb), with room for writes that
-// hold their connection while they wait for their lock. More buy nothing: each
-// new connection is a new server process that loads its catalog and plans each
-// statement afresh, and they contend for the same cores — the team server's
-// load benchmark on 2 cores ran a median 525 requests a second with the 32 of
+// openPGPools opens the two pools of connections to rawURL of a DB on
+// PostgreSQL, whose connections count their round trips to the server in trips
+// (pgConn.trip): the writers' (DB.db) and the readers' (DB.rdb), sized by
+// pgPoolSize. With a total too small to split, the readers share the writers'.
+func openPGPools(rawURL string, trips *atomic.Int64) (writers, readers *sql.DB, err error) {
+	cfg, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
+	}
+	w, r, err := pgPoolSize(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the PostgreSQL address is not valid: %w", err)
+	}
+	open := func(n int) *sql.DB {
+		sdb := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), trips})
+		sdb.SetMaxOpenConns(n)
+		sdb.SetMaxIdleConns(n)
+		return sdb
+	}
+	writers = open(w)
+	readers = writers
+	if r > 0 {
+		readers = open(r)
+	}
+	return writers, readers, nil
+}
+
+// pgPoolSize is how many connections a DB opens to the server at most, for
+// writes and, apart, for reads (0: reads share the writers' connections). The
+// total is the address's pool_max_conns (pgx's own pool's parameter, taken out
+// of the settings sent to the server), or else the greater of 12 and three times
+// the machine's cores; a third of it is for reads, when that is at least one.
+//
+// About as many as PostgreSQL can run at once (twice its cores and its disks, by
+// PostgreSQL's own rule of thumb), with room for writes that hold their
+// connection while they wait for their lock. More buy nothing: each new
+// connection is a new server process that loads its catalog and plans each
+// statement afresh, and they contend for the same cores — the team server's load
+// benchmark on 2 cores ran a median 525 requests a second with the 32 of
 // earlier versions and 578 with 8, ten runs each (docs/PERFORMANCE.md, session
-// 19), and its writes' p95 fell from 91 to 72 ms. Requests
-// beyond the pool wait their turn for a connection. At least 2: a copy into
-// PostgreSQL writes on two at once.
-func pgPoolSize(cfg *pgx.ConnConfig) (int, error) {
-	s, set := cfg.RuntimeParams["pool_max_conns"]
-	if !set {
-		return max(8, 2*runtime.NumCPU()), nil
+// 19), and its writes' p95 fell from 91 to 72 ms. Reads have connections of
+// their own because writers hold theirs while they wait for a sample's or a
+// project's lock: with one pool of 8, a verifier's queue waited behind them
+// (its median 31–35 ms on that benchmark, 16–21 ms with 4 of its own; session
+// 24). Requests beyond a pool wait their turn for a connection. At least 2 for
+// writes: a copy into PostgreSQL writes on two at once.
+func pgPoolSize(cfg *pgx.ConnConfig) (writers, readers int, err error) {
+	total := max(12, 3*runtime.NumCPU())
+	if s, set := cfg.RuntimeParams["pool_max_conns"]; set {
+		delete(cfg.RuntimeParams, "pool_max_conns")
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 2 {
+			return 0, 0, fmt.Errorf("pool_max_conns is %q: it must be a whole number of connections, at least 2", s)
+		}
+		total = n
 	}
-	delete(cfg.RuntimeParams, "pool_max_conns")
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 2 {
-		return 0, fmt.Errorf("pool_max_conns is %q: it must be a whole number of connections, at least 2", s)
-	}
-	return n, nil
+	return total - total/3, total / 3, nil
 }
 
 // pgFilesDir is the default folder of a PostgreSQL database's own files: in the
