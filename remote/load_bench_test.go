@@ -433,6 +433,7 @@ func (l *teamLoad) run(b *testing.B, tm team, it int) {
 	var budget atomic.Int64
 	budget.Store(int64(*loadActions))
 	runs := make([]*loadRun, len(people))
+	storetest.QuietPostgres(b, os.Getenv(storetest.PostgresEnv)) // on PostgreSQL, what the benchmarks before this one wrote, analysed after them
 	b.StartTimer()
 	t0 := time.Now()
 	for i, p := range people {
