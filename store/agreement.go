@@ -54,7 +54,9 @@ func (d *DB) Agreement(ctx context.Context, actor bench.User, projectID int64) (
 		if err != nil {
 			return err
 		}
-		js, boxRevs, listed, err := visibleReviews(ctx, tx, d.dialect(), projectID, p.Settings.Policy(), d.Now())
+		side := d.besideOf(tx) // the reviews read beside (PostgreSQL)
+		defer side.close()
+		js, boxRevs, listed, err := visibleReviews(ctx, tx, side, d.dialect(), projectID, p.Settings.Policy(), d.Now())
 		if err != nil {
 			return err
 		}
@@ -125,7 +127,7 @@ func round3Infos(ctx context.Context, tx *sql.Tx, dl dialect, from, where string
 // sample (projectReviews). When the reviews were read packed, listed is true
 // and boxRevs lists the revisions whose boxes the agreement compares
 // (drawnBoxesOf reads them); otherwise drawnBoxes finds them.
-func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64, p verify.Policy, now time.Time) (js *agreement.Judgements, boxRevs []int64, listed bool, err error) {
+func visibleReviews(ctx context.Context, tx *sql.Tx, side *besideReads, dl dialect, projectID int64, p verify.Policy, now time.Time) (js *agreement.Judgements, boxRevs []int64, listed bool, err error) {
 	claims := map[string][]verify.Claim{} // sample id → its round-3 claims
 	cls, err := queryAll(ctx, tx, func(r scanner) (verify.Claim, error) {
 		var cl verify.Claim
@@ -159,7 +161,7 @@ func visibleReviews(ctx context.Context, tx *sql.Tx, dl dialect, projectID int64
 	rc.reset()
 	var facts map[int64]round3Info
 	if scan {
-		if facts, boxRevs, scan, err = packedReviews(ctx, tx, dl, projectID, rc); err != nil {
+		if facts, boxRevs, scan, err = packedReviews(ctx, tx, side, dl, projectID, rc); err != nil {
 			return nil, nil, false, err
 		}
 	}

@@ -581,16 +581,22 @@ func TestAgreementGeneratedProject(t *testing.T) {
 	if other.Reviews == 0 {
 		t.Fatal("the second project has no reviews")
 	}
+	// On PostgreSQL the reviews are read on a connection of their own beside
+	// the samples' (besideReads), or on the one connection: the same figures.
 	for _, scan := range []bool{true, false} {
-		store.SetScanAllReviews(t, scan)
-		b, err := db.Agreement(context.Background(), lead, res.Project.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if again, _ := json.MarshalIndent(b, "", "\t"); string(again) != string(got) {
-			t.Errorf("read with scan=%v beside a second project, the agreement differs:\n%s", scan, firstDiff(string(again), string(got)))
+		for _, beside := range []bool{true, false} {
+			store.SetScanAllReviews(t, scan)
+			store.SetReadBeside(t, beside)
+			b, err := db.Agreement(context.Background(), lead, res.Project.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := json.MarshalIndent(b, "", "\t"); string(again) != string(got) {
+				t.Errorf("read with scan=%v, beside=%v, beside a second project, the agreement differs:\n%s", scan, beside, firstDiff(string(again), string(got)))
+			}
 		}
 	}
+	store.SetReadBeside(t, true)
 	golden := filepath.Join("testdata", "agreement_generated.json")
 	if *updateAgreement {
 		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {

@@ -47,6 +47,13 @@ func SetScanAllReviews(tb interface{ Cleanup(func()) }, scan bool) {
 	tb.Cleanup(func() { scanReviewsForTests = nil })
 }
 
+// SetReadBeside turns reading beside (besideReads, PostgreSQL) on or off until
+// the test ends.
+func SetReadBeside(tb interface{ Cleanup(func()) }, on bool) {
+	besideOffForTests = !on
+	tb.Cleanup(func() { besideOffForTests = false })
+}
+
 // RawSQL opens the database at path (a file or a PostgreSQL URL) for tests that look
 // at rows directly, with the store's SQL translation on PostgreSQL.
 func RawSQL(path string) (*sql.DB, error) {
