@@ -29,11 +29,11 @@ import (
 // a lead may audit. The database is read in one transaction; the image files are then
 // hashed outside it, so that a long audit does not hold the database.
 func (d *DB) Audit(ctx context.Context, actor bench.User, projectID int64) (bench.AuditReport, error) {
-	in, err := d.auditInput(ctx, actor, "audit", projectID, bench.ReleaseFilter{})
+	in, hashing, err := d.auditInput(ctx, actor, "audit", projectID, bench.ReleaseFilter{}, nil)
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	hashes, err := hashImages(ctx, in.Images, nil)
+	hashes, err := hashing.wait()
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
@@ -49,8 +49,12 @@ type auditData struct {
 }
 
 // auditInput reads the accepted samples that filter takes, in one transaction,
-// checking that actor is a lead.
-func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, projectID int64, filter bench.ReleaseFilter) (auditData, error) {
+// checking that actor is a lead, and starts hashing their image files
+// (startHashing, progress as hashImages calls it), which goes on while the
+// near-duplicate check reads thumbnails and the caller splits. The caller
+// waits for the hashes or stops the hashing (imageHashing).
+func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, projectID int64, filter bench.ReleaseFilter,
+	progress func(done, total int)) (auditData, *imageHashing, error) {
 	var in auditData
 	err := d.act(ctx, actor, action, func(tx *sql.Tx) error {
 		if _, err := requireProjectAction(ctx, tx, actor, projectID, verify.ActionAuditRelease); err != nil {
@@ -61,9 +65,17 @@ func (d *DB) auditInput(ctx context.Context, actor bench.User, action string, pr
 		return err
 	})
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
-	return in, d.nearInput(ctx, &in)
+	if progress != nil {
+		progress(0, len(in.Images))
+	}
+	hashing := startHashing(ctx, in.Images, progress)
+	if err := d.nearInput(ctx, &in); err != nil {
+		hashing.stop()
+		return in, nil, err
+	}
+	return in, hashing, nil
 }
 
 func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter bench.ReleaseFilter) (auditData, error) {
@@ -76,6 +88,25 @@ func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter 
 		return in, err
 	}
 	in.Settings = p.Settings
+	// On PostgreSQL the reviews, the accepted selection and the hashes are read
+	// beside (besideReads) while this connection reads the samples and Go
+	// decodes them: at 11,801 accepted samples, 280 ms of the server's work
+	// beside 143 of it and 354 of decoding.
+	var (
+		rest     auditRest
+		restErr  error
+		restDone chan struct{}
+	)
+	side := d.besideOf(tx)
+	defer side.close()
+	if btx := side.open(ctx); btx != nil {
+		restDone = make(chan struct{})
+		go func() {
+			defer close(restDone)
+			rest, restErr = readAuditRest(ctx, btx, projectID)
+		}()
+		defer func() { <-restDone }() // before side.close
+	}
 	var raws []rawRevision
 	all, err := queryAll(ctx, tx, func(r scanner) (bench.AuditSample, error) {
 		var s bench.AuditSample
@@ -106,22 +137,16 @@ func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter 
 		size += len(raws[i].content)
 	}
 	d.decoded.keep(keep, size)
-	reviews, err := auditReviews(ctx, tx, projectID)
-	if err != nil {
-		return in, err
+	if restDone != nil {
+		<-restDone
+	} else {
+		rest, restErr = readAuditRest(ctx, tx, projectID)
 	}
-	var images map[string]bench.Image
-	in.accepted, images, err = acceptedSelection(ctx, tx, projectID)
-	if err != nil {
-		return in, err
+	if restErr != nil {
+		return in, restErr
 	}
-	sampled, err := sampledAcceptances(ctx, tx, projectID)
-	if err != nil {
-		return in, err
-	}
-	if in.PHash, err = imageHashes(ctx, tx, projectID); err != nil {
-		return in, err
-	}
+	reviews, images, sampled := rest.reviews, rest.images, rest.sampled
+	in.accepted, in.PHash = rest.accepted, rest.phash
 	for _, s := range all {
 		if !filter.Takes(s.Content) {
 			continue
@@ -138,6 +163,32 @@ func (d *DB) loadAudit(ctx context.Context, tx *sql.Tx, projectID int64, filter 
 		}
 	}
 	return in, nil
+}
+
+// auditRest is what loadAudit reads besides the samples.
+type auditRest struct {
+	reviews  map[string][]verify.Review
+	accepted map[string]int64
+	images   map[string]bench.Image
+	sampled  map[string]verify.SampledAcceptance
+	phash    map[string]uint64
+}
+
+// readAuditRest reads the reviews of the project's accepted samples, its
+// accepted selection with their images, the samples accepted by sampling and
+// the images' perceptual hashes, in tx.
+func readAuditRest(ctx context.Context, tx *sql.Tx, projectID int64) (r auditRest, err error) {
+	if r.reviews, err = auditReviews(ctx, tx, projectID); err != nil {
+		return r, err
+	}
+	if r.accepted, r.images, err = acceptedSelection(ctx, tx, projectID); err != nil {
+		return r, err
+	}
+	if r.sampled, err = sampledAcceptances(ctx, tx, projectID); err != nil {
+		return r, err
+	}
+	r.phash, err = imageHashes(ctx, tx, projectID)
+	return r, err
 }
 
 // auditReviews reads what the trail check needs of the reviews of the current
@@ -196,6 +247,42 @@ func acceptedSelection(ctx context.Context, tx *sql.Tx, projectID int64) (map[st
 		images[im.RelPath] = im
 	}
 	return accepted, images, nil
+}
+
+// imageHashing is hashImages under way on goroutines of its own, while its
+// caller does other work (the near-duplicate check's thumbnails, the split:
+// at 11,801 samples they and the hashing took 180 and 150 ms one after the
+// other). images must not change until it ends.
+type imageHashing struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	hashes map[string]bench.ImageCheck
+	err    error
+}
+
+// startHashing starts hashImages(images, progress).
+func startHashing(ctx context.Context, images map[string]bench.Image, progress func(done, total int)) *imageHashing {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &imageHashing{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(h.done)
+		h.hashes, h.err = hashImages(ctx, images, progress)
+	}()
+	return h
+}
+
+// wait returns hashImages' result once it has ended.
+func (h *imageHashing) wait() (map[string]bench.ImageCheck, error) {
+	<-h.done
+	h.cancel()
+	return h.hashes, h.err
+}
+
+// stop ends the hashing, for a caller that returns without its result; after
+// wait it does nothing.
+func (h *imageHashing) stop() {
+	h.cancel()
+	<-h.done
 }
 
 // hashImages re-hashes the image files (imagefile.HashFiles over the relative

@@ -17,17 +17,15 @@ import (
 // It is in Service, not Calls (progress is a callback); a team server carries
 // AuditPlan, the same audit without progress.
 func (d *DB) AuditFreeze(ctx context.Context, actor bench.User, in bench.FreezeInput, progress func(done, total int)) (bench.AuditReport, error) {
-	data, err := d.auditInput(ctx, actor, "audit", in.ProjectID, bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks})
+	data, hashing, err := d.auditInput(ctx, actor, "audit", in.ProjectID, bench.ReleaseFilter{Kinds: in.Kinds, Tasks: in.Tasks}, progress)
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
+	defer hashing.stop()
 	if err := splitSelection(in, &data); err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}
-	if progress != nil {
-		progress(0, len(data.Images))
-	}
-	hashes, err := hashImages(ctx, data.Images, progress)
+	hashes, err := hashing.wait()
 	if err != nil {
 		return bench.AuditReport{}, fmt.Errorf("audit: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/benchwright/benchwright/annotate"
 	"github.com/benchwright/benchwright/bench"
 	"github.com/benchwright/benchwright/release"
+	"github.com/benchwright/benchwright/store"
 	"github.com/benchwright/benchwright/synth"
 )
 
@@ -55,6 +56,17 @@ func TestFreezeExportGolden(t *testing.T) {
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")
 	fmt.Fprintf(&golden, "audit\n%s\n", b)
+	// On PostgreSQL the audit reads the reviews and the selection beside the
+	// samples, on a connection of its own; on the one connection, the same.
+	store.SetReadBeside(t, false)
+	one, err := db.Audit(ctx, lead, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.SetReadBeside(t, true)
+	if b1, _ := json.MarshalIndent(one, "", "  "); !bytes.Equal(b1, b) {
+		t.Errorf("the audit read on one connection differs from the audit read beside:\n%s\n%s", b1, b)
+	}
 
 	// Without a split the generator's own splits overlap on images: the audit
 	// refuses the freeze, listing its errors.

@@ -65,13 +65,17 @@ func (d *DB) freeze(ctx context.Context, actor bench.User, in bench.FreezeInput)
 	if len(data.Samples) == 0 {
 		return bench.Release{}, fmt.Errorf("%w: no accepted sample matches the filter", bench.ErrInvalid)
 	}
+	// The image files are hashed while the thumbnails are compared and the
+	// samples split.
+	hashing := startHashing(ctx, data.Images, nil)
+	defer hashing.stop()
 	if err := d.nearInput(ctx, &data); err != nil {
 		return bench.Release{}, err
 	}
 	if err := splitSelection(in, &data); err != nil {
 		return bench.Release{}, err
 	}
-	hashes, err := hashImages(ctx, data.Images, nil)
+	hashes, err := hashing.wait()
 	if err != nil {
 		return bench.Release{}, err
 	}
