@@ -317,6 +317,13 @@ func TestReleasesAreImmutable(t *testing.T) {
 	raw := relRaw(t, f.db.Path())
 	var revision int64
 	raw.QueryRow(`SELECT revision_id FROM release_samples LIMIT 1`).Scan(&revision)
+	// A sample of the project that is not in the release: the row's keys hold,
+	// and only the seal refuses it (PostgreSQL checks the seal after the keys).
+	draft, err := f.db.CreateSample(ctx, f.ann, f.project.ID, relHop("hq-extra", "misc/e.jpg", "Which object is farthest from the camera?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := draft.ID
 	for _, q := range []string{
 		`UPDATE releases SET version = '1.1'`,
 		`UPDATE releases SET sealed = 0`,
@@ -325,7 +332,7 @@ func TestReleasesAreImmutable(t *testing.T) {
 		`UPDATE release_samples SET split = 'test'`,
 		`DELETE FROM release_samples`,
 		fmt.Sprintf(`INSERT INTO release_samples (release_id, sample_id, revision_id, split, image_path, image_sha256, width, height)
-			VALUES (%d, 'hq-extra', %d, '', 'x', 'y', 1, 1)`, rel.ID, revision),
+			VALUES (%d, '%s', %d, '', 'x', 'y', 1, 1)`, rel.ID, extra, revision),
 	} {
 		if _, err := raw.Exec(q); err == nil || !strings.Contains(err.Error(), "releases are frozen") {
 			t.Errorf("%s: got %v, want the trigger's refusal", q, err)

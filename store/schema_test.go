@@ -48,12 +48,16 @@ import (
 //     "x IN (a, b)" and "x BETWEEN a AND b";
 //   - triggers are compared by name, table, timing and events; their bodies are in
 //     different languages (SQLite's RAISE, PostgreSQL's plpgsql functions); those of
-//     perStatementOnPG run per statement on PostgreSQL and read as per row.
+//     perStatementOnPG run per statement on PostgreSQL and read as per row, with
+//     SQLite's timing.
 
 // perStatementOnPG are the triggers PostgreSQL runs once per statement where
-// SQLite runs them per row (SQLite has no other kind): the same effect, without
-// rewriting one row once per inserted row (migrations_pg/0024).
-var perStatementOnPG = map[string]bool{"image_use_insert": true}
+// SQLite runs them per row (SQLite has no other kind), by name: the timing of
+// SQLite's. The same effect, without rewriting one row once per inserted row
+// (migrations_pg/0024), or calling a function once per inserted row to check
+// its release's seal (migrations_pg/0038: the inserted rows, a transition
+// table, are there only after the statement, where SQLite checks each before).
+var perStatementOnPG = map[string]string{"image_use_insert": "after", "release_samples_sealed": "before"}
 
 // writtenKeys are the INTEGER PRIMARY KEY columns of SQLite that the store always
 // writes (they hold another table's id), so PostgreSQL needs no identity for them.
@@ -665,12 +669,16 @@ func postgresSchema(ctx context.Context, db *sql.DB) (*dbSchema, error) {
 		if m := eachRow.FindStringSubmatch(x.def); m != nil {
 			level = strings.ToLower(m[1])
 		}
-		if perStatementOnPG[x.name] && level == "statement" {
-			level = "row" // the same count, made once per statement (migrations_pg/0024)
+		sqliteTiming, perStatement := perStatementOnPG[x.name]
+		if perStatement && level == "statement" {
+			level = "row" // the same effect, once per statement (migrations_pg/0024, 0038)
 		}
 		v, err := triggerFact(x.def, x.table, level)
 		if err != nil {
 			return nil, err
+		}
+		if perStatement && level == "row" {
+			v = strings.Replace(v, " after ", " "+sqliteTiming+" ", 1)
 		}
 		s.triggers[x.name] = v
 	}
