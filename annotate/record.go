@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"unicode/utf8"
 )
 
 // sortedKeys returns m's keys in order.
@@ -184,10 +185,93 @@ func (o object) take(names ...string) (name string, raw json.RawMessage, ok bool
 // decodeAs decodes raw as a T, or says what was wanted and what was found.
 func decodeAs[T any](raw json.RawMessage, want string) (T, error) {
 	var v T
+	if plainDecode(raw, &v) {
+		return v, nil
+	}
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return v, fmt.Errorf("want %s, got %s", want, snippet(raw))
 	}
 	return v, nil
+}
+
+// plainDecode decodes the plainest values of raw into dst without
+// encoding/json, and reports whether it did: a string with no escape (its
+// bytes, valid UTF-8), a list of such strings, an integer of digits alone
+// (without sign, fraction or exponent: at most 18 digits, no leading zero).
+// What it leaves, json.Unmarshal decodes as before, to the same values: each
+// call into it validated raw and allocated its state again, about 0.4 µs a
+// value, 38 µs a stored sample of 400 bytes (issue 31: the freeze decodes
+// every accepted sample).
+func plainDecode(raw []byte, dst any) bool {
+	switch p := dst.(type) {
+	case *string:
+		v, ok := plainString(raw)
+		if ok {
+			*p = v
+		}
+		return ok
+	case *[]string:
+		if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+			return false
+		}
+		body := raw[1 : len(raw)-1]
+		out := []string{}
+		for len(body) > 0 {
+			if body[0] != '"' {
+				return false
+			}
+			end := bytes.IndexByte(body[1:], '"')
+			if end < 0 {
+				return false
+			}
+			v, ok := plainString(body[:end+2])
+			if !ok {
+				return false
+			}
+			out = append(out, v)
+			body = body[end+2:]
+			if len(body) > 0 {
+				if body[0] != ',' || len(body) == 1 {
+					return false
+				}
+				body = body[1:]
+			}
+		}
+		*p = out
+		return true
+	case *int:
+		if len(raw) == 0 || len(raw) > 18 || (raw[0] == '0' && len(raw) > 1) {
+			return false
+		}
+		n := 0
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				return false
+			}
+			n = n*10 + int(c-'0')
+		}
+		*p = n
+		return true
+	}
+	return false
+}
+
+// plainString is the string raw (quoted) holds when it holds no escape and no
+// control character, and is valid UTF-8: its bytes between the quotes.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 func snippet(raw json.RawMessage) string {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"sync"
 
@@ -52,7 +51,10 @@ type rawRevision struct {
 // decodeRevisions decodes raws' contents on the machine's cores (at most four
 // goroutines), taking those known has already decoded as they are. It returns
 // the contents in raws' order and, for a content that does not decode, the
-// error of the first such (in raws' order) with its index.
+// error of the first such (in raws' order) with its index. Each is decoded
+// by annotate.Sample.UnmarshalJSON itself: json.Unmarshal would read the whole
+// content once more first, to validate it, which the decoder does anyway (a
+// fifth of the decoding's time).
 func decodeRevisions(ctx context.Context, raws []rawRevision, known map[int64]annotate.Sample) ([]annotate.Sample, int, error) {
 	out := make([]annotate.Sample, len(raws))
 	errs := make([]error, len(raws))
@@ -67,7 +69,7 @@ func decodeRevisions(ctx context.Context, raws []rawRevision, known map[int64]an
 	workers := min(runtime.NumCPU(), 4, (len(todo)+63)/64)
 	if workers <= 1 {
 		for _, i := range todo {
-			errs[i] = json.Unmarshal([]byte(raws[i].content), &out[i])
+			errs[i] = out[i].UnmarshalJSON([]byte(raws[i].content))
 		}
 	} else {
 		// Shares of 64 samples handed out in turn: a share is too small for its
@@ -88,7 +90,7 @@ func decodeRevisions(ctx context.Context, raws []rawRevision, known map[int64]an
 						return
 					}
 					for _, i := range todo[from:min(from+64, len(todo))] {
-						errs[i] = json.Unmarshal([]byte(raws[i].content), &out[i])
+						errs[i] = out[i].UnmarshalJSON([]byte(raws[i].content))
 					}
 				}
 			}()
